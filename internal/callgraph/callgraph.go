@@ -1,0 +1,215 @@
+// Package callgraph builds the SSA form of a loaded tree and the call graph of
+// its own code, and answers reachability questions from an entry function:
+// which functions it reaches, and the shortest chain of calls that explains
+// why one is reached.
+//
+// Dependencies are created as SSA packages from their types alone (their
+// bodies were never type-checked), so calls into them stay visible as call
+// sites with known callees while the graph itself only spans the tree's own
+// functions. That slice is small, so the precise algorithm (VTA, seeded with
+// its own class-hierarchy graph) runs on it directly.
+package callgraph
+
+import (
+	"fmt"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/callgraph"
+	"golang.org/x/tools/go/callgraph/vta"
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Program is the SSA program of a tree with the call graph of its own code.
+type Program struct {
+	SSA   *ssa.Program
+	Graph *callgraph.Graph
+	// Own holds the functions with bodies: the tree's own code.
+	Own map[*ssa.Function]bool
+	// Warnings name own packages whose SSA could not be built.
+	Warnings []string
+}
+
+// Build creates SSA for every package in all (types only) and own (with
+// bodies), then the call graph of the own functions.
+func Build(all, own []*packages.Package) *Program {
+	prog := ssa.NewProgram(all[0].Fset, ssa.InstantiateGenerics)
+	isOwn := map[*packages.Package]bool{}
+	for _, p := range own {
+		isOwn[p] = true
+	}
+	var ownPkgs []*ssa.Package
+	for _, p := range all {
+		if p.Types == nil {
+			continue
+		}
+		if isOwn[p] && p.TypesInfo != nil {
+			ownPkgs = append(ownPkgs, prog.CreatePackage(p.Types, p.Syntax, p.TypesInfo, true))
+		} else {
+			prog.CreatePackage(p.Types, nil, nil, true)
+		}
+	}
+	// Packages reached only through types (never listed) still need an SSA
+	// package, or building a reference to them panics.
+	for _, p := range all {
+		if p.Types == nil {
+			continue
+		}
+		for _, imp := range p.Types.Imports() {
+			if prog.ImportedPackage(imp.Path()) == nil {
+				prog.CreatePackage(imp, nil, nil, true)
+			}
+		}
+	}
+	pr := &Program{SSA: prog, Own: map[*ssa.Function]bool{}}
+	for _, sp := range ownPkgs {
+		if err := buildPackage(sp); err != nil {
+			pr.Warnings = append(pr.Warnings, err.Error())
+			continue
+		}
+		pr.collect(sp)
+	}
+	pr.Graph = vta.CallGraph(pr.Own, nil)
+	pr.Graph.DeleteSyntheticNodes()
+	return pr
+}
+
+// buildPackage builds one package's bodies; ill-typed code can make the SSA
+// builder panic, which is turned into an error naming the package.
+func buildPackage(p *ssa.Package) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: SSA not built (the package has type errors): %v", p.Pkg.Path(), r)
+		}
+	}()
+	p.Build()
+	return nil
+}
+
+// collect records every function with a body declared in p: package
+// functions, methods of its named types, and their closures.
+func (pr *Program) collect(p *ssa.Package) {
+	var add func(f *ssa.Function)
+	add = func(f *ssa.Function) {
+		if f == nil || pr.Own[f] || len(f.Blocks) == 0 {
+			return
+		}
+		pr.Own[f] = true
+		for _, anon := range f.AnonFuncs {
+			add(anon)
+		}
+	}
+	for _, m := range p.Members {
+		switch m := m.(type) {
+		case *ssa.Function:
+			add(m)
+		case *ssa.Type:
+			named, ok := m.Type().(*types.Named)
+			if !ok || named.TypeParams().Len() > 0 {
+				continue
+			}
+			for _, t := range []types.Type{named, types.NewPointer(named)} {
+				ms := pr.SSA.MethodSets.MethodSet(t)
+				for i := 0; i < ms.Len(); i++ {
+					if fn := pr.SSA.MethodValue(ms.At(i)); fn != nil && fn.Pkg == p {
+						add(fn)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Func returns the SSA function of a declared function or method, or nil.
+func (pr *Program) Func(obj *types.Func) *ssa.Function {
+	return pr.SSA.FuncValue(obj)
+}
+
+// Reach is the result of a breadth-first walk of the call graph from a set of
+// entry functions: every reached function with the edge it was first reached
+// by, so that Path gives a shortest chain of calls.
+type Reach struct {
+	via   map[*ssa.Function]*callgraph.Edge
+	encl  map[*ssa.Function]*ssa.Function // closure -> the function creating it
+	order []*ssa.Function
+}
+
+// Reachable walks the call graph from the entries.
+func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
+	r := &Reach{via: map[*ssa.Function]*callgraph.Edge{}, encl: map[*ssa.Function]*ssa.Function{}}
+	var queue []*ssa.Function
+	for _, e := range entries {
+		if e == nil {
+			continue
+		}
+		if _, ok := r.via[e]; !ok {
+			r.via[e] = nil
+			queue = append(queue, e)
+		}
+	}
+	for len(queue) > 0 {
+		f := queue[0]
+		queue = queue[1:]
+		r.order = append(r.order, f)
+		// A closure made here may be run by a library (a retry helper, a
+		// deferred call) that has no body in the graph: count it as reached.
+		for _, anon := range f.AnonFuncs {
+			if _, ok := r.via[anon]; !ok {
+				r.via[anon] = nil
+				r.encl[anon] = f
+				queue = append(queue, anon)
+			}
+		}
+		node := pr.Graph.Nodes[f]
+		if node == nil {
+			continue
+		}
+		out := append([]*callgraph.Edge(nil), node.Out...)
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Pos() < out[j].Pos() })
+		for _, e := range out {
+			callee := e.Callee.Func
+			if _, ok := r.via[callee]; ok || !pr.Own[callee] {
+				continue
+			}
+			r.via[callee] = e
+			queue = append(queue, callee)
+		}
+	}
+	return r
+}
+
+// Has reports whether f was reached.
+func (r *Reach) Has(f *ssa.Function) bool {
+	_, ok := r.via[f]
+	return ok
+}
+
+// Funcs returns the reached functions, nearest first.
+func (r *Reach) Funcs() []*ssa.Function { return r.order }
+
+// Path returns the chain of call edges from an entry to f (empty for an entry
+// itself, nil when f was not reached).
+func (r *Reach) Path(f *ssa.Function) []*callgraph.Edge {
+	if !r.Has(f) {
+		return nil
+	}
+	var path []*callgraph.Edge
+	for f != nil {
+		if e := r.via[f]; e != nil {
+			path = append([]*callgraph.Edge{e}, path...)
+			f = e.Caller.Func
+		} else {
+			f = r.encl[f]
+		}
+	}
+	return path
+}
+
+// Depth is the number of calls between an entry and f (-1 when unreached).
+func (r *Reach) Depth(f *ssa.Function) int {
+	if !r.Has(f) {
+		return -1
+	}
+	return len(r.Path(f))
+}

@@ -1,0 +1,55 @@
+// Package fail carries ctrlcmp's exit codes inside errors, so that every
+// failure reaching main is printed as one line and mapped to the stable exit
+// code of the output contract (spec/output.md).
+package fail
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Exit codes of the output contract.
+const (
+	CodeOK       = 0 // success
+	CodeFindings = 1 // check found broken or moved citations, or --check found the journal out of date
+	CodeUsage    = 2 // the command line is wrong
+	CodeLoad     = 3 // the tree could not be loaded or analysed
+	CodeFetch    = 4 // the source could not be fetched
+)
+
+// Error is an error with the exit code it should end the process with.
+type Error struct {
+	Code int
+	Err  error
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Usage reports a command-line mistake (exit code 2).
+func Usage(format string, args ...any) error {
+	return &Error{Code: CodeUsage, Err: fmt.Errorf(format, args...)}
+}
+
+// Load reports a tree that could not be loaded or analysed (exit code 3).
+func Load(format string, args ...any) error {
+	return &Error{Code: CodeLoad, Err: fmt.Errorf(format, args...)}
+}
+
+// Fetch reports a source that could not be fetched (exit code 4).
+func Fetch(format string, args ...any) error {
+	return &Error{Code: CodeFetch, Err: fmt.Errorf(format, args...)}
+}
+
+// Code returns the exit code for err: 0 for nil, the carried code for an
+// *Error anywhere in the chain, and CodeLoad for anything else.
+func Code(err error) int {
+	if err == nil {
+		return CodeOK
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return CodeLoad
+}

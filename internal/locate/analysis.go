@@ -1,0 +1,348 @@
+package locate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
+	"github.com/ctrlcmp/ctrlcmp/internal/load"
+)
+
+// analysis holds the indexes every locator shares for one tree.
+type analysis struct {
+	tree  *load.Tree
+	prog  *callgraph.Program
+	cite  *cite.Citer
+	files map[string]fileInfo // own file name -> syntax and types
+	// decls maps an own function object to its declaration.
+	decls map[*types.Func]*ast.FuncDecl
+	// bySyntax maps a FuncDecl or FuncLit to its SSA function.
+	bySyntax map[ast.Node]*ssa.Function
+	// callees maps a call's position to the own functions the call graph
+	// says it may call (dynamic calls included).
+	callees map[token.Pos][]*ssa.Function
+	calls   map[*ssa.Function][]call
+}
+
+type fileInfo struct {
+	file *ast.File
+	info *types.Info
+	pkg  *types.Package
+}
+
+// call is one call expression in an own function.
+type call struct {
+	expr *ast.CallExpr
+	// fn is the static or interface callee; nil for a call of a func value.
+	fn   *types.Func
+	fact Fact
+	// known says fact comes from the knowledge table.
+	known bool
+	// own are the tree's functions the call may run.
+	own []*ssa.Function
+	in  *ssa.Function
+}
+
+func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analysis {
+	a := &analysis{tree: tree, prog: prog, cite: c, files: map[string]fileInfo{},
+		decls: map[*types.Func]*ast.FuncDecl{}, bySyntax: map[ast.Node]*ssa.Function{},
+		callees: map[token.Pos][]*ssa.Function{}, calls: map[*ssa.Function][]call{}}
+	for _, p := range tree.Own {
+		for _, f := range p.Syntax {
+			a.files[tree.Fset.File(f.Pos()).Name()] = fileInfo{f, p.TypesInfo, p.Types}
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok {
+					if obj, ok := p.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+						a.decls[obj] = fd
+					}
+				}
+			}
+		}
+	}
+	for f := range prog.Own {
+		if syn := f.Syntax(); syn != nil {
+			a.bySyntax[syn] = f
+		}
+	}
+	for f, node := range prog.Graph.Nodes {
+		if f == nil || !prog.Own[f] {
+			continue
+		}
+		for _, e := range node.Out {
+			if e.Site == nil || !prog.Own[e.Callee.Func] {
+				continue
+			}
+			pos := e.Site.Common().Pos()
+			if !contains(a.callees[pos], e.Callee.Func) {
+				a.callees[pos] = append(a.callees[pos], e.Callee.Func)
+			}
+		}
+	}
+	for pos := range a.callees {
+		fs := a.callees[pos]
+		sort.Slice(fs, func(i, j int) bool { return fs[i].Pos() < fs[j].Pos() })
+	}
+	return a
+}
+
+func contains[T comparable](xs []T, x T) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// fileAt returns the own file holding pos.
+func (a *analysis) fileAt(pos token.Pos) (fileInfo, bool) {
+	tf := a.tree.Fset.File(pos)
+	if tf == nil {
+		return fileInfo{}, false
+	}
+	fi, ok := a.files[tf.Name()]
+	return fi, ok
+}
+
+func (a *analysis) infoAt(pos token.Pos) *types.Info {
+	fi, _ := a.fileAt(pos)
+	return fi.info
+}
+
+// path returns the syntax path from the node spanning [pos, end) to the file.
+func (a *analysis) path(pos, end token.Pos) []ast.Node {
+	fi, ok := a.fileAt(pos)
+	if !ok {
+		return nil
+	}
+	p, _ := astutil.PathEnclosingInterval(fi.file, pos, end)
+	return p
+}
+
+// body returns the body of an SSA function's syntax.
+func body(f *ssa.Function) *ast.BlockStmt {
+	switch s := f.Syntax().(type) {
+	case *ast.FuncDecl:
+		return s.Body
+	case *ast.FuncLit:
+		return s.Body
+	}
+	return nil
+}
+
+// callsIn lists the calls of an own function in source order, without those
+// of the closures it holds (they are functions of their own).
+func (a *analysis) callsIn(f *ssa.Function) []call {
+	if cs, ok := a.calls[f]; ok {
+		return cs
+	}
+	var cs []call
+	if b := body(f); b != nil {
+		info := a.infoAt(b.Pos())
+		ast.Inspect(b, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				cs = append(cs, a.makeCall(info, n, f))
+			}
+			return true
+		})
+	}
+	a.calls[f] = cs
+	return cs
+}
+
+func (a *analysis) makeCall(info *types.Info, e *ast.CallExpr, in *ssa.Function) call {
+	c := call{expr: e, in: in, own: a.callees[e.Lparen]}
+	if info == nil {
+		return c
+	}
+	if fn, ok := typeutil.Callee(info, e).(*types.Func); ok {
+		c.fn = fn
+		c.fact, c.known = knowledge[funcKey(fn)]
+		if obj := fn.Origin(); a.decls[obj] != nil && len(c.own) == 0 {
+			if sf := a.prog.Func(obj); sf != nil && a.prog.Own[sf] {
+				c.own = []*ssa.Function{sf}
+			}
+		}
+	}
+	return c
+}
+
+// arg returns argument i of a call, or nil.
+func (c call) arg(i int) ast.Expr {
+	if i < 0 || i >= len(c.expr.Args) {
+		return nil
+	}
+	return c.expr.Args[i]
+}
+
+// constOf resolves an expression naming a constant.
+func constOf(info *types.Info, e ast.Expr) *types.Const {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		c, _ := info.Uses[x].(*types.Const)
+		return c
+	case *ast.SelectorExpr:
+		c, _ := info.Uses[x.Sel].(*types.Const)
+		return c
+	}
+	return nil
+}
+
+// fieldOf resolves a selector naming a struct field to its qualified name
+// (pkg.T.Field, T being the struct that declares it).
+func fieldOf(info *types.Info, e ast.Expr) string {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	s := info.Selections[sel]
+	if s == nil || s.Kind() != types.FieldVal {
+		return ""
+	}
+	v := s.Obj().(*types.Var)
+	// Walk the embedding path to the struct that declares the field.
+	t := s.Recv()
+	idx := s.Index()
+	for _, i := range idx[:len(idx)-1] {
+		st, ok := deref(t).Underlying().(*types.Struct)
+		if !ok {
+			return ""
+		}
+		t = st.Field(i).Type()
+	}
+	return fieldKey(v, t)
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// mentions reports whether e uses one of the variables.
+func mentions(info *types.Info, e ast.Node, vars map[*types.Var]bool) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := info.Uses[id].(*types.Var); ok && vars[v] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// taint grows vars with every variable of body assigned from an expression
+// that uses one of them, and with the parameters of closures called with
+// them, until nothing changes.
+func taint(info *types.Info, body ast.Node, vars map[*types.Var]bool) {
+	for changed := true; changed; {
+		changed = false
+		mark := func(id *ast.Ident) {
+			v, ok := info.Defs[id].(*types.Var)
+			if !ok {
+				v, ok = info.Uses[id].(*types.Var)
+			}
+			if ok && !vars[v] {
+				vars[v] = true
+				changed = true
+			}
+		}
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for _, r := range n.Rhs {
+					if mentions(info, r, vars) {
+						for _, l := range n.Lhs {
+							if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+								mark(id)
+							}
+						}
+						break
+					}
+				}
+			case *ast.ValueSpec:
+				for _, r := range n.Values {
+					if mentions(info, r, vars) {
+						for _, id := range n.Names {
+							mark(id)
+						}
+						break
+					}
+				}
+			case *ast.RangeStmt:
+				if mentions(info, n.X, vars) {
+					for _, e := range []ast.Expr{n.Key, n.Value} {
+						if id, ok := e.(*ast.Ident); ok {
+							mark(id)
+						}
+					}
+				}
+			case *ast.CallExpr:
+				if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
+					params := paramIdents(lit.Type)
+					for i, arg := range n.Args {
+						if i < len(params) && mentions(info, arg, vars) {
+							mark(params[i])
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+}
+
+func paramIdents(ft *ast.FuncType) []*ast.Ident {
+	var ids []*ast.Ident
+	for _, f := range ft.Params.List {
+		ids = append(ids, f.Names...)
+	}
+	return ids
+}
+
+// site cites pos; fn overrides the enclosing symbol when not empty.
+func (a *analysis) site(pos token.Pos) Site {
+	return Site{Site: a.cite.At(pos, "")}
+}
+
+// funcSite cites the func keyword of an own function.
+func (a *analysis) funcSite(f *ssa.Function) Site {
+	s := Site{Site: a.cite.At(f.Syntax().Pos(), "")}
+	if fd, ok := f.Syntax().(*ast.FuncDecl); ok {
+		s.Site = a.cite.At(fd.Type.Func, cite.FuncName(fd))
+	}
+	return s
+}
+
+// objSite cites the declaration of an object (a constant, a field), in the
+// tree or in a dependency.
+func (a *analysis) objSite(obj types.Object) Site {
+	s := Site{Site: a.cite.At(obj.Pos(), "")}
+	if _, own := a.fileAt(obj.Pos()); !own {
+		s.Func = ""
+	}
+	return s
+}
+
+// sortSites orders sites by file and line.
+func sortSites(ss []Site) {
+	sort.SliceStable(ss, func(i, j int) bool {
+		if ss[i].File != ss[j].File {
+			return ss[i].File < ss[j].File
+		}
+		return ss[i].Line < ss[j].Line
+	})
+}

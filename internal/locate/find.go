@@ -1,0 +1,319 @@
+package locate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// found is a controller before its rows are located.
+type found struct {
+	name  string
+	style string
+	// kind is the primary type, when the registration names it.
+	kind *types.Named
+	// entry is the reconcile entry: Reconcile, or the client-go sync function.
+	entry *ssa.Function
+	// worker is the client-go function that dequeues keys (nil otherwise).
+	worker *ssa.Function
+	// keyParams are the entry's parameters that carry the request's key.
+	keyParams map[*types.Var]bool
+	// registration cites where the controller is wired up.
+	registration []Site
+}
+
+// ownFuncs lists the tree's function declarations with bodies in a stable
+// order.
+func (a *analysis) ownFuncs() []*ast.FuncDecl {
+	var fds []*ast.FuncDecl
+	for _, fd := range a.decls {
+		if fd.Body != nil {
+			fds = append(fds, fd)
+		}
+	}
+	sort.Slice(fds, func(i, j int) bool { return fds[i].Pos() < fds[j].Pos() })
+	return fds
+}
+
+// allCalls visits every call in a declaration, closures included.
+func (a *analysis) allCalls(fd *ast.FuncDecl, visit func(call)) {
+	info := a.infoAt(fd.Pos())
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if e, ok := n.(*ast.CallExpr); ok {
+			visit(a.makeCall(info, e, nil))
+		}
+		return true
+	})
+}
+
+// findControllers finds every controller-runtime reconciler registered with a
+// manager and every client-go worker/sync pair.
+func (a *analysis) findControllers() []*found {
+	var out []*found
+	seen := map[*ssa.Function]bool{}
+	for _, fd := range a.ownFuncs() {
+		for _, f := range a.findRegistered(fd) {
+			if !seen[f.entry] {
+				seen[f.entry] = true
+				out = append(out, f)
+			}
+		}
+		for _, f := range a.findWorkers(fd) {
+			if !seen[f.entry] {
+				seen[f.entry] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// findRegistered finds the reconcilers a function registers with
+// controller-runtime's builder: For(&T{}) ... Complete(r).
+func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
+	info := a.infoAt(fd.Pos())
+	var kinds []*types.Named
+	var completes []call
+	a.allCalls(fd, func(c call) {
+		switch c.fact.Role {
+		case RoleRegisterFor:
+			if n, ok := deref(info.TypeOf(c.arg(0))).(*types.Named); ok {
+				kinds = append(kinds, n)
+			}
+		case RoleRegisterComplete:
+			completes = append(completes, c)
+		}
+	})
+	var out []*found
+	for _, c := range completes {
+		for _, rt := range a.reconcilerTypes(fd, info, c.arg(0)) {
+			entry := a.methodFunc(rt, "Reconcile")
+			if entry == nil {
+				continue
+			}
+			f := &found{name: rt.Obj().Name(), style: StyleControllerRuntime, entry: entry,
+				registration: []Site{a.site(c.expr.Lparen)}}
+			if len(kinds) > 0 {
+				f.kind = kinds[0]
+			}
+			f.keyParams = requestParams(entry)
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// reconcilerTypes returns the tree's types that may be the reconciler passed
+// to Complete: the argument's own type when concrete, else the concrete types
+// assigned to the variable it names, else the registering method's receiver.
+func (a *analysis) reconcilerTypes(fd *ast.FuncDecl, info *types.Info, arg ast.Expr) []*types.Named {
+	var out []*types.Named
+	add := func(t types.Type) {
+		if n, ok := deref(t).(*types.Named); ok && !types.IsInterface(n) {
+			if _, own := a.fileAt(n.Obj().Pos()); own && !contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	if arg == nil {
+		return nil
+	}
+	add(info.TypeOf(arg))
+	if len(out) > 0 {
+		return out
+	}
+	if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
+		if v, ok := info.Uses[id].(*types.Var); ok {
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+					for i, l := range as.Lhs {
+						if lid, ok := l.(*ast.Ident); ok && (info.Uses[lid] == v || info.Defs[lid] == v) {
+							add(info.TypeOf(as.Rhs[i]))
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	if len(out) == 0 && fd.Recv != nil {
+		if obj, ok := info.Defs[fd.Name].(*types.Func); ok {
+			add(obj.Type().(*types.Signature).Recv().Type())
+		}
+	}
+	var withReconcile []*types.Named
+	for _, n := range out {
+		if a.methodFunc(n, "Reconcile") != nil {
+			withReconcile = append(withReconcile, n)
+		}
+	}
+	return withReconcile
+}
+
+// methodFunc returns the own SSA function of a method of *T or T.
+func (a *analysis) methodFunc(t *types.Named, name string) *ssa.Function {
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, t.Obj().Pkg(), name)
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return nil
+	}
+	sf := a.prog.Func(fn)
+	if sf == nil || !a.prog.Own[sf] {
+		return nil
+	}
+	return sf
+}
+
+// requestParams returns the Reconcile parameters of type reconcile.Request
+// (or its typed form), falling back to every non-context parameter.
+func requestParams(f *ssa.Function) map[*types.Var]bool {
+	vars := map[*types.Var]bool{}
+	sig := f.Signature
+	for i := 0; i < sig.Params().Len(); i++ {
+		v := sig.Params().At(i)
+		if typeKey(v.Type()) == typeRequest {
+			vars[v] = true
+		}
+	}
+	if len(vars) == 0 {
+		for i := 0; i < sig.Params().Len(); i++ {
+			v := sig.Params().At(i)
+			if typeKey(v.Type()) != "context.Context" {
+				vars[v] = true
+			}
+		}
+	}
+	return vars
+}
+
+// findWorkers finds client-go workers in a declaration: a workqueue Get, and
+// the call of the tree's own function that the dequeued key flows into.
+func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
+	info := a.infoAt(fd.Pos())
+	var out []*found
+	a.allCalls(fd, func(c call) {
+		if c.fact.Role != RoleQueueGet {
+			return
+		}
+		path := a.path(c.expr.Pos(), c.expr.End())
+		item := dequeuedVar(info, path)
+		if item == nil {
+			return
+		}
+		worker := enclosingFunc(path)
+		if worker == nil {
+			return
+		}
+		vars := map[*types.Var]bool{item: true}
+		taint(info, worker, vars)
+		sync := a.syncCall(info, worker, vars)
+		if sync == nil {
+			return
+		}
+		entry := sync.own[0]
+		f := &found{name: receiverName(fd, info), style: StyleClientGo, entry: entry,
+			worker: a.bySyntax[worker], keyParams: map[*types.Var]bool{}}
+		sig := entry.Signature
+		for i := 0; i < sig.Params().Len(); i++ {
+			if v := sig.Params().At(i); typeKey(v.Type()) != "context.Context" {
+				f.keyParams[v] = true
+			}
+		}
+		f.registration = []Site{a.site(sync.expr.Lparen)}
+		out = append(out, f)
+	})
+	return out
+}
+
+// dequeuedVar returns the variable a queue's Get result is assigned to.
+func dequeuedVar(info *types.Info, path []ast.Node) *types.Var {
+	for _, n := range path[1:] {
+		switch s := n.(type) {
+		case *ast.AssignStmt:
+			if len(s.Lhs) > 0 {
+				if id, ok := s.Lhs[0].(*ast.Ident); ok {
+					if v, ok := info.Defs[id].(*types.Var); ok {
+						return v
+					}
+					v, _ := info.Uses[id].(*types.Var)
+					return v
+				}
+			}
+			return nil
+		case *ast.ValueSpec:
+			if len(s.Names) > 0 {
+				v, _ := info.Defs[s.Names[0]].(*types.Var)
+				return v
+			}
+			return nil
+		case ast.Stmt:
+			return nil
+		}
+	}
+	return nil
+}
+
+// enclosingFunc returns the innermost FuncDecl or FuncLit on a path.
+func enclosingFunc(path []ast.Node) ast.Node {
+	for _, n := range path {
+		switch n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return n
+		}
+	}
+	return nil
+}
+
+// syncCall returns the first call in the worker, in source order, that
+// passes the dequeued key to one of the tree's own functions.
+func (a *analysis) syncCall(info *types.Info, worker ast.Node, vars map[*types.Var]bool) *call {
+	var best *call
+	ast.Inspect(worker, func(n ast.Node) bool {
+		if best != nil {
+			return false
+		}
+		e, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if _, lit := ast.Unparen(e.Fun).(*ast.FuncLit); lit {
+			return true
+		}
+		for _, arg := range e.Args {
+			if mentions(info, arg, vars) {
+				c := a.makeCall(info, e, nil)
+				if len(c.own) > 0 && !c.known {
+					best = &c
+					return false
+				}
+				break
+			}
+		}
+		return true
+	})
+	return best
+}
+
+// receiverName names a client-go controller after the worker's receiver
+// type, or the worker itself.
+func receiverName(fd *ast.FuncDecl, info *types.Info) string {
+	if obj, ok := info.Defs[fd.Name].(*types.Func); ok {
+		if recv := obj.Type().(*types.Signature).Recv(); recv != nil {
+			if n, ok := deref(recv.Type()).(*types.Named); ok {
+				return n.Obj().Name()
+			}
+		}
+	}
+	return fd.Name.Name
+}
+
+// posOf is the position a site of an SSA function starts at.
+func posOf(f *ssa.Function) token.Pos {
+	if f.Syntax() != nil {
+		return f.Syntax().Pos()
+	}
+	return f.Pos()
+}

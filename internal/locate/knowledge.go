@@ -1,0 +1,177 @@
+package locate
+
+import (
+	"go/types"
+	"strings"
+)
+
+// Role is what a library function means to a controller.
+type Role int
+
+// The roles of the knowledge table.
+const (
+	roleNone                Role = iota
+	RoleRead                     // reads an object by key: Obj is the object, Key the key
+	RoleFinalizerAdd             // adds a finalizer: Obj, Arg is the finalizer
+	RoleFinalizerRemove          // removes a finalizer: Obj, Arg is the finalizer
+	RoleFinalizerHas             // tests for a finalizer
+	RoleSetFinalizers            // stores the finalizer list: Arg is the new list
+	RoleConditionSet             // sets a status condition: Obj is the target, Arg the type (or the condition when ArgIsCondition)
+	RoleTerminalError            // wraps an error so that it is not retried
+	RoleQueueGet                 // a workqueue hands out the next key
+	RoleQueueAdd                 // a workqueue takes a key
+	RoleQueueAddRateLimited      // a workqueue takes a key back after a failure
+	RoleQueueAddAfter            // a workqueue takes a key back after a delay
+	RoleQueueForget              // a workqueue forgets the key's failures
+	RoleRegisterFor              // registers the primary type of a controller: Arg is the object
+	RoleRegisterComplete         // registers the reconciler: Arg is the reconciler
+	RoleInformerFactory          // creates an informer factory: Arg is the resync period
+	RoleJitter                   // wraps a duration in jitter: Arg is the duration
+	RoleDeletionTimestamp        // returns the object's deletion timestamp
+	RoleOwnerRef                 // makes an owner reference, so garbage collection removes the child
+)
+
+// Fact is one entry of the knowledge table.
+type Fact struct {
+	Role Role
+	// Obj and Key index the call's object and key arguments (-1: none).
+	Obj, Key int
+	// Arg indexes the argument the role is about (-1: none).
+	Arg int
+	// ArgIsCondition says Arg is a whole condition value, not its type.
+	ArgIsCondition bool
+	// Implied is the qualified name of the constant a helper sets without
+	// taking it as an argument (MarkReconciling sets Reconciling).
+	Implied string
+	// True says the setter sets the condition to True.
+	True bool
+}
+
+const (
+	cr        = "sigs.k8s.io/controller-runtime/pkg/"
+	workqueue = "k8s.io/client-go/util/workqueue."
+	fluxCond  = "github.com/fluxcd/pkg/runtime/conditions."
+	fluxMeta  = "github.com/fluxcd/pkg/apis/meta."
+)
+
+// knowledge maps the fully qualified name of a library function or method
+// (as funcKey spells it) to what it does. Adding a library is an edit here.
+var knowledge = map[string]Fact{
+	"(" + cr + "client.Reader).Get": {Role: RoleRead, Key: 1, Obj: 2, Arg: -1},
+
+	cr + "controller/controllerutil.AddFinalizer":                      {Role: RoleFinalizerAdd, Obj: 0, Key: -1, Arg: 1},
+	cr + "controller/controllerutil.RemoveFinalizer":                   {Role: RoleFinalizerRemove, Obj: 0, Key: -1, Arg: 1},
+	cr + "controller/controllerutil.ContainsFinalizer":                 {Role: RoleFinalizerHas, Obj: 0, Key: -1, Arg: 1},
+	"(*k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta).SetFinalizers": {Role: RoleSetFinalizers, Obj: -1, Key: -1, Arg: 0},
+	"(k8s.io/apimachinery/pkg/apis/meta/v1.Object).SetFinalizers":      {Role: RoleSetFinalizers, Obj: -1, Key: -1, Arg: 0},
+
+	"k8s.io/apimachinery/pkg/api/meta.SetStatusCondition": {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: 1, ArgIsCondition: true},
+	fluxCond + "MarkTrue":          {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: 1, True: true},
+	fluxCond + "MarkFalse":         {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: 1},
+	fluxCond + "MarkUnknown":       {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: 1},
+	fluxCond + "Set":               {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: 1, ArgIsCondition: true},
+	fluxCond + "SetSummary":        {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: 1},
+	fluxCond + "SetMirror":         {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: 1},
+	fluxCond + "MarkReconciling":   {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: -1, Implied: fluxMeta + "ReconcilingCondition", True: true},
+	fluxCond + "MarkStalled":       {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: -1, Implied: fluxMeta + "StalledCondition", True: true},
+	cr + "reconcile.TerminalError": {Role: RoleTerminalError, Obj: -1, Key: -1, Arg: 0},
+	"github.com/fluxcd/pkg/runtime/jitter.JitteredIntervalDuration": {Role: RoleJitter, Obj: -1, Key: -1, Arg: 0},
+
+	"(" + workqueue + "TypedInterface).Get":                        {Role: RoleQueueGet, Obj: -1, Key: -1, Arg: -1},
+	"(" + workqueue + "Interface).Get":                             {Role: RoleQueueGet, Obj: -1, Key: -1, Arg: -1},
+	"(" + workqueue + "TypedInterface).Add":                        {Role: RoleQueueAdd, Obj: -1, Key: 0, Arg: -1},
+	"(" + workqueue + "Interface).Add":                             {Role: RoleQueueAdd, Obj: -1, Key: 0, Arg: -1},
+	"(" + workqueue + "TypedRateLimitingInterface).AddRateLimited": {Role: RoleQueueAddRateLimited, Obj: -1, Key: 0, Arg: -1},
+	"(" + workqueue + "RateLimitingInterface).AddRateLimited":      {Role: RoleQueueAddRateLimited, Obj: -1, Key: 0, Arg: -1},
+	"(" + workqueue + "TypedRateLimitingInterface).Forget":         {Role: RoleQueueForget, Obj: -1, Key: 0, Arg: -1},
+	"(" + workqueue + "RateLimitingInterface).Forget":              {Role: RoleQueueForget, Obj: -1, Key: 0, Arg: -1},
+	"(" + workqueue + "TypedDelayingInterface).AddAfter":           {Role: RoleQueueAddAfter, Obj: -1, Key: 0, Arg: 1},
+	"(" + workqueue + "DelayingInterface).AddAfter":                {Role: RoleQueueAddAfter, Obj: -1, Key: 0, Arg: 1},
+
+	"(*" + cr + "builder.TypedBuilder).For":      {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 0},
+	"(*" + cr + "builder.Builder).For":           {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 0},
+	"(*" + cr + "builder.TypedBuilder).Complete": {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
+	"(*" + cr + "builder.Builder).Complete":      {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
+	"(*" + cr + "builder.TypedBuilder).Build":    {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
+	"(*" + cr + "builder.Builder).Build":         {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
+
+	"(*k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta).GetDeletionTimestamp": {Role: RoleDeletionTimestamp, Obj: -1, Key: -1, Arg: -1},
+	"(k8s.io/apimachinery/pkg/apis/meta/v1.Object).GetDeletionTimestamp":      {Role: RoleDeletionTimestamp, Obj: -1, Key: -1, Arg: -1},
+	"k8s.io/apimachinery/pkg/apis/meta/v1.NewControllerRef":                   {Role: RoleOwnerRef, Obj: -1, Key: -1, Arg: -1},
+	cr + "controller/controllerutil.SetControllerReference":                   {Role: RoleOwnerRef, Obj: -1, Key: -1, Arg: -1},
+	cr + "controller/controllerutil.SetOwnerReference":                        {Role: RoleOwnerRef, Obj: -1, Key: -1, Arg: -1},
+
+	"k8s.io/client-go/informers.NewSharedInformerFactory":            {Role: RoleInformerFactory, Obj: -1, Key: -1, Arg: 1},
+	"k8s.io/client-go/informers.NewSharedInformerFactoryWithOptions": {Role: RoleInformerFactory, Obj: -1, Key: -1, Arg: 1},
+	"k8s.io/client-go/informers.NewFilteredSharedInformerFactory":    {Role: RoleInformerFactory, Obj: -1, Key: -1, Arg: 1},
+}
+
+// Types the locators recognise by identity.
+const (
+	typeResult             = cr + "reconcile.Result"
+	typeObjectMeta         = "k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta"
+	typeGetOptions         = "k8s.io/apimachinery/pkg/apis/meta/v1.GetOptions"
+	typeCondition          = "k8s.io/apimachinery/pkg/apis/meta/v1.Condition"
+	typeRequest            = cr + "reconcile.Request"
+	fieldDeletionTimestamp = typeObjectMeta + ".DeletionTimestamp"
+	fieldFinalizers        = typeObjectMeta + ".Finalizers"
+	// Generated code has no shared declaration to key on, so its shape is
+	// the knowledge: informer factories of generated clientsets are named
+	// like client-go's own and take the resync period second.
+	generatedFactoryName = "NewSharedInformerFactory"
+)
+
+// conditionTrue is the value of metav1.ConditionTrue.
+const conditionTrue = "True"
+
+// funcKey is the knowledge table's name of a function: pkg.F or
+// (pkg.T).M / (*pkg.T).M, generic instances folded to their origin.
+func funcKey(f *types.Func) string {
+	f = f.Origin()
+	if f.Pkg() == nil {
+		return f.Name()
+	}
+	sig, _ := f.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil {
+		return f.Pkg().Path() + "." + f.Name()
+	}
+	t := sig.Recv().Type()
+	star := ""
+	if p, ok := t.(*types.Pointer); ok {
+		star, t = "*", p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		obj := n.Origin().Obj()
+		if obj.Pkg() != nil {
+			return "(" + star + obj.Pkg().Path() + "." + obj.Name() + ")." + f.Name()
+		}
+	}
+	return f.Pkg().Path() + "." + f.Name()
+}
+
+// typeKey is the qualified name of a named type (pointers removed), or "".
+func typeKey(t types.Type) string {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	return n.Obj().Pkg().Path() + "." + n.Obj().Name()
+}
+
+// fieldKey is the qualified name of a struct field: pkg.T.Field, or "".
+func fieldKey(v *types.Var, owner types.Type) string {
+	k := typeKey(owner)
+	if k == "" {
+		return ""
+	}
+	return k + "." + v.Name()
+}
+
+// splitQualified splits "pkg/path.Name" into its package path and name.
+func splitQualified(q string) (string, string) {
+	i := strings.LastIndexByte(q, '.')
+	return q[:i], q[i+1:]
+}

@@ -1,0 +1,93 @@
+// Package locate finds the controllers of a loaded tree and, for each, the
+// sites that answer the rows of the comparison table (spec/rows.md): the
+// reconcile entry, the re-read, the finalizer's constant, addition, cleanup
+// and removal, the status condition types, and the requeues on error and on
+// success.
+//
+// Library calls are recognised by identity (go/types objects) against one
+// knowledge table (knowledge.go); helpers are followed through the call
+// graph of package callgraph.
+package locate
+
+import "github.com/ctrlcmp/ctrlcmp/internal/cite"
+
+// The row ids of spec/rows.md, in table order.
+const (
+	RowEntry            = "reconcile-entry"
+	RowReread           = "reread"
+	RowFinalizerConst   = "finalizer-const"
+	RowFinalizerAdd     = "finalizer-add"
+	RowFinalizerCleanup = "finalizer-cleanup"
+	RowFinalizerRemove  = "finalizer-remove"
+	RowConditionTypes   = "condition-types"
+	RowRequeueError     = "requeue-error"
+	RowRequeueSuccess   = "requeue-success"
+)
+
+// Rows lists the row ids in the order the table shows them.
+var Rows = []string{RowEntry, RowReread, RowFinalizerConst, RowFinalizerAdd, RowFinalizerCleanup,
+	RowFinalizerRemove, RowConditionTypes, RowRequeueError, RowRequeueSuccess}
+
+// The two controller styles.
+const (
+	StyleControllerRuntime = "controller-runtime"
+	StyleClientGo          = "client-go"
+)
+
+// Requeue classes (spec/rows.md).
+const (
+	ClassErrorBackoff      = "error-backoff"
+	ClassTerminal          = "terminal"
+	ClassRetryAfterFailure = "retry-after-failure"
+	ClassDependencyWait    = "dependency-wait"
+	ClassImmediate         = "immediate"
+	ClassSuccessInterval   = "success-interval"
+	ClassNone              = "none"
+)
+
+// Site is one cited place that answers a row.
+type Site struct {
+	cite.Site
+	Primary bool   `json:"primary"`
+	Name    string `json:"name,omitempty"`
+	Class   string `json:"class,omitempty"`
+	Note    string `json:"note,omitempty"`
+	// Set is, for a condition type, where the controller sets it.
+	Set *cite.Site `json:"set,omitempty"`
+}
+
+// Row is the answer to one row: sites (exactly one primary), or the reason
+// there is none.
+type Row struct {
+	Sites []Site `json:"sites"`
+	None  string `json:"none,omitempty"`
+}
+
+// Controller is one controller found in a tree with its rows.
+type Controller struct {
+	Name  string         `json:"name"`
+	Kind  string         `json:"kind"`
+	Style string         `json:"style"`
+	Rows  map[string]Row `json:"rows"`
+}
+
+// Primary returns the primary site of a row, if any.
+func (r Row) Primary() (Site, bool) {
+	for _, s := range r.Sites {
+		if s.Primary {
+			return s, true
+		}
+	}
+	return Site{}, false
+}
+
+func none(reason string) Row { return Row{Sites: []Site{}, None: reason} }
+
+// rowOf makes a row from sites, the first one primary.
+func rowOf(sites []Site, noneReason string) Row {
+	if len(sites) == 0 {
+		return none(noneReason)
+	}
+	sites[0].Primary = true
+	return Row{Sites: sites}
+}
