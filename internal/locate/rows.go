@@ -1034,9 +1034,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach) (Row, Row) {
 func (a *analysis) resyncs() []Site {
 	var out []Site
 	for _, fd := range a.ownFuncs() {
-		if strings.HasPrefix(fd.Name.Name, generatedFactoryName) {
-			continue // the generated factory's own plumbing, not a choice of period
-		}
+		info := a.infoAt(fd.Pos())
 		a.allCalls(fd, func(c call) {
 			isFactory := c.known && c.fact.Role == RoleInformerFactory
 			// Generated informer factories live in the tree: their shape is the knowledge.
@@ -1045,6 +1043,13 @@ func (a *analysis) resyncs() []Site {
 			}
 			if !isFactory || len(c.expr.Args) < 2 {
 				return
+			}
+			// A period passed through from a parameter is a factory's own
+			// plumbing (generated constructors calling each other), not a choice.
+			if id, ok := ast.Unparen(c.expr.Args[1]).(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok && isParam(fd, info, v) {
+					return
+				}
 			}
 			s := a.site(c.expr.Lparen)
 			arg := c.expr.Args[1]
@@ -1069,4 +1074,14 @@ func exprText(a *analysis, e ast.Expr) string {
 		return ""
 	}
 	return full[start.Column-1 : end.Column-1]
+}
+
+// isParam reports whether v is a parameter of fd.
+func isParam(fd *ast.FuncDecl, info *types.Info, v *types.Var) bool {
+	for _, id := range paramIdents(fd.Type) {
+		if info.Defs[id] == v {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,112 @@
+// Package inspect runs ctrlcmp's flow on one source tree: load it, build its
+// call graph, locate its controllers, and describe the tree (repository, sha,
+// dirty) for the report.
+package inspect
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	git "github.com/go-git/go-git/v5"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
+	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+	"github.com/ctrlcmp/ctrlcmp/internal/load"
+	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+	"github.com/ctrlcmp/ctrlcmp/internal/report"
+)
+
+// Tree analyses the Go module in dir. side names it in a comparison
+// ("theirs", "ours", or empty); linkFrom, when not empty, is the directory
+// markdown will be written in, and citations become links relative to it;
+// progress, when not nil, hears of each stage.
+func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)) (report.Tree, error) {
+	t, err := load.Load(ctx, dir, progress)
+	if err != nil {
+		return report.Tree{}, err
+	}
+	if progress != nil {
+		progress(fmt.Sprintf("building the call graph of %d packages", len(t.Own)))
+	}
+	prog := callgraph.Build(t.All, t.Own)
+	if progress != nil {
+		progress("locating controllers")
+	}
+	ctrls := locate.Locate(t, prog, cite.New(t.Fset, t.Root, t.All, t.Own))
+	if len(ctrls) == 0 {
+		return report.Tree{}, fail.Load("%s: no controller found: no type is registered with a controller-runtime builder (For(...).Complete(r)) and no client-go worker passes a workqueue key to a sync function; give the module that holds the controller", dir)
+	}
+	rt := report.Tree{Side: side, Root: dir, Controllers: ctrls,
+		Warnings: append(append([]string(nil), t.Warnings...), prog.Warnings...)}
+	describeGit(&rt, t.Root)
+	if linkFrom != "" {
+		if err := localLinks(&rt, t.Root, linkFrom); err != nil {
+			return report.Tree{}, err
+		}
+	}
+	return rt, nil
+}
+
+// describeGit fills in the repository, sha and dirty state of the git
+// repository at root, when it is one.
+func describeGit(rt *report.Tree, root string) {
+	repo, err := git.PlainOpen(root)
+	if err != nil {
+		return
+	}
+	if head, err := repo.Head(); err == nil {
+		rt.Sha = head.Hash().String()
+	}
+	if wt, err := repo.Worktree(); err == nil {
+		if st, err := wt.Status(); err == nil {
+			rt.Dirty = !st.IsClean()
+		}
+	}
+	if remote, err := repo.Remote("origin"); err == nil && len(remote.Config().URLs) > 0 {
+		if u := remote.Config().URLs[0]; strings.Contains(u, "://") || strings.HasPrefix(u, "git@") {
+			rt.Repo = u
+		}
+	}
+}
+
+// Select picks the controller of a tree named by kind (its kind or its
+// name, case-insensitively); with an empty kind the tree must hold one.
+func Select(t report.Tree, kind, flag string) (locate.Controller, error) {
+	var names []string
+	for _, c := range t.Controllers {
+		names = append(names, c.Kind+" ("+c.Name+")")
+		if kind != "" && (strings.EqualFold(c.Kind, kind) || strings.EqualFold(c.Name, kind)) {
+			return c, nil
+		}
+	}
+	if kind == "" && len(t.Controllers) == 1 {
+		return t.Controllers[0], nil
+	}
+	if kind == "" {
+		return locate.Controller{}, fail.Usage("%s holds %d controllers: %s; choose one with %s KIND", t.Root, len(t.Controllers), strings.Join(names, ", "), flag)
+	}
+	return locate.Controller{}, fail.Usage("%s has no controller of kind %q; it has: %s", t.Root, kind, strings.Join(names, ", "))
+}
+
+// localLinks makes the citations of a local tree links relative to the
+// directory the markdown is written in.
+func localLinks(t *report.Tree, root, markdownDir string) error {
+	mdAbs, err := filepath.Abs(markdownDir)
+	if err != nil {
+		return err
+	}
+	if r, err := filepath.EvalSymlinks(mdAbs); err == nil {
+		mdAbs = r
+	}
+	rel, err := filepath.Rel(mdAbs, root)
+	if err != nil {
+		return fail.Usage("cannot link %s from %s: %v", root, markdownDir, err)
+	}
+	t.Link = func(file string, line int) string {
+		return filepath.ToSlash(filepath.Join(rel, filepath.FromSlash(file))) + fmt.Sprintf("#L%d", line)
+	}
+	return nil
+}
