@@ -70,7 +70,7 @@ func Build(all, own []*packages.Package) *Program {
 		}
 		pr.collect(sp)
 	}
-	pr.Graph = vta.CallGraph(pr.Own, nil)
+	pr.Graph = vta.CallGraph(pr.withWrappers(), nil)
 	pr.Graph.DeleteSyntheticNodes()
 	return pr
 }
@@ -119,6 +119,31 @@ func (pr *Program) collect(p *ssa.Package) {
 			}
 		}
 	}
+}
+
+// withWrappers returns the own functions plus the synthetic wrappers they
+// make (bound method values such as c.syncFoo stored in a field, method
+// expression thunks), so that calls through them reach the wrapped method
+// once the wrappers are removed from the graph.
+func (pr *Program) withWrappers() map[*ssa.Function]bool {
+	funcs := map[*ssa.Function]bool{}
+	for f := range pr.Own {
+		funcs[f] = true
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				var ops [8]*ssa.Value
+				for _, op := range instr.Operands(ops[:0]) {
+					if op == nil {
+						continue
+					}
+					if w, ok := (*op).(*ssa.Function); ok && w.Synthetic != "" {
+						funcs[w] = true
+					}
+				}
+			}
+		}
+	}
+	return funcs
 }
 
 // Func returns the SSA function of a declared function or method, or nil.

@@ -121,11 +121,12 @@ func (a *analysis) readShape(info *types.Info, c call) (ast.Expr, types.Type) {
 		}
 		return nil, nil
 	}
-	if c.fn == nil || c.fn.Name() != "Get" {
+	if c.fn == nil || c.fn.Name() != "Get" || c.fn.Type().(*types.Signature).Recv() == nil {
 		return nil, nil
 	}
-	sig := c.fn.Type().(*types.Signature)
-	if sig.Recv() == nil || sig.Results().Len() != 2 || !isObjectPointer(sig.Results().At(0).Type()) {
+	// The signature as instantiated at the call (a generic lister's T).
+	sig, ok := info.TypeOf(c.expr.Fun).(*types.Signature)
+	if !ok || sig.Results().Len() != 2 || !isObjectPointer(sig.Results().At(0).Type()) {
 		return nil, nil
 	}
 	params := sig.Params()

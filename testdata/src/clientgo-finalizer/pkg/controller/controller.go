@@ -210,7 +210,7 @@ func (c *Controller) finalizeWidget(ctx context.Context, w *v1.Widget) error { /
 		return nil
 	}
 	secrets := c.kubeclientset.CoreV1().Secrets(w.Namespace)
-	secret, err := secrets.Get(ctx, w.Spec.SecretName, metav1.GetOptions{})
+	secret, err := secrets.Get(ctx, w.Spec.SecretName, metav1.GetOptions{}) // decoy: reread (clientset Get of another object)
 	switch {
 	case errors.IsNotFound(err):
 	case err != nil:

@@ -1,0 +1,202 @@
+package locate_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
+	"github.com/ctrlcmp/ctrlcmp/internal/load"
+	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+)
+
+// fixtures are the controller trees under testdata/src, each stating its
+// expected sites in `// want "row"` comments.
+var fixtures = []string{"clientgo-finalizer", "clientgo-plain", "kubebuilder", "flux"}
+
+type located struct {
+	tree  *load.Tree
+	ctrls []locate.Controller
+	err   error
+}
+
+var (
+	cacheMu sync.Mutex
+	cache   = map[string]*located{}
+)
+
+// locateFixture loads and locates a fixture once per test binary.
+func locateFixture(t *testing.T, name string) *located {
+	t.Helper()
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	if l, ok := cache[name]; ok {
+		return l
+	}
+	l := &located{}
+	dir := filepath.Join("..", "..", "testdata", "src", name)
+	l.tree, l.err = load.Load(context.Background(), dir, nil)
+	if l.err == nil {
+		prog := callgraph.Build(l.tree.All, l.tree.Own)
+		l.ctrls = locate.Locate(l.tree, prog, cite.New(l.tree.Fset, l.tree.Root, l.tree.All, l.tree.Own))
+	}
+	cache[name] = l
+	return l
+}
+
+var (
+	wantRE   = regexp.MustCompile(`//\s*want\s+((?:"[^"]+"\s*)+)`)
+	noneRE   = regexp.MustCompile(`//\s*want-none\s+((?:"[^"]+"\s*)+)`)
+	quotedRE = regexp.MustCompile(`"([^"]+)"`)
+)
+
+// expectations are what a fixture's comments state.
+type expectations struct {
+	primary  map[string]string // row -> file:line
+	none     map[string]bool
+	condDecl map[string]string // condition type -> file:line of its declaration
+	condSet  map[string]string // condition type -> file:line of its set site
+}
+
+func readExpectations(t *testing.T, dir, root string) expectations {
+	t.Helper()
+	e := expectations{primary: map[string]string{}, none: map[string]bool{},
+		condDecl: map[string]string{}, condSet: map[string]string{}}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		abs, _ := filepath.Abs(path)
+		abs, _ = filepath.EvalSymlinks(abs)
+		rel, _ := filepath.Rel(root, abs)
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for line := 1; sc.Scan(); line++ {
+			at := fmt.Sprintf("%s:%d", filepath.ToSlash(rel), line)
+			if m := noneRE.FindStringSubmatch(sc.Text()); m != nil {
+				for _, q := range quotedRE.FindAllStringSubmatch(m[1], -1) {
+					e.none[q[1]] = true
+				}
+				continue
+			}
+			m := wantRE.FindStringSubmatch(sc.Text())
+			if m == nil {
+				continue
+			}
+			for _, q := range quotedRE.FindAllStringSubmatch(m[1], -1) {
+				switch w := q[1]; {
+				case strings.HasPrefix(w, "condition-type:"):
+					e.condDecl[strings.TrimPrefix(w, "condition-type:")] = at
+				case strings.HasPrefix(w, "condition-set:"):
+					e.condSet[strings.TrimPrefix(w, "condition-set:")] = at
+				default:
+					if prev, dup := e.primary[w]; dup {
+						t.Fatalf("%s: want %q already stated at %s", at, w, prev)
+					}
+					e.primary[w] = at
+				}
+			}
+		}
+		return sc.Err()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// TestFixtures checks that each fixture's controller has exactly the primary
+// sites its comments want, and none where they say none.
+func TestFixtures(t *testing.T) {
+	for _, name := range fixtures {
+		t.Run(name, func(t *testing.T) {
+			l := locateFixture(t, name)
+			if l.err != nil {
+				t.Fatalf("load: %v", l.err)
+			}
+			if len(l.ctrls) != 1 {
+				t.Fatalf("found %d controllers, want 1: %+v", len(l.ctrls), l.ctrls)
+			}
+			c := l.ctrls[0]
+			want := readExpectations(t, filepath.Join("..", "..", "testdata", "src", name), l.tree.Root)
+			if len(want.condDecl) > 0 || len(want.condSet) > 0 {
+				want.primary[locate.RowConditionTypes] = "(condition types)"
+			}
+			for _, id := range locate.Rows {
+				row, ok := c.Rows[id]
+				if !ok {
+					t.Errorf("%s: row missing from the output", id)
+					continue
+				}
+				p, hasPrimary := row.Primary()
+				switch {
+				case want.none[id]:
+					if hasPrimary || row.None == "" {
+						t.Errorf("%s: got %s:%d, want none with a reason", id, p.File, p.Line)
+					}
+				case id == locate.RowConditionTypes:
+					checkConditions(t, row, want)
+				case want.primary[id] == "":
+					t.Errorf("%s: the fixture states no expectation (add a want or want-none comment)", id)
+				case !hasPrimary:
+					t.Errorf("%s: got none (%s), want %s", id, row.None, want.primary[id])
+				case fmt.Sprintf("%s:%d", p.File, p.Line) != want.primary[id]:
+					t.Errorf("%s: got %s:%d (%s), want %s", id, p.File, p.Line, p.Text, want.primary[id])
+				}
+				if hasPrimary && row.None != "" {
+					t.Errorf("%s: has both a primary site and a none reason", id)
+				}
+				if !hasPrimary && row.None == "" {
+					t.Errorf("%s: none without a reason", id)
+				}
+			}
+		})
+	}
+}
+
+func checkConditions(t *testing.T, row locate.Row, want expectations) {
+	t.Helper()
+	got := map[string]locate.Site{}
+	for _, s := range row.Sites {
+		got[s.Name] = s
+	}
+	var gotNames, wantNames []string
+	for n := range got {
+		gotNames = append(gotNames, n)
+	}
+	for n := range want.condDecl {
+		wantNames = append(wantNames, n)
+	}
+	sort.Strings(gotNames)
+	sort.Strings(wantNames)
+	if strings.Join(gotNames, ",") != strings.Join(wantNames, ",") {
+		t.Errorf("condition types: got %v, want %v", gotNames, wantNames)
+	}
+	for name, s := range got {
+		decl := fmt.Sprintf("%s:%d", s.File, s.Line)
+		// A type declared in a dependency (Flux's meta.ReadyCondition) is
+		// marked on its set line in the fixture.
+		if decl != want.condDecl[name] && !strings.Contains(s.File, "@") {
+			t.Errorf("condition %s: declared at %s, want %s", name, decl, want.condDecl[name])
+		}
+		if s.Set == nil {
+			t.Errorf("condition %s: no set site", name)
+			continue
+		}
+		if set := fmt.Sprintf("%s:%d", s.Set.File, s.Set.Line); set != want.condSet[name] {
+			t.Errorf("condition %s: set at %s (%s), want %s", name, set, s.Set.Text, want.condSet[name])
+		}
+	}
+}
