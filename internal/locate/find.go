@@ -23,6 +23,9 @@ type found struct {
 	keyParams map[*types.Var]bool
 	// registration cites where the controller is wired up.
 	registration []Site
+	// rereadPos is the call of the re-read; successPos the success returns.
+	rereadPos  token.Pos
+	successPos []token.Pos
 }
 
 // ownFuncs lists the tree's function declarations with bodies in a stable

@@ -29,6 +29,10 @@ const (
 	RoleJitter                   // wraps a duration in jitter: Arg is the duration
 	RoleDeletionTimestamp        // returns the object's deletion timestamp
 	RoleOwnerRef                 // makes an owner reference, so garbage collection removes the child
+	RoleWrite                    // writes to the API server: Verb, Obj is the object written
+	RoleEvent                    // records an event: Obj is the object it is about
+	RoleApply                    // applies desired state through server-side apply, with drift detection
+	RoleCompare                  // compares two values deeply
 )
 
 // Fact is one entry of the knowledge table.
@@ -45,13 +49,33 @@ type Fact struct {
 	Implied string
 	// True says the setter sets the condition to True.
 	True bool
+	// Verb is what a write does (create, update, patch, delete, apply).
+	Verb string
+	// Target overrides the written object's description ("status").
+	Target string
+	// Summary says what a library function does with a value it is given,
+	// for the steps of a trace that pass through it.
+	Summary string
+	// Drift names, for an apply entry point, the library function holding
+	// the comparison and the calls in it that compute the drift and apply
+	// the difference (the library's bodies are not type-checked, so these
+	// are read from its source by name).
+	Drift *DriftKnowledge
+}
+
+// DriftKnowledge locates a library's own drift comparison and apply.
+type DriftKnowledge struct {
+	File, Func     string // file in the module, method name (its receiver is the entry's)
+	Compare, Apply string // callees inside Func
 }
 
 const (
-	cr        = "sigs.k8s.io/controller-runtime/pkg/"
-	workqueue = "k8s.io/client-go/util/workqueue."
-	fluxCond  = "github.com/fluxcd/pkg/runtime/conditions."
-	fluxMeta  = "github.com/fluxcd/pkg/apis/meta."
+	cr          = "sigs.k8s.io/controller-runtime/pkg/"
+	workqueue   = "k8s.io/client-go/util/workqueue."
+	fluxCond    = "github.com/fluxcd/pkg/runtime/conditions."
+	fluxMeta    = "github.com/fluxcd/pkg/apis/meta."
+	fluxRuntime = "github.com/fluxcd/pkg/runtime/"
+	fluxSSA     = "github.com/fluxcd/pkg/ssa."
 )
 
 // knowledge maps the fully qualified name of a library function or method
@@ -75,7 +99,38 @@ var knowledge = map[string]Fact{
 	fluxCond + "MarkReconciling":   {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: -1, Implied: fluxMeta + "ReconcilingCondition", True: true},
 	fluxCond + "MarkStalled":       {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: -1, Implied: fluxMeta + "StalledCondition", True: true},
 	cr + "reconcile.TerminalError": {Role: RoleTerminalError, Obj: -1, Key: -1, Arg: 0},
-	"github.com/fluxcd/pkg/runtime/jitter.JitteredIntervalDuration": {Role: RoleJitter, Obj: -1, Key: -1, Arg: 0},
+	"github.com/fluxcd/pkg/runtime/jitter.JitteredIntervalDuration": {Role: RoleJitter, Obj: -1, Key: -1, Arg: 0,
+		Summary: "adds a random jitter to the duration, as configured by jitter.SetGlobalIntervalJitter (Flux's --interval-jitter-percentage flag, 5% by default)"},
+
+	"(" + cr + "client.Writer).Create":                {Role: RoleWrite, Verb: "create", Obj: 1, Key: -1, Arg: -1},
+	"(" + cr + "client.Writer).Update":                {Role: RoleWrite, Verb: "update", Obj: 1, Key: -1, Arg: -1},
+	"(" + cr + "client.Writer).Patch":                 {Role: RoleWrite, Verb: "patch", Obj: 1, Key: -1, Arg: -1},
+	"(" + cr + "client.Writer).Apply":                 {Role: RoleWrite, Verb: "apply", Obj: 1, Key: -1, Arg: -1},
+	"(" + cr + "client.Writer).Delete":                {Role: RoleWrite, Verb: "delete", Obj: 1, Key: -1, Arg: -1},
+	"(" + cr + "client.Writer).DeleteAllOf":           {Role: RoleWrite, Verb: "delete-all-of", Obj: 1, Key: -1, Arg: -1},
+	"(" + cr + "client.SubResourceWriter).Create":     {Role: RoleWrite, Verb: "create", Target: "status", Obj: 1, Key: -1, Arg: -1},
+	"(" + cr + "client.SubResourceWriter).Update":     {Role: RoleWrite, Verb: "update", Target: "status", Obj: 1, Key: -1, Arg: -1},
+	"(" + cr + "client.SubResourceWriter).Patch":      {Role: RoleWrite, Verb: "patch", Target: "status", Obj: 1, Key: -1, Arg: -1},
+	"(*" + fluxRuntime + "patch.SerialPatcher).Patch": {Role: RoleWrite, Verb: "patch", Target: "metadata and status", Obj: 1, Key: -1, Arg: -1},
+	"(*" + fluxRuntime + "patch.Helper).Patch":        {Role: RoleWrite, Verb: "patch", Target: "metadata and status", Obj: 1, Key: -1, Arg: -1},
+	"(*" + fluxSSA + "ResourceManager).ApplyAllStaged": {Role: RoleApply, Verb: "apply", Target: "the desired objects", Obj: -1, Key: -1, Arg: -1,
+		Drift: &DriftKnowledge{File: "manager_apply.go", Func: "ApplyAll", Compare: "hasDriftedWithIgnore", Apply: "apply"}},
+	"(*" + fluxSSA + "ResourceManager).ApplyAll": {Role: RoleApply, Verb: "apply", Target: "the desired objects", Obj: -1, Key: -1, Arg: -1,
+		Drift: &DriftKnowledge{File: "manager_apply.go", Func: "ApplyAll", Compare: "hasDriftedWithIgnore", Apply: "apply"}},
+	"(*" + fluxSSA + "ResourceManager).Apply": {Role: RoleApply, Verb: "apply", Target: "the desired object", Obj: -1, Key: -1, Arg: -1,
+		Drift: &DriftKnowledge{File: "manager_apply.go", Func: "Apply", Compare: "hasDriftedWithIgnore", Apply: "apply"}},
+	"(*" + fluxSSA + "ResourceManager).DeleteAll": {Role: RoleWrite, Verb: "delete", Target: "the inventory's objects", Obj: -1, Key: -1, Arg: -1},
+	"(*" + fluxSSA + "ResourceManager).Delete":    {Role: RoleWrite, Verb: "delete", Target: "an inventory object", Obj: -1, Key: -1, Arg: -1},
+
+	"(k8s.io/client-go/tools/record.EventRecorder).Event":           {Role: RoleEvent, Verb: "event", Obj: 0, Key: -1, Arg: -1},
+	"(k8s.io/client-go/tools/record.EventRecorder).Eventf":          {Role: RoleEvent, Verb: "event", Obj: 0, Key: -1, Arg: -1},
+	"(k8s.io/client-go/tools/record.EventRecorder).AnnotatedEventf": {Role: RoleEvent, Verb: "event", Obj: 0, Key: -1, Arg: -1},
+	"(k8s.io/client-go/tools/events.EventRecorder).Eventf":          {Role: RoleEvent, Verb: "event", Obj: 0, Key: -1, Arg: -1},
+
+	"reflect.DeepEqual": {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"(k8s.io/apimachinery/pkg/conversion.Equalities).DeepEqual":      {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"(k8s.io/apimachinery/pkg/conversion.Equalities).DeepDerivative": {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"github.com/google/go-cmp/cmp.Equal":                             {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 
 	"(" + workqueue + "TypedInterface).Get":                        {Role: RoleQueueGet, Obj: -1, Key: -1, Arg: -1},
 	"(" + workqueue + "Interface).Get":                             {Role: RoleQueueGet, Obj: -1, Key: -1, Arg: -1},
@@ -120,6 +175,20 @@ const (
 	// like client-go's own and take the resync period second.
 	generatedFactoryName = "NewSharedInformerFactory"
 )
+
+// clientsetVerbs: a generated typed client's write methods take an options
+// struct of apimachinery's; its type says the verb.
+var clientsetVerbs = map[string]string{
+	"k8s.io/apimachinery/pkg/apis/meta/v1.CreateOptions": "create",
+	"k8s.io/apimachinery/pkg/apis/meta/v1.UpdateOptions": "update",
+	"k8s.io/apimachinery/pkg/apis/meta/v1.PatchOptions":  "patch",
+	"k8s.io/apimachinery/pkg/apis/meta/v1.ApplyOptions":  "apply",
+	"k8s.io/apimachinery/pkg/apis/meta/v1.DeleteOptions": "delete",
+}
+
+// generatedStatusWrites are the method names generated typed clients give
+// their writes of the status subresource.
+var generatedStatusWrites = map[string]bool{"UpdateStatus": true, "ApplyStatus": true}
 
 // conditionTrue is the value of metav1.ConditionTrue.
 const conditionTrue = "True"

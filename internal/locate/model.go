@@ -69,6 +69,9 @@ type Controller struct {
 	Kind  string         `json:"kind"`
 	Style string         `json:"style"`
 	Rows  map[string]Row `json:"rows"`
+	// Writes are every write the reconcile can make (what one pass of an
+	// unchanged object writes is the subset marked always).
+	Writes []Write `json:"writes"`
 }
 
 // Primary returns the primary site of a row, if any.

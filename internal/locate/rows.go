@@ -40,7 +40,8 @@ func (a *analysis) rows(f *found) Controller {
 	entry.Primary = true
 	rows[RowEntry] = Row{Sites: append([]Site{entry}, f.registration...)}
 
-	reread, kind := a.reread(f, reach)
+	reread, kind, readPos := a.reread(f, reach)
+	f.rereadPos = readPos
 	rows[RowReread] = reread
 	if f.kind == nil {
 		f.kind = kind
@@ -61,7 +62,12 @@ func (a *analysis) rows(f *found) Controller {
 	if f.kind != nil {
 		kindName = f.kind.Obj().Name()
 	}
-	return Controller{Name: f.name, Kind: kindName, Style: f.style, Rows: rows}
+	normal := a.normalReturns(f, reach, f.successPos, f.rereadPos)
+	writes := a.writes(f, reach, normal)
+	if writes == nil {
+		writes = []Write{}
+	}
+	return Controller{Name: f.name, Kind: kindName, Style: f.style, Rows: rows, Writes: writes}
 }
 
 // keyVars returns the variables of fn that carry the request's key: the
@@ -88,7 +94,7 @@ func (a *analysis) keyVars(f *found, fn *ssa.Function) map[*types.Var]bool {
 
 // reread finds the Get of the primary object by the request's key: a
 // client.Reader Get, a lister Get(name) or a clientset Get(ctx, name, opts).
-func (a *analysis) reread(f *found, reach *callgraph.Reach) (Row, *types.Named) {
+func (a *analysis) reread(f *found, reach *callgraph.Reach) (Row, *types.Named, token.Pos) {
 	for _, fn := range reach.Funcs() {
 		info := a.infoAt(posOf(fn))
 		if info == nil {
@@ -106,10 +112,10 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (Row, *types.Named) 
 			}
 			s := a.site(c.expr.Lparen)
 			s.Primary = true
-			return Row{Sites: []Site{s}}, n
+			return Row{Sites: []Site{s}}, n, c.expr.Lparen
 		}
 	}
-	return none("no Get of the primary object by the request's key is reachable from the entry"), nil
+	return none("no Get of the primary object by the request's key is reachable from the entry"), nil, token.NoPos
 }
 
 // readShape returns the key argument and the object type of a read: from the
@@ -651,8 +657,11 @@ func (a *analysis) resultRequeues(f *found) (Row, Row) {
 
 	var success *retSite
 	for i := range rets {
-		if rets[i].class == ClassSuccessInterval && (success == nil || rets[i].in == f.entry) {
-			success = &rets[i]
+		if rets[i].class == ClassSuccessInterval {
+			f.successPos = append(f.successPos, rets[i].pos)
+			if success == nil || rets[i].in == f.entry {
+				success = &rets[i]
+			}
 		}
 	}
 	isFailure := func(c string) bool { return c == ClassErrorBackoff || c == ClassRetryAfterFailure }

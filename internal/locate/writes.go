@@ -1,0 +1,243 @@
+package locate
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/callgraph"
+	"golang.org/x/tools/go/ssa"
+
+	callgraphx "github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
+)
+
+// Write is one write a reconcile can make to the API server.
+type Write struct {
+	cite.Site
+	Verb   string `json:"verb"`
+	Target string `json:"target"`
+	// Always says the write happens on every pass that reaches the normal
+	// return: every call on its path dominates its function's normal
+	// returns, or runs deferred from such a place.
+	Always bool `json:"always"`
+	// Path is the chain of calls from the entry, "file:line symbol" each.
+	Path []string `json:"path,omitempty"`
+}
+
+// writes lists every write reachable from the entry, in the order the
+// reconcile reaches them.
+func (a *analysis) writes(f *found, reach *callgraphx.Reach, normal map[*ssa.Function][]*ssa.Return) []Write {
+	var out []Write
+	alwaysVia := a.alwaysReached(f.entry, normal)
+	for _, fn := range reach.Funcs() {
+		info := a.infoAt(posOf(fn))
+		if info == nil {
+			continue
+		}
+		for _, c := range a.callsIn(fn) {
+			verb, target, ok := a.writeOf(info, c)
+			if !ok {
+				continue
+			}
+			w := Write{Site: a.site(c.expr.Lparen).Site, Verb: verb, Target: target}
+			w.Always = always(fn, c.expr.Lparen, alwaysVia, normal)
+			chain := reach.Path(fn)
+			if w.Always {
+				chain = nil
+				for e := alwaysVia[fn]; e != nil; e = alwaysVia[e.Caller.Func] {
+					chain = append([]*callgraph.Edge{e}, chain...)
+				}
+			}
+			for _, e := range chain {
+				s := a.site(e.Site.Pos())
+				w.Path = append(w.Path, fmt.Sprintf("%s:%d %s", s.File, s.Line, s.Func))
+			}
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// writeOf says whether a call writes, with its verb and target: from the
+// knowledge table, or by the shape of generated typed clients (a method
+// taking one of apimachinery's Create/Update/Patch/Delete options).
+func (a *analysis) writeOf(info *types.Info, c call) (verb, target string, ok bool) {
+	if c.known {
+		switch c.fact.Role {
+		case RoleWrite, RoleEvent, RoleApply:
+		default:
+			return "", "", false
+		}
+		target = c.fact.Target
+		if obj := c.arg(c.fact.Obj); obj != nil {
+			name := typeName(info.TypeOf(obj))
+			switch {
+			case c.fact.Role == RoleEvent:
+				target = "Event about " + name
+			case target != "":
+				target = name + " " + target
+			default:
+				target = name
+			}
+		}
+		return c.fact.Verb, target, true
+	}
+	if c.fn == nil {
+		return "", "", false
+	}
+	sig, okSig := info.TypeOf(c.expr.Fun).(*types.Signature)
+	if !okSig || c.fn.Type().(*types.Signature).Recv() == nil {
+		return "", "", false
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		v, isWrite := clientsetVerbs[typeKey(sig.Params().At(i).Type())]
+		if !isWrite {
+			continue
+		}
+		target = "by name"
+		for j := 0; j < sig.Params().Len(); j++ {
+			if isObjectPointer(sig.Params().At(j).Type()) {
+				target = typeName(sig.Params().At(j).Type())
+			}
+		}
+		if generatedStatusWrites[c.fn.Name()] {
+			target += " status"
+		}
+		return v, target, true
+	}
+	return "", "", false
+}
+
+// typeName is the bare name of a (pointer to a) named type.
+func typeName(t types.Type) string {
+	if n, ok := deref(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	if t == nil {
+		return "object"
+	}
+	return types.TypeString(t, func(*types.Package) string { return "" })
+}
+
+// alwaysReached walks the call graph from the entry along the calls that
+// dominate their function's normal returns: the functions every succeeding
+// pass runs, each with the edge it is first reached by.
+func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][]*ssa.Return) map[*ssa.Function]*callgraph.Edge {
+	via := map[*ssa.Function]*callgraph.Edge{entry: nil}
+	queue := []*ssa.Function{entry}
+	for len(queue) > 0 {
+		f := queue[0]
+		queue = queue[1:]
+		node := a.prog.Graph.Nodes[f]
+		if node == nil {
+			continue
+		}
+		for _, e := range node.Out {
+			callee := e.Callee.Func
+			if _, seen := via[callee]; seen || !a.prog.Own[callee] || !dominatesReturns(e.Site, normal[f]) {
+				continue
+			}
+			via[callee] = e
+			queue = append(queue, callee)
+		}
+	}
+	return via
+}
+
+// always reports whether a write in fn runs on every succeeding pass: fn is
+// always reached and the write dominates fn's normal returns.
+func always(fn *ssa.Function, writePos token.Pos, alwaysVia map[*ssa.Function]*callgraph.Edge, normal map[*ssa.Function][]*ssa.Return) bool {
+	if _, ok := alwaysVia[fn]; !ok {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if ci, ok := instr.(ssa.CallInstruction); ok && ci.Common().Pos() == writePos {
+				return dominatesReturns(ci, normal[fn])
+			}
+		}
+	}
+	return false
+}
+
+func dominatesReturns(instr ssa.Instruction, rets []*ssa.Return) bool {
+	if len(rets) == 0 {
+		return false
+	}
+	for _, r := range rets {
+		if !instr.Block().Dominates(r.Block()) {
+			return false
+		}
+	}
+	return true
+}
+
+// normalReturns finds, for each reached function, the returns a pass that
+// succeeds ends with: in the entry, the success returns (or the nil-error
+// returns after the re-read); elsewhere the nil-error returns, or every
+// return when no return is known to succeed.
+func (a *analysis) normalReturns(f *found, reach *callgraphx.Reach, successPos []token.Pos, reread token.Pos) map[*ssa.Function][]*ssa.Return {
+	out := map[*ssa.Function][]*ssa.Return{}
+	for _, fn := range reach.Funcs() {
+		var all, nilErr []*ssa.Return
+		for _, b := range fn.Blocks {
+			r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok {
+				continue
+			}
+			all = append(all, r)
+			if n := len(r.Results); n > 0 && isErrorType(r.Results[n-1].Type()) {
+				if k, ok := r.Results[n-1].(*ssa.Const); ok && k.IsNil() {
+					nilErr = append(nilErr, r)
+				}
+			}
+		}
+		normal := all
+		if len(nilErr) > 0 {
+			normal = nilErr
+		}
+		if fn == f.entry {
+			normal = a.entryReturns(fn, normal, successPos, reread)
+		}
+		out[fn] = normal
+	}
+	return out
+}
+
+// entryReturns narrows the entry's normal returns to the success returns,
+// or to those that come after the re-read (a pass that finds no object is
+// not a reconcile of it).
+func (a *analysis) entryReturns(fn *ssa.Function, normal []*ssa.Return, successPos []token.Pos, reread token.Pos) []*ssa.Return {
+	var success []*ssa.Return
+	for _, r := range normal {
+		if contains(successPos, r.Pos()) {
+			success = append(success, r)
+		}
+	}
+	if len(success) > 0 {
+		return success
+	}
+	var readBlock *ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if ci, ok := instr.(ssa.CallInstruction); ok && reread.IsValid() && ci.Common().Pos() == reread {
+				readBlock = b
+			}
+		}
+	}
+	if readBlock == nil {
+		return normal
+	}
+	var after []*ssa.Return
+	for _, r := range normal {
+		if readBlock.Dominates(r.Block()) {
+			after = append(after, r)
+		}
+	}
+	return after
+}
+
+func isErrorType(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
