@@ -33,6 +33,9 @@ const (
 	RoleEvent                    // records an event: Obj is the object it is about
 	RoleApply                    // applies desired state through server-side apply, with drift detection
 	RoleCompare                  // compares two values deeply
+	RoleAddHandler               // registers an informer event handler: Arg is the handler
+	RoleNewInformer              // creates a shared informer: Arg is the example object of the watched type
+	RoleEventSink                // starts sending recorded events to the API server
 )
 
 // Fact is one entry of the knowledge table.
@@ -76,6 +79,7 @@ const (
 	fluxMeta    = "github.com/fluxcd/pkg/apis/meta."
 	fluxRuntime = "github.com/fluxcd/pkg/runtime/"
 	fluxSSA     = "github.com/fluxcd/pkg/ssa."
+	cache       = "k8s.io/client-go/tools/cache."
 )
 
 // knowledge maps the fully qualified name of a library function or method
@@ -159,7 +163,34 @@ var knowledge = map[string]Fact{
 	"k8s.io/client-go/informers.NewSharedInformerFactory":            {Role: RoleInformerFactory, Obj: -1, Key: -1, Arg: 1},
 	"k8s.io/client-go/informers.NewSharedInformerFactoryWithOptions": {Role: RoleInformerFactory, Obj: -1, Key: -1, Arg: 1},
 	"k8s.io/client-go/informers.NewFilteredSharedInformerFactory":    {Role: RoleInformerFactory, Obj: -1, Key: -1, Arg: 1},
+
+	"(" + cache + "SharedInformer).AddEventHandler":                         {Role: RoleAddHandler, Obj: -1, Key: -1, Arg: 0},
+	"(" + cache + "SharedInformer).AddEventHandlerWithResyncPeriod":         {Role: RoleAddHandler, Obj: -1, Key: -1, Arg: 0},
+	"(" + cache + "SharedInformer).AddEventHandlerWithOptions":              {Role: RoleAddHandler, Obj: -1, Key: -1, Arg: 0},
+	cache + "NewSharedInformer":                                             {Role: RoleNewInformer, Obj: -1, Key: -1, Arg: 1},
+	cache + "NewSharedIndexInformer":                                        {Role: RoleNewInformer, Obj: -1, Key: -1, Arg: 1},
+	cache + "NewSharedIndexInformerWithOptions":                             {Role: RoleNewInformer, Obj: -1, Key: -1, Arg: 1},
+	"(k8s.io/client-go/tools/record.EventBroadcaster).StartRecordingToSink": {Role: RoleEventSink, Obj: -1, Key: -1, Arg: -1},
 }
+
+// handlerFields maps the function-valued fields of client-go's event handler
+// structs to the informer event that calls them; "handler" marks a field
+// holding a nested handler (a filtering handler's Handler).
+var handlerFields = map[string]string{
+	cache + "ResourceEventHandlerFuncs.AddFunc":            "add",
+	cache + "ResourceEventHandlerFuncs.UpdateFunc":         "update",
+	cache + "ResourceEventHandlerFuncs.DeleteFunc":         "delete",
+	cache + "ResourceEventHandlerDetailedFuncs.AddFunc":    "add",
+	cache + "ResourceEventHandlerDetailedFuncs.UpdateFunc": "update",
+	cache + "ResourceEventHandlerDetailedFuncs.DeleteFunc": "delete",
+	cache + "FilteringResourceEventHandler.Handler":        "handler",
+}
+
+// The logging the stage probes use: klog v2 and its logr.Logger.
+const (
+	klogPath   = "k8s.io/klog/v2"
+	typeLogger = "github.com/go-logr/logr.Logger"
+)
 
 // Types the locators recognise by identity.
 const (
