@@ -1,0 +1,212 @@
+package journal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/utils/diff"
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// journalGit is the git history of a journal, read with go-git: which
+// commit last changed each of its lines, and the cited files at those
+// commits.
+type journalGit struct {
+	ctx         context.Context
+	repo        *git.Repository
+	root        string // the work tree's root
+	head        *object.Commit
+	lineCommits []plumbing.Hash // per line of the journal as it is on disk; zero when not committed
+	fileLines   map[string][]string
+	renames     map[plumbing.Hash]map[string]string // from a commit to HEAD: old path -> new path
+}
+
+// openJournalGit reads the history of the journal at abs (whose bytes on
+// disk are src); nil when it is not in a git repository.
+func openJournalGit(ctx context.Context, abs string, src []byte) (*journalGit, error) {
+	repo, err := git.PlainOpenWithOptions(filepath.Dir(abs), &git.PlainOpenOptions{DetectDotGit: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		return nil, nil // a bare repository holds no journal on disk
+	}
+	root, err := realDir(wt.Filesystem.Root())
+	if err != nil {
+		return nil, err
+	}
+	g := &journalGit{ctx: ctx, repo: repo, root: root, fileLines: map[string][]string{},
+		renames: map[plumbing.Hash]map[string]string{}}
+	g.lineCommits = make([]plumbing.Hash, strings.Count(string(src), "\n")+1)
+	ref, err := repo.Head()
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return g, nil // no commits yet
+	}
+	if err != nil {
+		return nil, err
+	}
+	if g.head, err = repo.CommitObject(ref.Hash()); err != nil {
+		return nil, err
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		return nil, err
+	}
+	rel = filepath.ToSlash(rel)
+	committed, err := g.head.File(rel)
+	if errors.Is(err, object.ErrFileNotFound) {
+		return g, nil // the journal is not committed yet
+	}
+	if err != nil {
+		return nil, err
+	}
+	text, err := committed.Contents()
+	if err != nil {
+		return nil, err
+	}
+	blame, err := git.Blame(g.head, rel)
+	if err != nil {
+		return nil, fmt.Errorf("blame %s: %w", rel, err)
+	}
+	// Map the lines on disk to the committed ones: an edited or added line
+	// has no commit yet.
+	headLine, diskLine := 0, 0
+	for _, d := range diff.Do(text, string(src)) {
+		n := strings.Count(d.Text, "\n")
+		if !strings.HasSuffix(d.Text, "\n") {
+			n++
+		}
+		switch d.Type {
+		case diffmatchpatch.DiffEqual:
+			for i := 0; i < n; i++ {
+				if headLine+i < len(blame.Lines) && diskLine+i < len(g.lineCommits) {
+					g.lineCommits[diskLine+i] = blame.Lines[headLine+i].Hash
+				}
+			}
+			headLine, diskLine = headLine+n, diskLine+n
+		case diffmatchpatch.DiffDelete:
+			headLine += n
+		case diffmatchpatch.DiffInsert:
+			diskLine += n
+		}
+	}
+	return g, nil
+}
+
+// inside returns the path of abs in the repository, slash-separated.
+func (g *journalGit) inside(abs string) (string, bool) {
+	rel, err := filepath.Rel(g.root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// linesWhenWritten returns the lines a hand-typed citation cited when it
+// was written: in the commit that last changed its journal line, the file
+// at abs. When there is no such commit, why says so.
+func (g *journalGit) linesWhenWritten(cit Citation, abs string) (lines []string, why string) {
+	if g == nil {
+		return nil, "the journal is not in a git repository, so the text it cited is unknown; commit the journal to anchor its citations"
+	}
+	rel, ok := g.inside(abs)
+	if !ok {
+		return nil, "it is outside the journal's git repository, so the text it cited is unknown"
+	}
+	h := g.lineCommits[cit.Line-1]
+	if h.IsZero() {
+		return nil, "the journal line is not committed yet; commit it to anchor the citation"
+	}
+	all, err := g.linesAt(h, rel)
+	if err != nil {
+		return nil, fmt.Sprintf("%s was not in commit %s, which last changed this journal line, so the text it cited is unknown", rel, h.String()[:12])
+	}
+	if cit.To > len(all) {
+		return nil, fmt.Sprintf("it was past the end of %s (%d lines) in commit %s, which last changed this journal line", rel, len(all), h.String()[:12])
+	}
+	for _, l := range all[cit.From-1 : cit.To] {
+		lines = append(lines, fold(l))
+	}
+	return lines, ""
+}
+
+func (g *journalGit) linesAt(h plumbing.Hash, rel string) ([]string, error) {
+	key := h.String() + ":" + rel
+	if lines, ok := g.fileLines[key]; ok {
+		return lines, nil
+	}
+	c, err := g.repo.CommitObject(h)
+	if err != nil {
+		return nil, err
+	}
+	f, err := c.File(rel)
+	if err != nil {
+		return nil, err
+	}
+	text, err := f.Contents()
+	if err != nil {
+		return nil, err
+	}
+	lines := splitLines(text)
+	g.fileLines[key] = lines
+	return lines, nil
+}
+
+// renamedTo follows the file at abs from the commit that last changed the
+// citation's journal line to HEAD, and returns its new path in the
+// repository when it was renamed.
+func (g *journalGit) renamedTo(cit Citation, abs string) (string, bool) {
+	rel, ok := g.inside(abs)
+	if !ok || g.head == nil {
+		return "", false
+	}
+	from := g.lineCommits[cit.Line-1]
+	if from.IsZero() || from == g.head.Hash {
+		return "", false
+	}
+	renames, ok := g.renames[from]
+	if !ok {
+		renames = map[string]string{}
+		g.renames[from] = renames
+		if err := g.collectRenames(from, renames); err != nil {
+			return "", false
+		}
+	}
+	newRel, ok := renames[rel]
+	return filepath.FromSlash(newRel), ok
+}
+
+func (g *journalGit) collectRenames(from plumbing.Hash, renames map[string]string) error {
+	c, err := g.repo.CommitObject(from)
+	if err != nil {
+		return err
+	}
+	before, err := c.Tree()
+	if err != nil {
+		return err
+	}
+	after, err := g.head.Tree()
+	if err != nil {
+		return err
+	}
+	changes, err := object.DiffTreeWithOptions(g.ctx, before, after, object.DefaultDiffTreeOptions)
+	if err != nil {
+		return err
+	}
+	for _, ch := range changes {
+		if ch.From.Name != "" && ch.To.Name != "" && ch.From.Name != ch.To.Name {
+			renames[ch.From.Name] = ch.To.Name
+		}
+	}
+	return nil
+}
