@@ -84,6 +84,13 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		Version:       Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return fail.Usage("unknown command %q; see `ctrlcmp --help` for the commands", args[0])
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -92,7 +99,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	})
 	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "print no progress on stderr")
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "print progress on stderr even when it is not a terminal")
-	root.AddCommand(newLocate(g), newTable(g))
+	root.AddCommand(newLocate(g), newTable(g), newCheck(g))
 	return root
 }
 
