@@ -72,6 +72,10 @@ type Controller struct {
 	// Writes are every write the reconcile can make (what one pass of an
 	// unchanged object writes is the subset marked always).
 	Writes []Write `json:"writes"`
+	// Stages are a client-go controller's five stage sites and re-entry
+	// paths (stages.go); Instrument the log lines that would mark them.
+	Stages     map[string]Row   `json:"stages,omitempty"`
+	Instrument *Instrumentation `json:"-"`
 }
 
 // Primary returns the primary site of a row, if any.

@@ -67,7 +67,7 @@ func (a *analysis) rows(f *found) Controller {
 	if writes == nil {
 		writes = []Write{}
 	}
-	return Controller{Name: f.name, Kind: kindName, Style: f.style, Rows: rows, Writes: writes}
+	return a.withStages(f, reach, writes, Controller{Name: f.name, Kind: kindName, Style: f.style, Rows: rows, Writes: writes})
 }
 
 // keyVars returns the variables of fn that carry the request's key: the
