@@ -1,0 +1,305 @@
+// Package fetch brings a remote git repository's tree at one commit onto
+// this machine with go-git alone (no git binary): it resolves a revision (a
+// full or abbreviated sha, a tag or a branch) to a full sha, fetches that
+// commit at depth 1 where the server allows it (and its branches and tags
+// where it does not), and checks it out into a cache entry keyed by
+// repository URL and sha. Entries are created atomically, verified on every
+// use, and shared safely between processes, so a second run at the same sha
+// makes no network call. The fetched tree is untrusted: a symlink that leads
+// out of it is refused.
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+	"github.com/go-git/go-git/v5/storage/memory"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+)
+
+// Options says what to fetch and where to keep it.
+type Options struct {
+	Repo     string // repository URL
+	Rev      string // full sha, abbreviated sha, tag or branch
+	CacheDir string // "" = $CTRLCMP_CACHE or os.UserCacheDir()/ctrlcmp
+	Offline  bool   // never touch the network: a cache miss is an error
+	// Progress hears of each stage (resolving, fetching N KiB, checking
+	// out); nil is silent.
+	Progress func(string)
+}
+
+// Result is a verified work tree of a repository at one commit.
+type Result struct {
+	Dir          string // verified work tree of Repo at Sha
+	Repo, Sha    string // Sha is the full 40-hex sha
+	FromCache    bool   // no network call was made
+	BytesFetched int64  // size of the packs received; 0 from the cache
+}
+
+// pinnedRef is where a fetched commit is kept in the entry's repository, so
+// that it stays reachable.
+const pinnedRef = "refs/ctrlcmp/pinned"
+
+// Checkout returns a verified work tree of o.Repo at o.Rev, from the cache
+// when it holds one and fetched into it otherwise. A malformed revision is a
+// fail.Usage error; a repository that cannot be reached or lacks the
+// revision is a fail.Fetch error. A failed call leaves no cache entry behind.
+func Checkout(ctx context.Context, o Options) (Result, error) {
+	if o.Repo == "" {
+		return Result{}, fail.Usage("no repository URL given; name the repository to fetch")
+	}
+	rev, err := parseRev(o.Rev)
+	if err != nil {
+		return Result{}, err
+	}
+	c, err := openCache(o.CacheDir, o.Repo)
+	if err != nil {
+		return Result{}, err
+	}
+	sha := rev.sha
+	if sha == "" {
+		if o.Offline {
+			return Result{}, fail.Fetch("%s at %q: resolving a tag, branch or abbreviated sha needs the network; give the full 40-hex sha or drop --offline", o.Repo, o.Rev)
+		}
+		if sha, err = c.resolve(ctx, o, rev); err != nil {
+			return Result{}, err
+		}
+	}
+	return c.checkout(ctx, o, sha)
+}
+
+// say passes a stage line to o.Progress, if there is one.
+func (o Options) say(format string, args ...any) {
+	if o.Progress != nil {
+		o.Progress(fmt.Sprintf(format, args...))
+	}
+}
+
+// resolve turns a tag, a branch or an abbreviated sha into a full sha,
+// asking the server once for its references. An abbreviated sha that names
+// no reference is looked up among the commits of a full fetch, and must be
+// unique there.
+func (c *cache) resolve(ctx context.Context, o Options, rev revision) (string, error) {
+	o.say("resolving %s at %s", rev.text, o.Repo)
+	remote := git.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: "origin", URLs: []string{o.Repo}})
+	refs, err := remote.ListContext(ctx, &git.ListOptions{PeelingOption: git.AppendPeeled})
+	if err != nil {
+		return "", fetchError(o.Repo, rev.text, err)
+	}
+	targets := map[string]string{}
+	for _, r := range refs {
+		if r.Type() == plumbing.HashReference {
+			targets[r.Name().String()] = r.Hash().String()
+		}
+	}
+	for _, name := range []string{rev.text, "refs/tags/" + rev.text, "refs/heads/" + rev.text} {
+		// A peeled annotated tag names its commit; a plain ref names it directly.
+		if sha, ok := targets[name+"^{}"]; ok {
+			return sha, nil
+		}
+		if sha, ok := targets[name]; ok {
+			return sha, nil
+		}
+	}
+	if rev.abbreviated {
+		return c.resolveAbbreviated(ctx, o, rev.text)
+	}
+	return "", fail.Fetch("%s has no tag or branch %q; give a full sha, a tag or a branch that `git ls-remote %s` lists", o.Repo, rev.text, o.Repo)
+}
+
+// resolveAbbreviated fetches every branch and tag of the repository into a
+// scratch repository and returns the one commit whose sha starts with prefix.
+func (c *cache) resolveAbbreviated(ctx context.Context, o Options, prefix string) (string, error) {
+	scratch, err := os.MkdirTemp(c.repoDir, ".resolve-")
+	if err != nil {
+		return "", fail.Fetch("cannot write the cache %s: %v; choose another with --cache-dir", c.repoDir, err)
+	}
+	defer os.RemoveAll(scratch)
+	repo, err := initRepo(scratch, o.Repo, true)
+	if err != nil {
+		return "", err
+	}
+	if _, err := fetchAll(ctx, o, repo, scratch); err != nil {
+		return "", fetchError(o.Repo, prefix, err)
+	}
+	commits, err := repo.CommitObjects()
+	if err != nil {
+		return "", fail.Fetch("%s: reading the fetched commits: %v", o.Repo, err)
+	}
+	var matches []string
+	for commit, err := commits.Next(); err == nil; commit, err = commits.Next() {
+		if sha := commit.Hash.String(); strings.HasPrefix(sha, prefix) {
+			matches = append(matches, sha)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return "", fail.Fetch("%s has no tag, branch or commit %q; check the revision", o.Repo, prefix)
+	case 1:
+		return matches[0], nil
+	}
+	return "", fail.Usage("%q is ambiguous in %s: %d commits start with it (%s, …); give more hex digits or the full sha", prefix, o.Repo, len(matches), strings.Join(matches[:2], ", "))
+}
+
+// fetchCommit fetches commit sha of o.Repo into a new repository with a
+// work tree at dir, and returns how many bytes of packs it received.
+func fetchCommit(ctx context.Context, o Options, dir, sha string) (*git.Repository, int64, error) {
+	repo, err := initRepo(dir, o.Repo, false)
+	if err != nil {
+		return nil, 0, err
+	}
+	o.say("fetching %s from %s", sha, o.Repo)
+	stopWatching := watchBytes(o, objectsDir(dir, false))
+	err = repo.FetchContext(ctx, &git.FetchOptions{
+		RefSpecs: []config.RefSpec{config.RefSpec("+" + sha + ":" + pinnedRef)},
+		Depth:    1,
+		Tags:     git.NoTags,
+	})
+	if err != nil && refusedExactFetch(err) {
+		o.say("%s will not send %s alone (%v); fetching its branches and tags", o.Repo, sha[:12], firstLine(err.Error()))
+		err = fetchAllInto(ctx, repo)
+	}
+	stopWatching()
+	if err != nil {
+		return nil, 0, fetchError(o.Repo, sha, err)
+	}
+	if _, err := repo.CommitObject(plumbing.NewHash(sha)); err != nil {
+		return nil, 0, fail.Fetch("%s has no commit %s; check the sha and the repository (`git ls-remote %s` lists its branches and tags)", o.Repo, sha, o.Repo)
+	}
+	return repo, dirSize(objectsDir(dir, false)), nil
+}
+
+// fetchAll fetches every branch and tag into repo (kept at dir) and returns
+// how many bytes of packs it received.
+func fetchAll(ctx context.Context, o Options, repo *git.Repository, dir string) (int64, error) {
+	stopWatching := watchBytes(o, objectsDir(dir, true))
+	err := fetchAllInto(ctx, repo)
+	stopWatching()
+	return dirSize(objectsDir(dir, true)), err
+}
+
+func fetchAllInto(ctx context.Context, repo *git.Repository) error {
+	err := repo.FetchContext(ctx, &git.FetchOptions{
+		RefSpecs: []config.RefSpec{"+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"},
+		Tags:     git.NoTags,
+	})
+	if errors.Is(err, git.NoErrAlreadyUpToDate) {
+		return nil
+	}
+	return err
+}
+
+// refusedExactFetch tells whether err is the server (or go-git) declining a
+// fetch of one commit by sha, as opposed to the server being out of reach:
+// then a fetch of its branches and tags may still find the commit.
+func refusedExactFetch(err error) bool {
+	if errors.Is(err, git.ErrExactSHA1NotSupported) {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "not our ref") || strings.Contains(msg, "upload-pack")
+}
+
+func initRepo(dir, url string, bare bool) (*git.Repository, error) {
+	repo, err := git.PlainInit(dir, bare)
+	if err == nil {
+		_, err = repo.CreateRemote(&config.RemoteConfig{Name: "origin", URLs: []string{url}})
+	}
+	if err != nil {
+		return nil, fail.Fetch("cannot create a repository in the cache at %s: %v; choose another with --cache-dir", dir, err)
+	}
+	return repo, nil
+}
+
+func objectsDir(dir string, bare bool) string {
+	if bare {
+		return filepath.Join(dir, "objects")
+	}
+	return filepath.Join(dir, ".git", "objects")
+}
+
+// watchBytes reports the growth of the objects directory while a fetch
+// runs, until the returned function is called.
+func watchBytes(o Options, objects string) (stop func()) {
+	if o.Progress == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		var last int64
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				if n := dirSize(objects) / 1024; n != last {
+					last = n
+					o.say("fetching %d KiB", n)
+				}
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
+// dirSize is the total size of the regular files under dir.
+func dirSize(dir string) int64 {
+	var n int64
+	_ = filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// fetchError turns a failed network operation for rev of repo into one line
+// with exit code 4 that says what to do.
+func fetchError(repo, rev string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var netErr net.Error
+	var opErr *net.OpError
+	switch {
+	case errors.Is(err, transport.ErrRepositoryNotFound):
+		return fail.Fetch("%s: repository not found; check the repository URL", repo)
+	case errors.Is(err, transport.ErrAuthenticationRequired), errors.Is(err, transport.ErrAuthorizationFailed):
+		return fail.Fetch("%s: the server asks for credentials; ctrlcmp fetches public repositories only", repo)
+	case errors.Is(err, transport.ErrEmptyRemoteRepository):
+		return fail.Fetch("%s is empty; check the repository URL", repo)
+	case errors.As(err, &opErr), errors.As(err, &netErr):
+		return fail.Fetch("cannot reach %s (%v); check the URL and the network (a sha fetched before is used from the cache)", repo, firstLine(err.Error()))
+	}
+	return fail.Fetch("fetching %s from %s failed: %s; check the revision and retry", rev, repo, firstLine(err.Error()))
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

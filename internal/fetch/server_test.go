@@ -1,0 +1,183 @@
+package fetch
+
+import (
+	"crypto/rand"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/cgi"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// fixture is a repository built by the test with the git command:
+//
+//	first  -- go.mod and main.go (not a tip: only reachable through later commits)
+//	tagged -- adds big.bin, 256 KiB of random bytes; annotated tag v0.1.0
+//	tip    -- removes big.bin; branch main
+//	evil   -- on branch evil, off tip: a symlink leading out of the tree
+type fixture struct {
+	root                     string // GIT_PROJECT_ROOT holding repo.git
+	first, tagged, tip, evil string
+}
+
+func gitPath(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("the git command is not installed; these tests serve a repository with git http-backend")
+	}
+	return p
+}
+
+// gitEnv isolates the git commands of the tests from the user's and the
+// system's configuration.
+func gitEnv(home string) []string {
+	return []string{"HOME=" + home, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_AUTHOR_DATE=2024-01-01T00:00:00Z",
+		"GIT_COMMITTER_DATE=2024-01-01T00:00:00Z", "PATH=" + os.Getenv("PATH")}
+}
+
+func run(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(gitPath(t), args...)
+	cmd.Dir = dir
+	cmd.Env = gitEnv(t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func writeFile(t *testing.T, name string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	work := t.TempDir()
+	run(t, work, "init", "-q", "-b", "main")
+	writeFile(t, filepath.Join(work, "go.mod"), []byte("module example.com/fixture\n\ngo 1.22\n"))
+	writeFile(t, filepath.Join(work, "main.go"), []byte("package main\n\nfunc main() {}\n"))
+	run(t, work, "add", ".")
+	run(t, work, "commit", "-q", "-m", "first")
+	fx := &fixture{first: run(t, work, "rev-parse", "HEAD")}
+
+	big := make([]byte, 256<<10)
+	if _, err := rand.Read(big); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(work, "big.bin"), big)
+	writeFile(t, filepath.Join(work, "pkg", "lib.go"), []byte("package pkg\n\nconst Version = 1\n"))
+	run(t, work, "add", ".")
+	run(t, work, "commit", "-q", "-m", "tagged")
+	run(t, work, "tag", "-a", "-m", "release", "v0.1.0")
+	fx.tagged = run(t, work, "rev-parse", "HEAD")
+
+	run(t, work, "rm", "-q", "big.bin")
+	writeFile(t, filepath.Join(work, "pkg", "lib.go"), []byte("package pkg\n\nconst Version = 2\n"))
+	run(t, work, "commit", "-q", "-am", "tip")
+	fx.tip = run(t, work, "rev-parse", "HEAD")
+
+	run(t, work, "checkout", "-q", "-b", "evil")
+	if err := os.Symlink("../../../etc/passwd", filepath.Join(work, "passwd")); err != nil {
+		t.Fatal(err)
+	}
+	run(t, work, "add", "passwd")
+	run(t, work, "commit", "-q", "-m", "evil")
+	fx.evil = run(t, work, "rev-parse", "HEAD")
+	run(t, work, "checkout", "-q", "main")
+
+	fx.root = t.TempDir()
+	run(t, fx.root, "clone", "-q", "--bare", work, "repo.git")
+	return fx
+}
+
+// serverConfig is the upload-pack configuration of a test server.
+type serverConfig int
+
+const (
+	// permissive allows fetching any sha and filtered fetches, as GitHub does.
+	permissive serverConfig = iota
+	// refusing allows fetching advertised refs only, so exact-sha fetches
+	// are refused and the fallback runs.
+	refusing
+)
+
+// gitServer is git http-backend (smart HTTP) serving a fixture on 127.0.0.1.
+type gitServer struct {
+	*httptest.Server
+	url    string       // the repository's URL
+	packs  atomic.Int64 // upload-pack requests served
+	cutAt  atomic.Int64 // when > 0, upload-pack responses are cut after this many bytes
+}
+
+func serve(t *testing.T, fx *fixture, cfg serverConfig) *gitServer {
+	t.Helper()
+	backend := filepath.Join(run(t, fx.root, "--exec-path"), "git-http-backend")
+	allow := map[serverConfig]string{permissive: "true", refusing: "false"}[cfg]
+	env := append(gitEnv(t.TempDir()), "GIT_PROJECT_ROOT="+fx.root, "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_COUNT=4")
+	for i, key := range []string{"uploadpack.allowAnySHA1InWant", "uploadpack.allowReachableSHA1InWant", "uploadpack.allowTipSHA1InWant", "uploadpack.allowFilter"} {
+		env = append(env, "GIT_CONFIG_KEY_"+string(rune('0'+i))+"="+key, "GIT_CONFIG_VALUE_"+string(rune('0'+i))+"="+allow)
+	}
+	s := &gitServer{}
+	cgiHandler := &cgi.Handler{Path: backend, Env: env, Stderr: io.Discard, Logger: log.New(io.Discard, "", 0)}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git-upload-pack") {
+			s.packs.Add(1)
+			if n := s.cutAt.Load(); n > 0 {
+				w = &cuttingWriter{ResponseWriter: w, left: n}
+			}
+		}
+		cgiHandler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(s.Close)
+	s.url = s.URL + "/repo.git"
+	return s
+}
+
+// cuttingWriter drops the connection after a number of bytes, as a server
+// dying in the middle of a transfer does.
+type cuttingWriter struct {
+	http.ResponseWriter
+	left int64
+}
+
+func (w *cuttingWriter) Write(p []byte) (int, error) {
+	if int64(len(p)) <= w.left {
+		w.left -= int64(len(p))
+		return w.ResponseWriter.Write(p)
+	}
+	n, _ := w.ResponseWriter.Write(p[:w.left])
+	w.left = 0
+	http.NewResponseController(w.ResponseWriter).Flush()
+	if conn, _, err := http.NewResponseController(w.ResponseWriter).Hijack(); err == nil {
+		conn.Close()
+	}
+	return n, io.ErrClosedPipe
+}
+
+// deadURL is the URL of a repository on a port of 127.0.0.1 nobody listens on.
+func deadURL(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return "http://" + addr + "/repo.git"
+}
