@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -291,10 +292,12 @@ func fetchError(repo, rev string, err error) error {
 		return fail.Fetch("%s: the server asks for credentials; ctrlcmp fetches public repositories only", repo)
 	case errors.Is(err, transport.ErrEmptyRemoteRepository):
 		return fail.Fetch("%s is empty; check the repository URL", repo)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fail.Fetch("the connection to %s broke off while fetching %s; retry (nothing was kept)", repo, rev)
 	case errors.As(err, &opErr), errors.As(err, &netErr):
 		return fail.Fetch("cannot reach %s (%v); check the URL and the network (a sha fetched before is used from the cache)", repo, firstLine(err.Error()))
 	}
-	return fail.Fetch("fetching %s from %s failed: %s; check the revision and retry", rev, repo, firstLine(err.Error()))
+	return fail.Fetch("fetching %s from %s failed: %s; check the revision and the repository URL, then retry", rev, repo, firstLine(err.Error()))
 }
 
 func firstLine(s string) string {

@@ -61,6 +61,7 @@ func readTreeFile(t *testing.T, res Result, name string) string {
 }
 
 func TestCheckoutShas(t *testing.T) {
+	t.Parallel()
 	fx := newFixture(t)
 	for _, cfg := range []struct {
 		name string
@@ -98,6 +99,7 @@ func TestCheckoutShas(t *testing.T) {
 // TestExactFetchIsShallow checks that a server allowing it is asked for the
 // one commit at depth 1, and that the fallback fetches more.
 func TestExactFetchIsShallow(t *testing.T) {
+	t.Parallel()
 	fx := newFixture(t)
 	exact := mustCheckout(t, serve(t, fx, permissive).url, fx.tip, t.TempDir())
 	full := mustCheckout(t, serve(t, fx, refusing).url, fx.tip, t.TempDir())
@@ -112,6 +114,7 @@ func TestExactFetchIsShallow(t *testing.T) {
 }
 
 func TestMalformedRev(t *testing.T) {
+	t.Parallel()
 	for _, rev := range []string{"", "bad..rev", "-x", "a b", "v1^{}", strings.Repeat("a", 41), "refs/heads/", "@{-1}"} {
 		_, err := checkout(t, "http://127.0.0.1:1/repo.git", rev, t.TempDir())
 		wantFailure(t, err, fail.CodeUsage, "")
@@ -119,6 +122,7 @@ func TestMalformedRev(t *testing.T) {
 }
 
 func TestUnknownRevisions(t *testing.T) {
+	t.Parallel()
 	fx := newFixture(t)
 	for _, cfg := range []serverConfig{permissive, refusing} {
 		srv := serve(t, fx, cfg)
@@ -136,6 +140,7 @@ func TestUnknownRevisions(t *testing.T) {
 }
 
 func TestUnreachableServer(t *testing.T) {
+	t.Parallel()
 	for _, rev := range []string{strings.Repeat("ab", 20), "main"} {
 		cache := t.TempDir()
 		url := deadURL(t)
@@ -146,18 +151,20 @@ func TestUnreachableServer(t *testing.T) {
 }
 
 func TestRepositoryNotFound(t *testing.T) {
+	t.Parallel()
 	srv := serve(t, newFixture(t), permissive)
 	_, err := checkout(t, srv.URL+"/missing.git", strings.Repeat("ab", 20), t.TempDir())
 	wantFailure(t, err, fail.CodeFetch, "repository not found")
 }
 
 func TestServerDiesMidTransfer(t *testing.T) {
+	t.Parallel()
 	fx := newFixture(t)
 	srv := serve(t, fx, permissive)
 	srv.cutAt.Store(32 << 10)
 	cache := t.TempDir()
 	_, err := checkout(t, srv.url, fx.tagged, cache)
-	wantFailure(t, err, fail.CodeFetch, fx.tagged)
+	wantFailure(t, err, fail.CodeFetch, "broke off while fetching "+fx.tagged)
 	wantNoEntries(t, cache)
 
 	srv.cutAt.Store(0)
@@ -167,6 +174,7 @@ func TestServerDiesMidTransfer(t *testing.T) {
 }
 
 func TestCacheReuseWithServerStopped(t *testing.T) {
+	t.Parallel()
 	fx := newFixture(t)
 	srv := serve(t, fx, permissive)
 	cache := t.TempDir()
@@ -199,6 +207,7 @@ func TestCacheEnvironment(t *testing.T) {
 }
 
 func TestCorruptedCacheEntry(t *testing.T) {
+	t.Parallel()
 	fx := newFixture(t)
 	srv := serve(t, fx, permissive)
 	for _, c := range []struct {
@@ -247,6 +256,7 @@ func TestCorruptedCacheEntry(t *testing.T) {
 // TestHalfWrittenEntryIgnored checks that what a killed process left behind
 // (a temporary entry) is neither used nor kept.
 func TestHalfWrittenEntryIgnored(t *testing.T) {
+	t.Parallel()
 	fx := newFixture(t)
 	srv := serve(t, fx, permissive)
 	cache := t.TempDir()
@@ -266,6 +276,7 @@ func TestHalfWrittenEntryIgnored(t *testing.T) {
 }
 
 func TestConcurrentFetchesOfOneSha(t *testing.T) {
+	t.Parallel()
 	fx := newFixture(t)
 	srv := serve(t, fx, permissive)
 	cache := t.TempDir()
@@ -302,6 +313,7 @@ func TestConcurrentFetchesOfOneSha(t *testing.T) {
 }
 
 func TestSymlinkOutOfTreeRefused(t *testing.T) {
+	t.Parallel()
 	fx := newFixture(t)
 	srv := serve(t, fx, permissive)
 	cache := t.TempDir()
@@ -311,6 +323,7 @@ func TestSymlinkOutOfTreeRefused(t *testing.T) {
 }
 
 func TestRepoKey(t *testing.T) {
+	t.Parallel()
 	a := repoKey("https://github.com/fluxcd/kustomize-controller")
 	if a != repoKey("https://github.com/fluxcd/kustomize-controller.git") || a != repoKey("https://github.com/fluxcd/kustomize-controller/") {
 		t.Error("a trailing .git or / makes another cache key")

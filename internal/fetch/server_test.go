@@ -120,9 +120,9 @@ const (
 // gitServer is git http-backend (smart HTTP) serving a fixture on 127.0.0.1.
 type gitServer struct {
 	*httptest.Server
-	url    string       // the repository's URL
-	packs  atomic.Int64 // upload-pack requests served
-	cutAt  atomic.Int64 // when > 0, upload-pack responses are cut after this many bytes
+	url   string       // the repository's URL
+	packs atomic.Int64 // upload-pack requests served
+	cutAt atomic.Int64 // when > 0, upload-pack responses are cut after this many bytes
 }
 
 func serve(t *testing.T, fx *fixture, cfg serverConfig) *gitServer {
