@@ -153,6 +153,9 @@ type target struct {
 	base  string // the directory the citation's path is relative to
 	where string // the tree, for messages
 	fixed bool   // an immutable tree (a commit, a module version): no anchor needed
+	// others are the further places a local citation could have meant,
+	// when the file is in none of them (a rename is looked for in each).
+	others []target
 }
 
 func (c *checker) check(cit Citation) Finding {
@@ -297,7 +300,7 @@ func (c *checker) local(cit Citation) (target, Finding, bool) {
 			bases = append(bases, b)
 		}
 	}
-	var first *target
+	var tried []target
 	for _, base := range bases {
 		abs := filepath.Join(base, filepath.FromSlash(cit.Path))
 		for _, bound := range bounds {
@@ -306,19 +309,19 @@ func (c *checker) local(cit Citation) (target, Finding, bool) {
 				continue
 			}
 			t := target{root: bound, rel: rel, base: base, where: "the working tree"}
-			if first == nil {
-				first = &t
-			}
 			if _, err := c.read(t); !errors.Is(err, fs.ErrNotExist) {
 				return t, Finding{}, true
 			}
+			tried = append(tried, t)
 			break
 		}
 	}
-	if first == nil {
+	if len(tried) == 0 {
 		return target{}, Finding{Status: Rejected, Message: fmt.Sprintf("rejected: %s leaves %s; cite files inside it, or pass --root DIR to allow a wider tree", cit.Path, strings.Join(bounds, " and "))}, false
 	}
-	return *first, Finding{}, true
+	t := tried[0]
+	t.others = tried[1:]
+	return t, Finding{}, true
 }
 
 // sourceFile is a cited file, read once.
@@ -368,10 +371,16 @@ func (c *checker) missing(cit Citation, t target, err error) Finding {
 	var errno syscall.Errno
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		if f, ok := c.renamed(cit, t); ok {
-			return f
+		bases := []string{t.base}
+		for _, cand := range append([]target{t}, t.others...) {
+			if f, ok := c.renamed(cit, cand); ok {
+				return f
+			}
+			if cand.base != t.base {
+				bases = append(bases, cand.base)
+			}
 		}
-		return Finding{Status: Broken, Message: fmt.Sprintf("broken: %s does not exist in %s (looked in %s)", cit.Path, t.where, t.base)}
+		return Finding{Status: Broken, Message: fmt.Sprintf("broken: %s does not exist in %s (looked in %s)", cit.Path, t.where, strings.Join(bases, ", "))}
 	case errors.As(err, &errno):
 		return Finding{Status: Broken, Message: fmt.Sprintf("broken: %s cannot be read: %v", cit.Path, errno)}
 	}

@@ -159,6 +159,9 @@ func lineCitations(line string) []Citation {
 		}
 	}
 	for _, m := range urlPattern.FindAllStringIndex(line, -1) {
+		for m[1] > m[0] && strings.IndexByte(".,;:!?*_", line[m[1]-1]) >= 0 { // punctuation after a URL ends the sentence
+			m[1]--
+		}
 		if overlaps(taken, m[0], m[1]) {
 			continue
 		}
