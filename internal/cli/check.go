@@ -1,0 +1,184 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+	"github.com/ctrlcmp/ctrlcmp/internal/fetch"
+	"github.com/ctrlcmp/ctrlcmp/internal/journal"
+)
+
+const checkLong = `Check that every citation in the journals still points at the code it cited.
+
+Citations are the ones ctrlcmp generated (links titled "ctrlcmp SYMBOL HASH")
+and the ones typed in prose: path:10, path:10-20, path#L10-L20, markdown links
+to path#L10, and GitHub permalinks (https://github.com/O/R/blob/SHA/path#L10).
+Citations inside fenced code blocks are examples and are skipped.
+
+Where a citation is checked:
+  - a permalink, or a plain citation inside a fence that records repo= and
+    sha=: in that repository at that commit, from ctrlcmp's cache (fetched
+    into it when missing, unless --offline);
+  - module@version/path:line: in the Go module cache;
+  - anything else: in the working tree, relative to the journal's directory,
+    then to the root of its git repository, then to --root. A path that
+    leaves the git repository and --root (.., an absolute path, a symlink
+    out) is rejected, never read. A prose citation not found there is looked
+    for in the tree the journal's fences pin, when they pin exactly one.
+
+What a citation must still match (its anchor): a generated one, the hash of
+the cited line (and the symbol around it); one typed by hand in a journal kept
+in git, the lines it cited in the commit that last changed that journal line.
+When the anchor is elsewhere in the file (or the file was renamed in git), the
+citation is reported as "moved: old → new", and --fix rewrites it in place.
+Citations with nothing to compare (no anchor, no tree at hand) are reported as
+unverified; they fail the check only under --strict.
+
+Output: one FILE:LINE: message line per problem, then a summary; --format
+github writes GitHub Actions annotations instead. Exit 0 when every citation
+holds, 1 when one is moved, broken or rejected, 2 on a usage error.`
+
+func newCheck(g *globals) *cobra.Command {
+	var root, format, cacheDir string
+	var fix, offline, strict bool
+	c := &cobra.Command{
+		Use:   "check FILE...",
+		Short: "Check that every citation in markdown journals still resolves",
+		Long:  checkLong,
+		Example: `  ctrlcmp check journal/04-controllers.md
+  ctrlcmp check --fix journal/*.md
+  ctrlcmp check --format github --strict journal/*.md`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return fail.Usage("check takes one or more journal FILEs; see `%s --help`", c.CommandPath())
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, files []string) error {
+			if err := checkFormat(format, "text", "github"); err != nil {
+				return err
+			}
+			opt := journal.Options{Root: root, ModCache: moduleCache(),
+				WorkTrees: cachedTrees{cacheDir: cacheDir, offline: offline, progress: g.progress()}}
+			var results []journal.Result
+			for _, file := range files {
+				res, err := checkFile(c.Context(), file, opt, fix, c.ErrOrStderr())
+				if err != nil {
+					return err
+				}
+				results = append(results, res)
+			}
+			problems := printCheck(c.OutOrStdout(), format, results, strict)
+			if problems > 0 {
+				return &fail.Error{Code: fail.CodeFindings, Err: fmt.Errorf("%d citation problem(s); fix them by hand, or run `ctrlcmp check --fix` for the moved ones", problems)}
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&root, "root", "", "a further directory local citations resolve against and may point into")
+	c.Flags().StringVar(&format, "format", "text", "output format: text, or github (GitHub Actions annotations)")
+	c.Flags().BoolVar(&fix, "fix", false, "rewrite moved citations in place to point at where their code went")
+	c.Flags().BoolVar(&offline, "offline", false, "never fetch: a pinned repository missing from the cache leaves its citations unverified")
+	c.Flags().BoolVar(&strict, "strict", false, "fail on unverified citations too")
+	c.Flags().StringVar(&cacheDir, "cache-dir", "", "ctrlcmp's cache of pinned repositories (default $CTRLCMP_CACHE, else the user cache dir)")
+	return c
+}
+
+// checkFile checks one journal, and with fix rewrites its moved citations
+// and checks it again.
+func checkFile(ctx context.Context, file string, opt journal.Options, fix bool, stderr io.Writer) (journal.Result, error) {
+	if st, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+		return journal.Result{}, fail.Usage("journal %s does not exist; give the path of a markdown file", file)
+	} else if err == nil && st.IsDir() {
+		return journal.Result{}, fail.Usage("journal %s is a directory; give the markdown files in it", file)
+	}
+	res, err := journal.Check(ctx, file, opt)
+	if err != nil || !fix {
+		return res, err
+	}
+	n, err := journal.Fix(res)
+	if err != nil || n == 0 {
+		return res, err
+	}
+	fmt.Fprintf(stderr, "ctrlcmp: %s: rewrote %d moved citation(s)\n", file, n)
+	return journal.Check(ctx, file, opt)
+}
+
+// printCheck writes the problems (and unverified citations) of the results
+// and a summary, and returns how many problems fail the check.
+func printCheck(w io.Writer, format string, results []journal.Result, strict bool) int {
+	counts := map[journal.Status]int{}
+	citations, problems := 0, 0
+	for _, res := range results {
+		for _, p := range res.Problems {
+			problems++
+			annotate(w, format, "error", res.File, p.Line, "malformed fence: "+p.Message)
+		}
+		for _, f := range res.Findings {
+			citations++
+			counts[f.Status]++
+			switch {
+			case f.Status.Problem() || strict && f.Status == journal.Unverified:
+				problems++
+				annotate(w, format, "error", res.File, f.Citation.Line, f.Message)
+			case f.Status == journal.Unverified:
+				annotate(w, format, "notice", res.File, f.Citation.Line, f.Message)
+			}
+		}
+	}
+	fmt.Fprintf(w, "ctrlcmp check: %d citation(s) in %d file(s): %d ok, %d moved, %d broken, %d rejected, %d unverified\n",
+		citations, len(results), counts[journal.OK], counts[journal.Moved], counts[journal.Broken], counts[journal.Rejected], counts[journal.Unverified])
+	return problems
+}
+
+// annotate writes one finding: FILE:LINE: message, or a GitHub Actions
+// workflow command.
+func annotate(w io.Writer, format, level, file string, line int, msg string) {
+	if format != "github" {
+		fmt.Fprintf(w, "%s:%d: %s\n", file, line, msg)
+		return
+	}
+	prop := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+	data := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	fmt.Fprintf(w, "::%s file=%s,line=%d,title=ctrlcmp check::%s\n", level, prop.Replace(filepath.ToSlash(file)), line, data.Replace(msg))
+}
+
+// moduleCache is the Go module cache directory, found without running the
+// go command: $GOMODCACHE, else the first $GOPATH entry's pkg/mod, else
+// ~/go/pkg/mod.
+func moduleCache() string {
+	if dir := os.Getenv("GOMODCACHE"); dir != "" {
+		return dir
+	}
+	if gopath := filepath.SplitList(os.Getenv("GOPATH")); len(gopath) > 0 && gopath[0] != "" {
+		return filepath.Join(gopath[0], "pkg", "mod")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, "go", "pkg", "mod")
+	}
+	return ""
+}
+
+// cachedTrees gives pinned work trees from ctrlcmp's fetch cache.
+type cachedTrees struct {
+	cacheDir string
+	offline  bool
+	progress func(string)
+}
+
+func (t cachedTrees) WorkTree(ctx context.Context, repo, sha string) (string, error) {
+	res, err := fetch.Checkout(ctx, fetch.Options{Repo: repo, Rev: sha, CacheDir: t.cacheDir, Offline: t.offline, Progress: t.progress})
+	if err != nil {
+		return "", err
+	}
+	return res.Dir, nil
+}

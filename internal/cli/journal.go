@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+	"github.com/ctrlcmp/ctrlcmp/internal/journal"
+	"github.com/ctrlcmp/ctrlcmp/internal/report"
+)
+
+// writeJournal puts the markdown table of sides into the journal at path,
+// in the fence of this comparison (theirs' repository and sha recorded on
+// its begin line). With check it writes nothing: it prints a diff and fails
+// with exit code 1 when the journal is out of date.
+func writeJournal(out io.Writer, path string, check bool, progress func(string), sides ...report.Side) error {
+	var body bytes.Buffer
+	if err := report.Markdown(&body, sides...); err != nil {
+		return err
+	}
+	theirs, ours := sides[0], sides[len(sides)-1]
+	region := journal.Region{
+		ID:      "table/" + controllerID(theirs) + "/" + controllerID(ours),
+		Repo:    theirs.Tree.Repo,
+		Sha:     theirs.Tree.Sha,
+		Version: Version,
+		Body:    body.String(),
+	}
+	before, after, err := journal.Update(path, region, check)
+	if err != nil {
+		return fail.Usage("%v", err)
+	}
+	switch {
+	case check && !bytes.Equal(before, after):
+		fmt.Fprint(out, journal.UnifiedDiff(path, before, after))
+		return &fail.Error{Code: fail.CodeFindings, Err: fmt.Errorf("journal %s is out of date; run the same command without --check to update it", path)}
+	case progress == nil:
+	case bytes.Equal(before, after):
+		progress(fmt.Sprintf("journal %s is up to date", path))
+	default:
+		progress(fmt.Sprintf("wrote the table into %s", path))
+	}
+	return nil
+}
+
+// controllerID names a side's controller in a fence id: its kind, else its
+// reconciler's name.
+func controllerID(s report.Side) string {
+	if s.Controller.Kind != "" {
+		return s.Controller.Kind
+	}
+	return s.Controller.Name
+}
