@@ -132,7 +132,10 @@ func (c *cache) resolveAbbreviated(ctx context.Context, o Options, prefix string
 	if err != nil {
 		return "", err
 	}
-	if _, err := fetchAll(ctx, o, repo, scratch); err != nil {
+	stopWatching := watchBytes(o, objectsDir(scratch, true))
+	err = fetchBranchesAndTags(ctx, repo)
+	stopWatching()
+	if err != nil {
 		return "", fetchError(o.Repo, prefix, err)
 	}
 	commits, err := repo.CommitObjects()
@@ -170,7 +173,7 @@ func fetchCommit(ctx context.Context, o Options, dir, sha string) (*git.Reposito
 	})
 	if err != nil && refusedExactFetch(err) {
 		o.say("%s will not send %s alone (%v); fetching its branches and tags", o.Repo, sha[:12], firstLine(err.Error()))
-		err = fetchAllInto(ctx, repo)
+		err = fetchBranchesAndTags(ctx, repo)
 	}
 	stopWatching()
 	if err != nil {
@@ -179,19 +182,12 @@ func fetchCommit(ctx context.Context, o Options, dir, sha string) (*git.Reposito
 	if _, err := repo.CommitObject(plumbing.NewHash(sha)); err != nil {
 		return nil, 0, fail.Fetch("%s has no commit %s; check the sha and the repository (`git ls-remote %s` lists its branches and tags)", o.Repo, sha, o.Repo)
 	}
-	return repo, dirSize(objectsDir(dir, false)), nil
+	return repo, packBytes(objectsDir(dir, false)), nil
 }
 
-// fetchAll fetches every branch and tag into repo (kept at dir) and returns
-// how many bytes of packs it received.
-func fetchAll(ctx context.Context, o Options, repo *git.Repository, dir string) (int64, error) {
-	stopWatching := watchBytes(o, objectsDir(dir, true))
-	err := fetchAllInto(ctx, repo)
-	stopWatching()
-	return dirSize(objectsDir(dir, true)), err
-}
-
-func fetchAllInto(ctx context.Context, repo *git.Repository) error {
+// fetchBranchesAndTags fetches every branch and tag of origin into repo, the
+// whole history.
+func fetchBranchesAndTags(ctx context.Context, repo *git.Repository) error {
 	err := repo.FetchContext(ctx, &git.FetchOptions{
 		RefSpecs: []config.RefSpec{"+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"},
 		Tags:     git.NoTags,
@@ -250,7 +246,7 @@ func watchBytes(o Options, objects string) (stop func()) {
 			case <-done:
 				return
 			case <-tick.C:
-				if n := dirSize(objects) / 1024; n != last {
+				if n := packBytes(objects) / 1024; n != last {
 					last = n
 					o.say("fetching %d KiB", n)
 				}
@@ -263,17 +259,22 @@ func watchBytes(o Options, objects string) (stop func()) {
 	}
 }
 
-// dirSize is the total size of the regular files under dir.
-func dirSize(dir string) int64 {
+// packBytes is the size of the packs received under objects, those being
+// written included: the bytes a fetch transferred, less the protocol's
+// framing and the server's reference advertisement.
+func packBytes(objects string) int64 {
+	entries, err := os.ReadDir(filepath.Join(objects, "pack"))
+	if err != nil {
+		return 0
+	}
 	var n int64
-	_ = filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if info, err := d.Info(); err == nil {
+	for _, e := range entries {
+		if name := e.Name(); strings.HasSuffix(name, ".pack") || strings.HasPrefix(name, "tmp_pack_") {
+			if info, err := e.Info(); err == nil {
 				n += info.Size()
 			}
 		}
-		return nil
-	})
+	}
 	return n
 }
 
