@@ -17,17 +17,22 @@ off and GOTOOLCHAIN=local, so a go.mod cannot make the go command fetch a
 toolchain.
 
 Paths in the output are relative to the git repository holding PATH (or PATH
-itself outside git); sites in dependencies are written module@version/path.`
+itself outside git); sites in dependencies are written module@version/path.
+
+Instead of PATH, --rev REV (with --repo URL) locates a pinned tree. ` + pinnedHelp
 
 func newLocate(g *globals) *cobra.Command {
-	var kind, format string
+	var kind, format, repo, rev string
+	var fetching fetchFlags
 	c := &cobra.Command{
-		Use:   "locate PATH",
+		Use:   "locate (PATH | --rev REV [--repo URL])",
 		Short: "Locate every controller in one tree and answer the table rows",
 		Long:  locateLong,
 		Example: `  ctrlcmp locate ./my-operator
-  ctrlcmp locate ./kustomize-controller --kind Kustomization --format json`,
-		Args: exactArgs(1, "one PATH, the directory of a Go module"),
+  ctrlcmp locate ./kustomize-controller --kind Kustomization --format json
+  ctrlcmp locate --rev 186fb3b29138ce82ff61ba1a9370b96a3dd598fe --format markdown
+  ctrlcmp locate --repo https://github.com/fluxcd/source-controller --rev main`,
+		Args: pathOrRev(&rev),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := checkFormat(format, "text", "markdown", "json"); err != nil {
 				return err
@@ -36,7 +41,7 @@ func newLocate(g *globals) *cobra.Command {
 			if format == "markdown" {
 				linkFrom = "."
 			}
-			t, err := inspect.Tree(c.Context(), args[0], "", linkFrom, g.progress())
+			t, err := g.inspectSource(c.Context(), locateSource(args, repo, rev), fetching, "", linkFrom)
 			if err != nil {
 				return err
 			}
@@ -63,5 +68,8 @@ func newLocate(g *globals) *cobra.Command {
 	}
 	c.Flags().StringVar(&kind, "kind", "", "only the controller of this kind (or reconciler type name)")
 	c.Flags().StringVar(&format, "format", "text", "output format: text, markdown or json")
+	c.Flags().StringVar(&rev, "rev", "", "locate --repo pinned at REV (a full or abbreviated sha, a tag or a branch) instead of PATH")
+	c.Flags().StringVar(&repo, "repo", defaultTheirsRepo, "repository of --rev REV")
+	fetching.register(c.Flags())
 	return c
 }

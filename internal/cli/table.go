@@ -18,34 +18,49 @@ an anchor (the symbol and a hash of the cited line) that lets the citation be
 checked again later.
 
 When a tree holds several controllers, choose one with --theirs-kind or
---ours-kind (a kind such as Kustomization, or a reconciler's type name).`
+--ours-kind (a kind such as Kustomization, or a reconciler's type name).
+
+Their tree is a local directory (--theirs-dir) or pinned (--theirs REV of
+--theirs-repo). ` + pinnedHelp
 
 func newTable(g *globals) *cobra.Command {
 	var theirsDir, ours, theirsKind, oursKind, format, linkFrom string
+	var theirsRev, theirsRepo string
+	var fetching fetchFlags
 	c := &cobra.Command{
-		Use:   "table --theirs-dir PATH --ours PATH",
+		Use:   "table (--theirs REV | --theirs-dir PATH) --ours PATH",
 		Short: "Print the comparison table of their controller and yours",
 		Long:  tableLong,
-		Example: `  ctrlcmp table --theirs-dir ../kustomize-controller --ours .
+		Example: `  ctrlcmp table --theirs 186fb3b29138ce82ff61ba1a9370b96a3dd598fe --ours .
+  ctrlcmp table --theirs v1.5.0 --theirs-repo https://github.com/fluxcd/source-controller --ours .
+  ctrlcmp table --theirs-dir ../kustomize-controller --ours .
   ctrlcmp table --theirs-dir ../kustomize-controller --ours ./operator --ours-kind Widget --format text`,
-		Args: exactArgs(0, "no positional arguments (use --theirs-dir and --ours)"),
+		Args: exactArgs(0, "no positional arguments (use --theirs or --theirs-dir, and --ours)"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := checkFormat(format, "markdown", "text", "json"); err != nil {
 				return err
 			}
-			if theirsDir == "" || ours == "" {
-				return fail.Usage("table needs both --theirs-dir PATH (the mature controller) and --ours PATH (yours)")
+			theirs, err := theirsSource(c, theirsDir, theirsRev, theirsRepo)
+			if err != nil {
+				return err
+			}
+			if ours == "" {
+				return fail.Usage("table needs --ours PATH, the directory of your controller's Go module")
 			}
 			if format != "markdown" {
 				linkFrom = ""
 			}
 			var sides []report.Side
 			var trees []report.Tree
-			for _, s := range []struct{ side, dir, kind, flag string }{
-				{"theirs", theirsDir, theirsKind, "--theirs-kind"},
-				{"ours", ours, oursKind, "--ours-kind"},
+			for _, s := range []struct {
+				side       string
+				src        source
+				kind, flag string
+			}{
+				{"theirs", theirs, theirsKind, "--theirs-kind"},
+				{"ours", source{dir: ours}, oursKind, "--ours-kind"},
 			} {
-				t, err := inspect.Tree(c.Context(), s.dir, s.side, linkFrom, g.progress())
+				t, err := g.inspectSource(c.Context(), s.src, fetching, s.side, linkFrom)
 				if err != nil {
 					return err
 				}
@@ -68,6 +83,9 @@ func newTable(g *globals) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&theirsDir, "theirs-dir", "", "directory of the mature controller's Go module (theirs)")
+	c.Flags().StringVar(&theirsRev, "theirs", "", "their tree pinned at REV of --theirs-repo: a full or abbreviated sha, a tag or a branch")
+	c.Flags().StringVar(&theirsRepo, "theirs-repo", defaultTheirsRepo, "repository of --theirs REV")
+	fetching.register(c.Flags())
 	c.Flags().StringVar(&ours, "ours", "", "directory of your controller's Go module (ours)")
 	c.Flags().StringVar(&theirsKind, "theirs-kind", "", "the controller to use in theirs, when it holds several")
 	c.Flags().StringVar(&oursKind, "ours-kind", "", "the controller to use in ours, when it holds several")

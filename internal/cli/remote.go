@@ -1,0 +1,164 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+	"github.com/ctrlcmp/ctrlcmp/internal/fetch"
+	"github.com/ctrlcmp/ctrlcmp/internal/inspect"
+	"github.com/ctrlcmp/ctrlcmp/internal/report"
+)
+
+// defaultTheirsRepo is the mature controller compared against by default.
+const defaultTheirsRepo = "https://github.com/fluxcd/kustomize-controller"
+
+// pinnedHelp explains, in the help of every command that fetches, what a
+// pinned tree is.
+const pinnedHelp = `A pinned tree is a repository at one revision: a full 40-hex sha, an
+abbreviated sha (unique in the repository), a tag or a branch; a tag or branch
+is resolved once and its full sha printed on stderr. It is fetched with no git
+binary, one commit deep where the server allows it, into a cache keyed by
+repository and sha (--cache-dir, else $CTRLCMP_CACHE, else the user cache
+directory's ctrlcmp); later runs at the same sha use the cache and work
+offline. Its markdown citations are permalinks at the full sha. --verbose
+reports the bytes fetched.`
+
+// fetchFlags are the flags about fetching pinned trees.
+type fetchFlags struct {
+	cacheDir string
+	offline  bool
+}
+
+func (f *fetchFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.cacheDir, "cache-dir", "", "where fetched trees are kept (default $"+fetch.CacheEnv+", else the user cache directory's ctrlcmp)")
+	fs.BoolVar(&f.offline, "offline", false, "never use the network: a pinned tree that is not in the cache is an error")
+}
+
+// source is one tree to analyse: a local directory, or a repository pinned
+// at a revision.
+type source struct {
+	dir       string
+	repo, rev string
+}
+
+// theirsSource is table's tree of theirs: --theirs-dir, or --theirs with
+// --theirs-repo.
+func theirsSource(c *cobra.Command, dir, rev, repo string) (source, error) {
+	switch {
+	case dir != "" && rev != "":
+		return source{}, fail.Usage("--theirs and --theirs-dir both name their tree; give one of them")
+	case dir == "" && rev == "":
+		return source{}, fail.Usage("table needs their tree: --theirs REV (a sha, tag or branch of --theirs-repo, default %s) or --theirs-dir PATH", defaultTheirsRepo)
+	case dir != "" && c.Flags().Changed("theirs-repo"):
+		return source{}, fail.Usage("--theirs-repo goes with --theirs REV, not with --theirs-dir")
+	}
+	return source{dir: dir, repo: repo, rev: rev}, nil
+}
+
+// pathOrRev checks locate's arguments: one PATH, or none with --rev.
+func pathOrRev(rev *string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if *rev != "" {
+			return exactArgs(0, "no PATH with --rev (the tree is --repo at REV)")(c, args)
+		}
+		if c.Flags().Changed("repo") {
+			return fail.Usage("--repo goes with --rev REV; give the revision to fetch")
+		}
+		return exactArgs(1, "one PATH, the directory of a Go module (or --rev REV to fetch one)")(c, args)
+	}
+}
+
+// locateSource is locate's tree: PATH, or --repo at --rev.
+func locateSource(args []string, repo, rev string) source {
+	if rev != "" {
+		return source{repo: repo, rev: rev}
+	}
+	return source{dir: args[0]}
+}
+
+// inspectSource analyses a source. A pinned one is fetched first (or taken
+// from the cache) and described by its repository and full sha; when
+// linkFrom is set (markdown), its citations are permalinks at that sha.
+func (g *globals) inspectSource(ctx context.Context, s source, f fetchFlags, side, linkFrom string) (report.Tree, error) {
+	if s.rev == "" {
+		return inspect.Tree(ctx, s.dir, side, linkFrom, g.progress())
+	}
+	res, err := fetch.Checkout(ctx, fetch.Options{Repo: s.repo, Rev: s.rev, CacheDir: f.cacheDir, Offline: f.offline, Progress: g.progress()})
+	if err != nil {
+		return report.Tree{}, err
+	}
+	g.reportFetch(s.rev, res)
+	t, err := inspect.Tree(ctx, res.Dir, side, "", g.progress())
+	if err != nil {
+		return report.Tree{}, err
+	}
+	t.Repo, t.Sha, t.Dirty = res.Repo, res.Sha, false
+	if linkFrom != "" {
+		t.Link = permalinks(res.Repo, res.Sha)
+	}
+	return t, nil
+}
+
+// reportFetch says on stderr which sha a tag or branch named (unless
+// --quiet) and, under --verbose, how many bytes were fetched.
+func (g *globals) reportFetch(rev string, res fetch.Result) {
+	if g.quiet {
+		return
+	}
+	if !strings.EqualFold(rev, res.Sha) {
+		fmt.Fprintf(g.stderr, "ctrlcmp: %s at %s is %s\n", res.Repo, rev, res.Sha)
+	}
+	if !g.verbose {
+		return
+	}
+	if res.FromCache {
+		fmt.Fprintf(g.stderr, "ctrlcmp: %s at %s from the cache (%s): 0 bytes fetched\n", res.Repo, res.Sha, res.Dir)
+		return
+	}
+	fmt.Fprintf(g.stderr, "ctrlcmp: fetched %s at %s: %d bytes (%.1f KiB) of packs, kept in %s\n", res.Repo, res.Sha, res.BytesFetched, float64(res.BytesFetched)/1024, res.Dir)
+}
+
+// permalinks returns the links of a pinned tree's citations:
+// WEB/blob/SHA/PATH#LLINE, where WEB is the repository's web address; nil
+// (plain citations) when it has none.
+func permalinks(repo, sha string) func(file string, line int) string {
+	web := webURL(repo)
+	if web == "" {
+		return nil
+	}
+	return func(file string, line int) string {
+		parts := strings.Split(file, "/")
+		for i, p := range parts {
+			parts[i] = url.PathEscape(p)
+		}
+		return fmt.Sprintf("%s/blob/%s/%s#L%d", web, sha, strings.Join(parts, "/"), line)
+	}
+}
+
+// webURL is the web address of a repository: its http(s) URL without
+// credentials and ".git", or GitHub's for any GitHub address; "" for an
+// address with no web pages (ssh elsewhere, file).
+func webURL(repo string) string {
+	if rest, ok := strings.CutPrefix(repo, "git@github.com:"); ok {
+		return "https://github.com/" + strings.TrimSuffix(strings.Trim(rest, "/"), ".git")
+	}
+	u, err := url.Parse(repo)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	switch {
+	case u.Hostname() == "github.com":
+		u.Scheme, u.Host = "https", "github.com"
+	case u.Scheme != "http" && u.Scheme != "https":
+		return ""
+	}
+	u.User, u.RawQuery, u.Fragment, u.RawPath = nil, "", "", ""
+	u.Path = strings.TrimSuffix(strings.TrimRight(u.Path, "/"), ".git")
+	return u.String()
+}
