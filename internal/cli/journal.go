@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/journal"
@@ -24,6 +25,7 @@ func writeJournal(out io.Writer, path string, check bool, progress func(string),
 		ID:      "table/" + controllerID(theirs) + "/" + controllerID(ours),
 		Repo:    theirs.Tree.Repo,
 		Sha:     theirs.Tree.Sha,
+		Dirs:    localDirs(sides),
 		Version: Version,
 		Body:    body.String(),
 	}
@@ -51,4 +53,18 @@ func controllerID(s report.Side) string {
 		return s.Controller.Kind
 	}
 	return s.Controller.Name
+}
+
+// localDirs are the roots of the local trees among sides, relative to the
+// journal (where their links lead): the plain path:line citations the table
+// holds are relative to them.
+func localDirs(sides []report.Side) []string {
+	var dirs []string
+	for _, s := range sides {
+		if s.Tree.Link == nil || s.Tree.Sha != "" && strings.Contains(s.Tree.Link(".", 1), "/blob/"+s.Tree.Sha+"/") {
+			continue // a pinned tree: its fence fields are repo= and sha=
+		}
+		dirs = append(dirs, strings.TrimSuffix(s.Tree.Link(".", 1), "#L1"))
+	}
+	return dirs
 }

@@ -188,11 +188,10 @@ func (c *checker) resolve(cit Citation) (target, Finding, bool) {
 		return c.pinned(cit, cit.Repo, cit.Ref)
 	case isDependency(cit.Path):
 		return c.dependency(cit)
-	case cit.Fence >= 0 && !cit.Link && c.doc.Fences[cit.Fence].Repo != "" && isFullSha(c.doc.Fences[cit.Fence].Sha):
-		f := c.doc.Fences[cit.Fence]
-		return c.pinned(cit, f.Repo, f.Sha)
+	case cit.Fence >= 0 && !cit.Link:
+		return c.inFence(cit, c.doc.Fences[cit.Fence])
 	}
-	t, f, ok := c.local(cit)
+	t, f, ok := c.local(cit, c.dir)
 	if !ok || cit.Link || cit.Fence >= 0 {
 		return t, f, ok
 	}
@@ -220,6 +219,44 @@ func isFullSha(s string) bool {
 		}
 	}
 	return true
+}
+
+// inFence resolves a plain citation in generated text: in the first of the
+// fence's local trees (dirs=) and then its pinned tree (repo= and sha=)
+// that holds the file.
+func (c *checker) inFence(cit Citation, fence Fence) (target, Finding, bool) {
+	var first *target
+	var firstFinding Finding
+	try := func(t target, f Finding, ok bool) bool {
+		if !ok {
+			if first == nil && firstFinding.Status == OK {
+				firstFinding = f
+			}
+			return false
+		}
+		if first == nil {
+			first = &t
+		}
+		_, err := c.read(t)
+		return !errors.Is(err, fs.ErrNotExist)
+	}
+	for _, dir := range fence.Dirs {
+		if t, f, ok := c.local(cit, filepath.Join(c.dir, filepath.FromSlash(dir))); try(t, f, ok) {
+			return t, f, ok
+		}
+	}
+	if fence.Repo != "" && isFullSha(fence.Sha) {
+		if t, f, ok := c.pinned(cit, fence.Repo, fence.Sha); try(t, f, ok) {
+			return t, f, ok
+		}
+	}
+	if first != nil {
+		return *first, Finding{}, true
+	}
+	if firstFinding.Status != OK {
+		return target{}, firstFinding, false
+	}
+	return c.local(cit, c.dir)
 }
 
 func (c *checker) onePinnedTree() (repo, sha string, ok bool) {
@@ -279,11 +316,11 @@ func (c *checker) dependency(cit Citation) (target, Finding, bool) {
 	return target{root: dir, rel: filepath.FromSlash(rest), base: dir, where: mod + "@" + ver, fixed: true}, Finding{}, true
 }
 
-// local resolves a citation against the working tree: relative to the
-// journal's directory, then to its git repository's root, then to --root.
-// The file must lie inside the git repository or --root (the journal's
-// directory when there is neither), symlinks included.
-func (c *checker) local(cit Citation) (target, Finding, bool) {
+// local resolves a citation against the working tree: relative to dir,
+// then to the journal's git repository's root, then to --root. The file
+// must lie inside the git repository or --root (the journal's directory
+// when there is neither), symlinks included.
+func (c *checker) local(cit Citation, dir string) (target, Finding, bool) {
 	var bounds []string
 	if c.git != nil {
 		bounds = append(bounds, c.git.root)
@@ -295,7 +332,7 @@ func (c *checker) local(cit Citation) (target, Finding, bool) {
 		bounds = []string{c.dir}
 	}
 	var bases []string
-	for _, b := range append([]string{c.dir}, bounds...) {
+	for _, b := range append([]string{dir}, bounds...) {
 		if !slices.Contains(bases, b) {
 			bases = append(bases, b)
 		}

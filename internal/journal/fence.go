@@ -26,6 +26,10 @@ type Fence struct {
 	Repo    string // the pinned tree's repository URL, if any
 	Sha     string // the pinned tree's commit
 	Version string // the ctrlcmp version that wrote it
+	// Dirs are the local trees the generated text cites, relative to the
+	// journal's directory: plain path:line citations in the fence (the
+	// reasons of "none" cells) are relative to one of them.
+	Dirs []string
 
 	BeginLine, EndLine int // journal lines of the markers
 	Start, End         int // byte offsets: the begin marker's "<" to just past the end marker's ">"
@@ -34,15 +38,21 @@ type Fence struct {
 // Region is generated text to put into a journal's fence.
 type Region struct {
 	ID, Repo, Sha, Version string
-	Body                   string // markdown, lines ending in "\n"
+	Dirs                   []string // see Fence.Dirs
+	Body                   string   // markdown, lines ending in "\n"
 }
 
 func (r Region) beginLine() string {
 	var b strings.Builder
 	b.WriteString(beginMarker)
-	for _, kv := range [][2]string{{"id", r.ID}, {"repo", r.Repo}, {"sha", r.Sha}, {"version", r.Version}} {
+	dirs := make([]string, len(r.Dirs))
+	for i, d := range r.Dirs {
+		dirs[i] = strings.ReplaceAll(escapeField(d), ",", "%2C")
+	}
+	for _, kv := range [][2]string{{"id", escapeField(r.ID)}, {"repo", escapeField(r.Repo)}, {"sha", escapeField(r.Sha)},
+		{"dirs", strings.Join(dirs, ",")}, {"version", escapeField(r.Version)}} {
 		if kv[1] != "" {
-			fmt.Fprintf(&b, " %s=%s", kv[0], escapeField(kv[1]))
+			fmt.Fprintf(&b, " %s=%s", kv[0], kv[1])
 		}
 	}
 	b.WriteString(" -->")
@@ -64,6 +74,14 @@ func parseBegin(trimmed string) (f Fence, msg string) {
 		k, v, ok := strings.Cut(field, "=")
 		if !ok {
 			return f, fmt.Sprintf("the ctrlcmp:begin line has %q, not key=value; regenerate it with ctrlcmp table --journal", field)
+		}
+		if k == "dirs" {
+			for _, d := range strings.Split(v, ",") {
+				if u, err := url.PathUnescape(d); err == nil && u != "" {
+					f.Dirs = append(f.Dirs, u)
+				}
+			}
+			continue
 		}
 		if u, err := url.PathUnescape(v); err == nil {
 			v = u

@@ -19,8 +19,8 @@ type Citation struct {
 	Text       string // the citation as written
 	Path       string // the cited file, slash-separated, as written (inside the repository for a permalink)
 	From, To   int    // the cited lines; To == From for one line
-	Repo       string // for a GitHub permalink: https://github.com/OWNER/REPO
-	Ref        string // for a GitHub permalink: the commit (or branch) in the link
+	Repo       string // for a permalink: the repository's address, such as https://github.com/OWNER/REPO
+	Ref        string // for a permalink: the commit (or branch) in the link
 	Symbol     string // from a generated citation's title: the enclosing symbol, if any
 	Hash       string // from a generated citation's title: report.Anchor of the cited line
 	Link       bool   // a markdown link (its destination is the citation)
@@ -218,8 +218,9 @@ var (
 	// urlPattern is any http(s) URL; only GitHub blob links with a line
 	// fragment are citations, the rest are skipped whole.
 	urlPattern = regexp.MustCompile(`https?://[^\s<>()\[\]"'` + "`" + `]+`)
-	// blobPattern is a GitHub blob link with a line fragment.
-	blobPattern = regexp.MustCompile(`^(https://github\.com/[\w.-]+/[\w.-]+)/blob/([^/#?]+)/([^#?]+)#(L\d+(?:-L?\d+)?)$`)
+	// blobPattern is a blob link with a line fragment, as GitHub (and
+	// ctrlcmp, for any repository with web pages) writes it.
+	blobPattern = regexp.MustCompile(`^(https?://[^/\s]+/[^\s#?]+?)/blob/([^/#?]+)/([^#?]+)#(L\d+(?:-L?\d+)?)$`)
 	// lineFragment is the #L10-L20 of a link.
 	lineFragment = regexp.MustCompile(`^(.+)#(L\d+(?:-L?\d+)?)$`)
 )
@@ -270,10 +271,11 @@ func (c *Citation) setLines(s string) bool {
 	return true
 }
 
-// permalink parses a GitHub blob link with a line fragment.
+// permalink parses a blob link with a line fragment: on GitHub at any
+// ref, elsewhere only at a full commit sha.
 func permalink(url string) (Citation, bool) {
 	m := blobPattern.FindStringSubmatchIndex(url)
-	if m == nil {
+	if m == nil || !strings.HasPrefix(url, "https://github.com/") && !isFullSha(url[m[4]:m[5]]) {
 		return Citation{}, false
 	}
 	c := Citation{Text: url, Repo: url[m[2]:m[3]], Ref: url[m[4]:m[5]], Path: url[m[6]:m[7]],

@@ -14,7 +14,7 @@ import (
 )
 
 // Update puts r into the journal at path (see Splice), creating the file
-// when it does not exist. It returns the journal's bytes before and after;
+// (and its directory) when it does not exist. It returns the journal's bytes before and after;
 // with dryRun, or when nothing changed, the file is not touched.
 func Update(path string, r Region, dryRun bool) (before, after []byte, err error) {
 	before, err = os.ReadFile(path)
@@ -27,6 +27,11 @@ func Update(path string, r Region, dryRun bool) (before, after []byte, err error
 	}
 	if dryRun || bytes.Equal(before, after) {
 		return before, after, nil
+	}
+	if before == nil {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, nil, fmt.Errorf("journal %s: %w", path, err)
+		}
 	}
 	return before, after, WriteAtomic(path, after)
 }
