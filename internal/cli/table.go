@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"path/filepath"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
@@ -17,6 +19,12 @@ links relative to the current directory (or --link-from DIR), each titled with
 an anchor (the symbol and a hash of the cited line) that lets the citation be
 checked again later.
 
+With --journal FILE the table goes into a markdown journal instead, between
+<!-- ctrlcmp:begin … --> and <!-- ctrlcmp:end --> comments: the region is
+replaced on every run, every byte around it is kept, and the file is
+created when missing. --check writes nothing and exits 1 with a diff when
+the journal's table is out of date. ` + "`ctrlcmp check FILE`" + ` verifies its citations.
+
 When a tree holds several controllers, choose one with --theirs-kind or
 --ours-kind (a kind such as Kustomization, or a reconciler's type name).
 
@@ -24,7 +32,8 @@ Their tree is a local directory (--theirs-dir) or pinned (--theirs REV of
 --theirs-repo). ` + pinnedHelp
 
 func newTable(g *globals) *cobra.Command {
-	var theirsDir, ours, theirsKind, oursKind, format, linkFrom string
+	var theirsDir, ours, theirsKind, oursKind, format, linkFrom, journalFile string
+	var checkJournal bool
 	var theirsRev, theirsRepo string
 	var fetching fetchFlags
 	c := &cobra.Command{
@@ -39,6 +48,15 @@ func newTable(g *globals) *cobra.Command {
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := checkFormat(format, "markdown", "text", "json"); err != nil {
 				return err
+			}
+			if checkJournal && journalFile == "" {
+				return fail.Usage("--check compares a journal with a fresh table; name the journal with --journal FILE")
+			}
+			if journalFile != "" {
+				if format != "markdown" {
+					return fail.Usage("--journal writes markdown; drop --format %s", format)
+				}
+				linkFrom = filepath.Dir(journalFile)
 			}
 			theirs, err := theirsSource(c, theirsDir, theirsRev, theirsRepo)
 			if err != nil {
@@ -73,6 +91,9 @@ func newTable(g *globals) *cobra.Command {
 				sides = append(sides, report.Side{Tree: t, Controller: ctrl})
 			}
 			out := c.OutOrStdout()
+			if journalFile != "" {
+				return writeJournal(out, journalFile, checkJournal, g.progress(), sides...)
+			}
 			switch format {
 			case "json":
 				return report.JSON(out, trees...)
@@ -91,5 +112,7 @@ func newTable(g *globals) *cobra.Command {
 	c.Flags().StringVar(&oursKind, "ours-kind", "", "the controller to use in ours, when it holds several")
 	c.Flags().StringVar(&format, "format", "markdown", "output format: markdown, text or json")
 	c.Flags().StringVar(&linkFrom, "link-from", ".", "directory the markdown will live in; local citations link relative to it")
+	c.Flags().StringVar(&journalFile, "journal", "", "write the table into this markdown journal, in its ctrlcmp fence")
+	c.Flags().BoolVar(&checkJournal, "check", false, "with --journal: write nothing, exit 1 with a diff when the journal is out of date")
 	return c
 }
