@@ -52,8 +52,9 @@ type Probe struct {
 	Offset int
 	// Code is the statement, without indentation.
 	Code string
-	// ImportAs, when not empty, is the name the file must import klog under.
-	ImportAs string
+	// ImportAs, when not empty, is the name the file must import ImportPath
+	// (klog) under for Code to build.
+	ImportAs, ImportPath string
 }
 
 // registration is one informer event handler registration.
@@ -747,9 +748,9 @@ func (a *analysis) probeAfter(ins *Instrumentation, stage string, c call, code f
 		case *ast.BlockStmt:
 			stmt, list, open, close = s, p.List, p.Lbrace, p.Rbrace
 		case *ast.CaseClause:
-			stmt, list, open, close = s, p.Body, p.Colon, p.End()
+			stmt, list, open = s, p.Body, p.Colon
 		case *ast.CommClause:
-			stmt, list, open, close = s, p.Body, p.Colon, p.End()
+			stmt, list, open = s, p.Body, p.Colon
 		}
 		if stmt != nil {
 			break
@@ -805,7 +806,7 @@ func (a *analysis) probeAfter(ins *Instrumentation, stage string, c call, code f
 func (a *analysis) addProbe(ins *Instrumentation, stage string, offset int, code string, lg logger) {
 	p := Probe{Stage: stage, File: lg.file, Offset: offset, Code: code}
 	if lg.needImport {
-		p.ImportAs = lg.klog
+		p.ImportAs, p.ImportPath = lg.klog, klogPath
 	}
 	ins.Probes = append(ins.Probes, p)
 }

@@ -79,22 +79,22 @@ func NewController(
 
 	logger.Info("Setting up event handlers")
 	_, _ = configMapInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: c.enqueueConfigMap,
+		AddFunc: c.enqueueConfigMap, // want "stage-watch"
 		UpdateFunc: func(old, new interface{}) {
 			c.enqueueConfigMap(new)
 		},
 	})
 	_, _ = secretInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: c.handleObject, // decoy: stage-watch (secondary informer)
+		AddFunc: c.handleObject, // decoy: stage-watch (secondary informer) // want "re-entry:Secret add"
 		UpdateFunc: func(old, new interface{}) {
 			newSecret := new.(*corev1.Secret)
 			oldSecret := old.(*corev1.Secret)
 			if newSecret.ResourceVersion == oldSecret.ResourceVersion {
 				return
 			}
-			c.handleObject(new)
+			c.handleObject(new) // want "re-entry:Secret update"
 		},
-		DeleteFunc: c.handleObject,
+		DeleteFunc: c.handleObject, // want "re-entry:Secret delete"
 	})
 	return c
 }
@@ -122,7 +122,7 @@ func (c *Controller) runWorker(ctx context.Context) {
 }
 
 func (c *Controller) processNextWorkItem(ctx context.Context) bool {
-	objRef, shutdown := c.workqueue.Get()
+	objRef, shutdown := c.workqueue.Get() // want "stage-dequeue"
 	logger := klog.FromContext(ctx)
 	if shutdown {
 		return false
@@ -144,7 +144,7 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 func (c *Controller) syncHandler(ctx context.Context, objectRef cache.ObjectName) error { // want "reconcile-entry"
 	logger := klog.LoggerWithValues(klog.FromContext(ctx), "objectRef", objectRef)
 
-	configMap, err := c.configMapLister.ConfigMaps(objectRef.Namespace).Get(objectRef.Name) // want "reread"
+	configMap, err := c.configMapLister.ConfigMaps(objectRef.Namespace).Get(objectRef.Name) // want "reread" "stage-read"
 	if err != nil {
 		if errors.IsNotFound(err) {
 			utilruntime.HandleErrorWithContext(ctx, err, "ConfigMap referenced by item in work queue no longer exists", "objectReference", objectRef)
@@ -160,7 +160,7 @@ func (c *Controller) syncHandler(ctx context.Context, objectRef cache.ObjectName
 	secrets := c.kubeclientset.CoreV1().Secrets(configMap.Namespace)
 	secret, err := c.secretLister.Secrets(configMap.Namespace).Get(secretName) // decoy: reread (another object)
 	if errors.IsNotFound(err) {
-		secret, err = secrets.Create(ctx, newSecret(configMap), metav1.CreateOptions{})
+		secret, err = secrets.Create(ctx, newSecret(configMap), metav1.CreateOptions{}) // want "stage-write:create Secret"
 	}
 	if err != nil {
 		return err
@@ -168,7 +168,7 @@ func (c *Controller) syncHandler(ctx context.Context, objectRef cache.ObjectName
 
 	if !metav1.IsControlledBy(secret, configMap) {
 		msg := fmt.Sprintf("Secret %q already exists and is not managed by ConfigMap %q", secret.Name, configMap.Name)
-		c.recorder.Event(configMap, corev1.EventTypeWarning, ErrResourceExists, msg)
+		c.recorder.Event(configMap, corev1.EventTypeWarning, ErrResourceExists, msg) // want "stage-write:event Warning"
 		return fmt.Errorf("%s", msg)
 	}
 
@@ -177,23 +177,23 @@ func (c *Controller) syncHandler(ctx context.Context, objectRef cache.ObjectName
 		logger.V(4).Info("Mirror out of date, updating", "secret", klog.KObj(secret))
 		secret = secret.DeepCopy()
 		secret.Data = desired.Data
-		if _, err := secrets.Update(ctx, secret, metav1.UpdateOptions{}); err != nil {
+		if _, err := secrets.Update(ctx, secret, metav1.UpdateOptions{}); err != nil { // want "stage-write:update Secret"
 			return err
 		}
 	}
 
-	c.recorder.Event(configMap, corev1.EventTypeNormal, SuccessSynced, "ConfigMap mirrored successfully")
+	c.recorder.Event(configMap, corev1.EventTypeNormal, SuccessSynced, "ConfigMap mirrored successfully") // want "stage-write:event Normal"
 	return nil
 }
 
 // enqueueConfigMap adds a ConfigMap's reference to the work queue.
-func (c *Controller) enqueueConfigMap(obj interface{}) {
+func (c *Controller) enqueueConfigMap(obj interface{}) { // want "stage-watch:handler"
 	objectRef, err := cache.ObjectToName(obj)
 	if err != nil {
 		utilruntime.HandleError(err)
 		return
 	}
-	c.workqueue.Add(objectRef)
+	c.workqueue.Add(objectRef) // want "stage-enqueue"
 }
 
 // handleObject enqueues the ConfigMap that controls a Secret, if any.

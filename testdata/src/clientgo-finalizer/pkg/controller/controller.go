@@ -96,9 +96,9 @@ func NewController(
 
 	logger.Info("Setting up event handlers")
 	if _, err := widgetInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: c.enqueueWidget,
+		AddFunc: c.enqueueWidget, // want "stage-watch"
 		UpdateFunc: func(old, new interface{}) {
-			c.enqueueWidget(new)
+			c.enqueueWidget(new) // want "re-entry:Widget update"
 		},
 		DeleteFunc: c.enqueueWidget,
 	}); err != nil {
@@ -107,7 +107,7 @@ func NewController(
 	if _, err := secretInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: c.handleSecret, // decoy: stage-watch (secondary informer)
 		UpdateFunc: func(old, new interface{}) {
-			c.handleSecret(new)
+			c.handleSecret(new) // want "re-entry:Secret update"
 		},
 	}); err != nil {
 		return nil, err
@@ -138,7 +138,7 @@ func (c *Controller) runWorker(ctx context.Context) {
 }
 
 func (c *Controller) processNextWorkItem(ctx context.Context) bool {
-	key, shutdown := c.workqueue.Get()
+	key, shutdown := c.workqueue.Get() // want "stage-dequeue"
 	if shutdown {
 		return false
 	}
@@ -163,7 +163,7 @@ func (c *Controller) syncWidget(ctx context.Context, key string) error { // want
 		return nil
 	}
 
-	w, err := c.widgetLister.Widgets(namespace).Get(name) // want "reread"
+	w, err := c.widgetLister.Widgets(namespace).Get(name) // want "reread" "stage-read"
 	if err != nil {
 		if errors.IsNotFound(err) {
 			logger.V(4).Info("Widget no longer exists")
@@ -178,8 +178,8 @@ func (c *Controller) syncWidget(ctx context.Context, key string) error { // want
 
 	if !slices.Contains(w.Finalizers, v1.WidgetFinalizer) {
 		w = w.DeepCopy()
-		w.Finalizers = append(w.Finalizers, v1.WidgetFinalizer) // want "finalizer-add"
-		if w, err = c.widgetclient.Widgets(namespace).Update(ctx, w, metav1.UpdateOptions{}); err != nil {
+		w.Finalizers = append(w.Finalizers, v1.WidgetFinalizer)                                            // want "finalizer-add"
+		if w, err = c.widgetclient.Widgets(namespace).Update(ctx, w, metav1.UpdateOptions{}); err != nil { // want "stage-write:update Widget"
 			return err
 		}
 	}
@@ -200,7 +200,7 @@ func (c *Controller) syncWidget(ctx context.Context, key string) error { // want
 	}
 	w.Status.ObservedGeneration = w.Generation
 
-	_, err = c.widgetclient.Widgets(namespace).UpdateStatus(ctx, w, metav1.UpdateOptions{})
+	_, err = c.widgetclient.Widgets(namespace).UpdateStatus(ctx, w, metav1.UpdateOptions{}) // want "stage-write:update Widget status"
 	return err
 }
 
@@ -218,7 +218,7 @@ func (c *Controller) finalizeWidget(ctx context.Context, w *v1.Widget) error { /
 	case secret.Annotations[ownerAnnotation] == w.Name:
 		secret = secret.DeepCopy()
 		delete(secret.Annotations, ownerAnnotation)
-		if _, err := secrets.Update(ctx, secret, metav1.UpdateOptions{}); err != nil {
+		if _, err := secrets.Update(ctx, secret, metav1.UpdateOptions{}); err != nil { // want "stage-write:update Secret"
 			return err
 		}
 	}
@@ -230,19 +230,19 @@ func (c *Controller) finalizeWidget(ctx context.Context, w *v1.Widget) error { /
 		}
 	}
 	w = w.DeepCopy()
-	w.Finalizers = kept // want "finalizer-remove"
-	_, err = c.widgetclient.Widgets(w.Namespace).Update(ctx, w, metav1.UpdateOptions{})
+	w.Finalizers = kept                                                                 // want "finalizer-remove"
+	_, err = c.widgetclient.Widgets(w.Namespace).Update(ctx, w, metav1.UpdateOptions{}) // want "stage-write:update Widget (finalizer)"
 	return err
 }
 
 // enqueueWidget turns a Widget into a "namespace/name" key.
-func (c *Controller) enqueueWidget(obj interface{}) {
+func (c *Controller) enqueueWidget(obj interface{}) { // want "stage-watch:handler"
 	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
 	if err != nil {
 		utilruntime.HandleError(err)
 		return
 	}
-	c.workqueue.Add(key)
+	c.workqueue.Add(key) // want "stage-enqueue"
 }
 
 // handleSecret enqueues the Widget named by a Secret's owner annotation.

@@ -1,0 +1,117 @@
+package locate_test
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+)
+
+// stageWants reads a fixture's `// want "stage-…"` and `// want "re-entry:…"`
+// comments: stage id -> the file:line of each site it wants.
+func stageWants(t *testing.T, dir, root string) map[string][]string {
+	t.Helper()
+	wants := map[string][]string{}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		abs, _ := filepath.Abs(path)
+		abs, _ = filepath.EvalSymlinks(abs)
+		rel, _ := filepath.Rel(root, abs)
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for line := 1; sc.Scan(); line++ {
+			m := wantRE.FindStringSubmatch(sc.Text())
+			if m == nil {
+				continue
+			}
+			for _, q := range quotedRE.FindAllStringSubmatch(m[1], -1) {
+				id, _, _ := strings.Cut(q[1], ":")
+				if strings.HasPrefix(id, "stage-") || id == locate.StageReentry {
+					if q[1] == locate.StageWatch+":handler" {
+						id = q[1]
+					}
+					wants[id] = append(wants[id], fmt.Sprintf("%s:%d", filepath.ToSlash(rel), line))
+				}
+			}
+		}
+		return sc.Err()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wants
+}
+
+// TestStages checks the stage sites of the client-go fixtures against their
+// want comments: the watch registration and handler of the primary type (not
+// the secondary informer's), the enqueue, dequeue and read, every write of
+// the sync (not those inside the tree's own typed client), and the handlers
+// the controller's writes fire again.
+func TestStages(t *testing.T) {
+	for _, name := range []string{"clientgo-plain", "clientgo-finalizer"} {
+		t.Run(name, func(t *testing.T) {
+			l := locateFixture(t, name)
+			if l.err != nil {
+				t.Fatalf("load: %v", l.err)
+			}
+			c := l.ctrls[0]
+			want := stageWants(t, filepath.Join("..", "..", "testdata", "src", name), l.tree.Root)
+			got := map[string][]string{}
+			for _, id := range locate.StageIDs {
+				row, ok := c.Stages[id]
+				if !ok {
+					t.Errorf("%s: missing", id)
+					continue
+				}
+				if _, ok := row.Primary(); !ok {
+					t.Errorf("%s: none (%s)", id, row.None)
+				}
+				for _, s := range row.Sites {
+					at := fmt.Sprintf("%s:%d", s.File, s.Line)
+					switch {
+					case id == locate.StageWatch && s.Name == "handler":
+						got[locate.StageWatch+":handler"] = append(got[locate.StageWatch+":handler"], at)
+					case (id == locate.StageWrite || id == locate.StageReentry) && s.Name == "":
+						// supporting: helper calls, the event sink, the way to the queue
+					default:
+						got[id] = append(got[id], at)
+					}
+				}
+			}
+			ids := append([]string{locate.StageWatch + ":handler"}, locate.StageIDs...)
+			for _, id := range ids {
+				sort.Strings(got[id])
+				sort.Strings(want[id])
+				if strings.Join(got[id], " ") != strings.Join(want[id], " ") {
+					t.Errorf("%s: got %v, want %v", id, got[id], want[id])
+				}
+			}
+			if c.Instrument == nil || len(c.Instrument.Probes) == 0 {
+				t.Fatalf("no probes")
+			}
+			tags := map[string]int{}
+			for _, p := range c.Instrument.Probes {
+				tags[p.Stage]++
+			}
+			for _, id := range []string{locate.StageWatch, locate.StageEnqueue, locate.StageDequeue, locate.StageRead} {
+				if tags[id] != 1 {
+					t.Errorf("%d probes for %s, want 1", tags[id], id)
+				}
+			}
+			if tags[locate.StageWrite] != len(want[locate.StageWrite]) {
+				t.Errorf("%d write probes, want one per write (%d)", tags[locate.StageWrite], len(want[locate.StageWrite]))
+			}
+		})
+	}
+}
