@@ -139,6 +139,12 @@ func (c *Citer) At(pos token.Pos, fn string) Site {
 	return s
 }
 
+// Line cites a line of any file of the tree (a CRD's YAML, say), with the
+// symbol given.
+func (c *Citer) Line(filename string, line int, symbol string) Site {
+	return Site{File: c.Path(filename), Line: line, Func: symbol, Text: c.lineText(filename, line)}
+}
+
 // Path is the citation path of a file.
 func (c *Citer) Path(filename string) string {
 	if rel, err := filepath.Rel(c.root, filename); err == nil && !strings.HasPrefix(rel, "..") {

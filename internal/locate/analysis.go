@@ -29,7 +29,13 @@ type analysis struct {
 	// says it may call (dynamic calls included).
 	callees map[token.Pos][]*ssa.Function
 	calls   map[*ssa.Function][]call
+	// crds are the tree's CustomResourceDefinitions, read on first use.
+	crds *[]crdDoc
+	// warnings are problems met while locating (a CRD that is not YAML).
+	warnings []string
 }
+
+func (a *analysis) warn(msg string) { a.warnings = append(a.warnings, msg) }
 
 type fileInfo struct {
 	file *ast.File

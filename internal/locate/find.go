@@ -26,6 +26,15 @@ type found struct {
 	// rereadPos is the call of the re-read; successPos the success returns.
 	rereadPos  token.Pos
 	successPos []token.Pos
+	// success and retry are the requeues whose durations are traced.
+	success, retry *requeue
+}
+
+// requeue is a timed requeue: where it is asked for, and its duration.
+type requeue struct {
+	in       *ssa.Function
+	at       ast.Node
+	duration ast.Expr
 }
 
 // ownFuncs lists the tree's function declarations with bodies in a stable

@@ -72,6 +72,10 @@ type Controller struct {
 	// Writes are every write the reconcile can make (what one pass of an
 	// unchanged object writes is the subset marked always).
 	Writes []Write `json:"writes"`
+	// IntervalTrace follows the success requeue's duration back to what
+	// sets it; RetryTrace does the same for the failure path's requeue.
+	IntervalTrace []Step `json:"interval-trace,omitempty"`
+	RetryTrace    []Step `json:"retry-trace,omitempty"`
 	// Stages are a client-go controller's five stage sites and re-entry
 	// paths (stages.go); Instrument the log lines that would mark them.
 	Stages     map[string]Row   `json:"stages,omitempty"`

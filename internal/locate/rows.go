@@ -67,7 +67,14 @@ func (a *analysis) rows(f *found) Controller {
 	if writes == nil {
 		writes = []Write{}
 	}
-	return a.withStages(f, reach, writes, Controller{Name: f.name, Kind: kindName, Style: f.style, Rows: rows, Writes: writes})
+	ctrl := Controller{Name: f.name, Kind: kindName, Style: f.style, Rows: rows, Writes: writes}
+	if f.success != nil {
+		ctrl.IntervalTrace = a.intervalTrace(f.kind, f.success.in, f.success.at, f.success.duration)
+	}
+	if f.retry != nil {
+		ctrl.RetryTrace = a.intervalTrace(f.kind, f.retry.in, f.retry.at, f.retry.duration)
+	}
+	return a.withStages(f, reach, writes, ctrl)
 }
 
 // keyVars returns the variables of fn that carry the request's key: the
@@ -616,6 +623,9 @@ type retSite struct {
 	// interval is what names the RequeueAfter duration (a field, a
 	// variable, a getter), when there is one.
 	interval types.Object
+	// after is the RequeueAfter expression, ret the return statement.
+	after ast.Expr
+	ret   ast.Node
 }
 
 type guard int
@@ -709,9 +719,13 @@ func (a *analysis) resultRequeues(f *found) (Row, Row) {
 			errRow.None = "every failure return is terminal: nothing comes back on error"
 		}
 	}
+	if primary != nil && primary.class == ClassRetryAfterFailure {
+		f.retry = &requeue{in: primary.in, at: primary.ret, duration: primary.after}
+	}
 	if success == nil {
 		return errRow, none("event-driven only: no return on the success path sets RequeueAfter, so the object is reconciled again only on watch events (or the manager's cache resync)")
 	}
+	f.success = &requeue{in: success.in, at: success.ret, duration: success.after}
 	s := a.site(success.pos)
 	s.Class = ClassSuccessInterval
 	s.Primary = true
@@ -814,7 +828,8 @@ func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.Ret
 	default:
 		errClass = "error"
 	}
-	requeue, after, interval := resultFields(info, res)
+	requeue, afterExpr := resultFields(info, res)
+	after := afterExpr != nil
 	g := sc.guard
 	class := ClassNone
 	switch {
@@ -831,7 +846,7 @@ func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.Ret
 	case after:
 		class = ClassSuccessInterval
 	}
-	*out = append(*out, retSite{pos: s.Pos(), class: class, in: fn, interval: interval})
+	*out = append(*out, retSite{pos: s.Pos(), class: class, in: fn, interval: namedBy(info, afterExpr), after: afterExpr, ret: s})
 }
 
 // testsTerminal reports whether a condition asks whether an error is a
@@ -857,12 +872,12 @@ func (a *analysis) isTerminal(info *types.Info, e ast.Expr) bool {
 	return cl.known && cl.fact.Role == RoleTerminalError
 }
 
-// resultFields reads a reconcile.Result literal: Requeue true, RequeueAfter
-// set to something not known to be zero, and what names that duration.
-func resultFields(info *types.Info, e ast.Expr) (requeue, after bool, interval types.Object) {
+// resultFields reads a reconcile.Result literal: Requeue true, and the
+// RequeueAfter expression when it is not known to be zero.
+func resultFields(info *types.Info, e ast.Expr) (requeue bool, after ast.Expr) {
 	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
 	if !ok || typeKey(info.TypeOf(lit)) != typeResult {
-		return false, false, nil
+		return false, nil
 	}
 	for _, el := range lit.Elts {
 		kv, ok := el.(*ast.KeyValueExpr)
@@ -878,11 +893,12 @@ func resultFields(info *types.Info, e ast.Expr) (requeue, after bool, interval t
 		case "Requeue":
 			requeue = tv.Value == nil || constant.BoolVal(tv.Value)
 		case "RequeueAfter":
-			after = tv.Value == nil || constant.Sign(tv.Value) > 0
-			interval = namedBy(info, kv.Value)
+			if tv.Value == nil || constant.Sign(tv.Value) > 0 {
+				after = kv.Value
+			}
 		}
 	}
-	return requeue, after, interval
+	return requeue, after
 }
 
 // namedBy returns the object an expression ends in: the variable or field
@@ -956,9 +972,9 @@ func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
 				case types.Identical(t, types.Universe.Lookup("error").Type()) && !isNil(info, as.Rhs[i]):
 					class = ClassErrorBackoff
 				case typeKey(t) == typeResult:
-					if requeue, after, _ := resultFields(info, as.Rhs[i]); requeue {
+					if requeue, after := resultFields(info, as.Rhs[i]); requeue {
 						class = ClassImmediate
-					} else if after {
+					} else if after != nil {
 						class = ClassRetryAfterFailure
 					}
 				}
@@ -993,6 +1009,9 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach) (Row, Row) {
 				s := a.site(c.expr.Lparen)
 				s.Class = ClassSuccessInterval
 				after = append(after, s)
+				if f.success == nil {
+					f.success = &requeue{in: fn, at: c.expr, duration: c.arg(c.fact.Arg)}
+				}
 			case RoleQueueForget:
 				forget = append(forget, a.site(c.expr.Lparen))
 			}

@@ -1,0 +1,233 @@
+package locate
+
+import (
+	"go/ast"
+	"go/types"
+	"reflect"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
+)
+
+// Step is one link of a chain of evidence: the interval trace, the drift
+// correction.
+type Step struct {
+	cite.Site
+	// Step names the link: return, jitter, getter, getter-body, spec-field,
+	// crd-property, controller-field, set, constant, computed; for drift:
+	// compare, apply, library-compare, library-apply.
+	Step string `json:"step"`
+	Note string `json:"note,omitempty"`
+}
+
+// tracer follows a duration back to what sets it.
+type tracer struct {
+	a     *analysis
+	kind  *types.Named
+	steps []Step
+	seen  map[ast.Node]bool
+}
+
+// intervalTrace follows the duration of a requeue back to the field (and
+// CRD property) that sets it, through getters and wrappers.
+func (a *analysis) intervalTrace(kind *types.Named, fn *ssa.Function, ret ast.Node, duration ast.Expr) []Step {
+	t := &tracer{a: a, kind: kind, seen: map[ast.Node]bool{}}
+	t.add(a.site(ret.Pos()).Site, "return", "the requeue: its duration is traced below")
+	t.expr(fn, duration)
+	return t.steps
+}
+
+func (t *tracer) add(s cite.Site, step, note string) {
+	t.steps = append(t.steps, Step{Site: s, Step: step, Note: note})
+}
+
+// expr traces the value of e, an expression of fn.
+func (t *tracer) expr(fn *ssa.Function, e ast.Expr) {
+	if e == nil || t.seen[e] {
+		return
+	}
+	t.seen[e] = true
+	info := t.a.infoAt(e.Pos())
+	if info == nil {
+		return
+	}
+	e = ast.Unparen(e)
+	if tv, ok := info.Types[e]; ok && tv.Value != nil {
+		note := "a constant: no field of the object sets it"
+		if k := constOf(info, e); k != nil {
+			t.add(t.a.objSite(k).Site, "constant", note)
+			return
+		}
+		t.add(t.a.site(e.Pos()).Site, "constant", note)
+		return
+	}
+	switch x := e.(type) {
+	case *ast.CallExpr:
+		t.call(fn, info, x)
+	case *ast.SelectorExpr:
+		t.selector(fn, info, x)
+	case *ast.Ident:
+		t.ident(fn, info, x)
+	default:
+		t.add(t.a.site(e.Pos()).Site, "computed", "computed here; the trace ends")
+	}
+}
+
+func (t *tracer) call(fn *ssa.Function, info *types.Info, x *ast.CallExpr) {
+	c := t.a.makeCall(info, x, fn)
+	switch {
+	case c.known && c.fact.Role == RoleJitter:
+		t.add(t.a.objSite(c.fn).Site, "jitter", c.fact.Summary)
+		t.expr(fn, c.arg(c.fact.Arg))
+	case len(c.own) == 1 && body(c.own[0]) != nil:
+		callee := c.own[0]
+		t.add(t.a.funcSite(callee).Site, "getter", "")
+		ast.Inspect(body(callee), func(n ast.Node) bool {
+			switch r := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				if len(r.Results) == 1 {
+					t.add(t.a.site(r.Pos()).Site, "getter-body", "")
+					t.expr(callee, r.Results[0])
+				}
+			}
+			return true
+		})
+	default:
+		name := "a function"
+		if c.fn != nil {
+			name = cite.ObjectName(c.fn)
+		}
+		t.add(t.a.site(x.Lparen).Site, "computed", "computed by "+name+"; the trace ends")
+	}
+}
+
+// selector traces a field read: a Spec field of the primary object (then
+// its CRD property), a field of the controller (then where it is set), or a
+// wrapper's field (metav1.Duration's Duration) to its holder.
+func (t *tracer) selector(fn *ssa.Function, info *types.Info, x *ast.SelectorExpr) {
+	sel := info.Selections[x]
+	if sel == nil || sel.Kind() != types.FieldVal {
+		if c := constOf(info, x); c != nil {
+			t.add(t.a.objSite(c).Site, "constant", "a constant: no field of the object sets it")
+			return
+		}
+		t.add(t.a.site(x.Pos()).Site, "computed", "computed here; the trace ends")
+		return
+	}
+	field := sel.Obj().(*types.Var)
+	if _, own := t.a.fileAt(field.Pos()); !own {
+		// A library wrapper's field (metav1.Duration.Duration): the value is
+		// the holder's.
+		t.expr(fn, x.X)
+		return
+	}
+	if tags, ok := t.specPath(info, x); ok {
+		s := t.a.objSite(field)
+		s.Func = "(struct field)"
+		t.add(s.Site, "spec-field", "json path "+strings.Join(tags, "."))
+		if crd, ok := t.a.crdProperty(t.kind, field, tags); ok {
+			t.add(crd.Site, "crd-property", crd.Note)
+		}
+		return
+	}
+	s := t.a.objSite(field)
+	s.Func = "(struct field)"
+	t.add(s.Site, "controller-field", "a field of the controller, not of the object: the trace continues where it is set")
+	for _, set := range t.a.fieldSets(field) {
+		t.add(set.Site, "set", "")
+	}
+}
+
+func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
+	v, ok := info.Uses[x].(*types.Var)
+	b := body(fn)
+	if !ok || b == nil {
+		t.add(t.a.site(x.Pos()).Site, "computed", "computed here; the trace ends")
+		return
+	}
+	// The last assignment to the variable before its use.
+	var last ast.Expr
+	ast.Inspect(b, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Pos() > x.Pos() || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if id, ok := l.(*ast.Ident); ok && (info.Defs[id] == v || info.Uses[id] == v) {
+				last = as.Rhs[i]
+			}
+		}
+		return true
+	})
+	if last == nil {
+		t.add(t.a.site(x.Pos()).Site, "computed", "a parameter or a value computed elsewhere; the trace ends")
+		return
+	}
+	t.expr(fn, last)
+}
+
+// specPath returns the json path of a selector rooted at the primary object
+// (spec.interval), when it is one.
+func (t *tracer) specPath(info *types.Info, x *ast.SelectorExpr) ([]string, bool) {
+	var tags []string
+	var e ast.Expr = x
+	for {
+		s, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		sel := info.Selections[s]
+		if sel == nil || sel.Kind() != types.FieldVal {
+			return nil, false
+		}
+		tags = append([]string{jsonName(sel)}, tags...)
+		if n, ok := deref(info.TypeOf(s.X)).(*types.Named); ok && t.kind != nil && types.Identical(n, t.kind) {
+			return tags, true
+		}
+		e = s.X
+	}
+	return nil, false
+}
+
+// jsonName is the json name of the field a selection reads.
+func jsonName(sel *types.Selection) string {
+	st, ok := deref(sel.Recv()).Underlying().(*types.Struct)
+	idx := sel.Index()
+	field := sel.Obj().(*types.Var)
+	if ok && len(idx) == 1 {
+		tag := reflect.StructTag(st.Tag(idx[0])).Get("json")
+		if name, _, _ := strings.Cut(tag, ","); name != "" {
+			return name
+		}
+	}
+	return field.Name()
+}
+
+// fieldSets cites where the tree sets a field: composite literal keys and
+// assignments.
+func (a *analysis) fieldSets(field *types.Var) []Site {
+	var out []Site
+	for _, fd := range a.ownFuncs() {
+		info := a.infoAt(fd.Pos())
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.KeyValueExpr:
+				if id, ok := n.Key.(*ast.Ident); ok && info.Uses[id] == field {
+					out = append(out, a.site(n.Pos()))
+				}
+			case *ast.AssignStmt:
+				for _, l := range n.Lhs {
+					if s, ok := l.(*ast.SelectorExpr); ok && info.Uses[s.Sel] == field {
+						out = append(out, a.site(n.Pos()))
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
