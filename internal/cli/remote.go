@@ -98,7 +98,7 @@ func (g *globals) inspectSource(ctx context.Context, s source, f fetchFlags, sid
 	if err != nil {
 		return report.Tree{}, err
 	}
-	t.Repo, t.Sha, t.Dirty = res.Repo, res.Sha, false
+	t.Root, t.Repo, t.Sha, t.Dirty, t.Pinned = res.Repo, res.Repo, res.Sha, false, true
 	if linkFrom != "" {
 		t.Link = permalinks(res.Repo, res.Sha)
 	}

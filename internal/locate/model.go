@@ -76,6 +76,9 @@ type Controller struct {
 	// sets it; RetryTrace does the same for the failure path's requeue.
 	IntervalTrace []Step `json:"interval-trace,omitempty"`
 	RetryTrace    []Step `json:"retry-trace,omitempty"`
+	// Drift is where desired state is compared with the cluster and the
+	// difference applied.
+	Drift []Step `json:"drift"`
 	// Stages are a client-go controller's five stage sites and re-entry
 	// paths (stages.go); Instrument the log lines that would mark them.
 	Stages     map[string]Row   `json:"stages,omitempty"`

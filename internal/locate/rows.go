@@ -74,6 +74,10 @@ func (a *analysis) rows(f *found) Controller {
 	if f.retry != nil {
 		ctrl.RetryTrace = a.intervalTrace(f.kind, f.retry.in, f.retry.at, f.retry.duration)
 	}
+	ctrl.Drift = a.drift(reach)
+	if ctrl.Drift == nil {
+		ctrl.Drift = []Step{}
+	}
 	return a.withStages(f, reach, writes, ctrl)
 }
 

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -40,22 +41,21 @@ type Tree struct {
 	// Link turns a tree-relative path and line into a link target; nil
 	// gives plain citations.
 	Link func(file string, line int) string `json:"-"`
+	// Pinned says the tree was fetched at Sha (it cannot change under us).
+	Pinned bool `json:"-"`
 }
 
-// Label is the tree's name in a table heading: repository and short sha, or
-// the root as given.
+// Label is the tree's name in a table heading: the repository and short
+// sha of a pinned tree; the directory of a local one (its sha would change
+// with every commit of the journal that cites it).
 func (t Tree) Label() string {
-	name := t.Root
-	if t.Repo != "" {
-		name = strings.TrimSuffix(path.Base(t.Repo), ".git")
+	if t.Pinned {
+		return strings.TrimSuffix(path.Base(t.Repo), ".git") + "@" + t.Sha[:min(7, len(t.Sha))]
 	}
-	if t.Sha != "" {
-		name += "@" + t.Sha[:min(7, len(t.Sha))]
-		if t.Dirty {
-			name += "+dirty"
-		}
+	if abs, err := filepath.Abs(t.Root); err == nil {
+		return filepath.Base(abs)
 	}
-	return name
+	return filepath.Base(t.Root)
 }
 
 // JSON writes the document.

@@ -1,0 +1,147 @@
+package locate
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
+)
+
+// drift finds where desired state is compared with the live cluster and
+// what applies the difference: a server-side apply through a library that
+// detects drift (then the library's own comparison and apply, cited at the
+// version the tree requires), or a comparison written by hand that guards a
+// write.
+func (a *analysis) drift(reach *callgraph.Reach) []Step {
+	var out []Step
+	for _, fn := range reach.Funcs() {
+		b := body(fn)
+		if b == nil {
+			continue
+		}
+		info := a.infoAt(b.Pos())
+		for _, c := range a.callsIn(fn) {
+			if !c.known || c.fact.Role != RoleApply {
+				continue
+			}
+			out = append(out, Step{Site: a.site(c.expr.Lparen).Site, Step: "apply",
+				Note: "calls " + cite.ObjectName(c.fn) + ": " + c.fact.Verb + " " + c.fact.Target + "; the library compares a dry run with the live objects and applies only what drifted"})
+			out = append(out, a.libraryDrift(c)...)
+		}
+		ast.Inspect(b, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.IfStmt:
+				if !a.compares(info, n.Cond) {
+					return true
+				}
+				for _, c := range a.callsIn(fn) {
+					if c.expr.Pos() < n.Body.Pos() || c.expr.End() > n.Body.End() {
+						continue
+					}
+					verb, target, ok := a.writeOf(info, c)
+					if !ok || verb == "event" || strings.HasSuffix(target, "status") {
+						continue
+					}
+					out = append(out,
+						Step{Site: a.site(n.Pos()).Site, Step: "compare", Note: "desired state compared with what the cluster holds, by hand"},
+						Step{Site: a.site(c.expr.Lparen).Site, Step: "apply", Note: verb + " " + target + " when they differ"})
+					break
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// compares reports whether a condition compares two values: a deep
+// comparison from the knowledge table, or ==, != between values that are
+// neither nil nor errors nor the deletion timestamp.
+func (a *analysis) compares(info *types.Info, cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		switch e := n.(type) {
+		case *ast.CallExpr:
+			if c := a.makeCall(info, e, nil); c.known && c.fact.Role == RoleCompare {
+				found = true
+			}
+		case *ast.BinaryExpr:
+			if e.Op != token.EQL && e.Op != token.NEQ {
+				return true
+			}
+			for _, side := range []ast.Expr{e.X, e.Y} {
+				if isNil(info, side) || a.isDeletionTimestamp(info, side) {
+					return true
+				}
+				if t := info.TypeOf(side); t == nil || isErrorType(t) {
+					return true
+				}
+			}
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// libraryDrift cites, in the library's source at the version the tree
+// requires, the comparison and the apply its knowledge entry names.
+func (a *analysis) libraryDrift(c call) []Step {
+	k := c.fact.Drift
+	if k == nil || c.fn.Pkg() == nil {
+		return nil
+	}
+	var dir string
+	for _, p := range a.tree.All {
+		if p.PkgPath == c.fn.Pkg().Path() && len(p.GoFiles) > 0 {
+			dir = filepath.Dir(p.GoFiles[0])
+		}
+	}
+	if dir == "" {
+		return nil
+	}
+	file := filepath.Join(dir, k.File)
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+	if err != nil {
+		a.warn("drift: " + err.Error())
+		return nil
+	}
+	var out []Step
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil || fd.Name.Name != k.Func || fd.Recv == nil {
+			continue
+		}
+		symbol := cite.FuncName(fd)
+		seen := map[string]bool{}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || seen[sel.Sel.Name] {
+				return true
+			}
+			line := fset.Position(call.Pos()).Line
+			switch sel.Sel.Name {
+			case k.Compare:
+				seen[k.Compare] = true
+				out = append(out, Step{Site: a.cite.Line(file, line, symbol), Step: "library-compare", Note: "the library computes the drift"})
+			case k.Apply:
+				seen[k.Apply] = true
+				out = append(out, Step{Site: a.cite.Line(file, line, symbol), Step: "library-apply", Note: "the library applies the difference"})
+			}
+			return true
+		})
+	}
+	return out
+}
