@@ -138,7 +138,7 @@ func readLog(c *cobra.Command, g *globals, dir, logFile, format, journalFile str
 	}
 	f, err := os.Open(logFile)
 	if err != nil {
-		return fail.Usage("--log %s: %v", logFile, err)
+		return fail.Usage("--log %s: %v; give the file the patched controller logged to", logFile, err)
 	}
 	defer f.Close()
 	rd, err := stages.ReadLog(f, logFile)
