@@ -339,8 +339,8 @@ func (a *analysis) informerType(v ssa.Value, depth int) *types.Named {
 	}
 	switch x := v.(type) {
 	case *ssa.Call:
-		if t := a.informerType(x.Call.Value, depth+1); t != nil && x.Call.IsInvoke() {
-			return t
+		if x.Call.IsInvoke() {
+			return a.informerType(x.Call.Value, depth+1)
 		}
 		if callee := x.Call.StaticCallee(); callee != nil {
 			if obj, ok := callee.Object().(*types.Func); ok {
