@@ -99,7 +99,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	})
 	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "print no progress on stderr")
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "print progress on stderr even when it is not a terminal")
-	root.AddCommand(newLocate(g), newTable(g), newCheck(g), newStages(g))
+	root.AddCommand(newLocate(g), newTable(g), newExplain(g), newCheck(g), newStages(g))
 	return root
 }
 

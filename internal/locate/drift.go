@@ -46,7 +46,7 @@ func (a *analysis) drift(reach *callgraph.Reach) []Step {
 						continue
 					}
 					verb, target, ok := a.writeOf(info, c)
-					if !ok || verb == "event" || strings.HasSuffix(target, "status") {
+					if !ok || c.known && c.fact.Role == RoleEvent || strings.HasSuffix(target, "status") {
 						continue
 					}
 					out = append(out,

@@ -126,10 +126,10 @@ var knowledge = map[string]Fact{
 	"(*" + fluxSSA + "ResourceManager).DeleteAll": {Role: RoleWrite, Verb: "delete", Target: "the inventory's objects", Obj: -1, Key: -1, Arg: -1},
 	"(*" + fluxSSA + "ResourceManager).Delete":    {Role: RoleWrite, Verb: "delete", Target: "an inventory object", Obj: -1, Key: -1, Arg: -1},
 
-	"(k8s.io/client-go/tools/record.EventRecorder).Event":           {Role: RoleEvent, Verb: "event", Obj: 0, Key: -1, Arg: -1},
-	"(k8s.io/client-go/tools/record.EventRecorder).Eventf":          {Role: RoleEvent, Verb: "event", Obj: 0, Key: -1, Arg: -1},
-	"(k8s.io/client-go/tools/record.EventRecorder).AnnotatedEventf": {Role: RoleEvent, Verb: "event", Obj: 0, Key: -1, Arg: -1},
-	"(k8s.io/client-go/tools/events.EventRecorder).Eventf":          {Role: RoleEvent, Verb: "event", Obj: 0, Key: -1, Arg: -1},
+	"(k8s.io/client-go/tools/record.EventRecorder).Event":           {Role: RoleEvent, Verb: "record", Obj: 0, Key: -1, Arg: -1},
+	"(k8s.io/client-go/tools/record.EventRecorder).Eventf":          {Role: RoleEvent, Verb: "record", Obj: 0, Key: -1, Arg: -1},
+	"(k8s.io/client-go/tools/record.EventRecorder).AnnotatedEventf": {Role: RoleEvent, Verb: "record", Obj: 0, Key: -1, Arg: -1},
+	"(k8s.io/client-go/tools/events.EventRecorder).Eventf":          {Role: RoleEvent, Verb: "record", Obj: 0, Key: -1, Arg: -1},
 
 	"reflect.DeepEqual": {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"(k8s.io/apimachinery/pkg/conversion.Equalities).DeepEqual":      {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},

@@ -756,6 +756,14 @@ func (a *analysis) returns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bo
 		return
 	}
 	info := a.infoAt(b.Pos())
+	a.walkReturns(info, b, sc, func(r *ast.ReturnStmt, sc scope) {
+		a.classifyReturn(fn, info, r, sc, seen, out)
+	})
+}
+
+// walkReturns visits the returns of a body (not of its closures) with what
+// the conditions around each say of it.
+func (a *analysis) walkReturns(info *types.Info, b *ast.BlockStmt, sc scope, visit func(*ast.ReturnStmt, scope)) {
 	under := func(sc scope, g guard, cond ast.Expr) scope {
 		sc.guard = max(sc.guard, g)
 		sc.terminal = sc.terminal || cond != nil && a.testsTerminal(info, cond)
@@ -802,7 +810,7 @@ func (a *analysis) returns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bo
 		case *ast.CommClause:
 			walkList(s.Body, under(sc, guardOther, nil))
 		case *ast.ReturnStmt:
-			a.classifyReturn(fn, info, s, sc, seen, out)
+			visit(s, sc)
 		}
 	}
 	walkList(b.List, sc)

@@ -2,6 +2,7 @@ package locate
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 	"go/types"
 
@@ -23,6 +24,7 @@ type Write struct {
 	Always bool `json:"always"`
 	// Path is the chain of calls from the entry, "file:line symbol" each.
 	Path []string `json:"path,omitempty"`
+	Note string   `json:"note,omitempty"`
 }
 
 // writes lists every write reachable from the entry, in the order the
@@ -41,6 +43,9 @@ func (a *analysis) writes(f *found, reach *callgraphx.Reach, normal map[*ssa.Fun
 				continue
 			}
 			w := Write{Site: a.site(c.expr.Lparen).Site, Verb: verb, Target: target}
+			if c.known && c.fact.Role == RoleApply {
+				w.Note = "server-side apply: writes only the objects whose dry run differs from the cluster"
+			}
 			w.Always = always(fn, c.expr.Lparen, alwaysVia, normal)
 			chain := reach.Path(fn)
 			if w.Always {
@@ -218,6 +223,17 @@ func (a *analysis) entryReturns(fn *ssa.Function, normal []*ssa.Return, successP
 	if len(success) > 0 {
 		return success
 	}
+	// A return under a condition (the object was not found, a call failed,
+	// a field is empty) ends a pass early: the normal return is one at the
+	// top level of the body.
+	unguarded := map[token.Pos]bool{}
+	if b := body(fn); b != nil {
+		a.walkReturns(a.infoAt(b.Pos()), b, scope{}, func(r *ast.ReturnStmt, sc scope) {
+			if sc.guard == guardNone {
+				unguarded[r.Pos()] = true
+			}
+		})
+	}
 	var readBlock *ssa.BasicBlock
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -226,12 +242,9 @@ func (a *analysis) entryReturns(fn *ssa.Function, normal []*ssa.Return, successP
 			}
 		}
 	}
-	if readBlock == nil {
-		return normal
-	}
 	var after []*ssa.Return
 	for _, r := range normal {
-		if readBlock.Dominates(r.Block()) {
+		if unguarded[r.Pos()] && (readBlock == nil || readBlock.Dominates(r.Block())) {
 			after = append(after, r)
 		}
 	}

@@ -100,13 +100,13 @@ type Side struct {
 	Controller locate.Controller
 }
 
-// Markdown writes the comparison table: a row per table row, a column per
-// side.
+// Markdown writes the comparison table — a row per table row, a column per
+// side — and the answers under it.
 func Markdown(w io.Writer, sides ...Side) error {
 	var b bytes.Buffer
 	b.WriteString("| Part |")
 	for _, s := range sides {
-		fmt.Fprintf(&b, " %s: `%s` (%s) |", s.Tree.Side, s.Controller.Name, mdEscape(s.Tree.Label()))
+		fmt.Fprintf(&b, " %s (%s) |", sideName(s), mdEscape(s.Tree.Label()))
 	}
 	b.WriteString("\n|---|")
 	for range sides {
@@ -120,8 +120,10 @@ func Markdown(w io.Writer, sides ...Side) error {
 		}
 		b.WriteString("\n")
 	}
-	_, err := w.Write(b.Bytes())
-	return err
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return err
+	}
+	return Answers(w, sides...)
 }
 
 func mdCell(t Tree, r locate.Row) string {

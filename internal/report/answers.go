@@ -1,0 +1,271 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
+	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+)
+
+// Answers writes, under the table, the three questions the reader answers
+// from the source — what the success requeue waits for, what one reconcile
+// of an unchanged object writes, where drift is corrected — for each side,
+// and, for a comparison of two, what theirs has that ours lacks.
+func Answers(w io.Writer, sides ...Side) error {
+	var b bytes.Buffer
+	b.WriteString("\n### What the success requeue waits for\n\n")
+	for _, s := range sides {
+		fmt.Fprintf(&b, "- %s:", sideName(s))
+		if len(s.Controller.IntervalTrace) == 0 {
+			fmt.Fprintf(&b, " no timed requeue on success. %s\n", mdEscape(s.Controller.Rows[locate.RowRequeueSuccess].None))
+		} else {
+			b.WriteString("\n")
+			writeSteps(&b, s.Tree, s.Controller.IntervalTrace)
+		}
+		if len(s.Controller.RetryTrace) > 0 {
+			b.WriteString("  - on failure, the retry waits for:\n")
+			for _, st := range s.Controller.RetryTrace {
+				fmt.Fprintf(&b, "    - %s %s%s\n", st.Step, mdCite(s.Tree, st.File, st.Line, st.Func, st.Text), stepNote(st.Note))
+			}
+		}
+	}
+
+	b.WriteString("\n### What one reconcile of an unchanged object writes\n\n")
+	for _, s := range sides {
+		var always, some []locate.Write
+		for _, wr := range s.Controller.Writes {
+			if wr.Always {
+				always = append(always, wr)
+			} else {
+				some = append(some, wr)
+			}
+		}
+		fmt.Fprintf(&b, "- %s: ", sideName(s))
+		if len(always) == 0 {
+			b.WriteString("no write dominates the normal return, so an unchanged object's pass writes nothing unless a branch finds a difference")
+		} else {
+			b.WriteString("on every pass that succeeds: ")
+			var parts []string
+			for _, wr := range always {
+				parts = append(parts, writeText(s.Tree, wr))
+			}
+			b.WriteString(strings.Join(parts, "; "))
+		}
+		b.WriteString(".\n")
+		if len(some) > 0 {
+			fmt.Fprintf(&b, "  - only on some paths (under a comparison, an error branch or a flag): ")
+			var parts []string
+			for _, wr := range some {
+				parts = append(parts, writeText(s.Tree, wr))
+			}
+			b.WriteString(strings.Join(parts, "; ") + ".\n")
+		}
+	}
+
+	b.WriteString("\n### Where drift is corrected\n\n")
+	for _, s := range sides {
+		fmt.Fprintf(&b, "- %s:", sideName(s))
+		if len(s.Controller.Drift) == 0 {
+			b.WriteString(" none found: no apply through a library that detects drift, and no comparison guarding a write of another object.\n")
+			continue
+		}
+		b.WriteString("\n")
+		writeSteps(&b, s.Tree, s.Controller.Drift)
+	}
+	if len(sides) == 2 {
+		lacks(&b, sides[0], sides[1])
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func sideName(s Side) string {
+	if s.Tree.Side != "" {
+		return s.Tree.Side + " (`" + s.Controller.Name + "`)"
+	}
+	return "`" + s.Controller.Name + "`"
+}
+
+func writeSteps(b *bytes.Buffer, t Tree, steps []locate.Step) {
+	for _, st := range steps {
+		fmt.Fprintf(b, "  - %s %s%s\n", st.Step, mdCite(t, st.File, st.Line, st.Func, st.Text), stepNote(st.Note))
+	}
+}
+
+func stepNote(note string) string {
+	if note == "" {
+		return ""
+	}
+	return ": " + mdEscape(note)
+}
+
+func writeText(t Tree, w locate.Write) string {
+	s := fmt.Sprintf("%s %s at %s", w.Verb, mdEscape(w.Target), mdCite(t, w.File, w.Line, w.Func, w.Text))
+	if w.Note != "" {
+		s += " (" + mdEscape(w.Note) + ")"
+	}
+	return s
+}
+
+// lacks lists, with citations, each row or answer where theirs has an
+// answer and ours has none.
+func lacks(b *bytes.Buffer, theirs, ours Side) {
+	var items []string
+	missing := func(ids ...string) (cites []string, reason string, ok bool) {
+		for _, id := range ids {
+			tp, tok := theirs.Controller.Rows[id].Primary()
+			or := ours.Controller.Rows[id]
+			if !tok || hasPrimary(or) {
+				return nil, "", false
+			}
+			cites = append(cites, Questions[id]+" "+mdCite(theirs.Tree, tp.File, tp.Line, tp.Func, tp.Text))
+			reason = or.None
+		}
+		return cites, reason, true
+	}
+	if cites, reason, ok := missing(locate.RowFinalizerConst, locate.RowFinalizerAdd, locate.RowFinalizerCleanup, locate.RowFinalizerRemove); ok {
+		items = append(items, fmt.Sprintf("a finalizer: theirs has %s; ours none (%s)", strings.Join(cites, ", "), mdEscape(reason)))
+	}
+	for _, id := range []string{locate.RowEntry, locate.RowReread, locate.RowConditionTypes, locate.RowRequeueError} {
+		if cites, reason, ok := missing(id); ok {
+			items = append(items, fmt.Sprintf("%s; ours none (%s)", cites[0], mdEscape(reason)))
+		}
+	}
+	if tt := theirs.Controller.IntervalTrace; len(tt) > 0 && len(ours.Controller.IntervalTrace) == 0 {
+		end := tt[len(tt)-1]
+		items = append(items, fmt.Sprintf("a timed requeue on success: theirs returns one at %s and its duration comes from %s %s, so it reconciles again on a timer as well as on watch events; ours none (%s)",
+			stepCite(theirs.Tree, tt[0]), end.Step, stepCite(theirs.Tree, end), mdEscape(ours.Controller.Rows[locate.RowRequeueSuccess].None)))
+	}
+	if td := theirs.Controller.Drift; hasStep(td, "library-compare") && !hasStep(ours.Controller.Drift, "library-compare") {
+		ourDrift := "none found"
+		if len(ours.Controller.Drift) > 0 {
+			ourDrift = "a comparison by hand at " + stepCite(ours.Tree, ours.Controller.Drift[0])
+		}
+		items = append(items, fmt.Sprintf("drift correction as an explicit step: theirs applies through a drift-detecting library at %s; ours: %s",
+			stepCite(theirs.Tree, td[0]), ourDrift))
+	}
+	b.WriteString("\n### What theirs has that ours lacks\n\n")
+	if len(items) == 0 {
+		b.WriteString("Nothing: every row and answer theirs has, ours has too.\n")
+		return
+	}
+	for _, it := range items {
+		b.WriteString("- " + it + "\n")
+	}
+}
+
+func stepCite(t Tree, s locate.Step) string {
+	return mdCite(t, s.File, s.Line, s.Func, s.Text)
+}
+
+func hasStep(steps []locate.Step, name string) bool {
+	for _, s := range steps {
+		if s.Step == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Explain writes one answer of a controller with its whole path of
+// evidence: every site of a row with its class and note, or every step of
+// a trace, or every write with the calls that reach it.
+func Explain(w io.Writer, t Tree, c locate.Controller, what string) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s: %s of %s (%s) in %s\n", what, explainTitle(what), c.Name, c.Kind, t.Label())
+	line := func(s cite.Site, extra string) {
+		fmt.Fprintf(&b, "  %s:%d  %s\n      %s\n", s.File, s.Line, s.Func, s.Text)
+		if extra != "" {
+			fmt.Fprintf(&b, "      %s\n", extra)
+		}
+	}
+	switch what {
+	case "interval-trace", "retry-trace", "drift":
+		steps := c.IntervalTrace
+		switch what {
+		case "retry-trace":
+			steps = c.RetryTrace
+		case "drift":
+			steps = c.Drift
+		}
+		if len(steps) == 0 {
+			fmt.Fprintf(&b, "  none: %s\n", explainNone(c, what))
+		}
+		for i, s := range steps {
+			fmt.Fprintf(&b, "%d. %s\n", i+1, s.Step)
+			line(s.Site, s.Note)
+		}
+	case "writes":
+		if len(c.Writes) == 0 {
+			b.WriteString("  none: no write is reachable from the entry\n")
+		}
+		for _, wr := range c.Writes {
+			when := "only on some paths"
+			if wr.Always {
+				when = "on every pass that succeeds"
+			}
+			fmt.Fprintf(&b, "- %s %s, %s\n", wr.Verb, wr.Target, when)
+			line(wr.Site, "")
+			for _, p := range wr.Path {
+				fmt.Fprintf(&b, "      via %s\n", p)
+			}
+		}
+	default:
+		r := c.Rows[what]
+		if !hasPrimary(r) {
+			fmt.Fprintf(&b, "  none: %s\n", r.None)
+		}
+		for _, s := range r.Sites {
+			mark := " "
+			if s.Primary {
+				mark = "*"
+			}
+			var extra []string
+			for _, x := range []string{s.Name, s.Class, s.Note} {
+				if x != "" {
+					extra = append(extra, x)
+				}
+			}
+			fmt.Fprintf(&b, "%s", mark)
+			line(s.Site, strings.Join(extra, "; "))
+			if s.Set != nil {
+				fmt.Fprintf(&b, "      set at %s:%d  %s\n", s.Set.File, s.Set.Line, s.Set.Text)
+			}
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// Explainable lists what explain can show: the row ids and the answers.
+func Explainable() []string {
+	return append(append([]string(nil), locate.Rows...), "interval-trace", "retry-trace", "writes", "drift")
+}
+
+func explainTitle(what string) string {
+	if q, ok := Questions[what]; ok {
+		return q
+	}
+	switch what {
+	case "interval-trace":
+		return "what the success requeue waits for"
+	case "retry-trace":
+		return "what the retry after a failure waits for"
+	case "writes":
+		return "what one reconcile writes"
+	}
+	return "where drift is corrected"
+}
+
+func explainNone(c locate.Controller, what string) string {
+	switch what {
+	case "interval-trace":
+		return c.Rows[locate.RowRequeueSuccess].None
+	case "retry-trace":
+		return "no failure path requeues after a duration"
+	}
+	return "no apply through a library that detects drift, and no comparison guarding a write of another object"
+}
