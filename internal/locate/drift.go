@@ -33,32 +33,56 @@ func (a *analysis) drift(reach *callgraph.Reach) []Step {
 				Note: "calls " + cite.ObjectName(c.fn) + ": " + c.fact.Verb + " " + c.fact.Target + "; the library compares a dry run with the live objects and applies only what drifted"})
 			out = append(out, a.libraryDrift(c)...)
 		}
+		firstWrite := func(from, to token.Pos) *call {
+			for _, c := range a.callsIn(fn) {
+				if c.expr.Pos() < from || c.expr.End() > to {
+					continue
+				}
+				verb, target, ok := a.writeOf(info, c)
+				if ok && verb != "" && !(c.known && c.fact.Role == RoleEvent) && !strings.HasSuffix(target, "status") {
+					return &c
+				}
+			}
+			return nil
+		}
 		ast.Inspect(b, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.IfStmt:
-				if !a.compares(info, n.Cond) {
-					return true
+			block, ok := n.(*ast.BlockStmt)
+			if !ok {
+				_, lit := n.(*ast.FuncLit)
+				return !lit
+			}
+			for _, st := range block.List {
+				ifs, ok := st.(*ast.IfStmt)
+				if !ok || !a.compares(info, ifs.Cond) {
+					continue
 				}
-				for _, c := range a.callsIn(fn) {
-					if c.expr.Pos() < n.Body.Pos() || c.expr.End() > n.Body.End() {
-						continue
-					}
-					verb, target, ok := a.writeOf(info, c)
-					if !ok || c.known && c.fact.Role == RoleEvent || strings.HasSuffix(target, "status") {
-						continue
-					}
-					out = append(out,
-						Step{Site: a.site(n.Pos()).Site, Step: "compare", Note: "desired state compared with what the cluster holds, by hand"},
-						Step{Site: a.site(c.expr.Lparen).Site, Step: "apply", Note: verb + " " + target + " when they differ"})
-					break
+				// The write the comparison guards: in its branch, or after
+				// it when the branch returns early (equal: nothing to do).
+				w := firstWrite(ifs.Body.Pos(), ifs.Body.End())
+				if w == nil && endsInReturn(ifs.Body) {
+					w = firstWrite(ifs.End(), block.End())
 				}
+				if w == nil {
+					continue
+				}
+				verb, target, _ := a.writeOf(info, *w)
+				out = append(out,
+					Step{Site: a.site(ifs.Pos()).Site, Step: "compare", Note: "desired state compared with what the cluster holds, by hand"},
+					Step{Site: a.site(w.expr.Lparen).Site, Step: "apply", Note: verb + " " + target + " when they differ"})
 			}
 			return true
 		})
 	}
 	return out
+}
+
+// endsInReturn reports whether a block's last statement is a return.
+func endsInReturn(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	_, ok := b.List[len(b.List)-1].(*ast.ReturnStmt)
+	return ok
 }
 
 // compares reports whether a condition compares two values: a deep

@@ -132,6 +132,11 @@ var knowledge = map[string]Fact{
 	"(k8s.io/client-go/tools/events.EventRecorder).Eventf":          {Role: RoleEvent, Verb: "record", Obj: 0, Key: -1, Arg: -1},
 
 	"reflect.DeepEqual": {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"maps.Equal":        {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"maps.EqualFunc":    {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"slices.Equal":      {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"slices.EqualFunc":  {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"bytes.Equal":       {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"(k8s.io/apimachinery/pkg/conversion.Equalities).DeepEqual":      {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"(k8s.io/apimachinery/pkg/conversion.Equalities).DeepDerivative": {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"github.com/google/go-cmp/cmp.Equal":                             {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},

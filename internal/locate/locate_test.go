@@ -53,8 +53,8 @@ func locateFixture(t *testing.T, name string) *located {
 }
 
 var (
-	wantRE   = regexp.MustCompile(`//\s*want\s+((?:"[^"]+"\s*)+)`)
-	noneRE   = regexp.MustCompile(`//\s*want-none\s+((?:"[^"]+"\s*)+)`)
+	wantRE   = regexp.MustCompile(`(?://|#)\s*want\s+((?:"[^"]+"\s*)+)`)
+	noneRE   = regexp.MustCompile(`(?://|#)\s*want-none\s+((?:"[^"]+"\s*)+)`)
 	quotedRE = regexp.MustCompile(`"([^"]+)"`)
 )
 
@@ -64,15 +64,21 @@ type expectations struct {
 	none     map[string]bool
 	condDecl map[string]string // condition type -> file:line of its declaration
 	condSet  map[string]string // condition type -> file:line of its set site
+	// answers are the sites of the answers beyond the table: "trace:STEP",
+	// "drift:STEP" and "write-always", each to the lines stating it.
+	answers map[string][]string
 }
 
 func readExpectations(t *testing.T, dir, root string) expectations {
 	t.Helper()
 	e := expectations{primary: map[string]string{}, none: map[string]bool{},
-		condDecl: map[string]string{}, condSet: map[string]string{}}
+		condDecl: map[string]string{}, condSet: map[string]string{}, answers: map[string][]string{}}
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+		if err != nil || d.IsDir() {
 			return err
+		}
+		if ext := filepath.Ext(path); ext != ".go" && ext != ".yaml" {
+			return nil
 		}
 		abs, _ := filepath.Abs(path)
 		abs, _ = filepath.EvalSymlinks(abs)
@@ -89,7 +95,6 @@ func readExpectations(t *testing.T, dir, root string) expectations {
 				for _, q := range quotedRE.FindAllStringSubmatch(m[1], -1) {
 					e.none[q[1]] = true
 				}
-				continue
 			}
 			m := wantRE.FindStringSubmatch(sc.Text())
 			if m == nil {
@@ -101,6 +106,10 @@ func readExpectations(t *testing.T, dir, root string) expectations {
 					e.condDecl[strings.TrimPrefix(w, "condition-type:")] = at
 				case strings.HasPrefix(w, "condition-set:"):
 					e.condSet[strings.TrimPrefix(w, "condition-set:")] = at
+				case strings.HasPrefix(w, "trace:"), strings.HasPrefix(w, "drift:"), w == "write-always":
+					e.answers[w] = append(e.answers[w], at)
+				case strings.HasPrefix(w, "stage-"):
+					// Stages are checked by TestStages.
 				default:
 					if prev, dup := e.primary[w]; dup {
 						t.Fatalf("%s: want %q already stated at %s", at, w, prev)
@@ -199,4 +208,80 @@ func checkConditions(t *testing.T, row locate.Row, want expectations) {
 			t.Errorf("condition %s: set at %s (%s), want %s", name, set, s.Set.Text, want.condSet[name])
 		}
 	}
+}
+
+// TestAnswers checks the answers beyond the table against each fixture's
+// comments: every "trace:STEP" and "drift:STEP" line is a step of the
+// interval trace or the drift answer, and the writes made on every
+// succeeding pass are exactly the "write-always" lines.
+func TestAnswers(t *testing.T) {
+	for _, name := range fixtures {
+		t.Run(name, func(t *testing.T) {
+			l := locateFixture(t, name)
+			if l.err != nil || len(l.ctrls) != 1 {
+				t.Fatalf("load: %v (%d controllers)", l.err, len(l.ctrls))
+			}
+			c := l.ctrls[0]
+			want := readExpectations(t, filepath.Join("..", "..", "testdata", "src", name), l.tree.Root)
+			steps := map[string]bool{}
+			for _, s := range c.IntervalTrace {
+				steps[fmt.Sprintf("trace:%s@%s:%d", s.Step, s.File, s.Line)] = true
+			}
+			for _, s := range c.Drift {
+				steps[fmt.Sprintf("drift:%s@%s:%d", s.Step, s.File, s.Line)] = true
+			}
+			var always []string
+			for _, w := range c.Writes {
+				if w.Always {
+					always = append(always, fmt.Sprintf("%s:%d", w.File, w.Line))
+				}
+			}
+			sort.Strings(always)
+			wantAlways := append([]string(nil), want.answers["write-always"]...)
+			sort.Strings(wantAlways)
+			if strings.Join(always, " ") != strings.Join(wantAlways, " ") {
+				t.Errorf("writes on every pass: got %v, want %v", always, wantAlways)
+			}
+			for key, ats := range want.answers {
+				if key == "write-always" {
+					continue
+				}
+				for _, at := range ats {
+					if !steps[key+"@"+at] {
+						t.Errorf("%s: no such step at %s; got %v", key, at, keys(steps))
+					}
+				}
+			}
+			if want.none["interval-trace"] && len(c.IntervalTrace) > 0 {
+				t.Errorf("interval trace: got %d steps, want none", len(c.IntervalTrace))
+			}
+			if want.none["drift"] && len(c.Drift) > 0 {
+				t.Errorf("drift: got %v, want none", c.Drift)
+			}
+			if !want.none["interval-trace"] && !hasPrefix(want.answers, "trace:") {
+				t.Errorf("the fixture states no interval trace (add trace: wants or want-none \"interval-trace\")")
+			}
+			if !want.none["drift"] && !hasPrefix(want.answers, "drift:") {
+				t.Errorf("the fixture states no drift (add drift: wants or want-none \"drift\")")
+			}
+		})
+	}
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func hasPrefix(m map[string][]string, prefix string) bool {
+	for k := range m {
+		if strings.HasPrefix(k, prefix) {
+			return true
+		}
+	}
+	return false
 }

@@ -193,32 +193,11 @@ type stageWrite struct {
 	info *types.Info
 }
 
-// stageWrites pairs the writes the sync makes with their calls, leaving out
-// those inside the implementation of another write (a typed client of the
-// tree's own that calls the dynamic client).
+// stageWrites pairs the writes the sync makes with their calls.
 func (a *analysis) stageWrites(reach *callgraph.Reach, writes []Write) []stageWrite {
-	var all []stageWrite
-	impl := map[*ssa.Function]bool{}
-	for _, fn := range reach.Funcs() {
-		info := a.infoAt(posOf(fn))
-		if info == nil {
-			continue
-		}
-		for _, c := range a.callsIn(fn) {
-			if _, _, ok := a.writeOf(info, c); ok {
-				all = append(all, stageWrite{call: c, info: info})
-				for _, o := range c.own {
-					impl[o] = true
-				}
-			}
-		}
-	}
 	var out []stageWrite
-	for i, w := range all {
-		if i < len(writes) && !impl[w.call.in] {
-			w.Write = writes[i]
-			out = append(out, w)
-		}
+	for i, wc := range a.writeCalls(reach) {
+		out = append(out, stageWrite{Write: writes[i], call: wc.call, info: wc.info})
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package locate
 import (
 	"go/ast"
 	"go/types"
+	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -57,8 +58,14 @@ func (t *tracer) expr(fn *ssa.Function, e ast.Expr) {
 	if tv, ok := info.Types[e]; ok && tv.Value != nil {
 		note := "a constant: no field of the object sets it"
 		if k := constOf(info, e); k != nil {
-			t.add(t.a.objSite(k).Site, "constant", note)
-			return
+			// Cite the declaration where a citation can be checked again:
+			// in the tree or a module; a standard library constant is
+			// cited where it is used.
+			if s := t.a.objSite(k); !filepath.IsAbs(s.File) {
+				t.add(s.Site, "constant", note)
+				return
+			}
+			note = "the constant " + k.Pkg().Name() + "." + k.Name() + ": no field of the object sets it"
 		}
 		t.add(t.a.site(e.Pos()).Site, "constant", note)
 		return

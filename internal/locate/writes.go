@@ -32,32 +32,59 @@ type Write struct {
 func (a *analysis) writes(f *found, reach *callgraphx.Reach, normal map[*ssa.Function][]*ssa.Return) []Write {
 	var out []Write
 	alwaysVia := a.alwaysReached(f.entry, normal)
+	for _, wc := range a.writeCalls(reach) {
+		c, fn := wc.call, wc.call.in
+		w := Write{Site: a.site(c.expr.Lparen).Site, Verb: wc.verb, Target: wc.target}
+		if c.known && c.fact.Role == RoleApply {
+			w.Note = "server-side apply: writes only the objects whose dry run differs from the cluster"
+		}
+		w.Always = always(fn, c.expr.Lparen, alwaysVia, normal)
+		chain := reach.Path(fn)
+		if w.Always {
+			chain = nil
+			for e := alwaysVia[fn]; e != nil; e = alwaysVia[e.Caller.Func] {
+				chain = append([]*callgraph.Edge{e}, chain...)
+			}
+		}
+		for _, e := range chain {
+			s := a.site(e.Site.Pos())
+			w.Path = append(w.Path, fmt.Sprintf("%s:%d %s", s.File, s.Line, s.Func))
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// writeCall is a call that writes, found in a reached function.
+type writeCall struct {
+	call         call
+	info         *types.Info
+	verb, target string
+}
+
+// writeCalls lists the write calls of the reached functions in the order
+// they are reached, leaving out those inside the implementation of another
+// write (a typed client of the tree's own that calls the dynamic client).
+func (a *analysis) writeCalls(reach *callgraphx.Reach) []writeCall {
+	var all []writeCall
+	impl := map[*ssa.Function]bool{}
 	for _, fn := range reach.Funcs() {
 		info := a.infoAt(posOf(fn))
 		if info == nil {
 			continue
 		}
 		for _, c := range a.callsIn(fn) {
-			verb, target, ok := a.writeOf(info, c)
-			if !ok {
-				continue
-			}
-			w := Write{Site: a.site(c.expr.Lparen).Site, Verb: verb, Target: target}
-			if c.known && c.fact.Role == RoleApply {
-				w.Note = "server-side apply: writes only the objects whose dry run differs from the cluster"
-			}
-			w.Always = always(fn, c.expr.Lparen, alwaysVia, normal)
-			chain := reach.Path(fn)
-			if w.Always {
-				chain = nil
-				for e := alwaysVia[fn]; e != nil; e = alwaysVia[e.Caller.Func] {
-					chain = append([]*callgraph.Edge{e}, chain...)
+			if verb, target, ok := a.writeOf(info, c); ok {
+				all = append(all, writeCall{call: c, info: info, verb: verb, target: target})
+				for _, o := range c.own {
+					impl[o] = true
 				}
 			}
-			for _, e := range chain {
-				s := a.site(e.Site.Pos())
-				w.Path = append(w.Path, fmt.Sprintf("%s:%d %s", s.File, s.Line, s.Func))
-			}
+		}
+	}
+	var out []writeCall
+	for _, w := range all {
+		if !impl[w.call.in] {
 			out = append(out, w)
 		}
 	}
@@ -203,7 +230,7 @@ func (a *analysis) normalReturns(f *found, reach *callgraphx.Reach, successPos [
 			normal = nilErr
 		}
 		if fn == f.entry {
-			normal = a.entryReturns(fn, normal, successPos, reread)
+			normal = a.entryReturns(fn, all, nilErr, successPos, reread)
 		}
 		out[fn] = normal
 	}
@@ -211,11 +238,12 @@ func (a *analysis) normalReturns(f *found, reach *callgraphx.Reach, successPos [
 }
 
 // entryReturns narrows the entry's normal returns to the success returns,
-// or to those that come after the re-read (a pass that finds no object is
-// not a reconcile of it).
-func (a *analysis) entryReturns(fn *ssa.Function, normal []*ssa.Return, successPos []token.Pos, reread token.Pos) []*ssa.Return {
+// or to the returns at the top level of its body that come after the
+// re-read (a pass that finds no object, or stops under a condition, ends
+// early), those returning a nil error first.
+func (a *analysis) entryReturns(fn *ssa.Function, all, nilErr []*ssa.Return, successPos []token.Pos, reread token.Pos) []*ssa.Return {
 	var success []*ssa.Return
-	for _, r := range normal {
+	for _, r := range all {
 		if contains(successPos, r.Pos()) {
 			success = append(success, r)
 		}
@@ -223,9 +251,6 @@ func (a *analysis) entryReturns(fn *ssa.Function, normal []*ssa.Return, successP
 	if len(success) > 0 {
 		return success
 	}
-	// A return under a condition (the object was not found, a call failed,
-	// a field is empty) ends a pass early: the normal return is one at the
-	// top level of the body.
 	unguarded := map[token.Pos]bool{}
 	if b := body(fn); b != nil {
 		a.walkReturns(a.infoAt(b.Pos()), b, scope{}, func(r *ast.ReturnStmt, sc scope) {
@@ -242,13 +267,19 @@ func (a *analysis) entryReturns(fn *ssa.Function, normal []*ssa.Return, successP
 			}
 		}
 	}
-	var after []*ssa.Return
-	for _, r := range normal {
-		if unguarded[r.Pos()] && (readBlock == nil || readBlock.Dominates(r.Block())) {
-			after = append(after, r)
+	pick := func(rs []*ssa.Return) []*ssa.Return {
+		var out []*ssa.Return
+		for _, r := range rs {
+			if unguarded[r.Pos()] && (readBlock == nil || readBlock.Dominates(r.Block())) {
+				out = append(out, r)
+			}
 		}
+		return out
 	}
-	return after
+	if rs := pick(nilErr); len(rs) > 0 {
+		return rs
+	}
+	return pick(all)
 }
 
 func isErrorType(t types.Type) bool {

@@ -22,7 +22,7 @@ import (
 	"k8s.io/klog/v2"
 )
 
-// want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "requeue-success"
+// want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "requeue-success" "interval-trace"
 
 const controllerAgentName = "configmap-mirror"
 
@@ -173,16 +173,16 @@ func (c *Controller) syncHandler(ctx context.Context, objectRef cache.ObjectName
 	}
 
 	desired := newSecret(configMap)
-	if !maps.EqualFunc(secret.Data, desired.Data, func(a, b []byte) bool { return string(a) == string(b) }) {
+	if !maps.EqualFunc(secret.Data, desired.Data, func(a, b []byte) bool { return string(a) == string(b) }) { // want "drift:compare"
 		logger.V(4).Info("Mirror out of date, updating", "secret", klog.KObj(secret))
 		secret = secret.DeepCopy()
 		secret.Data = desired.Data
-		if _, err := secrets.Update(ctx, secret, metav1.UpdateOptions{}); err != nil { // want "stage-write:update Secret"
+		if _, err := secrets.Update(ctx, secret, metav1.UpdateOptions{}); err != nil { // want "stage-write:update Secret" "drift:apply"
 			return err
 		}
 	}
 
-	c.recorder.Event(configMap, corev1.EventTypeNormal, SuccessSynced, "ConfigMap mirrored successfully") // want "stage-write:event Normal"
+	c.recorder.Event(configMap, corev1.EventTypeNormal, SuccessSynced, "ConfigMap mirrored successfully") // want "stage-write:event Normal" "write-always"
 	return nil
 }
 

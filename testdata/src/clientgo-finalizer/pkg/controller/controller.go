@@ -27,7 +27,7 @@ import (
 	"example.com/fixtures/clientgo-finalizer/pkg/widgetclient"
 )
 
-// want-none "requeue-success"
+// want-none "requeue-success" "interval-trace" "drift"
 
 // ownerAnnotation on a Secret names the Widget that reads it.
 const ownerAnnotation = "widgets.example.com/owner"
@@ -200,7 +200,7 @@ func (c *Controller) syncWidget(ctx context.Context, key string) error { // want
 	}
 	w.Status.ObservedGeneration = w.Generation
 
-	_, err = c.widgetclient.Widgets(namespace).UpdateStatus(ctx, w, metav1.UpdateOptions{}) // want "stage-write:update Widget status"
+	_, err = c.widgetclient.Widgets(namespace).UpdateStatus(ctx, w, metav1.UpdateOptions{}) // want "stage-write:update Widget status" "write-always"
 	return err
 }
 

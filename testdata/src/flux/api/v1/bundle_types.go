@@ -23,7 +23,7 @@ type BundleSpec struct {
 	// Interval at which the Bundle is reconciled.
 	// +kubebuilder:validation:Type=string
 	// +required
-	Interval metav1.Duration `json:"interval"`
+	Interval metav1.Duration `json:"interval"` // want "trace:spec-field"
 
 	// RetryInterval is the interval at which to retry a failed reconciliation.
 	// Defaults to Interval.
@@ -74,8 +74,8 @@ func (in *Bundle) SetConditions(conditions []metav1.Condition) {
 
 // GetRequeueAfter returns the duration after which the Bundle must be
 // reconciled again.
-func (in *Bundle) GetRequeueAfter() time.Duration {
-	return in.Spec.Interval.Duration
+func (in *Bundle) GetRequeueAfter() time.Duration { // want "trace:getter"
+	return in.Spec.Interval.Duration // want "trace:getter-body"
 }
 
 // GetRetryInterval returns the retry interval, falling back to the interval.

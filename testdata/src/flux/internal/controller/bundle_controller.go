@@ -87,7 +87,7 @@ func (r *BundleReconciler) Reconcile(ctx context.Context, req ctrl.Request) (res
 	}
 
 	log.Info("Reconciliation finished", "next", obj.GetRequeueAfter().String())
-	return ctrl.Result{RequeueAfter: jitter.JitteredIntervalDuration(obj.GetRequeueAfter())}, nil // want "requeue-success"
+	return ctrl.Result{RequeueAfter: jitter.JitteredIntervalDuration(obj.GetRequeueAfter())}, nil // want "requeue-success" "trace:return" // want-none "drift"
 }
 
 // reconcile creates or updates the Bundle's ConfigMap.
@@ -135,7 +135,7 @@ func (r *BundleReconciler) patch(ctx context.Context, obj *bundlev1.Bundle, patc
 		meta.ReconcilingCondition,
 		meta.StalledCondition,
 	}
-	err := patcher.Patch(ctx, obj,
+	err := patcher.Patch(ctx, obj, // want "write-always"
 		patch.WithOwnedConditions{Conditions: ownedConditions},
 		patch.WithFieldOwner(r.ControllerName),
 	)

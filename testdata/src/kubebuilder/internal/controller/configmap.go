@@ -41,11 +41,11 @@ func (ctrl *configMapReconciler) Reconcile(ctx context.Context, gadget *gadgetsv
 	if err != nil {
 		return err
 	}
-	if maps.Equal(current.Data, desired.Data) {
+	if maps.Equal(current.Data, desired.Data) { // want "drift:compare"
 		return nil
 	}
 	current.Data = desired.Data
-	return ctrl.client.Update(ctx, current)
+	return ctrl.client.Update(ctx, current) // want "drift:apply"
 }
 
 func (ctrl *configMapReconciler) render(gadget *gadgetsv1.Gadget) *corev1.ConfigMap {

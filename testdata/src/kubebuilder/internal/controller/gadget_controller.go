@@ -111,7 +111,7 @@ func (r *GadgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		})
 		meta.SetStatusCondition(&gadget.Status.Conditions, metav1.Condition{Type: TypeProgressing, Status: metav1.ConditionFalse, Reason: "Rendered", Message: "Done"})
 	}
-	if err := r.Status().Update(ctx, gadget); err != nil {
+	if err := r.Status().Update(ctx, gadget); err != nil { // want "write-always"
 		return ctrl.Result{}, err
 	}
 
@@ -119,7 +119,7 @@ func (r *GadgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		log.Error(reconcileErr, "Failed to render ConfigMap; retrying")
 		return ctrl.Result{RequeueAfter: 10 * time.Second}, nil // want "requeue-error"
 	}
-	return ctrl.Result{RequeueAfter: time.Minute}, nil // want "requeue-success"
+	return ctrl.Result{RequeueAfter: time.Minute}, nil // want "requeue-success" "trace:return" "trace:constant"
 }
 
 // cleanup deletes ConfigMaps labelled for this Gadget outside its namespace.
