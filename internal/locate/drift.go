@@ -132,18 +132,11 @@ func (a *analysis) libraryDrift(c call) []Step {
 		return nil
 	}
 	file := filepath.Join(dir, k.File)
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
-	if err != nil {
-		a.warn("drift: " + err.Error())
-		return nil
-	}
+	fd, fset := a.depFunc(file, func(fd *ast.FuncDecl, _ *token.FileSet) bool {
+		return fd.Name.Name == k.Func && fd.Recv != nil
+	})
 	var out []Step
-	for _, d := range f.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Body == nil || fd.Name.Name != k.Func || fd.Recv == nil {
-			continue
-		}
+	if fd != nil {
 		symbol := cite.FuncName(fd)
 		seen := map[string]bool{}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
@@ -168,4 +161,21 @@ func (a *analysis) libraryDrift(c call) []Step {
 		})
 	}
 	return out
+}
+
+// depFunc parses one file of a dependency (whose bodies were not loaded)
+// and returns the first function declaration match accepts.
+func (a *analysis) depFunc(file string, match func(*ast.FuncDecl, *token.FileSet) bool) (*ast.FuncDecl, *token.FileSet) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+	if err != nil {
+		a.warn(err.Error())
+		return nil, nil
+	}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && match(fd, fset) {
+			return fd, fset
+		}
+	}
+	return nil, nil
 }

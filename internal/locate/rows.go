@@ -832,6 +832,7 @@ func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.Ret
 		return
 	}
 	res, errE := s.Results[0], s.Results[1]
+	res = a.lastValue(fn, info, res)
 	errClass := "nil"
 	switch {
 	case isNil(info, errE):
@@ -872,6 +873,45 @@ func (a *analysis) testsTerminal(info *types.Info, cond ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// lastValue resolves a local variable to the value last assigned to it
+// before its use (result := ctrl.Result{RequeueAfter: d}; ...; return
+// result, nil); any other expression is returned as it is.
+func (a *analysis) lastValue(fn *ssa.Function, info *types.Info, e ast.Expr) ast.Expr {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	b := body(fn)
+	if !ok || b == nil {
+		return e
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return e
+	}
+	last := e
+	ast.Inspect(b, func(n ast.Node) bool {
+		if n == nil || n.Pos() > id.Pos() {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) == len(n.Rhs) {
+				for i, l := range n.Lhs {
+					if lid, ok := l.(*ast.Ident); ok && (info.Defs[lid] == v || info.Uses[lid] == v) {
+						last = n.Rhs[i]
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if info.Defs[name] == v && i < len(n.Values) {
+					last = n.Values[i]
+				}
+			}
+		}
+		return true
+	})
+	return last
 }
 
 // isTerminal reports whether an error expression is a TerminalError.

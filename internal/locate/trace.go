@@ -2,6 +2,7 @@ package locate
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"path/filepath"
 	"reflect"
@@ -86,7 +87,10 @@ func (t *tracer) call(fn *ssa.Function, info *types.Info, x *ast.CallExpr) {
 	c := t.a.makeCall(info, x, fn)
 	switch {
 	case c.known && c.fact.Role == RoleJitter:
-		t.add(t.a.objSite(c.fn).Site, "jitter", c.fact.Summary)
+		s := t.a.objSite(c.fn).Site
+		s.Func = cite.ObjectName(c.fn)
+		t.add(s, "jitter", c.fact.Summary)
+		t.libraryReturns(c.fn, "jitter-body")
 		t.expr(fn, c.arg(c.fact.Arg))
 	case len(c.own) == 1 && body(c.own[0]) != nil:
 		callee := c.own[0]
@@ -110,6 +114,27 @@ func (t *tracer) call(fn *ssa.Function, info *types.Info, x *ast.CallExpr) {
 		}
 		t.add(t.a.site(x.Lparen).Site, "computed", "computed by "+name+"; the trace ends")
 	}
+}
+
+// libraryReturns cites the returns of a dependency's function, read from
+// its source (its body was not type-checked).
+func (t *tracer) libraryReturns(obj *types.Func, step string) {
+	pos := t.a.tree.Fset.Position(obj.Pos())
+	fd, fset := t.a.depFunc(pos.Filename, func(fd *ast.FuncDecl, fset *token.FileSet) bool {
+		return fset.Position(fd.Name.Pos()).Line == pos.Line
+	})
+	if fd == nil {
+		return
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch r := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			t.add(t.a.cite.Line(pos.Filename, fset.Position(r.Pos()).Line, cite.ObjectName(obj)), step, "")
+		}
+		return true
+	})
 }
 
 // selector traces a field read: a Spec field of the primary object (then
