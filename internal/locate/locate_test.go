@@ -20,7 +20,7 @@ import (
 
 // fixtures are the controller trees under testdata/src, each stating its
 // expected sites in `// want "row"` comments.
-var fixtures = []string{"clientgo-finalizer", "clientgo-plain", "kubebuilder", "flux"}
+var fixtures = []string{"clientgo-finalizer", "clientgo-plain", "kubebuilder", "flux", "resultbuilder"}
 
 type located struct {
 	tree  *load.Tree
@@ -284,4 +284,18 @@ func hasPrefix(m map[string][]string, prefix string) bool {
 		}
 	}
 	return false
+}
+
+// TestUnsettled: when the result is built by a helper ctrlcmp does not
+// follow, the success requeue is not settled, and the answer says so and
+// why instead of claiming the controller is event-driven.
+func TestUnsettled(t *testing.T) {
+	l := locateFixture(t, "resultbuilder")
+	if l.err != nil || len(l.ctrls) != 1 {
+		t.Fatalf("load: %v (%d controllers)", l.err, len(l.ctrls))
+	}
+	reason := l.ctrls[0].Rows[locate.RowRequeueSuccess].None
+	if !strings.HasPrefix(reason, "not settled") || !strings.Contains(reason, "r.Builder.Build") {
+		t.Errorf("requeue-success: %q, want it not settled, naming the builder", reason)
+	}
 }

@@ -560,6 +560,11 @@ func (a *analysis) onOwnObject(info *types.Info, target ast.Expr, kind *types.Na
 		return true
 	}
 	t := info.TypeOf(e)
+	if t != nil && types.IsInterface(t) {
+		// A helper taking any object (conditions.Setter, client.Object):
+		// on this reconcile path it is handed the primary object.
+		return true
+	}
 	n, ok := deref(t).(*types.Named)
 	return ok && types.Identical(n, kind)
 }
@@ -630,6 +635,9 @@ type retSite struct {
 	// after is the RequeueAfter expression, ret the return statement.
 	after ast.Expr
 	ret   ast.Node
+	// opaque is a result built by an expression ctrlcmp does not follow
+	// (a call of a result builder); its class is then unknown.
+	opaque ast.Expr
 }
 
 type guard int
@@ -727,6 +735,16 @@ func (a *analysis) resultRequeues(f *found) (Row, Row) {
 		f.retry = &requeue{in: primary.in, at: primary.ret, duration: primary.after}
 	}
 	if success == nil {
+		// Prefer a result built by a call (a builder) to one merely held
+		// in a variable.
+		sort.SliceStable(rets, func(i, j int) bool { return isCall(rets[i].opaque) && !isCall(rets[j].opaque) })
+		for _, r := range rets {
+			if r.opaque != nil {
+				s := a.site(r.pos)
+				return errRow, none(fmt.Sprintf("not settled: the result is built by %s at %s:%d, which ctrlcmp does not follow into; read it to see whether a success requeues (no return on the paths it follows sets RequeueAfter)",
+					exprText(a, callee(r.opaque)), s.File, s.Line))
+			}
+		}
 		return errRow, none("event-driven only: no return on the success path sets RequeueAfter, so the object is reconciled again only on watch events (or the manager's cache resync)")
 	}
 	f.success = &requeue{in: success.in, at: success.ret, duration: success.after}
@@ -833,6 +851,10 @@ func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.Ret
 	}
 	res, errE := s.Results[0], s.Results[1]
 	res = a.lastValue(fn, info, res)
+	if !isResultLiteral(info, res) {
+		*out = append(*out, retSite{pos: s.Pos(), in: fn, ret: s, opaque: res})
+		return
+	}
 	errClass := "nil"
 	switch {
 	case isNil(info, errE):
@@ -873,6 +895,12 @@ func (a *analysis) testsTerminal(info *types.Info, cond ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// isResultLiteral reports whether e is a reconcile.Result literal.
+func isResultLiteral(info *types.Info, e ast.Expr) bool {
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	return ok && typeKey(info.TypeOf(lit)) == typeResult
 }
 
 // lastValue resolves a local variable to the value last assigned to it
@@ -953,6 +981,19 @@ func resultFields(info *types.Info, e ast.Expr) (requeue bool, after ast.Expr) {
 	return requeue, after
 }
 
+func isCall(e ast.Expr) bool {
+	_, ok := ast.Unparen(e).(*ast.CallExpr)
+	return e != nil && ok
+}
+
+// callee returns the function part of a call expression, or e.
+func callee(e ast.Expr) ast.Expr {
+	if c, ok := ast.Unparen(e).(*ast.CallExpr); ok {
+		return c.Fun
+	}
+	return e
+}
+
 // namedBy returns the object an expression ends in: the variable or field
 // it reads, or the function it calls.
 func namedBy(info *types.Info, e ast.Expr) types.Object {
@@ -1011,7 +1052,19 @@ func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
 		}
 		ast.Inspect(lit.Body, func(n ast.Node) bool {
 			as, ok := n.(*ast.AssignStmt)
-			if !ok || len(as.Lhs) != len(as.Rhs) {
+			if !ok {
+				return true
+			}
+			if len(as.Rhs) == 1 && len(as.Lhs) > 1 {
+				// result, retErr = helper.Summarize(...): built by a helper.
+				for _, l := range as.Lhs {
+					if id, ok := l.(*ast.Ident); ok && named[info.Uses[id]] && typeKey(info.TypeOf(id)) == typeResult {
+						out = append(out, retSite{pos: as.Pos(), in: a.bySyntax[lit], opaque: as.Rhs[0]})
+					}
+				}
+				return true
+			}
+			if len(as.Lhs) != len(as.Rhs) {
 				return true
 			}
 			for i, l := range as.Lhs {
