@@ -663,11 +663,12 @@ func (a *analysis) resultRequeues(f *found) (Row, Row) {
 	var rets []retSite
 	a.returns(f.entry, scope{}, map[*ssa.Function]bool{}, &rets)
 	rets = append(rets, a.deferredResults(f.entry)...)
-	// A failure path that requeues after the interval the controller also
-	// waits on dependencies with is waiting on a dependency too.
+	// A failure path that requeues after a setting of the controller's own
+	// (a field of the reconciler) that it also waits on dependencies with
+	// is waiting on a dependency too; an interval of the object is a retry.
 	waits := map[types.Object]bool{}
 	for _, r := range rets {
-		if r.class == ClassDependencyWait && r.interval != nil {
+		if v, ok := r.interval.(*types.Var); ok && r.class == ClassDependencyWait && v.IsField() && v.Pkg() == f.entry.Pkg.Pkg {
 			waits[r.interval] = true
 		}
 	}
