@@ -69,10 +69,11 @@ type expectations struct {
 	answers map[string][]string
 }
 
-func readExpectations(t *testing.T, dir, root string) expectations {
+// scanWants calls visit with every want (or want-none) comment of a
+// fixture's Go and YAML files, and the file:line it stands on, relative to
+// root.
+func scanWants(t *testing.T, dir, root string, visit func(at string, wants []string, isNone bool)) {
 	t.Helper()
-	e := expectations{primary: map[string]string{}, none: map[string]bool{},
-		condDecl: map[string]string{}, condSet: map[string]string{}, answers: map[string][]string{}}
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -91,31 +92,16 @@ func readExpectations(t *testing.T, dir, root string) expectations {
 		sc := bufio.NewScanner(f)
 		for line := 1; sc.Scan(); line++ {
 			at := fmt.Sprintf("%s:%d", filepath.ToSlash(rel), line)
-			if m := noneRE.FindStringSubmatch(sc.Text()); m != nil {
+			for _, re := range []*regexp.Regexp{noneRE, wantRE} {
+				m := re.FindStringSubmatch(sc.Text())
+				if m == nil {
+					continue
+				}
+				var wants []string
 				for _, q := range quotedRE.FindAllStringSubmatch(m[1], -1) {
-					e.none[q[1]] = true
+					wants = append(wants, q[1])
 				}
-			}
-			m := wantRE.FindStringSubmatch(sc.Text())
-			if m == nil {
-				continue
-			}
-			for _, q := range quotedRE.FindAllStringSubmatch(m[1], -1) {
-				switch w := q[1]; {
-				case strings.HasPrefix(w, "condition-type:"):
-					e.condDecl[strings.TrimPrefix(w, "condition-type:")] = at
-				case strings.HasPrefix(w, "condition-set:"):
-					e.condSet[strings.TrimPrefix(w, "condition-set:")] = at
-				case strings.HasPrefix(w, "trace:"), strings.HasPrefix(w, "drift:"), w == "write-always":
-					e.answers[w] = append(e.answers[w], at)
-				case strings.HasPrefix(w, "stage-"):
-					// Stages are checked by TestStages.
-				default:
-					if prev, dup := e.primary[w]; dup {
-						t.Fatalf("%s: want %q already stated at %s", at, w, prev)
-					}
-					e.primary[w] = at
-				}
+				visit(at, wants, re == noneRE)
 			}
 		}
 		return sc.Err()
@@ -123,6 +109,33 @@ func readExpectations(t *testing.T, dir, root string) expectations {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+func readExpectations(t *testing.T, dir, root string) expectations {
+	t.Helper()
+	e := expectations{primary: map[string]string{}, none: map[string]bool{},
+		condDecl: map[string]string{}, condSet: map[string]string{}, answers: map[string][]string{}}
+	scanWants(t, dir, root, func(at string, wants []string, isNone bool) {
+		for _, w := range wants {
+			switch {
+			case isNone:
+				e.none[w] = true
+			case strings.HasPrefix(w, "condition-type:"):
+				e.condDecl[strings.TrimPrefix(w, "condition-type:")] = at
+			case strings.HasPrefix(w, "condition-set:"):
+				e.condSet[strings.TrimPrefix(w, "condition-set:")] = at
+			case strings.HasPrefix(w, "trace:"), strings.HasPrefix(w, "drift:"), w == "write-always":
+				e.answers[w] = append(e.answers[w], at)
+			case strings.HasPrefix(w, "stage-"), strings.HasPrefix(w, locate.StageReentry):
+				// Stages are checked by TestStages.
+			default:
+				if prev, dup := e.primary[w]; dup {
+					t.Fatalf("%s: want %q already stated at %s", at, w, prev)
+				}
+				e.primary[w] = at
+			}
+		}
+	})
 	return e
 }
 

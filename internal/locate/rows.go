@@ -261,7 +261,7 @@ func (a *analysis) finalizers(f *found, reach *callgraph.Reach) finRows {
 	adds, removes, tests := a.finalizerOps(reach.Funcs())
 	var r finRows
 	noFin := "no finalizer: nothing reachable from the entry adds one"
-	if refs := a.ownerRefs(); len(refs) > 0 {
+	if refs := a.callsOf(RoleOwnerRef); len(refs) > 0 {
 		noFin += fmt.Sprintf("; children are removed by garbage collection through their owner reference (%s:%d)", refs[0].File, refs[0].Line)
 	}
 	var addSites []Site
@@ -312,12 +312,13 @@ func (a *analysis) finalizers(f *found, reach *callgraph.Reach) finRows {
 	return r
 }
 
-// ownerRefs cites the places the tree makes owner references.
-func (a *analysis) ownerRefs() []Site {
+// callsOf cites every call, anywhere in the tree, of a library function
+// with the given role (owner references made, event sinks started).
+func (a *analysis) callsOf(role Role) []Site {
 	var out []Site
 	for _, fd := range a.ownFuncs() {
 		a.allCalls(fd, func(c call) {
-			if c.known && c.fact.Role == RoleOwnerRef {
+			if c.known && c.fact.Role == role {
 				out = append(out, a.site(c.expr.Lparen))
 			}
 		})

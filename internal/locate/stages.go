@@ -170,7 +170,7 @@ func (a *analysis) withStages(f *found, reach *callgraph.Reach, writes []Write, 
 		}
 	}
 	if len(ws) > 0 {
-		for _, sink := range a.eventSinks() {
+		for _, sink := range a.callsOf(RoleEventSink) {
 			sink.Note = "recorded events reach the API server asynchronously through this sink"
 			ws = append(ws, sink)
 		}
@@ -451,19 +451,6 @@ func (a *analysis) queueAdds(fn *ssa.Function) []call {
 				out = append(out, c)
 			}
 		}
-	}
-	return out
-}
-
-// eventSinks cites where recorded events start flowing to the API server.
-func (a *analysis) eventSinks() []Site {
-	var out []Site
-	for _, fd := range a.ownFuncs() {
-		a.allCalls(fd, func(c call) {
-			if c.known && c.fact.Role == RoleEventSink {
-				out = append(out, a.site(c.expr.Lparen))
-			}
-		})
 	}
 	return out
 }

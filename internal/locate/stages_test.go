@@ -1,9 +1,7 @@
 package locate_test
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -17,39 +15,18 @@ import (
 func stageWants(t *testing.T, dir, root string) map[string][]string {
 	t.Helper()
 	wants := map[string][]string{}
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return err
-		}
-		abs, _ := filepath.Abs(path)
-		abs, _ = filepath.EvalSymlinks(abs)
-		rel, _ := filepath.Rel(root, abs)
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		for line := 1; sc.Scan(); line++ {
-			m := wantRE.FindStringSubmatch(sc.Text())
-			if m == nil {
+	scanWants(t, dir, root, func(at string, ws []string, isNone bool) {
+		for _, w := range ws {
+			id, _, _ := strings.Cut(w, ":")
+			if isNone || !strings.HasPrefix(id, "stage-") && id != locate.StageReentry {
 				continue
 			}
-			for _, q := range quotedRE.FindAllStringSubmatch(m[1], -1) {
-				id, _, _ := strings.Cut(q[1], ":")
-				if strings.HasPrefix(id, "stage-") || id == locate.StageReentry {
-					if q[1] == locate.StageWatch+":handler" {
-						id = q[1]
-					}
-					wants[id] = append(wants[id], fmt.Sprintf("%s:%d", filepath.ToSlash(rel), line))
-				}
+			if w == locate.StageWatch+":handler" {
+				id = w
 			}
+			wants[id] = append(wants[id], at)
 		}
-		return sc.Err()
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return wants
 }
 
