@@ -33,6 +33,7 @@ const (
 	RoleEvent                    // records an event: Obj is the object it is about
 	RoleApply                    // applies desired state through server-side apply, with drift detection
 	RoleCompare                  // compares two values deeply
+	RoleClock                    // reads the clock: a value that differs on every pass
 	RoleAddHandler               // registers an informer event handler: Arg is the handler
 	RoleNewInformer              // creates a shared informer: Arg is the example object of the watched type
 	RoleEventSink                // starts sending recorded events to the API server
@@ -131,12 +132,15 @@ var knowledge = map[string]Fact{
 	"(k8s.io/client-go/tools/record.EventRecorder).AnnotatedEventf": {Role: RoleEvent, Verb: "record", Obj: 0, Key: -1, Arg: -1},
 	"(k8s.io/client-go/tools/events.EventRecorder).Eventf":          {Role: RoleEvent, Verb: "record", Obj: 0, Key: -1, Arg: -1},
 
-	"reflect.DeepEqual": {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"maps.Equal":        {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"maps.EqualFunc":    {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"slices.Equal":      {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"slices.EqualFunc":  {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"bytes.Equal":       {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"time.Now": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
+	"k8s.io/apimachinery/pkg/apis/meta/v1.Now":      {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
+	"k8s.io/apimachinery/pkg/apis/meta/v1.NowMicro": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
+	"reflect.DeepEqual":                             {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"maps.Equal":                                    {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"maps.EqualFunc":                                {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"slices.Equal":                                  {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"slices.EqualFunc":                              {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"bytes.Equal":                                   {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"(k8s.io/apimachinery/pkg/conversion.Equalities).DeepEqual":      {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"(k8s.io/apimachinery/pkg/conversion.Equalities).DeepDerivative": {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"github.com/google/go-cmp/cmp.Equal":                             {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},

@@ -124,7 +124,7 @@ func readExpectations(t *testing.T, dir, root string) expectations {
 				e.condDecl[strings.TrimPrefix(w, "condition-type:")] = at
 			case strings.HasPrefix(w, "condition-set:"):
 				e.condSet[strings.TrimPrefix(w, "condition-set:")] = at
-			case strings.HasPrefix(w, "trace:"), strings.HasPrefix(w, "drift:"), w == "write-always":
+			case strings.HasPrefix(w, "trace:"), strings.HasPrefix(w, "drift:"), w == "write-always", w == "hot-loop":
 				e.answers[w] = append(e.answers[w], at)
 			case strings.HasPrefix(w, "stage-"), strings.HasPrefix(w, locate.StageReentry):
 				// Stages are checked by TestStages.
@@ -225,8 +225,9 @@ func checkConditions(t *testing.T, row locate.Row, want expectations) {
 
 // TestAnswers checks the answers beyond the table against each fixture's
 // comments: every "trace:STEP" and "drift:STEP" line is a step of the
-// interval trace or the drift answer, and the writes made on every
-// succeeding pass are exactly the "write-always" lines.
+// interval trace or the drift answer, the writes made on every succeeding
+// pass are exactly the "write-always" lines, and those flagged as a hot-loop
+// risk exactly the "hot-loop" lines.
 func TestAnswers(t *testing.T) {
 	for _, name := range fixtures {
 		t.Run(name, func(t *testing.T) {
@@ -255,8 +256,20 @@ func TestAnswers(t *testing.T) {
 			if strings.Join(always, " ") != strings.Join(wantAlways, " ") {
 				t.Errorf("writes on every pass: got %v, want %v", always, wantAlways)
 			}
+			var hot []string
+			for _, w := range c.Writes {
+				if strings.Contains(w.Note, "hot-loop risk") {
+					hot = append(hot, fmt.Sprintf("%s:%d", w.File, w.Line))
+				}
+			}
+			sort.Strings(hot)
+			wantHot := append([]string(nil), want.answers["hot-loop"]...)
+			sort.Strings(wantHot)
+			if strings.Join(hot, " ") != strings.Join(wantHot, " ") {
+				t.Errorf("hot-loop risks: got %v, want %v", hot, wantHot)
+			}
 			for key, ats := range want.answers {
-				if key == "write-always" {
+				if key == "write-always" || key == "hot-loop" {
 					continue
 				}
 				for _, at := range ats {

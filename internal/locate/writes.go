@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/ssa"
@@ -39,6 +40,11 @@ func (a *analysis) writes(f *found, reach *callgraphx.Reach, normal map[*ssa.Fun
 			w.Note = "server-side apply: writes only the objects whose dry run differs from the cluster"
 		}
 		w.Always = always(fn, c.expr.Lparen, alwaysVia, normal)
+		if w.Always {
+			if risk := a.hotLoopRisk(fn, wc.info, c.expr.Pos()); risk != "" {
+				w.Note = strings.TrimPrefix(w.Note+"; "+risk, "; ")
+			}
+		}
 		chain := reach.Path(fn)
 		if w.Always {
 			chain = nil
@@ -53,6 +59,35 @@ func (a *analysis) writes(f *found, reach *callgraphx.Reach, normal map[*ssa.Fun
 		out = append(out, w)
 	}
 	return out
+}
+
+// hotLoopRisk looks, before a write made on every pass, for what makes its
+// payload differ on every pass: a clock read, or a map ranged over (its
+// order changes) in the function that writes. A write that differs every
+// time fires the controller's own watch again: a hot loop.
+func (a *analysis) hotLoopRisk(fn *ssa.Function, info *types.Info, before token.Pos) string {
+	var risk string
+	ast.Inspect(body(fn), func(n ast.Node) bool {
+		if risk != "" || n == nil || n.Pos() >= before {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if c := a.makeCall(info, n, fn); c.known && c.fact.Role == RoleClock {
+				s := a.site(n.Pos())
+				risk = fmt.Sprintf("hot-loop risk: the payload may hold %s from %s:%d, which differs on every pass", cite.ObjectName(c.fn)+"()", s.File, s.Line)
+			}
+		case *ast.RangeStmt:
+			if _, isMap := info.TypeOf(n.X).Underlying().(*types.Map); isMap {
+				s := a.site(n.Pos())
+				risk = fmt.Sprintf("hot-loop risk: a map is ranged over at %s:%d, whose order differs on every pass", s.File, s.Line)
+			}
+		}
+		return true
+	})
+	return risk
 }
 
 // writeCall is a call that writes, found in a reached function.

@@ -53,6 +53,10 @@ func (r *MirrorReconciler) Reconcile(ctx context.Context, req ctrl.Request) (res
 		result, retErr = r.Builder.Build(synced, retErr)
 	}()
 	synced = len(cm.Data) > 0
+	cm.Annotations = map[string]string{"mirror.example.com/checked": time.Now().Format(time.RFC3339)}
+	if err := r.Update(ctx, cm); err != nil { // want "write-always" "hot-loop"
+		return result, err
+	}
 	return result, nil
 }
 
