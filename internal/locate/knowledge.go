@@ -34,6 +34,7 @@ const (
 	RoleApply                    // applies desired state through server-side apply, with drift detection
 	RoleCompare                  // compares two values deeply
 	RoleClock                    // reads the clock: a value that differs on every pass
+	RoleTimeIsZero               // tells whether a timestamp is unset
 	RoleAddHandler               // registers an informer event handler: Arg is the handler
 	RoleNewInformer              // creates a shared informer: Arg is the example object of the watched type
 	RoleEventSink                // starts sending recorded events to the API server
@@ -132,6 +133,7 @@ var knowledge = map[string]Fact{
 	"(k8s.io/client-go/tools/record.EventRecorder).AnnotatedEventf": {Role: RoleEvent, Verb: "record", Obj: 0, Key: -1, Arg: -1},
 	"(k8s.io/client-go/tools/events.EventRecorder).Eventf":          {Role: RoleEvent, Verb: "record", Obj: 0, Key: -1, Arg: -1},
 
+	"(*k8s.io/apimachinery/pkg/apis/meta/v1.Time).IsZero": {Role: RoleTimeIsZero, Obj: -1, Key: -1, Arg: -1},
 	"time.Now": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
 	"k8s.io/apimachinery/pkg/apis/meta/v1.Now":      {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
 	"k8s.io/apimachinery/pkg/apis/meta/v1.NowMicro": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
@@ -214,6 +216,9 @@ const (
 	// the knowledge: informer factories of generated clientsets are named
 	// like client-go's own and take the resync period second.
 	generatedFactoryName = "NewSharedInformerFactory"
+	// Generated listers and typed clients read an object with a method of
+	// this name: Get(name) or Get(ctx, name, metav1.GetOptions).
+	generatedGetMethod = "Get"
 )
 
 // clientsetVerbs: a generated typed client's write methods take an options

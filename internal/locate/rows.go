@@ -138,7 +138,7 @@ func (a *analysis) readShape(info *types.Info, c call) (ast.Expr, types.Type) {
 		}
 		return nil, nil
 	}
-	if c.fn == nil || c.fn.Name() != "Get" || c.fn.Type().(*types.Signature).Recv() == nil {
+	if c.fn == nil || c.fn.Name() != generatedGetMethod || c.fn.Type().(*types.Signature).Recv() == nil {
 		return nil, nil
 	}
 	// The signature as instantiated at the call (a generic lister's T).
@@ -436,7 +436,8 @@ func (a *analysis) deletionTest(info *types.Info, cond ast.Expr) int {
 			}
 		}
 	case *ast.CallExpr:
-		if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "IsZero" && a.isDeletionTimestamp(info, sel.X) {
+		sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
+		if c := a.makeCall(info, e, nil); ok && c.known && c.fact.Role == RoleTimeIsZero && a.isDeletionTimestamp(info, sel.X) {
 			return -1
 		}
 	}
@@ -584,7 +585,7 @@ func (a *analysis) conditionType(info *types.Info, c call) (string, *types.Const
 	truth := c.fact.True
 	if c.fact.ArgIsCondition {
 		lit, ok := ast.Unparen(arg).(*ast.CompositeLit)
-		if !ok {
+		if !ok || typeKey(info.TypeOf(lit)) != typeCondition {
 			return "", nil, false
 		}
 		arg = nil
