@@ -79,7 +79,7 @@ func golden(t *testing.T, name, got string) {
 // TestGolden checks the JSON of every fixture and the markdown table of a
 // Flux-style controller against a client-go one.
 func TestGolden(t *testing.T) {
-	for _, name := range []string{"clientgo-finalizer", "clientgo-plain", "kubebuilder", "flux", "resultbuilder"} {
+	for _, name := range []string{"clientgo-finalizer", "clientgo-plain", "kubebuilder", "flux", "resultbuilder", "ctrlnew"} {
 		t.Run(name, func(t *testing.T) {
 			t.Chdir(copyFixture(t, name))
 			code, out, errs := run(t, "locate", name, "--format", "json")

@@ -92,7 +92,7 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 	a.allCalls(fd, func(c call) {
 		switch c.fact.Role {
 		case RoleRegisterFor:
-			if n, ok := deref(info.TypeOf(c.arg(0))).(*types.Named); ok {
+			if n, ok := deref(info.TypeOf(c.arg(c.fact.Arg))).(*types.Named); ok {
 				kinds = append(kinds, n)
 			}
 		case RoleRegisterComplete:
@@ -101,7 +101,11 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 	})
 	var out []*found
 	for _, c := range completes {
-		for _, rt := range a.reconcilerTypes(fd, info, c.arg(0)) {
+		arg := c.arg(c.fact.Arg)
+		if c.fact.ArgIsOptions {
+			arg = optionsField(info, arg, optionsReconciler)
+		}
+		for _, rt := range a.reconcilerTypes(fd, info, arg) {
 			entry := a.methodFunc(rt, "Reconcile")
 			if entry == nil {
 				continue
@@ -116,6 +120,24 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 		}
 	}
 	return out
+}
+
+// optionsField returns the value of a field in an options literal, or nil.
+func optionsField(info *types.Info, e ast.Expr, field string) ast.Expr {
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	if !ok {
+		return nil
+	}
+	for _, el := range lit.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == field {
+				if v, ok := info.Uses[id].(*types.Var); ok && v.IsField() {
+					return kv.Value
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // reconcilerTypes returns the tree's types that may be the reconciler passed

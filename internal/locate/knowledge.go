@@ -49,6 +49,9 @@ type Fact struct {
 	Arg int
 	// ArgIsCondition says Arg is a whole condition value, not its type.
 	ArgIsCondition bool
+	// ArgIsOptions says Arg is an options struct whose Reconciler field is
+	// the value the role is about.
+	ArgIsOptions bool
 	// Implied is the qualified name of the constant a helper sets without
 	// taking it as an argument (MarkReconciling sets Reconciling).
 	Implied string
@@ -158,7 +161,15 @@ var knowledge = map[string]Fact{
 	"(" + workqueue + "TypedDelayingInterface).AddAfter":           {Role: RoleQueueAddAfter, Obj: -1, Key: 0, Arg: 1},
 	"(" + workqueue + "DelayingInterface).AddAfter":                {Role: RoleQueueAddAfter, Obj: -1, Key: 0, Arg: 1},
 
-	"(*" + cr + "builder.TypedBuilder).For":      {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 0},
+	"(*" + cr + "builder.TypedBuilder).For": {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 0},
+	// controller.New(name, mgr, controller.Options{Reconciler: r}) then
+	// c.Watch(source.Kind(cache, &T{}, handler)).
+	cr + "controller.New":                        {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 2, ArgIsOptions: true},
+	cr + "controller.NewTyped":                   {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 2, ArgIsOptions: true},
+	cr + "controller.NewUnmanaged":               {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 1, ArgIsOptions: true},
+	cr + "controller.NewTypedUnmanaged":          {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 1, ArgIsOptions: true},
+	cr + "source.Kind":                           {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 1},
+	cr + "source.TypedKind":                      {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 1},
 	"(*" + cr + "builder.Builder).For":           {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 0},
 	"(*" + cr + "builder.TypedBuilder).Complete": {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
 	"(*" + cr + "builder.Builder).Complete":      {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
@@ -212,6 +223,9 @@ const (
 	typeRequest            = cr + "reconcile.Request"
 	fieldDeletionTimestamp = typeObjectMeta + ".DeletionTimestamp"
 	fieldFinalizers        = typeObjectMeta + ".Finalizers"
+	// optionsReconciler is the field of controller.Options holding the
+	// reconciler.
+	optionsReconciler = "Reconciler"
 	// Generated code has no shared declaration to key on, so its shape is
 	// the knowledge: informer factories of generated clientsets are named
 	// like client-go's own and take the resync period second.
@@ -229,6 +243,13 @@ var clientsetVerbs = map[string]string{
 	"k8s.io/apimachinery/pkg/apis/meta/v1.PatchOptions":  "patch",
 	"k8s.io/apimachinery/pkg/apis/meta/v1.ApplyOptions":  "apply",
 	"k8s.io/apimachinery/pkg/apis/meta/v1.DeleteOptions": "delete",
+}
+
+// resyncFields are the options fields that set a controller-runtime cache's
+// resync period.
+var resyncFields = map[string]bool{
+	cr + "cache.Options.SyncPeriod":   true,
+	cr + "manager.Options.SyncPeriod": true,
 }
 
 // generatedStatusWrites are the method names generated typed clients give

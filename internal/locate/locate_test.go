@@ -20,7 +20,7 @@ import (
 
 // fixtures are the controller trees under testdata/src, each stating its
 // expected sites in `// want "row"` comments.
-var fixtures = []string{"clientgo-finalizer", "clientgo-plain", "kubebuilder", "flux", "resultbuilder"}
+var fixtures = []string{"clientgo-finalizer", "clientgo-plain", "kubebuilder", "flux", "resultbuilder", "ctrlnew"}
 
 type located struct {
 	tree  *load.Tree
@@ -323,5 +323,22 @@ func TestUnsettled(t *testing.T) {
 	reason := l.ctrls[0].Rows[locate.RowRequeueSuccess].None
 	if !strings.HasPrefix(reason, "not settled") || !strings.Contains(reason, "r.Builder.Build") {
 		t.Errorf("requeue-success: %q, want it not settled, naming the builder", reason)
+	}
+}
+
+// TestSyncPeriod: an event-driven controller-runtime reconciler's none
+// reason cites the cache resync period the tree sets.
+func TestSyncPeriod(t *testing.T) {
+	l := locateFixture(t, "ctrlnew")
+	if l.err != nil || len(l.ctrls) != 1 {
+		t.Fatalf("load: %v (%d controllers)", l.err, len(l.ctrls))
+	}
+	c := l.ctrls[0]
+	if c.Kind != "Secret" {
+		t.Errorf("kind %q, want Secret (from source.Kind)", c.Kind)
+	}
+	reason := c.Rows[locate.RowRequeueSuccess].None
+	if !strings.HasPrefix(reason, "event-driven only") || !strings.Contains(reason, "controller/secret.go:") {
+		t.Errorf("requeue-success: %q, want event-driven only, citing the SyncPeriod", reason)
 	}
 }

@@ -748,7 +748,13 @@ func (a *analysis) resultRequeues(f *found) (Row, Row) {
 					exprText(a, callee(r.opaque)), s.File, s.Line))
 			}
 		}
-		return errRow, none("event-driven only: no return on the success path sets RequeueAfter, so the object is reconciled again only on watch events (or the manager's cache resync)")
+		reason := "event-driven only: no return on the success path sets RequeueAfter, so the object is reconciled again only on watch events"
+		if ps := a.syncPeriods(); len(ps) > 0 {
+			reason += fmt.Sprintf(" and the cache's resync every %s (%s:%d)", ps[0].Note, ps[0].File, ps[0].Line)
+		} else {
+			reason += " and the cache's periodic resync (no SyncPeriod is set in the tree: controller-runtime's default applies)"
+		}
+		return errRow, none(reason)
 	}
 	f.success = &requeue{in: success.in, at: success.ret, duration: success.after}
 	s := a.site(success.pos)
@@ -1211,6 +1217,38 @@ func exprText(a *analysis, e ast.Expr) string {
 		return ""
 	}
 	return full[start.Column-1 : end.Column-1]
+}
+
+// syncPeriods cites where the tree sets a controller-runtime cache's resync
+// period, with the value as written.
+func (a *analysis) syncPeriods() []Site {
+	var out []Site
+	for _, fd := range a.ownFuncs() {
+		info := a.infoAt(fd.Pos())
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			for _, el := range lit.Elts {
+				kv, ok := el.(*ast.KeyValueExpr)
+				if !ok {
+					continue
+				}
+				id, ok := kv.Key.(*ast.Ident)
+				if !ok {
+					continue
+				}
+				if v, ok := info.Uses[id].(*types.Var); ok && resyncFields[fieldKey(v, info.TypeOf(lit))] {
+					s := a.site(kv.Pos())
+					s.Note = exprText(a, kv.Value)
+					out = append(out, s)
+				}
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // isParam reports whether v is a parameter of fd.
