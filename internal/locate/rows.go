@@ -1241,7 +1241,14 @@ func (a *analysis) syncPeriods() []Site {
 				}
 				if v, ok := info.Uses[id].(*types.Var); ok && resyncFields[fieldKey(v, info.TypeOf(lit))] {
 					s := a.site(kv.Pos())
-					s.Note = exprText(a, kv.Value)
+					value := kv.Value
+					if u, ok := value.(*ast.UnaryExpr); ok && u.Op == token.AND {
+						value = u.X // SyncPeriod: &period
+					}
+					if fn := a.bySyntax[fd]; fn != nil {
+						value = a.lastValue(fn, info, value)
+					}
+					s.Note = exprText(a, value)
 					out = append(out, s)
 				}
 			}

@@ -66,12 +66,10 @@ func JSON(w io.Writer, trees ...Tree) error {
 			doc.Trees[i].Controllers = []locate.Controller{}
 		}
 	}
-	b, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
 }
 
 // Questions are the table's row headings, in the words of the exercise.
