@@ -12,13 +12,19 @@ package callgraph
 
 import (
 	"fmt"
+	"go/ast"
+	"go/token"
 	"go/types"
 	"sort"
+	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/callgraph/vta"
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 )
 
 // Program is the SSA program of a tree with the call graph of its own code.
@@ -27,8 +33,12 @@ type Program struct {
 	Graph *callgraph.Graph
 	// Own holds the functions with bodies: the tree's own code.
 	Own map[*ssa.Function]bool
-	// Warnings name own packages whose SSA could not be built.
+	// Warnings name own packages whose SSA could not be built, and the
+	// functions left out because of type errors.
 	Warnings []string
+	// Unanalysed are the own functions whose bodies were left out because
+	// they hold type errors.
+	Unanalysed map[*types.Func]bool
 }
 
 // Build creates SSA for every package in all (types only) and own (with
@@ -40,29 +50,38 @@ func Build(all, own []*packages.Package) *Program {
 		isOwn[p] = true
 	}
 	var ownPkgs []*ssa.Package
+	var warnings []string
+	unanalysed := map[*types.Func]bool{}
 	for _, p := range all {
 		if p.Types == nil {
 			continue
 		}
 		if isOwn[p] && p.TypesInfo != nil {
-			ownPkgs = append(ownPkgs, prog.CreatePackage(p.Types, p.Syntax, p.TypesInfo, true))
+			files, skipped := withoutIllTyped(p, unanalysed)
+			if len(skipped) > 0 {
+				warnings = append(warnings, fmt.Sprintf("%s: not analysed, because of type errors: %s", p.PkgPath, strings.Join(skipped, ", ")))
+			}
+			ownPkgs = append(ownPkgs, prog.CreatePackage(p.Types, files, p.TypesInfo, true))
 		} else {
 			prog.CreatePackage(p.Types, nil, nil, true)
 		}
 	}
-	// Packages reached only through types (never listed) still need an SSA
-	// package, or building a reference to them panics.
+	// Packages reached only through types (never listed), and the stand-ins
+	// for imports that failed to load (a module the proxy does not serve),
+	// still need an SSA package, or building a reference to them panics.
 	for _, p := range all {
 		if p.Types == nil {
 			continue
 		}
 		for _, imp := range p.Types.Imports() {
-			if prog.ImportedPackage(imp.Path()) == nil {
-				prog.CreatePackage(imp, nil, nil, true)
+			// By identity: an import that failed to load is a stand-in
+			// package of its own, beside any other of the same path.
+			if prog.Package(imp) == nil {
+				prog.CreatePackage(imp, nil, nil, prog.ImportedPackage(imp.Path()) == nil)
 			}
 		}
 	}
-	pr := &Program{SSA: prog, Own: map[*ssa.Function]bool{}}
+	pr := &Program{SSA: prog, Own: map[*ssa.Function]bool{}, Warnings: warnings, Unanalysed: unanalysed}
 	for _, sp := range ownPkgs {
 		if err := buildPackage(sp); err != nil {
 			pr.Warnings = append(pr.Warnings, err.Error())
@@ -73,6 +92,94 @@ func Build(all, own []*packages.Package) *Program {
 	pr.Graph = vta.CallGraph(pr.withWrappers(), nil)
 	pr.Graph.DeleteSyntheticNodes()
 	return pr
+}
+
+// withoutIllTyped returns the files of a package with the body of every
+// function holding a type error dropped (the SSA builder cannot build
+// ill-typed code), and the names of those functions. The package's own
+// syntax is not modified: the files and declarations are copies.
+func withoutIllTyped(p *packages.Package, unanalysed map[*types.Func]bool) ([]*ast.File, []string) {
+	errs := errorPositions(p)
+	if len(errs) == 0 && !p.IllTyped {
+		return p.Syntax, nil
+	}
+	var skipped []string
+	files := make([]*ast.File, len(p.Syntax))
+	for i, f := range p.Syntax {
+		cp := *f
+		cp.Decls = append([]ast.Decl(nil), f.Decls...)
+		for j, d := range cp.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || !holdsError(fd, errs) && !holdsUntyped(fd, p.TypesInfo) {
+				continue
+			}
+			stub := *fd
+			stub.Body = nil
+			cp.Decls[j] = &stub
+			skipped = append(skipped, cite.FuncName(fd))
+			if obj, ok := p.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+				unanalysed[obj] = true
+			}
+		}
+		files[i] = &cp
+	}
+	return files, skipped
+}
+
+func holdsError(fd *ast.FuncDecl, errs []token.Pos) bool {
+	for _, pos := range errs {
+		if fd.Pos() <= pos && pos < fd.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsUntyped reports whether a function body holds an expression the
+// type checker gave no type (code using a package that failed to import
+// reports no error of its own).
+func holdsUntyped(fd *ast.FuncDecl, info *types.Info) bool {
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch e := n.(type) {
+		case *ast.CallExpr, *ast.SelectorExpr, *ast.CompositeLit, *ast.IndexExpr, *ast.UnaryExpr, *ast.BinaryExpr, *ast.StarExpr:
+			if info.TypeOf(e.(ast.Expr)) == nil {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// errorPositions are the positions of a package's type errors (go/packages
+// reports a failed import as an error, "file:line:col: could not import").
+func errorPositions(p *packages.Package) []token.Pos {
+	var out []token.Pos
+	for _, e := range p.TypeErrors {
+		out = append(out, e.Pos)
+	}
+	for _, e := range p.Errors {
+		if e.Kind != packages.TypeError {
+			continue
+		}
+		parts := strings.Split(e.Pos, ":")
+		if len(parts) < 3 {
+			continue
+		}
+		line, err1 := strconv.Atoi(parts[len(parts)-2])
+		col, err2 := strconv.Atoi(parts[len(parts)-1])
+		file := strings.Join(parts[:len(parts)-2], ":")
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		for _, f := range p.Syntax {
+			if tf := p.Fset.File(f.Pos()); tf != nil && tf.Name() == file && line >= 1 && line <= tf.LineCount() {
+				out = append(out, tf.LineStart(line)+token.Pos(col-1))
+			}
+		}
+	}
+	return out
 }
 
 // buildPackage builds one package's bodies; ill-typed code can make the SSA
@@ -155,9 +262,12 @@ func (pr *Program) Func(obj *types.Func) *ssa.Function {
 // entry functions: every reached function with the edge it was first reached
 // by, so that Path gives a shortest chain of calls.
 type Reach struct {
-	via   map[*ssa.Function]*callgraph.Edge
-	encl  map[*ssa.Function]*ssa.Function // closure -> the function creating it
-	order []*ssa.Function
+	// Unanalysed are the functions reached whose bodies were left out
+	// (type errors): what they do is unknown.
+	Unanalysed []*ssa.Function
+	via        map[*ssa.Function]*callgraph.Edge
+	encl       map[*ssa.Function]*ssa.Function // closure -> the function creating it
+	order      []*ssa.Function
 }
 
 // Reachable walks the call graph from the entries.
@@ -194,6 +304,9 @@ func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
 		sort.SliceStable(out, func(i, j int) bool { return out[i].Pos() < out[j].Pos() })
 		for _, e := range out {
 			callee := e.Callee.Func
+			if obj, ok := callee.Object().(*types.Func); ok && pr.Unanalysed[obj] && !contains(r.Unanalysed, callee) {
+				r.Unanalysed = append(r.Unanalysed, callee)
+			}
 			if _, ok := r.via[callee]; ok || !pr.Own[callee] {
 				continue
 			}
@@ -237,4 +350,13 @@ func (r *Reach) Depth(f *ssa.Function) int {
 		return -1
 	}
 	return len(r.Path(f))
+}
+
+func contains(fs []*ssa.Function, f *ssa.Function) bool {
+	for _, g := range fs {
+		if g == f {
+			return true
+		}
+	}
+	return false
 }

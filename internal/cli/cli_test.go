@@ -180,3 +180,35 @@ func TestTreeWithTypeErrors(t *testing.T) {
 		t.Errorf("rows missing despite the type error:\n%s", out)
 	}
 }
+
+// TestUnanalysedOnThePath: a function on the reconcile path that does not
+// type-check is left out, named in the warnings, and the rows it might
+// answer say they are not settled rather than none.
+func TestUnanalysedOnThePath(t *testing.T) {
+	dir := copyFixture(t, "clientgo-plain")
+	file := filepath.Join(dir, "clientgo-plain", "controller.go")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(src),
+		"func newSecret(configMap *corev1.ConfigMap) *corev1.Secret {\n",
+		"func newSecret(configMap *corev1.ConfigMap) *corev1.Secret {\n\tvar _ int = \"not an int\"\n", 1)
+	if broken == string(src) {
+		t.Fatal("newSecret not found in the fixture")
+	}
+	if err := os.WriteFile(file, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, out, errs := run(t, "locate", "clientgo-plain", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "not analysed, because of type errors: newSecret") {
+		t.Errorf("no warning names newSecret:\n%s", out)
+	}
+	if !strings.Contains(out, `"none": "not settled: main.newSecret, on the reconcile path, could not be analysed`) {
+		t.Errorf("rows without an answer do not say they are not settled:\n%s", out)
+	}
+}

@@ -67,6 +67,20 @@ func (a *analysis) rows(f *found) Controller {
 	if writes == nil {
 		writes = []Write{}
 	}
+	if len(reach.Unanalysed) > 0 {
+		// A function on the reconcile path could not be analysed: no row
+		// it might answer can be said to have no answer.
+		var names []string
+		for _, fn := range reach.Unanalysed {
+			names = append(names, cite.ObjectName(fn.Object().(*types.Func)))
+		}
+		for id, r := range rows {
+			if !hasPrimary(r.Sites) {
+				r.None = fmt.Sprintf("not settled: %s, on the reconcile path, could not be analysed (type errors; see the warnings) and may hold the answer; without it: %s", strings.Join(names, ", "), r.None)
+				rows[id] = r
+			}
+		}
+	}
 	ctrl := Controller{Name: f.name, Kind: kindName, Style: f.style, Rows: rows, Writes: writes}
 	if f.success != nil {
 		ctrl.IntervalTrace = a.intervalTrace(f.kind, f.success.in, f.success.at, f.success.duration)
