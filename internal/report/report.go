@@ -262,7 +262,19 @@ func textLines(r locate.Row) [][]string {
 		if s.Class != "" {
 			text = "[" + s.Class + "] " + text
 		}
-		out = append(out, []string{where, s.Func, text})
+		out = append(out, []string{where, s.Func, clip(text)})
 	}
 	return out
+}
+
+// textWidth bounds the source text shown in a terminal table cell.
+const textWidth = 100
+
+// clip shortens a cell's source text for the terminal; JSON and markdown
+// keep it whole.
+func clip(s string) string {
+	if r := []rune(s); len(r) > textWidth {
+		return string(r[:textWidth-1]) + "…"
+	}
+	return s
 }
