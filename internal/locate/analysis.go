@@ -352,3 +352,21 @@ func sortSites(ss []Site) {
 		return ss[i].Line < ss[j].Line
 	})
 }
+
+// keyedFields calls visit with each keyed element of a composite literal
+// and the struct field its key names.
+func keyedFields(info *types.Info, lit *ast.CompositeLit, visit func(field *types.Var, kv *ast.KeyValueExpr)) {
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		id, ok := kv.Key.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		if v, ok := info.Uses[id].(*types.Var); ok && v.IsField() {
+			visit(v, kv)
+		}
+	}
+}

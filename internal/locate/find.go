@@ -128,16 +128,13 @@ func optionsField(info *types.Info, e ast.Expr, field string) ast.Expr {
 	if !ok {
 		return nil
 	}
-	for _, el := range lit.Elts {
-		if kv, ok := el.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == field {
-				if v, ok := info.Uses[id].(*types.Var); ok && v.IsField() {
-					return kv.Value
-				}
-			}
+	var value ast.Expr
+	keyedFields(info, lit, func(v *types.Var, kv *ast.KeyValueExpr) {
+		if v.Name() == field {
+			value = kv.Value
 		}
-	}
-	return nil
+	})
+	return value
 }
 
 // reconcilerTypes returns the tree's types that may be the reconciler passed

@@ -244,30 +244,8 @@ func TestAnswers(t *testing.T) {
 			for _, s := range c.Drift {
 				steps[fmt.Sprintf("drift:%s@%s:%d", s.Step, s.File, s.Line)] = true
 			}
-			var always []string
-			for _, w := range c.Writes {
-				if w.Always {
-					always = append(always, fmt.Sprintf("%s:%d", w.File, w.Line))
-				}
-			}
-			sort.Strings(always)
-			wantAlways := append([]string(nil), want.answers["write-always"]...)
-			sort.Strings(wantAlways)
-			if strings.Join(always, " ") != strings.Join(wantAlways, " ") {
-				t.Errorf("writes on every pass: got %v, want %v", always, wantAlways)
-			}
-			var hot []string
-			for _, w := range c.Writes {
-				if strings.Contains(w.Note, "hot-loop risk") {
-					hot = append(hot, fmt.Sprintf("%s:%d", w.File, w.Line))
-				}
-			}
-			sort.Strings(hot)
-			wantHot := append([]string(nil), want.answers["hot-loop"]...)
-			sort.Strings(wantHot)
-			if strings.Join(hot, " ") != strings.Join(wantHot, " ") {
-				t.Errorf("hot-loop risks: got %v, want %v", hot, wantHot)
-			}
+			sameSites(t, "writes on every pass", c.Writes, func(w locate.Write) bool { return w.Always }, want.answers["write-always"])
+			sameSites(t, "hot-loop risks", c.Writes, func(w locate.Write) bool { return strings.Contains(w.Note, "hot-loop risk") }, want.answers["hot-loop"])
 			for key, ats := range want.answers {
 				if key == "write-always" || key == "hot-loop" {
 					continue
@@ -340,5 +318,23 @@ func TestSyncPeriod(t *testing.T) {
 	reason := c.Rows[locate.RowRequeueSuccess].None
 	if !strings.HasPrefix(reason, "event-driven only") || !strings.Contains(reason, "controller/secret.go:") {
 		t.Errorf("requeue-success: %q, want event-driven only, citing the SyncPeriod", reason)
+	}
+}
+
+// sameSites checks that the writes keep selects stand exactly at the
+// wanted file:line places.
+func sameSites(t *testing.T, what string, writes []locate.Write, keep func(locate.Write) bool, want []string) {
+	t.Helper()
+	var got []string
+	for _, w := range writes {
+		if keep(w) {
+			got = append(got, fmt.Sprintf("%s:%d", w.File, w.Line))
+		}
+	}
+	want = append([]string(nil), want...)
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("%s: got %v, want %v", what, got, want)
 	}
 }

@@ -1244,28 +1244,21 @@ func (a *analysis) syncPeriods() []Site {
 			if !ok {
 				return true
 			}
-			for _, el := range lit.Elts {
-				kv, ok := el.(*ast.KeyValueExpr)
-				if !ok {
-					continue
+			keyedFields(info, lit, func(v *types.Var, kv *ast.KeyValueExpr) {
+				if !resyncFields[fieldKey(v, info.TypeOf(lit))] {
+					return
 				}
-				id, ok := kv.Key.(*ast.Ident)
-				if !ok {
-					continue
+				s := a.site(kv.Pos())
+				value := kv.Value
+				if u, ok := value.(*ast.UnaryExpr); ok && u.Op == token.AND {
+					value = u.X // SyncPeriod: &period
 				}
-				if v, ok := info.Uses[id].(*types.Var); ok && resyncFields[fieldKey(v, info.TypeOf(lit))] {
-					s := a.site(kv.Pos())
-					value := kv.Value
-					if u, ok := value.(*ast.UnaryExpr); ok && u.Op == token.AND {
-						value = u.X // SyncPeriod: &period
-					}
-					if fn := a.bySyntax[fd]; fn != nil {
-						value = a.lastValue(fn, info, value)
-					}
-					s.Note = exprText(a, value)
-					out = append(out, s)
+				if fn := a.bySyntax[fd]; fn != nil {
+					value = a.lastValue(fn, info, value)
 				}
-			}
+				s.Note = exprText(a, value)
+				out = append(out, s)
+			})
 			return true
 		})
 	}

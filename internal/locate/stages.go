@@ -239,19 +239,7 @@ func (a *analysis) handlerFuncs(info *types.Info, e ast.Expr, out *[]handlerFunc
 		return
 	}
 	owner := info.TypeOf(lit)
-	for _, elt := range lit.Elts {
-		kv, ok := elt.(*ast.KeyValueExpr)
-		if !ok {
-			continue
-		}
-		key, ok := kv.Key.(*ast.Ident)
-		if !ok {
-			continue
-		}
-		v, ok := info.Uses[key].(*types.Var)
-		if !ok {
-			continue
-		}
+	keyedFields(info, lit, func(v *types.Var, kv *ast.KeyValueExpr) {
 		switch ev := handlerFields[fieldKey(v, owner)]; ev {
 		case "":
 		case "handler":
@@ -270,7 +258,7 @@ func (a *analysis) handlerFuncs(info *types.Info, e ast.Expr, out *[]handlerFunc
 				*out = append(*out, h)
 			}
 		}
-	}
+	})
 }
 
 // ownFunc returns the SSA function of an own function object.
