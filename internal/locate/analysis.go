@@ -29,6 +29,10 @@ type analysis struct {
 	// says it may call (dynamic calls included).
 	callees map[token.Pos][]*ssa.Function
 	calls   map[*ssa.Function][]call
+	// funcDecls and declCalls index the whole tree's declarations and their
+	// calls (closures included), built on first use.
+	funcDecls []*ast.FuncDecl
+	declCalls map[*ast.FuncDecl][]call
 	// crds are the tree's CustomResourceDefinitions, read on first use.
 	crds *[]crdDoc
 	// warnings are problems met while locating (a CRD that is not YAML).
@@ -59,7 +63,8 @@ type call struct {
 func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analysis {
 	a := &analysis{tree: tree, prog: prog, cite: c, files: map[string]fileInfo{},
 		decls: map[*types.Func]*ast.FuncDecl{}, bySyntax: map[ast.Node]*ssa.Function{},
-		callees: map[token.Pos][]*ssa.Function{}, calls: map[*ssa.Function][]call{}}
+		callees: map[token.Pos][]*ssa.Function{}, calls: map[*ssa.Function][]call{},
+		declCalls: map[*ast.FuncDecl][]call{}}
 	for _, p := range tree.Own {
 		for _, f := range p.Syntax {
 			a.files[tree.Fset.File(f.Pos()).Name()] = fileInfo{f, p.TypesInfo, p.Types}

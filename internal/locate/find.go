@@ -38,27 +38,36 @@ type requeue struct {
 }
 
 // ownFuncs lists the tree's function declarations with bodies in a stable
-// order.
+// order (computed once: every controller's locators walk it).
 func (a *analysis) ownFuncs() []*ast.FuncDecl {
-	var fds []*ast.FuncDecl
-	for _, fd := range a.decls {
-		if fd.Body != nil {
-			fds = append(fds, fd)
+	if a.funcDecls == nil {
+		for _, fd := range a.decls {
+			if fd.Body != nil {
+				a.funcDecls = append(a.funcDecls, fd)
+			}
 		}
+		sort.Slice(a.funcDecls, func(i, j int) bool { return a.funcDecls[i].Pos() < a.funcDecls[j].Pos() })
 	}
-	sort.Slice(fds, func(i, j int) bool { return fds[i].Pos() < fds[j].Pos() })
-	return fds
+	return a.funcDecls
 }
 
-// allCalls visits every call in a declaration, closures included.
+// allCalls visits every call in a declaration, closures included. The calls
+// of a declaration are resolved once, however many locators ask.
 func (a *analysis) allCalls(fd *ast.FuncDecl, visit func(call)) {
-	info := a.infoAt(fd.Pos())
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if e, ok := n.(*ast.CallExpr); ok {
-			visit(a.makeCall(info, e, nil))
-		}
-		return true
-	})
+	cs, ok := a.declCalls[fd]
+	if !ok {
+		info := a.infoAt(fd.Pos())
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if e, ok := n.(*ast.CallExpr); ok {
+				cs = append(cs, a.makeCall(info, e, nil))
+			}
+			return true
+		})
+		a.declCalls[fd] = cs
+	}
+	for _, c := range cs {
+		visit(c)
+	}
 }
 
 // findControllers finds every controller-runtime reconciler registered with a
