@@ -1,31 +1,51 @@
 package cli
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/inspect"
+	"github.com/ctrlcmp/ctrlcmp/internal/locate"
 	"github.com/ctrlcmp/ctrlcmp/internal/report"
 )
 
-const explainLong = `Explain one answer with its whole path of evidence.
+// explainLong is generated from locate's topics, so a new row or answer
+// appears here without an edit.
+var explainLong = func() string {
+	var b strings.Builder
+	b.WriteString("Explain one answer with its whole path of evidence.\n\nROW is a table row or one of the answers the reader writes from the source:\n\n")
+	for _, t := range locate.Topics() {
+		fmt.Fprintf(&b, "  %-18s %s\n", t.ID, t.Question)
+		for _, l := range wrap(t.Help, 56) {
+			fmt.Fprintf(&b, "  %-18s   %s\n", "", l)
+		}
+	}
+	b.WriteString("\nInstead of PATH, --rev REV (with --repo URL) explains a pinned tree. " + pinnedHelp)
+	return b.String()
+}()
 
-ROW is a table row (reconcile-entry, reread, finalizer-const, finalizer-add,
-finalizer-cleanup, finalizer-remove, condition-types, requeue-error,
-requeue-success) or one of the answers the reader writes from the source:
-
-  interval-trace  what the success requeue waits for: the return, each
-                  function the duration passes through, the Spec field and
-                  the CRD property that set it
-  retry-trace     the same for the requeue after a failure
-  writes          every write the reconcile can make, whether every
-                  succeeding pass makes it, and the calls that reach it
-  drift           where desired state is compared with the cluster, and what
-                  applies the difference
-
-Instead of PATH, --rev REV (with --repo URL) explains a pinned tree. ` + pinnedHelp
+// wrap breaks text into lines of at most width columns.
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
 
 func newExplain(g *globals) *cobra.Command {
 	var kind, repo, rev string

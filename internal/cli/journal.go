@@ -6,16 +6,18 @@ import (
 	"io"
 	"strings"
 
+	"github.com/ctrlcmp/ctrlcmp/internal/diff"
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/journal"
 	"github.com/ctrlcmp/ctrlcmp/internal/report"
+	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
 
 // writeJournal puts the markdown table of sides into the journal at path,
 // in the fence of this comparison (theirs' repository and sha recorded on
 // its begin line). With check it writes nothing: it prints a diff and fails
 // with exit code 1 when the journal is out of date.
-func writeJournal(out io.Writer, path string, check bool, progress func(string), sides ...report.Side) error {
+func writeJournal(out io.Writer, path string, check bool, progress func(string), sides ...result.Side) error {
 	var body bytes.Buffer
 	if err := report.Markdown(&body, sides...); err != nil {
 		return err
@@ -35,7 +37,7 @@ func writeJournal(out io.Writer, path string, check bool, progress func(string),
 	}
 	switch {
 	case check && !bytes.Equal(before, after):
-		fmt.Fprint(out, journal.UnifiedDiff(path, before, after))
+		fmt.Fprint(out, diff.Unified(path, before, after))
 		return &fail.Error{Code: fail.CodeFindings, Err: fmt.Errorf("journal %s is out of date; run the same command without --check to update it", path)}
 	case progress == nil:
 	case bytes.Equal(before, after):
@@ -48,7 +50,7 @@ func writeJournal(out io.Writer, path string, check bool, progress func(string),
 
 // controllerID names a side's controller in a fence id: its kind, else its
 // reconciler's name.
-func controllerID(s report.Side) string {
+func controllerID(s result.Side) string {
 	if s.Controller.Kind != "" {
 		return s.Controller.Kind
 	}
@@ -58,7 +60,7 @@ func controllerID(s report.Side) string {
 // localDirs are the roots of the local trees among sides, relative to the
 // journal (where their links lead): the plain path:line citations the table
 // holds are relative to them.
-func localDirs(sides []report.Side) []string {
+func localDirs(sides []result.Side) []string {
 	var dirs []string
 	for _, s := range sides {
 		if s.Tree.Link == nil || s.Tree.Sha != "" && strings.Contains(s.Tree.Link(".", 1), "/blob/"+s.Tree.Sha+"/") {

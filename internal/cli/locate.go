@@ -6,6 +6,7 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/inspect"
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
 	"github.com/ctrlcmp/ctrlcmp/internal/report"
+	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
 
 const locateLong = `Locate every controller in one Go module and answer the table rows for each.
@@ -57,9 +58,9 @@ func newLocate(g *globals) *cobra.Command {
 			case "json":
 				return report.JSON(out, t)
 			case "markdown":
-				var sides []report.Side
+				var sides []result.Side
 				for _, ctrl := range t.Controllers {
-					sides = append(sides, report.Side{Tree: t, Controller: ctrl})
+					sides = append(sides, result.Side{Tree: t, Controller: ctrl})
 				}
 				return report.Markdown(out, sides...)
 			}

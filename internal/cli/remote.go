@@ -12,7 +12,7 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/fetch"
 	"github.com/ctrlcmp/ctrlcmp/internal/inspect"
-	"github.com/ctrlcmp/ctrlcmp/internal/report"
+	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
 
 // defaultTheirsRepo is the mature controller compared against by default.
@@ -85,18 +85,18 @@ func locateSource(args []string, repo, rev string) source {
 // inspectSource analyses a source. A pinned one is fetched first (or taken
 // from the cache) and described by its repository and full sha; when
 // linkFrom is set (markdown), its citations are permalinks at that sha.
-func (g *globals) inspectSource(ctx context.Context, s source, f fetchFlags, side, linkFrom string) (report.Tree, error) {
+func (g *globals) inspectSource(ctx context.Context, s source, f fetchFlags, side, linkFrom string) (result.Tree, error) {
 	if s.rev == "" {
 		return inspect.Tree(ctx, s.dir, side, linkFrom, g.progress())
 	}
 	res, err := fetch.Checkout(ctx, fetch.Options{Repo: s.repo, Rev: s.rev, CacheDir: f.cacheDir, Offline: f.offline, Progress: g.progress()})
 	if err != nil {
-		return report.Tree{}, err
+		return result.Tree{}, err
 	}
 	g.reportFetch(s.rev, res)
 	t, err := inspect.Tree(ctx, res.Dir, side, "", g.progress())
 	if err != nil {
-		return report.Tree{}, err
+		return result.Tree{}, err
 	}
 	t.Root, t.Repo, t.Sha, t.Dirty, t.Pinned = res.Repo, res.Repo, res.Sha, false, true
 	if linkFrom != "" {

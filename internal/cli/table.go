@@ -9,6 +9,7 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/inspect"
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
 	"github.com/ctrlcmp/ctrlcmp/internal/report"
+	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
 
 const tableLong = `Print the comparison table: one row per part of a controller, one column for
@@ -68,8 +69,8 @@ func newTable(g *globals) *cobra.Command {
 			if format != "markdown" {
 				linkFrom = ""
 			}
-			var sides []report.Side
-			var trees []report.Tree
+			var sides []result.Side
+			var trees []result.Tree
 			for _, s := range []struct {
 				side       string
 				src        source
@@ -88,7 +89,7 @@ func newTable(g *globals) *cobra.Command {
 				}
 				t.Controllers = []locate.Controller{ctrl}
 				trees = append(trees, t)
-				sides = append(sides, report.Side{Tree: t, Controller: ctrl})
+				sides = append(sides, result.Side{Tree: t, Controller: ctrl})
 			}
 			out := c.OutOrStdout()
 			if journalFile != "" {

@@ -16,17 +16,17 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/load"
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
-	"github.com/ctrlcmp/ctrlcmp/internal/report"
+	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
 
 // Tree analyses the Go module in dir. side names it in a comparison
 // ("theirs", "ours", or empty); linkFrom, when not empty, is the directory
 // markdown will be written in, and citations become links relative to it;
 // progress, when not nil, hears of each stage.
-func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)) (report.Tree, error) {
+func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)) (result.Tree, error) {
 	t, err := load.Load(ctx, dir, progress)
 	if err != nil {
-		return report.Tree{}, err
+		return result.Tree{}, err
 	}
 	if progress != nil {
 		progress(fmt.Sprintf("building the call graph of %d packages", len(t.Own)))
@@ -37,14 +37,14 @@ func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)
 	}
 	ctrls := locate.Locate(t, prog, cite.New(t.Fset, t.Root, t.All, t.Own))
 	if len(ctrls) == 0 {
-		return report.Tree{}, fail.Load("%s: no controller found: no type is registered with a controller-runtime builder (For(...).Complete(r)) and no client-go worker passes a workqueue key to a sync function; give the module that holds the controller", dir)
+		return result.Tree{}, fail.Load("%s: no controller found: no type is registered with a controller-runtime builder (For(...).Complete(r)) and no client-go worker passes a workqueue key to a sync function; give the module that holds the controller", dir)
 	}
-	rt := report.Tree{Side: side, Root: dir, Controllers: ctrls,
+	rt := result.Tree{Side: side, Root: dir, Controllers: ctrls,
 		Warnings: append(append([]string(nil), t.Warnings...), prog.Warnings...)}
 	describeGit(&rt, t.Root)
 	if linkFrom != "" {
 		if err := localLinks(&rt, t.Root, linkFrom); err != nil {
-			return report.Tree{}, err
+			return result.Tree{}, err
 		}
 	}
 	return rt, nil
@@ -52,7 +52,7 @@ func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)
 
 // describeGit fills in the repository, sha and dirty state of the git
 // repository at root, when it is one.
-func describeGit(rt *report.Tree, root string) {
+func describeGit(rt *result.Tree, root string) {
 	repo, err := git.PlainOpen(root)
 	if err != nil {
 		return
@@ -74,7 +74,7 @@ func describeGit(rt *report.Tree, root string) {
 
 // Select picks the controller of a tree named by kind (its kind or its
 // name, case-insensitively); with an empty kind the tree must hold one.
-func Select(t report.Tree, kind, flag string) (locate.Controller, error) {
+func Select(t result.Tree, kind, flag string) (locate.Controller, error) {
 	var names []string
 	for _, c := range t.Controllers {
 		names = append(names, c.Kind+" ("+c.Name+")")
@@ -93,7 +93,7 @@ func Select(t report.Tree, kind, flag string) (locate.Controller, error) {
 
 // localLinks makes the citations of a local tree links relative to the
 // directory the markdown is written in.
-func localLinks(t *report.Tree, root, markdownDir string) error {
+func localLinks(t *result.Tree, root, markdownDir string) error {
 	mdAbs, err := filepath.Abs(markdownDir)
 	if err != nil {
 		return err

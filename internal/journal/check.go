@@ -14,7 +14,7 @@ import (
 
 	"golang.org/x/mod/module"
 
-	"github.com/ctrlcmp/ctrlcmp/internal/report"
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 )
 
 // WorkTrees gives the work tree of a repository checked out at a commit
@@ -517,7 +517,7 @@ func fold(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func (a anchor) matches(lines []string, at int) bool {
 	if a.hash != "" {
-		return at >= 1 && at <= len(lines) && report.Anchor(lines[at-1]) == a.hash
+		return at >= 1 && at <= len(lines) && cite.Anchor(lines[at-1]) == a.hash
 	}
 	if at < 1 || at-1+len(a.lines) > len(lines) {
 		return false

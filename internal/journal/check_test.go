@@ -13,7 +13,7 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/ctrlcmp/ctrlcmp/internal/report"
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 )
 
 const widgetController = `package controller
@@ -104,7 +104,7 @@ func generatedCite(t *testing.T, file string, n int, symbol string) string {
 		src = finalizerGo
 	}
 	line := strings.Split(src, "\n")[n-1]
-	return fmt.Sprintf("[%s:%d](../operator/internal/controller/%s#L%d %q)", file, n, file, n, strings.TrimSpace("ctrlcmp "+symbol+" "+report.Anchor(line)))
+	return fmt.Sprintf("[%s:%d](../operator/internal/controller/%s#L%d %q)", file, n, file, n, strings.TrimSpace("ctrlcmp "+symbol+" "+cite.Anchor(line)))
 }
 
 func journalText(t *testing.T) string {
@@ -256,7 +256,7 @@ func TestCheckTrees(t *testing.T) {
 	}
 	blob := repoURL + "/blob/" + sha + "/internal/controller/kustomization_controller.go"
 	text := "<!-- ctrlcmp:begin id=t repo=" + repoURL + " sha=" + sha + " -->\n" +
-		"[kustomization_controller.go:7](" + blob + "#L7 \"ctrlcmp (*WidgetReconciler).Reconcile " + report.Anchor(strings.Split(widgetController, "\n")[6]) + "\")\n" +
+		"[kustomization_controller.go:7](" + blob + "#L7 \"ctrlcmp (*WidgetReconciler).Reconcile " + cite.Anchor(strings.Split(widgetController, "\n")[6]) + "\")\n" +
 		"`github.com/fluxcd/pkg/apis/meta@v1.31.0/conditions.go:4`\n" +
 		"`github.com/fluxcd/pkg/apis/meta@v1.30.0/conditions.go:4`\n" +
 		"`internal/controller/kustomization_controller.go:12`\n" +

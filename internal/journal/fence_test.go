@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/diff"
 )
 
 var tableRegion = Region{ID: "table/Kustomization/Widget", Repo: "https://github.com/fluxcd/kustomize-controller",
@@ -89,7 +91,7 @@ func TestUpdateIsAtomicKeepsModeAndIsIdempotent(t *testing.T) {
 	if now, _ := os.ReadFile(path); !bytes.Equal(now, first) {
 		t.Fatal("dry run wrote the journal")
 	}
-	diff := UnifiedDiff("04-controllers.md", before, after)
+	diff := diff.Unified("04-controllers.md", before, after)
 	for _, want := range []string{"--- 04-controllers.md\n", "@@ -5,5 +5,5 @@\n", "-| [x.go:1](x.go#L1) | y |\r\n", "+| [x.go:1](x.go#L1) | z |\r\n", " " + endMarker} {
 		if !strings.Contains(diff, want) {
 			t.Errorf("diff lacks %q:\n%s", want, diff)

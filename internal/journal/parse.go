@@ -22,7 +22,7 @@ type Citation struct {
 	Repo       string // for a permalink: the repository's address, such as https://github.com/OWNER/REPO
 	Ref        string // for a permalink: the commit (or branch) in the link
 	Symbol     string // from a generated citation's title: the enclosing symbol, if any
-	Hash       string // from a generated citation's title: report.Anchor of the cited line
+	Hash       string // from a generated citation's title: cite.Anchor of the cited line
 	Link       bool   // a markdown link (its destination is the citation)
 	Fence      int    // index in Doc.Fences of the fence holding it, or -1
 

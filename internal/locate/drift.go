@@ -29,7 +29,7 @@ func (a *analysis) drift(reach *callgraph.Reach) []Step {
 			if !c.known || c.fact.Role != RoleApply {
 				continue
 			}
-			out = append(out, Step{Site: a.site(c.expr.Lparen).Site, Step: "apply",
+			out = append(out, Step{Site: a.site(c.expr.Lparen).Site, Step: StepApply,
 				Note: "calls " + cite.ObjectName(c.fn) + ": " + c.fact.Verb + " " + c.fact.Target + "; the library compares a dry run with the live objects and applies only what drifted"})
 			out = append(out, a.libraryDrift(c)...)
 		}
@@ -67,8 +67,8 @@ func (a *analysis) drift(reach *callgraph.Reach) []Step {
 				}
 				verb, target, _ := a.writeOf(info, *w)
 				out = append(out,
-					Step{Site: a.site(ifs.Pos()).Site, Step: "compare", Note: "desired state compared with what the cluster holds, by hand"},
-					Step{Site: a.site(w.expr.Lparen).Site, Step: "apply", Note: verb + " " + target + " when they differ"})
+					Step{Site: a.site(ifs.Pos()).Site, Step: StepCompare, Note: "desired state compared with what the cluster holds, by hand"},
+					Step{Site: a.site(w.expr.Lparen).Site, Step: StepApply, Note: verb + " " + target + " when they differ"})
 			}
 			return true
 		})
@@ -152,10 +152,10 @@ func (a *analysis) libraryDrift(c call) []Step {
 			switch sel.Sel.Name {
 			case k.Compare:
 				seen[k.Compare] = true
-				out = append(out, Step{Site: a.cite.Line(file, line, symbol), Step: "library-compare", Note: "the library computes the drift"})
+				out = append(out, Step{Site: a.cite.Line(file, line, symbol), Step: StepLibraryCompare, Note: "the library computes the drift"})
 			case k.Apply:
 				seen[k.Apply] = true
-				out = append(out, Step{Site: a.cite.Line(file, line, symbol), Step: "library-apply", Note: "the library applies the difference"})
+				out = append(out, Step{Site: a.cite.Line(file, line, symbol), Step: StepLibraryApply, Note: "the library applies the difference"})
 			}
 			return true
 		})

@@ -131,10 +131,10 @@ var knowledge = map[string]Fact{
 	"(*" + fluxSSA + "ResourceManager).DeleteAll": {Role: RoleWrite, Verb: "delete", Target: "the inventory's objects", Obj: -1, Key: -1, Arg: -1},
 	"(*" + fluxSSA + "ResourceManager).Delete":    {Role: RoleWrite, Verb: "delete", Target: "an inventory object", Obj: -1, Key: -1, Arg: -1},
 
-	"(k8s.io/client-go/tools/record.EventRecorder).Event":           {Role: RoleEvent, Verb: "record", Obj: 0, Key: -1, Arg: -1},
-	"(k8s.io/client-go/tools/record.EventRecorder).Eventf":          {Role: RoleEvent, Verb: "record", Obj: 0, Key: -1, Arg: -1},
-	"(k8s.io/client-go/tools/record.EventRecorder).AnnotatedEventf": {Role: RoleEvent, Verb: "record", Obj: 0, Key: -1, Arg: -1},
-	"(k8s.io/client-go/tools/events.EventRecorder).Eventf":          {Role: RoleEvent, Verb: "record", Obj: 0, Key: -1, Arg: -1},
+	"(k8s.io/client-go/tools/record.EventRecorder).Event":           {Role: RoleEvent, Verb: VerbRecord, Obj: 0, Key: -1, Arg: -1},
+	"(k8s.io/client-go/tools/record.EventRecorder).Eventf":          {Role: RoleEvent, Verb: VerbRecord, Obj: 0, Key: -1, Arg: -1},
+	"(k8s.io/client-go/tools/record.EventRecorder).AnnotatedEventf": {Role: RoleEvent, Verb: VerbRecord, Obj: 0, Key: -1, Arg: -1},
+	"(k8s.io/client-go/tools/events.EventRecorder).Eventf":          {Role: RoleEvent, Verb: VerbRecord, Obj: 0, Key: -1, Arg: -1},
 
 	"(*k8s.io/apimachinery/pkg/apis/meta/v1.Time).IsZero": {Role: RoleTimeIsZero, Obj: -1, Key: -1, Arg: -1},
 	"time.Now": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
@@ -194,6 +194,10 @@ var knowledge = map[string]Fact{
 	cache + "NewSharedIndexInformerWithOptions":                             {Role: RoleNewInformer, Obj: -1, Key: -1, Arg: 1},
 	"(k8s.io/client-go/tools/record.EventBroadcaster).StartRecordingToSink": {Role: RoleEventSink, Obj: -1, Key: -1, Arg: -1},
 }
+
+// VerbRecord is the verb of a recorded event: a write that no informer of
+// the controller watches, so it brings no object back.
+const VerbRecord = "record"
 
 // handlerFields maps the function-valued fields of client-go's event handler
 // structs to the informer event that calls them; "handler" marks a field

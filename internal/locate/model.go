@@ -24,10 +24,6 @@ const (
 	RowRequeueSuccess   = "requeue-success"
 )
 
-// Rows lists the row ids in the order the table shows them.
-var Rows = []string{RowEntry, RowReread, RowFinalizerConst, RowFinalizerAdd, RowFinalizerCleanup,
-	RowFinalizerRemove, RowConditionTypes, RowRequeueError, RowRequeueSuccess}
-
 // The two controller styles.
 const (
 	StyleControllerRuntime = "controller-runtime"

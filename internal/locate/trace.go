@@ -17,12 +17,31 @@ import (
 // correction.
 type Step struct {
 	cite.Site
-	// Step names the link: return, jitter, getter, getter-body, spec-field,
-	// crd-property, controller-field, set, constant, computed; for drift:
-	// compare, apply, library-compare, library-apply.
+	// Step names the link: one of the Step… constants.
 	Step string `json:"step"`
 	Note string `json:"note,omitempty"`
 }
+
+// The links of a chain of evidence.
+const (
+	// The interval trace.
+	StepReturn          = "return"
+	StepJitter          = "jitter"
+	StepJitterBody      = "jitter-body"
+	StepGetter          = "getter"
+	StepGetterBody      = "getter-body"
+	StepSpecField       = "spec-field"
+	StepCRDProperty     = "crd-property"
+	StepControllerField = "controller-field"
+	StepSet             = "set"
+	StepConstant        = "constant"
+	StepComputed        = "computed"
+	// The drift correction.
+	StepCompare        = "compare"
+	StepApply          = "apply"
+	StepLibraryCompare = "library-compare"
+	StepLibraryApply   = "library-apply"
+)
 
 // tracer follows a duration back to what sets it.
 type tracer struct {
@@ -36,7 +55,7 @@ type tracer struct {
 // CRD property) that sets it, through getters and wrappers.
 func (a *analysis) intervalTrace(kind *types.Named, fn *ssa.Function, ret ast.Node, duration ast.Expr) []Step {
 	t := &tracer{a: a, kind: kind, seen: map[ast.Node]bool{}}
-	t.add(a.site(ret.Pos()).Site, "return", "the requeue: its duration is traced below")
+	t.add(a.site(ret.Pos()).Site, StepReturn, "the requeue: its duration is traced below")
 	t.expr(fn, duration)
 	return t.steps
 }
@@ -63,12 +82,12 @@ func (t *tracer) expr(fn *ssa.Function, e ast.Expr) {
 			// in the tree or a module; a standard library constant is
 			// cited where it is used.
 			if s := t.a.objSite(k); !filepath.IsAbs(s.File) {
-				t.add(s.Site, "constant", note)
+				t.add(s.Site, StepConstant, note)
 				return
 			}
 			note = "the constant " + k.Pkg().Name() + "." + k.Name() + ": no field of the object sets it"
 		}
-		t.add(t.a.site(e.Pos()).Site, "constant", note)
+		t.add(t.a.site(e.Pos()).Site, StepConstant, note)
 		return
 	}
 	switch x := e.(type) {
@@ -79,7 +98,7 @@ func (t *tracer) expr(fn *ssa.Function, e ast.Expr) {
 	case *ast.Ident:
 		t.ident(fn, info, x)
 	default:
-		t.add(t.a.site(e.Pos()).Site, "computed", "computed here; the trace ends")
+		t.add(t.a.site(e.Pos()).Site, StepComputed, "computed here; the trace ends")
 	}
 }
 
@@ -89,19 +108,19 @@ func (t *tracer) call(fn *ssa.Function, info *types.Info, x *ast.CallExpr) {
 	case c.known && c.fact.Role == RoleJitter:
 		s := t.a.objSite(c.fn).Site
 		s.Func = cite.ObjectName(c.fn)
-		t.add(s, "jitter", c.fact.Summary)
-		t.libraryReturns(c.fn, "jitter-body")
+		t.add(s, StepJitter, c.fact.Summary)
+		t.libraryReturns(c.fn, StepJitterBody)
 		t.expr(fn, c.arg(c.fact.Arg))
 	case len(c.own) == 1 && body(c.own[0]) != nil:
 		callee := c.own[0]
-		t.add(t.a.funcSite(callee).Site, "getter", "")
+		t.add(t.a.funcSite(callee).Site, StepGetter, "")
 		ast.Inspect(body(callee), func(n ast.Node) bool {
 			switch r := n.(type) {
 			case *ast.FuncLit:
 				return false
 			case *ast.ReturnStmt:
 				if len(r.Results) == 1 {
-					t.add(t.a.site(r.Pos()).Site, "getter-body", "")
+					t.add(t.a.site(r.Pos()).Site, StepGetterBody, "")
 					t.expr(callee, r.Results[0])
 				}
 			}
@@ -112,7 +131,7 @@ func (t *tracer) call(fn *ssa.Function, info *types.Info, x *ast.CallExpr) {
 		if c.fn != nil {
 			name = cite.ObjectName(c.fn)
 		}
-		t.add(t.a.site(x.Lparen).Site, "computed", "computed by "+name+"; the trace ends")
+		t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+"; the trace ends")
 	}
 }
 
@@ -144,10 +163,10 @@ func (t *tracer) selector(fn *ssa.Function, info *types.Info, x *ast.SelectorExp
 	sel := info.Selections[x]
 	if sel == nil || sel.Kind() != types.FieldVal {
 		if c := constOf(info, x); c != nil {
-			t.add(t.a.objSite(c).Site, "constant", "a constant: no field of the object sets it")
+			t.add(t.a.objSite(c).Site, StepConstant, "a constant: no field of the object sets it")
 			return
 		}
-		t.add(t.a.site(x.Pos()).Site, "computed", "computed here; the trace ends")
+		t.add(t.a.site(x.Pos()).Site, StepComputed, "computed here; the trace ends")
 		return
 	}
 	field := sel.Obj().(*types.Var)
@@ -160,17 +179,17 @@ func (t *tracer) selector(fn *ssa.Function, info *types.Info, x *ast.SelectorExp
 	if tags, ok := t.specPath(info, x); ok {
 		s := t.a.objSite(field)
 		s.Func = "(struct field)"
-		t.add(s.Site, "spec-field", "json path "+strings.Join(tags, "."))
+		t.add(s.Site, StepSpecField, "json path "+strings.Join(tags, "."))
 		if crd, ok := t.a.crdProperty(t.kind, field, tags); ok {
-			t.add(crd.Site, "crd-property", crd.Note)
+			t.add(crd.Site, StepCRDProperty, crd.Note)
 		}
 		return
 	}
 	s := t.a.objSite(field)
 	s.Func = "(struct field)"
-	t.add(s.Site, "controller-field", "a field of the controller, not of the object: the trace continues where it is set")
+	t.add(s.Site, StepControllerField, "a field of the controller, not of the object: the trace continues where it is set")
 	for _, set := range t.a.fieldSets(field) {
-		t.add(set.Site, "set", "")
+		t.add(set.Site, StepSet, "")
 	}
 }
 
@@ -178,7 +197,7 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	v, ok := info.Uses[x].(*types.Var)
 	b := body(fn)
 	if !ok || b == nil {
-		t.add(t.a.site(x.Pos()).Site, "computed", "computed here; the trace ends")
+		t.add(t.a.site(x.Pos()).Site, StepComputed, "computed here; the trace ends")
 		return
 	}
 	// The last assignment to the variable before its use.
@@ -196,7 +215,7 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 		return true
 	})
 	if last == nil {
-		t.add(t.a.site(x.Pos()).Site, "computed", "a parameter or a value computed elsewhere; the trace ends")
+		t.add(t.a.site(x.Pos()).Site, StepComputed, "a parameter or a value computed elsewhere; the trace ends")
 		return
 	}
 	t.expr(fn, last)

@@ -8,13 +8,14 @@ import (
 
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
 
 // Answers writes, under the table, the three questions the reader answers
 // from the source — what the success requeue waits for, what one reconcile
 // of an unchanged object writes, where drift is corrected — for each side,
 // and, for a comparison of two, what theirs has that ours lacks.
-func Answers(w io.Writer, sides ...Side) error {
+func Answers(w io.Writer, sides ...result.Side) error {
 	var b bytes.Buffer
 	b.WriteString("\n### What the success requeue waits for\n\n")
 	for _, s := range sides {
@@ -82,14 +83,14 @@ func Answers(w io.Writer, sides ...Side) error {
 	return err
 }
 
-func sideName(s Side) string {
+func sideName(s result.Side) string {
 	if s.Tree.Side != "" {
 		return s.Tree.Side + " (`" + s.Controller.Name + "`)"
 	}
 	return "`" + s.Controller.Name + "`"
 }
 
-func writeSteps(b *bytes.Buffer, t Tree, steps []locate.Step) {
+func writeSteps(b *bytes.Buffer, t result.Tree, steps []locate.Step) {
 	for _, st := range steps {
 		fmt.Fprintf(b, "  - %s %s%s\n", st.Step, mdCite(t, st.File, st.Line, st.Func, st.Text), stepNote(st.Note))
 	}
@@ -102,7 +103,7 @@ func stepNote(note string) string {
 	return ": " + mdEscape(note)
 }
 
-func writeText(t Tree, w locate.Write) string {
+func writeText(t result.Tree, w locate.Write) string {
 	s := fmt.Sprintf("%s %s at %s", w.Verb, mdEscape(w.Target), mdCite(t, w.File, w.Line, w.Func, w.Text))
 	if w.Note != "" {
 		s += " (" + mdEscape(w.Note) + ")"
@@ -112,7 +113,7 @@ func writeText(t Tree, w locate.Write) string {
 
 // lacks lists, with citations, each row or answer where theirs has an
 // answer and ours has none.
-func lacks(b *bytes.Buffer, theirs, ours Side) {
+func lacks(b *bytes.Buffer, theirs, ours result.Side) {
 	var items []string
 	missing := func(ids ...string) (cites []string, reason string, ok bool) {
 		for _, id := range ids {
@@ -121,7 +122,7 @@ func lacks(b *bytes.Buffer, theirs, ours Side) {
 			if !tok || hasPrimary(or) {
 				return nil, "", false
 			}
-			cites = append(cites, Questions[id]+" "+mdCite(theirs.Tree, tp.File, tp.Line, tp.Func, tp.Text))
+			cites = append(cites, locate.Question(id)+" "+mdCite(theirs.Tree, tp.File, tp.Line, tp.Func, tp.Text))
 			reason = or.None
 		}
 		return cites, reason, true
@@ -139,7 +140,7 @@ func lacks(b *bytes.Buffer, theirs, ours Side) {
 		items = append(items, fmt.Sprintf("a timed requeue on success: theirs returns one at %s and its duration comes from %s %s, so it reconciles again on a timer as well as on watch events; ours none (%s)",
 			stepCite(theirs.Tree, tt[0]), end.Step, stepCite(theirs.Tree, end), mdEscape(ours.Controller.Rows[locate.RowRequeueSuccess].None)))
 	}
-	if td := theirs.Controller.Drift; hasStep(td, "library-compare") && !hasStep(ours.Controller.Drift, "library-compare") {
+	if td := theirs.Controller.Drift; hasStep(td, locate.StepLibraryCompare) && !hasStep(ours.Controller.Drift, locate.StepLibraryCompare) {
 		ourDrift := "none found"
 		if len(ours.Controller.Drift) > 0 {
 			ourDrift = "a comparison by hand at " + stepCite(ours.Tree, ours.Controller.Drift[0])
@@ -157,7 +158,7 @@ func lacks(b *bytes.Buffer, theirs, ours Side) {
 	}
 }
 
-func stepCite(t Tree, s locate.Step) string {
+func stepCite(t result.Tree, s locate.Step) string {
 	return mdCite(t, s.File, s.Line, s.Func, s.Text)
 }
 
@@ -173,9 +174,9 @@ func hasStep(steps []locate.Step, name string) bool {
 // Explain writes one answer of a controller with its whole path of
 // evidence: every site of a row with its class and note, or every step of
 // a trace, or every write with the calls that reach it.
-func Explain(w io.Writer, t Tree, c locate.Controller, what string) error {
+func Explain(w io.Writer, t result.Tree, c locate.Controller, what string) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s: %s of %s (%s) in %s\n", what, explainTitle(what), c.Name, c.Kind, t.Label())
+	fmt.Fprintf(&b, "%s: %s of %s (%s) in %s\n", what, locate.Question(what), c.Name, c.Kind, t.Label())
 	line := func(s cite.Site, extra string) {
 		fmt.Fprintf(&b, "  %s:%d  %s\n      %s\n", s.File, s.Line, s.Func, s.Text)
 		if extra != "" {
@@ -183,12 +184,12 @@ func Explain(w io.Writer, t Tree, c locate.Controller, what string) error {
 		}
 	}
 	switch what {
-	case "interval-trace", "retry-trace", "drift":
+	case locate.AnswerIntervalTrace, locate.AnswerRetryTrace, locate.AnswerDrift:
 		steps := c.IntervalTrace
 		switch what {
-		case "retry-trace":
+		case locate.AnswerRetryTrace:
 			steps = c.RetryTrace
-		case "drift":
+		case locate.AnswerDrift:
 			steps = c.Drift
 		}
 		if len(steps) == 0 {
@@ -198,7 +199,7 @@ func Explain(w io.Writer, t Tree, c locate.Controller, what string) error {
 			fmt.Fprintf(&b, "%d. %s\n", i+1, s.Step)
 			line(s.Site, s.Note)
 		}
-	case "writes":
+	case locate.AnswerWrites:
 		if len(c.Writes) == 0 {
 			b.WriteString("  none: no write is reachable from the entry\n")
 		}
@@ -242,29 +243,18 @@ func Explain(w io.Writer, t Tree, c locate.Controller, what string) error {
 
 // Explainable lists what explain can show: the row ids and the answers.
 func Explainable() []string {
-	return append(append([]string(nil), locate.Rows...), "interval-trace", "retry-trace", "writes", "drift")
-}
-
-func explainTitle(what string) string {
-	if q, ok := Questions[what]; ok {
-		return q
+	var ids []string
+	for _, t := range locate.Topics() {
+		ids = append(ids, t.ID)
 	}
-	switch what {
-	case "interval-trace":
-		return "what the success requeue waits for"
-	case "retry-trace":
-		return "what the retry after a failure waits for"
-	case "writes":
-		return "what one reconcile writes"
-	}
-	return "where drift is corrected"
+	return ids
 }
 
 func explainNone(c locate.Controller, what string) string {
 	switch what {
-	case "interval-trace":
+	case locate.AnswerIntervalTrace:
 		return c.Rows[locate.RowRequeueSuccess].None
-	case "retry-trace":
+	case locate.AnswerRetryTrace:
 		return "no failure path requeues after a duration"
 	}
 	return "no apply through a library that detects drift, and no comparison guarding a write of another object"

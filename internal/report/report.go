@@ -6,18 +6,17 @@ package report
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
 
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
 
 // Schema is the JSON schema id.
@@ -25,41 +24,12 @@ const Schema = "ctrlcmp/v1"
 
 // Document is the JSON output.
 type Document struct {
-	Schema string `json:"schema"`
-	Trees  []Tree `json:"trees"`
-}
-
-// Tree is one analysed source tree.
-type Tree struct {
-	Side        string              `json:"side,omitempty"`
-	Root        string              `json:"root"`
-	Repo        string              `json:"repo,omitempty"`
-	Sha         string              `json:"sha,omitempty"`
-	Dirty       bool                `json:"dirty"`
-	Controllers []locate.Controller `json:"controllers"`
-	Warnings    []string            `json:"warnings,omitempty"`
-	// Link turns a tree-relative path and line into a link target; nil
-	// gives plain citations.
-	Link func(file string, line int) string `json:"-"`
-	// Pinned says the tree was fetched at Sha (it cannot change under us).
-	Pinned bool `json:"-"`
-}
-
-// Label is the tree's name in a table heading: the repository and short
-// sha of a pinned tree; the directory of a local one (its sha would change
-// with every commit of the journal that cites it).
-func (t Tree) Label() string {
-	if t.Pinned {
-		return strings.TrimSuffix(path.Base(t.Repo), ".git") + "@" + t.Sha[:min(7, len(t.Sha))]
-	}
-	if abs, err := filepath.Abs(t.Root); err == nil {
-		return filepath.Base(abs)
-	}
-	return filepath.Base(t.Root)
+	Schema string        `json:"schema"`
+	Trees  []result.Tree `json:"trees"`
 }
 
 // JSON writes the document.
-func JSON(w io.Writer, trees ...Tree) error {
+func JSON(w io.Writer, trees ...result.Tree) error {
 	doc := Document{Schema: Schema, Trees: trees}
 	for i := range doc.Trees {
 		if doc.Trees[i].Controllers == nil {
@@ -72,35 +42,9 @@ func JSON(w io.Writer, trees ...Tree) error {
 	return enc.Encode(doc)
 }
 
-// Questions are the table's row headings, in the words of the exercise.
-var Questions = map[string]string{
-	locate.RowEntry:            "the reconcile entry point",
-	locate.RowReread:           "where the object is re-read",
-	locate.RowFinalizerConst:   "the finalizer constant",
-	locate.RowFinalizerAdd:     "where the finalizer is added",
-	locate.RowFinalizerCleanup: "the finalizer's cleanup",
-	locate.RowFinalizerRemove:  "where the finalizer is removed",
-	locate.RowConditionTypes:   "the status condition types",
-	locate.RowRequeueError:     "the requeue on error",
-	locate.RowRequeueSuccess:   "the requeue on success",
-}
-
-// Anchor is what lets a citation be verified again later: the first eight
-// hex digits of the SHA-256 of the cited line with its white space folded.
-func Anchor(text string) string {
-	sum := sha256.Sum256([]byte(strings.Join(strings.Fields(text), " ")))
-	return hex.EncodeToString(sum[:4])
-}
-
-// Side is one column of a comparison: a tree and the controller chosen in it.
-type Side struct {
-	Tree       Tree
-	Controller locate.Controller
-}
-
 // Markdown writes the comparison table — a row per table row, a column per
 // side — and the answers under it.
-func Markdown(w io.Writer, sides ...Side) error {
+func Markdown(w io.Writer, sides ...result.Side) error {
 	var b bytes.Buffer
 	b.WriteString("| Part |")
 	for _, s := range sides {
@@ -112,7 +56,7 @@ func Markdown(w io.Writer, sides ...Side) error {
 	}
 	b.WriteString("\n")
 	for _, id := range locate.Rows {
-		fmt.Fprintf(&b, "| %s |", Questions[id])
+		fmt.Fprintf(&b, "| %s |", locate.Question(id))
 		for _, s := range sides {
 			fmt.Fprintf(&b, " %s |", mdCell(s.Tree, s.Controller.Rows[id]))
 		}
@@ -124,7 +68,7 @@ func Markdown(w io.Writer, sides ...Side) error {
 	return Answers(w, sides...)
 }
 
-func mdCell(t Tree, r locate.Row) string {
+func mdCell(t result.Tree, r locate.Row) string {
 	if len(r.Sites) == 0 || r.None != "" && !hasPrimary(r) {
 		return "none: " + mdEscape(r.None)
 	}
@@ -164,11 +108,11 @@ func isConditions(r locate.Row) bool {
 
 // mdCite renders one citation: a link where the tree can link, titled with
 // the anchor that check re-verifies (the symbol and the line's hash).
-func mdCite(t Tree, file string, line int, fn, text string) string {
+func mdCite(t result.Tree, file string, line int, fn, text string) string {
 	label := fmt.Sprintf("%s:%d", path.Base(file), line)
-	title := "ctrlcmp " + Anchor(text)
+	title := "ctrlcmp " + cite.Anchor(text)
 	if fn != "" {
-		title = "ctrlcmp " + fn + " " + Anchor(text)
+		title = "ctrlcmp " + fn + " " + cite.Anchor(text)
 	}
 	if t.Link == nil || strings.Contains(file, "@") {
 		return fmt.Sprintf("`%s:%d`", file, line)
@@ -181,7 +125,7 @@ func mdEscape(s string) string {
 }
 
 // Text writes one tree's controllers as terminal tables.
-func Text(w io.Writer, t Tree) error {
+func Text(w io.Writer, t result.Tree) error {
 	for i, c := range t.Controllers {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -207,7 +151,7 @@ func Text(w io.Writer, t Tree) error {
 }
 
 // TextTable writes the comparison as a terminal table.
-func TextTable(w io.Writer, sides ...Side) error {
+func TextTable(w io.Writer, sides ...result.Side) error {
 	tw := tablewriter.NewWriter(w)
 	header := []string{"part"}
 	for _, s := range sides {
@@ -215,7 +159,7 @@ func TextTable(w io.Writer, sides ...Side) error {
 	}
 	tw.Header(header)
 	for _, id := range locate.Rows {
-		row := []string{Questions[id]}
+		row := []string{locate.Question(id)}
 		for _, s := range sides {
 			row = append(row, textCell(s.Controller.Rows[id]))
 		}

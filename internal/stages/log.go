@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/locate"
 )
 
 // Line is one STAGE line of a controller's log.
@@ -218,7 +220,7 @@ type pass struct {
 func (p pass) writes() []Line {
 	var ws []Line
 	for _, l := range p.lines {
-		if l.Stage == "write" && l.KV["verb"] != "event" {
+		if l.Stage == "write" && l.KV["verb"] != locate.VerbRecord {
 			ws = append(ws, l)
 		}
 	}

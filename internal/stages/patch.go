@@ -20,7 +20,7 @@ import (
 
 	"golang.org/x/tools/go/ast/astutil"
 
-	"github.com/ctrlcmp/ctrlcmp/internal/journal"
+	"github.com/ctrlcmp/ctrlcmp/internal/diff"
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
 )
 
@@ -133,7 +133,7 @@ func patchFile(file string, probes []locate.Probe) (Change, error) {
 func Diff(changes []Change) string {
 	var b strings.Builder
 	for _, c := range changes {
-		d := journal.UnifiedDiff(c.Rel, c.Old, c.New)
+		d := diff.Unified(c.Rel, c.Old, c.New)
 		if d == "" {
 			continue
 		}

@@ -8,14 +8,15 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
-	"github.com/ctrlcmp/ctrlcmp/internal/report"
+	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
 
 func at(s locate.Site) string { return fmt.Sprintf("%s:%d", s.File, s.Line) }
 
 // Text writes a controller's stage sites, one line per site.
-func Text(w io.Writer, t report.Tree, c locate.Controller) error {
+func Text(w io.Writer, t result.Tree, c locate.Controller) error {
 	fmt.Fprintf(w, "%s  kind %s  in %s\n", c.Name, c.Kind, t.Label())
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, id := range locate.StageIDs {
@@ -32,7 +33,7 @@ func Text(w io.Writer, t report.Tree, c locate.Controller) error {
 
 // Markdown writes a controller's stage sites as a table, followed by the
 // sequence diagram of one object's life.
-func Markdown(w io.Writer, t report.Tree, c locate.Controller) error {
+func Markdown(w io.Writer, t result.Tree, c locate.Controller) error {
 	fmt.Fprintf(w, "### Stages of %s (%s) in %s\n\n| stage | site | symbol | what |\n|---|---|---|---|\n", c.Kind, c.Name, t.Label())
 	for _, id := range locate.StageIDs {
 		r := c.Stages[id]
@@ -42,7 +43,7 @@ func Markdown(w io.Writer, t report.Tree, c locate.Controller) error {
 		for _, s := range r.Sites {
 			site := "`" + at(s) + "`"
 			if t.Link != nil && !strings.Contains(s.File, "@") {
-				site = fmt.Sprintf("[%s:%d](%s %q)", filepath.Base(s.File), s.Line, t.Link(s.File, s.Line), "ctrlcmp "+s.Func+" "+report.Anchor(s.Text))
+				site = fmt.Sprintf("[%s:%d](%s %q)", filepath.Base(s.File), s.Line, t.Link(s.File, s.Line), "ctrlcmp "+s.Func+" "+cite.Anchor(s.Text))
 			}
 			fmt.Fprintf(w, "| `%s` | %s | `%s` | %s |\n", id, site, s.Func, cell(what(s)))
 		}
