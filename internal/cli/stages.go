@@ -84,11 +84,15 @@ func newStages(g *globals) *cobra.Command {
 				return fail.Usage("%s: %s is a %s controller; the five stages are those of client-go controllers (informers, a workqueue, a sync function)", dir, ctrl.Name, ctrl.Style)
 			}
 			if patch {
-				changes, err := stages.Patch(dir, ctrl.Instrument)
+				ins, err := stages.Instrument(dir, ctrl.Anchors)
 				if err != nil {
 					return fail.Load("%v", err)
 				}
-				for _, s := range ctrl.Instrument.Skipped {
+				changes, err := stages.Patch(dir, ins)
+				if err != nil {
+					return fail.Load("%v", err)
+				}
+				for _, s := range ins.Skipped {
 					fmt.Fprintf(c.ErrOrStderr(), "ctrlcmp: not patched: %s\n", s)
 				}
 				if write {

@@ -13,7 +13,8 @@ import (
 type found struct {
 	name  string
 	style string
-	// kind is the primary type, when the registration names it.
+	// kind is the primary type, when the registration names it (pass.kind
+	// falls back on the type re-read).
 	kind *types.Named
 	// entry is the reconcile entry: Reconcile, or the client-go sync function.
 	entry *ssa.Function
@@ -23,15 +24,11 @@ type found struct {
 	keyParams map[*types.Var]bool
 	// registration cites where the controller is wired up.
 	registration []Site
-	// rereadPos is the call of the re-read; successPos the success returns.
-	rereadPos  token.Pos
-	successPos []token.Pos
-	// success and retry are the requeues whose durations are traced.
-	success, retry *requeue
 }
 
-// requeue is a timed requeue: where it is asked for, and its duration.
-type requeue struct {
+// timedRequeue is a requeue after a duration: where it is asked for, and
+// the duration.
+type timedRequeue struct {
 	in       *ssa.Function
 	at       ast.Node
 	duration ast.Expr

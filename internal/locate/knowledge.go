@@ -212,12 +212,6 @@ var handlerFields = map[string]string{
 	cache + "FilteringResourceEventHandler.Handler":        "handler",
 }
 
-// The logging the stage probes use: klog v2 and its logr.Logger.
-const (
-	klogPath   = "k8s.io/klog/v2"
-	typeLogger = "github.com/go-logr/logr.Logger"
-)
-
 // Types the locators recognise by identity.
 const (
 	typeResult             = cr + "reconcile.Result"

@@ -1,33 +1,47 @@
 package locate
 
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
+	"github.com/ctrlcmp/ctrlcmp/internal/load"
+)
+
 // locator answers one row of the table for one controller, in the manner of
-// a go/analysis Analyzer: it declares its row and reads what other locators
-// found through the memoised getters of its pass.
+// a go/analysis Analyzer: it declares its row, and it reads what other
+// locators found through the memoised getters of its pass, never through
+// state another locator wrote.
 type locator struct {
 	Topic
 	run func(*pass) Row
 }
 
-// locators are the table's rows, in table order.
+// locators are the table's rows, in table order. A row id leads to its
+// line here and from there to the one function that answers it.
 var locators = []locator{
 	{Topic{RowEntry, "the reconcile entry point",
-		"the Reconcile method, or the client-go sync function the worker hands keys to"}, nil},
+		"the Reconcile method, or the client-go sync function the worker hands keys to"}, entryRow},
 	{Topic{RowReread, "where the object is re-read",
-		"the Get of the primary object by the request's key"}, nil},
+		"the Get of the primary object by the request's key"}, rereadRow},
 	{Topic{RowFinalizerConst, "the finalizer constant",
-		"the constant naming the controller's own finalizer"}, nil},
+		"the constant naming the controller's own finalizer"}, finalizerConstRow},
 	{Topic{RowFinalizerAdd, "where the finalizer is added",
-		"where the reconcile adds it to the primary object"}, nil},
+		"where the reconcile adds it to the primary object"}, finalizerAddRow},
 	{Topic{RowFinalizerCleanup, "the finalizer's cleanup",
-		"the function the deletion branch runs before the finalizer goes"}, nil},
+		"the function the deletion branch runs before the finalizer goes"}, finalizerCleanupRow},
 	{Topic{RowFinalizerRemove, "where the finalizer is removed",
-		"where the cleanup removes it"}, nil},
+		"where the cleanup removes it"}, finalizerRemoveRow},
 	{Topic{RowConditionTypes, "the status condition types",
-		"each condition type set on the primary object, at its constant, with one set site"}, nil},
+		"each condition type set on the primary object, at its constant, with one set site"}, conditionTypesRow},
 	{Topic{RowRequeueError, "the requeue on error",
-		"the failure return (or AddRateLimited) that brings the object back"}, nil},
+		"the failure return (or AddRateLimited) that brings the object back"}, requeueErrorRow},
 	{Topic{RowRequeueSuccess, "the requeue on success",
-		"the return (or AddAfter) that brings a reconciled object back after an interval"}, nil},
+		"the return (or AddAfter) that brings a reconciled object back after an interval"}, requeueSuccessRow},
 }
 
 // Rows lists the row ids in the order the table shows them.
@@ -39,9 +53,166 @@ var Rows = func() []string {
 	return ids
 }()
 
-// pass is one controller under analysis; its getters compute what several
-// locators share, once.
-type pass struct {
-	a *analysis
-	f *found
+// Locate finds every controller of a loaded tree and answers its rows.
+func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) []Controller {
+	a := newAnalysis(tree, prog, c)
+	var out []Controller
+	for _, f := range a.findControllers() {
+		out = append(out, a.controller(f))
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Kind != out[j].Kind {
+			return out[i].Kind < out[j].Kind
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
 }
+
+// controller runs every locator on one found controller, then writes the
+// answers under the table (writes, traces, drift) and, for a client-go
+// controller, its stages.
+func (a *analysis) controller(f *found) Controller {
+	p := &pass{a: a, f: f, reach: a.prog.Reachable(f.entry)}
+	rows := map[string]Row{}
+	for _, l := range locators {
+		rows[l.ID] = l.run(p)
+	}
+	if len(p.reach.Unanalysed) > 0 {
+		// A function on the reconcile path could not be analysed: no row
+		// it might answer can be said to have no answer.
+		var names []string
+		for _, fn := range p.reach.Unanalysed {
+			names = append(names, cite.ObjectName(fn.Object().(*types.Func)))
+		}
+		for id, r := range rows {
+			if _, ok := r.Primary(); !ok {
+				r.None = fmt.Sprintf("not settled: %s, on the reconcile path, could not be analysed (type errors; see the warnings) and may hold the answer; without it: %s", strings.Join(names, ", "), r.None)
+				rows[id] = r
+			}
+		}
+	}
+	kindName := ""
+	if k := p.kind(); k != nil {
+		kindName = k.Obj().Name()
+	}
+	ctrl := Controller{Name: f.name, Kind: kindName, Style: f.style, Rows: rows, Writes: p.writes()}
+	if s := p.requeues().success; s != nil {
+		ctrl.IntervalTrace = a.intervalTrace(p.kind(), s.in, s.at, s.duration)
+	}
+	if r := p.requeues().retry; r != nil {
+		ctrl.RetryTrace = a.intervalTrace(p.kind(), r.in, r.at, r.duration)
+	}
+	ctrl.Drift = a.drift(p.reach)
+	if ctrl.Drift == nil {
+		ctrl.Drift = []Step{}
+	}
+	if f.style == StyleClientGo {
+		ctrl.Stages, ctrl.Anchors = a.stages(p)
+	}
+	return ctrl
+}
+
+// pass is one controller under analysis. Its getters compute, once, what
+// several locators and answers share.
+type pass struct {
+	a     *analysis
+	f     *found
+	reach *callgraph.Reach
+
+	rereadDone bool
+	rereadRes  reread
+	finOps     *finalizerOps
+	cleanupRes *cleanup
+	requeueRes *requeues
+	writesRes  []Write
+}
+
+// reread is the Get of the primary object by the request's key.
+type reread struct {
+	row Row
+	// kind is the type read; pos the call.
+	kind *types.Named
+	pos  token.Pos
+}
+
+// requeues are a controller's requeue rows and the timed requeues whose
+// durations the traces follow.
+type requeues struct {
+	onError, onSuccess Row
+	// success and retry are the requeues after success and after a
+	// failure, when they wait a duration.
+	success, retry *timedRequeue
+	// successReturns are a reconciler's returns that requeue after success.
+	successReturns []token.Pos
+}
+
+func (p *pass) reread() reread {
+	if !p.rereadDone {
+		p.rereadDone = true
+		p.rereadRes = p.a.reread(p.f, p.reach)
+	}
+	return p.rereadRes
+}
+
+// kind is the primary type: the one the registration names, else the one
+// the entry re-reads.
+func (p *pass) kind() *types.Named {
+	if p.f.kind != nil {
+		return p.f.kind
+	}
+	return p.reread().kind
+}
+
+func (p *pass) finalizers() *finalizerOps {
+	if p.finOps == nil {
+		p.finOps = p.a.finalizerOps(p.reach.Funcs())
+	}
+	return p.finOps
+}
+
+func (p *pass) cleanup() *cleanup {
+	if p.cleanupRes == nil {
+		p.cleanupRes = p.a.cleanup(p.reach, p.finalizers().removes)
+	}
+	return p.cleanupRes
+}
+
+func (p *pass) requeues() *requeues {
+	if p.requeueRes == nil {
+		if p.f.style == StyleClientGo {
+			p.requeueRes = p.a.queueRequeues(p.f, p.reach)
+		} else {
+			p.requeueRes = p.a.resultRequeues(p.f)
+		}
+	}
+	return p.requeueRes
+}
+
+// writes are every write the reconcile can make, each marked when a pass
+// that succeeds always makes it.
+func (p *pass) writes() []Write {
+	if p.writesRes == nil {
+		normal := p.a.normalReturns(p.f, p.reach, p.requeues().successReturns, p.reread().pos)
+		p.writesRes = p.a.writes(p.f, p.reach, normal)
+		if p.writesRes == nil {
+			p.writesRes = []Write{}
+		}
+	}
+	return p.writesRes
+}
+
+// entryRow cites the entry, then where the controller is wired up.
+func entryRow(p *pass) Row {
+	entry := p.a.funcSite(p.f.entry)
+	entry.Primary = true
+	return Row{Sites: append([]Site{entry}, p.f.registration...)}
+}
+
+func rereadRow(p *pass) Row { return p.reread().row }
+
+func conditionTypesRow(p *pass) Row { return p.a.conditionTypes(p.kind(), p.reach) }
+
+func requeueErrorRow(p *pass) Row { return p.requeues().onError }
+
+func requeueSuccessRow(p *pass) Row { return p.requeues().onSuccess }

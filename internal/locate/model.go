@@ -76,9 +76,10 @@ type Controller struct {
 	// difference applied.
 	Drift []Step `json:"drift"`
 	// Stages are a client-go controller's five stage sites and re-entry
-	// paths (stages.go); Instrument the log lines that would mark them.
-	Stages     map[string]Row   `json:"stages,omitempty"`
-	Instrument *Instrumentation `json:"-"`
+	// paths (stages.go); Anchors the same sites as the syntax a log line
+	// is placed at.
+	Stages  map[string]Row `json:"stages,omitempty"`
+	Anchors []StageAnchor  `json:"-"`
 }
 
 // Primary returns the primary site of a row, if any.

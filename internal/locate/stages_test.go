@@ -74,20 +74,20 @@ func TestStages(t *testing.T) {
 					t.Errorf("%s: got %v, want %v", id, got[id], want[id])
 				}
 			}
-			if c.Instrument == nil || len(c.Instrument.Probes) == 0 {
-				t.Fatalf("no probes")
-			}
-			tags := map[string]int{}
-			for _, p := range c.Instrument.Probes {
-				tags[p.Stage]++
+			anchors := map[string]int{}
+			for _, an := range c.Anchors {
+				if an.File == nil || an.Pkg == nil {
+					t.Errorf("%s anchor without its file", an.Stage)
+				}
+				anchors[an.Stage]++
 			}
 			for _, id := range []string{locate.StageWatch, locate.StageEnqueue, locate.StageDequeue, locate.StageRead} {
-				if tags[id] != 1 {
-					t.Errorf("%d probes for %s, want 1", tags[id], id)
+				if anchors[id] != 1 {
+					t.Errorf("%d anchors for %s, want 1", anchors[id], id)
 				}
 			}
-			if tags[locate.StageWrite] != len(want[locate.StageWrite]) {
-				t.Errorf("%d write probes, want one per write (%d)", tags[locate.StageWrite], len(want[locate.StageWrite]))
+			if anchors[locate.StageWrite] != len(want[locate.StageWrite]) {
+				t.Errorf("%d write anchors, want one per write (%d)", anchors[locate.StageWrite], len(want[locate.StageWrite]))
 			}
 		})
 	}

@@ -164,7 +164,7 @@ func (a *analysis) writeOf(info *types.Info, c call) (verb, target string, ok bo
 		}
 		target = "by name"
 		for j := 0; j < sig.Params().Len(); j++ {
-			if isObjectPointer(sig.Params().At(j).Type()) {
+			if IsObjectPointer(sig.Params().At(j).Type()) {
 				target = typeName(sig.Params().At(j).Type())
 			}
 		}
@@ -315,8 +315,4 @@ func (a *analysis) entryReturns(fn *ssa.Function, all, nilErr []*ssa.Return, suc
 		return rs
 	}
 	return pick(all)
-}
-
-func isErrorType(t types.Type) bool {
-	return types.Identical(t, types.Universe.Lookup("error").Type())
 }

@@ -50,9 +50,6 @@ const (
 	VerdictNoPass    = "no pass"
 )
 
-// stageNames are the stages in the order an object meets them.
-var stageNames = []string{"watch", "enqueue", "dequeue", "read", "write"}
-
 // klogHeader matches klog's text header: Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg
 var klogHeader = regexp.MustCompile(`^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ ([^\]\s]+:\d+)\] (.*)$`)
 
@@ -89,7 +86,7 @@ func ReadLog(r io.Reader, name string) (Reading, error) {
 
 // stageOf says whether msg is a STAGE tag and which.
 func stageOf(msg string) (string, bool) {
-	s, ok := strings.CutPrefix(msg, "STAGE/")
+	s, ok := strings.CutPrefix(msg, tagPrefix)
 	if !ok {
 		return "", false
 	}
@@ -192,12 +189,12 @@ func jsonValue(raw json.RawMessage) string {
 
 // objectOf is the object a line is about: its object, else its key.
 func objectOf(kv map[string]string) string {
-	if o := kv["object"]; o != "" {
-		delete(kv, "object")
+	if o := kv[keyObject]; o != "" {
+		delete(kv, keyObject)
 		return o
 	}
-	if k := kv["key"]; k != "" {
-		delete(kv, "key")
+	if k := kv[keyKey]; k != "" {
+		delete(kv, keyKey)
 		return k
 	}
 	return ""
@@ -205,7 +202,7 @@ func objectOf(kv map[string]string) string {
 
 // failed reports whether a write line carries an error.
 func failed(l Line) bool {
-	switch l.KV["err"] {
+	switch l.KV[keyErr] {
 	case "", "<nil>", "null":
 		return false
 	}
@@ -220,7 +217,7 @@ type pass struct {
 func (p pass) writes() []Line {
 	var ws []Line
 	for _, l := range p.lines {
-		if l.Stage == "write" && l.KV["verb"] != locate.VerbRecord {
+		if l.Stage == stageWrite && l.KV[keyVerb] != locate.VerbRecord {
 			ws = append(ws, l)
 		}
 	}
@@ -247,7 +244,7 @@ func lives(lines []Line) []ObjectLife {
 		var passes []pass
 		for _, l := range byObj[obj] {
 			life.Counts[l.Stage]++
-			if l.Stage == "dequeue" {
+			if l.Stage == stageDequeue {
 				passes = append(passes, pass{})
 			}
 			if len(passes) > 0 {
@@ -275,7 +272,7 @@ func verdict(passes []pass) (string, string) {
 	if len(lastWrites) == 0 {
 		why := fmt.Sprintf("the last of %d passes (dequeued at log line %d) wrote nothing", len(passes), last.lines[0].N)
 		for _, l := range last.lines {
-			if l.Stage == "write" {
+			if l.Stage == stageWrite {
 				why += "; it only recorded events, which no informer of the controller watches"
 				break
 			}
@@ -302,9 +299,9 @@ func verdict(passes []pass) (string, string) {
 func describeWrites(ws []Line) string {
 	var parts []string
 	for _, w := range ws {
-		d := strings.TrimSpace(w.KV["verb"] + " " + w.KV["target"])
+		d := strings.TrimSpace(w.KV[keyVerb] + " " + w.KV[keyTarget])
 		if failed(w) {
-			d += " (failed: " + w.KV["err"] + ")"
+			d += " (failed: " + w.KV[keyErr] + ")"
 		}
 		if !contains(parts, d) {
 			parts = append(parts, d)
@@ -324,7 +321,7 @@ func contains(xs []string, x string) bool {
 
 // routine are the keys every probe prints; what else differs between passes
 // is what the controller keeps changing.
-var routine = map[string]bool{"verb": true, "target": true, "err": true, "queueLen": true, "handler": true}
+var routine = map[string]bool{keyVerb: true, keyTarget: true, keyErr: true, keyQueueLen: true, keyHandler: true}
 
 // differing names the fields of the STAGE lines whose value changes from
 // pass to pass, resourceVersion last.
@@ -355,8 +352,8 @@ func differing(passes []pass) string {
 		}
 	}
 	sort.Slice(keys, func(i, j int) bool {
-		if (keys[i] == "resourceVersion") != (keys[j] == "resourceVersion") {
-			return keys[j] == "resourceVersion"
+		if (keys[i] == keyResourceVersion) != (keys[j] == keyResourceVersion) {
+			return keys[j] == keyResourceVersion
 		}
 		return keys[i] < keys[j]
 	})

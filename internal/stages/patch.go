@@ -21,7 +21,6 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/diff"
-	"github.com/ctrlcmp/ctrlcmp/internal/locate"
 )
 
 // Change is one file the patch changes.
@@ -35,18 +34,15 @@ type Change struct {
 // lines inserted, klog imported where a file needs it, each file gofmt'ed.
 // Files whose probes are all present already are not changed, so patching a
 // patched tree changes nothing.
-func Patch(dir string, ins *locate.Instrumentation) ([]Change, error) {
+func Patch(dir string, ins *Instrumentation) ([]Change, error) {
 	if ins == nil {
 		return nil, nil
-	}
-	if ins.Unavailable != "" {
-		return nil, fmt.Errorf("%s: cannot add the stage lines: %s", dir, ins.Unavailable)
 	}
 	root, err := canonical(dir)
 	if err != nil {
 		return nil, err
 	}
-	byFile := map[string][]locate.Probe{}
+	byFile := map[string][]Probe{}
 	var files []string
 	for _, p := range ins.Probes {
 		if byFile[p.File] == nil {
@@ -87,7 +83,7 @@ func canonical(path string) (string, error) {
 }
 
 // patchFile inserts one file's probes.
-func patchFile(file string, probes []locate.Probe) (Change, error) {
+func patchFile(file string, probes []Probe) (Change, error) {
 	old, err := os.ReadFile(file)
 	if err != nil {
 		return Change{}, err
@@ -101,11 +97,11 @@ func patchFile(file string, probes []locate.Probe) (Change, error) {
 			return Change{}, fmt.Errorf("%s changed while it was read (a stage line falls at byte %d of %d); run the command again", file, p.Offset, len(old))
 		}
 		b.Write(old[at:p.Offset])
-		b.WriteString(p.Code)
+		b.WriteString(p.Code())
 		b.WriteString("\n")
 		at = p.Offset
-		if p.ImportAs != "" {
-			importAs, importPath = p.ImportAs, p.ImportPath
+		if p.log.importAs != "" {
+			importAs, importPath = p.log.importAs, klogPath
 		}
 	}
 	b.Write(old[at:])

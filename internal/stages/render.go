@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -103,20 +104,20 @@ func Mermaid(w io.Writer, c locate.Controller) error {
 				what += " → " + s.Func
 			}
 		}
-		step("I0", "I0", "watch", r.Sites[0], what)
+		step("I0", "I0", stageWatch, r.Sites[0], what)
 	}
 	for _, s := range c.Stages[locate.StageEnqueue].Sites {
-		step("I0", "Q", "enqueue", s, "Add key")
+		step("I0", "Q", stageEnqueue, s, "Add key")
 	}
 	for _, s := range c.Stages[locate.StageDequeue].Sites {
-		step("Q", "S", "dequeue", s, "Get key")
+		step("Q", "S", stageDequeue, s, "Get key")
 	}
 	for _, s := range c.Stages[locate.StageRead].Sites {
-		step("S", "I0", "read", s, "lister Get from the cache")
+		step("S", "I0", stageRead, s, "lister Get from the cache")
 	}
 	for _, s := range c.Stages[locate.StageWrite].Sites {
 		if s.Name != "" {
-			step("S", "API", "write", s, s.Name)
+			step("S", "API", stageWrite, s, s.Name)
 		}
 	}
 	for _, s := range reentry.Sites {
@@ -175,7 +176,7 @@ func Resolve(dir string, rd *Reading) int {
 				}
 				lines[p] = strings.Split(string(src), "\n")
 			}
-			if line >= 1 && line <= len(lines[p]) && strings.Contains(lines[p][line-1], `"STAGE/`+l.Stage+`"`) {
+			if line >= 1 && line <= len(lines[p]) && strings.Contains(lines[p][line-1], strconv.Quote(tag(l.Stage))) {
 				hits = append(hits, p)
 			}
 		}

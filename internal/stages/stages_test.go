@@ -29,6 +29,16 @@ func controllerOf(t *testing.T, dir string) locate.Controller {
 	return c
 }
 
+// instrument writes the probes of a controller's stage anchors.
+func instrument(t *testing.T, dir string, c locate.Controller) *stages.Instrumentation {
+	t.Helper()
+	ins, err := stages.Instrument(dir, c.Anchors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ins
+}
+
 // TestPatch patches a copy of each client-go fixture: the diff applies, the
 // patched tree builds, every stage is logged once (every write once), and
 // patching again changes nothing.
@@ -40,7 +50,7 @@ func TestPatch(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := controllerOf(t, dir)
-			changes, err := stages.Patch(dir, c.Instrument)
+			changes, err := stages.Patch(dir, instrument(t, dir, c))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +78,7 @@ func TestPatch(t *testing.T) {
 			if out, err := build.CombinedOutput(); err != nil {
 				t.Fatalf("the patched tree does not build: %v\n%s\n%s", err, out, diff)
 			}
-			again, err := stages.Patch(dir, controllerOf(t, dir).Instrument)
+			again, err := stages.Patch(dir, instrument(t, dir, controllerOf(t, dir)))
 			if err != nil {
 				t.Fatal(err)
 			}

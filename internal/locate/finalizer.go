@@ -1,0 +1,294 @@
+package locate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+)
+
+// finOp is a change of an object's finalizer list.
+type finOp struct {
+	pos   token.Pos
+	value ast.Expr // the finalizer, when known
+	info  *types.Info
+	in    *ssa.Function
+}
+
+// finalizerOps are the changes and tests of finalizer lists on the
+// reconcile path.
+type finalizerOps struct {
+	adds, removes, tests []finOp
+	// noFinalizer is the reason every finalizer row gives when there are none.
+	noFinalizer string
+}
+
+// absent says the reconcile path neither changes nor tests a finalizer.
+func (o *finalizerOps) absent() bool {
+	return len(o.adds) == 0 && len(o.removes) == 0 && len(o.tests) == 0
+}
+
+// finalizerOps lists the additions, removals and tests of finalizers in fns.
+func (a *analysis) finalizerOps(fns []*ssa.Function) *finalizerOps {
+	var adds, removes, tests []finOp
+	for _, fn := range fns {
+		b := body(fn)
+		if b == nil {
+			continue
+		}
+		info := a.infoAt(b.Pos())
+		for _, c := range a.callsIn(fn) {
+			if !c.known {
+				continue
+			}
+			op := finOp{pos: c.expr.Lparen, value: c.arg(c.fact.Arg), info: info, in: fn}
+			switch c.fact.Role {
+			case RoleFinalizerAdd:
+				adds = append(adds, op)
+			case RoleFinalizerRemove:
+				removes = append(removes, op)
+			case RoleFinalizerHas:
+				tests = append(tests, op)
+			case RoleSetFinalizers:
+				if v, ok := appended(info, op.value); ok {
+					op.value = v
+					adds = append(adds, op)
+				} else {
+					op.value = nil
+					removes = append(removes, op)
+				}
+			}
+		}
+		ast.Inspect(b, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.AssignStmt:
+				if len(n.Lhs) != 1 || len(n.Rhs) != 1 || fieldOf(info, n.Lhs[0]) != fieldFinalizers {
+					return true
+				}
+				op := finOp{pos: n.Pos(), info: info, in: fn}
+				if v, ok := appended(info, n.Rhs[0]); ok {
+					op.value = v
+					adds = append(adds, op)
+				} else {
+					removes = append(removes, op)
+				}
+			}
+			return true
+		})
+	}
+	ops := &finalizerOps{adds: adds, removes: removes, tests: tests,
+		noFinalizer: "no finalizer: nothing reachable from the entry adds one"}
+	if refs := a.callsOf(RoleOwnerRef); len(refs) > 0 {
+		ops.noFinalizer += fmt.Sprintf("; children are removed by garbage collection through their owner reference (%s:%d)", refs[0].File, refs[0].Line)
+	}
+	return ops
+}
+
+// appended reports whether e is append(list, x...) and returns the last x.
+func appended(info *types.Info, e ast.Expr) (ast.Expr, bool) {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(c.Args) < 2 {
+		return nil, false
+	}
+	id, ok := ast.Unparen(c.Fun).(*ast.Ident)
+	if !ok {
+		return nil, false
+	}
+	if b, ok := info.Uses[id].(*types.Builtin); !ok || b.Name() != "append" {
+		return nil, false
+	}
+	return c.Args[len(c.Args)-1], true
+}
+
+// finalizerConstRow cites the constant of the first finalizer value whose
+// identity is known: added, removed or tested.
+func finalizerConstRow(p *pass) Row {
+	ops := p.finalizers()
+	var values []finOp
+	values = append(append(append(values, ops.adds...), ops.removes...), ops.tests...)
+	for _, op := range values {
+		if op.value == nil {
+			continue
+		}
+		if k := constOf(op.info, op.value); k != nil {
+			s := p.a.objSite(k)
+			s.Primary = true
+			s.Name = constant.StringVal(k.Val())
+			return Row{Sites: []Site{s}}
+		}
+		if lit, ok := ast.Unparen(op.value).(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			s := p.a.site(lit.Pos())
+			s.Primary = true
+			s.Note = "a string literal: no constant declares this finalizer"
+			return Row{Sites: []Site{s}}
+		}
+	}
+	return none(ops.noFinalizer)
+}
+
+// finalizerAddRow cites every addition of a finalizer.
+func finalizerAddRow(p *pass) Row {
+	ops := p.finalizers()
+	var sites []Site
+	for _, op := range ops.adds {
+		sites = append(sites, p.a.site(op.pos))
+	}
+	return rowOf(sites, ops.noFinalizer)
+}
+
+// finalizerCleanupRow cites the function the deletion branch runs.
+func finalizerCleanupRow(p *pass) Row {
+	if ops := p.finalizers(); ops.absent() {
+		return none(ops.noFinalizer + "; no branch on DeletionTimestamp needs a cleanup")
+	}
+	return rowOf(p.cleanup().sites, "no branch taken when DeletionTimestamp is set is reachable from the entry")
+}
+
+// finalizerRemoveRow cites the removals the cleanup reaches (every removal
+// when it reaches none).
+func finalizerRemoveRow(p *pass) Row {
+	ops := p.finalizers()
+	if ops.absent() {
+		return none(ops.noFinalizer)
+	}
+	removes := p.cleanup().removes
+	if len(removes) == 0 {
+		removes = ops.removes
+	}
+	var sites []Site
+	for _, op := range removes {
+		sites = append(sites, p.a.site(op.pos))
+	}
+	return rowOf(sites, "nothing reachable from the entry removes the finalizer")
+}
+
+// cleanup is the deletion branch's cleanup: its sites, and the removals of
+// the finalizer that it reaches.
+type cleanup struct {
+	sites   []Site
+	removes []finOp
+}
+
+// cleanup finds the deletion branch (taken when DeletionTimestamp is set) and
+// the function it runs.
+func (a *analysis) cleanup(reach *callgraph.Reach, removes []finOp) *cleanup {
+	for _, fn := range reach.Funcs() {
+		b := body(fn)
+		if b == nil {
+			continue
+		}
+		info := a.infoAt(b.Pos())
+		var branch ast.Node
+		var ifStmt *ast.IfStmt
+		ast.Inspect(b, func(n ast.Node) bool {
+			if branch != nil {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.IfStmt:
+				switch a.deletionTest(info, n.Cond) {
+				case 1:
+					branch, ifStmt = n.Body, n
+				case -1:
+					if n.Else != nil {
+						branch, ifStmt = n.Else, n
+					}
+				}
+			}
+			return branch == nil
+		})
+		if branch == nil {
+			continue
+		}
+		ifSite := a.site(ifStmt.Pos())
+		ifSite.Note = "the branch taken when DeletionTimestamp is set"
+		// Removals written in the branch itself.
+		var inBranch []finOp
+		for _, op := range removes {
+			if op.in == fn && branch.Pos() <= op.pos && op.pos < branch.End() {
+				inBranch = append(inBranch, op)
+			}
+		}
+		// The tree's functions the branch calls, the one reaching a removal first.
+		var first, best *call
+		var bestRemoves []finOp
+		for _, c := range a.callsIn(fn) {
+			c := c
+			if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() || len(c.own) == 0 || c.known {
+				continue
+			}
+			if first == nil {
+				first = &c
+			}
+			sub := a.prog.Reachable(c.own...)
+			var reached []finOp
+			for _, op := range removes {
+				if sub.Has(op.in) {
+					reached = append(reached, op)
+				}
+			}
+			if len(reached) > 0 {
+				best, bestRemoves = &c, reached
+				break
+			}
+		}
+		if best == nil {
+			best = first
+		}
+		if best == nil {
+			ifSite.Primary = true
+			ifSite.Note = "cleanup written inline in the branch taken when DeletionTimestamp is set"
+			return &cleanup{[]Site{ifSite}, inBranch}
+		}
+		primary := a.funcSite(best.own[0])
+		primary.Primary = true
+		callSite := a.site(best.expr.Lparen)
+		callSite.Note = "dispatch"
+		return &cleanup{[]Site{primary, ifSite, callSite}, append(inBranch, bestRemoves...)}
+	}
+	return &cleanup{}
+}
+
+// deletionTest says whether cond holds when the object is being deleted
+// (1), when it is not (-1), or does not test the deletion timestamp (0).
+func (a *analysis) deletionTest(info *types.Info, cond ast.Expr) int {
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			return -a.deletionTest(info, e.X)
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LAND:
+			if t := a.deletionTest(info, e.X); t == 1 {
+				return 1
+			}
+			if t := a.deletionTest(info, e.Y); t == 1 {
+				return 1
+			}
+		case token.NEQ, token.EQL:
+			sign := 1
+			if e.Op == token.EQL {
+				sign = -1
+			}
+			if a.isDeletionTimestamp(info, e.X) && isNil(info, e.Y) || a.isDeletionTimestamp(info, e.Y) && isNil(info, e.X) {
+				return sign
+			}
+		}
+	case *ast.CallExpr:
+		sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
+		if c := a.makeCall(info, e, nil); ok && c.known && c.fact.Role == RoleTimeIsZero && a.isDeletionTimestamp(info, sel.X) {
+			return -1
+		}
+	}
+	return 0
+}

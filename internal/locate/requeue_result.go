@@ -1,0 +1,466 @@
+package locate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// retSite is a return of a reconcile function, classified.
+type retSite struct {
+	pos   token.Pos
+	class string
+	in    *ssa.Function
+	// interval is what names the RequeueAfter duration (a field, a
+	// variable, a getter), when there is one.
+	interval types.Object
+	// after is the RequeueAfter expression, ret the return statement.
+	after ast.Expr
+	ret   ast.Node
+	// opaque is a result built by an expression ctrlcmp does not follow
+	// (a call of a result builder); its class is then unknown.
+	opaque ast.Expr
+}
+
+type guard int
+
+// scope is what the conditions around a return say about it.
+type scope struct {
+	guard guard
+	// terminal says a condition tests for a TerminalError, so the error
+	// returned under it is one.
+	terminal bool
+}
+
+const (
+	guardNone  guard = iota
+	guardOther       // under a condition that tests no error
+	guardError       // under a condition that tests an error
+)
+
+// resultRequeues classifies every return of the reconcile path of a
+// controller-runtime reconciler, following returns that hand back a helper's
+// result.
+func (a *analysis) resultRequeues(f *found) *requeues {
+	out := &requeues{}
+	var rets []retSite
+	a.returns(f.entry, scope{}, map[*ssa.Function]bool{}, &rets)
+	rets = append(rets, a.deferredResults(f.entry)...)
+	// A failure path that requeues after a setting of the controller's own
+	// (a field of the reconciler) that it also waits on dependencies with
+	// is waiting on a dependency too; an interval of the object is a retry.
+	waits := map[types.Object]bool{}
+	for _, r := range rets {
+		if v, ok := r.interval.(*types.Var); ok && r.class == ClassDependencyWait && v.IsField() && v.Pkg() == f.entry.Pkg.Pkg {
+			waits[r.interval] = true
+		}
+	}
+	for i := range rets {
+		if rets[i].class == ClassRetryAfterFailure && waits[rets[i].interval] {
+			rets[i].class = ClassDependencyWait
+		}
+	}
+
+	var success *retSite
+	for i := range rets {
+		if rets[i].class == ClassSuccessInterval {
+			out.successReturns = append(out.successReturns, rets[i].pos)
+			if success == nil || rets[i].in == f.entry {
+				success = &rets[i]
+			}
+		}
+	}
+	isFailure := func(c string) bool { return c == ClassErrorBackoff || c == ClassRetryAfterFailure }
+	var primary *retSite
+	for i := range rets {
+		r := &rets[i]
+		if !isFailure(r.class) {
+			continue
+		}
+		switch {
+		case success != nil:
+			if r.in == success.in && r.pos < success.pos && (primary == nil || r.pos > primary.pos) {
+				primary = r
+			}
+		case r.in == f.entry && (primary == nil || r.pos > primary.pos):
+			primary = r
+		}
+	}
+	var errSites []Site
+	for i := range rets {
+		r := &rets[i]
+		if !isFailure(r.class) && r.class != ClassTerminal {
+			continue
+		}
+		s := a.site(r.pos)
+		s.Class = r.class
+		if r == primary {
+			s.Primary = true
+		}
+		errSites = append(errSites, s)
+	}
+	if primary == nil && len(errSites) > 0 {
+		for i := range errSites {
+			if errSites[i].Class != ClassTerminal {
+				errSites[i].Primary = true
+				break
+			}
+		}
+	}
+	errRow := Row{Sites: errSites}
+	if !hasPrimary(errSites) {
+		errRow = none("no failure path returns an error or a retry requeue")
+		if len(errSites) > 0 {
+			errRow.Sites = errSites
+			errRow.None = "every failure return is terminal: nothing comes back on error"
+		}
+	}
+	if primary != nil && primary.class == ClassRetryAfterFailure {
+		out.retry = &timedRequeue{in: primary.in, at: primary.ret, duration: primary.after}
+	}
+	if success == nil {
+		// Prefer a result built by a call (a builder) to one merely held
+		// in a variable.
+		sort.SliceStable(rets, func(i, j int) bool { return isCall(rets[i].opaque) && !isCall(rets[j].opaque) })
+		for _, r := range rets {
+			if r.opaque != nil {
+				s := a.site(r.pos)
+				out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the result is built by %s at %s:%d, which ctrlcmp does not follow into; read it to see whether a success requeues (no return on the paths it follows sets RequeueAfter)",
+					exprText(a, callee(r.opaque)), s.File, s.Line))
+				return out
+			}
+		}
+		reason := "event-driven only: no return on the success path sets RequeueAfter, so the object is reconciled again only on watch events"
+		if ps := a.syncPeriods(); len(ps) > 0 {
+			reason += fmt.Sprintf(" and the cache's resync every %s (%s:%d)", ps[0].Note, ps[0].File, ps[0].Line)
+		} else {
+			reason += " and the cache's periodic resync (no SyncPeriod is set in the tree: controller-runtime's default applies)"
+		}
+		out.onError, out.onSuccess = errRow, none(reason)
+		return out
+	}
+	out.success = &timedRequeue{in: success.in, at: success.ret, duration: success.after}
+	s := a.site(success.pos)
+	s.Class = ClassSuccessInterval
+	s.Primary = true
+	out.onError, out.onSuccess = errRow, Row{Sites: []Site{s}}
+	return out
+}
+
+func hasPrimary(ss []Site) bool {
+	for _, s := range ss {
+		if s.Primary {
+			return true
+		}
+	}
+	return false
+}
+
+// returns collects the classified returns of fn under a guard.
+func (a *analysis) returns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
+	if seen[fn] {
+		return
+	}
+	seen[fn] = true
+	b := body(fn)
+	if b == nil {
+		return
+	}
+	info := a.infoAt(b.Pos())
+	a.walkReturns(info, b, sc, func(r *ast.ReturnStmt, sc scope) {
+		a.classifyReturn(fn, info, r, sc, seen, out)
+	})
+}
+
+// walkReturns visits the returns of a body (not of its closures) with what
+// the conditions around each say of it.
+func (a *analysis) walkReturns(info *types.Info, b *ast.BlockStmt, sc scope, visit func(*ast.ReturnStmt, scope)) {
+	under := func(sc scope, g guard, cond ast.Expr) scope {
+		sc.guard = max(sc.guard, g)
+		sc.terminal = sc.terminal || cond != nil && a.testsTerminal(info, cond)
+		return sc
+	}
+	var walk func(n ast.Stmt, sc scope)
+	walkList := func(list []ast.Stmt, sc scope) {
+		for _, s := range list {
+			walk(s, sc)
+		}
+	}
+	walk = func(n ast.Stmt, sc scope) {
+		switch s := n.(type) {
+		case *ast.BlockStmt:
+			walkList(s.List, sc)
+		case *ast.LabeledStmt:
+			walk(s.Stmt, sc)
+		case *ast.IfStmt:
+			cg := condGuard(info, s.Cond)
+			walk(s.Body, under(sc, cg, s.Cond))
+			if s.Else != nil {
+				eg := guardNone
+				if cg == guardOther {
+					eg = guardOther
+				}
+				walk(s.Else, under(sc, eg, nil))
+			}
+		case *ast.ForStmt:
+			walk(s.Body, under(sc, guardOther, nil))
+		case *ast.RangeStmt:
+			walk(s.Body, under(sc, guardOther, nil))
+		case *ast.SwitchStmt:
+			walk(s.Body, sc)
+		case *ast.TypeSwitchStmt:
+			walk(s.Body, sc)
+		case *ast.SelectStmt:
+			walk(s.Body, sc)
+		case *ast.CaseClause:
+			inner := under(sc, guardOther, nil)
+			for _, e := range s.List {
+				inner = under(inner, condGuard(info, e), e)
+			}
+			walkList(s.Body, inner)
+		case *ast.CommClause:
+			walkList(s.Body, under(sc, guardOther, nil))
+		case *ast.ReturnStmt:
+			visit(s, sc)
+		}
+	}
+	walkList(b.List, sc)
+}
+
+func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
+	switch len(s.Results) {
+	case 1:
+		if ce, ok := ast.Unparen(s.Results[0]).(*ast.CallExpr); ok {
+			if c := a.makeCall(info, ce, fn); len(c.own) > 0 && !c.known {
+				for _, callee := range c.own {
+					a.returns(callee, sc, seen, out)
+				}
+			}
+		}
+		return
+	case 2:
+	default:
+		return
+	}
+	res, errE := s.Results[0], s.Results[1]
+	res = a.lastValue(fn, info, res)
+	if !isResultLiteral(info, res) {
+		*out = append(*out, retSite{pos: s.Pos(), in: fn, ret: s, opaque: res})
+		return
+	}
+	errClass := "nil"
+	switch {
+	case isNil(info, errE):
+	case a.isTerminal(info, errE) || sc.terminal:
+		errClass = ClassTerminal
+	default:
+		errClass = "error"
+	}
+	requeue, afterExpr := resultFields(info, res)
+	after := afterExpr != nil
+	g := sc.guard
+	class := ClassNone
+	switch {
+	case errClass == ClassTerminal:
+		class = ClassTerminal
+	case errClass == "error":
+		class = ClassErrorBackoff
+	case requeue:
+		class = ClassImmediate
+	case after && g == guardError:
+		class = ClassRetryAfterFailure
+	case after && g == guardOther:
+		class = ClassDependencyWait
+	case after:
+		class = ClassSuccessInterval
+	}
+	*out = append(*out, retSite{pos: s.Pos(), class: class, in: fn, interval: namedBy(info, afterExpr), after: afterExpr, ret: s})
+}
+
+// testsTerminal reports whether a condition asks whether an error is a
+// TerminalError (errors.Is(err, reconcile.TerminalError(nil))).
+func (a *analysis) testsTerminal(info *types.Info, cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && a.isTerminal(info, c) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// isResultLiteral reports whether e is a reconcile.Result literal.
+func isResultLiteral(info *types.Info, e ast.Expr) bool {
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	return ok && typeKey(info.TypeOf(lit)) == typeResult
+}
+
+// lastValue resolves a local variable to the value last assigned to it
+// before its use (result := ctrl.Result{RequeueAfter: d}; ...; return
+// result, nil); any other expression is returned as it is.
+func (a *analysis) lastValue(fn *ssa.Function, info *types.Info, e ast.Expr) ast.Expr {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	b := body(fn)
+	if !ok || b == nil {
+		return e
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return e
+	}
+	last := e
+	ast.Inspect(b, func(n ast.Node) bool {
+		if n == nil || n.Pos() > id.Pos() {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) == len(n.Rhs) {
+				for i, l := range n.Lhs {
+					if lid, ok := l.(*ast.Ident); ok && (info.Defs[lid] == v || info.Uses[lid] == v) {
+						last = n.Rhs[i]
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if info.Defs[name] == v && i < len(n.Values) {
+					last = n.Values[i]
+				}
+			}
+		}
+		return true
+	})
+	return last
+}
+
+// isTerminal reports whether an error expression is a TerminalError.
+func (a *analysis) isTerminal(info *types.Info, e ast.Expr) bool {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	cl := a.makeCall(info, c, nil)
+	return cl.known && cl.fact.Role == RoleTerminalError
+}
+
+// resultFields reads a reconcile.Result literal: Requeue true, and the
+// RequeueAfter expression when it is not known to be zero.
+func resultFields(info *types.Info, e ast.Expr) (requeue bool, after ast.Expr) {
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	if !ok || typeKey(info.TypeOf(lit)) != typeResult {
+		return false, nil
+	}
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		key, _ := kv.Key.(*ast.Ident)
+		if key == nil {
+			continue
+		}
+		tv := info.Types[kv.Value]
+		switch key.Name {
+		case "Requeue":
+			requeue = tv.Value == nil || constant.BoolVal(tv.Value)
+		case "RequeueAfter":
+			if tv.Value == nil || constant.Sign(tv.Value) > 0 {
+				after = kv.Value
+			}
+		}
+	}
+	return requeue, after
+}
+
+// condGuard says whether a condition tests an error.
+func condGuard(info *types.Info, cond ast.Expr) guard {
+	g := guardOther
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok {
+			if t := info.TypeOf(e); t != nil && types.Identical(t, types.Universe.Lookup("error").Type()) {
+				g = guardError
+				return false
+			}
+		}
+		return true
+	})
+	return g
+}
+
+// deferredResults classifies the values a deferred closure of the entry
+// stores into its named results (retErr = ..., result = ...).
+func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
+	fd, ok := entry.Syntax().(*ast.FuncDecl)
+	if !ok || fd.Type.Results == nil {
+		return nil
+	}
+	info := a.infoAt(fd.Pos())
+	named := map[types.Object]bool{}
+	for _, f := range fd.Type.Results.List {
+		for _, id := range f.Names {
+			named[info.Defs[id]] = true
+		}
+	}
+	if len(named) == 0 {
+		return nil
+	}
+	var out []retSite
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		d, ok := n.(*ast.DeferStmt)
+		if !ok {
+			return true
+		}
+		lit, ok := d.Call.Fun.(*ast.FuncLit)
+		if !ok {
+			return false
+		}
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok {
+				return true
+			}
+			if len(as.Rhs) == 1 && len(as.Lhs) > 1 {
+				// result, retErr = helper.Summarize(...): built by a helper.
+				for _, l := range as.Lhs {
+					if id, ok := l.(*ast.Ident); ok && named[info.Uses[id]] && typeKey(info.TypeOf(id)) == typeResult {
+						out = append(out, retSite{pos: as.Pos(), in: a.bySyntax[lit], opaque: as.Rhs[0]})
+					}
+				}
+				return true
+			}
+			if len(as.Lhs) != len(as.Rhs) {
+				return true
+			}
+			for i, l := range as.Lhs {
+				id, ok := l.(*ast.Ident)
+				if !ok || !named[info.Uses[id]] {
+					continue
+				}
+				class := ""
+				switch t := info.TypeOf(id); {
+				case types.Identical(t, types.Universe.Lookup("error").Type()) && !isNil(info, as.Rhs[i]):
+					class = ClassErrorBackoff
+				case typeKey(t) == typeResult:
+					if requeue, after := resultFields(info, as.Rhs[i]); requeue {
+						class = ClassImmediate
+					} else if after != nil {
+						class = ClassRetryAfterFailure
+					}
+				}
+				if class != "" {
+					out = append(out, retSite{pos: as.Pos(), class: class, in: a.bySyntax[lit]})
+				}
+			}
+			return true
+		})
+		return false
+	})
+	return out
+}

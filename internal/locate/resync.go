@@ -1,0 +1,84 @@
+package locate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// resyncs cites the informer factories the tree creates, with their resync
+// period as written.
+func (a *analysis) resyncs() []Site {
+	var out []Site
+	for _, fd := range a.ownFuncs() {
+		info := a.infoAt(fd.Pos())
+		a.allCalls(fd, func(c call) {
+			isFactory := c.known && c.fact.Role == RoleInformerFactory
+			// Generated informer factories live in the tree: their shape is the knowledge.
+			if !isFactory && c.fn != nil && strings.HasPrefix(c.fn.Name(), generatedFactoryName) && len(c.own) > 0 && len(c.expr.Args) >= 2 {
+				isFactory = true
+			}
+			if !isFactory || len(c.expr.Args) < 2 {
+				return
+			}
+			// A period passed through from a parameter is a factory's own
+			// plumbing (generated constructors calling each other), not a choice.
+			if id, ok := ast.Unparen(c.expr.Args[1]).(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok && isParam(fd, info, v) {
+					return
+				}
+			}
+			s := a.site(c.expr.Lparen)
+			arg := c.expr.Args[1]
+			s.Note = a.tree.Fset.Position(arg.Pos()).String()
+			if src := exprText(a, arg); src != "" {
+				s.Note = src
+			}
+			out = append(out, s)
+		})
+	}
+	return out
+}
+
+// syncPeriods cites where the tree sets a controller-runtime cache's resync
+// period, with the value as written.
+func (a *analysis) syncPeriods() []Site {
+	var out []Site
+	for _, fd := range a.ownFuncs() {
+		info := a.infoAt(fd.Pos())
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			keyedFields(info, lit, func(v *types.Var, kv *ast.KeyValueExpr) {
+				if !resyncFields[fieldKey(v, info.TypeOf(lit))] {
+					return
+				}
+				s := a.site(kv.Pos())
+				value := kv.Value
+				if u, ok := value.(*ast.UnaryExpr); ok && u.Op == token.AND {
+					value = u.X // SyncPeriod: &period
+				}
+				if fn := a.bySyntax[fd]; fn != nil {
+					value = a.lastValue(fn, info, value)
+				}
+				s.Note = exprText(a, value)
+				out = append(out, s)
+			})
+			return true
+		})
+	}
+	return out
+}
+
+// isParam reports whether v is a parameter of fd.
+func isParam(fd *ast.FuncDecl, info *types.Info, v *types.Var) bool {
+	for _, id := range paramIdents(fd.Type) {
+		if info.Defs[id] == v {
+			return true
+		}
+	}
+	return false
+}

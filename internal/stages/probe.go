@@ -1,0 +1,313 @@
+package stages
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+)
+
+// Instrumentation is what the patch adds to a controller: one probe per
+// stage site still to be logged, and why a site could not be.
+type Instrumentation struct {
+	Probes []Probe
+	// Skipped says, for each stage site that gets no probe, why.
+	Skipped []string
+}
+
+// Probe is one STAGE log statement to insert in a source file.
+type Probe struct {
+	Stage string // watch, enqueue, dequeue, read, write
+	// File is the absolute path of the file; Offset the byte offset of the
+	// start of the line the statement is inserted before.
+	File   string
+	Offset int
+	// KVs are the line's key/value pairs, in order.
+	KVs []KV
+	// Guard, when not empty, is the condition the statement is wrapped in
+	// (the values it logs exist only when it holds).
+	Guard string
+	log   logger
+}
+
+// KV is one key/value pair of a STAGE line: Expr is the Go expression
+// logged, or, when Fixed, Value is the string logged.
+type KV struct {
+	Key   string
+	Expr  string
+	Value string
+	Fixed bool
+}
+
+func fixed(key, value string) KV { return KV{Key: key, Value: value, Fixed: true} }
+func expr(key, e string) KV      { return KV{Key: key, Expr: e} }
+
+// Code is the probe's statement, without indentation.
+func (p Probe) Code() string {
+	args := []string{strconv.Quote(tag(p.Stage))}
+	for _, kv := range p.KVs {
+		v := kv.Expr
+		if kv.Fixed {
+			v = strconv.Quote(kv.Value)
+		}
+		args = append(args, strconv.Quote(kv.Key), v)
+	}
+	code := p.log.call(strings.Join(args, ", "))
+	if p.Guard != "" {
+		code = "if " + p.Guard + " {\n" + code + "\n}"
+	}
+	return code
+}
+
+// Instrument writes the probes for a controller's stage anchors, leaving
+// out those already in the source. dir is the module's directory: skipped
+// sites are cited relative to it.
+func Instrument(dir string, anchors []locate.StageAnchor) (*Instrumentation, error) {
+	ins := &Instrumentation{}
+	if len(anchors) == 0 {
+		return ins, nil
+	}
+	var pkg *types.Package
+	for _, an := range anchors {
+		if pkg == nil {
+			pkg = an.Pkg
+		}
+	}
+	if klogIn(pkg) == nil {
+		return nil, fmt.Errorf("%s: cannot add the stage lines: the module does not depend on %s, which the probes log with; run `go get %s` in it and patch again", dir, klogPath, klogPath)
+	}
+	pr := prober{dir: dir, ins: ins}
+	for _, an := range anchors {
+		switch an.Stage {
+		case locate.StageWatch:
+			pr.watch(an)
+		case locate.StageEnqueue:
+			pr.after(an, func(logger, *ast.AssignStmt) Probe {
+				var kvs []KV
+				if an.Key != nil && pure(an.Key) {
+					kvs = append(kvs, expr(keyKey, types.ExprString(an.Key)))
+				}
+				return Probe{KVs: kvs}
+			})
+		case locate.StageDequeue:
+			pr.after(an, func(_ logger, as *ast.AssignStmt) Probe {
+				var kvs []KV
+				if as != nil && len(as.Lhs) > 0 {
+					if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name != "_" {
+						kvs = append(kvs, expr(keyKey, id.Name))
+					}
+				}
+				if sel, ok := ast.Unparen(an.Call.Fun).(*ast.SelectorExpr); ok && pure(sel.X) && hasMethod(an.Info.TypeOf(sel.X), methodLen) {
+					kvs = append(kvs, expr(keyQueueLen, types.ExprString(sel.X)+"."+methodLen+"()"))
+				}
+				return Probe{KVs: kvs}
+			})
+		case locate.StageRead:
+			pr.after(an, func(lg logger, as *ast.AssignStmt) Probe {
+				if as != nil && len(as.Lhs) > 0 && len(as.Rhs) == 1 {
+					if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name != "_" && locate.IsObjectPointer(an.Info.TypeOf(id)) {
+						return Probe{Guard: id.Name + " != nil", KVs: []KV{
+							expr(keyObject, lg.klog+".KObj("+id.Name+")"),
+							expr(keyResourceVersion, id.Name+".ResourceVersion")}}
+					}
+				}
+				return Probe{}
+			})
+		case locate.StageWrite:
+			pr.after(an, func(lg logger, as *ast.AssignStmt) Probe {
+				kvs := []KV{fixed(keyVerb, an.Verb), fixed(keyTarget, an.Target)}
+				if v := lg.varOf(func(t types.Type) bool {
+					n, ok := deref(t).(*types.Named)
+					return ok && an.Kind != nil && types.Identical(n, an.Kind) && locate.IsObjectPointer(t)
+				}); v != "" {
+					kvs = append(kvs, expr(keyObject, lg.klog+".KObj("+v+")"))
+				}
+				if as != nil {
+					for _, l := range as.Lhs {
+						if id, ok := l.(*ast.Ident); ok && id.Name != "_" && isErrorType(an.Info.TypeOf(id)) {
+							kvs = append(kvs, expr(keyErr, id.Name))
+						}
+					}
+				}
+				return Probe{KVs: kvs}
+			})
+		}
+	}
+	sort.SliceStable(ins.Probes, func(i, j int) bool {
+		if ins.Probes[i].File != ins.Probes[j].File {
+			return ins.Probes[i].File < ins.Probes[j].File
+		}
+		return ins.Probes[i].Offset < ins.Probes[j].Offset
+	})
+	return ins, nil
+}
+
+// prober places probes at anchors.
+type prober struct {
+	dir string
+	ins *Instrumentation
+}
+
+// skip records why a site gets no probe.
+func (pr prober) skip(an locate.StageAnchor, pos token.Pos, why string) {
+	p := an.Fset.Position(pos)
+	file := p.Filename
+	if rel, err := filepath.Rel(pr.dir, file); err == nil && !strings.HasPrefix(rel, "..") {
+		file = filepath.ToSlash(rel)
+	}
+	pr.ins.Skipped = append(pr.ins.Skipped, fmt.Sprintf("%s:%d: %s; add the %s line by hand", file, p.Line, why, tag(logStage[an.Stage])))
+}
+
+// watch logs at the top of the primary type's add handler, with the object
+// when the handler's first parameter is one.
+func (pr prober) watch(an locate.StageAnchor) {
+	b := an.HandlerBody
+	if b == nil || an.File == nil {
+		return
+	}
+	if len(b.List) > 0 && hasTag(b.List[0], stageWatch) {
+		return
+	}
+	fset := an.Fset
+	if len(b.List) > 0 && fset.Position(b.List[0].Pos()).Line == fset.Position(b.Lbrace).Line {
+		pr.skip(an, b.Lbrace, "the handler's body starts on its func line")
+		return
+	}
+	lg := newLogger(an, b.Pos()+1)
+	p := Probe{KVs: []KV{fixed(keyHandler, an.HandlerName)}}
+	if params := paramIdents(an.HandlerType); len(params) > 0 && params[0].Name != "_" {
+		param := params[0]
+		if v, ok := an.Info.Defs[param].(*types.Var); ok && lg.implementsKMetadata(v.Type()) {
+			p.KVs = append(p.KVs, expr(keyObject, lg.klog+".KObj("+param.Name+")"))
+		} else {
+			p.Guard = fmt.Sprintf("m, ok := %s.(%s.KMetadata); ok", param.Name, lg.klog)
+			p.KVs = append(p.KVs, expr(keyObject, lg.klog+".KObj(m)"))
+		}
+	}
+	pr.add(an, p, lineAfter(fset, b.Lbrace), lg)
+}
+
+// after inserts a probe after the statement holding the anchor's call
+// (before it, when the statement leaves the function: a return, a defer, a
+// go). make fills the probe's values; it receives the statement when it is
+// the assignment of the call's results.
+func (pr prober) after(an locate.StageAnchor, make func(logger, *ast.AssignStmt) Probe) {
+	if an.File == nil {
+		return
+	}
+	stage := logStage[an.Stage]
+	path, _ := astutil.PathEnclosingInterval(an.File, an.Call.Pos(), an.Call.End())
+	var stmt ast.Stmt
+	var list []ast.Stmt
+	var open, close token.Pos
+	for i, n := range path {
+		s, ok := n.(ast.Stmt)
+		if !ok || i+1 >= len(path) {
+			continue
+		}
+		switch p := path[i+1].(type) {
+		case *ast.BlockStmt:
+			stmt, list, open, close = s, p.List, p.Lbrace, p.Rbrace
+		case *ast.CaseClause:
+			stmt, list, open = s, p.Body, p.Colon
+		case *ast.CommClause:
+			stmt, list, open = s, p.Body, p.Colon
+		}
+		if stmt != nil {
+			break
+		}
+	}
+	if stmt == nil {
+		return
+	}
+	fset := an.Fset
+	idx := -1
+	for i, s := range list {
+		if s == stmt {
+			idx = i
+		}
+	}
+	before := false
+	switch stmt.(type) {
+	case *ast.ReturnStmt, *ast.DeferStmt, *ast.GoStmt, *ast.BranchStmt:
+		before = true
+	}
+	var offset int
+	var at token.Pos
+	if before {
+		if idx > 0 && hasTag(list[idx-1], stage) {
+			return
+		}
+		if fset.Position(open).Line == fset.Position(stmt.Pos()).Line {
+			pr.skip(an, stmt.Pos(), "the statement shares its line with the block's start")
+			return
+		}
+		offset, at = fset.Position(stmt.Pos()).Offset-fset.Position(stmt.Pos()).Column+1, stmt.Pos()
+	} else {
+		if idx+1 < len(list) && hasTag(list[idx+1], stage) {
+			return
+		}
+		if close.IsValid() && fset.Position(close).Line == fset.Position(stmt.End()).Line {
+			pr.skip(an, stmt.Pos(), "the statement shares its line with the block's end")
+			return
+		}
+		offset, at = lineAfter(fset, stmt.End()-1), stmt.End()
+	}
+	lg := newLogger(an, at)
+	as, _ := stmt.(*ast.AssignStmt)
+	if as != nil && !(len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == an.Call) || before {
+		as = nil
+	}
+	pr.add(an, make(lg, as), offset, lg)
+}
+
+// add completes a probe with its stage, place and logger.
+func (pr prober) add(an locate.StageAnchor, p Probe, offset int, lg logger) {
+	p.Stage, p.File, p.Offset, p.log = logStage[an.Stage], lg.file, offset, lg
+	pr.ins.Probes = append(pr.ins.Probes, p)
+}
+
+// lineAfter is the offset of the start of the line after the one holding pos.
+func lineAfter(fset *token.FileSet, pos token.Pos) int {
+	tf := fset.File(pos)
+	line := tf.Line(pos)
+	if line >= tf.LineCount() {
+		return tf.Size()
+	}
+	return tf.Offset(tf.LineStart(line + 1))
+}
+
+// pure reports whether evaluating e twice is harmless: it calls nothing.
+func pure(e ast.Expr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		if _, call := n.(*ast.CallExpr); call {
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// hasTag reports whether a statement already logs a stage's tag.
+func hasTag(n ast.Node, stage string) bool {
+	want := tag(stage)
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			if s, err := strconv.Unquote(lit.Value); err == nil && s == want {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
