@@ -28,7 +28,7 @@ func Markdown(w io.Writer, sides ...result.Side) error {
 	for _, id := range locate.Rows {
 		fmt.Fprintf(&b, "| %s |", locate.Question(id))
 		for _, s := range sides {
-			fmt.Fprintf(&b, " %s |", mdCell(s.Tree, s.Controller.Rows[id]))
+			fmt.Fprintf(&b, " %s |", mdCell(s.Tree, id, s.Controller.Rows[id]))
 		}
 		b.WriteString("\n")
 	}
@@ -38,12 +38,14 @@ func Markdown(w io.Writer, sides ...result.Side) error {
 	return Answers(w, sides...)
 }
 
-func mdCell(t result.Tree, r locate.Row) string {
+// mdCell renders a side's answer to row id: every condition type with its
+// set site for the conditions row, the primary site for the others.
+func mdCell(t result.Tree, id string, r locate.Row) string {
 	if len(r.Sites) == 0 || r.None != "" && !hasPrimary(r) {
 		return "none: " + mdEscape(r.None)
 	}
 	var parts []string
-	if isConditions(r) {
+	if id == locate.RowConditionTypes {
 		for _, s := range r.Sites {
 			cell := fmt.Sprintf("**%s** %s", mdEscape(s.Name), mdCite(t, s.File, s.Line, s.Func, s.Text))
 			if s.Set != nil {
@@ -70,10 +72,6 @@ func mdCell(t result.Tree, r locate.Row) string {
 func hasPrimary(r locate.Row) bool {
 	_, ok := r.Primary()
 	return ok
-}
-
-func isConditions(r locate.Row) bool {
-	return len(r.Sites) > 0 && r.Sites[0].Name != "" && r.Sites[0].Set != nil
 }
 
 // mdCite renders one citation: a link where the tree can link, titled with

@@ -48,7 +48,7 @@ func TextTable(w io.Writer, sides ...result.Side) error {
 	for _, id := range locate.Rows {
 		row := []string{locate.Question(id)}
 		for _, s := range sides {
-			row = append(row, textCell(s.Controller.Rows[id]))
+			row = append(row, textCell(id, s.Controller.Rows[id]))
 		}
 		if err := tw.Append(row); err != nil {
 			return err
@@ -57,11 +57,13 @@ func TextTable(w io.Writer, sides ...result.Side) error {
 	return tw.Render()
 }
 
-func textCell(r locate.Row) string {
+// textCell is mdCell for the terminal: a condition type per line, or the
+// primary site.
+func textCell(id string, r locate.Row) string {
 	if !hasPrimary(r) {
 		return "none: " + r.None
 	}
-	if isConditions(r) {
+	if id == locate.RowConditionTypes {
 		var names []string
 		for _, s := range r.Sites {
 			names = append(names, fmt.Sprintf("%s %s:%d", s.Name, s.File, s.Line))
