@@ -1,0 +1,93 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
+	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+	"github.com/ctrlcmp/ctrlcmp/internal/result"
+)
+
+// Markdown writes the comparison table — a row per table row, a column per
+// side — and the answers under it.
+func Markdown(w io.Writer, sides ...result.Side) error {
+	var b bytes.Buffer
+	b.WriteString("| Part |")
+	for _, s := range sides {
+		fmt.Fprintf(&b, " %s (%s) |", sideName(s), mdEscape(s.Tree.Label()))
+	}
+	b.WriteString("\n|---|")
+	for range sides {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	for _, id := range locate.Rows {
+		fmt.Fprintf(&b, "| %s |", locate.Question(id))
+		for _, s := range sides {
+			fmt.Fprintf(&b, " %s |", mdCell(s.Tree, id, s.Controller.Rows[id]))
+		}
+		b.WriteString("\n")
+	}
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return err
+	}
+	return Answers(w, sides...)
+}
+
+// mdCell renders a side's answer to row id: every condition type with its
+// set site for the conditions row, the primary site for the others.
+func mdCell(t result.Tree, id string, r locate.Row) string {
+	if len(r.Sites) == 0 || r.None != "" && !hasPrimary(r) {
+		return "none: " + mdEscape(r.None)
+	}
+	var parts []string
+	if id == locate.RowConditionTypes {
+		for _, s := range r.Sites {
+			cell := fmt.Sprintf("**%s** %s", mdEscape(s.Name), mdCite(t, s.File, s.Line, s.Func, s.Text))
+			if s.Set != nil {
+				cell += " set " + mdCite(t, s.Set.File, s.Set.Line, s.Set.Func, s.Set.Text)
+			}
+			parts = append(parts, cell)
+		}
+		return strings.Join(parts, "<br>")
+	}
+	p, _ := r.Primary()
+	cell := mdCite(t, p.File, p.Line, p.Func, p.Text)
+	if p.Func != "" {
+		cell += " `" + p.Func + "`"
+	}
+	if p.Class != "" {
+		cell += " (" + p.Class + ")"
+	}
+	if n := len(r.Sites) - 1; n > 0 {
+		cell += fmt.Sprintf(" +%d more", n)
+	}
+	return cell
+}
+
+func hasPrimary(r locate.Row) bool {
+	_, ok := r.Primary()
+	return ok
+}
+
+// mdCite renders one citation: a link where the tree can link, titled with
+// the anchor that check re-verifies (the symbol and the line's hash).
+func mdCite(t result.Tree, file string, line int, fn, text string) string {
+	label := fmt.Sprintf("%s:%d", path.Base(file), line)
+	title := "ctrlcmp " + cite.Anchor(text)
+	if fn != "" {
+		title = "ctrlcmp " + fn + " " + cite.Anchor(text)
+	}
+	if t.Link == nil || strings.Contains(file, "@") {
+		return fmt.Sprintf("`%s:%d`", file, line)
+	}
+	return fmt.Sprintf("[%s](%s %q)", mdEscape(label), t.Link(file, line), title)
+}
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(s)
+}
