@@ -15,6 +15,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,7 +31,7 @@ import (
 // Program is the SSA program of a tree with the call graph of its own code.
 type Program struct {
 	SSA   *ssa.Program
-	Graph *callgraph.Graph
+	graph *callgraph.Graph
 	// Own holds the functions with bodies: the tree's own code.
 	Own map[*ssa.Function]bool
 	// Warnings name own packages whose SSA could not be built, and the
@@ -89,8 +90,8 @@ func Build(all, own []*packages.Package) *Program {
 		}
 		pr.collect(sp)
 	}
-	pr.Graph = vta.CallGraph(pr.withWrappers(), nil)
-	pr.Graph.DeleteSyntheticNodes()
+	pr.graph = vta.CallGraph(pr.withWrappers(), nil)
+	pr.graph.DeleteSyntheticNodes()
 	return pr
 }
 
@@ -296,7 +297,7 @@ func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
 				queue = append(queue, anon)
 			}
 		}
-		node := pr.Graph.Nodes[f]
+		node := pr.graph.Nodes[f]
 		if node == nil {
 			continue
 		}
@@ -304,7 +305,7 @@ func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
 		sort.SliceStable(out, func(i, j int) bool { return out[i].Pos() < out[j].Pos() })
 		for _, e := range out {
 			callee := e.Callee.Func
-			if obj, ok := callee.Object().(*types.Func); ok && pr.Unanalysed[obj] && !contains(r.Unanalysed, callee) {
+			if obj, ok := callee.Object().(*types.Func); ok && pr.Unanalysed[obj] && !slices.Contains(r.Unanalysed, callee) {
 				r.Unanalysed = append(r.Unanalysed, callee)
 			}
 			if _, ok := r.via[callee]; ok || !pr.Own[callee] {
@@ -328,14 +329,14 @@ func (r *Reach) Funcs() []*ssa.Function { return r.order }
 
 // Path returns the chain of call edges from an entry to f (empty for an entry
 // itself, nil when f was not reached).
-func (r *Reach) Path(f *ssa.Function) []*callgraph.Edge {
+func (r *Reach) Path(f *ssa.Function) []*Edge {
 	if !r.Has(f) {
 		return nil
 	}
-	var path []*callgraph.Edge
+	var path []*Edge
 	for f != nil {
 		if e := r.via[f]; e != nil {
-			path = append([]*callgraph.Edge{e}, path...)
+			path = append([]*Edge{e}, path...)
 			f = e.Caller.Func
 		} else {
 			f = r.encl[f]
@@ -344,19 +345,21 @@ func (r *Reach) Path(f *ssa.Function) []*callgraph.Edge {
 	return path
 }
 
-// Depth is the number of calls between an entry and f (-1 when unreached).
-func (r *Reach) Depth(f *ssa.Function) int {
-	if !r.Has(f) {
-		return -1
+// Edge is one call of the graph: the call site, its caller and its callee.
+type Edge = callgraph.Edge
+
+// CallsInto returns the calls of f that the graph knows.
+func (pr *Program) CallsInto(f *ssa.Function) []*Edge {
+	if n := pr.graph.Nodes[f]; n != nil {
+		return n.In
 	}
-	return len(r.Path(f))
+	return nil
 }
 
-func contains(fs []*ssa.Function, f *ssa.Function) bool {
-	for _, g := range fs {
-		if g == f {
-			return true
-		}
+// CallsFrom returns the calls f makes that the graph knows.
+func (pr *Program) CallsFrom(f *ssa.Function) []*Edge {
+	if n := pr.graph.Nodes[f]; n != nil {
+		return n.Out
 	}
-	return false
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -82,16 +83,13 @@ func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analy
 			a.bySyntax[syn] = f
 		}
 	}
-	for f, node := range prog.Graph.Nodes {
-		if f == nil || !prog.Own[f] {
-			continue
-		}
-		for _, e := range node.Out {
+	for f := range prog.Own {
+		for _, e := range prog.CallsFrom(f) {
 			if e.Site == nil || !prog.Own[e.Callee.Func] {
 				continue
 			}
 			pos := e.Site.Common().Pos()
-			if !contains(a.callees[pos], e.Callee.Func) {
+			if !slices.Contains(a.callees[pos], e.Callee.Func) {
 				a.callees[pos] = append(a.callees[pos], e.Callee.Func)
 			}
 		}
@@ -101,15 +99,6 @@ func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analy
 		sort.Slice(fs, func(i, j int) bool { return fs[i].Pos() < fs[j].Pos() })
 	}
 	return a
-}
-
-func contains[T comparable](xs []T, x T) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // fileAt returns the own file holding pos.
@@ -324,7 +313,7 @@ func paramIdents(ft *ast.FuncType) []*ast.Ident {
 	return ids
 }
 
-// site cites pos; fn overrides the enclosing symbol when not empty.
+// site cites pos, with the symbol that encloses it.
 func (a *analysis) site(pos token.Pos) Site {
 	return Site{Site: a.cite.At(pos, "")}
 }

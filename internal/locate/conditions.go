@@ -135,21 +135,16 @@ func (a *analysis) conditionType(info *types.Info, c call) (string, *types.Const
 			return "", nil, false
 		}
 		arg = nil
-		for _, el := range lit.Elts {
-			kv, ok := el.(*ast.KeyValueExpr)
-			if !ok {
-				continue
-			}
-			switch key, _ := kv.Key.(*ast.Ident); {
-			case key == nil:
-			case key.Name == "Type":
+		keyedFields(info, lit, func(v *types.Var, kv *ast.KeyValueExpr) {
+			switch fieldKey(v, info.TypeOf(lit)) {
+			case fieldConditionType:
 				arg = kv.Value
-			case key.Name == "Status":
+			case fieldConditionStatus:
 				if tv, ok := info.Types[kv.Value]; ok && tv.Value != nil && constant.StringVal(tv.Value) == conditionTrue {
 					truth = true
 				}
 			}
-		}
+		})
 	}
 	if arg == nil {
 		return "", nil, false

@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
-	"strings"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
@@ -38,8 +37,8 @@ func (a *analysis) drift(reach *callgraph.Reach) []Step {
 				if c.expr.Pos() < from || c.expr.End() > to {
 					continue
 				}
-				verb, target, ok := a.writeOf(info, c)
-				if ok && verb != "" && !(c.known && c.fact.Role == RoleEvent) && !strings.HasSuffix(target, "status") {
+				w, ok := a.writeOf(info, c)
+				if ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) && !w.status {
 					return &c
 				}
 			}
@@ -65,7 +64,8 @@ func (a *analysis) drift(reach *callgraph.Reach) []Step {
 				if w == nil {
 					continue
 				}
-				verb, target, _ := a.writeOf(info, *w)
+				desc, _ := a.writeOf(info, *w)
+				verb, target := desc.verb, desc.target
 				out = append(out,
 					Step{Site: a.site(ifs.Pos()).Site, Step: StepCompare, Note: "desired state compared with what the cluster holds, by hand"},
 					Step{Site: a.site(w.expr.Lparen).Site, Step: StepApply, Note: verb + " " + target + " when they differ"})

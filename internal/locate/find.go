@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
@@ -112,7 +113,7 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 			arg = optionsField(info, arg, optionsReconciler)
 		}
 		for _, rt := range a.reconcilerTypes(fd, info, arg) {
-			entry := a.methodFunc(rt, "Reconcile")
+			entry := a.methodFunc(rt, methodReconcile)
 			if entry == nil {
 				continue
 			}
@@ -150,7 +151,7 @@ func (a *analysis) reconcilerTypes(fd *ast.FuncDecl, info *types.Info, arg ast.E
 	var out []*types.Named
 	add := func(t types.Type) {
 		if n, ok := deref(t).(*types.Named); ok && !types.IsInterface(n) {
-			if _, own := a.fileAt(n.Obj().Pos()); own && !contains(out, n) {
+			if _, own := a.fileAt(n.Obj().Pos()); own && !slices.Contains(out, n) {
 				out = append(out, n)
 			}
 		}
@@ -183,7 +184,7 @@ func (a *analysis) reconcilerTypes(fd *ast.FuncDecl, info *types.Info, arg ast.E
 	}
 	var withReconcile []*types.Named
 	for _, n := range out {
-		if a.methodFunc(n, "Reconcile") != nil {
+		if a.methodFunc(n, methodReconcile) != nil {
 			withReconcile = append(withReconcile, n)
 		}
 	}
@@ -218,7 +219,7 @@ func requestParams(f *ssa.Function) map[*types.Var]bool {
 	if len(vars) == 0 {
 		for i := 0; i < sig.Params().Len(); i++ {
 			v := sig.Params().At(i)
-			if typeKey(v.Type()) != "context.Context" {
+			if typeKey(v.Type()) != typeContext {
 				vars[v] = true
 			}
 		}
@@ -255,7 +256,7 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 			worker: a.bySyntax[worker], keyParams: map[*types.Var]bool{}}
 		sig := entry.Signature
 		for i := 0; i < sig.Params().Len(); i++ {
-			if v := sig.Params().At(i); typeKey(v.Type()) != "context.Context" {
+			if v := sig.Params().At(i); typeKey(v.Type()) != typeContext {
 				f.keyParams[v] = true
 			}
 		}

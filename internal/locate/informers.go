@@ -64,7 +64,7 @@ func (a *analysis) handlerFuncs(info *types.Info, e ast.Expr, out *[]handlerFunc
 	keyedFields(info, lit, func(v *types.Var, kv *ast.KeyValueExpr) {
 		switch ev := handlerFields[fieldKey(v, owner)]; ev {
 		case "":
-		case "handler":
+		case eventNested:
 			a.handlerFuncs(info, kv.Value, out)
 		default:
 			h := handlerFunc{event: ev, field: kv}
@@ -153,11 +153,10 @@ func (a *analysis) informerType(v ssa.Value, depth int) *types.Named {
 				idx = i
 			}
 		}
-		node := a.prog.Graph.Nodes[fn]
-		if node == nil || idx < 0 {
+		if idx < 0 {
 			return nil
 		}
-		for _, e := range node.In {
+		for _, e := range a.prog.CallsInto(fn) {
 			common := e.Site.Common()
 			args := common.Args
 			if common.IsInvoke() {
@@ -213,11 +212,11 @@ func exampleType(v ssa.Value) *types.Named {
 // listedType is T when t has a Lister method whose result lists []*T: the
 // shape of generated informers, client-go's own included.
 func listedType(t types.Type) *types.Named {
-	lister := methodResult(t, "Lister", 0)
+	lister := methodResult(t, generatedListerMethod, 0)
 	if lister == nil {
 		return nil
 	}
-	list := methodResult(lister, "List", 0)
+	list := methodResult(lister, generatedListMethod, 0)
 	if list == nil {
 		return nil
 	}
@@ -272,7 +271,7 @@ func writtenType(info *types.Info, c call) *types.Named {
 		}
 	}
 	if sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr); ok {
-		if got := methodResult(info.TypeOf(sel.X), "Get", 0); got != nil && IsObjectPointer(got) {
+		if got := methodResult(info.TypeOf(sel.X), generatedGetMethod, 0); got != nil && IsObjectPointer(got) {
 			n, _ := deref(got).(*types.Named)
 			return n
 		}

@@ -61,6 +61,8 @@ type Fact struct {
 	Verb string
 	// Target overrides the written object's description ("status").
 	Target string
+	// Status says the write is to the object's status (or includes it).
+	Status bool
 	// Summary says what a library function does with a value it is given,
 	// for the steps of a trace that pass through it.
 	Summary string
@@ -111,25 +113,25 @@ var knowledge = map[string]Fact{
 	"github.com/fluxcd/pkg/runtime/jitter.JitteredIntervalDuration": {Role: RoleJitter, Obj: -1, Key: -1, Arg: 0,
 		Summary: "adds a random jitter to the duration, as configured by jitter.SetGlobalIntervalJitter (Flux's --interval-jitter-percentage flag, 5% by default)"},
 
-	"(" + cr + "client.Writer).Create":                {Role: RoleWrite, Verb: "create", Obj: 1, Key: -1, Arg: -1},
-	"(" + cr + "client.Writer).Update":                {Role: RoleWrite, Verb: "update", Obj: 1, Key: -1, Arg: -1},
-	"(" + cr + "client.Writer).Patch":                 {Role: RoleWrite, Verb: "patch", Obj: 1, Key: -1, Arg: -1},
-	"(" + cr + "client.Writer).Apply":                 {Role: RoleWrite, Verb: "apply", Obj: 1, Key: -1, Arg: -1},
-	"(" + cr + "client.Writer).Delete":                {Role: RoleWrite, Verb: "delete", Obj: 1, Key: -1, Arg: -1},
+	"(" + cr + "client.Writer).Create":                {Role: RoleWrite, Verb: verbCreate, Obj: 1, Key: -1, Arg: -1},
+	"(" + cr + "client.Writer).Update":                {Role: RoleWrite, Verb: verbUpdate, Obj: 1, Key: -1, Arg: -1},
+	"(" + cr + "client.Writer).Patch":                 {Role: RoleWrite, Verb: verbPatch, Obj: 1, Key: -1, Arg: -1},
+	"(" + cr + "client.Writer).Apply":                 {Role: RoleWrite, Verb: verbApply, Obj: 1, Key: -1, Arg: -1},
+	"(" + cr + "client.Writer).Delete":                {Role: RoleWrite, Verb: verbDelete, Obj: 1, Key: -1, Arg: -1},
 	"(" + cr + "client.Writer).DeleteAllOf":           {Role: RoleWrite, Verb: "delete-all-of", Obj: 1, Key: -1, Arg: -1},
-	"(" + cr + "client.SubResourceWriter).Create":     {Role: RoleWrite, Verb: "create", Target: "status", Obj: 1, Key: -1, Arg: -1},
-	"(" + cr + "client.SubResourceWriter).Update":     {Role: RoleWrite, Verb: "update", Target: "status", Obj: 1, Key: -1, Arg: -1},
-	"(" + cr + "client.SubResourceWriter).Patch":      {Role: RoleWrite, Verb: "patch", Target: "status", Obj: 1, Key: -1, Arg: -1},
-	"(*" + fluxRuntime + "patch.SerialPatcher).Patch": {Role: RoleWrite, Verb: "patch", Target: "metadata and status", Obj: 1, Key: -1, Arg: -1},
-	"(*" + fluxRuntime + "patch.Helper).Patch":        {Role: RoleWrite, Verb: "patch", Target: "metadata and status", Obj: 1, Key: -1, Arg: -1},
-	"(*" + fluxSSA + "ResourceManager).ApplyAllStaged": {Role: RoleApply, Verb: "apply", Target: "the desired objects", Obj: -1, Key: -1, Arg: -1,
+	"(" + cr + "client.SubResourceWriter).Create":     {Role: RoleWrite, Verb: verbCreate, Target: "status", Status: true, Obj: 1, Key: -1, Arg: -1},
+	"(" + cr + "client.SubResourceWriter).Update":     {Role: RoleWrite, Verb: verbUpdate, Target: "status", Status: true, Obj: 1, Key: -1, Arg: -1},
+	"(" + cr + "client.SubResourceWriter).Patch":      {Role: RoleWrite, Verb: verbPatch, Target: "status", Status: true, Obj: 1, Key: -1, Arg: -1},
+	"(*" + fluxRuntime + "patch.SerialPatcher).Patch": {Role: RoleWrite, Verb: verbPatch, Target: "metadata and status", Status: true, Obj: 1, Key: -1, Arg: -1},
+	"(*" + fluxRuntime + "patch.Helper).Patch":        {Role: RoleWrite, Verb: verbPatch, Target: "metadata and status", Status: true, Obj: 1, Key: -1, Arg: -1},
+	"(*" + fluxSSA + "ResourceManager).ApplyAllStaged": {Role: RoleApply, Verb: verbApply, Target: "the desired objects", Obj: -1, Key: -1, Arg: -1,
 		Drift: &DriftKnowledge{File: "manager_apply.go", Func: "ApplyAll", Compare: "hasDriftedWithIgnore", Apply: "apply"}},
-	"(*" + fluxSSA + "ResourceManager).ApplyAll": {Role: RoleApply, Verb: "apply", Target: "the desired objects", Obj: -1, Key: -1, Arg: -1,
+	"(*" + fluxSSA + "ResourceManager).ApplyAll": {Role: RoleApply, Verb: verbApply, Target: "the desired objects", Obj: -1, Key: -1, Arg: -1,
 		Drift: &DriftKnowledge{File: "manager_apply.go", Func: "ApplyAll", Compare: "hasDriftedWithIgnore", Apply: "apply"}},
-	"(*" + fluxSSA + "ResourceManager).Apply": {Role: RoleApply, Verb: "apply", Target: "the desired object", Obj: -1, Key: -1, Arg: -1,
+	"(*" + fluxSSA + "ResourceManager).Apply": {Role: RoleApply, Verb: verbApply, Target: "the desired object", Obj: -1, Key: -1, Arg: -1,
 		Drift: &DriftKnowledge{File: "manager_apply.go", Func: "Apply", Compare: "hasDriftedWithIgnore", Apply: "apply"}},
-	"(*" + fluxSSA + "ResourceManager).DeleteAll": {Role: RoleWrite, Verb: "delete", Target: "the inventory's objects", Obj: -1, Key: -1, Arg: -1},
-	"(*" + fluxSSA + "ResourceManager).Delete":    {Role: RoleWrite, Verb: "delete", Target: "an inventory object", Obj: -1, Key: -1, Arg: -1},
+	"(*" + fluxSSA + "ResourceManager).DeleteAll": {Role: RoleWrite, Verb: verbDelete, Target: "the inventory's objects", Obj: -1, Key: -1, Arg: -1},
+	"(*" + fluxSSA + "ResourceManager).Delete":    {Role: RoleWrite, Verb: verbDelete, Target: "an inventory object", Obj: -1, Key: -1, Arg: -1},
 
 	"(k8s.io/client-go/tools/record.EventRecorder).Event":           {Role: RoleEvent, Verb: VerbRecord, Obj: 0, Key: -1, Arg: -1},
 	"(k8s.io/client-go/tools/record.EventRecorder).Eventf":          {Role: RoleEvent, Verb: VerbRecord, Obj: 0, Key: -1, Arg: -1},
@@ -199,26 +201,51 @@ var knowledge = map[string]Fact{
 // the controller watches, so it brings no object back.
 const VerbRecord = "record"
 
+// The verbs of writes.
+const (
+	verbCreate = "create"
+	verbUpdate = "update"
+	verbPatch  = "patch"
+	verbApply  = "apply"
+	verbDelete = "delete"
+)
+
+// The informer events, and eventNested for a field holding a nested
+// handler (a filtering handler's Handler).
+const (
+	eventAdd    = "add"
+	eventUpdate = "update"
+	eventDelete = "delete"
+	eventNested = "handler"
+)
+
 // handlerFields maps the function-valued fields of client-go's event handler
-// structs to the informer event that calls them; "handler" marks a field
-// holding a nested handler (a filtering handler's Handler).
+// structs to the informer event that calls them.
 var handlerFields = map[string]string{
-	cache + "ResourceEventHandlerFuncs.AddFunc":            "add",
-	cache + "ResourceEventHandlerFuncs.UpdateFunc":         "update",
-	cache + "ResourceEventHandlerFuncs.DeleteFunc":         "delete",
-	cache + "ResourceEventHandlerDetailedFuncs.AddFunc":    "add",
-	cache + "ResourceEventHandlerDetailedFuncs.UpdateFunc": "update",
-	cache + "ResourceEventHandlerDetailedFuncs.DeleteFunc": "delete",
-	cache + "FilteringResourceEventHandler.Handler":        "handler",
+	cache + "ResourceEventHandlerFuncs.AddFunc":            eventAdd,
+	cache + "ResourceEventHandlerFuncs.UpdateFunc":         eventUpdate,
+	cache + "ResourceEventHandlerFuncs.DeleteFunc":         eventDelete,
+	cache + "ResourceEventHandlerDetailedFuncs.AddFunc":    eventAdd,
+	cache + "ResourceEventHandlerDetailedFuncs.UpdateFunc": eventUpdate,
+	cache + "ResourceEventHandlerDetailedFuncs.DeleteFunc": eventDelete,
+	cache + "FilteringResourceEventHandler.Handler":        eventNested,
 }
 
 // Types the locators recognise by identity.
 const (
-	typeResult             = cr + "reconcile.Result"
-	typeObjectMeta         = "k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta"
-	typeGetOptions         = "k8s.io/apimachinery/pkg/apis/meta/v1.GetOptions"
-	typeCondition          = "k8s.io/apimachinery/pkg/apis/meta/v1.Condition"
-	typeRequest            = cr + "reconcile.Request"
+	typeResult     = cr + "reconcile.Result"
+	typeObjectMeta = "k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta"
+	typeGetOptions = "k8s.io/apimachinery/pkg/apis/meta/v1.GetOptions"
+	typeCondition  = "k8s.io/apimachinery/pkg/apis/meta/v1.Condition"
+	typeRequest    = cr + "reconcile.Request"
+	typeContext    = "context.Context"
+	// The fields a condition literal and a reconcile result are read by.
+	fieldConditionType      = typeCondition + ".Type"
+	fieldConditionStatus    = typeCondition + ".Status"
+	fieldResultRequeue      = typeResult + ".Requeue"
+	fieldResultRequeueAfter = typeResult + ".RequeueAfter"
+	// methodReconcile is the reconciler's entry.
+	methodReconcile        = "Reconcile"
 	fieldDeletionTimestamp = typeObjectMeta + ".DeletionTimestamp"
 	fieldFinalizers        = typeObjectMeta + ".Finalizers"
 	// optionsReconciler is the field of controller.Options holding the
@@ -231,16 +258,20 @@ const (
 	// Generated listers and typed clients read an object with a method of
 	// this name: Get(name) or Get(ctx, name, metav1.GetOptions).
 	generatedGetMethod = "Get"
+	// Generated informers hand out their lister with this method, whose
+	// List returns []*T: the type the informer watches.
+	generatedListerMethod = "Lister"
+	generatedListMethod   = "List"
 )
 
 // clientsetVerbs: a generated typed client's write methods take an options
 // struct of apimachinery's; its type says the verb.
 var clientsetVerbs = map[string]string{
-	"k8s.io/apimachinery/pkg/apis/meta/v1.CreateOptions": "create",
-	"k8s.io/apimachinery/pkg/apis/meta/v1.UpdateOptions": "update",
-	"k8s.io/apimachinery/pkg/apis/meta/v1.PatchOptions":  "patch",
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ApplyOptions":  "apply",
-	"k8s.io/apimachinery/pkg/apis/meta/v1.DeleteOptions": "delete",
+	"k8s.io/apimachinery/pkg/apis/meta/v1.CreateOptions": verbCreate,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.UpdateOptions": verbUpdate,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.PatchOptions":  verbPatch,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.ApplyOptions":  verbApply,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.DeleteOptions": verbDelete,
 }
 
 // resyncFields are the options fields that set a controller-runtime cache's

@@ -90,7 +90,7 @@ func namedBy(info *types.Info, e ast.Expr) types.Object {
 }
 
 // exprText returns the source text of an expression.
-func exprText(a *analysis, e ast.Expr) string {
+func (a *analysis) exprText(e ast.Expr) string {
 	start, end := a.tree.Fset.Position(e.Pos()), a.tree.Fset.Position(e.End())
 	if start.Line != end.Line {
 		return ""
@@ -117,5 +117,12 @@ func methodResult(t types.Type, name string, i int) types.Type {
 }
 
 func isErrorType(t types.Type) bool {
-	return types.Identical(t, types.Universe.Lookup("error").Type())
+	return types.Identical(t, errorType)
 }
+
+// implementsError reports whether a value of type t is an error.
+func implementsError(t types.Type) bool {
+	return types.Implements(t, errorType.Underlying().(*types.Interface))
+}
+
+var errorType = types.Universe.Lookup("error").Type()

@@ -3,11 +3,12 @@ package locate
 import (
 	"fmt"
 	"go/types"
+	"slices"
 	"strings"
 )
 
 // informerEvent is the informer event a write's verb makes.
-var informerEvent = map[string]string{"create": "add", "update": "update", "patch": "update", "apply": "update", "delete": "delete"}
+var informerEvent = map[string]string{verbCreate: eventAdd, verbUpdate: eventUpdate, verbPatch: eventUpdate, verbApply: eventUpdate, verbDelete: eventDelete}
 
 // reentry lists the handlers the sync's own writes fire again: each
 // registration on an informer of a written type, for the event the write
@@ -33,7 +34,7 @@ func (a *analysis) reentry(regs []*registration, ws []stageWrite) Row {
 				hits[k] = &hit{site: s, h: h}
 				order = append(order, k)
 			}
-			if !contains(hits[k].writes, why) {
+			if !slices.Contains(hits[k].writes, why) {
 				hits[k].writes = append(hits[k].writes, why)
 			}
 		}
@@ -49,8 +50,8 @@ func (a *analysis) reentry(regs []*registration, ws []stageWrite) Row {
 				continue
 			}
 			add(r, event, fmt.Sprintf("%s %s (%s:%d)", w.Verb, w.Target, w.File, w.Line))
-			if w.Verb == "create" {
-				add(r, "delete", fmt.Sprintf("deleting the %s it creates at %s:%d (by hand, or by garbage collection) brings the owner back, and the next pass creates it again", t.Obj().Name(), w.File, w.Line))
+			if w.Verb == verbCreate {
+				add(r, eventDelete, fmt.Sprintf("deleting the %s it creates at %s:%d (by hand, or by garbage collection) brings the owner back, and the next pass creates it again", t.Obj().Name(), w.File, w.Line))
 			}
 		}
 	}

@@ -3,7 +3,6 @@ package locate
 import (
 	"fmt"
 	"go/ast"
-	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -55,7 +54,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach) *requeues {
 				return false
 			case *ast.ReturnStmt:
 				if len(n.Results) > 0 && !isNil(info, n.Results[len(n.Results)-1]) {
-					if t := info.TypeOf(n.Results[len(n.Results)-1]); t != nil && types.Implements(t, types.Universe.Lookup("error").Type().Underlying().(*types.Interface)) {
+					if t := info.TypeOf(n.Results[len(n.Results)-1]); t != nil && implementsError(t) {
 						s := a.site(n.Pos())
 						s.Class = ClassErrorBackoff
 						s.Note = "the sync fails, so the worker requeues the key rate-limited"

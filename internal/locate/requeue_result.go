@@ -113,7 +113,7 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 		}
 	}
 	errRow := Row{Sites: errSites}
-	if !hasPrimary(errSites) {
+	if _, ok := (Row{Sites: errSites}).Primary(); !ok {
 		errRow = none("no failure path returns an error or a retry requeue")
 		if len(errSites) > 0 {
 			errRow.Sites = errSites
@@ -131,7 +131,7 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 			if r.opaque != nil {
 				s := a.site(r.pos)
 				out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the result is built by %s at %s:%d, which ctrlcmp does not follow into; read it to see whether a success requeues (no return on the paths it follows sets RequeueAfter)",
-					exprText(a, callee(r.opaque)), s.File, s.Line))
+					a.exprText(callee(r.opaque)), s.File, s.Line))
 				return out
 			}
 		}
@@ -152,14 +152,6 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 	return out
 }
 
-func hasPrimary(ss []Site) bool {
-	for _, s := range ss {
-		if s.Primary {
-			return true
-		}
-	}
-	return false
-}
 
 // returns collects the classified returns of fn under a guard.
 func (a *analysis) returns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
@@ -357,25 +349,17 @@ func resultFields(info *types.Info, e ast.Expr) (requeue bool, after ast.Expr) {
 	if !ok || typeKey(info.TypeOf(lit)) != typeResult {
 		return false, nil
 	}
-	for _, el := range lit.Elts {
-		kv, ok := el.(*ast.KeyValueExpr)
-		if !ok {
-			continue
-		}
-		key, _ := kv.Key.(*ast.Ident)
-		if key == nil {
-			continue
-		}
+	keyedFields(info, lit, func(v *types.Var, kv *ast.KeyValueExpr) {
 		tv := info.Types[kv.Value]
-		switch key.Name {
-		case "Requeue":
+		switch fieldKey(v, info.TypeOf(lit)) {
+		case fieldResultRequeue:
 			requeue = tv.Value == nil || constant.BoolVal(tv.Value)
-		case "RequeueAfter":
+		case fieldResultRequeueAfter:
 			if tv.Value == nil || constant.Sign(tv.Value) > 0 {
 				after = kv.Value
 			}
 		}
-	}
+	})
 	return requeue, after
 }
 
@@ -384,7 +368,7 @@ func condGuard(info *types.Info, cond ast.Expr) guard {
 	g := guardOther
 	ast.Inspect(cond, func(n ast.Node) bool {
 		if e, ok := n.(ast.Expr); ok {
-			if t := info.TypeOf(e); t != nil && types.Identical(t, types.Universe.Lookup("error").Type()) {
+			if t := info.TypeOf(e); t != nil && isErrorType(t) {
 				g = guardError
 				return false
 			}
@@ -445,7 +429,7 @@ func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
 				}
 				class := ""
 				switch t := info.TypeOf(id); {
-				case types.Identical(t, types.Universe.Lookup("error").Type()) && !isNil(info, as.Rhs[i]):
+				case isErrorType(t) && !isNil(info, as.Rhs[i]):
 					class = ClassErrorBackoff
 				case typeKey(t) == typeResult:
 					if requeue, after := resultFields(info, as.Rhs[i]); requeue {

@@ -20,7 +20,7 @@ func (a *analysis) keyVars(f *found, fn *ssa.Function) map[*types.Var]bool {
 		}
 	} else {
 		for _, p := range fn.Params {
-			if v, ok := p.Object().(*types.Var); ok && typeKey(v.Type()) != "context.Context" {
+			if v, ok := p.Object().(*types.Var); ok && typeKey(v.Type()) != typeContext {
 				vars[v] = true
 			}
 		}

@@ -32,7 +32,7 @@ func (a *analysis) resyncs() []Site {
 			s := a.site(c.expr.Lparen)
 			arg := c.expr.Args[1]
 			s.Note = a.tree.Fset.Position(arg.Pos()).String()
-			if src := exprText(a, arg); src != "" {
+			if src := a.exprText(arg); src != "" {
 				s.Note = src
 			}
 			out = append(out, s)
@@ -64,7 +64,7 @@ func (a *analysis) syncPeriods() []Site {
 				if fn := a.bySyntax[fd]; fn != nil {
 					value = a.lastValue(fn, info, value)
 				}
-				s.Note = exprText(a, value)
+				s.Note = a.exprText(value)
 				out = append(out, s)
 			})
 			return true

@@ -38,7 +38,7 @@ func (a *analysis) stages(p *pass) (map[string]Row, []StageAnchor) {
 			continue
 		}
 		for _, h := range r.handlers {
-			if h.event == "add" && prim == nil {
+			if h.event == eventAdd && prim == nil {
 				prim, primAdd = r, h
 			}
 		}

@@ -5,12 +5,12 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
-	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/ssa"
 
-	callgraphx "github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 )
 
@@ -30,7 +30,7 @@ type Write struct {
 
 // writes lists every write reachable from the entry, in the order the
 // reconcile reaches them.
-func (a *analysis) writes(f *found, reach *callgraphx.Reach, normal map[*ssa.Function][]*ssa.Return) []Write {
+func (a *analysis) writes(f *found, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return) []Write {
 	var out []Write
 	alwaysVia := a.alwaysReached(f.entry, normal)
 	for _, wc := range a.writeCalls(reach) {
@@ -100,7 +100,7 @@ type writeCall struct {
 // writeCalls lists the write calls of the reached functions in the order
 // they are reached, leaving out those inside the implementation of another
 // write (a typed client of the tree's own that calls the dynamic client).
-func (a *analysis) writeCalls(reach *callgraphx.Reach) []writeCall {
+func (a *analysis) writeCalls(reach *callgraph.Reach) []writeCall {
 	var all []writeCall
 	impl := map[*ssa.Function]bool{}
 	for _, fn := range reach.Funcs() {
@@ -109,8 +109,8 @@ func (a *analysis) writeCalls(reach *callgraphx.Reach) []writeCall {
 			continue
 		}
 		for _, c := range a.callsIn(fn) {
-			if verb, target, ok := a.writeOf(info, c); ok {
-				all = append(all, writeCall{call: c, info: info, verb: verb, target: target})
+			if w, ok := a.writeOf(info, c); ok {
+				all = append(all, writeCall{call: c, info: info, verb: w.verb, target: w.target})
 				for _, o := range c.own {
 					impl[o] = true
 				}
@@ -129,14 +129,14 @@ func (a *analysis) writeCalls(reach *callgraphx.Reach) []writeCall {
 // writeOf says whether a call writes, with its verb and target: from the
 // knowledge table, or by the shape of generated typed clients (a method
 // taking one of apimachinery's Create/Update/Patch/Delete options).
-func (a *analysis) writeOf(info *types.Info, c call) (verb, target string, ok bool) {
+func (a *analysis) writeOf(info *types.Info, c call) (w writeDesc, ok bool) {
 	if c.known {
 		switch c.fact.Role {
 		case RoleWrite, RoleEvent, RoleApply:
 		default:
-			return "", "", false
+			return writeDesc{}, false
 		}
-		target = c.fact.Target
+		target := c.fact.Target
 		if obj := c.arg(c.fact.Obj); obj != nil {
 			name := typeName(info.TypeOf(obj))
 			switch {
@@ -148,32 +148,40 @@ func (a *analysis) writeOf(info *types.Info, c call) (verb, target string, ok bo
 				target = name
 			}
 		}
-		return c.fact.Verb, target, true
+		return writeDesc{c.fact.Verb, target, c.fact.Status}, true
 	}
 	if c.fn == nil {
-		return "", "", false
+		return writeDesc{}, false
 	}
 	sig, okSig := info.TypeOf(c.expr.Fun).(*types.Signature)
 	if !okSig || c.fn.Type().(*types.Signature).Recv() == nil {
-		return "", "", false
+		return writeDesc{}, false
 	}
 	for i := 0; i < sig.Params().Len(); i++ {
 		v, isWrite := clientsetVerbs[typeKey(sig.Params().At(i).Type())]
 		if !isWrite {
 			continue
 		}
-		target = "by name"
+		target := "by name"
 		for j := 0; j < sig.Params().Len(); j++ {
 			if IsObjectPointer(sig.Params().At(j).Type()) {
 				target = typeName(sig.Params().At(j).Type())
 			}
 		}
-		if generatedStatusWrites[c.fn.Name()] {
+		status := generatedStatusWrites[c.fn.Name()]
+		if status {
 			target += " status"
 		}
-		return v, target, true
+		return writeDesc{v, target, status}, true
 	}
-	return "", "", false
+	return writeDesc{}, false
+}
+
+// writeDesc describes a write: its verb, what it writes, and whether that
+// is (or includes) the object's status.
+type writeDesc struct {
+	verb, target string
+	status       bool
 }
 
 // typeName is the bare name of a (pointer to a) named type.
@@ -196,11 +204,7 @@ func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][
 	for len(queue) > 0 {
 		f := queue[0]
 		queue = queue[1:]
-		node := a.prog.Graph.Nodes[f]
-		if node == nil {
-			continue
-		}
-		for _, e := range node.Out {
+		for _, e := range a.prog.CallsFrom(f) {
 			callee := e.Callee.Func
 			if _, seen := via[callee]; seen || !a.prog.Own[callee] || !dominatesReturns(e.Site, normal[f]) {
 				continue
@@ -244,7 +248,7 @@ func dominatesReturns(instr ssa.Instruction, rets []*ssa.Return) bool {
 // succeeds ends with: in the entry, the success returns (or the nil-error
 // returns after the re-read); elsewhere the nil-error returns, or every
 // return when no return is known to succeed.
-func (a *analysis) normalReturns(f *found, reach *callgraphx.Reach, successPos []token.Pos, reread token.Pos) map[*ssa.Function][]*ssa.Return {
+func (a *analysis) normalReturns(f *found, reach *callgraph.Reach, successPos []token.Pos, reread token.Pos) map[*ssa.Function][]*ssa.Return {
 	out := map[*ssa.Function][]*ssa.Return{}
 	for _, fn := range reach.Funcs() {
 		var all, nilErr []*ssa.Return
@@ -279,7 +283,7 @@ func (a *analysis) normalReturns(f *found, reach *callgraphx.Reach, successPos [
 func (a *analysis) entryReturns(fn *ssa.Function, all, nilErr []*ssa.Return, successPos []token.Pos, reread token.Pos) []*ssa.Return {
 	var success []*ssa.Return
 	for _, r := range all {
-		if contains(successPos, r.Pos()) {
+		if slices.Contains(successPos, r.Pos()) {
 			success = append(success, r)
 		}
 	}

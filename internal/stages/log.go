@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -303,20 +304,11 @@ func describeWrites(ws []Line) string {
 		if failed(w) {
 			d += " (failed: " + w.KV[keyErr] + ")"
 		}
-		if !contains(parts, d) {
+		if !slices.Contains(parts, d) {
 			parts = append(parts, d)
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // routine are the keys every probe prints; what else differs between passes
