@@ -35,7 +35,6 @@ type span struct{ start, end int }
 
 func (s span) present() bool { return s.end > 0 }
 
-
 // Location is the citation's file and lines in the form path:from[-to].
 func (c Citation) Location() string { return location(c.Path, c.From, c.To) }
 

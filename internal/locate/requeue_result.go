@@ -152,7 +152,6 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 	return out
 }
 
-
 // returns collects the classified returns of fn under a guard.
 func (a *analysis) returns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
 	if seen[fn] {
