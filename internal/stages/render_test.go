@@ -48,45 +48,28 @@ func treeOf(t *testing.T, name string) result.Tree {
 // goldenPath names the golden file of one view's output.
 func goldenPath(name string) string { return filepath.Join("testdata", "golden-"+name) }
 
-// TestText writes each input controller's stage sites for the terminal.
-func TestText(t *testing.T) {
-	for _, name := range viewed {
-		t.Run(name, func(t *testing.T) {
-			tr := treeOf(t, name)
-			var b bytes.Buffer
-			if err := stages.Text(&b, tr, tr.Controllers[0]); err != nil {
-				t.Fatal(err)
-			}
-			golden.Check(t, goldenPath("text-"+name+".txt"), b.Bytes())
-		})
+// TestViews writes each input controller's stages in each view: the
+// terminal table, the markdown table with linked citations and its sequence
+// diagram, and the sequence diagram alone.
+func TestViews(t *testing.T) {
+	views := []struct {
+		name, ext string
+		write     func(*bytes.Buffer, result.Tree) error
+	}{
+		{"text", "txt", func(b *bytes.Buffer, tr result.Tree) error { return stages.Text(b, tr, tr.Controllers[0]) }},
+		{"markdown", "md", func(b *bytes.Buffer, tr result.Tree) error { return stages.Markdown(b, tr, tr.Controllers[0]) }},
+		{"mermaid", "mmd", func(b *bytes.Buffer, tr result.Tree) error { return stages.Mermaid(b, tr.Controllers[0]) }},
 	}
-}
-
-// TestMarkdown writes each input controller's stage table, with linked
-// citations, and its sequence diagram.
-func TestMarkdown(t *testing.T) {
-	for _, name := range viewed {
-		t.Run(name, func(t *testing.T) {
-			tr := treeOf(t, name)
-			var b bytes.Buffer
-			if err := stages.Markdown(&b, tr, tr.Controllers[0]); err != nil {
-				t.Fatal(err)
-			}
-			golden.Check(t, goldenPath("markdown-"+name+".md"), b.Bytes())
-		})
-	}
-}
-
-// TestMermaid writes each input controller's sequence diagram alone.
-func TestMermaid(t *testing.T) {
-	for _, name := range viewed {
-		t.Run(name, func(t *testing.T) {
-			var b bytes.Buffer
-			if err := stages.Mermaid(&b, treeOf(t, name).Controllers[0]); err != nil {
-				t.Fatal(err)
-			}
-			golden.Check(t, goldenPath("mermaid-"+name+".mmd"), b.Bytes())
-		})
+	for _, v := range views {
+		for _, name := range viewed {
+			t.Run(v.name+"/"+name, func(t *testing.T) {
+				var b bytes.Buffer
+				if err := v.write(&b, treeOf(t, name)); err != nil {
+					t.Fatal(err)
+				}
+				golden.Check(t, goldenPath(v.name+"-"+name+"."+v.ext), b.Bytes())
+			})
+		}
 	}
 }
 
