@@ -114,7 +114,7 @@ func checkRun(ctx context.Context, g *globals, opts *CheckOptions) error {
 	}
 	problems := printCheck(opts.Out, opts.Format, results, opts.Strict)
 	if problems > 0 {
-		return &fail.Error{Code: fail.CodeFindings, Err: fmt.Errorf("%d citation problem(s); fix them by hand, or run `ctrlcmp check --fix` for the moved ones", problems)}
+		return fail.Wrap(fail.CodeFindings, fmt.Errorf("%d citation problem(s); fix them by hand, or run `ctrlcmp check --fix` for the moved ones", problems))
 	}
 	return nil
 }

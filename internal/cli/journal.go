@@ -40,7 +40,7 @@ func writeJournal(out io.Writer, path string, check bool, progress func(string),
 	switch {
 	case check && !bytes.Equal(before, after):
 		fmt.Fprint(out, diff.Unified(path, before, after))
-		return &fail.Error{Code: fail.CodeFindings, Err: fmt.Errorf("journal %s is out of date; run the same command without --check to update it", path)}
+		return fail.Wrap(fail.CodeFindings, fmt.Errorf("journal %s is out of date; run the same command without --check to update it", path))
 	case progress == nil:
 	case bytes.Equal(before, after):
 		progress(fmt.Sprintf("journal %s is up to date", path))

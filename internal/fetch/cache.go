@@ -48,7 +48,7 @@ func openCache(dir, url string) (*cache, error) {
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fail.Usage("cache directory %s: %v", dir, err)
+		return nil, fail.Usage("cache directory %s: %w", dir, err)
 	}
 	c := &cache{repoDir: filepath.Join(abs, "git", repoKey(url))}
 	if err := os.MkdirAll(c.repoDir, 0o755); err != nil {
@@ -101,7 +101,7 @@ func (c *cache) checkout(ctx context.Context, o Options, sha string) (Result, er
 		}
 		o.say("the cache entry of %s is damaged (%v); fetching it again", sha[:12], err)
 		if err := discard(entry); err != nil {
-			return Result{}, fail.Fetch("cannot remove the damaged cache entry %s: %v; remove it by hand", entry, err)
+			return Result{}, fail.Fetch("cannot remove the damaged cache entry %s: %w; remove it by hand", entry, err)
 		}
 	} else if o.Offline {
 		return Result{}, fail.Wrap(fail.CodeFetch, &OfflineError{Need: fmt.Sprintf("%s at %s is not in the cache %s", o.Repo, sha, c.repoDir)})
@@ -118,13 +118,13 @@ func (c *cache) checkout(ctx context.Context, o Options, sha string) (Result, er
 	}
 	o.say("checking out %s", sha[:12])
 	if err := checkoutCommit(repo, sha); err != nil {
-		return Result{}, fail.Fetch("%s at %s: %v", o.Repo, sha, err)
+		return Result{}, fail.Fetch("%s at %s: %w", o.Repo, sha, err)
 	}
 	if err := verify(tmp, sha); err != nil {
-		return Result{}, fail.Fetch("%s at %s: %v", o.Repo, sha, err)
+		return Result{}, fail.Fetch("%s at %s: %w", o.Repo, sha, err)
 	}
 	if err := os.Rename(tmp, entry); err != nil {
-		return Result{}, fail.Fetch("cannot store %s in the cache: %v", entry, err)
+		return Result{}, fail.Fetch("cannot store %s in the cache: %w", entry, err)
 	}
 	return Result{Dir: entry, Repo: o.Repo, Sha: sha, BytesFetched: n}, nil
 }

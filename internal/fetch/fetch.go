@@ -181,7 +181,7 @@ func (c *cache) resolveAbbreviated(ctx context.Context, o Options, prefix string
 	}
 	commits, err := repo.CommitObjects()
 	if err != nil {
-		return "", fail.Fetch("%s: reading the fetched commits: %v", o.Repo, err)
+		return "", fail.Fetch("%s: reading the fetched commits: %w", o.Repo, err)
 	}
 	var matches []string
 	for commit, err := commits.Next(); err == nil; commit, err = commits.Next() {
