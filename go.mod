@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/olekukonko/tablewriter v1.1.5
+	github.com/rogpeppe/go-internal v1.14.1
 	github.com/sergi/go-diff v1.3.2-0.20230802210424-5b0b94c5c0d3
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9

@@ -45,11 +45,26 @@ unverified; they fail the check only under --strict.
 
 Output: one FILE:LINE: message line per problem, then a summary; --format
 github writes GitHub Actions annotations instead. Exit 0 when every citation
-holds, 1 when one is moved, broken or rejected, 2 on a usage error.`
+holds, 1 when one is moved, broken or rejected, 2 on a usage error, 5 when
+--fix cannot write the journal.`
 
-func newCheck(g *globals) *cobra.Command {
-	var root, format, cacheDir string
-	var fix, offline, strict bool
+// CheckOptions is what check was asked to do: its FILEs and flags, checked.
+type CheckOptions struct {
+	Files    []string // the journals
+	Root     string   // --root: a further directory local citations may resolve in
+	Format   string   // text or github
+	CacheDir string   // --cache-dir: the cache of pinned trees; "" for the default
+	Fix      bool     // --fix: rewrite moved citations in place
+	Offline  bool     // --offline: never fetch a pinned tree
+	Strict   bool     // --strict: unverified citations fail the check too
+	Out      io.Writer
+	ErrOut   io.Writer // where rewrites are reported
+}
+
+// newCheck is the check command. runF, when not nil, runs instead of
+// checkRun once the flags and arguments are checked.
+func newCheck(g *globals, runF func(*CheckOptions) error) *cobra.Command {
+	opts := &CheckOptions{}
 	c := &cobra.Command{
 		Use:   "check FILE...",
 		Short: "Check that every citation in markdown journals still resolves",
@@ -64,33 +79,44 @@ func newCheck(g *globals) *cobra.Command {
 			return nil
 		},
 		RunE: func(c *cobra.Command, files []string) error {
-			if err := checkFormat(format, "text", "github"); err != nil {
+			if err := checkFormat(opts.Format, "text", "github"); err != nil {
 				return err
 			}
-			opt := journal.Options{Root: root, ModCache: moduleCache(),
-				WorkTrees: cachedTrees{cacheDir: cacheDir, offline: offline, progress: g.progress()}}
-			var results []journal.Result
-			for _, file := range files {
-				res, err := checkFile(c.Context(), file, opt, fix, c.ErrOrStderr())
-				if err != nil {
-					return err
-				}
-				results = append(results, res)
+			opts.Files = files
+			opts.Out, opts.ErrOut = c.OutOrStdout(), c.ErrOrStderr()
+			if runF != nil {
+				return runF(opts)
 			}
-			problems := printCheck(c.OutOrStdout(), format, results, strict)
-			if problems > 0 {
-				return &fail.Error{Code: fail.CodeFindings, Err: fmt.Errorf("%d citation problem(s); fix them by hand, or run `ctrlcmp check --fix` for the moved ones", problems)}
-			}
-			return nil
+			return checkRun(c.Context(), g, opts)
 		},
 	}
-	c.Flags().StringVar(&root, "root", "", "a further directory local citations resolve against and may point into")
-	c.Flags().StringVar(&format, "format", "text", "output format: text, or github (GitHub Actions annotations)")
-	c.Flags().BoolVar(&fix, "fix", false, "rewrite moved citations in place to point at where their code went")
-	c.Flags().BoolVar(&offline, "offline", false, "never fetch: a pinned repository missing from the cache leaves its citations unverified")
-	c.Flags().BoolVar(&strict, "strict", false, "fail on unverified citations too")
-	c.Flags().StringVar(&cacheDir, "cache-dir", "", "ctrlcmp's cache of pinned repositories (default $CTRLCMP_CACHE, else the user cache dir)")
+	c.Flags().StringVar(&opts.Root, "root", "", "a further directory local citations resolve against and may point into")
+	c.Flags().StringVar(&opts.Format, "format", "text", "output format: text, or github (GitHub Actions annotations)")
+	c.Flags().BoolVar(&opts.Fix, "fix", false, "rewrite moved citations in place to point at where their code went")
+	c.Flags().BoolVar(&opts.Offline, "offline", false, "never fetch: a pinned repository missing from the cache leaves its citations unverified")
+	c.Flags().BoolVar(&opts.Strict, "strict", false, "fail on unverified citations too")
+	c.Flags().StringVar(&opts.CacheDir, "cache-dir", "", "ctrlcmp's cache of pinned repositories (default $CTRLCMP_CACHE, else the user cache dir)")
 	return c
+}
+
+// checkRun checks the journals (rewriting their moved citations under
+// --fix) and prints the problems.
+func checkRun(ctx context.Context, g *globals, opts *CheckOptions) error {
+	jo := journal.Options{Root: opts.Root, ModCache: moduleCache(),
+		WorkTrees: cachedTrees{cacheDir: opts.CacheDir, offline: opts.Offline, progress: g.progress()}}
+	var results []journal.Result
+	for _, file := range opts.Files {
+		res, err := checkFile(ctx, file, jo, opts.Fix, opts.ErrOut)
+		if err != nil {
+			return err
+		}
+		results = append(results, res)
+	}
+	problems := printCheck(opts.Out, opts.Format, results, opts.Strict)
+	if problems > 0 {
+		return fail.Wrap(fail.CodeFindings, fmt.Errorf("%d citation problem(s); fix them by hand, or run `ctrlcmp check --fix` for the moved ones", problems))
+	}
+	return nil
 }
 
 // checkFile checks one journal, and with fix rewrites its moved citations
@@ -106,8 +132,11 @@ func checkFile(ctx context.Context, file string, opt journal.Options, fix bool, 
 		return res, err
 	}
 	n, err := journal.Fix(res)
-	if err != nil || n == 0 {
-		return res, err
+	if err != nil {
+		return res, writeFailure(err)
+	}
+	if n == 0 {
+		return res, nil
 	}
 	fmt.Fprintf(stderr, "ctrlcmp: %s: rewrote %d moved citation(s)\n", file, n)
 	return journal.Check(ctx, file, opt)
@@ -178,7 +207,7 @@ type cachedTrees struct {
 func (t cachedTrees) WorkTree(ctx context.Context, repo, sha string) (string, error) {
 	res, err := fetch.Checkout(ctx, fetch.Options{Repo: repo, Rev: sha, CacheDir: t.cacheDir, Offline: t.offline, Progress: t.progress})
 	if err != nil {
-		return "", err
+		return "", fetchHint(err)
 	}
 	return res.Dir, nil
 }

@@ -30,13 +30,22 @@ hand-wired client-go controllers (informers, listers, a workqueue). It reads
 the source with go/packages and go/ssa; it never runs the code it reads.
 
 Exit codes: 0 success; 1 findings (check); 2 usage error; 3 the tree could not
-be loaded or analysed; 4 the source could not be fetched.`
+be loaded or analysed; 4 the source could not be fetched; 5 the journal could
+not be written.`
 
 // Main runs ctrlcmp with args and returns the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
+	g := &globals{stderr: stderr}
+	root := newRoot(g, stdout)
+	root.AddCommand(newLocate(g, nil), newTable(g, nil), newExplain(g, nil), newCheck(g, nil), newStages(g, nil))
+	return execute(root, args, stderr)
+}
+
+// execute runs root with args and returns the exit code, printing a
+// failure as one line on stderr.
+func execute(root *cobra.Command, args []string, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
@@ -75,8 +84,9 @@ func (g *globals) progress() func(string) {
 	return func(s string) { fmt.Fprintf(g.stderr, "ctrlcmp: %s\n", s) }
 }
 
-func newRoot(stdout, stderr io.Writer) *cobra.Command {
-	g := &globals{stderr: stderr}
+// newRoot is the ctrlcmp command with its global flags (into g), and
+// without its subcommands.
+func newRoot(g *globals, stdout io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "ctrlcmp",
 		Short:         "Say where each part of a Kubernetes controller lives, with file:line citations",
@@ -93,13 +103,12 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	root.SetOut(stdout)
-	root.SetErr(stderr)
+	root.SetErr(g.stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return fail.Usage("%v (see `%s --help`)", err, c.CommandPath())
+		return fail.Usage("%w (see `%s --help`)", err, c.CommandPath())
 	})
 	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "print no progress on stderr")
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "print progress on stderr even when it is not a terminal")
-	root.AddCommand(newLocate(g), newTable(g), newExplain(g), newCheck(g), newStages(g))
 	return root
 }
 

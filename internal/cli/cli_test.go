@@ -5,13 +5,15 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/ctrlcmp/ctrlcmp/internal/diff"
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+var update = flag.Bool("update", false, "rewrite the golden table under testdata/golden")
 
 // goldenDir is absolute: the tests change directory.
 var goldenDir, _ = filepath.Abs(filepath.Join("..", "..", "testdata", "golden"))
@@ -55,6 +57,8 @@ func copyFixture(t *testing.T, name string) string {
 	return parent
 }
 
+// golden compares got with the golden file name, printing a unified diff
+// when they differ; under -update it rewrites the file instead.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join(goldenDir, name)
@@ -69,44 +73,168 @@ func golden(t *testing.T, name, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run `go test ./internal/cli -update` to create it)", err)
+		t.Fatalf("%v (run `go test ./internal/cli -run TestGolden -update` to create it)", err)
 	}
 	if got != string(want) {
-		t.Errorf("%s differs from the output (run `go test ./internal/cli -update` and review the diff):\n%s", path, got)
+		t.Errorf("the output differs from %s (run `go test ./internal/cli -run TestGolden -update` and review the change):\n%s", path, diff.Unified(name, want, []byte(got)))
 	}
 }
 
-// TestGolden checks the JSON of every fixture and the markdown table of a
-// Flux-style controller against a client-go one.
+// TestGolden runs the whole CLI once, end to end: the markdown table of a
+// Flux-style controller against a client-go one. The analysis itself is
+// checked by the fixtures' want comments (internal/locate).
 func TestGolden(t *testing.T) {
-	for _, name := range []string{"clientgo-finalizer", "clientgo-plain", "kubebuilder", "flux", "resultbuilder", "ctrlnew"} {
-		t.Run(name, func(t *testing.T) {
-			t.Chdir(copyFixture(t, name))
-			code, out, errs := run(t, "locate", name, "--format", "json")
+	dir := copyFixture(t, "flux")
+	ours := copyFixture(t, "clientgo-finalizer")
+	if err := os.Rename(filepath.Join(ours, "clientgo-finalizer"), filepath.Join(dir, "clientgo-finalizer")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, out, errs := run(t, "table", "--theirs-dir", "flux", "--ours", "clientgo-finalizer")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden(t, "table.md", out)
+}
+
+// stubbed runs ctrlcmp with every command's run function replaced by one
+// that records its options, so that only the flags and arguments are
+// checked and no tree is loaded. It returns the exit code, stderr, and the
+// options the command was run with (nil when the command line was refused).
+func stubbed(t *testing.T, args ...string) (int, string, any) {
+	t.Helper()
+	var got any
+	record := func(opts any) error {
+		got = opts
+		return nil
+	}
+	var out, errb bytes.Buffer
+	g := &globals{stderr: &errb}
+	root := newRoot(g, &out)
+	root.AddCommand(
+		newLocate(g, func(o *LocateOptions) error { return record(o) }),
+		newTable(g, func(o *TableOptions) error { return record(o) }),
+		newExplain(g, func(o *ExplainOptions) error { return record(o) }),
+		newCheck(g, func(o *CheckOptions) error { return record(o) }),
+		newStages(g, func(o *StagesOptions) error { return record(o) }),
+	)
+	code := execute(root, args, &errb)
+	return code, errb.String(), got
+}
+
+// wantOneLine checks that stderr is one line saying says, with no stack
+// trace.
+func wantOneLine(t *testing.T, stderr, says string) {
+	t.Helper()
+	if !strings.Contains(stderr, says) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("stderr %q: want one line saying %q", stderr, says)
+	}
+	if strings.Contains(stderr, "goroutine") || strings.Contains(stderr, "panic") {
+		t.Errorf("stderr holds a stack trace: %s", stderr)
+	}
+}
+
+// TestBadInput checks that each mistake on the command line gives exit code
+// 2 and one line on stderr naming it, before anything is loaded or fetched.
+func TestBadInput(t *testing.T) {
+	sha := strings.Repeat("ab", 20)
+	for _, tc := range []struct {
+		name string
+		args []string
+		says string
+	}{
+		{"no path", []string{"locate"}, "takes one PATH"},
+		{"unknown flag", []string{"locate", "--bogus", "."}, "unknown flag: --bogus"},
+		{"unknown format", []string{"locate", ".", "--format", "yaml"}, "unknown --format"},
+		{"unknown command", []string{"frobnicate"}, "unknown command"},
+		{"locate path and rev", []string{"locate", ".", "--rev", sha}, "no PATH with --rev"},
+		{"locate repo alone", []string{"locate", "--repo", "https://example.com/r.git"}, "--repo goes with --rev"},
+		{"table without ours", []string{"table", "--theirs-dir", "."}, "--ours"},
+		{"both theirs", []string{"table", "--theirs", sha, "--theirs-dir", ".", "--ours", "."}, "give one of them"},
+		{"no theirs", []string{"table", "--ours", "."}, "--theirs REV"},
+		{"repo with dir", []string{"table", "--theirs-dir", ".", "--theirs-repo", "https://example.com/r.git", "--ours", "."}, "--theirs-repo goes with --theirs"},
+		{"check without journal", []string{"table", "--theirs-dir", ".", "--ours", ".", "--check"}, "name the journal with --journal"},
+		{"journal as text", []string{"table", "--theirs-dir", ".", "--ours", ".", "--journal", "j.md", "--format", "text"}, "drop --format text"},
+		{"explain no row", []string{"explain"}, "explain takes a ROW first"},
+		{"explain unknown row", []string{"explain", "nope", "."}, `unknown ROW "nope"`},
+		{"check no file", []string{"check"}, "one or more journal FILEs"},
+		{"check format", []string{"check", "--format", "json", "j.md"}, "unknown --format"},
+		{"stages write alone", []string{"stages", ".", "--write"}, "use it with --patch"},
+		{"stages patch and log", []string{"stages", ".", "--patch", "--log", "x.log"}, "one at a time"},
+		{"stages patch into journal", []string{"stages", ".", "--patch", "--journal", "j.md"}, "not a patch"},
+		{"stages log as mermaid", []string{"stages", ".", "--log", "x.log", "--format", "mermaid"}, "a log reading prints as"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, errs, ran := stubbed(t, tc.args...)
+			if code != fail.CodeUsage {
+				t.Errorf("exit %d, want %d (stderr %q)", code, fail.CodeUsage, errs)
+			}
+			if ran != nil {
+				t.Errorf("the command ran with %+v", ran)
+			}
+			wantOneLine(t, errs, tc.says)
+		})
+	}
+}
+
+// TestOptions checks what the flags and arguments become.
+func TestOptions(t *testing.T) {
+	sha := strings.Repeat("ab", 20)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want any
+	}{
+		{"locate path", []string{"locate", "op", "--kind", "Widget", "--format", "json"},
+			&LocateOptions{Source: source{dir: "op"}, Kind: "Widget", Format: "json"}},
+		{"locate rev", []string{"locate", "--rev", sha, "--offline", "--cache-dir", "c"},
+			&LocateOptions{Source: source{repo: defaultTheirsRepo, rev: sha}, Format: "text", Fetch: fetchFlags{cacheDir: "c", offline: true}}},
+		{"table into a journal", []string{"table", "--theirs-dir", "th", "--ours", "op", "--journal", "notes/j.md", "--check"},
+			&TableOptions{Theirs: source{dir: "th", repo: defaultTheirsRepo}, Ours: "op", Format: "markdown", LinkFrom: "notes", Journal: "notes/j.md", Check: true}},
+		{"table as text", []string{"table", "--theirs", "v1.0.0", "--theirs-repo", "https://example.com/r.git", "--ours", "op", "--format", "text"},
+			&TableOptions{Theirs: source{repo: "https://example.com/r.git", rev: "v1.0.0"}, Ours: "op", Format: "text"}},
+		{"explain", []string{"explain", "writes", "op", "--kind", "Widget"},
+			&ExplainOptions{Row: "writes", Source: source{dir: "op"}, Kind: "Widget"}},
+		{"check", []string{"check", "--fix", "--strict", "--root", "r", "a.md", "b.md"},
+			&CheckOptions{Files: []string{"a.md", "b.md"}, Root: "r", Format: "text", Fix: true, Strict: true}},
+		{"stages journal", []string{"stages", "op", "--journal", "notes/j.md"},
+			&StagesOptions{Dir: "op", Format: "text", Journal: "notes/j.md", LinkFrom: "notes"}},
+		{"stages patch", []string{"stages", "op", "--patch", "--write"},
+			&StagesOptions{Dir: "op", Format: "text", Patch: true, Write: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, errs, got := stubbed(t, tc.args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
-			golden(t, name+".json", out)
+			if !reflect.DeepEqual(withoutWriters(got), tc.want) {
+				t.Errorf("options\n%+v\nwant\n%+v", got, tc.want)
+			}
 		})
 	}
-	t.Run("table", func(t *testing.T) {
-		dir := copyFixture(t, "flux")
-		ours := copyFixture(t, "clientgo-finalizer")
-		if err := os.Rename(filepath.Join(ours, "clientgo-finalizer"), filepath.Join(dir, "clientgo-finalizer")); err != nil {
-			t.Fatal(err)
-		}
-		t.Chdir(dir)
-		code, out, errs := run(t, "table", "--theirs-dir", "flux", "--ours", "clientgo-finalizer")
-		if code != 0 {
-			t.Fatalf("exit %d: %s", code, errs)
-		}
-		golden(t, "table.md", out)
-	})
 }
 
-// TestBadInput checks that each kind of bad input gives one line on stderr
-// naming the input, and the exit code of the output contract.
-func TestBadInput(t *testing.T) {
+// withoutWriters clears the output streams of a command's options, which
+// TestOptions does not compare.
+func withoutWriters(opts any) any {
+	switch o := opts.(type) {
+	case *LocateOptions:
+		o.Out = nil
+	case *TableOptions:
+		o.Out = nil
+	case *ExplainOptions:
+		o.Out = nil
+	case *CheckOptions:
+		o.Out, o.ErrOut = nil, nil
+	case *StagesOptions:
+		o.Out, o.ErrOut = nil, nil
+	}
+	return opts
+}
+
+// TestBadTree checks that each kind of tree that cannot be read gives one
+// line on stderr naming it, and the exit code of the output contract.
+func TestBadTree(t *testing.T) {
 	empty := t.TempDir()
 	noController := t.TempDir()
 	write := func(dir, name, content string) {
@@ -130,25 +258,62 @@ func TestBadInput(t *testing.T) {
 		{"not a module", []string{"locate", empty}, fail.CodeLoad, "not a Go module"},
 		{"malformed go.mod", []string{"locate", badMod}, fail.CodeLoad, "go.mod"},
 		{"no controller", []string{"locate", noController}, fail.CodeLoad, "no controller found"},
-		{"no path", []string{"locate"}, fail.CodeUsage, "takes one PATH"},
-		{"unknown flag", []string{"locate", "--bogus", empty}, fail.CodeUsage, "unknown flag"},
-		{"unknown format", []string{"locate", empty, "--format", "yaml"}, fail.CodeUsage, "unknown --format"},
-		{"table without ours", []string{"table", "--theirs-dir", empty}, fail.CodeUsage, "--ours"},
-		{"unknown command", []string{"frobnicate"}, fail.CodeUsage, "unknown command"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errs := run(t, tc.args...)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, errs)
 			}
-			if !strings.Contains(errs, tc.says) || strings.Count(errs, "\n") != 1 {
-				t.Errorf("stderr %q: want one line saying %q", errs, tc.says)
-			}
-			if strings.Contains(errs, "goroutine") || strings.Contains(errs, "panic") {
-				t.Errorf("stderr holds a stack trace: %s", errs)
-			}
+			wantOneLine(t, errs, tc.says)
 		})
 	}
+}
+
+// TestJournalExitCodes: a journal that cannot be written exits 5, a
+// malformed one 2, each with one line naming it.
+func TestJournalExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(fixturesDir, "..", "logs", "settles.log")
+	malformed := filepath.Join(dir, "malformed.md")
+	if err := os.WriteFile(malformed, []byte("notes\n```\nan unclosed code block\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The name fits the file system, but not the temporary file written
+	// beside it: the write fails even for root.
+	unwritable := filepath.Join(dir, strings.Repeat("j", 240)+".md")
+	for _, tc := range []struct {
+		name, journal string
+		code          int
+		says          string
+	}{
+		{"malformed", malformed, fail.CodeUsage, "close the code block"},
+		{"unwritable", unwritable, fail.CodeJournal, "the journal is unchanged"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := run(t, "stages", dir, "--log", log, "--journal", tc.journal)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, errs)
+			}
+			wantOneLine(t, errs, tc.journal)
+			wantOneLine(t, errs, tc.says)
+		})
+	}
+}
+
+// TestLogWithoutStages: a log with no STAGE lines is a usage error whose
+// hint names the flags that produce them.
+func TestLogWithoutStages(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "x.log")
+	if err := os.WriteFile(log, []byte("I0601 10:00:00.000000 1 main.go:1] \"hello\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := run(t, "stages", dir, "--log", log)
+	if code != fail.CodeUsage {
+		t.Errorf("exit %d, want %d (stderr %q)", code, fail.CodeUsage, errs)
+	}
+	wantOneLine(t, errs, "log "+log+" has no STAGE lines")
+	wantOneLine(t, errs, "ctrlcmp stages "+dir+" --patch --write")
 }
 
 // TestUnknownKind asks for a kind a fixture does not hold.

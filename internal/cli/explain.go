@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -47,9 +50,21 @@ func wrap(text string, width int) []string {
 	return lines
 }
 
-func newExplain(g *globals) *cobra.Command {
-	var kind, repo, rev string
-	var fetching fetchFlags
+// ExplainOptions is what explain was asked to do: its ROW, PATH and flags,
+// checked.
+type ExplainOptions struct {
+	Row    string     // the row or answer to explain, one of report.Explainable
+	Source source     // PATH, or --repo at --rev
+	Kind   string     // --kind: the controller to explain; "" when the tree holds one
+	Fetch  fetchFlags // how to fetch a pinned tree
+	Out    io.Writer
+}
+
+// newExplain is the explain command. runF, when not nil, runs instead of
+// explainRun once the flags and arguments are checked.
+func newExplain(g *globals, runF func(*ExplainOptions) error) *cobra.Command {
+	opts := &ExplainOptions{}
+	var repo, rev string
 	c := &cobra.Command{
 		Use:   "explain ROW (PATH | --rev REV [--repo URL])",
 		Short: "Explain one row or answer with its whole path of evidence",
@@ -60,30 +75,37 @@ func newExplain(g *globals) *cobra.Command {
 			if len(args) == 0 {
 				return fail.Usage("explain takes a ROW first, one of: %s", strings.Join(report.Explainable(), ", "))
 			}
-			known := false
-			for _, r := range report.Explainable() {
-				known = known || r == args[0]
-			}
-			if !known {
+			if !slices.Contains(report.Explainable(), args[0]) {
 				return fail.Usage("unknown ROW %q; use one of: %s", args[0], strings.Join(report.Explainable(), ", "))
 			}
 			return pathOrRev(&rev)(c, args[1:])
 		},
 		RunE: func(c *cobra.Command, args []string) error {
-			t, err := g.inspectSource(c.Context(), locateSource(args[1:], repo, rev), fetching, "", "")
-			if err != nil {
-				return err
+			opts.Row = args[0]
+			opts.Source = locateSource(args[1:], repo, rev)
+			opts.Out = c.OutOrStdout()
+			if runF != nil {
+				return runF(opts)
 			}
-			ctrl, err := inspect.Select(t, kind, "--kind")
-			if err != nil {
-				return err
-			}
-			return report.Explain(c.OutOrStdout(), t, ctrl, args[0])
+			return explainRun(c.Context(), g, opts)
 		},
 	}
-	c.Flags().StringVar(&kind, "kind", "", "the controller to explain, when the tree holds several")
+	c.Flags().StringVar(&opts.Kind, "kind", "", "the controller to explain, when the tree holds several")
 	c.Flags().StringVar(&repo, "repo", defaultTheirsRepo, "with --rev: the repository to fetch")
 	c.Flags().StringVar(&rev, "rev", "", "a sha, tag or branch of --repo to fetch and explain instead of PATH")
-	fetching.register(c.Flags())
+	opts.Fetch.register(c.Flags())
 	return c
+}
+
+// explainRun analyses the tree and explains the row for its controller.
+func explainRun(ctx context.Context, g *globals, opts *ExplainOptions) error {
+	t, err := g.inspectSource(ctx, opts.Source, opts.Fetch, "", "")
+	if err != nil {
+		return err
+	}
+	ctrl, err := inspect.Select(t, opts.Kind, "--kind")
+	if err != nil {
+		return err
+	}
+	return report.Explain(opts.Out, t, ctrl, opts.Row)
 }

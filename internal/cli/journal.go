@@ -2,8 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/diff"
@@ -33,12 +35,12 @@ func writeJournal(out io.Writer, path string, check bool, progress func(string),
 	}
 	before, after, err := journal.Update(path, region, check)
 	if err != nil {
-		return fail.Usage("%v", err)
+		return updateError(err)
 	}
 	switch {
 	case check && !bytes.Equal(before, after):
 		fmt.Fprint(out, diff.Unified(path, before, after))
-		return &fail.Error{Code: fail.CodeFindings, Err: fmt.Errorf("journal %s is out of date; run the same command without --check to update it", path)}
+		return fail.Wrap(fail.CodeFindings, fmt.Errorf("journal %s is out of date; run the same command without --check to update it", path))
 	case progress == nil:
 	case bytes.Equal(before, after):
 		progress(fmt.Sprintf("journal %s is up to date", path))
@@ -46,6 +48,26 @@ func writeJournal(out io.Writer, path string, check bool, progress func(string),
 		progress(fmt.Sprintf("wrote the table into %s", path))
 	}
 	return nil
+}
+
+// updateError gives a failure of journal.Update its exit code: 5 when the
+// journal could not be written, 2 when the journal as given is at fault
+// (it cannot be read, or its fences are malformed).
+func updateError(err error) error {
+	if errors.As(err, new(*journal.WriteError)) {
+		return writeFailure(err)
+	}
+	return fail.Wrap(fail.CodeUsage, err)
+}
+
+// writeFailure gives a journal that could not be written exit code 5 and
+// says what to look at; it returns any other error unchanged.
+func writeFailure(err error) error {
+	var we *journal.WriteError
+	if !errors.As(err, &we) {
+		return err
+	}
+	return fail.Wrap(fail.CodeJournal, fmt.Errorf("%w; the journal is unchanged: check that %s is writable and has free space, then run again", err, filepath.Dir(we.Path)))
 }
 
 // controllerID names a side's controller in a fence id: its kind, else its

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"context"
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/inspect"
@@ -22,9 +25,21 @@ itself outside git); sites in dependencies are written module@version/path.
 
 Instead of PATH, --rev REV (with --repo URL) locates a pinned tree. ` + pinnedHelp
 
-func newLocate(g *globals) *cobra.Command {
-	var kind, format, repo, rev string
-	var fetching fetchFlags
+// LocateOptions is what locate was asked to do: its flags and PATH,
+// checked.
+type LocateOptions struct {
+	Source source     // PATH, or --repo at --rev
+	Kind   string     // --kind: only this controller; "" for all
+	Format string     // text, markdown or json
+	Fetch  fetchFlags // how to fetch a pinned tree
+	Out    io.Writer
+}
+
+// newLocate is the locate command. runF, when not nil, runs instead of
+// locateRun once the flags and arguments are checked.
+func newLocate(g *globals, runF func(*LocateOptions) error) *cobra.Command {
+	opts := &LocateOptions{}
+	var repo, rev string
 	c := &cobra.Command{
 		Use:   "locate (PATH | --rev REV [--repo URL])",
 		Short: "Locate every controller in one tree and answer the table rows",
@@ -35,42 +50,51 @@ func newLocate(g *globals) *cobra.Command {
   ctrlcmp locate --repo https://github.com/fluxcd/source-controller --rev main`,
 		Args: pathOrRev(&rev),
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := checkFormat(format, "text", "markdown", "json"); err != nil {
+			if err := checkFormat(opts.Format, "text", "markdown", "json"); err != nil {
 				return err
 			}
-			linkFrom := ""
-			if format == "markdown" {
-				linkFrom = "."
+			opts.Source = locateSource(args, repo, rev)
+			opts.Out = c.OutOrStdout()
+			if runF != nil {
+				return runF(opts)
 			}
-			t, err := g.inspectSource(c.Context(), locateSource(args, repo, rev), fetching, "", linkFrom)
-			if err != nil {
-				return err
-			}
-			if kind != "" {
-				ctrl, err := inspect.Select(t, kind, "--kind")
-				if err != nil {
-					return err
-				}
-				t.Controllers = []locate.Controller{ctrl}
-			}
-			out := c.OutOrStdout()
-			switch format {
-			case "json":
-				return report.JSON(out, t)
-			case "markdown":
-				var sides []result.Side
-				for _, ctrl := range t.Controllers {
-					sides = append(sides, result.Side{Tree: t, Controller: ctrl})
-				}
-				return report.Markdown(out, sides...)
-			}
-			return report.Text(out, t)
+			return locateRun(c.Context(), g, opts)
 		},
 	}
-	c.Flags().StringVar(&kind, "kind", "", "only the controller of this kind (or reconciler type name)")
-	c.Flags().StringVar(&format, "format", "text", "output format: text, markdown or json")
+	c.Flags().StringVar(&opts.Kind, "kind", "", "only the controller of this kind (or reconciler type name)")
+	c.Flags().StringVar(&opts.Format, "format", "text", "output format: text, markdown or json")
 	c.Flags().StringVar(&rev, "rev", "", "locate --repo pinned at REV (a full or abbreviated sha, a tag or a branch) instead of PATH")
 	c.Flags().StringVar(&repo, "repo", defaultTheirsRepo, "repository of --rev REV")
-	fetching.register(c.Flags())
+	opts.Fetch.register(c.Flags())
 	return c
+}
+
+// locateRun analyses the tree and prints its controllers.
+func locateRun(ctx context.Context, g *globals, opts *LocateOptions) error {
+	linkFrom := ""
+	if opts.Format == "markdown" {
+		linkFrom = "."
+	}
+	t, err := g.inspectSource(ctx, opts.Source, opts.Fetch, "", linkFrom)
+	if err != nil {
+		return err
+	}
+	if opts.Kind != "" {
+		ctrl, err := inspect.Select(t, opts.Kind, "--kind")
+		if err != nil {
+			return err
+		}
+		t.Controllers = []locate.Controller{ctrl}
+	}
+	switch opts.Format {
+	case "json":
+		return report.JSON(opts.Out, t)
+	case "markdown":
+		var sides []result.Side
+		for _, ctrl := range t.Controllers {
+			sides = append(sides, result.Side{Tree: t, Controller: ctrl})
+		}
+		return report.Markdown(opts.Out, sides...)
+	}
+	return report.Text(opts.Out, t)
 }

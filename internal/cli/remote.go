@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -39,6 +40,34 @@ func (f *fetchFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "where fetched trees are kept (default $"+fetch.CacheEnv+", else the user cache directory's ctrlcmp)")
 	fs.BoolVar(&f.offline, "offline", false, "never use the network: a pinned tree that is not in the cache is an error")
 }
+
+// fetchHint adds to a failed fetch the flag that gets past it: --offline
+// when only the network could have avoided it, --cache-dir when the cache
+// directory cannot be used. Other errors are returned unchanged.
+func fetchHint(err error) error {
+	var off *fetch.OfflineError
+	if errors.As(err, &off) {
+		fix := "run once without --offline to fetch it"
+		if off.Instead != "" {
+			fix = off.Instead + ", or run without --offline"
+		}
+		return &hinted{err: err, msg: off.Need + " and --offline forbids fetching it; " + fix}
+	}
+	if errors.As(err, new(*fetch.CacheDirError)) {
+		return fmt.Errorf("%w; name a usable cache directory with --cache-dir or $%s", err, fetch.CacheEnv)
+	}
+	return err
+}
+
+// hinted is an error told in the CLI's words: msg is the whole message,
+// and err stays the cause for errors.Is, errors.As and fail.Code.
+type hinted struct {
+	err error
+	msg string
+}
+
+func (h *hinted) Error() string { return h.msg }
+func (h *hinted) Unwrap() error { return h.err }
 
 // source is one tree to analyse: a local directory, or a repository pinned
 // at a revision.
@@ -91,7 +120,7 @@ func (g *globals) inspectSource(ctx context.Context, s source, f fetchFlags, sid
 	}
 	res, err := fetch.Checkout(ctx, fetch.Options{Repo: s.repo, Rev: s.rev, CacheDir: f.cacheDir, Offline: f.offline, Progress: g.progress()})
 	if err != nil {
-		return result.Tree{}, err
+		return result.Tree{}, fetchHint(err)
 	}
 	g.reportFetch(s.rev, res)
 	t, err := inspect.Tree(ctx, res.Dir, side, "", g.progress())

@@ -3,10 +3,13 @@ package cli
 import (
 	"bytes"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+	"github.com/ctrlcmp/ctrlcmp/internal/fetch"
 )
 
 func TestPermalinks(t *testing.T) {
@@ -31,9 +34,10 @@ func TestPermalinks(t *testing.T) {
 	}
 }
 
-// TestPinnedTreeBadInput checks the command line of pinned trees: usage
-// mistakes exit 2, a repository that does not answer exits 4, each with one
-// line naming the input.
+// TestPinnedTreeBadInput checks the failures of fetching a pinned tree
+// (its flag mistakes are in TestBadInput): a malformed revision exits 2, a
+// repository that does not answer or is not at hand offline exits 4, each
+// with one line naming the input and, when a flag gets past it, the flag.
 func TestPinnedTreeBadInput(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -42,26 +46,36 @@ func TestPinnedTreeBadInput(t *testing.T) {
 	dead := "http://" + l.Addr().String() + "/repo.git"
 	l.Close()
 	cache := t.TempDir()
+	notADir := filepath.Join(cache, "file")
+	if err := os.WriteFile(notADir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	sha := strings.Repeat("ab", 20)
 	for _, c := range []struct {
-		name string
-		args []string
-		code int
-		want string
+		name  string
+		args  []string
+		code  int
+		wants []string
 	}{
-		{"both theirs", []string{"table", "--theirs", sha, "--theirs-dir", ".", "--ours", "."}, fail.CodeUsage, "give one of them"},
-		{"no theirs", []string{"table", "--ours", "."}, fail.CodeUsage, "--theirs REV"},
-		{"repo with dir", []string{"table", "--theirs-dir", ".", "--theirs-repo", dead, "--ours", "."}, fail.CodeUsage, "--theirs-repo goes with --theirs"},
-		{"malformed rev", []string{"table", "--theirs", "v1..2", "--theirs-repo", dead, "--ours", "."}, fail.CodeUsage, `"v1..2"`},
-		{"dead server", []string{"table", "--theirs", sha, "--theirs-repo", dead, "--ours", "."}, fail.CodeFetch, "cannot reach " + dead},
-		{"offline miss", []string{"locate", "--rev", sha, "--repo", dead, "--offline"}, fail.CodeFetch, "not in the cache"},
-		{"locate path and rev", []string{"locate", ".", "--rev", sha}, fail.CodeUsage, "no PATH with --rev"},
-		{"locate repo alone", []string{"locate", "--repo", dead}, fail.CodeUsage, "--repo goes with --rev"},
+		{"malformed rev", []string{"table", "--theirs", "v1..2", "--theirs-repo", dead, "--ours", ".", "--cache-dir", cache}, fail.CodeUsage, []string{`"v1..2"`}},
+		{"dead server", []string{"table", "--theirs", sha, "--theirs-repo", dead, "--ours", ".", "--cache-dir", cache}, fail.CodeFetch, []string{"cannot reach " + dead}},
+		{"offline miss", []string{"locate", "--rev", sha, "--repo", dead, "--offline", "--cache-dir", cache},
+			fail.CodeFetch, []string{"not in the cache", "--offline forbids fetching it; run once without --offline"}},
+		{"offline tag", []string{"locate", "--rev", "v1.0.0", "--repo", dead, "--offline", "--cache-dir", cache},
+			fail.CodeFetch, []string{`at "v1.0.0"`, "give the full 40-hex sha, or run without --offline"}},
+		{"unusable cache", []string{"explain", "writes", "--rev", sha, "--repo", dead, "--cache-dir", notADir},
+			fail.CodeFetch, []string{"cannot create the cache directory " + notADir, "with --cache-dir or $" + fetch.CacheEnv}},
 	} {
 		var out, errb bytes.Buffer
-		code := Main(append(c.args, "--quiet", "--cache-dir", cache), &out, &errb)
-		if msg := errb.String(); code != c.code || !strings.Contains(msg, c.want) || strings.Count(msg, "\n") != 1 {
-			t.Errorf("%s: exit %d, stderr %q; want exit %d and one line holding %q", c.name, code, msg, c.code, c.want)
+		code := Main(append(c.args, "--quiet"), &out, &errb)
+		msg := errb.String()
+		if code != c.code || strings.Count(msg, "\n") != 1 {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and one line", c.name, code, msg, c.code)
+		}
+		for _, want := range c.wants {
+			if !strings.Contains(msg, want) {
+				t.Errorf("%s: stderr %q does not say %q", c.name, msg, want)
+			}
 		}
 	}
 }

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -37,9 +39,27 @@ used to find the printing statements.
 --journal FILE puts the markdown (the stages, or with --log the reading) into
 a fenced region of a journal, leaving the rest of it untouched.`
 
-func newStages(g *globals) *cobra.Command {
-	var kind, format, logFile, journalFile string
-	var patch, write bool
+// StagesOptions is what stages was asked to do: its PATH and flags,
+// checked.
+type StagesOptions struct {
+	Dir     string // PATH: the controller's module
+	Kind    string // --kind: the controller; "" when the tree holds one
+	Format  string // text, markdown, json or mermaid
+	Patch   bool   // --patch: print the diff that adds the STAGE lines
+	Write   bool   // --write: apply that patch in place
+	Log     string // --log: the patched controller's log to read, or ""
+	Journal string // --journal: the journal to write the markdown into, or ""
+	// LinkFrom is the directory local citations in markdown link relative
+	// to (the journal's), or "" for plain citations.
+	LinkFrom string
+	Out      io.Writer
+	ErrOut   io.Writer // where unpatched stages are reported
+}
+
+// newStages is the stages command. runF, when not nil, runs instead of
+// stagesRun once the flags and arguments are checked.
+func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
+	opts := &StagesOptions{}
 	c := &cobra.Command{
 		Use:   "stages PATH",
 		Short: "Show, instrument and read the five stages of a client-go controller",
@@ -49,131 +69,141 @@ func newStages(g *globals) *cobra.Command {
   ctrlcmp stages ./sample-controller --log controller.log --journal notes.md`,
 		Args: exactArgs(1, "one PATH, the directory of a Go module"),
 		RunE: func(c *cobra.Command, args []string) error {
-			dir := args[0]
-			if err := checkFormat(format, "text", "markdown", "json", "mermaid"); err != nil {
+			opts.Dir = args[0]
+			if err := checkFormat(opts.Format, "text", "markdown", "json", "mermaid"); err != nil {
 				return err
 			}
 			switch {
-			case write && !patch:
+			case opts.Write && !opts.Patch:
 				return fail.Usage("--write applies the patch: use it with --patch")
-			case patch && logFile != "":
+			case opts.Patch && opts.Log != "":
 				return fail.Usage("--patch and --log do different things; run them one at a time")
-			case patch && journalFile != "":
+			case opts.Patch && opts.Journal != "":
 				return fail.Usage("--journal takes the stages or a log reading, not a patch")
+			case opts.Log != "" && opts.Format == "mermaid":
+				return fail.Usage("--format mermaid draws the stages of the code; a log reading prints as text, markdown or json")
 			}
-			out := c.OutOrStdout()
-			if logFile != "" {
-				return readLog(c, g, dir, logFile, format, journalFile)
+			switch {
+			case opts.Journal != "":
+				opts.LinkFrom = filepath.Dir(opts.Journal)
+			case opts.Format == "markdown":
+				opts.LinkFrom = "."
 			}
-			linkFrom := ""
-			if format == "markdown" || journalFile != "" {
-				linkFrom = "."
-				if journalFile != "" {
-					linkFrom = filepath.Dir(journalFile)
-				}
+			opts.Out, opts.ErrOut = c.OutOrStdout(), c.ErrOrStderr()
+			if runF != nil {
+				return runF(opts)
 			}
-			t, err := inspect.Tree(c.Context(), dir, "", linkFrom, g.progress())
-			if err != nil {
-				return err
-			}
-			ctrl, err := inspect.Select(t, kind, "--kind")
-			if err != nil {
-				return err
-			}
-			if ctrl.Style != locate.StyleClientGo {
-				return fail.Usage("%s: %s is a %s controller; the five stages are those of client-go controllers (informers, a workqueue, a sync function)", dir, ctrl.Name, ctrl.Style)
-			}
-			if patch {
-				ins, err := stages.Instrument(dir, ctrl.Anchors)
-				if err != nil {
-					return fail.Load("%v", err)
-				}
-				changes, err := stages.Patch(dir, ins)
-				if err != nil {
-					return fail.Load("%v", err)
-				}
-				for _, s := range ins.Skipped {
-					fmt.Fprintf(c.ErrOrStderr(), "ctrlcmp: not patched: %s\n", s)
-				}
-				if write {
-					if err := stages.Write(changes); err != nil {
-						return fail.Load("%v", err)
-					}
-					if p := g.progress(); p != nil {
-						p(fmt.Sprintf("patched %d files in %s", len(changes), dir))
-					}
-					return nil
-				}
-				_, err = fmt.Fprint(out, stages.Diff(changes))
-				return err
-			}
-			if journalFile != "" {
-				var body bytes.Buffer
-				if err := stages.Markdown(&body, t, ctrl); err != nil {
-					return err
-				}
-				return updateJournal(g, journalFile, journal.Region{ID: "stages/" + ctrl.Kind, Repo: t.Repo, Sha: t.Sha, Version: Version, Body: body.String()})
-			}
-			switch format {
-			case "json":
-				t.Controllers = []locate.Controller{ctrl}
-				return report.JSON(out, t)
-			case "markdown":
-				return stages.Markdown(out, t, ctrl)
-			case "mermaid":
-				return stages.Mermaid(out, ctrl)
-			}
-			return stages.Text(out, t, ctrl)
+			return stagesRun(c.Context(), g, opts)
 		},
 	}
-	c.Flags().StringVar(&kind, "kind", "", "the controller of this kind (or type name), when the tree holds several")
-	c.Flags().StringVar(&format, "format", "text", "output format: text, markdown, json or mermaid")
-	c.Flags().BoolVar(&patch, "patch", false, "print the diff that adds a STAGE log line at each stage")
-	c.Flags().BoolVar(&write, "write", false, "with --patch: apply the patch to the files in place")
-	c.Flags().StringVar(&logFile, "log", "", "read this log of the patched controller (klog text or JSON)")
-	c.Flags().StringVar(&journalFile, "journal", "", "write the markdown into a fenced region of this journal")
+	c.Flags().StringVar(&opts.Kind, "kind", "", "the controller of this kind (or type name), when the tree holds several")
+	c.Flags().StringVar(&opts.Format, "format", "text", "output format: text, markdown, json or mermaid")
+	c.Flags().BoolVar(&opts.Patch, "patch", false, "print the diff that adds a STAGE log line at each stage")
+	c.Flags().BoolVar(&opts.Write, "write", false, "with --patch: apply the patch to the files in place")
+	c.Flags().StringVar(&opts.Log, "log", "", "read this log of the patched controller (klog text or JSON)")
+	c.Flags().StringVar(&opts.Journal, "journal", "", "write the markdown into a fenced region of this journal")
 	return c
 }
 
-// readLog prints (or puts in a journal) the reading of a controller's log.
-func readLog(c *cobra.Command, g *globals, dir, logFile, format, journalFile string) error {
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return fail.Usage("%s is not a directory; give the controller's module directory, where the log's printing statements are looked up", dir)
+// stagesRun shows, patches in or (with a log) reads the stages of the
+// controller.
+func stagesRun(ctx context.Context, g *globals, opts *StagesOptions) error {
+	if opts.Log != "" {
+		return readLog(g, opts)
 	}
-	f, err := os.Open(logFile)
+	t, err := inspect.Tree(ctx, opts.Dir, "", opts.LinkFrom, g.progress())
 	if err != nil {
-		return fail.Usage("--log %s: %v; give the file the patched controller logged to", logFile, err)
+		return err
+	}
+	ctrl, err := inspect.Select(t, opts.Kind, "--kind")
+	if err != nil {
+		return err
+	}
+	if ctrl.Style != locate.StyleClientGo {
+		return fail.Usage("%s: %s is a %s controller; the five stages are those of client-go controllers (informers, a workqueue, a sync function)", opts.Dir, ctrl.Name, ctrl.Style)
+	}
+	if opts.Patch {
+		ins, err := stages.Instrument(opts.Dir, ctrl.Anchors)
+		if err != nil {
+			return fail.Wrap(fail.CodeLoad, err)
+		}
+		changes, err := stages.Patch(opts.Dir, ins)
+		if err != nil {
+			return fail.Wrap(fail.CodeLoad, err)
+		}
+		for _, s := range ins.Skipped {
+			fmt.Fprintf(opts.ErrOut, "ctrlcmp: not patched: %s\n", s)
+		}
+		if opts.Write {
+			if err := stages.Write(changes); err != nil {
+				return fail.Wrap(fail.CodeLoad, err)
+			}
+			if p := g.progress(); p != nil {
+				p(fmt.Sprintf("patched %d files in %s", len(changes), opts.Dir))
+			}
+			return nil
+		}
+		_, err = fmt.Fprint(opts.Out, stages.Diff(changes))
+		return err
+	}
+	if opts.Journal != "" {
+		var body bytes.Buffer
+		if err := stages.Markdown(&body, t, ctrl); err != nil {
+			return err
+		}
+		return updateJournal(g, opts.Journal, journal.Region{ID: "stages/" + ctrl.Kind, Repo: t.Repo, Sha: t.Sha, Version: Version, Body: body.String()})
+	}
+	switch opts.Format {
+	case "json":
+		t.Controllers = []locate.Controller{ctrl}
+		return report.JSON(opts.Out, t)
+	case "markdown":
+		return stages.Markdown(opts.Out, t, ctrl)
+	case "mermaid":
+		return stages.Mermaid(opts.Out, ctrl)
+	}
+	return stages.Text(opts.Out, t, ctrl)
+}
+
+// readLog prints (or puts in a journal) the reading of a controller's log.
+func readLog(g *globals, opts *StagesOptions) error {
+	if st, err := os.Stat(opts.Dir); err != nil || !st.IsDir() {
+		return fail.Usage("%s is not a directory; give the controller's module directory, where the log's printing statements are looked up", opts.Dir)
+	}
+	f, err := os.Open(opts.Log)
+	if err != nil {
+		return fail.Usage("--log %s: %w; give the file the patched controller logged to", opts.Log, err)
 	}
 	defer f.Close()
-	rd, err := stages.ReadLog(f, logFile)
-	if err != nil {
-		return fail.Usage("%v", err)
+	rd, err := stages.ReadLog(f, opts.Log)
+	if errors.Is(err, stages.ErrNoStageLines) {
+		return fail.Usage("%w; patch the controller with `ctrlcmp stages %s --patch --write`, run it, and give its log to --log", err, opts.Dir)
 	}
-	stages.Resolve(dir, &rd)
-	out := c.OutOrStdout()
-	if journalFile != "" {
+	if err != nil {
+		return fail.Wrap(fail.CodeUsage, err)
+	}
+	stages.Resolve(opts.Dir, &rd)
+	if opts.Journal != "" {
 		var body bytes.Buffer
 		if err := stages.LogMarkdown(&body, rd); err != nil {
 			return err
 		}
-		return updateJournal(g, journalFile, journal.Region{ID: "stages-log/" + filepath.Base(logFile), Version: Version, Body: body.String()})
+		return updateJournal(g, opts.Journal, journal.Region{ID: "stages-log/" + filepath.Base(opts.Log), Version: Version, Body: body.String()})
 	}
-	switch format {
+	switch opts.Format {
 	case "json":
-		return writeJSON(out, rd)
+		return writeJSON(opts.Out, rd)
 	case "markdown":
-		return stages.LogMarkdown(out, rd)
-	case "mermaid":
-		return fail.Usage("--format mermaid draws the stages of the code; a log reading prints as text, markdown or json")
+		return stages.LogMarkdown(opts.Out, rd)
 	}
-	return stages.LogText(out, rd)
+	return stages.LogText(opts.Out, rd)
 }
 
 // updateJournal puts a region into the journal at path.
 func updateJournal(g *globals, path string, r journal.Region) error {
 	before, after, err := journal.Update(path, r, false)
 	if err != nil {
-		return fail.Usage("%v", err)
+		return updateError(err)
 	}
 	if p := g.progress(); p != nil {
 		if bytes.Equal(before, after) {

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"io"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -32,11 +34,27 @@ When a tree holds several controllers, choose one with --theirs-kind or
 Their tree is a local directory (--theirs-dir) or pinned (--theirs REV of
 --theirs-repo). ` + pinnedHelp
 
-func newTable(g *globals) *cobra.Command {
-	var theirsDir, ours, theirsKind, oursKind, format, linkFrom, journalFile string
-	var checkJournal bool
-	var theirsRev, theirsRepo string
-	var fetching fetchFlags
+// TableOptions is what table was asked to do: its flags, checked.
+type TableOptions struct {
+	Theirs     source // --theirs-dir, or --theirs REV of --theirs-repo
+	Ours       string // --ours: the directory of our module
+	TheirsKind string // --theirs-kind: the controller in theirs; "" when it holds one
+	OursKind   string // --ours-kind: the controller in ours; "" when it holds one
+	Format     string // markdown, text or json
+	// LinkFrom is the directory local citations link relative to: the
+	// journal's, --link-from, or "" (plain citations) outside markdown.
+	LinkFrom string
+	Journal  string     // --journal: the journal to write the table into, or ""
+	Check    bool       // --check: compare the journal with the table, write nothing
+	Fetch    fetchFlags // how to fetch a pinned tree of theirs
+	Out      io.Writer
+}
+
+// newTable is the table command. runF, when not nil, runs instead of
+// tableRun once the flags are checked.
+func newTable(g *globals, runF func(*TableOptions) error) *cobra.Command {
+	opts := &TableOptions{}
+	var theirsDir, theirsRev, theirsRepo string
 	c := &cobra.Command{
 		Use:   "table (--theirs REV | --theirs-dir PATH) --ours PATH",
 		Short: "Print the comparison table of their controller and yours",
@@ -47,73 +65,83 @@ func newTable(g *globals) *cobra.Command {
   ctrlcmp table --theirs-dir ../kustomize-controller --ours ./operator --ours-kind Widget --format text`,
 		Args: exactArgs(0, "no positional arguments (use --theirs or --theirs-dir, and --ours)"),
 		RunE: func(c *cobra.Command, _ []string) error {
-			if err := checkFormat(format, "markdown", "text", "json"); err != nil {
+			if err := checkFormat(opts.Format, "markdown", "text", "json"); err != nil {
 				return err
 			}
-			if checkJournal && journalFile == "" {
+			if opts.Check && opts.Journal == "" {
 				return fail.Usage("--check compares a journal with a fresh table; name the journal with --journal FILE")
 			}
-			if journalFile != "" {
-				if format != "markdown" {
-					return fail.Usage("--journal writes markdown; drop --format %s", format)
+			if opts.Journal != "" {
+				if opts.Format != "markdown" {
+					return fail.Usage("--journal writes markdown; drop --format %s", opts.Format)
 				}
-				linkFrom = filepath.Dir(journalFile)
+				opts.LinkFrom = filepath.Dir(opts.Journal)
 			}
 			theirs, err := theirsSource(c, theirsDir, theirsRev, theirsRepo)
 			if err != nil {
 				return err
 			}
-			if ours == "" {
+			opts.Theirs = theirs
+			if opts.Ours == "" {
 				return fail.Usage("table needs --ours PATH, the directory of your controller's Go module")
 			}
-			if format != "markdown" {
-				linkFrom = ""
+			if opts.Format != "markdown" {
+				opts.LinkFrom = ""
 			}
-			var sides []result.Side
-			var trees []result.Tree
-			for _, s := range []struct {
-				side       string
-				src        source
-				kind, flag string
-			}{
-				{"theirs", theirs, theirsKind, "--theirs-kind"},
-				{"ours", source{dir: ours}, oursKind, "--ours-kind"},
-			} {
-				t, err := g.inspectSource(c.Context(), s.src, fetching, s.side, linkFrom)
-				if err != nil {
-					return err
-				}
-				ctrl, err := inspect.Select(t, s.kind, s.flag)
-				if err != nil {
-					return err
-				}
-				t.Controllers = []locate.Controller{ctrl}
-				trees = append(trees, t)
-				sides = append(sides, result.Side{Tree: t, Controller: ctrl})
+			opts.Out = c.OutOrStdout()
+			if runF != nil {
+				return runF(opts)
 			}
-			out := c.OutOrStdout()
-			if journalFile != "" {
-				return writeJournal(out, journalFile, checkJournal, g.progress(), sides...)
-			}
-			switch format {
-			case "json":
-				return report.JSON(out, trees...)
-			case "text":
-				return report.TextTable(out, sides...)
-			}
-			return report.Markdown(out, sides...)
+			return tableRun(c.Context(), g, opts)
 		},
 	}
 	c.Flags().StringVar(&theirsDir, "theirs-dir", "", "directory of the mature controller's Go module (theirs)")
 	c.Flags().StringVar(&theirsRev, "theirs", "", "their tree pinned at REV of --theirs-repo: a full or abbreviated sha, a tag or a branch")
 	c.Flags().StringVar(&theirsRepo, "theirs-repo", defaultTheirsRepo, "repository of --theirs REV")
-	fetching.register(c.Flags())
-	c.Flags().StringVar(&ours, "ours", "", "directory of your controller's Go module (ours)")
-	c.Flags().StringVar(&theirsKind, "theirs-kind", "", "the controller to use in theirs, when it holds several")
-	c.Flags().StringVar(&oursKind, "ours-kind", "", "the controller to use in ours, when it holds several")
-	c.Flags().StringVar(&format, "format", "markdown", "output format: markdown, text or json")
-	c.Flags().StringVar(&linkFrom, "link-from", ".", "directory the markdown will live in; local citations link relative to it")
-	c.Flags().StringVar(&journalFile, "journal", "", "write the table into this markdown journal, in its ctrlcmp fence")
-	c.Flags().BoolVar(&checkJournal, "check", false, "with --journal: write nothing, exit 1 with a diff when the journal is out of date")
+	opts.Fetch.register(c.Flags())
+	c.Flags().StringVar(&opts.Ours, "ours", "", "directory of your controller's Go module (ours)")
+	c.Flags().StringVar(&opts.TheirsKind, "theirs-kind", "", "the controller to use in theirs, when it holds several")
+	c.Flags().StringVar(&opts.OursKind, "ours-kind", "", "the controller to use in ours, when it holds several")
+	c.Flags().StringVar(&opts.Format, "format", "markdown", "output format: markdown, text or json")
+	c.Flags().StringVar(&opts.LinkFrom, "link-from", ".", "directory the markdown will live in; local citations link relative to it")
+	c.Flags().StringVar(&opts.Journal, "journal", "", "write the table into this markdown journal, in its ctrlcmp fence")
+	c.Flags().BoolVar(&opts.Check, "check", false, "with --journal: write nothing, exit 1 with a diff when the journal is out of date")
 	return c
+}
+
+// tableRun analyses both trees and prints their table, or writes it into
+// the journal.
+func tableRun(ctx context.Context, g *globals, opts *TableOptions) error {
+	var sides []result.Side
+	var trees []result.Tree
+	for _, s := range []struct {
+		side       string
+		src        source
+		kind, flag string
+	}{
+		{"theirs", opts.Theirs, opts.TheirsKind, "--theirs-kind"},
+		{"ours", source{dir: opts.Ours}, opts.OursKind, "--ours-kind"},
+	} {
+		t, err := g.inspectSource(ctx, s.src, opts.Fetch, s.side, opts.LinkFrom)
+		if err != nil {
+			return err
+		}
+		ctrl, err := inspect.Select(t, s.kind, s.flag)
+		if err != nil {
+			return err
+		}
+		t.Controllers = []locate.Controller{ctrl}
+		trees = append(trees, t)
+		sides = append(sides, result.Side{Tree: t, Controller: ctrl})
+	}
+	if opts.Journal != "" {
+		return writeJournal(opts.Out, opts.Journal, opts.Check, g.progress(), sides...)
+	}
+	switch opts.Format {
+	case "json":
+		return report.JSON(opts.Out, trees...)
+	case "text":
+		return report.TextTable(opts.Out, sides...)
+	}
+	return report.Markdown(opts.Out, sides...)
 }

@@ -15,6 +15,7 @@ const (
 	CodeUsage    = 2 // the command line is wrong
 	CodeLoad     = 3 // the tree could not be loaded or analysed
 	CodeFetch    = 4 // the source could not be fetched
+	CodeJournal  = 5 // the journal could not be written
 )
 
 // Error is an error with the exit code it should end the process with.
@@ -25,6 +26,16 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Err.Error() }
 func (e *Error) Unwrap() error { return e.Err }
+
+// Wrap gives err the exit code code and keeps it as the cause, so that
+// errors.Is and errors.As still see it (and err's own message is the whole
+// message). A nil err stays nil.
+func Wrap(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &Error{Code: code, Err: err}
+}
 
 // Usage reports a command-line mistake (exit code 2).
 func Usage(format string, args ...any) error {
@@ -41,8 +52,8 @@ func Fetch(format string, args ...any) error {
 	return &Error{Code: CodeFetch, Err: fmt.Errorf(format, args...)}
 }
 
-// Code returns the exit code for err: 0 for nil, the carried code for an
-// *Error anywhere in the chain, and CodeLoad for anything else.
+// Code returns the exit code for err: 0 for nil, the carried code of the
+// outermost *Error in the chain, and CodeLoad for anything else.
 func Code(err error) int {
 	if err == nil {
 		return CodeOK

@@ -42,17 +42,17 @@ func openCache(dir, url string) (*cache, error) {
 	if dir == "" {
 		user, err := os.UserCacheDir()
 		if err != nil {
-			return nil, fail.Fetch("no cache directory (%v); set %s or give --cache-dir", err, CacheEnv)
+			return nil, cacheDirError("no cache directory: $%s is not set and %w", CacheEnv, err)
 		}
 		dir = filepath.Join(user, "ctrlcmp")
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fail.Usage("cache directory %s: %v", dir, err)
+		return nil, fail.Usage("cache directory %s: %w", dir, err)
 	}
 	c := &cache{repoDir: filepath.Join(abs, "git", repoKey(url))}
 	if err := os.MkdirAll(c.repoDir, 0o755); err != nil {
-		return nil, fail.Fetch("cannot create the cache directory %s: %v; choose another with --cache-dir or %s", c.repoDir, err, CacheEnv)
+		return nil, cacheDirError("cannot create the cache directory %s: %w", c.repoDir, err)
 	}
 	return c, nil
 }
@@ -97,19 +97,19 @@ func (c *cache) checkout(ctx context.Context, o Options, sha string) (Result, er
 			return Result{Dir: entry, Repo: o.Repo, Sha: sha, FromCache: true}, nil
 		}
 		if o.Offline {
-			return Result{}, fail.Fetch("the cache entry %s is damaged (%v) and --offline forbids fetching it again; drop --offline", entry, err)
+			return Result{}, fail.Wrap(fail.CodeFetch, &OfflineError{Need: fmt.Sprintf("the cache entry %s is damaged (%v)", entry, err)})
 		}
 		o.say("the cache entry of %s is damaged (%v); fetching it again", sha[:12], err)
 		if err := discard(entry); err != nil {
-			return Result{}, fail.Fetch("cannot remove the damaged cache entry %s: %v; remove it by hand", entry, err)
+			return Result{}, fail.Fetch("cannot remove the damaged cache entry %s: %w; remove it by hand", entry, err)
 		}
 	} else if o.Offline {
-		return Result{}, fail.Fetch("%s at %s is not in the cache %s and --offline forbids fetching it; run once without --offline", o.Repo, sha, c.repoDir)
+		return Result{}, fail.Wrap(fail.CodeFetch, &OfflineError{Need: fmt.Sprintf("%s at %s is not in the cache %s", o.Repo, sha, c.repoDir)})
 	}
 
 	tmp, err := os.MkdirTemp(c.repoDir, ".tmp-"+sha+"-")
 	if err != nil {
-		return Result{}, fail.Fetch("cannot write the cache %s: %v; choose another with --cache-dir", c.repoDir, err)
+		return Result{}, cacheDirError("cannot write the cache %s: %w", c.repoDir, err)
 	}
 	defer os.RemoveAll(tmp) // a no-op once renamed into place
 	repo, n, err := fetchCommit(ctx, o, tmp, sha)
@@ -118,13 +118,13 @@ func (c *cache) checkout(ctx context.Context, o Options, sha string) (Result, er
 	}
 	o.say("checking out %s", sha[:12])
 	if err := checkoutCommit(repo, sha); err != nil {
-		return Result{}, fail.Fetch("%s at %s: %v", o.Repo, sha, err)
+		return Result{}, fail.Fetch("%s at %s: %w", o.Repo, sha, err)
 	}
 	if err := verify(tmp, sha); err != nil {
-		return Result{}, fail.Fetch("%s at %s: %v", o.Repo, sha, err)
+		return Result{}, fail.Fetch("%s at %s: %w", o.Repo, sha, err)
 	}
 	if err := os.Rename(tmp, entry); err != nil {
-		return Result{}, fail.Fetch("cannot store %s in the cache: %v", entry, err)
+		return Result{}, fail.Fetch("cannot store %s in the cache: %w", entry, err)
 	}
 	return Result{Dir: entry, Repo: o.Repo, Sha: sha, BytesFetched: n}, nil
 }
@@ -158,13 +158,13 @@ func discard(entry string) error {
 func lock(ctx context.Context, o Options, path string) (release func(), err error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
-		return nil, fail.Fetch("cannot create the lock %s: %v; choose another cache with --cache-dir", path, err)
+		return nil, cacheDirError("cannot create the lock %s: %w", path, err)
 	}
 	for told := false; ; told = true {
 		locked, err := tryLock(f)
 		if err != nil {
 			f.Close()
-			return nil, fail.Fetch("cannot lock %s: %v; choose another cache with --cache-dir", path, err)
+			return nil, cacheDirError("cannot lock %s: %w", path, err)
 		}
 		if locked {
 			return func() {

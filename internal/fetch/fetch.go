@@ -56,7 +56,9 @@ const pinnedRef = "refs/ctrlcmp/pinned"
 // Checkout returns a verified work tree of o.Repo at o.Rev, from the cache
 // when it holds one and fetched into it otherwise. A malformed revision is a
 // fail.Usage error; a repository that cannot be reached or lacks the
-// revision is a fail.Fetch error. A failed call leaves no cache entry behind.
+// revision is a fail.Fetch error, an *OfflineError in its chain when
+// o.Offline forbade the network and a *CacheDirError when the cache cannot
+// be used. A failed call leaves no cache entry behind.
 func Checkout(ctx context.Context, o Options) (Result, error) {
 	if o.Repo == "" {
 		return Result{}, fail.Usage("no repository URL given; name the repository to fetch")
@@ -72,13 +74,52 @@ func Checkout(ctx context.Context, o Options) (Result, error) {
 	sha := rev.sha
 	if sha == "" {
 		if o.Offline {
-			return Result{}, fail.Fetch("%s at %q: resolving a tag, branch or abbreviated sha needs the network; give the full 40-hex sha or drop --offline", o.Repo, o.Rev)
+			return Result{}, fail.Wrap(fail.CodeFetch, &OfflineError{
+				Need:    fmt.Sprintf("%s at %q: resolving a tag, branch or abbreviated sha needs the network", o.Repo, o.Rev),
+				Instead: "give the full 40-hex sha",
+			})
 		}
 		if sha, err = c.resolve(ctx, o, rev); err != nil {
 			return Result{}, err
 		}
 	}
 	return c.checkout(ctx, o, sha)
+}
+
+// OfflineError is a failure that only the network could have avoided, when
+// Options.Offline forbids it. Its message names the repository, revision or
+// cache entry at fault but no way to turn the network on: that is the
+// caller's to say.
+type OfflineError struct {
+	// Need says what needed the network: what is missing or damaged.
+	Need string
+	// Instead is a way out that needs no network, or "".
+	Instead string
+}
+
+func (e *OfflineError) Error() string {
+	msg := e.Need + ", and fetching is turned off"
+	if e.Instead != "" {
+		msg += "; " + e.Instead
+	}
+	return msg
+}
+
+// CacheDirError is a cache directory that cannot be used: none was found,
+// or it cannot be created, written to or locked. Err names the path and the
+// cause; the way out is another directory, and how to name one is the
+// caller's to say.
+type CacheDirError struct {
+	Err error
+}
+
+func (e *CacheDirError) Error() string { return e.Err.Error() }
+func (e *CacheDirError) Unwrap() error { return e.Err }
+
+// cacheDirError is a *CacheDirError with exit code 4, its message formatted
+// as fmt.Errorf does.
+func cacheDirError(format string, args ...any) error {
+	return fail.Wrap(fail.CodeFetch, &CacheDirError{Err: fmt.Errorf(format, args...)})
 }
 
 // say passes a stage line to o.Progress, if there is one.
@@ -125,7 +166,7 @@ func (c *cache) resolve(ctx context.Context, o Options, rev revision) (string, e
 func (c *cache) resolveAbbreviated(ctx context.Context, o Options, prefix string) (string, error) {
 	scratch, err := os.MkdirTemp(c.repoDir, ".resolve-")
 	if err != nil {
-		return "", fail.Fetch("cannot write the cache %s: %v; choose another with --cache-dir", c.repoDir, err)
+		return "", cacheDirError("cannot write the cache %s: %w", c.repoDir, err)
 	}
 	defer os.RemoveAll(scratch)
 	repo, err := initRepo(scratch, o.Repo, true)
@@ -140,7 +181,7 @@ func (c *cache) resolveAbbreviated(ctx context.Context, o Options, prefix string
 	}
 	commits, err := repo.CommitObjects()
 	if err != nil {
-		return "", fail.Fetch("%s: reading the fetched commits: %v", o.Repo, err)
+		return "", fail.Fetch("%s: reading the fetched commits: %w", o.Repo, err)
 	}
 	var matches []string
 	for commit, err := commits.Next(); err == nil; commit, err = commits.Next() {
@@ -215,7 +256,7 @@ func initRepo(dir, url string, bare bool) (*git.Repository, error) {
 		_, err = repo.CreateRemote(&config.RemoteConfig{Name: "origin", URLs: []string{url}})
 	}
 	if err != nil {
-		return nil, fail.Fetch("cannot create a repository in the cache at %s: %v; choose another with --cache-dir", dir, err)
+		return nil, cacheDirError("cannot create a repository in the cache at %s: %w", dir, err)
 	}
 	return repo, nil
 }

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +26,8 @@ func mustCheckout(t *testing.T, url, rev, cacheDir string) Result {
 	return res
 }
 
-// wantFailure checks err's exit code and that it is one line naming want.
+// wantFailure checks err's exit code and that it is one line naming want
+// and no command-line flag (naming flags is the CLI's job).
 func wantFailure(t *testing.T, err error, code int, want string) {
 	t.Helper()
 	if err == nil {
@@ -34,8 +36,8 @@ func wantFailure(t *testing.T, err error, code int, want string) {
 	if got := fail.Code(err); got != code {
 		t.Errorf("exit code %d, want %d (error: %v)", got, code, err)
 	}
-	if msg := err.Error(); !strings.Contains(msg, want) || strings.Contains(msg, "\n") {
-		t.Errorf("error %q: want one line holding %q", msg, want)
+	if msg := err.Error(); !strings.Contains(msg, want) || strings.Contains(msg, "\n") || strings.Contains(msg, "--") {
+		t.Errorf("error %q: want one line holding %q and no flag", msg, want)
 	}
 }
 
@@ -191,8 +193,38 @@ func TestCacheReuseWithServerStopped(t *testing.T) {
 	}
 	_, err := Checkout(context.Background(), Options{Repo: srv.url, Rev: fx.tip, CacheDir: cache, Offline: true})
 	wantFailure(t, err, fail.CodeFetch, "not in the cache")
+	wantOffline(t, err, "")
 	_, err = Checkout(context.Background(), Options{Repo: srv.url, Rev: "v0.1.0", CacheDir: cache, Offline: true})
 	wantFailure(t, err, fail.CodeFetch, "needs the network")
+	wantOffline(t, err, "give the full 40-hex sha")
+}
+
+// wantOffline checks that err is an *OfflineError whose way out without the
+// network is instead.
+func wantOffline(t *testing.T, err error, instead string) {
+	t.Helper()
+	var off *OfflineError
+	if !errors.As(err, &off) {
+		t.Fatalf("error %q: want an *OfflineError in its chain", err)
+	}
+	if off.Instead != instead {
+		t.Errorf("error %q: Instead is %q, want %q", err, off.Instead, instead)
+	}
+}
+
+// TestUnusableCacheDir: a cache directory that cannot be created is a
+// *CacheDirError naming it, with exit code 4, before any network call.
+func TestUnusableCacheDir(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := checkout(t, "http://127.0.0.1:1/repo.git", strings.Repeat("ab", 20), file)
+	wantFailure(t, err, fail.CodeFetch, "cannot create the cache directory "+file)
+	var dirErr *CacheDirError
+	if !errors.As(err, &dirErr) {
+		t.Errorf("error %q: want a *CacheDirError in its chain", err)
+	}
 }
 
 func TestCacheEnvironment(t *testing.T) {
@@ -242,6 +274,7 @@ func TestCorruptedCacheEntry(t *testing.T) {
 			packs := srv.packs.Load()
 			_, err := Checkout(context.Background(), Options{Repo: srv.url, Rev: fx.tip, CacheDir: cache, Offline: true})
 			wantFailure(t, err, fail.CodeFetch, "damaged")
+			wantOffline(t, err, "")
 			again := mustCheckout(t, srv.url, fx.tip, cache)
 			if again.FromCache || srv.packs.Load() != packs+1 {
 				t.Errorf("the damaged entry was used, not fetched again: %+v", again)

@@ -103,7 +103,7 @@ func localLinks(t *result.Tree, root, markdownDir string) error {
 	}
 	rel, err := filepath.Rel(mdAbs, root)
 	if err != nil {
-		return fail.Usage("cannot link %s from %s: %v", root, markdownDir, err)
+		return fail.Usage("cannot link %s from %s: %w", root, markdownDir, err)
 	}
 	t.Link = func(file string, line int) string {
 		return filepath.ToSlash(filepath.Join(rel, filepath.FromSlash(file))) + fmt.Sprintf("#L%d", line)

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -107,6 +108,30 @@ func TestUpdateCreatesMissingJournal(t *testing.T) {
 	got, _ := os.ReadFile(path)
 	if d := Parse(got); len(d.Fences) != 1 || d.Fences[0].ID != tableRegion.ID {
 		t.Fatalf("new journal:\n%s", got)
+	}
+}
+
+// TestUpdateWriteError: a journal that cannot be written is a *WriteError
+// naming it, and nothing is left behind; a malformed one is not.
+func TestUpdateWriteError(t *testing.T) {
+	dir := t.TempDir()
+	// The name fits the file system, but not the temporary file's name
+	// beside it: the write fails even for root.
+	path := filepath.Join(dir, strings.Repeat("j", 240)+".md")
+	_, _, err := Update(path, tableRegion, false)
+	var we *WriteError
+	if !errors.As(err, &we) || we.Path != path || !strings.Contains(err.Error(), path) {
+		t.Errorf("Update(%s) error = %v, want a *WriteError naming it", path, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a failed write left %s behind", entries[0].Name())
+	}
+	malformed := filepath.Join(dir, "malformed.md")
+	if err := os.WriteFile(malformed, []byte("text\n```\nunclosed code block\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Update(malformed, tableRegion, false); err == nil || errors.As(err, &we) {
+		t.Errorf("Update of a malformed journal: error = %v, want one that is not a *WriteError", err)
 	}
 }
 

@@ -50,7 +50,7 @@ type Tree struct {
 func Load(ctx context.Context, dir string, progress func(string)) (*Tree, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fail.Usage("%s: %v", dir, err)
+		return nil, fail.Usage("%s: %w", dir, err)
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
@@ -66,13 +66,13 @@ func Load(ctx context.Context, dir string, progress func(string)) (*Tree, error)
 	}
 	mf, err := modfile.Parse(gomod, data, nil)
 	if err != nil {
-		return nil, fail.Load("%s: %v; fix go.mod so that `go list` accepts it", gomod, err)
+		return nil, fail.Load("%s: %w; fix go.mod so that `go list` accepts it", gomod, err)
 	}
 	if mf.Module == nil {
 		return nil, fail.Load("%s has no module line; fix go.mod", gomod)
 	}
 	if abs, err = filepath.EvalSymlinks(abs); err != nil {
-		return nil, fail.Usage("%s: %v", dir, err)
+		return nil, fail.Usage("%s: %w", dir, err)
 	}
 	t := &Tree{Dir: abs, Root: gitRoot(abs), Fset: token.NewFileSet()}
 

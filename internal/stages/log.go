@@ -3,6 +3,7 @@ package stages
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -54,6 +55,11 @@ const (
 // klogHeader matches klog's text header: Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg
 var klogHeader = regexp.MustCompile(`^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ ([^\]\s]+:\d+)\] (.*)$`)
 
+// ErrNoStageLines is the cause of ReadLog's error for a log without one
+// STAGE line: the controller that wrote it was not patched, or logged in
+// another format.
+var ErrNoStageLines = errors.New("no STAGE lines")
+
 // ReadLog reads a klog log, text or JSON (one object per line), keeping the
 // STAGE lines. name names the log in errors.
 func ReadLog(r io.Reader, name string) (Reading, error) {
@@ -79,7 +85,7 @@ func ReadLog(r io.Reader, name string) (Reading, error) {
 		return Reading{}, fmt.Errorf("log %s: %w", name, err)
 	}
 	if len(rd.Lines) == 0 {
-		return Reading{}, fmt.Errorf("log %s has no STAGE lines: run the controller patched with `ctrlcmp stages PATH --patch --write` (klog text or JSON output), then give its log", name)
+		return Reading{}, fmt.Errorf("log %s has %w (it must be the klog text or JSON output of a patched controller)", name, ErrNoStageLines)
 	}
 	rd.Objects = lives(rd.Lines)
 	return rd, nil
