@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // fixture is a repository built by the test with the git command:
@@ -143,6 +144,7 @@ type gitServer struct {
 	url   string       // the repository's URL
 	packs atomic.Int64 // upload-pack requests served
 	cutAt atomic.Int64 // when > 0, upload-pack responses are cut after this many bytes
+	pause atomic.Int64 // how long to stay silent before answering each request, in nanoseconds
 }
 
 func serve(t *testing.T, fx *fixture, cfg serverConfig) *gitServer {
@@ -151,6 +153,7 @@ func serve(t *testing.T, fx *fixture, cfg serverConfig) *gitServer {
 	s := &gitServer{}
 	cgiHandler := &cgi.Handler{Path: backend, Env: uploadPackEnv(t, fx, cfg), Stderr: io.Discard, Logger: log.New(io.Discard, "", 0)}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(time.Duration(s.pause.Load()))
 		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git-upload-pack") {
 			s.packs.Add(1)
 			if n := s.cutAt.Load(); n > 0 {
