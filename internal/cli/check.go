@@ -48,7 +48,7 @@ unverified; they fail the check only under --strict.
 Output: one FILE:LINE: message line per problem, then a summary; --format
 github writes GitHub Actions annotations instead. Exit 0 when every citation
 holds, 1 when one is moved, broken or rejected, 2 on a usage error, 5 when
---fix cannot write the journal.`
+--fix cannot write the journal, 130 when interrupted.`
 
 // CheckOptions is what check was asked to do: its FILEs and flags, checked.
 type CheckOptions struct {

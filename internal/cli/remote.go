@@ -29,14 +29,16 @@ binary, one commit deep where the server allows it, into a cache keyed by
 repository and sha (--cache-dir, else $CTRLCMP_CACHE, else the user cache
 directory's ctrlcmp); later runs at the same sha use the cache and work
 offline. Its markdown citations are permalinks at the full sha. --verbose
-reports the bytes fetched. ` + timeoutHelp
+reports the bytes fetched.
+
+` + timeoutHelp
 
 // timeoutHelp explains --timeout and its default, in the help of every
 // command that fetches.
-const timeoutHelp = `A server that sends nothing for --timeout (default 30s), or
-that does not take the connection within a third of it, ends the run with exit
-code 4. A live git server is never silent that long: it sends a keep-alive
-every 5 seconds even while it prepares a large pack.`
+const timeoutHelp = `A server that sends nothing for --timeout (default 30s), or does not take the
+connection within a third of it (10s), ends the run with exit code 4: a live
+git server is never silent that long, since it sends a keep-alive every 5
+seconds even while it prepares a large pack.`
 
 // fetchFlags are the flags about fetching pinned trees.
 type fetchFlags struct {
