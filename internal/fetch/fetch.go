@@ -149,6 +149,9 @@ func (c *cache) resolve(ctx context.Context, o Options, rev revision) (string, e
 	if err != nil {
 		return "", fetchError(ctx, o.Repo, rev.text, err)
 	}
+	if rev.text == "HEAD" && ar.Head != nil {
+		return ar.Head.String(), nil
+	}
 	for _, name := range []string{rev.text, "refs/tags/" + rev.text, "refs/heads/" + rev.text} {
 		// A peeled annotated tag names its commit; a plain ref names it directly.
 		if sha, ok := ar.Peeled[name]; ok {
@@ -284,11 +287,11 @@ func fetchBranchesAndTags(ctx context.Context, repo *git.Repository) error {
 	return err
 }
 
-// refusedExactFetch tells whether err is the server (or go-git) declining a
-// fetch of one commit by sha, as opposed to the server being out of reach
-// or the connection breaking.
+// refusedExactFetch tells whether err is the server declining to send one
+// commit by sha, as opposed to the server being out of reach or the
+// connection breaking.
 func refusedExactFetch(err error) bool {
-	return errors.Is(err, git.ErrExactSHA1NotSupported) || strings.Contains(err.Error(), "not our ref")
+	return strings.Contains(err.Error(), "not our ref")
 }
 
 func initRepo(dir, url string, bare bool) (*git.Repository, error) {

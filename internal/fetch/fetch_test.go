@@ -91,6 +91,7 @@ func TestCheckoutShas(t *testing.T) {
 			{"root commit", fx.first, fx.first, ""},
 			{"annotated tag", "v0.1.0", fx.tagged, "1"},
 			{"branch", "main", fx.tip, "2"},
+			{"HEAD", "HEAD", fx.tip, "2"},
 			{"full ref", "refs/tags/v0.1.0", fx.tagged, "1"},
 			{"abbreviated sha", fx.first[:8], fx.first, ""},
 			{"upper-case sha", strings.ToUpper(fx.tip), fx.tip, "2"},
