@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -27,7 +28,8 @@ Citations inside fenced code blocks are examples and are skipped.
 Where a citation is checked:
   - a permalink, or a plain citation inside a fence that records repo= and
     sha=: in that repository at that commit, from ctrlcmp's cache (fetched
-    into it when missing, unless --offline);
+    into it when missing, unless --offline; a server silent for --timeout,
+    default 30s, leaves them unverified);
   - module@version/path:line: in the Go module cache;
   - anything else: in the working tree, relative to the journal's directory,
     then to the root of its git repository, then to --root. A path that
@@ -46,17 +48,18 @@ unverified; they fail the check only under --strict.
 Output: one FILE:LINE: message line per problem, then a summary; --format
 github writes GitHub Actions annotations instead. Exit 0 when every citation
 holds, 1 when one is moved, broken or rejected, 2 on a usage error, 5 when
---fix cannot write the journal.`
+--fix cannot write the journal, 130 when interrupted.`
 
 // CheckOptions is what check was asked to do: its FILEs and flags, checked.
 type CheckOptions struct {
-	Files    []string // the journals
-	Root     string   // --root: a further directory local citations may resolve in
-	Format   string   // text or github
-	CacheDir string   // --cache-dir: the cache of pinned trees; "" for the default
-	Fix      bool     // --fix: rewrite moved citations in place
-	Offline  bool     // --offline: never fetch a pinned tree
-	Strict   bool     // --strict: unverified citations fail the check too
+	Files    []string      // the journals
+	Root     string        // --root: a further directory local citations may resolve in
+	Format   string        // text or github
+	CacheDir string        // --cache-dir: the cache of pinned trees; "" for the default
+	Fix      bool          // --fix: rewrite moved citations in place
+	Offline  bool          // --offline: never fetch a pinned tree
+	Strict   bool          // --strict: unverified citations fail the check too
+	Timeout  time.Duration // --timeout: how long a pinned tree's server may stay silent
 	Out      io.Writer
 	ErrOut   io.Writer // where rewrites are reported
 }
@@ -96,6 +99,7 @@ func newCheck(g *globals, runF func(*CheckOptions) error) *cobra.Command {
 	c.Flags().BoolVar(&opts.Offline, "offline", false, "never fetch: a pinned repository missing from the cache leaves its citations unverified")
 	c.Flags().BoolVar(&opts.Strict, "strict", false, "fail on unverified citations too")
 	c.Flags().StringVar(&opts.CacheDir, "cache-dir", "", "ctrlcmp's cache of pinned repositories (default $CTRLCMP_CACHE, else the user cache dir)")
+	timeoutFlag(c.Flags(), &opts.Timeout)
 	return c
 }
 
@@ -103,11 +107,16 @@ func newCheck(g *globals, runF func(*CheckOptions) error) *cobra.Command {
 // --fix) and prints the problems.
 func checkRun(ctx context.Context, g *globals, opts *CheckOptions) error {
 	jo := journal.Options{Root: opts.Root, ModCache: moduleCache(),
-		WorkTrees: cachedTrees{cacheDir: opts.CacheDir, offline: opts.Offline, progress: g.progress()}}
+		WorkTrees: cachedTrees{cacheDir: opts.CacheDir, offline: opts.Offline, timeout: opts.Timeout, progress: g.progress()}}
 	var results []journal.Result
 	for _, file := range opts.Files {
 		res, err := checkFile(ctx, file, jo, opts.Fix, opts.ErrOut)
 		if err != nil {
+			return err
+		}
+		// An interrupted fetch leaves citations unverified, not the check
+		// failed: the interruption itself is the outcome.
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		results = append(results, res)
@@ -201,11 +210,12 @@ func moduleCache() string {
 type cachedTrees struct {
 	cacheDir string
 	offline  bool
+	timeout  time.Duration
 	progress func(string)
 }
 
 func (t cachedTrees) WorkTree(ctx context.Context, repo, sha string) (string, error) {
-	res, err := fetch.Checkout(ctx, fetch.Options{Repo: repo, Rev: sha, CacheDir: t.cacheDir, Offline: t.offline, Progress: t.progress})
+	res, err := fetch.Checkout(ctx, fetch.Options{Repo: repo, Rev: sha, CacheDir: t.cacheDir, Offline: t.offline, Timeout: t.timeout, Progress: t.progress})
 	if err != nil {
 		return "", fetchHint(err)
 	}

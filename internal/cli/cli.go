@@ -5,7 +5,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -30,33 +29,37 @@ hand-wired client-go controllers (informers, listers, a workqueue). It reads
 the source with go/packages and go/ssa; it never runs the code it reads.
 
 Exit codes: 0 success; 1 findings (check); 2 usage error; 3 the tree could not
-be loaded or analysed; 4 the source could not be fetched; 5 the journal could
-not be written.`
+be loaded or analysed; 4 the source could not be fetched (or its server went
+silent for --timeout); 5 the journal could not be written; 130 interrupted
+(Ctrl-C).`
 
-// Main runs ctrlcmp with args and returns the process exit code.
+// Main runs ctrlcmp with args and returns the process exit code. An
+// interrupt (Ctrl-C) cancels the run, which then exits with
+// fail.CodeInterrupted.
 func Main(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
 	g := &globals{stderr: stderr}
 	root := newRoot(g, stdout)
 	root.AddCommand(newLocate(g, nil), newTable(g, nil), newExplain(g, nil), newCheck(g, nil), newStages(g, nil))
-	return execute(root, args, stderr)
+	return execute(ctx, root, args, stderr)
 }
 
-// execute runs root with args and returns the exit code, printing a
-// failure as one line on stderr.
-func execute(root *cobra.Command, args []string, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+// execute runs root with args under ctx and returns the exit code, printing
+// a failure as one line on stderr. Once ctx is cancelled the run is
+// interrupted, whatever error the interrupted work returned.
+func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.Writer) int {
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return fail.CodeOK
 	}
-	msg := err.Error()
-	if errors.Is(err, context.Canceled) {
-		msg = "interrupted"
+	code, msg := fail.Code(err), err.Error()
+	if ctx.Err() != nil || code == fail.CodeInterrupted {
+		code, msg = fail.CodeInterrupted, "interrupted"
 	}
 	fmt.Fprintf(stderr, "ctrlcmp: %s\n", msg)
-	return fail.Code(err)
+	return code
 }
 
 type globals struct {

@@ -2,15 +2,18 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/diff"
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+	"github.com/ctrlcmp/ctrlcmp/internal/fetch"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden table under testdata/golden")
@@ -118,7 +121,7 @@ func stubbed(t *testing.T, args ...string) (int, string, any) {
 		newCheck(g, func(o *CheckOptions) error { return record(o) }),
 		newStages(g, func(o *StagesOptions) error { return record(o) }),
 	)
-	code := execute(root, args, &errb)
+	code := execute(context.Background(), root, args, &errb)
 	return code, errb.String(), got
 }
 
@@ -163,6 +166,8 @@ func TestBadInput(t *testing.T) {
 		{"stages patch and log", []string{"stages", ".", "--patch", "--log", "x.log"}, "one at a time"},
 		{"stages patch into journal", []string{"stages", ".", "--patch", "--journal", "j.md"}, "not a patch"},
 		{"stages log as mermaid", []string{"stages", ".", "--log", "x.log", "--format", "mermaid"}, "a log reading prints as"},
+		{"zero timeout", []string{"locate", "--rev", sha, "--timeout", "0"}, `invalid argument "0" for "--timeout" flag: a fetch needs time; give a positive duration`},
+		{"timeout without unit", []string{"check", "--timeout", "30", "j.md"}, `invalid argument "30" for "--timeout" flag: not a duration; give one such as 30s`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, errs, ran := stubbed(t, tc.args...)
@@ -186,17 +191,19 @@ func TestOptions(t *testing.T) {
 		want any
 	}{
 		{"locate path", []string{"locate", "op", "--kind", "Widget", "--format", "json"},
-			&LocateOptions{Source: source{dir: "op"}, Kind: "Widget", Format: "json"}},
+			&LocateOptions{Source: source{dir: "op"}, Kind: "Widget", Format: "json", Fetch: fetchFlags{timeout: fetch.DefaultTimeout}}},
 		{"locate rev", []string{"locate", "--rev", sha, "--offline", "--cache-dir", "c"},
-			&LocateOptions{Source: source{repo: defaultTheirsRepo, rev: sha}, Format: "text", Fetch: fetchFlags{cacheDir: "c", offline: true}}},
+			&LocateOptions{Source: source{repo: defaultTheirsRepo, rev: sha}, Format: "text", Fetch: fetchFlags{cacheDir: "c", offline: true, timeout: fetch.DefaultTimeout}}},
 		{"table into a journal", []string{"table", "--theirs-dir", "th", "--ours", "op", "--journal", "notes/j.md", "--check"},
-			&TableOptions{Theirs: source{dir: "th", repo: defaultTheirsRepo}, Ours: "op", Format: "markdown", LinkFrom: "notes", Journal: "notes/j.md", Check: true}},
-		{"table as text", []string{"table", "--theirs", "v1.0.0", "--theirs-repo", "https://example.com/r.git", "--ours", "op", "--format", "text"},
-			&TableOptions{Theirs: source{repo: "https://example.com/r.git", rev: "v1.0.0"}, Ours: "op", Format: "text"}},
+			&TableOptions{Theirs: source{dir: "th", repo: defaultTheirsRepo}, Ours: "op", Format: "markdown", LinkFrom: "notes", Journal: "notes/j.md", Check: true, Fetch: fetchFlags{timeout: fetch.DefaultTimeout}}},
+		{"table as text", []string{"table", "--theirs", "v1.0.0", "--theirs-repo", "https://example.com/r.git", "--ours", "op", "--format", "text", "--timeout", "2m"},
+			&TableOptions{Theirs: source{repo: "https://example.com/r.git", rev: "v1.0.0"}, Ours: "op", Format: "text", Fetch: fetchFlags{timeout: 2 * time.Minute}}},
 		{"explain", []string{"explain", "writes", "op", "--kind", "Widget"},
-			&ExplainOptions{Row: "writes", Source: source{dir: "op"}, Kind: "Widget"}},
+			&ExplainOptions{Row: "writes", Source: source{dir: "op"}, Kind: "Widget", Fetch: fetchFlags{timeout: fetch.DefaultTimeout}}},
 		{"check", []string{"check", "--fix", "--strict", "--root", "r", "a.md", "b.md"},
-			&CheckOptions{Files: []string{"a.md", "b.md"}, Root: "r", Format: "text", Fix: true, Strict: true}},
+			&CheckOptions{Files: []string{"a.md", "b.md"}, Root: "r", Format: "text", Fix: true, Strict: true, Timeout: fetch.DefaultTimeout}},
+		{"check timeout", []string{"check", "--timeout", "1m30s", "a.md"},
+			&CheckOptions{Files: []string{"a.md"}, Format: "text", Timeout: 90 * time.Second}},
 		{"stages journal", []string{"stages", "op", "--journal", "notes/j.md"},
 			&StagesOptions{Dir: "op", Format: "text", Journal: "notes/j.md", LinkFrom: "notes"}},
 		{"stages patch", []string{"stages", "op", "--patch", "--write"},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -28,22 +29,58 @@ binary, one commit deep where the server allows it, into a cache keyed by
 repository and sha (--cache-dir, else $CTRLCMP_CACHE, else the user cache
 directory's ctrlcmp); later runs at the same sha use the cache and work
 offline. Its markdown citations are permalinks at the full sha. --verbose
-reports the bytes fetched.`
+reports the bytes fetched.
+
+` + timeoutHelp
+
+// timeoutHelp explains --timeout and its default, in the help of every
+// command that fetches.
+const timeoutHelp = `A server that sends nothing for --timeout (default 30s), or does not take the
+connection within a third of it (10s), ends the run with exit code 4: a live
+git server is never silent that long, since it sends a keep-alive every 5
+seconds even while it prepares a large pack.`
 
 // fetchFlags are the flags about fetching pinned trees.
 type fetchFlags struct {
 	cacheDir string
 	offline  bool
+	timeout  time.Duration
 }
 
 func (f *fetchFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "where fetched trees are kept (default $"+fetch.CacheEnv+", else the user cache directory's ctrlcmp)")
 	fs.BoolVar(&f.offline, "offline", false, "never use the network: a pinned tree that is not in the cache is an error")
+	timeoutFlag(fs, &f.timeout)
+}
+
+// timeoutFlag registers --timeout into d, set to fetch.DefaultTimeout.
+func timeoutFlag(fs *pflag.FlagSet, d *time.Duration) {
+	*d = fetch.DefaultTimeout
+	fs.Var((*timeoutValue)(d), "timeout", "give up on a server that sends nothing for this long (connecting: a third of it), such as 30s or 2m")
+}
+
+// timeoutValue is the value of --timeout: a positive duration.
+type timeoutValue time.Duration
+
+func (v *timeoutValue) String() string { return time.Duration(*v).String() }
+func (v *timeoutValue) Type() string   { return "duration" }
+
+func (v *timeoutValue) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("not a duration; give one such as 30s or 2m")
+	}
+	if d <= 0 {
+		return fmt.Errorf("a fetch needs time; give a positive duration such as 30s or 2m")
+	}
+	*v = timeoutValue(d)
+	return nil
 }
 
 // fetchHint adds to a failed fetch the flag that gets past it: --offline
 // when only the network could have avoided it, --cache-dir when the cache
-// directory cannot be used. Other errors are returned unchanged.
+// directory cannot be used, --timeout when the server went silent. Other
+// errors are returned unchanged.
 func fetchHint(err error) error {
 	var off *fetch.OfflineError
 	if errors.As(err, &off) {
@@ -55,6 +92,13 @@ func fetchHint(err error) error {
 	}
 	if errors.As(err, new(*fetch.CacheDirError)) {
 		return fmt.Errorf("%w; name a usable cache directory with --cache-dir or $%s", err, fetch.CacheEnv)
+	}
+	var timeout *fetch.TimeoutError
+	if errors.As(err, &timeout) {
+		if timeout.Connecting {
+			return fmt.Errorf("%w, or raise --timeout (connecting may take a third of it)", err)
+		}
+		return fmt.Errorf("%w, or raise --timeout", err)
 	}
 	return err
 }
@@ -118,7 +162,7 @@ func (g *globals) inspectSource(ctx context.Context, s source, f fetchFlags, sid
 	if s.rev == "" {
 		return inspect.Tree(ctx, s.dir, side, linkFrom, g.progress())
 	}
-	res, err := fetch.Checkout(ctx, fetch.Options{Repo: s.repo, Rev: s.rev, CacheDir: f.cacheDir, Offline: f.offline, Progress: g.progress()})
+	res, err := fetch.Checkout(ctx, fetch.Options{Repo: s.repo, Rev: s.rev, CacheDir: f.cacheDir, Offline: f.offline, Timeout: f.timeout, Progress: g.progress()})
 	if err != nil {
 		return result.Tree{}, fetchHint(err)
 	}

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/fetch"
@@ -78,4 +81,113 @@ func TestPinnedTreeBadInput(t *testing.T) {
 			}
 		}
 	}
+}
+
+// silentServer is a loopback address that takes connections and never
+// answers, holding them until the test ends.
+func silentServer(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var held []net.Conn
+	go func() {
+		for {
+			conn, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, conn)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	return l.Addr().String()
+}
+
+// TestSilentServer checks that a pinned tree whose server takes the
+// connection and never answers ends table with exit 4 once --timeout runs
+// out, over git:// and http://, in one line naming the repository and
+// --timeout; and that check, on a journal whose fence is pinned there,
+// ends as soon, the fence's citations unverified for that reason.
+func TestSilentServer(t *testing.T) {
+	addr := silentServer(t)
+	sha := strings.Repeat("ab", 20)
+	for _, scheme := range []string{"git", "http"} {
+		url := scheme + "://" + addr + "/repo.git"
+		start := time.Now()
+		code, _, stderr := run(t, "table", "--theirs", sha, "--theirs-repo", url, "--ours", ".", "--cache-dir", t.TempDir(), "--timeout", "1s")
+		took := time.Since(start)
+		if code != fail.CodeFetch {
+			t.Errorf("%s: exit %d, want %d (stderr %q)", scheme, code, fail.CodeFetch, stderr)
+		}
+		wantOneLine(t, stderr, url+" sent nothing for 1s while fetching "+sha+"; check that the server is up and serves git at that URL, or raise --timeout")
+		if took > 5*time.Second {
+			t.Errorf("%s: table took %s with --timeout 1s", scheme, took)
+		}
+	}
+
+	url := "git://" + addr + "/repo.git"
+	start := time.Now()
+	code, stdout, stderr := run(t, "check", pinnedJournal(t, url), "--cache-dir", t.TempDir(), "--timeout", "1s")
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("check took %s with --timeout 1s", took)
+	}
+	if code != fail.CodeOK || !strings.Contains(stdout, "unverified: "+url+" at "+sha[:12]+" is not at hand: "+url+" sent nothing for 1s") {
+		t.Errorf("check: exit %d, stdout %q, stderr %q; want exit 0 and the citation unverified for the silent server", code, stdout, stderr)
+	}
+}
+
+// TestInterrupted checks that an interrupt (the cancelled context of the
+// run) ends a command with exit 130 and "interrupted", whether it comes
+// while a pinned tree is fetched or while a tree is loaded.
+func TestInterrupted(t *testing.T) {
+	addr := silentServer(t)
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"fetch", []string{"locate", "--rev", strings.Repeat("ab", 20), "--repo", "git://" + addr + "/repo.git", "--cache-dir", t.TempDir()}},
+		{"check's fetch", []string{"check", pinnedJournal(t, "git://"+addr+"/repo.git"), "--cache-dir", t.TempDir()}},
+		{"load", []string{"locate", filepath.Join(fixturesDir, "kubebuilder")}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(200*time.Millisecond, cancel)
+			var out, errb bytes.Buffer
+			g := &globals{stderr: &errb, quiet: true}
+			root := newRoot(g, &out)
+			root.AddCommand(newLocate(g, nil), newCheck(g, nil))
+			start := time.Now()
+			code := execute(ctx, root, c.args, &errb)
+			if took := time.Since(start); took > 10*time.Second {
+				t.Errorf("took %s to stop after the interrupt", took)
+			}
+			if code != fail.CodeInterrupted || errb.String() != "ctrlcmp: interrupted\n" {
+				t.Errorf("exit %d, stderr %q; want exit %d and \"ctrlcmp: interrupted\"", code, errb.String(), fail.CodeInterrupted)
+			}
+		})
+	}
+}
+
+// pinnedJournal writes a journal whose one fence is pinned in repo, and
+// returns its path.
+func pinnedJournal(t *testing.T, repo string) string {
+	t.Helper()
+	journal := filepath.Join(t.TempDir(), "j.md")
+	text := "<!-- ctrlcmp:begin id=t repo=" + repo + " sha=" + strings.Repeat("ab", 20) + " -->\n`internal/controller/widget.go:12`\n<!-- ctrlcmp:end -->\n"
+	if err := os.WriteFile(journal, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return journal
 }

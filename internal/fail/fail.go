@@ -4,6 +4,7 @@
 package fail
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -16,6 +17,9 @@ const (
 	CodeLoad     = 3 // the tree could not be loaded or analysed
 	CodeFetch    = 4 // the source could not be fetched
 	CodeJournal  = 5 // the journal could not be written
+	// CodeInterrupted is an interrupted run (Ctrl-C), 128 + SIGINT as
+	// shells report a process that SIGINT ended.
+	CodeInterrupted = 130
 )
 
 // Error is an error with the exit code it should end the process with.
@@ -52,11 +56,15 @@ func Fetch(format string, args ...any) error {
 	return &Error{Code: CodeFetch, Err: fmt.Errorf(format, args...)}
 }
 
-// Code returns the exit code for err: 0 for nil, the carried code of the
-// outermost *Error in the chain, and CodeLoad for anything else.
+// Code returns the exit code for err: 0 for nil, CodeInterrupted when
+// context.Canceled is in the chain (whatever was interrupted), the carried
+// code of the outermost *Error in the chain, and CodeLoad for anything else.
 func Code(err error) int {
 	if err == nil {
 		return CodeOK
+	}
+	if errors.Is(err, context.Canceled) {
+		return CodeInterrupted
 	}
 	var e *Error
 	if errors.As(err, &e) {

@@ -1,6 +1,7 @@
 package fail
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -30,6 +31,8 @@ func TestWrap(t *testing.T) {
 		{fmt.Errorf("hinted: %w", err), CodeJournal},
 		{Wrap(CodeUsage, Fetch("inner")), CodeUsage},
 		{cause, CodeLoad},
+		{context.Canceled, CodeInterrupted},
+		{Wrap(CodeFetch, fmt.Errorf("fetching: %w", context.Canceled)), CodeInterrupted},
 	} {
 		if got := Code(c.err); got != c.want {
 			t.Errorf("Code(%v) = %d, want %d", c.err, got, c.want)

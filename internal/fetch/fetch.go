@@ -24,8 +24,10 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
 	"github.com/go-git/go-git/v5/plumbing/transport"
-	"github.com/go-git/go-git/v5/storage/memory"
+	"github.com/go-git/go-git/v5/plumbing/transport/client"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 )
@@ -36,6 +38,10 @@ type Options struct {
 	Rev      string // full sha, abbreviated sha, tag or branch
 	CacheDir string // "" = $CTRLCMP_CACHE or os.UserCacheDir()/ctrlcmp
 	Offline  bool   // never touch the network: a cache miss is an error
+	// Timeout is how long the server may stay silent: every read and write
+	// must progress within it, and a connection must open within a third
+	// of it. 0 is DefaultTimeout.
+	Timeout time.Duration
 	// Progress hears of each stage (resolving, fetching N KiB, checking
 	// out); nil is silent.
 	Progress func(string)
@@ -57,9 +63,13 @@ const pinnedRef = "refs/ctrlcmp/pinned"
 // when it holds one and fetched into it otherwise. A malformed revision is a
 // fail.Usage error; a repository that cannot be reached or lacks the
 // revision is a fail.Fetch error, an *OfflineError in its chain when
-// o.Offline forbade the network and a *CacheDirError when the cache cannot
-// be used. A failed call leaves no cache entry behind.
+// o.Offline forbade the network, a *TimeoutError when the server went
+// silent for o.Timeout and a *CacheDirError when the cache cannot be used;
+// when ctx is cancelled, context.Canceled is in the chain. A failed call
+// leaves no cache entry behind.
 func Checkout(ctx context.Context, o Options) (Result, error) {
+	installTransports()
+	ctx = withLimits(ctx, newLimits(o.Timeout))
 	if o.Repo == "" {
 		return Result{}, fail.Usage("no repository URL given; name the repository to fetch")
 	}
@@ -135,30 +145,45 @@ func (o Options) say(format string, args ...any) {
 // unique there.
 func (c *cache) resolve(ctx context.Context, o Options, rev revision) (string, error) {
 	o.say("resolving %s at %s", rev.text, o.Repo)
-	remote := git.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: "origin", URLs: []string{o.Repo}})
-	refs, err := remote.ListContext(ctx, &git.ListOptions{PeelingOption: git.AppendPeeled})
+	ar, err := advertise(ctx, o.Repo)
 	if err != nil {
-		return "", fetchError(o.Repo, rev.text, err)
+		return "", fetchError(ctx, o.Repo, rev.text, err)
 	}
-	targets := map[string]string{}
-	for _, r := range refs {
-		if r.Type() == plumbing.HashReference {
-			targets[r.Name().String()] = r.Hash().String()
-		}
+	if rev.text == "HEAD" && ar.Head != nil {
+		return ar.Head.String(), nil
 	}
 	for _, name := range []string{rev.text, "refs/tags/" + rev.text, "refs/heads/" + rev.text} {
 		// A peeled annotated tag names its commit; a plain ref names it directly.
-		if sha, ok := targets[name+"^{}"]; ok {
-			return sha, nil
+		if sha, ok := ar.Peeled[name]; ok {
+			return sha.String(), nil
 		}
-		if sha, ok := targets[name]; ok {
-			return sha, nil
+		if sha, ok := ar.References[name]; ok {
+			return sha.String(), nil
 		}
 	}
 	if rev.abbreviated {
 		return c.resolveAbbreviated(ctx, o, rev.text)
 	}
 	return "", fail.Fetch("%s has no tag or branch %q; give a full sha, a tag or a branch that `git ls-remote %s` lists", o.Repo, rev.text, o.Repo)
+}
+
+// advertise asks the server of url for its references and capabilities,
+// which is all it sends before a pack is asked for.
+func advertise(ctx context.Context, url string) (*packp.AdvRefs, error) {
+	ep, err := transport.NewEndpoint(url)
+	if err != nil {
+		return nil, err
+	}
+	t, err := client.NewClient(ep)
+	if err != nil {
+		return nil, err
+	}
+	s, err := t.NewUploadPackSession(ep, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return s.AdvertisedReferencesContext(ctx)
 }
 
 // resolveAbbreviated fetches every branch and tag of the repository into a
@@ -177,7 +202,7 @@ func (c *cache) resolveAbbreviated(ctx context.Context, o Options, prefix string
 	err = fetchBranchesAndTags(ctx, repo)
 	stopWatching()
 	if err != nil {
-		return "", fetchError(o.Repo, prefix, err)
+		return "", fetchError(ctx, o.Repo, prefix, err)
 	}
 	commits, err := repo.CommitObjects()
 	if err != nil {
@@ -200,25 +225,48 @@ func (c *cache) resolveAbbreviated(ctx context.Context, o Options, prefix string
 
 // fetchCommit fetches commit sha of o.Repo into a new repository with a
 // work tree at dir, and returns how many bytes of packs it received.
+//
+// The server's capabilities say how: one that sends any commit reachable
+// from its references is asked for sha alone at depth 1, and its refusal
+// means it has no such commit (its branches and tags could not hold it
+// either); one that sends only the tips of its references is asked for sha
+// alone too, and on a refusal for its branches and tags, whose history may
+// hold it; one that sends neither is asked for its branches and tags at
+// once.
 func fetchCommit(ctx context.Context, o Options, dir, sha string) (*git.Repository, int64, error) {
+	o.say("fetching %s from %s", sha, o.Repo)
+	ar, err := advertise(ctx, o.Repo)
+	if err != nil {
+		return nil, 0, fetchError(ctx, o.Repo, sha, err)
+	}
+	reachable := ar.Capabilities.Supports(capability.AllowReachableSHA1InWant)
+	tips := ar.Capabilities.Supports(capability.AllowTipSHA1InWant)
 	repo, err := initRepo(dir, o.Repo, false)
 	if err != nil {
 		return nil, 0, err
 	}
-	o.say("fetching %s from %s", sha, o.Repo)
 	stopWatching := watchBytes(o, objectsDir(dir, false))
-	err = repo.FetchContext(ctx, &git.FetchOptions{
-		RefSpecs: []config.RefSpec{config.RefSpec("+" + sha + ":" + pinnedRef)},
-		Depth:    1,
-		Tags:     git.NoTags,
-	})
-	if err != nil && refusedExactFetch(err) {
-		o.say("%s will not send %s alone (%v); fetching its branches and tags", o.Repo, sha[:12], firstLine(err.Error()))
+	if reachable || tips {
+		err = repo.FetchContext(ctx, &git.FetchOptions{
+			RefSpecs: []config.RefSpec{config.RefSpec("+" + sha + ":" + pinnedRef)},
+			Depth:    1,
+			Tags:     git.NoTags,
+		})
+		switch {
+		case err == nil || !refusedExactFetch(err):
+		case reachable:
+			err = nil // the check below says it has no such commit
+		default:
+			o.say("%s will not send %s alone (%v); fetching its branches and tags", o.Repo, sha[:12], firstLine(err.Error()))
+			err = fetchBranchesAndTags(ctx, repo)
+		}
+	} else {
+		o.say("%s sends only its branches and tags, not one commit; fetching them to find %s", o.Repo, sha[:12])
 		err = fetchBranchesAndTags(ctx, repo)
 	}
 	stopWatching()
 	if err != nil {
-		return nil, 0, fetchError(o.Repo, sha, err)
+		return nil, 0, fetchError(ctx, o.Repo, sha, err)
 	}
 	if _, err := repo.CommitObject(plumbing.NewHash(sha)); err != nil {
 		return nil, 0, fail.Fetch("%s has no commit %s; check the sha and the repository (`git ls-remote %s` lists its branches and tags)", o.Repo, sha, o.Repo)
@@ -239,15 +287,11 @@ func fetchBranchesAndTags(ctx context.Context, repo *git.Repository) error {
 	return err
 }
 
-// refusedExactFetch tells whether err is the server (or go-git) declining a
-// fetch of one commit by sha, as opposed to the server being out of reach:
-// then a fetch of its branches and tags may still find the commit.
+// refusedExactFetch tells whether err is the server declining to send one
+// commit by sha, as opposed to the server being out of reach or the
+// connection breaking.
 func refusedExactFetch(err error) bool {
-	if errors.Is(err, git.ErrExactSHA1NotSupported) {
-		return true
-	}
-	msg := err.Error()
-	return strings.Contains(msg, "not our ref") || strings.Contains(msg, "upload-pack")
+	return strings.Contains(err.Error(), "not our ref")
 }
 
 func initRepo(dir, url string, bare bool) (*git.Repository, error) {
@@ -320,10 +364,14 @@ func packBytes(objects string) int64 {
 }
 
 // fetchError turns a failed network operation for rev of repo into one line
-// with exit code 4 that says what to do.
-func fetchError(repo, rev string, err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
+// with exit code 4 that says what to do: a *TimeoutError when a connection
+// ran into the limits ctx carries, ctx's own error when it is done.
+func fetchError(ctx context.Context, repo, rev string, err error) error {
+	if ctx.Err() != nil {
+		return fail.Wrap(fail.CodeFetch, fmt.Errorf("fetching %s from %s: %w", rev, repo, ctx.Err()))
+	}
+	if timeout := limitsOf(ctx).timedOut(repo, rev); timeout != nil {
+		return fail.Wrap(fail.CodeFetch, timeout)
 	}
 	var netErr net.Error
 	var opErr *net.OpError

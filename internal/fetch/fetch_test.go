@@ -62,14 +62,27 @@ func readTreeFile(t *testing.T, res Result, name string) string {
 	return string(b)
 }
 
-func TestCheckoutShas(t *testing.T) {
-	t.Parallel()
-	fx := newFixture(t)
+// server is a test server's name and repository URL.
+type server struct{ name, url string }
+
+// servers serves fx in every configuration, over http (git http-backend)
+// and git:// (git daemon).
+func servers(t *testing.T, fx *fixture) []server {
+	t.Helper()
+	var all []server
 	for _, cfg := range []struct {
 		name string
 		cfg  serverConfig
-	}{{"permissive", permissive}, {"refusing", refusing}} {
-		srv := serve(t, fx, cfg.cfg)
+	}{{"permissive", permissive}, {"refusing", refusing}, {"tips-only", tipsOnly}} {
+		all = append(all, server{"http/" + cfg.name, serve(t, fx, cfg.cfg).url}, server{"git/" + cfg.name, serveDaemon(t, fx, cfg.cfg).url})
+	}
+	return all
+}
+
+func TestCheckoutShas(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t)
+	for _, srv := range servers(t, fx) {
 		for _, c := range []struct {
 			name, rev, sha, version string
 		}{
@@ -78,11 +91,12 @@ func TestCheckoutShas(t *testing.T) {
 			{"root commit", fx.first, fx.first, ""},
 			{"annotated tag", "v0.1.0", fx.tagged, "1"},
 			{"branch", "main", fx.tip, "2"},
+			{"HEAD", "HEAD", fx.tip, "2"},
 			{"full ref", "refs/tags/v0.1.0", fx.tagged, "1"},
 			{"abbreviated sha", fx.first[:8], fx.first, ""},
 			{"upper-case sha", strings.ToUpper(fx.tip), fx.tip, "2"},
 		} {
-			t.Run(cfg.name+"/"+c.name, func(t *testing.T) {
+			t.Run(srv.name+"/"+c.name, func(t *testing.T) {
 				res := mustCheckout(t, srv.url, c.rev, t.TempDir())
 				if res.Sha != c.sha || res.Repo != srv.url || res.FromCache || res.BytesFetched <= 0 {
 					t.Errorf("got %+v, want sha %s fetched from %s", res, c.sha, srv.url)
@@ -123,21 +137,43 @@ func TestMalformedRev(t *testing.T) {
 	}
 }
 
+// TestUnknownRevisions checks that a revision the repository lacks is told
+// as such, every time, whatever the server allows and over both protocols.
+// (A git daemon refusing a sha used to hang up while the request was still
+// being written, and the write's "broken pipe" was told instead, now and
+// then.) A server that sends any commit its references reach is not asked
+// for its branches and tags to find out.
 func TestUnknownRevisions(t *testing.T) {
 	t.Parallel()
 	fx := newFixture(t)
-	for _, cfg := range []serverConfig{permissive, refusing} {
-		srv := serve(t, fx, cfg)
-		for _, c := range []struct{ rev, want string }{
-			{"0123456789abcdef0123456789abcdef01234567", "has no commit 0123456789abcdef0123456789abcdef01234567"},
-			{"no-such-tag", `has no tag or branch "no-such-tag"`},
-			{"0123abcd", `has no tag, branch or commit "0123abcd"`},
-		} {
-			cache := t.TempDir()
-			_, err := checkout(t, srv.url, c.rev, cache)
-			wantFailure(t, err, fail.CodeFetch, c.want)
-			wantNoEntries(t, cache)
-		}
+	const unknown = "0123456789abcdef0123456789abcdef01234567"
+	for _, srv := range servers(t, fx) {
+		t.Run(srv.name, func(t *testing.T) {
+			for _, c := range []struct {
+				rev, want string
+				times     int
+			}{
+				{unknown, "has no commit " + unknown, 6},
+				{"no-such-tag", `has no tag or branch "no-such-tag"`, 1},
+				{"0123abcd", `has no tag, branch or commit "0123abcd"`, 1},
+			} {
+				for range c.times {
+					var said []string
+					cache := t.TempDir()
+					_, err := Checkout(context.Background(), Options{Repo: srv.url, Rev: c.rev, CacheDir: cache,
+						Progress: func(s string) { said = append(said, s) }})
+					wantFailure(t, err, fail.CodeFetch, c.want)
+					wantNoEntries(t, cache)
+					if c.rev == unknown && strings.HasSuffix(srv.name, "permissive") {
+						for _, s := range said {
+							if strings.Contains(s, "branches and tags") {
+								t.Errorf("%s: %q; want no fetch of the branches and tags", srv.name, s)
+							}
+						}
+					}
+				}
+			}
+		})
 	}
 }
 

@@ -12,8 +12,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // fixture is a repository built by the test with the git command:
@@ -115,7 +117,26 @@ const (
 	// refusing allows fetching advertised refs only, so exact-sha fetches
 	// are refused and the fallback runs.
 	refusing
+	// tipsOnly allows a sha that is the tip of a reference, advertised or
+	// hidden, and no other: a fetch of any other sha is sent and refused.
+	tipsOnly
 )
+
+// uploadPackEnv is the environment of a test server's git commands: its
+// upload-pack configuration, and no user or system configuration.
+func uploadPackEnv(t *testing.T, fx *fixture, cfg serverConfig) []string {
+	t.Helper()
+	env := append(gitEnv(t.TempDir()), "GIT_PROJECT_ROOT="+fx.root, "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_COUNT=4")
+	values := map[serverConfig][4]string{
+		permissive: {"true", "true", "true", "true"},
+		refusing:   {"false", "false", "false", "false"},
+		tipsOnly:   {"false", "false", "true", "false"},
+	}[cfg]
+	for i, key := range []string{"uploadpack.allowAnySHA1InWant", "uploadpack.allowReachableSHA1InWant", "uploadpack.allowTipSHA1InWant", "uploadpack.allowFilter"} {
+		env = append(env, "GIT_CONFIG_KEY_"+string(rune('0'+i))+"="+key, "GIT_CONFIG_VALUE_"+string(rune('0'+i))+"="+values[i])
+	}
+	return env
+}
 
 // gitServer is git http-backend (smart HTTP) serving a fixture on 127.0.0.1.
 type gitServer struct {
@@ -123,19 +144,16 @@ type gitServer struct {
 	url   string       // the repository's URL
 	packs atomic.Int64 // upload-pack requests served
 	cutAt atomic.Int64 // when > 0, upload-pack responses are cut after this many bytes
+	pause atomic.Int64 // how long to stay silent before answering each request, in nanoseconds
 }
 
 func serve(t *testing.T, fx *fixture, cfg serverConfig) *gitServer {
 	t.Helper()
 	backend := filepath.Join(run(t, fx.root, "--exec-path"), "git-http-backend")
-	allow := map[serverConfig]string{permissive: "true", refusing: "false"}[cfg]
-	env := append(gitEnv(t.TempDir()), "GIT_PROJECT_ROOT="+fx.root, "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_COUNT=4")
-	for i, key := range []string{"uploadpack.allowAnySHA1InWant", "uploadpack.allowReachableSHA1InWant", "uploadpack.allowTipSHA1InWant", "uploadpack.allowFilter"} {
-		env = append(env, "GIT_CONFIG_KEY_"+string(rune('0'+i))+"="+key, "GIT_CONFIG_VALUE_"+string(rune('0'+i))+"="+allow)
-	}
 	s := &gitServer{}
-	cgiHandler := &cgi.Handler{Path: backend, Env: env, Stderr: io.Discard, Logger: log.New(io.Discard, "", 0)}
+	cgiHandler := &cgi.Handler{Path: backend, Env: uploadPackEnv(t, fx, cfg), Stderr: io.Discard, Logger: log.New(io.Discard, "", 0)}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(time.Duration(s.pause.Load()))
 		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git-upload-pack") {
 			s.packs.Add(1)
 			if n := s.cutAt.Load(); n > 0 {
@@ -180,4 +198,88 @@ func deadURL(t *testing.T) string {
 	addr := l.Addr().String()
 	l.Close()
 	return "http://" + addr + "/repo.git"
+}
+
+// daemon is git daemon (the git:// protocol) serving a fixture on
+// 127.0.0.1: each connection is handed to a `git daemon --inetd` of its own.
+type daemon struct {
+	url   string       // the repository's URL
+	conns atomic.Int64 // connections accepted
+}
+
+func serveDaemon(t *testing.T, fx *fixture, cfg serverConfig) *daemon {
+	t.Helper()
+	git := gitPath(t)
+	env := uploadPackEnv(t, fx, cfg)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &daemon{url: "git://" + l.Addr().String() + "/repo.git"}
+	var mu sync.Mutex
+	var running []*exec.Cmd
+	go func() {
+		for {
+			conn, err := l.Accept()
+			if err != nil {
+				return
+			}
+			d.conns.Add(1)
+			f, err := conn.(*net.TCPConn).File()
+			conn.Close()
+			if err != nil {
+				continue
+			}
+			cmd := exec.Command(git, "daemon", "--inetd", "--export-all", "--log-destination=none", "--base-path="+fx.root, fx.root)
+			cmd.Stdin, cmd.Stdout, cmd.Env = f, f, env
+			if cmd.Start() == nil {
+				mu.Lock()
+				running = append(running, cmd)
+				mu.Unlock()
+				go cmd.Wait()
+			}
+			f.Close()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, cmd := range running {
+			_ = cmd.Process.Kill()
+		}
+	})
+	return d
+}
+
+// blackhole is a loopback port that accepts connections and never answers:
+// a server that hangs. It holds what it accepts until the test ends.
+func blackhole(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var held []net.Conn
+	go func() {
+		for {
+			conn, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, conn)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	return l.Addr().String()
 }

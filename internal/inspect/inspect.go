@@ -22,9 +22,13 @@ import (
 // Tree analyses the Go module in dir. side names it in a comparison
 // ("theirs", "ours", or empty); linkFrom, when not empty, is the directory
 // markdown will be written in, and citations become links relative to it;
-// progress, when not nil, hears of each stage.
+// progress, when not nil, hears of each stage. A cancelled ctx ends it at
+// the next stage, with ctx's error.
 func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)) (result.Tree, error) {
 	t, err := load.Load(ctx, dir, progress)
+	if err == nil {
+		err = ctx.Err() // interrupted once the go command was done
+	}
 	if err != nil {
 		return result.Tree{}, err
 	}
@@ -32,6 +36,9 @@ func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)
 		progress(fmt.Sprintf("building the call graph of %d packages", len(t.Own)))
 	}
 	prog := callgraph.Build(t.All, t.Own)
+	if err := ctx.Err(); err != nil {
+		return result.Tree{}, err
+	}
 	if progress != nil {
 		progress("locating controllers")
 	}
