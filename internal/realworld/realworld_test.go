@@ -154,19 +154,27 @@ func score(t *testing.T, root string, k key) (right, scored map[string]int, note
 }
 
 // find picks the located controller of a keyed one: by kind and name, else
-// by kind alone when it is the only one.
+// by kind alone, else by name alone (a controller whose kind ctrlcmp could
+// not tell), when that leaves one.
 func find(ctrls []locate.Controller, kc controller) (locate.Controller, bool) {
-	var byKind []locate.Controller
+	var byKind, byName []locate.Controller
 	for _, c := range ctrls {
-		if strings.EqualFold(c.Kind, kc.Kind) {
-			if kc.Name != "" && c.Name == kc.Name {
-				return c, true
-			}
+		sameKind, sameName := strings.EqualFold(c.Kind, kc.Kind), kc.Name != "" && c.Name == kc.Name
+		if sameKind && sameName {
+			return c, true
+		}
+		if sameKind {
 			byKind = append(byKind, c)
 		}
+		if sameName {
+			byName = append(byName, c)
+		}
 	}
-	if len(byKind) == 1 {
+	switch {
+	case len(byKind) == 1:
 		return byKind[0], true
+	case len(byKind) == 0 && len(byName) == 1:
+		return byName[0], true
 	}
 	return locate.Controller{}, false
 }
