@@ -12,8 +12,8 @@ import (
 )
 
 // trees decodes the printers' fixed input, testdata/in-trees.json: the
-// analysed flux tree, then the clientgo-finalizer one, each with its one
-// controller.
+// analysed flux tree, the clientgo-finalizer one, then the clientgo-plain
+// one (no finalizer, no condition), each with its one controller.
 func trees(t *testing.T) []result.Tree {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "in-trees.json"))
@@ -24,8 +24,8 @@ func trees(t *testing.T) []result.Tree {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Schema != report.Schema || len(doc.Trees) != 2 {
-		t.Fatalf("in-trees.json: schema %q with %d trees, want %s with 2", doc.Schema, len(doc.Trees), report.Schema)
+	if doc.Schema != report.Schema || len(doc.Trees) != 3 {
+		t.Fatalf("in-trees.json: schema %q with %d trees, want %s with 3", doc.Schema, len(doc.Trees), report.Schema)
 	}
 	return doc.Trees
 }
