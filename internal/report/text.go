@@ -260,8 +260,7 @@ func wrapCell(cell string, width, maxLines int) []string {
 				line += " " + word
 				continue
 			}
-			if ww > width && line != "" && width-twwidth.Width(line)-1 >= minColumn {
-				first, rest := breakWord(word, width-twwidth.Width(line)-1)
+			if first, rest, ok := breakWord(word, width-twwidth.Width(line)-1); ww > width && line != "" && ok {
 				out = append(out, line+" "+first)
 				line, word = "", rest
 			} else if line != "" {
@@ -270,7 +269,7 @@ func wrapCell(cell string, width, maxLines int) []string {
 			}
 			for twwidth.Width(word) > width {
 				var first string
-				first, word = breakWord(word, width)
+				first, word, _ = breakWord(word, width)
 				out = append(out, first)
 			}
 			line = word
@@ -291,27 +290,25 @@ func wrapCell(cell string, width, maxLines int) []string {
 // breakWord cuts the first piece of at most width columns off a word that
 // is wider: after its last slash that leaves the piece a third full, else
 // after the last other punctuation or before the last opening parenthesis
-// that leaves it half full, else at width.
-func breakWord(word string, width int) (string, string) {
+// that leaves it half full; ok says it found such a place. Otherwise it
+// cuts at width (and at one rune at least).
+func breakWord(word string, width int) (first, rest string, ok bool) {
 	runes := []rune(word)
 	fit, w := 0, 0
 	for fit < len(runes) && w+twwidth.Width(string(runes[fit])) <= width {
 		w += twwidth.Width(string(runes[fit]))
 		fit++
 	}
-	fit = max(fit, 1)
-	cut := fit
 	if i := lastIndex(runes[:fit], func(r rune) bool { return r == '/' }); i > 0 && i >= fit/3 {
-		cut = i + 1
-	} else {
-		for i := fit; i > fit/2; i-- {
-			if strings.ContainsRune(".,:;)-_", runes[i-1]) || i < len(runes) && runes[i] == '(' {
-				cut = i
-				break
-			}
+		return string(runes[:i+1]), string(runes[i+1:]), true
+	}
+	for i := fit; i > fit/2; i-- {
+		if strings.ContainsRune(".,:;)-_", runes[i-1]) || i < len(runes) && runes[i] == '(' {
+			return string(runes[:i]), string(runes[i:]), true
 		}
 	}
-	return string(runes[:cut]), string(runes[cut:])
+	fit = max(fit, 1)
+	return string(runes[:fit]), string(runes[fit:]), false
 }
 
 // lastIndex is the index of the last rune of rs that is, or -1.
