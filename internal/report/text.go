@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -288,10 +289,11 @@ func wrapCell(cell string, width, maxLines int) []string {
 }
 
 // breakWord cuts the first piece of at most width columns off a word that
-// is wider: after its last slash that leaves the piece a third full, else
-// after the last other punctuation or before the last opening parenthesis
-// that leaves it half full; ok says it found such a place. Otherwise it
-// cuts at width (and at one rune at least).
+// is wider: after its last slash, else after the last other punctuation or
+// before the last opening parenthesis that leaves the piece half full and
+// does not part a file name from its extension or a line number from its
+// file; ok says it found such a place. Otherwise it cuts at width (and at
+// one rune at least).
 func breakWord(word string, width int) (first, rest string, ok bool) {
 	runes := []rune(word)
 	fit, w := 0, 0
@@ -299,17 +301,21 @@ func breakWord(word string, width int) (first, rest string, ok bool) {
 		w += twwidth.Width(string(runes[fit]))
 		fit++
 	}
-	if i := lastIndex(runes[:fit], func(r rune) bool { return r == '/' }); i > 0 && i >= fit/3 {
+	if i := lastIndex(runes[:fit], func(r rune) bool { return r == '/' }); i > 0 {
 		return string(runes[:i+1]), string(runes[i+1:]), true
 	}
 	for i := fit; i > fit/2; i-- {
-		if strings.ContainsRune(".,:;)-_", runes[i-1]) || i < len(runes) && runes[i] == '(' {
+		if (strings.ContainsRune(".,:;)-_", runes[i-1]) || i < len(runes) && runes[i] == '(') && !fileSuffix.MatchString(string(runes[i:])) {
 			return string(runes[:i]), string(runes[i:]), true
 		}
 	}
 	fit = max(fit, 1)
 	return string(runes[:fit]), string(runes[fit:]), false
 }
+
+// fileSuffix is how the rest of a word starts when a cut before it would
+// part "file.go:12": an extension and a line, or a line.
+var fileSuffix = regexp.MustCompile(`^([A-Za-z0-9]{1,5}:)?[0-9]`)
 
 // lastIndex is the index of the last rune of rs that is, or -1.
 func lastIndex(rs []rune, is func(rune) bool) int {
