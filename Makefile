@@ -35,7 +35,8 @@ FUZZ_TARGETS := \
 	FuzzParse:./internal/journal \
 	FuzzSplice:./internal/journal \
 	FuzzReadLog:./internal/stages \
-	FuzzCRD:./internal/locate
+	FuzzCRD:./internal/locate \
+	FuzzWrapCell:./internal/report
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -250,10 +250,11 @@ func columnWidths(natural []int, budget int) []int {
 // cut with an ellipsis. Words are kept whole where they fit; a word longer
 // than a line (a path, a qualified name) is broken, starting on the current
 // line, after a slash, else after other punctuation or before a
-// parenthesis, else anywhere.
+// parenthesis, else anywhere. Bytes that are not UTF-8 become U+FFFD, in
+// every word alike.
 func wrapCell(cell string, width, maxLines int) []string {
 	var out []string
-	for _, para := range strings.Split(cell, "\n") {
+	for _, para := range strings.Split(strings.ToValidUTF8(cell, "\uFFFD"), "\n") {
 		line := ""
 		for _, word := range strings.Fields(para) {
 			ww := twwidth.Width(word)
