@@ -177,8 +177,10 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// TestOptions checks what the flags and arguments become.
+// TestOptions checks what the flags and arguments become (text tables
+// fitted to $COLUMNS).
 func TestOptions(t *testing.T) {
+	t.Setenv("COLUMNS", "90")
 	sha := strings.Repeat("ab", 20)
 	for _, tc := range []struct {
 		name string
@@ -186,13 +188,13 @@ func TestOptions(t *testing.T) {
 		want any
 	}{
 		{"locate path", []string{"locate", "op", "--kind", "Widget", "--format", "json"},
-			&LocateOptions{Source: source{dir: "op"}, Kind: "Widget", Format: "json"}},
+			&LocateOptions{Source: source{dir: "op"}, Kind: "Widget", Format: "json", Width: 90}},
 		{"locate rev", []string{"locate", "--rev", sha, "--offline", "--cache-dir", "c"},
-			&LocateOptions{Source: source{repo: defaultTheirsRepo, rev: sha}, Format: "text", Fetch: fetchFlags{cacheDir: "c", offline: true}}},
+			&LocateOptions{Source: source{repo: defaultTheirsRepo, rev: sha}, Format: "text", Fetch: fetchFlags{cacheDir: "c", offline: true}, Width: 90}},
 		{"table into a journal", []string{"table", "--theirs-dir", "th", "--ours", "op", "--journal", "notes/j.md", "--check"},
-			&TableOptions{Theirs: source{dir: "th", repo: defaultTheirsRepo}, Ours: "op", Format: "markdown", LinkFrom: "notes", Journal: "notes/j.md", Check: true}},
+			&TableOptions{Theirs: source{dir: "th", repo: defaultTheirsRepo}, Ours: "op", Format: "markdown", LinkFrom: "notes", Journal: "notes/j.md", Check: true, Width: 90}},
 		{"table as text", []string{"table", "--theirs", "v1.0.0", "--theirs-repo", "https://example.com/r.git", "--ours", "op", "--format", "text"},
-			&TableOptions{Theirs: source{repo: "https://example.com/r.git", rev: "v1.0.0"}, Ours: "op", Format: "text"}},
+			&TableOptions{Theirs: source{repo: "https://example.com/r.git", rev: "v1.0.0"}, Ours: "op", Format: "text", Width: 90}},
 		{"explain", []string{"explain", "writes", "op", "--kind", "Widget"},
 			&ExplainOptions{Row: "writes", Source: source{dir: "op"}, Kind: "Widget"}},
 		{"check", []string{"check", "--fix", "--strict", "--root", "r", "a.md", "b.md"},
