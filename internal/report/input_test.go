@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+
 	"github.com/ctrlcmp/ctrlcmp/internal/report"
 	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
@@ -47,3 +49,11 @@ func table(t *testing.T) []result.Side {
 
 // goldenPath names the golden file of one printer's output.
 func goldenPath(name string) string { return filepath.Join("testdata", "golden-"+name) }
+
+// TestMain measures text with narrow widths for East Asian ambiguous
+// characters (the ellipsis), whatever the locale, so that the text goldens
+// do not depend on $LANG.
+func TestMain(m *testing.M) {
+	twwidth.SetEastAsian(false)
+	os.Exit(m.Run())
+}
