@@ -3,7 +3,7 @@ GO ?= go
 export GOTOOLCHAIN := local
 export CGO_ENABLED := 0
 
-.PHONY: build test vet fmt-check bench demo realworld
+.PHONY: build test vet fmt-check bench demo fuzz realworld
 
 build:
 	$(GO) build -o bin/ctrlcmp ./cmd/ctrlcmp
@@ -24,6 +24,26 @@ fmt-check:
 # (BENCH_TREE, default: the Flux-style fixture).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./internal/bench/
+
+# Fuzzing, outside `make test`: each target runs for FUZZTIME in turn (go test
+# -fuzz takes one target of one package). A crasher is written under the
+# package's testdata/fuzz/, where it stays as a seed of the normal test run.
+# FUZZFLAGS adds go test flags, such as -parallel=1 on a shared machine.
+FUZZTIME ?= 20s
+FUZZFLAGS ?=
+FUZZ_TARGETS := \
+	FuzzParse:./internal/journal \
+	FuzzSplice:./internal/journal \
+	FuzzReadLog:./internal/stages \
+	FuzzCRD:./internal/locate \
+	FuzzWrapCell:./internal/report
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		name=$${t%%:*}; pkg=$${t#*:}; \
+		echo "fuzz $$name in $$pkg for $(FUZZTIME)"; \
+		$(GO) test $(FUZZFLAGS) -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done
 
 # The main job on the bundled fixtures: their table, markdown.
 demo: build

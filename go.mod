@@ -11,6 +11,7 @@ require (
 	github.com/spf13/pflag v1.0.9
 	golang.org/x/mod v0.43.0
 	golang.org/x/sys v0.49.0
+	golang.org/x/term v0.47.0
 	golang.org/x/tools v0.52.0
 	gopkg.in/yaml.v3 v3.0.1
 )

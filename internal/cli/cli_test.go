@@ -182,8 +182,10 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// TestOptions checks what the flags and arguments become.
+// TestOptions checks what the flags and arguments become (text tables
+// fitted to $COLUMNS).
 func TestOptions(t *testing.T) {
+	t.Setenv("COLUMNS", "90")
 	sha := strings.Repeat("ab", 20)
 	for _, tc := range []struct {
 		name string
@@ -191,13 +193,13 @@ func TestOptions(t *testing.T) {
 		want any
 	}{
 		{"locate path", []string{"locate", "op", "--kind", "Widget", "--format", "json"},
-			&LocateOptions{Source: source{dir: "op"}, Kind: "Widget", Format: "json", Fetch: fetchFlags{timeout: fetch.DefaultTimeout}}},
+			&LocateOptions{Source: source{dir: "op"}, Kind: "Widget", Format: "json", Width: 90, Fetch: fetchFlags{timeout: fetch.DefaultTimeout}}},
 		{"locate rev", []string{"locate", "--rev", sha, "--offline", "--cache-dir", "c"},
-			&LocateOptions{Source: source{repo: defaultTheirsRepo, rev: sha}, Format: "text", Fetch: fetchFlags{cacheDir: "c", offline: true, timeout: fetch.DefaultTimeout}}},
+			&LocateOptions{Source: source{repo: defaultTheirsRepo, rev: sha}, Format: "text", Fetch: fetchFlags{cacheDir: "c", offline: true, timeout: fetch.DefaultTimeout}, Width: 90}},
 		{"table into a journal", []string{"table", "--theirs-dir", "th", "--ours", "op", "--journal", "notes/j.md", "--check"},
-			&TableOptions{Theirs: source{dir: "th", repo: defaultTheirsRepo}, Ours: "op", Format: "markdown", LinkFrom: "notes", Journal: "notes/j.md", Check: true, Fetch: fetchFlags{timeout: fetch.DefaultTimeout}}},
+			&TableOptions{Theirs: source{dir: "th", repo: defaultTheirsRepo}, Ours: "op", Format: "markdown", LinkFrom: "notes", Journal: "notes/j.md", Check: true, Width: 90, Fetch: fetchFlags{timeout: fetch.DefaultTimeout}}},
 		{"table as text", []string{"table", "--theirs", "v1.0.0", "--theirs-repo", "https://example.com/r.git", "--ours", "op", "--format", "text", "--timeout", "2m"},
-			&TableOptions{Theirs: source{repo: "https://example.com/r.git", rev: "v1.0.0"}, Ours: "op", Format: "text", Fetch: fetchFlags{timeout: 2 * time.Minute}}},
+			&TableOptions{Theirs: source{repo: "https://example.com/r.git", rev: "v1.0.0"}, Ours: "op", Format: "text", Width: 90, Fetch: fetchFlags{timeout: 2 * time.Minute}}},
 		{"explain", []string{"explain", "writes", "op", "--kind", "Widget"},
 			&ExplainOptions{Row: "writes", Source: source{dir: "op"}, Kind: "Widget", Fetch: fetchFlags{timeout: fetch.DefaultTimeout}}},
 		{"check", []string{"check", "--fix", "--strict", "--root", "r", "a.md", "b.md"},

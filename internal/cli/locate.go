@@ -33,6 +33,7 @@ type LocateOptions struct {
 	Format string     // text, markdown or json
 	Fetch  fetchFlags // how to fetch a pinned tree
 	Out    io.Writer
+	Width  int // the columns a text table fits in (textWidth of Out)
 }
 
 // newLocate is the locate command. runF, when not nil, runs instead of
@@ -55,6 +56,7 @@ func newLocate(g *globals, runF func(*LocateOptions) error) *cobra.Command {
 			}
 			opts.Source = locateSource(args, repo, rev)
 			opts.Out = c.OutOrStdout()
+			opts.Width = textWidth(opts.Out)
 			if runF != nil {
 				return runF(opts)
 			}
@@ -96,5 +98,5 @@ func locateRun(ctx context.Context, g *globals, opts *LocateOptions) error {
 		}
 		return report.Markdown(opts.Out, sides...)
 	}
-	return report.Text(opts.Out, t)
+	return report.Text(opts.Out, t, opts.Width)
 }

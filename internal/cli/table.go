@@ -48,6 +48,7 @@ type TableOptions struct {
 	Check    bool       // --check: compare the journal with the table, write nothing
 	Fetch    fetchFlags // how to fetch a pinned tree of theirs
 	Out      io.Writer
+	Width    int // the columns a text table fits in (textWidth of Out)
 }
 
 // newTable is the table command. runF, when not nil, runs instead of
@@ -89,6 +90,7 @@ func newTable(g *globals, runF func(*TableOptions) error) *cobra.Command {
 				opts.LinkFrom = ""
 			}
 			opts.Out = c.OutOrStdout()
+			opts.Width = textWidth(opts.Out)
 			if runF != nil {
 				return runF(opts)
 			}
@@ -141,7 +143,7 @@ func tableRun(ctx context.Context, g *globals, opts *TableOptions) error {
 	case "json":
 		return report.JSON(opts.Out, trees...)
 	case "text":
-		return report.TextTable(opts.Out, sides...)
+		return report.TextTable(opts.Out, opts.Width, sides...)
 	}
 	return report.Markdown(opts.Out, sides...)
 }

@@ -52,22 +52,34 @@ func (a *analysis) crdDocs() []crdDoc {
 		if err != nil || !bytes.Contains(data, []byte("CustomResourceDefinition")) {
 			return nil
 		}
-		dec := yaml.NewDecoder(bytes.NewReader(data))
-		for {
-			var n yaml.Node
-			if err := dec.Decode(&n); err != nil {
-				if !errors.Is(err, io.EOF) {
-					a.warn(fmt.Sprintf("%s: not read as a CRD: %v", a.cite.Path(path), err))
-				}
-				break
-			}
-			if len(n.Content) == 1 && scalar(mapGet(n.Content[0], "kind")) == "CustomResourceDefinition" {
-				docs = append(docs, crdDoc{file: path, root: n.Content[0]})
-			}
+		found, err := readCRDs(path, data)
+		if err != nil {
+			a.warn(fmt.Sprintf("%s: not read as a CRD: %v", a.cite.Path(path), err))
 		}
+		docs = append(docs, found...)
 		return nil
 	})
 	return docs
+}
+
+// readCRDs returns the CustomResourceDefinition documents of one YAML
+// file, named file, and the error that stopped the reading (the documents
+// before it are kept).
+func readCRDs(file string, data []byte) ([]crdDoc, error) {
+	var docs []crdDoc
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var n yaml.Node
+		if err := dec.Decode(&n); err != nil {
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			return docs, err
+		}
+		if len(n.Content) == 1 && scalar(mapGet(n.Content[0], "kind")) == "CustomResourceDefinition" {
+			docs = append(docs, crdDoc{file: file, root: n.Content[0]})
+		}
+	}
 }
 
 // crdProperty cites the CRD schema property a Spec field maps to: in the CRD
@@ -78,9 +90,22 @@ func (a *analysis) crdProperty(kind *types.Named, field *types.Var, tags []strin
 		return Site{}, false
 	}
 	version := field.Pkg().Name()
-	for _, doc := range a.crdDocs() {
+	doc, key, path, ok := findCRDProperty(a.crdDocs(), kind.Obj().Name(), version, tags)
+	if !ok {
+		return Site{}, false
+	}
+	s := Site{Site: a.cite.Line(doc.file, key.Line, "(CRD schema) "+strings.Join(path, "."))}
+	s.Note = fmt.Sprintf("property %s of %s %s", strings.Join(tags, "."), kind.Obj().Name(), version)
+	return s, true
+}
+
+// findCRDProperty finds the property at the json path tags in the schema
+// of version of kind's CRD among docs: the document, the property's key
+// node, and the property's path in the document.
+func findCRDProperty(docs []crdDoc, kind, version string, tags []string) (crdDoc, *yaml.Node, []string, bool) {
+	for _, doc := range docs {
 		spec := mapGet(doc.root, "spec")
-		if scalar(mapGet(mapGet(spec, "names"), "kind")) != kind.Obj().Name() {
+		if scalar(mapGet(mapGet(spec, "names"), "kind")) != kind {
 			continue
 		}
 		versions := mapGet(spec, "versions")
@@ -100,18 +125,16 @@ func (a *analysis) crdProperty(kind *types.Named, field *types.Var, tags []strin
 				node = mapGet(props, tag)
 				path = append(path, "properties", tag)
 				if node == nil {
-					return Site{}, false
+					return crdDoc{}, nil, nil, false
 				}
 			}
 			if key == nil {
-				return Site{}, false
+				return crdDoc{}, nil, nil, false
 			}
-			s := Site{Site: a.cite.Line(doc.file, key.Line, "(CRD schema) "+strings.Join(path, "."))}
-			s.Note = fmt.Sprintf("property %s of %s %s", strings.Join(tags, "."), kind.Obj().Name(), version)
-			return s, true
+			return doc, key, path, true
 		}
 	}
-	return Site{}, false
+	return crdDoc{}, nil, nil, false
 }
 
 // mapKey returns the key node of a mapping entry.

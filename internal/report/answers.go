@@ -20,7 +20,7 @@ func Answers(w io.Writer, sides ...result.Side) error {
 	for _, s := range sides {
 		fmt.Fprintf(&b, "- %s:", sideName(s))
 		if len(s.Controller.IntervalTrace) == 0 {
-			fmt.Fprintf(&b, " no timed requeue on success. %s\n", mdEscape(s.Controller.Rows[locate.RowRequeueSuccess].None))
+			fmt.Fprintf(&b, " no timed requeue on success. %s\n", mdText(s.Tree, s.Controller.Rows[locate.RowRequeueSuccess].None))
 		} else {
 			b.WriteString("\n")
 			writeSteps(&b, s.Tree, s.Controller.IntervalTrace)
@@ -28,7 +28,7 @@ func Answers(w io.Writer, sides ...result.Side) error {
 		if len(s.Controller.RetryTrace) > 0 {
 			b.WriteString("  - on failure, the retry waits for:\n")
 			for _, st := range s.Controller.RetryTrace {
-				fmt.Fprintf(&b, "    - %s %s%s\n", st.Step, mdCite(s.Tree, st.File, st.Line, st.Func, st.Text), stepNote(st.Note))
+				fmt.Fprintf(&b, "    - %s %s%s\n", st.Step, mdCite(s.Tree, st.File, st.Line, st.Func, st.Text), stepNote(s.Tree, st.Note))
 			}
 		}
 	}
@@ -91,21 +91,21 @@ func sideName(s result.Side) string {
 
 func writeSteps(b *bytes.Buffer, t result.Tree, steps []locate.Step) {
 	for _, st := range steps {
-		fmt.Fprintf(b, "  - %s %s%s\n", st.Step, mdCite(t, st.File, st.Line, st.Func, st.Text), stepNote(st.Note))
+		fmt.Fprintf(b, "  - %s %s%s\n", st.Step, mdCite(t, st.File, st.Line, st.Func, st.Text), stepNote(t, st.Note))
 	}
 }
 
-func stepNote(note string) string {
+func stepNote(t result.Tree, note string) string {
 	if note == "" {
 		return ""
 	}
-	return ": " + mdEscape(note)
+	return ": " + mdText(t, note)
 }
 
 func writeText(t result.Tree, w locate.Write) string {
 	s := fmt.Sprintf("%s %s at %s", w.Verb, mdEscape(w.Target), mdCite(t, w.File, w.Line, w.Func, w.Text))
 	if w.Note != "" {
-		s += " (" + mdEscape(w.Note) + ")"
+		s += " (" + mdText(t, w.Note) + ")"
 	}
 	return s
 }
@@ -114,30 +114,44 @@ func writeText(t result.Tree, w locate.Write) string {
 // answer and ours has none.
 func lacks(b *bytes.Buffer, theirs, ours result.Side) {
 	var items []string
-	missing := func(ids ...string) (cites []string, reason string, ok bool) {
+	// missing says whether theirs answers every row of ids and ours none,
+	// and gives ours' reason (the last row's).
+	missing := func(ids ...string) (reason string, ok bool) {
 		for _, id := range ids {
-			tp, tok := theirs.Controller.Rows[id].Primary()
-			or := ours.Controller.Rows[id]
-			if !tok || hasPrimary(or) {
-				return nil, "", false
+			if !hasPrimary(theirs.Controller.Rows[id]) || hasPrimary(ours.Controller.Rows[id]) {
+				return "", false
 			}
-			cites = append(cites, locate.Question(id)+" "+mdCite(theirs.Tree, tp.File, tp.Line, tp.Func, tp.Text))
-			reason = or.None
+			reason = ours.Controller.Rows[id].None
 		}
-		return cites, reason, true
+		return reason, true
 	}
-	if cites, reason, ok := missing(locate.RowFinalizerConst, locate.RowFinalizerAdd, locate.RowFinalizerCleanup, locate.RowFinalizerRemove); ok {
-		items = append(items, fmt.Sprintf("a finalizer: theirs has %s; ours none (%s)", strings.Join(cites, ", "), mdEscape(reason)))
+	theirCite := func(id string) string {
+		p, _ := theirs.Controller.Rows[id].Primary()
+		return mdCite(theirs.Tree, p.File, p.Line, p.Func, p.Text)
+	}
+	finalizer := []string{locate.RowFinalizerConst, locate.RowFinalizerAdd, locate.RowFinalizerCleanup, locate.RowFinalizerRemove}
+	if reason, ok := missing(finalizer...); ok {
+		var cites []string
+		for _, id := range finalizer {
+			cites = append(cites, locate.Question(id)+" "+theirCite(id))
+		}
+		items = append(items, fmt.Sprintf("a finalizer: theirs has %s; ours none (%s)", strings.Join(cites, ", "), mdText(ours.Tree, reason)))
 	}
 	for _, id := range []string{locate.RowEntry, locate.RowReread, locate.RowConditionTypes, locate.RowRequeueError} {
-		if cites, reason, ok := missing(id); ok {
-			items = append(items, fmt.Sprintf("%s; ours none (%s)", cites[0], mdEscape(reason)))
+		reason, ok := missing(id)
+		if !ok {
+			continue
 		}
+		has := theirCite(id)
+		if id == locate.RowConditionTypes {
+			has = strings.Join(conditionTypes(theirs.Tree, theirs.Controller.Rows[id]), ", ")
+		}
+		items = append(items, fmt.Sprintf("%s: theirs has %s; ours none (%s)", locate.Question(id), has, mdText(ours.Tree, reason)))
 	}
 	if tt := theirs.Controller.IntervalTrace; len(tt) > 0 && len(ours.Controller.IntervalTrace) == 0 {
 		end := tt[len(tt)-1]
 		items = append(items, fmt.Sprintf("a timed requeue on success: theirs returns one at %s and its duration comes from %s %s, so it reconciles again on a timer as well as on watch events; ours none (%s)",
-			stepCite(theirs.Tree, tt[0]), end.Step, stepCite(theirs.Tree, end), mdEscape(ours.Controller.Rows[locate.RowRequeueSuccess].None)))
+			stepCite(theirs.Tree, tt[0]), end.Step, stepCite(theirs.Tree, end), mdText(ours.Tree, ours.Controller.Rows[locate.RowRequeueSuccess].None)))
 	}
 	if td := theirs.Controller.Drift; hasStep(td, locate.StepLibraryCompare) && !hasStep(ours.Controller.Drift, locate.StepLibraryCompare) {
 		ourDrift := "none found"

@@ -76,6 +76,9 @@ func Explain(w io.Writer, t result.Tree, c locate.Controller, what string) error
 				fmt.Fprintf(&b, "      set at %s:%d  %s\n", s.Set.File, s.Set.Line, s.Set.Text)
 			}
 		}
+		if len(r.Sites) > 0 {
+			b.WriteString("* marks the primary site, the one the table cites; the others support it.\n")
+		}
 	}
 	_, err := w.Write(b.Bytes())
 	return err

@@ -7,13 +7,15 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+
 	"github.com/ctrlcmp/ctrlcmp/internal/report"
 	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
 
 // trees decodes the printers' fixed input, testdata/in-trees.json: the
-// analysed flux tree, then the clientgo-finalizer one, each with its one
-// controller.
+// analysed flux tree, the clientgo-finalizer one, then the clientgo-plain
+// one (no finalizer, no condition), each with its one controller.
 func trees(t *testing.T) []result.Tree {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "in-trees.json"))
@@ -24,8 +26,8 @@ func trees(t *testing.T) []result.Tree {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Schema != report.Schema || len(doc.Trees) != 2 {
-		t.Fatalf("in-trees.json: schema %q with %d trees, want %s with 2", doc.Schema, len(doc.Trees), report.Schema)
+	if doc.Schema != report.Schema || len(doc.Trees) != 3 {
+		t.Fatalf("in-trees.json: schema %q with %d trees, want %s with 3", doc.Schema, len(doc.Trees), report.Schema)
 	}
 	return doc.Trees
 }
@@ -47,3 +49,11 @@ func table(t *testing.T) []result.Side {
 
 // goldenPath names the golden file of one printer's output.
 func goldenPath(name string) string { return filepath.Join("testdata", "golden-"+name) }
+
+// TestMain measures text with narrow widths for East Asian ambiguous
+// characters (the ellipsis), whatever the locale, so that the text goldens
+// do not depend on $LANG.
+func TestMain(m *testing.M) {
+	twwidth.SetEastAsian(false)
+	os.Exit(m.Run())
+}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
@@ -25,9 +27,17 @@ func Markdown(w io.Writer, sides ...result.Side) error {
 		b.WriteString("---|")
 	}
 	b.WriteString("\n")
+	refs := make([]map[string]noneRef, len(sides))
+	for i, s := range sides {
+		refs[i] = noneRefs(s.Controller)
+	}
 	for _, id := range locate.Rows {
 		fmt.Fprintf(&b, "| %s |", locate.Question(id))
-		for _, s := range sides {
+		for i, s := range sides {
+			if ref, ok := refs[i][id]; ok {
+				fmt.Fprintf(&b, " %s |", ref.cell(locate.Question(ref.id), mdText(s.Tree, ref.extra)))
+				continue
+			}
 			fmt.Fprintf(&b, " %s |", mdCell(s.Tree, id, s.Controller.Rows[id]))
 		}
 		b.WriteString("\n")
@@ -39,21 +49,14 @@ func Markdown(w io.Writer, sides ...result.Side) error {
 }
 
 // mdCell renders a side's answer to row id: every condition type with its
-// set site for the conditions row, the primary site for the others.
+// set site for the conditions row, the primary site for the others, the
+// reason for a row without an answer.
 func mdCell(t result.Tree, id string, r locate.Row) string {
-	if len(r.Sites) == 0 || r.None != "" && !hasPrimary(r) {
-		return "none: " + mdEscape(r.None)
+	if !hasPrimary(r) {
+		return mdText(t, noneText(r.None))
 	}
-	var parts []string
 	if id == locate.RowConditionTypes {
-		for _, s := range r.Sites {
-			cell := fmt.Sprintf("**%s** %s", mdEscape(s.Name), mdCite(t, s.File, s.Line, s.Func, s.Text))
-			if s.Set != nil {
-				cell += " set " + mdCite(t, s.Set.File, s.Set.Line, s.Set.Func, s.Set.Text)
-			}
-			parts = append(parts, cell)
-		}
-		return strings.Join(parts, "<br>")
+		return strings.Join(conditionTypes(t, r), "<br>")
 	}
 	p, _ := r.Primary()
 	cell := mdCite(t, p.File, p.Line, p.Func, p.Text)
@@ -67,6 +70,20 @@ func mdCell(t result.Tree, id string, r locate.Row) string {
 		cell += fmt.Sprintf(" +%d more", n)
 	}
 	return cell
+}
+
+// conditionTypes renders each condition type of the conditions row, cited
+// at its constant, with the site that sets it.
+func conditionTypes(t result.Tree, r locate.Row) []string {
+	var out []string
+	for _, s := range r.Sites {
+		cell := fmt.Sprintf("**%s** %s", mdEscape(s.Name), mdCite(t, s.File, s.Line, s.Func, s.Text))
+		if s.Set != nil {
+			cell += " set " + mdCite(t, s.Set.File, s.Set.Line, s.Set.Func, s.Set.Text)
+		}
+		out = append(out, cell)
+	}
+	return out
 }
 
 func hasPrimary(r locate.Row) bool {
@@ -86,6 +103,42 @@ func mdCite(t result.Tree, file string, line int, fn, text string) string {
 		return fmt.Sprintf("`%s:%d`", file, line)
 	}
 	return fmt.Sprintf("[%s](%s %q)", mdEscape(label), t.Link(file, line), title)
+}
+
+// proseCite is a citation inside a reason or a note: a path in the tree
+// (no module@version), a colon and a line. Group 1 is the path, group 2
+// the line.
+var proseCite = regexp.MustCompile(`([\w.+~/-]*\.[A-Za-z0-9]+):(\d+)`)
+
+// mdText renders prose from the analysis (a reason, a note) for markdown:
+// escaped, and with each citation in it a link where the tree can link.
+// The link has no anchor in its title: the prose does not carry the cited
+// line's text.
+func mdText(t result.Tree, s string) string {
+	if t.Link == nil {
+		return mdEscape(s)
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range proseCite.FindAllStringSubmatchIndex(s, -1) {
+		if m[0] > 0 && strings.IndexByte("@/:", s[m[0]-1]) >= 0 || m[1] < len(s) && isWordByte(s[m[1]]) {
+			continue
+		}
+		line, err := strconv.Atoi(s[m[4]:m[5]])
+		if err != nil {
+			continue
+		}
+		file := s[m[2]:m[3]]
+		b.WriteString(mdEscape(s[last:m[0]]))
+		fmt.Fprintf(&b, "[%s](%s)", mdEscape(fmt.Sprintf("%s:%d", path.Base(file), line)), t.Link(file, line))
+		last = m[1]
+	}
+	b.WriteString(mdEscape(s[last:]))
+	return b.String()
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 func mdEscape(s string) string {

@@ -17,3 +17,17 @@ func TestMarkdown(t *testing.T) {
 	}
 	golden.Check(t, goldenPath("markdown.md"), b.Bytes())
 }
+
+// TestMarkdownWithoutAnswers writes the comparison of flux's controller
+// with clientgo-plain's, which has no finalizer and no condition: the first
+// finalizer row gives the reason and the next three refer to it, citations
+// inside reasons are links, and what theirs has that ours lacks names every
+// condition type of theirs.
+func TestMarkdownWithoutAnswers(t *testing.T) {
+	ts := trees(t)
+	var b bytes.Buffer
+	if err := report.Markdown(&b, side(ts[0], "theirs"), side(ts[2], "ours")); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, goldenPath("markdown-none.md"), b.Bytes())
+}
