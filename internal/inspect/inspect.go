@@ -6,7 +6,10 @@ package inspect
 import (
 	"context"
 	"fmt"
+	"go/token"
+	"go/types"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	git "github.com/go-git/go-git/v5"
@@ -36,11 +39,12 @@ func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)
 		progress("locating controllers")
 	}
 	ctrls := locate.Locate(t, prog, cite.New(t.Fset, t.Root, t.All, t.Own))
+	warnings := append(append([]string(nil), t.Warnings...), prog.Warnings...)
 	if len(ctrls) == 0 {
-		return result.Tree{}, fail.Load("%s: no controller found: no type is registered with a controller-runtime builder (For(...).Complete(r)) and no client-go worker passes a workqueue key to a sync function; give the module that holds the controller", dir)
+		return result.Tree{}, noController(dir, t.Warnings, prog.Warnings)
 	}
-	rt := result.Tree{Side: side, Root: dir, Controllers: ctrls,
-		Warnings: append(append([]string(nil), t.Warnings...), prog.Warnings...)}
+	rt := result.Tree{Side: side, Root: dir, Controllers: ctrls, Warnings: warnings,
+		Unanalysed: unanalysedNames(t.Fset, prog.Unanalysed)}
 	describeGit(&rt, t.Root)
 	if linkFrom != "" {
 		if err := localLinks(&rt, t.Root, linkFrom); err != nil {
@@ -48,6 +52,58 @@ func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)
 		}
 	}
 	return rt, nil
+}
+
+// maxListed bounds the problems an error lists.
+const maxListed = 10
+
+// noController is the error for a tree where no controller was found. When
+// the tree does not load cleanly (type errors, dependencies missing from
+// go.sum), the controller may be behind the problems: they are listed (up
+// to maxListed), then the functions left out of the analysis because of
+// them (skipped, one line per package), then the fix.
+func noController(dir string, problems, skipped []string) error {
+	const why = "no type is registered with a controller-runtime builder (For(...).Complete(r)) and no client-go worker passes a workqueue key to a sync function"
+	if len(problems) == 0 && len(skipped) == 0 {
+		return fail.Load("%s: no controller found: %s; give the module that holds the controller", dir, why)
+	}
+	lines := []string{fmt.Sprintf("%s: no controller found, and the tree does not load cleanly: the controller may be behind these %d problems:", dir, len(problems))}
+	for i, p := range problems {
+		if i == maxListed {
+			lines = append(lines, fmt.Sprintf("\t… and %d more", len(problems)-maxListed))
+			break
+		}
+		lines = append(lines, "\t"+p)
+	}
+	if len(skipped) > 0 {
+		lines = append(lines, "functions left out of the analysis:")
+		for _, s := range skipped {
+			lines = append(lines, "\t"+s)
+		}
+	}
+	lines = append(lines, "fix them (`go build ./...` in the module shows them all); that lets ctrlcmp see the controller")
+	return fail.Load("%s", strings.Join(lines, "\n"))
+}
+
+// unanalysedNames names the functions left out of the analysis, in source
+// order.
+func unanalysedNames(fset *token.FileSet, funcs map[*types.Func]bool) []string {
+	objs := make([]*types.Func, 0, len(funcs))
+	for f := range funcs {
+		objs = append(objs, f)
+	}
+	sort.Slice(objs, func(i, j int) bool {
+		pi, pj := fset.Position(objs[i].Pos()), fset.Position(objs[j].Pos())
+		if pi.Filename != pj.Filename {
+			return pi.Filename < pj.Filename
+		}
+		return pi.Offset < pj.Offset
+	})
+	var names []string
+	for _, f := range objs {
+		names = append(names, cite.ObjectName(f))
+	}
+	return names
 }
 
 // describeGit fills in the repository, sha and dirty state of the git

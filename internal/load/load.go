@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -118,15 +119,15 @@ func Load(ctx context.Context, dir string, progress func(string)) (*Tree, error)
 	sort.Slice(t.All, func(i, j int) bool { return t.All[i].PkgPath < t.All[j].PkgPath })
 	sort.Slice(t.Own, func(i, j int) bool { return t.Own[i].PkgPath < t.Own[j].PkgPath })
 	t.Warnings = t.dependencyErrors()
-	var own []string
+	var own []packages.Error
 	for _, p := range t.Own {
 		t.dropDeclarationsOnlyErrors(p)
-		for _, e := range p.Errors {
-			own = append(own, t.relative(e.Pos)+": "+e.Msg)
-		}
+		own = append(own, p.Errors...)
 	}
-	sort.Strings(own)
-	t.Warnings = append(t.Warnings, own...)
+	sort.SliceStable(own, func(i, j int) bool { return positionLess(own[i].Pos, own[j].Pos) })
+	for _, e := range own {
+		t.Warnings = append(t.Warnings, t.relative(e.Pos)+": "+e.Msg)
+	}
 	if len(t.Own) == 0 {
 		msg := "no Go packages could be loaded"
 		if len(t.Warnings) > 0 {
@@ -157,6 +158,41 @@ func (t *Tree) dependencyErrors() []string {
 		}
 	}
 	return out
+}
+
+// positionLess orders "file:line:col" positions by file, then line and
+// column as numbers.
+func positionLess(a, b string) bool {
+	fa, la, ca := splitPosition(a)
+	fb, lb, cb := splitPosition(b)
+	if fa != fb {
+		return fa < fb
+	}
+	if la != lb {
+		return la < lb
+	}
+	return ca < cb
+}
+
+// splitPosition splits a "file:line:col" (or "file:line") position; a
+// position without numbers is all file.
+func splitPosition(pos string) (file string, line, col int) {
+	file = pos
+	for _, n := range []*int{&col, &line} {
+		i := strings.LastIndexByte(file, ':')
+		if i < 0 {
+			break
+		}
+		v, err := strconv.Atoi(file[i+1:])
+		if err != nil {
+			break
+		}
+		*n, file = v, file[:i]
+	}
+	if line == 0 {
+		line, col = col, 0
+	}
+	return file, line, col
 }
 
 // relative rewrites a "file:line:col" position of a tree's file relative

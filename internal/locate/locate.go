@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 	"github.com/ctrlcmp/ctrlcmp/internal/load"
@@ -78,11 +80,11 @@ func (a *analysis) controller(f *found) Controller {
 	for _, l := range locators {
 		rows[l.ID] = l.run(p)
 	}
-	if len(p.reach.Unanalysed) > 0 {
-		// A function on the reconcile path could not be analysed: no row
-		// it might answer can be said to have no answer.
+	if unanalysed := append(append([]*ssa.Function(nil), p.reach.Unanalysed...), f.unanalysed...); len(unanalysed) > 0 {
+		// A function on the reconcile path (or the worker) could not be
+		// analysed: no row it might answer can be said to have no answer.
 		var names []string
-		for _, fn := range p.reach.Unanalysed {
+		for _, fn := range unanalysed {
 			names = append(names, cite.ObjectName(fn.Object().(*types.Func)))
 		}
 		for id, r := range rows {

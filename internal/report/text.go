@@ -11,7 +11,8 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
 
-// Text writes one tree's controllers as terminal tables.
+// Text writes one tree's controllers as terminal tables (its warnings are
+// the command line's to print, on stderr).
 func Text(w io.Writer, t result.Tree) error {
 	for i, c := range t.Controllers {
 		if i > 0 {
@@ -30,9 +31,6 @@ func Text(w io.Writer, t result.Tree) error {
 		if err := tw.Render(); err != nil {
 			return err
 		}
-	}
-	for _, warn := range t.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", warn)
 	}
 	return nil
 }
