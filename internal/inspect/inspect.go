@@ -67,7 +67,11 @@ func noController(dir string, problems, skipped []string) error {
 	if len(problems) == 0 && len(skipped) == 0 {
 		return fail.Load("%s: no controller found: %s; give the module that holds the controller", dir, why)
 	}
-	lines := []string{fmt.Sprintf("%s: no controller found, and the tree does not load cleanly: the controller may be behind these %d problems:", dir, len(problems))}
+	these := fmt.Sprintf("these %d problems", len(problems))
+	if len(problems) == 1 {
+		these = "this problem"
+	}
+	lines := []string{fmt.Sprintf("%s: no controller found, and the tree does not load cleanly: the controller may be behind %s:", dir, these)}
 	for i, p := range problems {
 		if i == maxListed {
 			lines = append(lines, fmt.Sprintf("\t… and %d more", len(problems)-maxListed))

@@ -80,20 +80,8 @@ func (a *analysis) controller(f *found) Controller {
 	for _, l := range locators {
 		rows[l.ID] = l.run(p)
 	}
-	if unanalysed := append(append([]*ssa.Function(nil), p.reach.Unanalysed...), f.unanalysed...); len(unanalysed) > 0 {
-		// A function on the reconcile path (or the worker) could not be
-		// analysed: no row it might answer can be said to have no answer.
-		var names []string
-		for _, fn := range unanalysed {
-			names = append(names, cite.ObjectName(fn.Object().(*types.Func)))
-		}
-		for id, r := range rows {
-			if _, ok := r.Primary(); !ok {
-				r.None = fmt.Sprintf("not settled: %s, on the reconcile path, could not be analysed (type errors; see the warnings) and may hold the answer; without it: %s", strings.Join(names, ", "), r.None)
-				rows[id] = r
-			}
-		}
-	}
+	unanalysed := append(append([]*ssa.Function(nil), p.reach.Unanalysed...), f.unanalysed...)
+	unsettled(rows, unanalysed)
 	kindName := ""
 	if k := p.kind(); k != nil {
 		kindName = k.Obj().Name()
@@ -111,8 +99,28 @@ func (a *analysis) controller(f *found) Controller {
 	}
 	if f.style == StyleClientGo {
 		ctrl.Stages, ctrl.Anchors = a.stages(p)
+		unsettled(ctrl.Stages, unanalysed)
 	}
 	return ctrl
+}
+
+// unsettled marks the rows without an answer as not settled when functions
+// on the reconcile path (or the worker) could not be analysed: no row they
+// might answer can be said to have no answer.
+func unsettled(rows map[string]Row, unanalysed []*ssa.Function) {
+	if len(unanalysed) == 0 {
+		return
+	}
+	var names []string
+	for _, fn := range unanalysed {
+		names = append(names, cite.ObjectName(fn.Object().(*types.Func)))
+	}
+	for id, r := range rows {
+		if _, ok := r.Primary(); !ok {
+			r.None = fmt.Sprintf("not settled: %s, on the reconcile path, could not be analysed (type errors; see the warnings) and may hold the answer; without it: %s", strings.Join(names, ", "), r.None)
+			rows[id] = r
+		}
+	}
 }
 
 // pass is one controller under analysis. Its getters compute, once, what
