@@ -487,3 +487,39 @@ func TestNoControllerBehindTypeErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestKindOfTwo: with two reconcilers of the asked kind, locate shows both,
+// and table, which needs one, lists them and asks for the reconciler's type
+// name, which it then takes.
+func TestKindOfTwo(t *testing.T) {
+	t.Chdir(copyFixture(t, "samekind"))
+	code, out, errs := run(t, "locate", "samekind", "--kind", "ConfigMap", "--format", "json")
+	if code != 0 {
+		t.Fatalf("locate: exit %d: %s", code, errs)
+	}
+	var doc report.Document
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Trees) != 1 {
+		t.Fatalf("locate's JSON: %v:\n%s", err, out)
+	}
+	var names []string
+	for _, c := range doc.Trees[0].Controllers {
+		names = append(names, c.Name)
+	}
+	if strings.Join(names, " ") != "LabelReconciler PruneReconciler" {
+		t.Errorf("locate --kind ConfigMap shows %v, want both reconcilers", names)
+	}
+
+	code, _, errs = run(t, "table", "--theirs-dir", "samekind", "--ours", "samekind", "--theirs-kind", "ConfigMap")
+	if code != fail.CodeUsage {
+		t.Errorf("table: exit %d, want %d (stderr %q)", code, fail.CodeUsage, errs)
+	}
+	wantOneLine(t, errs, "ConfigMap (LabelReconciler), ConfigMap (PruneReconciler); choose one by its reconciler's type name, e.g. --theirs-kind LabelReconciler")
+
+	code, out, errs = run(t, "table", "--theirs-dir", "samekind", "--ours", "samekind", "--theirs-kind", "LabelReconciler", "--ours-kind", "PruneReconciler", "--format", "json")
+	if code != 0 {
+		t.Fatalf("table with type names: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, `"name": "LabelReconciler"`) || !strings.Contains(out, `"name": "PruneReconciler"`) {
+		t.Errorf("table with type names does not compare the two reconcilers:\n%s", out)
+	}
+}

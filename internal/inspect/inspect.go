@@ -133,22 +133,68 @@ func describeGit(rt *result.Tree, root string) {
 }
 
 // Select picks the controller of a tree named by kind (its kind or its
-// name, case-insensitively); with an empty kind the tree must hold one.
+// reconciler's type name, case-insensitively); with an empty kind the tree
+// must hold one. A kind that several controllers share is ambiguous: the
+// error lists them, and the reconciler's type name picks one.
 func Select(t result.Tree, kind, flag string) (locate.Controller, error) {
-	var names []string
+	if kind == "" {
+		if len(t.Controllers) == 1 {
+			return t.Controllers[0], nil
+		}
+		return locate.Controller{}, fail.Usage("%s holds %d controllers: %s; choose one with %s KIND", t.Root, len(t.Controllers), candidates(t.Controllers), flag)
+	}
+	ctrls, err := Matching(t, kind)
+	if err != nil {
+		return locate.Controller{}, err
+	}
+	switch {
+	case len(ctrls) == 1:
+		return ctrls[0], nil
+	case strings.EqualFold(ctrls[0].Name, kind):
+		// Reconcilers of one type name in several packages.
+		return locate.Controller{}, fail.Usage("%s holds %d controllers named %q: %s; ctrlcmp cannot tell them apart by name: rename one, or give a copy of the tree that holds only the one you mean", t.Root, len(ctrls), kind, entries(ctrls))
+	}
+	return locate.Controller{}, fail.Usage("%s holds %d controllers of kind %q: %s; choose one by its reconciler's type name, e.g. %s %s", t.Root, len(ctrls), kind, candidates(ctrls), flag, ctrls[0].Name)
+}
+
+// Matching returns the controllers of a tree named by kind: those whose
+// reconciler's type name it is, else all of that kind (case-insensitively).
+func Matching(t result.Tree, kind string) ([]locate.Controller, error) {
+	var byName, byKind []locate.Controller
 	for _, c := range t.Controllers {
-		names = append(names, c.Kind+" ("+c.Name+")")
-		if kind != "" && (strings.EqualFold(c.Kind, kind) || strings.EqualFold(c.Name, kind)) {
-			return c, nil
+		if strings.EqualFold(c.Name, kind) {
+			byName = append(byName, c)
+		}
+		if strings.EqualFold(c.Kind, kind) {
+			byKind = append(byKind, c)
 		}
 	}
-	if kind == "" && len(t.Controllers) == 1 {
-		return t.Controllers[0], nil
+	switch {
+	case len(byName) > 0:
+		return byName, nil
+	case len(byKind) > 0:
+		return byKind, nil
 	}
-	if kind == "" {
-		return locate.Controller{}, fail.Usage("%s holds %d controllers: %s; choose one with %s KIND", t.Root, len(t.Controllers), strings.Join(names, ", "), flag)
+	return nil, fail.Usage("%s has no controller of kind %q; it has: %s", t.Root, kind, candidates(t.Controllers))
+}
+
+// entries lists controllers by their entry's citation.
+func entries(ctrls []locate.Controller) string {
+	var names []string
+	for _, c := range ctrls {
+		e, _ := c.Rows[locate.RowEntry].Primary()
+		names = append(names, fmt.Sprintf("%s (%s:%d)", c.Name, e.File, e.Line))
 	}
-	return locate.Controller{}, fail.Usage("%s has no controller of kind %q; it has: %s", t.Root, kind, strings.Join(names, ", "))
+	return strings.Join(names, ", ")
+}
+
+// candidates lists controllers as "Kind (Name)".
+func candidates(ctrls []locate.Controller) string {
+	var names []string
+	for _, c := range ctrls {
+		names = append(names, c.Kind+" ("+c.Name+")")
+	}
+	return strings.Join(names, ", ")
 }
 
 // localLinks makes the citations of a local tree links relative to the
