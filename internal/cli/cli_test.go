@@ -523,3 +523,25 @@ func TestKindOfTwo(t *testing.T) {
 		t.Errorf("table with type names does not compare the two reconcilers:\n%s", out)
 	}
 }
+
+// TestLocateWarnings: a problem met while locating (a CRD file that is not
+// YAML) is a warning on stderr, relative to the tree, not part of the
+// output.
+func TestLocateWarnings(t *testing.T) {
+	dir := copyFixture(t, "flux")
+	crd := filepath.Join(dir, "flux", "config", "crd", "bases", "broken.yaml")
+	if err := os.WriteFile(crd, []byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: [unclosed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, out, errs := run(t, "locate", "flux")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if want := "ctrlcmp: warning: flux: config/crd/bases/broken.yaml: not read as a CRD: "; !strings.HasPrefix(errs, want) {
+		t.Errorf("stderr %q, want it to start %q", errs, want)
+	}
+	if strings.Contains(out, "broken.yaml") {
+		t.Errorf("the warning is on stdout:\n%s", out)
+	}
+}

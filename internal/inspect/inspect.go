@@ -38,8 +38,8 @@ func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)
 	if progress != nil {
 		progress("locating controllers")
 	}
-	ctrls := locate.Locate(t, prog, cite.New(t.Fset, t.Root, t.All, t.Own))
-	warnings := append(append([]string(nil), t.Warnings...), prog.Warnings...)
+	ctrls, located := locate.Locate(t, prog, cite.New(t.Fset, t.Root, t.All, t.Own))
+	warnings := append(append(append([]string(nil), t.Warnings...), prog.Warnings...), located...)
 	if len(ctrls) == 0 {
 		return result.Tree{}, noController(dir, t.Warnings, prog.Warnings)
 	}

@@ -55,8 +55,10 @@ var Rows = func() []string {
 	return ids
 }()
 
-// Locate finds every controller of a loaded tree and answers its rows.
-func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) []Controller {
+// Locate finds every controller of a loaded tree and answers its rows. It
+// also returns the warnings met on the way (a CRD file that is not YAML),
+// with paths relative to the tree.
+func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) ([]Controller, []string) {
 	a := newAnalysis(tree, prog, c)
 	var out []Controller
 	for _, f := range a.findControllers() {
@@ -68,7 +70,7 @@ func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) []Controlle
 		}
 		return out[i].Name < out[j].Name
 	})
-	return out
+	return out, a.warnings
 }
 
 // controller runs every locator on one found controller, then writes the

@@ -48,7 +48,7 @@ func locateFixture(t *testing.T, name string) *located {
 	l.tree, l.err = load.Load(context.Background(), dir, nil)
 	if l.err == nil {
 		prog := callgraph.Build(l.tree.All, l.tree.Own)
-		l.ctrls = locate.Locate(l.tree, prog, cite.New(l.tree.Fset, l.tree.Root, l.tree.All, l.tree.Own))
+		l.ctrls, _ = locate.Locate(l.tree, prog, cite.New(l.tree.Fset, l.tree.Root, l.tree.All, l.tree.Own))
 	}
 	cache[name] = l
 	return l
