@@ -118,7 +118,7 @@ func Load(ctx context.Context, dir string, progress func(string)) (*Tree, error)
 	})
 	sort.Slice(t.All, func(i, j int) bool { return t.All[i].PkgPath < t.All[j].PkgPath })
 	sort.Slice(t.Own, func(i, j int) bool { return t.Own[i].PkgPath < t.Own[j].PkgPath })
-	t.Warnings = t.dependencyErrors()
+	t.Warnings = t.dependencyErrors(mf)
 	var own []packages.Error
 	for _, p := range t.Own {
 		t.dropDeclarationsOnlyErrors(p)
@@ -140,10 +140,12 @@ func Load(ctx context.Context, dir string, progress func(string)) (*Tree, error)
 
 // dependencyErrors are the errors the go command gave while listing the
 // tree's dependencies (a package whose module is missing from go.sum, or
-// provided by no required module), one per package, each with the fix.
-// Their own type errors are not among them: their bodies were dropped on
-// purpose, which leaves imports unused.
-func (t *Tree) dependencyErrors() []string {
+// provided by no required module), one per package, each with the fix: to
+// download the module mf requires for it, which records its go.sum lines,
+// or to tidy go.mod when mf requires none. Their own type errors are not
+// among them: their bodies were dropped on purpose, which leaves imports
+// unused.
+func (t *Tree) dependencyErrors(mf *modfile.File) []string {
 	var out []string
 	for _, p := range t.All {
 		if t.isOwnPackage(p) {
@@ -153,11 +155,26 @@ func (t *Tree) dependencyErrors() []string {
 			if e.Kind != packages.ListError {
 				continue
 			}
-			msg := strings.Join(strings.Fields(e.Msg), " ")
-			out = append(out, fmt.Sprintf("%s: %s; run `go mod download` in the module to fetch it and record it in go.sum (`go mod tidy` if go.mod lacks the module)", p.PkgPath, msg))
+			fix := "run `go mod tidy` in the module to require it and record it in go.sum"
+			if mod := requiredModule(mf, p.PkgPath); mod != "" {
+				fix = fmt.Sprintf("run `go mod download %s` in the module to record its go.sum lines", mod)
+			}
+			out = append(out, fmt.Sprintf("%s: %s; %s", p.PkgPath, strings.Join(strings.Fields(e.Msg), " "), fix))
 		}
 	}
 	return out
+}
+
+// requiredModule is the module go.mod requires that provides the package
+// at path (the longest module path it lies under), or "".
+func requiredModule(mf *modfile.File, path string) string {
+	best := ""
+	for _, r := range mf.Require {
+		if m := r.Mod.Path; (path == m || strings.HasPrefix(path, m+"/")) && len(m) > len(best) {
+			best = m
+		}
+	}
+	return best
 }
 
 // positionLess orders "file:line:col" positions by file, then line and

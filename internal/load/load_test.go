@@ -141,7 +141,7 @@ func TestWarnings(t *testing.T) {
 		t.Fatalf("warnings %q, want the missing go.sum entry and the type error", tree.Warnings)
 	}
 	first := tree.Warnings[0]
-	if !strings.HasPrefix(first, "k8s.io/klog/v2") || !strings.Contains(first, "missing go.sum entry") || !strings.Contains(first, "go mod download") {
+	if !strings.HasPrefix(first, "k8s.io/klog/v2") || !strings.Contains(first, "missing go.sum entry") || !strings.Contains(first, "run `go mod download k8s.io/klog/v2` in the module") {
 		t.Errorf("first warning %q, want klog's missing go.sum entry with the fix", first)
 	}
 	found := false
