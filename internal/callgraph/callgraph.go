@@ -263,8 +263,8 @@ func (pr *Program) Func(obj *types.Func) *ssa.Function {
 // entry functions: every reached function with the edge it was first reached
 // by, so that Path gives a shortest chain of calls.
 type Reach struct {
-	// Unanalysed are the functions reached whose bodies were left out
-	// (type errors): what they do is unknown.
+	// Unanalysed are the functions reached (entries included) whose bodies
+	// were left out (type errors): what they do is unknown.
 	Unanalysed []*ssa.Function
 	via        map[*ssa.Function]*callgraph.Edge
 	encl       map[*ssa.Function]*ssa.Function // closure -> the function creating it
@@ -278,6 +278,9 @@ func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
 	for _, e := range entries {
 		if e == nil {
 			continue
+		}
+		if pr.unanalysed(e) && !slices.Contains(r.Unanalysed, e) {
+			r.Unanalysed = append(r.Unanalysed, e)
 		}
 		if _, ok := r.via[e]; !ok {
 			r.via[e] = nil
@@ -305,7 +308,7 @@ func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
 		sort.SliceStable(out, func(i, j int) bool { return out[i].Pos() < out[j].Pos() })
 		for _, e := range out {
 			callee := e.Callee.Func
-			if obj, ok := callee.Object().(*types.Func); ok && pr.Unanalysed[obj] && !slices.Contains(r.Unanalysed, callee) {
+			if pr.unanalysed(callee) && !slices.Contains(r.Unanalysed, callee) {
 				r.Unanalysed = append(r.Unanalysed, callee)
 			}
 			if _, ok := r.via[callee]; ok || !pr.Own[callee] {
@@ -316,6 +319,13 @@ func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
 		}
 	}
 	return r
+}
+
+// unanalysed reports whether f is an own function whose body was left out
+// because it holds type errors.
+func (pr *Program) unanalysed(f *ssa.Function) bool {
+	obj, ok := f.Object().(*types.Func)
+	return ok && pr.Unanalysed[obj]
 }
 
 // Has reports whether f was reached.

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/diff"
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/fetch"
+	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+	"github.com/ctrlcmp/ctrlcmp/internal/report"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden table under testdata/golden")
@@ -384,5 +387,170 @@ func TestUnanalysedOnThePath(t *testing.T) {
 	}
 	if !strings.Contains(out, `"none": "not settled: main.newSecret, on the reconcile path, could not be analysed`) {
 		t.Errorf("rows without an answer do not say they are not settled:\n%s", out)
+	}
+}
+
+// breakFixture copies a fixture and replaces old (which must occur) with
+// new in one of its files; it returns the copy's parent directory.
+func breakFixture(t *testing.T, name, file, old, new string) string {
+	t.Helper()
+	dir := copyFixture(t, name)
+	path := filepath.Join(dir, name, file)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(src), old, new, 1)
+	if broken == string(src) {
+		t.Fatalf("%q not found in %s", old, path)
+	}
+	if err := os.WriteFile(path, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestIllTypedEntry: a type error in the sync function does not lose the
+// controller: its entry is cited, the rows it might answer are not settled,
+// and the warnings name the type error on stderr, relative to the tree, in
+// locate and table alike; table's markdown says the analysis was partial.
+func TestIllTypedEntry(t *testing.T) {
+	dir := breakFixture(t, "clientgo-plain", "controller.go",
+		"objectRef cache.ObjectName) error { // want \"reconcile-entry\"\n",
+		"objectRef cache.ObjectName) error { // want \"reconcile-entry\"\n\tvar zz int = \"str\"\n")
+	ctrlnew := copyFixture(t, "ctrlnew")
+	if err := os.Rename(filepath.Join(ctrlnew, "ctrlnew"), filepath.Join(dir, "ctrlnew")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	wantWarning := func(t *testing.T, stderr, label string) {
+		t.Helper()
+		want := "ctrlcmp: warning: " + label + ": controller.go:145:15: cannot use \"str\""
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q: want a line starting %q", stderr, want)
+		}
+		if strings.Contains(stderr, dir) {
+			t.Errorf("stderr %q holds the tree's absolute path", stderr)
+		}
+	}
+
+	code, out, errs := run(t, "locate", "clientgo-plain", "--format", "json")
+	if code != 0 {
+		t.Fatalf("locate: exit %d: %s", code, errs)
+	}
+	wantWarning(t, errs, "clientgo-plain")
+	var doc report.Document
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Trees) != 1 || len(doc.Trees[0].Controllers) != 1 {
+		t.Fatalf("locate's JSON: %v, want one tree with one controller:\n%s", err, out)
+	}
+	tree, c := doc.Trees[0], doc.Trees[0].Controllers[0]
+	if entry, ok := c.Rows[locate.RowEntry].Primary(); !ok || entry.File != "controller.go" || entry.Line != 144 {
+		t.Errorf("entry %+v, want the sync function at controller.go:144", entry)
+	}
+	if reread := c.Rows[locate.RowReread].None; !strings.HasPrefix(reread, "not settled: (*Controller).syncHandler") {
+		t.Errorf("reread: %q, want it not settled because of the sync function", reread)
+	}
+	if !reflect.DeepEqual(tree.Unanalysed, []string{"(*Controller).syncHandler"}) {
+		t.Errorf("unanalysed %q, want the sync function", tree.Unanalysed)
+	}
+
+	for _, format := range []string{"markdown", "text"} {
+		code, out, errs = run(t, "table", "--theirs-dir", "ctrlnew", "--ours", "clientgo-plain", "--format", format)
+		if code != 0 {
+			t.Fatalf("table --format %s: exit %d: %s", format, code, errs)
+		}
+		wantWarning(t, errs, "ours")
+		if note := "_Partial analysis: 1 function of ours could not be analysed because of type errors (`(*Controller).syncHandler`"; format == "markdown" && !strings.Contains(out, note) {
+			t.Errorf("the markdown table does not say the analysis was partial:\n%s", out)
+		}
+		if strings.Contains(out, "cannot use") {
+			t.Errorf("table --format %s prints warnings on stdout:\n%s", format, out)
+		}
+	}
+}
+
+// TestNoControllerBehindTypeErrors: when no controller is found and the tree
+// has type errors, the error names them (relative to the tree) and the
+// functions left out, and says that fixing them lets ctrlcmp see the
+// controller.
+func TestNoControllerBehindTypeErrors(t *testing.T) {
+	dir := breakFixture(t, "kubebuilder", filepath.Join("internal", "controller", "gadget_controller.go"), "Complete(r)", "Completes(r)")
+	t.Chdir(dir)
+	code, _, errs := run(t, "locate", "kubebuilder")
+	if code != fail.CodeLoad {
+		t.Fatalf("exit %d, want %d: %s", code, fail.CodeLoad, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(errs), "\n")
+	if !strings.HasPrefix(lines[0], "ctrlcmp: kubebuilder: no controller found") {
+		t.Errorf("first line %q, want the summary", lines[0])
+	}
+	for _, want := range []string{
+		"\tinternal/controller/gadget_controller.go:141:3: ",
+		"Completes undefined",
+		"\texample.com/fixtures/kubebuilder/internal/controller: not analysed, because of type errors: (*GadgetReconciler).SetupWithManager",
+		"go build ./...",
+		"lets ctrlcmp see the controller",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr does not hold %q:\n%s", want, errs)
+		}
+	}
+}
+
+// TestKindOfTwo: with two reconcilers of the asked kind, locate shows both,
+// and table, which needs one, lists them and asks for the reconciler's type
+// name, which it then takes.
+func TestKindOfTwo(t *testing.T) {
+	t.Chdir(copyFixture(t, "samekind"))
+	code, out, errs := run(t, "locate", "samekind", "--kind", "ConfigMap", "--format", "json")
+	if code != 0 {
+		t.Fatalf("locate: exit %d: %s", code, errs)
+	}
+	var doc report.Document
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Trees) != 1 {
+		t.Fatalf("locate's JSON: %v:\n%s", err, out)
+	}
+	var names []string
+	for _, c := range doc.Trees[0].Controllers {
+		names = append(names, c.Name)
+	}
+	if strings.Join(names, " ") != "LabelReconciler PruneReconciler" {
+		t.Errorf("locate --kind ConfigMap shows %v, want both reconcilers", names)
+	}
+
+	code, _, errs = run(t, "table", "--theirs-dir", "samekind", "--ours", "samekind", "--theirs-kind", "ConfigMap")
+	if code != fail.CodeUsage {
+		t.Errorf("table: exit %d, want %d (stderr %q)", code, fail.CodeUsage, errs)
+	}
+	wantOneLine(t, errs, "ConfigMap (LabelReconciler), ConfigMap (PruneReconciler); choose one by its reconciler's type name, e.g. --theirs-kind LabelReconciler")
+
+	code, out, errs = run(t, "table", "--theirs-dir", "samekind", "--ours", "samekind", "--theirs-kind", "LabelReconciler", "--ours-kind", "PruneReconciler", "--format", "json")
+	if code != 0 {
+		t.Fatalf("table with type names: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, `"name": "LabelReconciler"`) || !strings.Contains(out, `"name": "PruneReconciler"`) {
+		t.Errorf("table with type names does not compare the two reconcilers:\n%s", out)
+	}
+}
+
+// TestLocateWarnings: a problem met while locating (a CRD file that is not
+// YAML) is a warning on stderr, relative to the tree, not part of the
+// output.
+func TestLocateWarnings(t *testing.T) {
+	dir := copyFixture(t, "flux")
+	crd := filepath.Join(dir, "flux", "config", "crd", "bases", "broken.yaml")
+	if err := os.WriteFile(crd, []byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: [unclosed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, out, errs := run(t, "locate", "flux")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if want := "ctrlcmp: warning: flux: config/crd/bases/broken.yaml: not read as a CRD: "; !strings.HasPrefix(errs, want) {
+		t.Errorf("stderr %q, want it to start %q", errs, want)
+	}
+	if strings.Contains(out, "broken.yaml") {
+		t.Errorf("the warning is on stdout:\n%s", out)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/inspect"
-	"github.com/ctrlcmp/ctrlcmp/internal/locate"
 	"github.com/ctrlcmp/ctrlcmp/internal/report"
 	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
@@ -63,7 +62,7 @@ func newLocate(g *globals, runF func(*LocateOptions) error) *cobra.Command {
 			return locateRun(c.Context(), g, opts)
 		},
 	}
-	c.Flags().StringVar(&opts.Kind, "kind", "", "only the controller of this kind (or reconciler type name)")
+	c.Flags().StringVar(&opts.Kind, "kind", "", "only the controllers of this kind (or the one of this reconciler type name)")
 	c.Flags().StringVar(&opts.Format, "format", "text", "output format: text, markdown or json")
 	c.Flags().StringVar(&rev, "rev", "", "locate --repo pinned at REV (a full or abbreviated sha, a tag or a branch) instead of PATH")
 	c.Flags().StringVar(&repo, "repo", defaultTheirsRepo, "repository of --rev REV")
@@ -82,11 +81,9 @@ func locateRun(ctx context.Context, g *globals, opts *LocateOptions) error {
 		return err
 	}
 	if opts.Kind != "" {
-		ctrl, err := inspect.Select(t, opts.Kind, "--kind")
-		if err != nil {
+		if t.Controllers, err = inspect.Matching(t, opts.Kind); err != nil {
 			return err
 		}
-		t.Controllers = []locate.Controller{ctrl}
 	}
 	switch opts.Format {
 	case "json":

@@ -155,10 +155,27 @@ func locateSource(args []string, repo, rev string) source {
 	return source{dir: args[0]}
 }
 
-// inspectSource analyses a source. A pinned one is fetched first (or taken
-// from the cache) and described by its repository and full sha; when
-// linkFrom is set (markdown), its citations are permalinks at that sha.
+// inspectSource analyses a source and prints its warnings on stderr. A
+// pinned one is fetched first (or taken from the cache) and described by
+// its repository and full sha; when linkFrom is set (markdown), its
+// citations are permalinks at that sha.
 func (g *globals) inspectSource(ctx context.Context, s source, f fetchFlags, side, linkFrom string) (result.Tree, error) {
+	t, err := g.inspect(ctx, s, f, side, linkFrom)
+	if err != nil {
+		return result.Tree{}, err
+	}
+	label := t.Side
+	if label == "" {
+		label = t.Label()
+	}
+	for _, w := range t.Warnings {
+		fmt.Fprintf(g.stderr, "ctrlcmp: warning: %s: %s\n", label, w)
+	}
+	return t, nil
+}
+
+// inspect analyses a local or pinned source for inspectSource.
+func (g *globals) inspect(ctx context.Context, s source, f fetchFlags, side, linkFrom string) (result.Tree, error) {
 	if s.rev == "" {
 		return inspect.Tree(ctx, s.dir, side, linkFrom, g.progress())
 	}

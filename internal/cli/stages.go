@@ -111,7 +111,7 @@ func stagesRun(ctx context.Context, g *globals, opts *StagesOptions) error {
 	if opts.Log != "" {
 		return readLog(g, opts)
 	}
-	t, err := inspect.Tree(ctx, opts.Dir, "", opts.LinkFrom, g.progress())
+	t, err := g.inspectSource(ctx, source{dir: opts.Dir}, fetchFlags{}, "", opts.LinkFrom)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,10 @@ package inspect
 import (
 	"context"
 	"fmt"
+	"go/token"
+	"go/types"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	git "github.com/go-git/go-git/v5"
@@ -42,12 +45,13 @@ func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)
 	if progress != nil {
 		progress("locating controllers")
 	}
-	ctrls := locate.Locate(t, prog, cite.New(t.Fset, t.Root, t.All, t.Own))
+	ctrls, located := locate.Locate(t, prog, cite.New(t.Fset, t.Root, t.All, t.Own))
+	warnings := append(append(append([]string(nil), t.Warnings...), prog.Warnings...), located...)
 	if len(ctrls) == 0 {
-		return result.Tree{}, fail.Load("%s: no controller found: no type is registered with a controller-runtime builder (For(...).Complete(r)) and no client-go worker passes a workqueue key to a sync function; give the module that holds the controller", dir)
+		return result.Tree{}, noController(dir, t.Warnings, prog.Warnings)
 	}
-	rt := result.Tree{Side: side, Root: dir, Controllers: ctrls,
-		Warnings: append(append([]string(nil), t.Warnings...), prog.Warnings...)}
+	rt := result.Tree{Side: side, Root: dir, Controllers: ctrls, Warnings: warnings,
+		Unanalysed: unanalysedNames(t.Fset, prog.Unanalysed)}
 	describeGit(&rt, t.Root)
 	if linkFrom != "" {
 		if err := localLinks(&rt, t.Root, linkFrom); err != nil {
@@ -55,6 +59,62 @@ func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)
 		}
 	}
 	return rt, nil
+}
+
+// maxListed bounds the problems an error lists.
+const maxListed = 10
+
+// noController is the error for a tree where no controller was found. When
+// the tree does not load cleanly (type errors, dependencies missing from
+// go.sum), the controller may be behind the problems: they are listed (up
+// to maxListed), then the functions left out of the analysis because of
+// them (skipped, one line per package), then the fix.
+func noController(dir string, problems, skipped []string) error {
+	const why = "no type is registered with a controller-runtime builder (For(...).Complete(r)) and no client-go worker passes a workqueue key to a sync function"
+	if len(problems) == 0 && len(skipped) == 0 {
+		return fail.Load("%s: no controller found: %s; give the module that holds the controller", dir, why)
+	}
+	these := fmt.Sprintf("these %d problems", len(problems))
+	if len(problems) == 1 {
+		these = "this problem"
+	}
+	lines := []string{fmt.Sprintf("%s: no controller found, and the tree does not load cleanly: the controller may be behind %s:", dir, these)}
+	for i, p := range problems {
+		if i == maxListed {
+			lines = append(lines, fmt.Sprintf("\t… and %d more", len(problems)-maxListed))
+			break
+		}
+		lines = append(lines, "\t"+p)
+	}
+	if len(skipped) > 0 {
+		lines = append(lines, "functions left out of the analysis:")
+		for _, s := range skipped {
+			lines = append(lines, "\t"+s)
+		}
+	}
+	lines = append(lines, "fix them (`go build ./...` in the module shows them all); that lets ctrlcmp see the controller")
+	return fail.Load("%s", strings.Join(lines, "\n"))
+}
+
+// unanalysedNames names the functions left out of the analysis, in source
+// order.
+func unanalysedNames(fset *token.FileSet, funcs map[*types.Func]bool) []string {
+	objs := make([]*types.Func, 0, len(funcs))
+	for f := range funcs {
+		objs = append(objs, f)
+	}
+	sort.Slice(objs, func(i, j int) bool {
+		pi, pj := fset.Position(objs[i].Pos()), fset.Position(objs[j].Pos())
+		if pi.Filename != pj.Filename {
+			return pi.Filename < pj.Filename
+		}
+		return pi.Offset < pj.Offset
+	})
+	var names []string
+	for _, f := range objs {
+		names = append(names, cite.ObjectName(f))
+	}
+	return names
 }
 
 // describeGit fills in the repository, sha and dirty state of the git
@@ -80,22 +140,68 @@ func describeGit(rt *result.Tree, root string) {
 }
 
 // Select picks the controller of a tree named by kind (its kind or its
-// name, case-insensitively); with an empty kind the tree must hold one.
+// reconciler's type name, case-insensitively); with an empty kind the tree
+// must hold one. A kind that several controllers share is ambiguous: the
+// error lists them, and the reconciler's type name picks one.
 func Select(t result.Tree, kind, flag string) (locate.Controller, error) {
-	var names []string
+	if kind == "" {
+		if len(t.Controllers) == 1 {
+			return t.Controllers[0], nil
+		}
+		return locate.Controller{}, fail.Usage("%s holds %d controllers: %s; choose one with %s KIND", t.Root, len(t.Controllers), candidates(t.Controllers), flag)
+	}
+	ctrls, err := Matching(t, kind)
+	if err != nil {
+		return locate.Controller{}, err
+	}
+	switch {
+	case len(ctrls) == 1:
+		return ctrls[0], nil
+	case strings.EqualFold(ctrls[0].Name, kind):
+		// Reconcilers of one type name in several packages.
+		return locate.Controller{}, fail.Usage("%s holds %d controllers named %q: %s; ctrlcmp cannot tell them apart by name: rename one, or give a copy of the tree that holds only the one you mean", t.Root, len(ctrls), kind, entries(ctrls))
+	}
+	return locate.Controller{}, fail.Usage("%s holds %d controllers of kind %q: %s; choose one by its reconciler's type name, e.g. %s %s", t.Root, len(ctrls), kind, candidates(ctrls), flag, ctrls[0].Name)
+}
+
+// Matching returns the controllers of a tree named by kind: those whose
+// reconciler's type name it is, else all of that kind (case-insensitively).
+func Matching(t result.Tree, kind string) ([]locate.Controller, error) {
+	var byName, byKind []locate.Controller
 	for _, c := range t.Controllers {
-		names = append(names, c.Kind+" ("+c.Name+")")
-		if kind != "" && (strings.EqualFold(c.Kind, kind) || strings.EqualFold(c.Name, kind)) {
-			return c, nil
+		if strings.EqualFold(c.Name, kind) {
+			byName = append(byName, c)
+		}
+		if strings.EqualFold(c.Kind, kind) {
+			byKind = append(byKind, c)
 		}
 	}
-	if kind == "" && len(t.Controllers) == 1 {
-		return t.Controllers[0], nil
+	switch {
+	case len(byName) > 0:
+		return byName, nil
+	case len(byKind) > 0:
+		return byKind, nil
 	}
-	if kind == "" {
-		return locate.Controller{}, fail.Usage("%s holds %d controllers: %s; choose one with %s KIND", t.Root, len(t.Controllers), strings.Join(names, ", "), flag)
+	return nil, fail.Usage("%s has no controller of kind %q; it has: %s", t.Root, kind, candidates(t.Controllers))
+}
+
+// entries lists controllers by their entry's citation.
+func entries(ctrls []locate.Controller) string {
+	var names []string
+	for _, c := range ctrls {
+		e, _ := c.Rows[locate.RowEntry].Primary()
+		names = append(names, fmt.Sprintf("%s (%s:%d)", c.Name, e.File, e.Line))
 	}
-	return locate.Controller{}, fail.Usage("%s has no controller of kind %q; it has: %s", t.Root, kind, strings.Join(names, ", "))
+	return strings.Join(names, ", ")
+}
+
+// candidates lists controllers as "Kind (Name)".
+func candidates(ctrls []locate.Controller) string {
+	var names []string
+	for _, c := range ctrls {
+		names = append(names, c.Kind+" ("+c.Name+")")
+	}
+	return strings.Join(names, ", ")
 }
 
 // localLinks makes the citations of a local tree links relative to the

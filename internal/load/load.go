@@ -19,7 +19,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/packages"
@@ -40,9 +42,16 @@ type Tree struct {
 	Own []*packages.Package
 	// All is every package of the import graph, own ones included.
 	All []*packages.Package
-	// Warnings are the problems that did not stop the load (type errors in
-	// the tree's own packages, packages that could not be listed).
+	// Warnings are the problems that did not stop the load: the
+	// dependencies that could not be listed (a go.sum missing their lines),
+	// then the type errors of the tree's own packages, with paths relative
+	// to Root.
 	Warnings []string
+
+	// generated are the own generated files read for their declarations
+	// only (declarationsOnly); parseFile fills it from several goroutines.
+	mu        sync.Mutex
+	generated map[string]bool
 }
 
 // Load loads the Go module in dir. Progress lines go to progress when it is
@@ -74,7 +83,7 @@ func Load(ctx context.Context, dir string, progress func(string)) (*Tree, error)
 	if abs, err = filepath.EvalSymlinks(abs); err != nil {
 		return nil, fail.Usage("%s: %w", dir, err)
 	}
-	t := &Tree{Dir: abs, Root: gitRoot(abs), Fset: token.NewFileSet()}
+	t := &Tree{Dir: abs, Root: gitRoot(abs), Fset: token.NewFileSet(), generated: map[string]bool{}}
 
 	patterns := append([]string{"./..."}, nestedModulePatterns(mf, abs)...)
 	if progress != nil {
@@ -94,7 +103,7 @@ func Load(ctx context.Context, dir string, progress func(string)) (*Tree, error)
 		if errors.Is(err, context.Canceled) {
 			return nil, err
 		}
-		return nil, fail.Load("%s: go list failed: %v", dir, firstLine(err.Error()))
+		return nil, fail.Wrap(fail.CodeLoad, newListError(dir, err))
 	}
 	seen := map[*packages.Package]bool{}
 	packages.Visit(roots, nil, func(p *packages.Package) {
@@ -109,10 +118,15 @@ func Load(ctx context.Context, dir string, progress func(string)) (*Tree, error)
 	})
 	sort.Slice(t.All, func(i, j int) bool { return t.All[i].PkgPath < t.All[j].PkgPath })
 	sort.Slice(t.Own, func(i, j int) bool { return t.Own[i].PkgPath < t.Own[j].PkgPath })
+	t.Warnings = t.dependencyErrors(mf)
+	var own []packages.Error
 	for _, p := range t.Own {
-		for _, e := range p.Errors {
-			t.Warnings = append(t.Warnings, e.Error())
-		}
+		t.dropDeclarationsOnlyErrors(p)
+		own = append(own, p.Errors...)
+	}
+	sort.SliceStable(own, func(i, j int) bool { return positionLess(own[i].Pos, own[j].Pos) })
+	for _, e := range own {
+		t.Warnings = append(t.Warnings, t.relative(e.Pos)+": "+e.Msg)
 	}
 	if len(t.Own) == 0 {
 		msg := "no Go packages could be loaded"
@@ -121,8 +135,117 @@ func Load(ctx context.Context, dir string, progress func(string)) (*Tree, error)
 		}
 		return nil, fail.Load("%s: %s; run `go build ./...` there to see why", dir, msg)
 	}
-	sort.Strings(t.Warnings)
 	return t, nil
+}
+
+// dependencyErrors are the errors the go command gave while listing the
+// tree's dependencies (a package whose module is missing from go.sum, or
+// provided by no required module), one per package, each with the fix: to
+// download the module mf requires for it, which records its go.sum lines,
+// or to tidy go.mod when mf requires none. Their own type errors are not
+// among them: their bodies were dropped on purpose, which leaves imports
+// unused.
+func (t *Tree) dependencyErrors(mf *modfile.File) []string {
+	var out []string
+	for _, p := range t.All {
+		if t.isOwnPackage(p) {
+			continue
+		}
+		for _, e := range p.Errors {
+			if e.Kind != packages.ListError {
+				continue
+			}
+			fix := "run `go mod tidy` in the module to require it and record it in go.sum"
+			if mod := requiredModule(mf, p.PkgPath); mod != "" {
+				fix = fmt.Sprintf("run `go mod download %s` in the module to record its go.sum lines", mod)
+			}
+			out = append(out, fmt.Sprintf("%s: %s; %s", p.PkgPath, strings.Join(strings.Fields(e.Msg), " "), fix))
+		}
+	}
+	return out
+}
+
+// requiredModule is the module go.mod requires that provides the package
+// at path (the longest module path it lies under), or "".
+func requiredModule(mf *modfile.File, path string) string {
+	best := ""
+	for _, r := range mf.Require {
+		if m := r.Mod.Path; (path == m || strings.HasPrefix(path, m+"/")) && len(m) > len(best) {
+			best = m
+		}
+	}
+	return best
+}
+
+// positionLess orders "file:line:col" positions by file, then line and
+// column as numbers.
+func positionLess(a, b string) bool {
+	fa, la, ca := splitPosition(a)
+	fb, lb, cb := splitPosition(b)
+	if fa != fb {
+		return fa < fb
+	}
+	if la != lb {
+		return la < lb
+	}
+	return ca < cb
+}
+
+// splitPosition splits a "file:line:col" (or "file:line") position; a
+// position without numbers is all file.
+func splitPosition(pos string) (file string, line, col int) {
+	file = pos
+	for _, n := range []*int{&col, &line} {
+		i := strings.LastIndexByte(file, ':')
+		if i < 0 {
+			break
+		}
+		v, err := strconv.Atoi(file[i+1:])
+		if err != nil {
+			break
+		}
+		*n, file = v, file[:i]
+	}
+	if line == 0 {
+		line, col = col, 0
+	}
+	return file, line, col
+}
+
+// relative rewrites a "file:line:col" position of a tree's file relative
+// to Root; any other position is returned as it is.
+func (t *Tree) relative(pos string) string {
+	if rel, ok := strings.CutPrefix(pos, t.Root+string(filepath.Separator)); ok {
+		return filepath.ToSlash(rel)
+	}
+	return pos
+}
+
+// dropDeclarationsOnlyErrors removes from an own package the soft type
+// errors (an import left unused) that lie in its generated files: reading
+// them for their declarations only made them, the files themselves hold
+// none.
+func (t *Tree) dropDeclarationsOnlyErrors(p *packages.Package) {
+	dropped := map[string]bool{}
+	kept := p.TypeErrors[:0]
+	for _, e := range p.TypeErrors {
+		if posn := e.Fset.Position(e.Pos); e.Soft && t.generated[posn.Filename] {
+			dropped[posn.String()+": "+e.Msg] = true
+			continue
+		}
+		kept = append(kept, e)
+	}
+	p.TypeErrors = kept
+	if len(dropped) == 0 {
+		return
+	}
+	errs := p.Errors[:0]
+	for _, e := range p.Errors {
+		if e.Kind != packages.TypeError || !dropped[e.Pos+": "+e.Msg] {
+			errs = append(errs, e)
+		}
+	}
+	p.Errors = errs
 }
 
 // untrustedEnv is the go command's environment for a tree we do not trust.
@@ -160,11 +283,20 @@ func nestedModulePatterns(mf *modfile.File, dir string) []string {
 	return pats
 }
 
-// parseFile parses a tree's own file fully; any other file loses its function
-// bodies, which is all the type checker needs for its declarations.
+// parseFile parses a file for the type checker. A tree's own file keeps
+// its comments and bodies, unless it is generated (it is then read for its
+// declarations only); any other file loses its function bodies, which is all
+// the type checker needs for its declarations.
 func (t *Tree) parseFile(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
 	if t.IsOwnFile(filename) {
-		return parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
+		if f != nil && ast.IsGenerated(f) {
+			declarationsOnly(f)
+			t.mu.Lock()
+			t.generated[filename] = true
+			t.mu.Unlock()
+		}
+		return f, err
 	}
 	f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution)
 	if f != nil {
@@ -175,6 +307,94 @@ func (t *Tree) parseFile(fset *token.FileSet, filename string, src []byte) (*ast
 		}
 	}
 	return f, err
+}
+
+// declarationsOnly strips a generated file down to what its declarations
+// need: function bodies go (an init function's becomes empty, a generic
+// function keeps its own, which the type checker requires), and so does the
+// data of package-level variables: the initialiser of a variable declared
+// with a type, and the elements of the composite literals that give the
+// others their types (one syntax node and one typed expression per element
+// is what makes an embedded blob cost gigabytes). An array literal of
+// inferred length ([...]T) keeps its elements, each emptied in turn, so
+// that its type is unchanged. What is left type-checks as the file did,
+// except for imports only the dropped code used (a soft error, which Load
+// drops).
+func declarationsOnly(f *ast.File) {
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			switch {
+			case d.Body == nil || isGeneric(d):
+			case d.Recv == nil && d.Name.Name == "init":
+				d.Body = &ast.BlockStmt{Lbrace: d.Body.Lbrace, Rbrace: d.Body.Rbrace}
+			default:
+				d.Body = nil
+			}
+		case *ast.GenDecl:
+			if d.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range d.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if vs.Type != nil {
+					vs.Values = nil
+					continue
+				}
+				for _, v := range vs.Values {
+					dropElements(v)
+				}
+			}
+		}
+	}
+}
+
+// isGeneric reports whether a function declares type parameters, or is a
+// method of a generic type.
+func isGeneric(fd *ast.FuncDecl) bool {
+	if fd.Type.TypeParams != nil {
+		return true
+	}
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return false
+	}
+	recv := fd.Recv.List[0].Type
+	if s, ok := recv.(*ast.StarExpr); ok {
+		recv = s.X
+	}
+	switch recv.(type) {
+	case *ast.IndexExpr, *ast.IndexListExpr:
+		return true
+	}
+	return false
+}
+
+// dropElements empties the composite literals of an initialiser, keeping
+// their types: a literal of inferred array length keeps its elements (and
+// their keys, which may set the length), each emptied in turn. Function
+// literals are left whole.
+func dropElements(e ast.Expr) {
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CompositeLit:
+			if at, ok := x.Type.(*ast.ArrayType); ok {
+				if _, inferred := at.Len.(*ast.Ellipsis); inferred {
+					for _, el := range x.Elts {
+						if kv, ok := el.(*ast.KeyValueExpr); ok {
+							el = kv.Value
+						}
+						dropElements(el)
+					}
+					return false
+				}
+			}
+			x.Elts = nil
+			return false
+		}
+		return true
+	})
 }
 
 // IsOwnFile reports whether filename belongs to the tree (and not to a
@@ -215,9 +435,47 @@ func gitRoot(dir string) string {
 	}
 }
 
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
+// ListError is the go command's refusal to list a tree's packages (an
+// inconsistent vendor directory, a go.mod it cannot use): what it wrote on
+// stderr, whose first line says what is wrong and whose following lines
+// name the modules and the fix.
+type ListError struct {
+	// Dir is the tree as it was given.
+	Dir string
+	// Stderr is the go command's message, without the exit status.
+	Stderr string
+	// Err is go/packages' error.
+	Err error
 }
+
+// newListError reads go/packages' error for a failed go list ("err: exit
+// status 1: stderr: …").
+func newListError(dir string, err error) *ListError {
+	msg := err.Error()
+	if _, stderr, ok := strings.Cut(msg, ": stderr: "); ok && strings.HasPrefix(msg, "err: ") && strings.TrimSpace(stderr) != "" {
+		msg = stderr
+	}
+	return &ListError{Dir: dir, Stderr: strings.TrimRight(msg, " \t\n"), Err: err}
+}
+
+// Error is the first line of the go command's message, then the others
+// indented under it.
+func (e *ListError) Error() string {
+	first, rest, more := strings.Cut(e.Stderr, "\n")
+	msg := fmt.Sprintf("%s: go list failed: %s", e.Dir, first)
+	if !more {
+		return msg
+	}
+	lines := []string{msg}
+	for _, line := range strings.Split(rest, "\n") {
+		line = strings.TrimRight(line, " \t")
+		if line != "" && !strings.HasPrefix(line, "\t") {
+			line = "\t" + line
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap returns go/packages' error.
+func (e *ListError) Unwrap() error { return e.Err }

@@ -40,7 +40,12 @@ type analysis struct {
 	warnings []string
 }
 
-func (a *analysis) warn(msg string) { a.warnings = append(a.warnings, msg) }
+// warn records a problem met while locating, once.
+func (a *analysis) warn(msg string) {
+	if !slices.Contains(a.warnings, msg) {
+		a.warnings = append(a.warnings, msg)
+	}
+}
 
 type fileInfo struct {
 	file *ast.File

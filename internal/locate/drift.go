@@ -1,8 +1,10 @@
 package locate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"go/types"
 	"path/filepath"
@@ -169,7 +171,11 @@ func (a *analysis) depFunc(file string, match func(*ast.FuncDecl, *token.FileSet
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
 	if err != nil {
-		a.warn(err.Error())
+		msg := a.cite.Path(file) + ": " + err.Error()
+		if el, ok := err.(scanner.ErrorList); ok && len(el) > 0 {
+			msg = fmt.Sprintf("%s:%d:%d: %s", a.cite.Path(file), el[0].Pos.Line, el[0].Pos.Column, el[0].Msg)
+		}
+		a.warn(msg)
 		return nil, nil
 	}
 	for _, d := range f.Decls {

@@ -19,8 +19,13 @@ type found struct {
 	kind *types.Named
 	// entry is the reconcile entry: Reconcile, or the client-go sync function.
 	entry *ssa.Function
-	// worker is the client-go function that dequeues keys (nil otherwise).
+	// worker is the client-go function that dequeues keys (nil otherwise,
+	// or when it was left out because of type errors).
 	worker *ssa.Function
+	// unanalysed are the functions beyond the reconcile path that the
+	// rows depend on (the worker's declaration) and that were left out
+	// because of type errors.
+	unanalysed []*ssa.Function
 	// keyParams are the entry's parameters that carry the request's key.
 	keyParams map[*types.Var]bool
 	// registration cites where the controller is wired up.
@@ -191,18 +196,32 @@ func (a *analysis) reconcilerTypes(fd *ast.FuncDecl, info *types.Info, arg ast.E
 	return withReconcile
 }
 
-// methodFunc returns the own SSA function of a method of *T or T.
+// methodFunc returns the own SSA function of a method of *T or T: one
+// analysed, or one left out because of its type errors (an entry whose rows
+// are then not settled).
 func (a *analysis) methodFunc(t *types.Named, name string) *ssa.Function {
 	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, t.Obj().Pkg(), name)
 	fn, ok := obj.(*types.Func)
 	if !ok {
 		return nil
 	}
+	if sf := a.leftOut(fn); sf != nil {
+		return sf
+	}
 	sf := a.prog.Func(fn)
 	if sf == nil || !a.prog.Own[sf] {
 		return nil
 	}
 	return sf
+}
+
+// leftOut returns the SSA function of an own function whose body was left
+// out of the analysis because it holds type errors, or nil.
+func (a *analysis) leftOut(fn *types.Func) *ssa.Function {
+	if fn == nil || !a.prog.Unanalysed[fn.Origin()] {
+		return nil
+	}
+	return a.prog.Func(fn.Origin())
 }
 
 // requestParams returns the Reconcile parameters of type reconcile.Request
@@ -260,6 +279,11 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 				f.keyParams[v] = true
 			}
 		}
+		if obj, ok := info.Defs[fd.Name].(*types.Func); ok && f.worker == nil {
+			if sf := a.leftOut(obj); sf != nil {
+				f.unanalysed = append(f.unanalysed, sf)
+			}
+		}
 		f.registration = []Site{a.site(sync.expr.Lparen)}
 		out = append(out, f)
 	})
@@ -306,7 +330,9 @@ func enclosingFunc(path []ast.Node) ast.Node {
 }
 
 // syncCall returns the first call in the worker, in source order, that
-// passes the dequeued key to one of the tree's own functions.
+// passes the dequeued key to one of the tree's own functions (one left out
+// because of its type errors included: it is then an entry whose rows are
+// not settled).
 func (a *analysis) syncCall(info *types.Info, worker ast.Node, vars map[*types.Var]bool) *call {
 	var best *call
 	ast.Inspect(worker, func(n ast.Node) bool {
@@ -323,6 +349,9 @@ func (a *analysis) syncCall(info *types.Info, worker ast.Node, vars map[*types.V
 		for _, arg := range e.Args {
 			if mentions(info, arg, vars) {
 				c := a.makeCall(info, e, nil)
+				if sf := a.leftOut(c.fn); len(c.own) == 0 && sf != nil {
+					c.own = []*ssa.Function{sf}
+				}
 				if len(c.own) > 0 && !c.known {
 					best = &c
 					return false

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 	"github.com/ctrlcmp/ctrlcmp/internal/load"
@@ -53,8 +55,10 @@ var Rows = func() []string {
 	return ids
 }()
 
-// Locate finds every controller of a loaded tree and answers its rows.
-func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) []Controller {
+// Locate finds every controller of a loaded tree and answers its rows. It
+// also returns the warnings met on the way (a CRD file that is not YAML),
+// with paths relative to the tree.
+func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) ([]Controller, []string) {
 	a := newAnalysis(tree, prog, c)
 	var out []Controller
 	for _, f := range a.findControllers() {
@@ -66,7 +70,7 @@ func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) []Controlle
 		}
 		return out[i].Name < out[j].Name
 	})
-	return out
+	return out, a.warnings
 }
 
 // controller runs every locator on one found controller, then writes the
@@ -78,20 +82,8 @@ func (a *analysis) controller(f *found) Controller {
 	for _, l := range locators {
 		rows[l.ID] = l.run(p)
 	}
-	if len(p.reach.Unanalysed) > 0 {
-		// A function on the reconcile path could not be analysed: no row
-		// it might answer can be said to have no answer.
-		var names []string
-		for _, fn := range p.reach.Unanalysed {
-			names = append(names, cite.ObjectName(fn.Object().(*types.Func)))
-		}
-		for id, r := range rows {
-			if _, ok := r.Primary(); !ok {
-				r.None = fmt.Sprintf("not settled: %s, on the reconcile path, could not be analysed (type errors; see the warnings) and may hold the answer; without it: %s", strings.Join(names, ", "), r.None)
-				rows[id] = r
-			}
-		}
-	}
+	unanalysed := append(append([]*ssa.Function(nil), p.reach.Unanalysed...), f.unanalysed...)
+	unsettled(rows, unanalysed)
 	kindName := ""
 	if k := p.kind(); k != nil {
 		kindName = k.Obj().Name()
@@ -109,8 +101,28 @@ func (a *analysis) controller(f *found) Controller {
 	}
 	if f.style == StyleClientGo {
 		ctrl.Stages, ctrl.Anchors = a.stages(p)
+		unsettled(ctrl.Stages, unanalysed)
 	}
 	return ctrl
+}
+
+// unsettled marks the rows without an answer as not settled when functions
+// on the reconcile path (or the worker) could not be analysed: no row they
+// might answer can be said to have no answer.
+func unsettled(rows map[string]Row, unanalysed []*ssa.Function) {
+	if len(unanalysed) == 0 {
+		return
+	}
+	var names []string
+	for _, fn := range unanalysed {
+		names = append(names, cite.ObjectName(fn.Object().(*types.Func)))
+	}
+	for id, r := range rows {
+		if _, ok := r.Primary(); !ok {
+			r.None = fmt.Sprintf("not settled: %s, on the reconcile path, could not be analysed (type errors; see the warnings) and may hold the answer; without it: %s", strings.Join(names, ", "), r.None)
+			rows[id] = r
+		}
+	}
 }
 
 // pass is one controller under analysis. Its getters compute, once, what

@@ -19,8 +19,10 @@ import (
 )
 
 // fixtures are the controller trees under testdata/src, each stating its
-// expected sites in `// want "row"` comments.
-var fixtures = []string{"clientgo-finalizer", "clientgo-plain", "kubebuilder", "flux", "resultbuilder", "ctrlnew"}
+// expected sites in `// want "row"` comments. A fixture holding several
+// controllers names the controller a want is about: `// want
+// "LabelReconciler/reread"`; a want that names none is about every one.
+var fixtures = []string{"clientgo-finalizer", "clientgo-plain", "kubebuilder", "flux", "resultbuilder", "ctrlnew", "samekind"}
 
 type located struct {
 	tree  *load.Tree
@@ -46,7 +48,7 @@ func locateFixture(t *testing.T, name string) *located {
 	l.tree, l.err = load.Load(context.Background(), dir, nil)
 	if l.err == nil {
 		prog := callgraph.Build(l.tree.All, l.tree.Own)
-		l.ctrls = locate.Locate(l.tree, prog, cite.New(l.tree.Fset, l.tree.Root, l.tree.All, l.tree.Own))
+		l.ctrls, _ = locate.Locate(l.tree, prog, cite.New(l.tree.Fset, l.tree.Root, l.tree.All, l.tree.Own))
 	}
 	cache[name] = l
 	return l
@@ -111,12 +113,57 @@ func scanWants(t *testing.T, dir, root string, visit func(at string, wants []str
 	}
 }
 
-func readExpectations(t *testing.T, dir, root string) expectations {
+// qualifiedRE matches a want that names its controller: "Name/want".
+var qualifiedRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)/(.+)$`)
+
+// wantedControllers are the controllers a fixture's wants name, sorted; nil
+// when they name none (the fixture holds one controller).
+func wantedControllers(t *testing.T, dir, root string) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	scanWants(t, dir, root, func(_ string, wants []string, _ bool) {
+		for _, w := range wants {
+			if m := qualifiedRE.FindStringSubmatch(w); m != nil {
+				seen[m[1]] = true
+			}
+		}
+	})
+	return keys(seen)
+}
+
+// fixtureControllers checks that a fixture holds the controllers its wants
+// name (or one, when they name none) and returns them.
+func fixtureControllers(t *testing.T, name string, l *located) []locate.Controller {
+	t.Helper()
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	want := wantedControllers(t, filepath.Join("..", "..", "testdata", "src", name), l.tree.Root)
+	var got []string
+	for _, c := range l.ctrls {
+		got = append(got, c.Name)
+	}
+	sort.Strings(got)
+	if len(want) == 0 && len(got) != 1 || len(want) > 0 && strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("found controllers %v, want %v (one, when the wants name none)", got, want)
+	}
+	return l.ctrls
+}
+
+// readExpectations reads what a fixture's comments state about the
+// controller named ctrl.
+func readExpectations(t *testing.T, dir, root, ctrl string) expectations {
 	t.Helper()
 	e := expectations{primary: map[string]string{}, none: map[string]bool{},
 		condDecl: map[string]string{}, condSet: map[string]string{}, answers: map[string][]string{}}
 	scanWants(t, dir, root, func(at string, wants []string, isNone bool) {
 		for _, w := range wants {
+			if m := qualifiedRE.FindStringSubmatch(w); m != nil {
+				if m[1] != ctrl {
+					continue
+				}
+				w = m[2]
+			}
 			switch {
 			case isNone:
 				e.none[w] = true
@@ -139,52 +186,52 @@ func readExpectations(t *testing.T, dir, root string) expectations {
 	return e
 }
 
-// TestFixtures checks that each fixture's controller has exactly the primary
-// sites its comments want, and none where they say none.
+// TestFixtures checks that each fixture's controllers have exactly the
+// primary sites its comments want, and none where they say none.
 func TestFixtures(t *testing.T) {
 	for _, name := range fixtures {
 		t.Run(name, func(t *testing.T) {
 			l := locateFixture(t, name)
-			if l.err != nil {
-				t.Fatalf("load: %v", l.err)
-			}
-			if len(l.ctrls) != 1 {
-				t.Fatalf("found %d controllers, want 1: %+v", len(l.ctrls), l.ctrls)
-			}
-			c := l.ctrls[0]
-			want := readExpectations(t, filepath.Join("..", "..", "testdata", "src", name), l.tree.Root)
-			if len(want.condDecl) > 0 || len(want.condSet) > 0 {
-				want.primary[locate.RowConditionTypes] = "(condition types)"
-			}
-			for _, id := range locate.Rows {
-				row, ok := c.Rows[id]
-				if !ok {
-					t.Errorf("%s: row missing from the output", id)
-					continue
-				}
-				p, hasPrimary := row.Primary()
-				switch {
-				case want.none[id]:
-					if hasPrimary || row.None == "" {
-						t.Errorf("%s: got %s:%d, want none with a reason", id, p.File, p.Line)
-					}
-				case id == locate.RowConditionTypes:
-					checkConditions(t, row, want)
-				case want.primary[id] == "":
-					t.Errorf("%s: the fixture states no expectation (add a want or want-none comment)", id)
-				case !hasPrimary:
-					t.Errorf("%s: got none (%s), want %s", id, row.None, want.primary[id])
-				case fmt.Sprintf("%s:%d", p.File, p.Line) != want.primary[id]:
-					t.Errorf("%s: got %s:%d (%s), want %s", id, p.File, p.Line, p.Text, want.primary[id])
-				}
-				if hasPrimary && row.None != "" {
-					t.Errorf("%s: has both a primary site and a none reason", id)
-				}
-				if !hasPrimary && row.None == "" {
-					t.Errorf("%s: none without a reason", id)
-				}
+			for _, c := range fixtureControllers(t, name, l) {
+				checkRows(t, c, readExpectations(t, filepath.Join("..", "..", "testdata", "src", name), l.tree.Root, c.Name))
 			}
 		})
+	}
+}
+
+// checkRows checks one controller's rows against the wants.
+func checkRows(t *testing.T, c locate.Controller, want expectations) {
+	t.Helper()
+	if len(want.condDecl) > 0 || len(want.condSet) > 0 {
+		want.primary[locate.RowConditionTypes] = "(condition types)"
+	}
+	for _, id := range locate.Rows {
+		row, ok := c.Rows[id]
+		if !ok {
+			t.Errorf("%s: %s: row missing from the output", c.Name, id)
+			continue
+		}
+		p, hasPrimary := row.Primary()
+		switch {
+		case want.none[id]:
+			if hasPrimary || row.None == "" {
+				t.Errorf("%s: %s: got %s:%d, want none with a reason", c.Name, id, p.File, p.Line)
+			}
+		case id == locate.RowConditionTypes:
+			checkConditions(t, row, want)
+		case want.primary[id] == "":
+			t.Errorf("%s: %s: the fixture states no expectation (add a want or want-none comment)", c.Name, id)
+		case !hasPrimary:
+			t.Errorf("%s: %s: got none (%s), want %s", c.Name, id, row.None, want.primary[id])
+		case fmt.Sprintf("%s:%d", p.File, p.Line) != want.primary[id]:
+			t.Errorf("%s: %s: got %s:%d (%s), want %s", c.Name, id, p.File, p.Line, p.Text, want.primary[id])
+		}
+		if hasPrimary && row.None != "" {
+			t.Errorf("%s: %s: has both a primary site and a none reason", c.Name, id)
+		}
+		if !hasPrimary && row.None == "" {
+			t.Errorf("%s: %s: none without a reason", c.Name, id)
+		}
 	}
 }
 
@@ -232,43 +279,47 @@ func TestAnswers(t *testing.T) {
 	for _, name := range fixtures {
 		t.Run(name, func(t *testing.T) {
 			l := locateFixture(t, name)
-			if l.err != nil || len(l.ctrls) != 1 {
-				t.Fatalf("load: %v (%d controllers)", l.err, len(l.ctrls))
-			}
-			c := l.ctrls[0]
-			want := readExpectations(t, filepath.Join("..", "..", "testdata", "src", name), l.tree.Root)
-			steps := map[string]bool{}
-			for _, s := range c.IntervalTrace {
-				steps[fmt.Sprintf("trace:%s@%s:%d", s.Step, s.File, s.Line)] = true
-			}
-			for _, s := range c.Drift {
-				steps[fmt.Sprintf("drift:%s@%s:%d", s.Step, s.File, s.Line)] = true
-			}
-			sameSites(t, "writes on every pass", c.Writes, func(w locate.Write) bool { return w.Always }, want.answers["write-always"])
-			sameSites(t, "hot-loop risks", c.Writes, func(w locate.Write) bool { return strings.Contains(w.Note, "hot-loop risk") }, want.answers["hot-loop"])
-			for key, ats := range want.answers {
-				if key == "write-always" || key == "hot-loop" {
-					continue
-				}
-				for _, at := range ats {
-					if !steps[key+"@"+at] {
-						t.Errorf("%s: no such step at %s; got %v", key, at, keys(steps))
-					}
-				}
-			}
-			if want.none["interval-trace"] && len(c.IntervalTrace) > 0 {
-				t.Errorf("interval trace: got %d steps, want none", len(c.IntervalTrace))
-			}
-			if want.none["drift"] && len(c.Drift) > 0 {
-				t.Errorf("drift: got %v, want none", c.Drift)
-			}
-			if !want.none["interval-trace"] && !hasPrefix(want.answers, "trace:") {
-				t.Errorf("the fixture states no interval trace (add trace: wants or want-none \"interval-trace\")")
-			}
-			if !want.none["drift"] && !hasPrefix(want.answers, "drift:") {
-				t.Errorf("the fixture states no drift (add drift: wants or want-none \"drift\")")
+			for _, c := range fixtureControllers(t, name, l) {
+				checkAnswers(t, c, readExpectations(t, filepath.Join("..", "..", "testdata", "src", name), l.tree.Root, c.Name))
 			}
 		})
+	}
+}
+
+// checkAnswers checks one controller's answers beyond the table against the
+// wants.
+func checkAnswers(t *testing.T, c locate.Controller, want expectations) {
+	t.Helper()
+	steps := map[string]bool{}
+	for _, s := range c.IntervalTrace {
+		steps[fmt.Sprintf("trace:%s@%s:%d", s.Step, s.File, s.Line)] = true
+	}
+	for _, s := range c.Drift {
+		steps[fmt.Sprintf("drift:%s@%s:%d", s.Step, s.File, s.Line)] = true
+	}
+	sameSites(t, c.Name+": writes on every pass", c.Writes, func(w locate.Write) bool { return w.Always }, want.answers["write-always"])
+	sameSites(t, c.Name+": hot-loop risks", c.Writes, func(w locate.Write) bool { return strings.Contains(w.Note, "hot-loop risk") }, want.answers["hot-loop"])
+	for key, ats := range want.answers {
+		if key == "write-always" || key == "hot-loop" {
+			continue
+		}
+		for _, at := range ats {
+			if !steps[key+"@"+at] {
+				t.Errorf("%s: %s: no such step at %s; got %v", c.Name, key, at, keys(steps))
+			}
+		}
+	}
+	if want.none["interval-trace"] && len(c.IntervalTrace) > 0 {
+		t.Errorf("%s: interval trace: got %d steps, want none", c.Name, len(c.IntervalTrace))
+	}
+	if want.none["drift"] && len(c.Drift) > 0 {
+		t.Errorf("%s: drift: got %v, want none", c.Name, c.Drift)
+	}
+	if !want.none["interval-trace"] && !hasPrefix(want.answers, "trace:") {
+		t.Errorf("%s: the fixture states no interval trace (add trace: wants or want-none \"interval-trace\")", c.Name)
+	}
+	if !want.none["drift"] && !hasPrefix(want.answers, "drift:") {
+		t.Errorf("%s: the fixture states no drift (add drift: wants or want-none \"drift\")", c.Name)
 	}
 }
 
@@ -336,5 +387,36 @@ func sameSites(t *testing.T, what string, writes []locate.Write, keep func(locat
 	sort.Strings(want)
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("%s: got %v, want %v", what, got, want)
+	}
+}
+
+// TestGeneratedBodies: the reconcile calls a function of a generated file
+// whose body adds the finalizer and updates the object, but a generated
+// file is read for its declarations only, so nothing the controller is said
+// to do is cited there.
+func TestGeneratedBodies(t *testing.T) {
+	l := locateFixture(t, "kubebuilder")
+	if l.err != nil || len(l.ctrls) != 1 {
+		t.Fatalf("load: %v (%d controllers)", l.err, len(l.ctrls))
+	}
+	c := l.ctrls[0]
+	var cited []string
+	for _, r := range c.Rows {
+		for _, s := range r.Sites {
+			cited = append(cited, s.File)
+		}
+	}
+	for _, w := range c.Writes {
+		cited = append(cited, w.File)
+	}
+	for _, steps := range [][]locate.Step{c.IntervalTrace, c.RetryTrace, c.Drift} {
+		for _, s := range steps {
+			cited = append(cited, s.File)
+		}
+	}
+	for _, f := range cited {
+		if strings.HasPrefix(filepath.Base(f), "zz_generated.") {
+			t.Errorf("%s is cited: a generated body reached the analysis", f)
+		}
 	}
 }

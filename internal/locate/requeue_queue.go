@@ -13,8 +13,10 @@ import (
 // worker: AddRateLimited on failure, AddAfter on success.
 func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach) *requeues {
 	out := &requeues{}
-	fns := []*ssa.Function{f.worker}
-	fns = append(fns, f.worker.AnonFuncs...)
+	var fns []*ssa.Function
+	if f.worker != nil {
+		fns = append([]*ssa.Function{f.worker}, f.worker.AnonFuncs...)
+	}
 	var rateLimited, after, forget []Site
 	scan := func(fn *ssa.Function) {
 		for _, c := range a.callsIn(fn) {

@@ -15,8 +15,9 @@ func (a *analysis) resyncs() []Site {
 		info := a.infoAt(fd.Pos())
 		a.allCalls(fd, func(c call) {
 			isFactory := c.known && c.fact.Role == RoleInformerFactory
-			// Generated informer factories live in the tree: their shape is the knowledge.
-			if !isFactory && c.fn != nil && strings.HasPrefix(c.fn.Name(), generatedFactoryName) && len(c.own) > 0 && len(c.expr.Args) >= 2 {
+			// Generated informer factories live in the tree (read for their
+			// declarations only): their shape is the knowledge.
+			if !isFactory && c.fn != nil && strings.HasPrefix(c.fn.Name(), generatedFactoryName) && a.decls[c.fn.Origin()] != nil && len(c.expr.Args) >= 2 {
 				isFactory = true
 			}
 			if !isFactory || len(c.expr.Args) < 2 {

@@ -42,10 +42,62 @@ func Markdown(w io.Writer, sides ...result.Side) error {
 		}
 		b.WriteString("\n")
 	}
+	for _, note := range partialNotes(sides) {
+		fmt.Fprintf(&b, "\n_%s_\n", note)
+	}
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return err
 	}
 	return Answers(w, sides...)
+}
+
+// maxNamed bounds the functions a partial-analysis note names.
+const maxNamed = 5
+
+// partialNotes say, for each tree of the sides whose analysis was partial,
+// why: functions left out because of type errors (whose rows are not
+// settled), or other problems met reading it. A journal written from a
+// partial analysis says so.
+func partialNotes(sides []result.Side) []string {
+	var notes []string
+	seen := map[string]bool{}
+	for _, s := range sides {
+		t := s.Tree
+		name := t.Side
+		if name == "" {
+			name = t.Label()
+		}
+		if seen[name] || len(t.Warnings) == 0 && len(t.Unanalysed) == 0 {
+			continue
+		}
+		seen[name] = true
+		if n := len(t.Unanalysed); n > 0 {
+			var named []string
+			for _, f := range t.Unanalysed[:min(n, maxNamed)] {
+				named = append(named, "`"+f+"`")
+			}
+			if n > maxNamed {
+				named = append(named, "…")
+			}
+			they := "they"
+			if n == 1 {
+				they = "it"
+			}
+			notes = append(notes, fmt.Sprintf("Partial analysis: %s of %s could not be analysed because of type errors (%s; see the warnings); rows %s might answer say \"not settled\".",
+				plural(n, "function"), mdEscape(name), strings.Join(named, ", "), they))
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("Partial analysis: reading %s met %s (see the warnings); rows may lack answers the tree holds.", mdEscape(name), plural(len(t.Warnings), "problem")))
+	}
+	return notes
+}
+
+// plural writes a count of things.
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // mdCell renders a side's answer to row id: every condition type with its

@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/golden"
@@ -30,4 +31,33 @@ func TestMarkdownWithoutAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.Check(t, goldenPath("markdown-none.md"), b.Bytes())
+}
+
+// TestMarkdownPartial: under the table, each side whose analysis was
+// partial says so, and why, so that a journal written from it does too.
+func TestMarkdownPartial(t *testing.T) {
+	sides := table(t)
+	sides[0].Tree.Warnings = []string{"k8s.io/klog/v2: missing go.sum entry for module providing package k8s.io/klog/v2"}
+	sides[1].Tree.Warnings = []string{"controller.go:242:15: cannot use \"str\" (untyped string constant) as int value in variable declaration"}
+	sides[1].Tree.Unanalysed = []string{"(*Controller).syncHandler"}
+	var b bytes.Buffer
+	if err := report.Markdown(&b, sides...); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(line, "_Partial analysis") {
+			got = append(got, line)
+		}
+	}
+	want := []string{
+		"_Partial analysis: reading theirs met 1 problem (see the warnings); rows may lack answers the tree holds._",
+		"_Partial analysis: 1 function of ours could not be analysed because of type errors (`(*Controller).syncHandler`; see the warnings); rows it might answer say \"not settled\"._",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("notes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !strings.Contains(b.String(), "|\n\n_Partial analysis") {
+		t.Error("the notes do not stand right under the table")
+	}
 }

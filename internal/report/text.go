@@ -16,7 +16,8 @@ import (
 
 // Text writes one tree's controllers as terminal tables that fit in width
 // columns: a row per site, the primary one marked with a star, which a
-// legend under the tables explains.
+// legend under the tables explains (the tree's warnings are the command
+// line's to print, on stderr).
 func Text(w io.Writer, t result.Tree, width int) error {
 	for i, c := range t.Controllers {
 		if i > 0 {
@@ -59,9 +60,6 @@ func Text(w io.Writer, t result.Tree, width int) error {
 	}
 	if len(t.Controllers) > 0 {
 		writeWrapped(w, width, "* marks the primary site, the one a table cites; the other sites of its row support it.")
-	}
-	for _, warn := range t.Warnings {
-		writeWrapped(w, width, "warning: "+warn)
 	}
 	return nil
 }

@@ -20,7 +20,13 @@ type Tree struct {
 	Sha         string              `json:"sha,omitempty"`
 	Dirty       bool                `json:"dirty"`
 	Controllers []locate.Controller `json:"controllers"`
-	Warnings    []string            `json:"warnings,omitempty"`
+	// Warnings are the problems met reading the tree (type errors, with
+	// paths relative to the tree; dependencies that could not be listed).
+	Warnings []string `json:"warnings,omitempty"`
+	// Unanalysed names the tree's own functions left out of the analysis
+	// because of their type errors: the analysis is partial, and the rows
+	// they might answer are not settled.
+	Unanalysed []string `json:"unanalysed,omitempty"`
 	// Link turns a tree-relative path and line into a link target; nil
 	// gives plain citations.
 	Link func(file string, line int) string `json:"-"`

@@ -54,6 +54,7 @@ func (r *GadgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		}
 		return ctrl.Result{}, err
 	}
+	setGadgetDefaults(ctx, r.Client, gadget)
 
 	if !gadget.DeletionTimestamp.IsZero() {
 		if controllerutil.ContainsFinalizer(gadget, gadgetFinalizer) {
