@@ -86,7 +86,8 @@ func Check(ctx context.Context, file string, opt Options) (Result, error) {
 		abs = real
 	}
 	c := &checker{ctx: ctx, opt: opt, dir: filepath.Dir(abs), doc: Parse(src),
-		files: map[string]*sourceFile{}, roots: map[string]*os.Root{}, trees: map[string]treeResult{}}
+		files: map[string]*sourceFile{}, roots: map[string]*os.Root{}, trees: map[string]treeResult{},
+		locals: map[string]localResult{}}
 	defer c.close()
 	if opt.Root != "" {
 		if c.root, err = realDir(opt.Root); err != nil {
@@ -133,6 +134,9 @@ type checker struct {
 	files map[string]*sourceFile
 	roots map[string]*os.Root
 	trees map[string]treeResult // repo@sha -> work tree
+	// locals are the local paths resolved so far: directory and path,
+	// joined by a NUL, to where the file is.
+	locals map[string]localResult
 }
 
 type treeResult struct {
@@ -321,6 +325,23 @@ func (c *checker) dependency(cit Citation) (target, Finding, bool) {
 // must lie inside the git repository or --root (the journal's directory
 // when there is neither), symlinks included.
 func (c *checker) local(cit Citation, dir string) (target, Finding, bool) {
+	key := dir + "\x00" + cit.Path
+	r, ok := c.locals[key]
+	if !ok {
+		r.t, r.f, r.ok = c.resolveLocal(cit.Path, dir)
+		c.locals[key] = r
+	}
+	return r.t, r.f, r.ok
+}
+
+// localResult is a resolved local path, kept for the next citation of it.
+type localResult struct {
+	t  target
+	f  Finding
+	ok bool
+}
+
+func (c *checker) resolveLocal(p, dir string) (target, Finding, bool) {
 	var bounds []string
 	if c.git != nil {
 		bounds = append(bounds, c.git.root)
@@ -339,7 +360,7 @@ func (c *checker) local(cit Citation, dir string) (target, Finding, bool) {
 	}
 	var tried []target
 	for _, base := range bases {
-		abs := filepath.Join(base, filepath.FromSlash(cit.Path))
+		abs := filepath.Join(base, filepath.FromSlash(p))
 		for _, bound := range bounds {
 			rel, err := filepath.Rel(bound, abs)
 			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
@@ -354,19 +375,53 @@ func (c *checker) local(cit Citation, dir string) (target, Finding, bool) {
 		}
 	}
 	if len(tried) == 0 {
-		return target{}, Finding{Status: Rejected, Message: fmt.Sprintf("rejected: %s leaves %s; cite files inside it, or pass --root DIR to allow a wider tree", cit.Path, strings.Join(bounds, " and "))}, false
+		return target{}, Finding{Status: Rejected, Message: fmt.Sprintf("rejected: %s leaves %s; cite files inside it, or pass --root DIR to allow a wider tree", p, strings.Join(bounds, " and "))}, false
 	}
 	t := tried[0]
 	t.others = tried[1:]
 	return t, Finding{}, true
 }
 
-// sourceFile is a cited file, read once.
+// sourceFile is a cited file, read once. What citations are compared with
+// is derived from its lines once, when first needed, however many cite it:
+// the lines with their white space folded, their anchors, and an index from
+// each to the lines that have it.
 type sourceFile struct {
-	lines  []string // without line endings
-	err    error
-	funcs  []funcSpan // Go files: function declarations, parsed when first needed
-	parsed bool
+	lines      []string // without line endings
+	err        error
+	funcs      []funcSpan          // Go files: function declarations, parsed when first needed
+	funcByName map[string]funcSpan // the first declaration of each name
+	parsed     bool
+	folded     []string         // the lines with their white space folded
+	anchors    []string         // cite.Anchor of each line
+	byFolded   map[string][]int // a folded line -> the lines (from 1) that fold to it
+	byAnchor   map[string][]int // an anchor -> the lines (from 1) that have it
+}
+
+// foldedLines returns the file's lines with their white space folded.
+func (f *sourceFile) foldedLines() []string {
+	if f.folded == nil {
+		f.folded = make([]string, len(f.lines))
+		f.byFolded = map[string][]int{}
+		for i, l := range f.lines {
+			f.folded[i] = fold(l)
+			f.byFolded[f.folded[i]] = append(f.byFolded[f.folded[i]], i+1)
+		}
+	}
+	return f.folded
+}
+
+// anchorLines returns the anchor of each of the file's lines.
+func (f *sourceFile) anchorLines() []string {
+	if f.anchors == nil {
+		f.anchors = make([]string, len(f.lines))
+		f.byAnchor = map[string][]int{}
+		for i, l := range f.lines {
+			f.anchors[i] = cite.Anchor(l)
+			f.byAnchor[f.anchors[i]] = append(f.byAnchor[f.anchors[i]], i+1)
+		}
+	}
+	return f.anchors
 }
 
 func (c *checker) read(t target) (*sourceFile, error) {
@@ -435,11 +490,11 @@ func (c *checker) verify(cit Citation, t target, src *sourceFile) Finding {
 		return Finding{}
 	case a.empty():
 		return Finding{Status: Unverified, Message: "unverified: " + cit.Location() + " exists, but " + why}
-	case inRange && a.matches(src.lines, cit.From):
+	case inRange && a.matches(src, cit.From):
 		return c.checkSymbol(cit, t, src, cit.From)
 	}
 	symFrom, symTo := c.symbolRange(cit, t, src)
-	at, ok := a.find(src.lines, cit.From, symFrom, symTo)
+	at, ok := a.find(src, cit.From, symFrom, symTo)
 	if !ok {
 		return Finding{Status: Broken, Message: "broken: " + a.lost(cit, src, len(src.lines))}
 	}
@@ -515,28 +570,39 @@ func (a anchor) empty() bool { return a.hash == "" && a.lines == nil }
 
 func fold(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func (a anchor) matches(lines []string, at int) bool {
+// matches reports whether the anchor is at line at of f.
+func (a anchor) matches(f *sourceFile, at int) bool {
 	if a.hash != "" {
-		return at >= 1 && at <= len(lines) && cite.Anchor(lines[at-1]) == a.hash
+		return at >= 1 && at <= len(f.lines) && f.anchorLines()[at-1] == a.hash
 	}
-	if at < 1 || at-1+len(a.lines) > len(lines) {
+	folded := f.foldedLines()
+	if at < 1 || at-1+len(a.lines) > len(folded) {
 		return false
 	}
 	for i, want := range a.lines {
-		if fold(lines[at-1+i]) != want {
+		if folded[at-1+i] != want {
 			return false
 		}
 	}
 	return true
 }
 
-// find looks for the anchor elsewhere in the file: within the symbol's
-// lines [symFrom, symTo] when there are matches there, else anywhere; the
-// match nearest to near wins.
-func (a anchor) find(lines []string, near, symFrom, symTo int) (int, bool) {
+// find looks for the anchor elsewhere in f: within the symbol's lines
+// [symFrom, symTo] when there are matches there, else anywhere; the match
+// nearest to near wins. Only the lines the index gives for the anchor's
+// (first) line are compared.
+func (a anchor) find(f *sourceFile, near, symFrom, symTo int) (int, bool) {
+	var candidates []int
+	if a.hash != "" {
+		f.anchorLines()
+		candidates = f.byAnchor[a.hash]
+	} else {
+		f.foldedLines()
+		candidates = f.byFolded[a.lines[0]]
+	}
 	best, bestIn := 0, false
-	for at := 1; at <= len(lines); at++ {
-		if !a.matches(lines, at) {
+	for _, at := range candidates {
+		if !a.matches(f, at) {
 			continue
 		}
 		in := symFrom <= at && at <= symTo
@@ -604,7 +670,7 @@ func (c *checker) renamed(cit Citation, t target) (Finding, bool) {
 	if a.empty() {
 		return Finding{Status: Broken, Message: fmt.Sprintf("broken: %s does not exist; it was renamed to %s, and with no anchor the line there is unknown", cit.Path, filepath.ToSlash(newRel))}, true
 	}
-	if at, ok := a.find(src.lines, cit.From, 0, 0); ok {
+	if at, ok := a.find(src, cit.From, 0, 0); ok {
 		return c.moved(cit, t, now, at, c.symbolAt(now, src, at, cit.Symbol)), true
 	}
 	return Finding{Status: Broken, Message: fmt.Sprintf("broken: %s was renamed to %s, and the cited line is not in it", cit.Path, filepath.ToSlash(newRel))}, true

@@ -52,7 +52,7 @@ func cleanup(w *widget) error {
 
 // operatorRepo writes a git repository (made with go-git) holding a small
 // operator and a journal citing it, commits it, and returns its root.
-func operatorRepo(t *testing.T, journal string) (string, *git.Repository) {
+func operatorRepo(t testing.TB, journal string) (string, *git.Repository) {
 	t.Helper()
 	root := t.TempDir()
 	writeFile(t, root, "operator/internal/controller/widget_controller.go", widgetController)
@@ -66,7 +66,7 @@ func operatorRepo(t *testing.T, journal string) (string, *git.Repository) {
 	return root, repo
 }
 
-func writeFile(t *testing.T, root, rel, text string) {
+func writeFile(t testing.TB, root, rel, text string) {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -79,7 +79,7 @@ func writeFile(t *testing.T, root, rel, text string) {
 
 var commitTime = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func commitAll(t *testing.T, repo *git.Repository, msg string) {
+func commitAll(t testing.TB, repo *git.Repository, msg string) {
 	t.Helper()
 	wt, err := repo.Worktree()
 	if err != nil {

@@ -168,15 +168,16 @@ func lineCitations(line string) []Citation {
 			out = append(out, c)
 		}
 	}
-	for _, m := range pathPattern.FindAllStringSubmatchIndex(line, -1) {
-		if overlaps(taken, m[0], m[1]) || m[0] > 0 && isPathByte(line[m[0]-1]) || m[1] < len(line) && isWordByte(line[m[1]]) {
+	for _, m := range pathSpans(line) {
+		start, pathEnd, end := m[0], m[1], m[2]
+		if overlaps(taken, start, end) || start > 0 && isPathByte(line[start-1]) || end < len(line) && isWordByte(line[end]) {
 			continue
 		}
-		c, ok := pathCitation(line[m[0]:m[1]], m[2]-m[0], m[3]-m[0])
+		c, ok := pathCitation(line[start:end], pathEnd-start)
 		if !ok {
 			continue
 		}
-		c.Start, c.End = m[0], m[1]
+		c.Start, c.End = start, end
 		out = append(out, c)
 	}
 	sortCitations(out)
@@ -208,10 +209,66 @@ func isWordByte(b byte) bool {
 	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
 }
 
+// pathSpans finds the shapes of hand-typed citations on a line: a run of
+// path bytes ([\w.@+~/-]) followed by :10, :10-20, #L10, #L10-20 or
+// #L10-L20, leftmost first and without overlap (as the regular expression
+// ([\w.@+~/-]+)(:\d+(-\d+)?|#L\d+(-L?\d+)?) would find them, in one pass).
+// Each is {start, end of the path, end}.
+func pathSpans(line string) [][3]int {
+	var out [][3]int
+	from := 0 // where the next one may start
+	for i := 0; i < len(line); i++ {
+		end := -1
+		switch {
+		case line[i] == ':':
+			end = lineNumbers(line, i+1, false)
+		case line[i] == '#' && i+1 < len(line) && line[i+1] == 'L':
+			end = lineNumbers(line, i+2, true)
+		}
+		if end < 0 {
+			continue
+		}
+		start := i
+		for start > from && isPathByte(line[start-1]) {
+			start--
+		}
+		if start == i {
+			continue
+		}
+		out = append(out, [3]int{start, i, end})
+		from, i = end, end-1
+	}
+	return out
+}
+
+// lineNumbers matches 10 or 10-20 (after #L also 10-L20) at line[i:] and
+// returns where it ends, or -1.
+func lineNumbers(line string, i int, fragment bool) int {
+	j := digitsEnd(line, i)
+	if j == i {
+		return -1
+	}
+	if j < len(line) && line[j] == '-' {
+		k := j + 1
+		if fragment && k < len(line) && line[k] == 'L' {
+			k++
+		}
+		if e := digitsEnd(line, k); e > k {
+			return e
+		}
+	}
+	return j
+}
+
+// digitsEnd is where the run of ASCII digits at line[i:] ends.
+func digitsEnd(line string, i int) int {
+	for i < len(line) && '0' <= line[i] && line[i] <= '9' {
+		i++
+	}
+	return i
+}
+
 var (
-	// pathPattern is a hand-typed citation: path:10, path:10-20,
-	// path#L10, path#L10-L20. Group 1 is the path.
-	pathPattern = regexp.MustCompile(`([\w.@+~/-]+)(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)`)
 	// urlPattern is any http(s) URL; only GitHub blob links with a line
 	// fragment are citations, the rest are skipped whole.
 	urlPattern = regexp.MustCompile(`https?://[^\s<>()\[\]"'` + "`" + `]+`)
@@ -231,9 +288,9 @@ var sourceExtensions = map[string]bool{
 }
 
 // pathCitation parses "path:10-20" or "path#L10-L20"; the path is
-// text[pathStart:pathEnd].
-func pathCitation(text string, pathStart, pathEnd int) (Citation, bool) {
-	p := text[pathStart:pathEnd]
+// text[:pathEnd].
+func pathCitation(text string, pathEnd int) (Citation, bool) {
+	p := text[:pathEnd]
 	if strings.HasSuffix(p, "/") || strings.Trim(p, ".") == "" {
 		return Citation{}, false
 	}
@@ -241,7 +298,7 @@ func pathCitation(text string, pathStart, pathEnd int) (Citation, bool) {
 	if !strings.Contains(p, "/") && (!strings.Contains(p, ".") || !sourceExtensions[ext]) {
 		return Citation{}, false
 	}
-	c := Citation{Text: text, Path: p, path: span{pathStart, pathEnd}, lineStyle: text[pathEnd:min(pathEnd+2, len(text))]}
+	c := Citation{Text: text, Path: p, path: span{0, pathEnd}, lineStyle: text[pathEnd:min(pathEnd+2, len(text))]}
 	if c.lineStyle != "#L" {
 		c.lineStyle = ":"
 	}

@@ -1,6 +1,8 @@
 package journal
 
 import (
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -140,4 +142,27 @@ func TestRewriteKeepsStyle(t *testing.T) {
 			t.Errorf("rewrite of %q = %q, want %q", tc.line, got, tc.want)
 		}
 	}
+}
+
+// citationShape is the regular expression pathSpans stands for.
+var citationShape = regexp.MustCompile(`([\w.@+~/-]+)(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)`)
+
+// FuzzPathSpans: the one-pass scanner finds what the regular expression
+// finds, leftmost first and without overlap.
+func FuzzPathSpans(f *testing.F) {
+	for _, s := range []string{
+		"a/b.go:12:34", "a:1b/c.go:5", "x.go:10-20 y.go#L3-L4 z.go#L5-6", "a.go:1- b.go:x c.go#L", "v1.2.3:4, 10:30",
+		"`operator/finalizer.go#L90-L91`", "a.go:1x/b.go:2", "::1 #L1 a#L-1 b:-1", "https://example.com/a.go:12",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		var want [][3]int
+		for _, m := range citationShape.FindAllStringSubmatchIndex(line, -1) {
+			want = append(want, [3]int{m[0], m[3], m[1]})
+		}
+		if got := pathSpans(line); !slices.Equal(got, want) {
+			t.Fatalf("pathSpans(%q) = %v, want %v", line, got, want)
+		}
+	})
 }
