@@ -112,11 +112,34 @@ func checkRun(ctx context.Context, g *globals, opts *CheckOptions) error {
 		}
 		results = append(results, res)
 	}
-	problems := printCheck(opts.Out, opts.Format, results, opts.Strict)
-	if problems > 0 {
-		return fail.Wrap(fail.CodeFindings, fmt.Errorf("%d citation problem(s); fix them by hand, or run `ctrlcmp check --fix` for the moved ones", problems))
+	counts := printCheck(opts.Out, opts.Format, results, opts.Strict)
+	if msg := problemsMessage(counts, opts.Strict); msg != "" {
+		return fail.Wrap(fail.CodeFindings, errors.New(msg))
 	}
 	return nil
+}
+
+// problemsMessage says how many citations fail the check and what to do
+// about each kind of them; "" when none does.
+func problemsMessage(counts map[journal.Status]int, strict bool) string {
+	var todo []string
+	problems := 0
+	if n := counts[journal.Moved]; n > 0 {
+		problems += n
+		todo = append(todo, fmt.Sprintf("run `ctrlcmp check --fix` to rewrite the %d moved one(s)", n))
+	}
+	if n := counts[journal.Broken] + counts[journal.Rejected]; n > 0 {
+		problems += n
+		todo = append(todo, fmt.Sprintf("fix the %d broken or rejected one(s) by hand", n))
+	}
+	if n := counts[journal.Unverified]; strict && n > 0 {
+		problems += n
+		todo = append(todo, fmt.Sprintf("the %d unverified one(s) fail because of --strict; each line says what would verify it", n))
+	}
+	if problems == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d citation problem(s): %s", problems, strings.Join(todo, "; "))
 }
 
 // checkFile checks one journal, and with fix rewrites its moved citations
@@ -127,7 +150,7 @@ func checkFile(ctx context.Context, file string, opt journal.Options, fix bool, 
 	} else if err == nil && st.IsDir() {
 		return journal.Result{}, fail.Usage("journal %s is a directory; give the markdown files in it", file)
 	}
-	res, err := journal.Check(ctx, file, opt)
+	res, err := checkOnce(ctx, file, opt)
 	if err != nil || !fix {
 		return res, err
 	}
@@ -139,25 +162,30 @@ func checkFile(ctx context.Context, file string, opt journal.Options, fix bool, 
 		return res, nil
 	}
 	fmt.Fprintf(stderr, "ctrlcmp: %s: rewrote %d moved citation(s)\n", file, n)
-	return journal.Check(ctx, file, opt)
+	return checkOnce(ctx, file, opt)
+}
+
+// checkOnce checks one journal; one whose fences cannot be read is a usage
+// error (exit 2), as when table writes it.
+func checkOnce(ctx context.Context, file string, opt journal.Options) (journal.Result, error) {
+	res, err := journal.Check(ctx, file, opt)
+	if errors.As(err, new(*journal.MalformedError)) {
+		return res, fail.Wrap(fail.CodeUsage, err)
+	}
+	return res, err
 }
 
 // printCheck writes the problems (and unverified citations) of the results
-// and a summary, and returns how many problems fail the check.
-func printCheck(w io.Writer, format string, results []journal.Result, strict bool) int {
+// and a summary, and returns how many citations have each verdict.
+func printCheck(w io.Writer, format string, results []journal.Result, strict bool) map[journal.Status]int {
 	counts := map[journal.Status]int{}
-	citations, problems := 0, 0
+	citations := 0
 	for _, res := range results {
-		for _, p := range res.Problems {
-			problems++
-			annotate(w, format, "error", res.File, p.Line, "malformed fence: "+p.Message)
-		}
 		for _, f := range res.Findings {
 			citations++
 			counts[f.Status]++
 			switch {
 			case f.Status.Problem() || strict && f.Status == journal.Unverified:
-				problems++
 				annotate(w, format, "error", res.File, f.Citation.Line, f.Message)
 			case f.Status == journal.Unverified:
 				annotate(w, format, "notice", res.File, f.Citation.Line, f.Message)
@@ -166,7 +194,7 @@ func printCheck(w io.Writer, format string, results []journal.Result, strict boo
 	}
 	fmt.Fprintf(w, "ctrlcmp check: %d citation(s) in %d file(s): %d ok, %d moved, %d broken, %d rejected, %d unverified\n",
 		citations, len(results), counts[journal.OK], counts[journal.Moved], counts[journal.Broken], counts[journal.Rejected], counts[journal.Unverified])
-	return problems
+	return counts
 }
 
 // annotate writes one finding: FILE:LINE: message, or a GitHub Actions

@@ -69,10 +69,10 @@ type Finding struct {
 type Result struct {
 	File     string // as given
 	Findings []Finding
-	Problems []Problem // malformed fences
 }
 
-// Check verifies every citation in the journal at file.
+// Check verifies every citation in the journal at file. A journal whose
+// fences cannot be read is a *MalformedError, as when writing it.
 func Check(ctx context.Context, file string, opt Options) (Result, error) {
 	src, err := os.ReadFile(file)
 	if err != nil {
@@ -85,7 +85,11 @@ func Check(ctx context.Context, file string, opt Options) (Result, error) {
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
-	c := &checker{ctx: ctx, opt: opt, dir: filepath.Dir(abs), doc: Parse(src),
+	doc := Parse(src)
+	if err := doc.malformed(); err != nil {
+		return Result{}, fmt.Errorf("journal %s: %w", file, err)
+	}
+	c := &checker{ctx: ctx, opt: opt, dir: filepath.Dir(abs), doc: doc,
 		files: map[string]*sourceFile{}, roots: map[string]*os.Root{}, trees: map[string]treeResult{},
 		locals: map[string]localResult{}}
 	defer c.close()
@@ -97,7 +101,7 @@ func Check(ctx context.Context, file string, opt Options) (Result, error) {
 	if c.git, err = openJournalGit(ctx, abs, src); err != nil {
 		return Result{}, fmt.Errorf("journal %s: reading its git history: %w", file, err)
 	}
-	res := Result{File: file, Problems: c.doc.Problems}
+	res := Result{File: file}
 	for _, cit := range c.doc.Citations {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err

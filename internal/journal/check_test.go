@@ -2,6 +2,7 @@ package journal
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -300,4 +301,31 @@ func realPath(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestCheckMalformed: a journal whose fences cannot be read is refused by
+// check as it is by Splice, naming the line, and nothing is checked: a
+// fence opened and never closed (with citations after it, which once made
+// check index a fence that was not there), and two fences with one id.
+func TestCheckMalformed(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "op/a.go", "package a\n")
+	for _, tc := range []struct{ name, src, want string }{
+		{"unclosed", "# notes\n\n<!-- ctrlcmp:begin id=table/A/B dirs=op -->\n| [a.go:1](op/a.go#L1) | `a.go:1` |\n", "line 3: ctrlcmp:begin without <!-- ctrlcmp:end -->; add the end line after the generated text"},
+		{"same id", "<!-- ctrlcmp:begin id=table/A/B -->\nop/a.go:1\n<!-- ctrlcmp:end -->\n\n<!-- ctrlcmp:begin id=table/A/B -->\n<!-- ctrlcmp:end -->\n", "line 5: a second fence with id=table/A/B (the first is at line 1); delete one of them"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(dir, tc.name+".md")
+			writeFile(t, dir, tc.name+".md", tc.src)
+			_, err := Check(context.Background(), file, Options{})
+			var me *MalformedError
+			if !errors.As(err, &me) || err.Error() != "journal "+file+": "+tc.want {
+				t.Fatalf("Check error = %v, want a *MalformedError saying %q", err, tc.want)
+			}
+			_, spliced := Splice([]byte(tc.src), Region{ID: "table/A/B"})
+			if spliced == nil || spliced.Error() != tc.want {
+				t.Errorf("Splice error = %v; check and table must say the same", spliced)
+			}
+		})
+	}
 }

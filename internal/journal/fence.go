@@ -104,24 +104,19 @@ func parseBegin(trimmed string) (f Fence, msg string) {
 // replaced when there is one, or a new fence appended (after a blank line)
 // when there is none. Every byte outside the fence is kept, and the fence
 // uses the journal's line ending (CRLF or LF). Splice is idempotent. It
-// fails, naming the line, on malformed fences, on two fences with r's ID,
-// and when the result would not read back as the fence written (a journal
-// ending inside an unclosed code block).
+// fails, naming the line, on malformed fences (a *MalformedError, two
+// fences with one ID included), and when the result would not read back as
+// the fence written (a journal ending inside an unclosed code block).
 func Splice(src []byte, r Region) ([]byte, error) {
 	d := Parse(src)
-	if len(d.Problems) > 0 {
-		p := d.Problems[0]
-		return nil, fmt.Errorf("line %d: %s", p.Line, p.Message)
+	if err := d.malformed(); err != nil {
+		return nil, err
 	}
 	found := -1
 	for i, f := range d.Fences {
-		if f.ID != r.ID {
-			continue
+		if f.ID == r.ID {
+			found = i
 		}
-		if found >= 0 {
-			return nil, fmt.Errorf("line %d: a second fence with id=%s (the first is at line %d); delete one of them", f.BeginLine, r.ID, d.Fences[found].BeginLine)
-		}
-		found = i
 	}
 	var out bytes.Buffer
 	var at int

@@ -6,8 +6,10 @@
 package journal
 
 import (
+	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -49,7 +51,7 @@ func location(path string, from, to int) string {
 type Doc struct {
 	Fences    []Fence
 	Citations []Citation
-	Problems  []Problem // malformed fences
+	Problems  []Problem // malformed fences, in the order of the journal
 }
 
 // Problem is something wrong with the journal itself, at a line.
@@ -59,7 +61,9 @@ type Problem struct {
 }
 
 // Parse finds the fences and citations in a journal. It never fails:
-// malformed fences are returned as Problems. Citations inside fenced code
+// malformed fences (and fences with the id of an earlier one) are returned
+// as Problems, and an unclosed fence is dropped (its citations are read as
+// prose). Citations inside fenced code
 // blocks (``` or ~~~) are examples, not claims, and are skipped; so are
 // citations in the fence comments themselves.
 func Parse(src []byte) Doc {
@@ -120,8 +124,50 @@ func Parse(src []byte) Doc {
 	if open >= 0 {
 		d.Problems = append(d.Problems, Problem{d.Fences[open].BeginLine, "ctrlcmp:begin without " + endMarker + "; add the end line after the generated text"})
 		d.Fences = d.Fences[:open]
+		for i := range d.Citations {
+			if d.Citations[i].Fence == open {
+				d.Citations[i].Fence = -1
+			}
+		}
 	}
+	first := map[string]int{} // id -> the begin line of its first fence
+	for _, f := range d.Fences {
+		if f.ID == "" {
+			continue
+		}
+		if line, ok := first[f.ID]; ok {
+			d.Problems = append(d.Problems, Problem{f.BeginLine, fmt.Sprintf("a second fence with id=%s (the first is at line %d); delete one of them", f.ID, line)})
+			continue
+		}
+		first[f.ID] = f.BeginLine
+	}
+	slices.SortStableFunc(d.Problems, func(a, b Problem) int { return a.Line - b.Line })
 	return d
+}
+
+// MalformedError is a journal whose ctrlcmp fences cannot be read: a begin
+// line without its end, an end without its begin, a fence inside a fence, a
+// begin line that is not key=value fields, or two fences with one id.
+type MalformedError struct {
+	Problems []Problem // in the order of the journal; at least one
+}
+
+func (e *MalformedError) Error() string {
+	p := e.Problems[0]
+	msg := fmt.Sprintf("line %d: %s", p.Line, p.Message)
+	if n := len(e.Problems) - 1; n > 0 {
+		msg += fmt.Sprintf(" (and %d more problem(s) with its ctrlcmp fences)", n)
+	}
+	return msg
+}
+
+// malformed is a *MalformedError when the journal's fences cannot be read,
+// else nil.
+func (d Doc) malformed() error {
+	if len(d.Problems) == 0 {
+		return nil
+	}
+	return &MalformedError{Problems: d.Problems}
 }
 
 // opensCodeFence returns the run of backticks or tildes opening a fenced

@@ -102,6 +102,9 @@ func TestParseMalformedFences(t *testing.T) {
 		{"<!-- ctrlcmp:begin id=x -->\n<!-- ctrlcmp:begin id=y -->\n<!-- ctrlcmp:end -->\n", "line 2: a ctrlcmp:begin inside the fence opened at line 1"},
 		{"<!-- ctrlcmp:begin id=x\n", "line 1: the ctrlcmp:begin line does not end with -->"},
 		{"<!-- ctrlcmp:begin id -->\n<!-- ctrlcmp:end -->\n", `line 1: the ctrlcmp:begin line has "id", not key=value`},
+		{"<!-- ctrlcmp:begin id=x -->\n<!-- ctrlcmp:end -->\n<!-- ctrlcmp:end -->\n<!-- ctrlcmp:begin id=x -->\n<!-- ctrlcmp:end -->\n", "line 3: <!-- ctrlcmp:end --> without"},
+		{"<!-- ctrlcmp:begin id=x -->\n<!-- ctrlcmp:end -->\n<!-- ctrlcmp:begin id=x -->\n<!-- ctrlcmp:end -->\n", "line 3: a second fence with id=x (the first is at line 1)"},
+		{"<!-- ctrlcmp:begin id=x -->\na/b.go:1\n", "line 1: ctrlcmp:begin without"},
 	} {
 		d := Parse([]byte(tc.src))
 		var got []string
@@ -110,6 +113,11 @@ func TestParseMalformedFences(t *testing.T) {
 		}
 		if len(got) == 0 || !strings.HasPrefix(got[0], tc.want) {
 			t.Errorf("Parse(%q) problems = %q, want %q", tc.src, got, tc.want)
+		}
+		for _, c := range d.Citations {
+			if c.Fence >= len(d.Fences) {
+				t.Errorf("Parse(%q): citation %q is in fence %d of %d", tc.src, c.Text, c.Fence, len(d.Fences))
+			}
 		}
 	}
 }
