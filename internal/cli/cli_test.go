@@ -269,8 +269,8 @@ func TestBadTree(t *testing.T) {
 	}
 }
 
-// TestJournalExitCodes: a journal that cannot be written exits 5, a
-// malformed one 2, each with one line naming it.
+// TestJournalExitCodes: a journal that cannot be written (a read-only one
+// included) exits 5, a malformed one 2, each with one line naming it.
 func TestJournalExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(fixturesDir, "..", "logs", "settles.log")
@@ -281,6 +281,10 @@ func TestJournalExitCodes(t *testing.T) {
 	// The name fits the file system, but not the temporary file written
 	// beside it: the write fails even for root.
 	unwritable := filepath.Join(dir, strings.Repeat("j", 240)+".md")
+	readOnly := filepath.Join(dir, "read-only.md")
+	if err := os.WriteFile(readOnly, []byte("notes\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name, journal string
 		code          int
@@ -288,6 +292,7 @@ func TestJournalExitCodes(t *testing.T) {
 	}{
 		{"malformed", malformed, fail.CodeUsage, "close the code block"},
 		{"unwritable", unwritable, fail.CodeJournal, "the journal is unchanged"},
+		{"read-only", readOnly, fail.CodeJournal, ": read-only (mode 0444); the journal is unchanged: make it writable (chmod u+w " + readOnly + ") and run again"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errs := run(t, "stages", dir, "--log", log, "--journal", tc.journal)
