@@ -25,9 +25,11 @@ to path#L10, and GitHub permalinks (https://github.com/O/R/blob/SHA/path#L10).
 Citations inside fenced code blocks are examples and are skipped.
 
 Where a citation is checked:
-  - a permalink, or a plain citation inside a fence that records repo= and
-    sha=: in that repository at that commit, from ctrlcmp's cache (fetched
-    into it when missing, unless --offline);
+  - a permalink, a plain citation inside a fence that records repo= and
+    sha=, or a citation into a fence's checkout= directory (a local checkout
+    of theirs the table was written from): in that repository at that
+    commit, from ctrlcmp's cache (fetched into it when missing, unless
+    --offline); while that tree is not at hand, the citation is unverified;
   - module@version/path:line: in the Go module cache;
   - anything else: in the working tree, relative to the journal's directory,
     then to the root of its git repository, then to --root. A path that
@@ -232,8 +234,13 @@ type cachedTrees struct {
 	progress func(string)
 }
 
+// WorkTree fetches repo at sha into the cache, unless it is there; a
+// repository without that commit is a *journal.NoCommitError.
 func (t cachedTrees) WorkTree(ctx context.Context, repo, sha string) (string, error) {
 	res, err := fetch.Checkout(ctx, fetch.Options{Repo: repo, Rev: sha, CacheDir: t.cacheDir, Offline: t.offline, Progress: t.progress})
+	if errors.As(err, new(*fetch.NoCommitError)) {
+		return "", &journal.NoCommitError{Err: err}
+	}
 	if err != nil {
 		return "", fetchHint(err)
 	}

@@ -72,3 +72,81 @@ func TestCheckHint(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPinnedTree checks a journal whose fence pins their tree, served
+// by git on 127.0.0.1, in the states CI meets it in: its citations (the
+// fence's plain ones and prose ones) are unverified, never broken, while
+// the tree is not at hand (a cold cache with --offline, a repository out
+// of reach), broken with the reason when the repository lacks the commit,
+// and hold once it is fetched, also offline afterwards.
+func TestCheckPinnedTree(t *testing.T) {
+	work := t.TempDir()
+	theirs := filepath.Join(work, "theirs")
+	writeText(t, filepath.Join(theirs, "internal", "x.go"), "package internal\n\n// X is theirs.\nfunc X() {}\n")
+	gitIn(t, theirs, "init", "-q", "-b", "main")
+	gitIn(t, theirs, "add", "-A")
+	gitIn(t, theirs, "commit", "-q", "-m", "theirs")
+	sha := gitIn(t, theirs, "rev-parse", "HEAD")
+	gitIn(t, work, "clone", "-q", "--bare", theirs, filepath.Join(work, "srv", "theirs.git"))
+	repo := serveGit(t, filepath.Join(work, "srv")) + "/theirs.git"
+	dead := deadURL(t)
+	missing := strings.Repeat("0123456789", 4)
+
+	notes := filepath.Join(work, "notes")
+	writeText(t, filepath.Join(notes, "ours", "a.go"), "package a\n")
+	journals := map[string]string{}
+	for name, pin := range map[string][2]string{"pinned": {repo, sha}, "dead": {dead, sha}, "missing": {repo, missing}} {
+		journals[name] = filepath.Join(notes, name+".md")
+		writeText(t, journals[name], "<!-- ctrlcmp:begin id=table/X/A repo="+pin[0]+" sha="+pin[1]+" dirs=ours -->\n"+
+			"| none: see internal/x.go:4 | none: see a.go:1 |\n<!-- ctrlcmp:end -->\n\nTheirs, in prose: internal/x.go:3.\n")
+	}
+	gitIn(t, notes, "init", "-q")
+	gitIn(t, notes, "add", "-A")
+	gitIn(t, notes, "commit", "-q", "-m", "notes")
+
+	cold, warm := t.TempDir(), t.TempDir()
+	notAtHand := func(repo, why string) string {
+		return "unverified: " + repo + " at " + sha[:12] + " is not at hand: " + why
+	}
+	for _, tc := range []struct {
+		name, journal string
+		env           string // CTRLCMP_CACHE
+		args          []string
+		code          int
+		says          []string
+		summary       string
+	}{
+		{"cold cache, offline", "pinned", "", []string{"--offline", "--cache-dir", cold}, 0,
+			[]string{notAtHand(repo, repo+" at "+sha+" is not in the cache "), "and --offline forbids fetching it; run once without --offline to fetch it"},
+			"1 ok, 0 moved, 0 broken, 0 rejected, 2 unverified"},
+		{"out of reach", "dead", "", []string{"--cache-dir", cold}, 0,
+			[]string{notAtHand(dead, "cannot reach "+dead)},
+			"1 ok, 0 moved, 0 broken, 0 rejected, 2 unverified"},
+		{"no such commit", "missing", "", []string{"--cache-dir", cold}, fail.CodeFindings,
+			[]string{"broken: internal/x.go cannot be read: " + repo + " has no commit " + missing + "; check the sha"},
+			"1 ok, 0 moved, 2 broken, 0 rejected, 0 unverified"},
+		{"fetched", "pinned", warm, []string{"--strict"}, 0, nil,
+			"3 ok, 0 moved, 0 broken, 0 rejected, 0 unverified"},
+		{"fetched before, offline", "pinned", "", []string{"--strict", "--offline", "--cache-dir", warm}, 0, nil,
+			"3 ok, 0 moved, 0 broken, 0 rejected, 0 unverified"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("CTRLCMP_CACHE", tc.env)
+			code, out, errs := run(t, append([]string{"check", journals[tc.journal]}, tc.args...)...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr %q", code, tc.code, errs)
+			}
+			for _, want := range tc.says {
+				if strings.Count(out, want) != 2 {
+					t.Errorf("stdout does not say twice %q:\n%s", want, out)
+				}
+			}
+			if strings.Contains(out, "working tree") {
+				t.Errorf("a citation of their tree was looked for in the working tree:\n%s", out)
+			}
+			if !strings.HasSuffix(out, tc.summary+"\n") {
+				t.Errorf("stdout ends with\n%s\nwant %q", out, tc.summary)
+			}
+		})
+	}
+}

@@ -18,10 +18,21 @@ import (
 )
 
 // WorkTrees gives the work tree of a repository checked out at a commit
-// (the cache `ctrlcmp table --theirs` fills).
+// (the cache `ctrlcmp table --theirs` fills). When the repository answers
+// but holds no such commit, the error is a *NoCommitError.
 type WorkTrees interface {
 	WorkTree(ctx context.Context, repo, sha string) (dir string, err error)
 }
+
+// NoCommitError is a repository that answered, but does not hold the
+// commit asked for: the citations of that commit cannot be read there, now
+// or later (unlike those of a repository out of reach).
+type NoCommitError struct {
+	Err error // what the repository said, naming it and the commit
+}
+
+func (e *NoCommitError) Error() string { return e.Err.Error() }
+func (e *NoCommitError) Unwrap() error { return e.Err }
 
 // Options configure Check.
 type Options struct {
@@ -185,34 +196,121 @@ func (c *checker) check(cit Citation) Finding {
 }
 
 // resolve finds the tree of a citation: a permalink's commit, a
-// dependency's module in the module cache, the fence's pinned tree for a
-// plain citation inside a fence, or the working tree.
+// dependency's module in the module cache, the trees of the fence holding
+// it, or, for one in prose, the working tree.
 func (c *checker) resolve(cit Citation) (target, Finding, bool) {
 	switch {
 	case cit.Repo != "":
 		if !isFullSha(cit.Ref) {
 			return target{}, Finding{Status: Unverified, Message: fmt.Sprintf("unverified: the link is at %q, not at a full commit sha, so the lines it shows can change; link a permalink (press y on GitHub)", cit.Ref)}, false
 		}
-		return c.pinned(cit, cit.Repo, cit.Ref)
+		return c.pinned(cit.Path, cit.Repo, cit.Ref)
 	case isDependency(cit.Path):
 		return c.dependency(cit)
-	case cit.Fence >= 0 && !cit.Link:
+	case cit.Fence >= 0:
 		return c.inFence(cit, c.doc.Fences[cit.Fence])
 	}
+	return c.inProse(cit)
+}
+
+// inProse resolves a citation outside the fences: one into a fence's local
+// checkout of its pinned tree is read in that tree; any other in the
+// working tree, relative to the journal's directory. A plain one missing
+// there is looked for in the tree the journal's fences pin, when they pin
+// exactly one.
+func (c *checker) inProse(cit Citation) (target, Finding, bool) {
+	for _, fence := range c.doc.Fences {
+		if rel, ok := fence.intoCheckout(cit.Path); ok {
+			return c.pinned(rel, fence.Repo, fence.Sha)
+		}
+	}
 	t, f, ok := c.local(cit, c.dir)
-	if !ok || cit.Link || cit.Fence >= 0 {
+	if !ok || cit.Link || c.exists(t) {
 		return t, f, ok
 	}
-	// A plain citation in prose outside a fence may be of the tree the
-	// journal's fences pin, when there is one and the file is in it.
-	if _, err := c.read(t); errors.Is(err, fs.ErrNotExist) {
-		if repo, sha, one := c.onePinnedTree(); one {
-			if pt, _, ok := c.pinned(cit, repo, sha); ok {
-				if _, err := c.read(pt); err == nil {
-					return pt, Finding{}, true
-				}
+	if repo, sha, one := c.onePinnedTree(); one {
+		return c.orPinned(cit.Path, repo, sha, t, f, ok)
+	}
+	return t, f, ok
+}
+
+// inFence resolves a citation in generated text. A link is relative to
+// the journal's directory; a plain citation (in the reason of a "none"
+// cell) to one of the fence's local trees (dirs=), the first that holds
+// the file. A path into the fence's local checkout of its pinned tree
+// (checkout=) is read in that tree (repo= at sha=), wherever the checkout
+// is, and while that tree is not at hand the citation is unverified; any
+// other in the working tree. A plain citation in none of them is looked
+// for in the fence's pinned tree, when it has one and no checkout.
+func (c *checker) inFence(cit Citation, fence Fence) (target, Finding, bool) {
+	bases := fence.Dirs
+	if cit.Link || len(bases) == 0 {
+		bases = []string{"."}
+	}
+	var first *target
+	var rejected, notAtHand Finding
+	for _, b := range bases {
+		var t target
+		if rel, in := fence.intoCheckout(path.Join(b, cit.Path)); in {
+			pt, f, ok := c.pinned(rel, fence.Repo, fence.Sha)
+			if !ok {
+				notAtHand = f
+				continue
 			}
+			t = pt
+		} else {
+			lt, f, ok := c.local(cit, filepath.Join(c.dir, filepath.FromSlash(b)))
+			if !ok {
+				if rejected.Status == OK {
+					rejected = f
+				}
+				continue
+			}
+			t = lt
 		}
+		if c.exists(t) {
+			return t, Finding{}, true
+		}
+		if first == nil {
+			first = &t
+		}
+	}
+	switch {
+	case notAtHand.Status != OK:
+		return target{}, notAtHand, false
+	case !cit.Link && fence.Checkout == "" && fence.pinned():
+		if first != nil {
+			return c.orPinned(cit.Path, fence.Repo, fence.Sha, *first, Finding{}, true)
+		}
+		return c.orPinned(cit.Path, fence.Repo, fence.Sha, target{}, rejected, false)
+	case first != nil:
+		return *first, Finding{}, true
+	}
+	return target{}, rejected, false
+}
+
+// exists reports whether t's file is there (as far as reading it tells:
+// one that cannot be read for another reason is there).
+func (c *checker) exists(t target) bool {
+	_, err := c.read(t)
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
+// orPinned reads a citation missing from the working tree in repo at sha,
+// at path p: there when the file is there, or when the working tree
+// rejected the citation (ok false); unverified when that tree is not at
+// hand (it may well be there); else, missing from both, where the working
+// tree resolved it (t, f, ok).
+func (c *checker) orPinned(p, repo, sha string, t target, f Finding, ok bool) (target, Finding, bool) {
+	if !filepath.IsLocal(filepath.FromSlash(p)) {
+		return t, f, ok
+	}
+	pt, pf, pok := c.pinned(p, repo, sha)
+	if !pok {
+		return pt, pf, false
+	}
+	if c.exists(pt) || !ok {
+		return pt, pf, true
 	}
 	return t, f, ok
 }
@@ -229,48 +327,11 @@ func isFullSha(s string) bool {
 	return true
 }
 
-// inFence resolves a plain citation in generated text: in the first of the
-// fence's local trees (dirs=) and then its pinned tree (repo= and sha=)
-// that holds the file.
-func (c *checker) inFence(cit Citation, fence Fence) (target, Finding, bool) {
-	var first *target
-	var firstFinding Finding
-	try := func(t target, f Finding, ok bool) bool {
-		if !ok {
-			if first == nil && firstFinding.Status == OK {
-				firstFinding = f
-			}
-			return false
-		}
-		if first == nil {
-			first = &t
-		}
-		_, err := c.read(t)
-		return !errors.Is(err, fs.ErrNotExist)
-	}
-	for _, dir := range fence.Dirs {
-		if t, f, ok := c.local(cit, filepath.Join(c.dir, filepath.FromSlash(dir))); try(t, f, ok) {
-			return t, f, ok
-		}
-	}
-	if fence.Repo != "" && isFullSha(fence.Sha) {
-		if t, f, ok := c.pinned(cit, fence.Repo, fence.Sha); try(t, f, ok) {
-			return t, f, ok
-		}
-	}
-	if first != nil {
-		return *first, Finding{}, true
-	}
-	if firstFinding.Status != OK {
-		return target{}, firstFinding, false
-	}
-	return c.local(cit, c.dir)
-}
-
+// onePinnedTree is the tree the journal's fences pin, when they pin one.
 func (c *checker) onePinnedTree() (repo, sha string, ok bool) {
 	seen := map[string]bool{}
 	for _, f := range c.doc.Fences {
-		if f.Repo != "" && isFullSha(f.Sha) && !seen[f.Repo+"@"+f.Sha] {
+		if f.pinned() && !seen[f.Repo+"@"+f.Sha] {
 			seen[f.Repo+"@"+f.Sha] = true
 			repo, sha = f.Repo, f.Sha
 		}
@@ -278,8 +339,14 @@ func (c *checker) onePinnedTree() (repo, sha string, ok bool) {
 	return repo, sha, len(seen) == 1
 }
 
-func (c *checker) pinned(cit Citation, repo, sha string) (target, Finding, bool) {
+// pinned resolves path p in repo at commit sha. When that tree is not at
+// hand, the citation is unverified; when the repository has no such
+// commit, broken.
+func (c *checker) pinned(p, repo, sha string) (target, Finding, bool) {
 	where := repo + " at " + sha[:12]
+	if !filepath.IsLocal(filepath.FromSlash(p)) {
+		return target{}, Finding{Status: Rejected, Message: fmt.Sprintf("rejected: %s leaves the tree of %s; cite files inside it", p, where)}, false
+	}
 	if c.opt.WorkTrees == nil {
 		return target{}, Finding{Status: Unverified, Message: "unverified: " + where + " is not at hand (no cache of pinned trees)"}, false
 	}
@@ -292,10 +359,13 @@ func (c *checker) pinned(cit Citation, repo, sha string) (target, Finding, bool)
 		}
 		c.trees[key] = tr
 	}
+	if errors.As(tr.err, new(*NoCommitError)) {
+		return target{}, Finding{Status: Broken, Message: fmt.Sprintf("broken: %s cannot be read: %v", p, tr.err)}, false
+	}
 	if tr.err != nil {
 		return target{}, Finding{Status: Unverified, Message: fmt.Sprintf("unverified: %s is not at hand: %v", where, tr.err)}, false
 	}
-	return target{root: tr.dir, rel: filepath.FromSlash(cit.Path), base: tr.dir, where: where, fixed: true}, Finding{}, true
+	return target{root: tr.dir, rel: filepath.FromSlash(p), base: tr.dir, where: where, fixed: true}, Finding{}, true
 }
 
 // isDependency reports whether a path is a dependency site as the report

@@ -108,6 +108,9 @@ func generatedCite(t *testing.T, file string, n int, symbol string) string {
 	return fmt.Sprintf("[%s:%d](../operator/internal/controller/%s#L%d %q)", file, n, file, n, strings.TrimSpace("ctrlcmp "+symbol+" "+cite.Anchor(line)))
 }
 
+// anchorOf is the anchor of line n of src.
+func anchorOf(src string, n int) string { return cite.Anchor(strings.Split(src, "\n")[n-1]) }
+
 func journalText(t *testing.T) string {
 	return "# 04 — controllers\r\n\r\n" +
 		"<!-- ctrlcmp:begin id=table/Widget/Widget version=v0.1.0 -->\r\n" +
@@ -326,6 +329,58 @@ func TestCheckMalformed(t *testing.T) {
 			if spliced == nil || spliced.Error() != tc.want {
 				t.Errorf("Splice error = %v; check and table must say the same", spliced)
 			}
+		})
+	}
+}
+
+// TestCheckCheckout: a fence written from a local checkout of a pinned tree
+// (checkout=) has its citations into that checkout read in the pinned tree,
+// though the checkout is not there (as in CI): its links, its plain
+// citations relative to the checkout (dirs=), and prose citations into it.
+// When the pinned tree is not at hand, they are unverified, not broken.
+func TestCheckCheckout(t *testing.T) {
+	const sha = "186fb3b29138ce82ff61ba1a9370b96a3dd598fe"
+	const repoURL = "https://example.com/theirs.git"
+	pinned, dir := t.TempDir(), t.TempDir()
+	writeFile(t, pinned, "internal/controller/widget_controller.go", widgetController)
+	writeFile(t, dir, "repo/ours/a.go", "package a\n\nfunc A() {}\n")
+	text := "<!-- ctrlcmp:begin id=table/W/A repo=" + repoURL + " sha=" + sha + " checkout=../../theirs dirs=../../theirs,../ours -->\n" +
+		"| [widget_controller.go:7](../../theirs/internal/controller/widget_controller.go#L7 \"ctrlcmp (*WidgetReconciler).Reconcile " + anchorOf(widgetController, 7) + "\") |" +
+		" none: see internal/controller/widget_controller.go:19 | none: see a.go:3 |\n" +
+		"<!-- ctrlcmp:end -->\n" +
+		"Prose: ../../theirs/internal/controller/widget_controller.go:99, ../ours/a.go:9.\n"
+	writeFile(t, dir, "repo/notes/journal.md", text)
+	file := filepath.Join(dir, "repo/notes/journal.md")
+	for _, tc := range []struct {
+		name  string
+		trees WorkTrees
+		want  []string
+	}{
+		{"at hand", staticTrees{repoURL + "@" + sha: pinned}, []string{
+			"2 ../../theirs/internal/controller/widget_controller.go:7 ok: ",
+			"2 internal/controller/widget_controller.go:19 ok: ",
+			"2 a.go:3 unverified: unverified: a.go:3 exists, but the journal is not in a git repository, so the text it cited is unknown; commit the journal to anchor its citations",
+			"4 ../../theirs/internal/controller/widget_controller.go:99 broken: broken: ../../theirs/internal/controller/widget_controller.go:99 is past the end of the file (21 lines) in " + repoURL + " at 186fb3b29138",
+			"4 ../ours/a.go:9 broken: broken: ../ours/a.go:9 is past the end of the file (3 lines)",
+		}},
+		{"not at hand", staticTrees{}, []string{
+			"2 ../../theirs/internal/controller/widget_controller.go:7 unverified: unverified: " + repoURL + " at 186fb3b29138 is not at hand: " + repoURL + " at " + sha + " is not in the cache",
+			"2 internal/controller/widget_controller.go:19 unverified: unverified: " + repoURL + " at 186fb3b29138 is not at hand: " + repoURL + " at " + sha + " is not in the cache",
+			"2 a.go:3 unverified: unverified: a.go:3 exists, but the journal is not in a git repository, so the text it cited is unknown; commit the journal to anchor its citations",
+			"4 ../../theirs/internal/controller/widget_controller.go:99 unverified: unverified: " + repoURL + " at 186fb3b29138 is not at hand: " + repoURL + " at " + sha + " is not in the cache",
+			"4 ../ours/a.go:9 broken: broken: ../ours/a.go:9 is past the end of the file (3 lines)",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Check(context.Background(), file, Options{WorkTrees: tc.trees, Root: filepath.Join(dir, "repo")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range res.Findings {
+				got = append(got, fmt.Sprintf("%d %s %s: %s", f.Citation.Line, f.Citation.Location(), f.Status, f.Message))
+			}
+			wantFindings(t, got, tc.want...)
 		})
 	}
 }

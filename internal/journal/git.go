@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -27,22 +28,52 @@ type journalGit struct {
 	renames     map[plumbing.Hash]map[string]string // from a commit to HEAD: old path -> new path
 }
 
-// openJournalGit reads the history of the journal at abs (whose bytes on
-// disk are src); nil when it is not in a git repository.
-func openJournalGit(ctx context.Context, abs string, src []byte) (*journalGit, error) {
-	repo, err := git.PlainOpenWithOptions(filepath.Dir(abs), &git.PlainOpenOptions{DetectDotGit: true})
+// WorkTreeRoot is the root of the work tree of the git repository holding
+// dir, symlinks resolved, or "" when dir is in none: where check lets a
+// journal in dir cite files, besides --root. dir need not exist yet (its
+// nearest existing parent is asked).
+func WorkTreeRoot(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(abs); err == nil || filepath.Dir(abs) == abs {
+			break
+		}
+		abs = filepath.Dir(abs)
+	}
+	_, root, err := openWorkTree(abs)
+	return root, err
+}
+
+// openWorkTree opens the git repository holding dir, and returns it and
+// its work tree's root, symlinks resolved; nil and "" when dir is in none
+// (or in a bare repository, which holds no files on disk).
+func openWorkTree(dir string) (*git.Repository, string, error) {
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true})
 	if errors.Is(err, git.ErrRepositoryNotExists) {
-		return nil, nil
+		return nil, "", nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	wt, err := repo.Worktree()
 	if err != nil {
-		return nil, nil // a bare repository holds no journal on disk
+		return nil, "", nil
 	}
 	root, err := realDir(wt.Filesystem.Root())
 	if err != nil {
+		return nil, "", err
+	}
+	return repo, root, nil
+}
+
+// openJournalGit reads the history of the journal at abs (whose bytes on
+// disk are src); nil when it is not in a git repository.
+func openJournalGit(ctx context.Context, abs string, src []byte) (*journalGit, error) {
+	repo, root, err := openWorkTree(filepath.Dir(abs))
+	if repo == nil || err != nil {
 		return nil, err
 	}
 	g := &journalGit{ctx: ctx, repo: repo, root: root, files: map[string]*sourceFile{},
