@@ -15,6 +15,7 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/fetch"
 	"github.com/ctrlcmp/ctrlcmp/internal/journal"
+	"github.com/ctrlcmp/ctrlcmp/internal/load"
 )
 
 const checkLong = `Check that every citation in the journals still points at the code it cited.
@@ -30,7 +31,9 @@ Where a citation is checked:
     of theirs the table was written from): in that repository at that
     commit, from ctrlcmp's cache (fetched into it when missing, unless
     --offline); while that tree is not at hand, the citation is unverified;
-  - module@version/path:line: in the Go module cache;
+  - module@version/path:line: in the Go module cache, downloaded into it
+    when missing (go mod download, through $GOPROXY, checked against
+    $GOSUMDB; nothing is built or run), unless --offline;
   - anything else: in the working tree, relative to the journal's directory,
     then to the root of its git repository, then to --root. A path that
     leaves the git repository and --root (.., an absolute path, a symlink
@@ -95,7 +98,7 @@ func newCheck(g *globals, runF func(*CheckOptions) error) *cobra.Command {
 	c.Flags().StringVar(&opts.Root, "root", "", "a further directory local citations resolve against and may point into")
 	c.Flags().StringVar(&opts.Format, "format", "text", "output format: text, or github (GitHub Actions annotations)")
 	c.Flags().BoolVar(&opts.Fix, "fix", false, "rewrite moved citations in place to point at where their code went")
-	c.Flags().BoolVar(&opts.Offline, "offline", false, "never fetch: a pinned repository missing from the cache leaves its citations unverified")
+	c.Flags().BoolVar(&opts.Offline, "offline", false, "never fetch or download: a pinned repository missing from the cache, or a module missing from the module cache, leaves its citations unverified")
 	c.Flags().BoolVar(&opts.Strict, "strict", false, "fail on unverified citations too")
 	c.Flags().StringVar(&opts.CacheDir, "cache-dir", "", "ctrlcmp's cache of pinned repositories (default $CTRLCMP_CACHE, else the user cache dir)")
 	return c
@@ -106,6 +109,9 @@ func newCheck(g *globals, runF func(*CheckOptions) error) *cobra.Command {
 func checkRun(ctx context.Context, g *globals, opts *CheckOptions) error {
 	jo := journal.Options{Root: opts.Root, ModCache: moduleCache(),
 		WorkTrees: cachedTrees{cacheDir: opts.CacheDir, offline: opts.Offline, progress: g.progress()}}
+	if !opts.Offline {
+		jo.Download = load.Download
+	}
 	var results []journal.Result
 	for _, file := range opts.Files {
 		res, err := checkFile(ctx, file, jo, opts.Fix, opts.ErrOut)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -143,6 +144,64 @@ func TestCheckPinnedTree(t *testing.T) {
 			}
 			if strings.Contains(out, "working tree") {
 				t.Errorf("a citation of their tree was looked for in the working tree:\n%s", out)
+			}
+			if !strings.HasSuffix(out, tc.summary+"\n") {
+				t.Errorf("stdout ends with\n%s\nwant %q", out, tc.summary)
+			}
+		})
+	}
+}
+
+// moduleProxy points the go command at a module proxy made of this test's
+// own module cache (file://, nothing leaves the machine), with an empty
+// module cache of its own, and returns the proxy's URL.
+func moduleProxy(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := "file://" + filepath.ToSlash(filepath.Join(strings.TrimSpace(string(out)), "cache", "download"))
+	t.Setenv("GOMODCACHE", t.TempDir())
+	t.Setenv("GOPROXY", proxy)
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GOFLAGS", "-modcacherw")
+	return proxy
+}
+
+// TestCheckDownloadsModules: a citation of a dependency (module@version/path)
+// missing from the module cache is downloaded into it through the module
+// proxy, unless --offline; one the proxy does not have is unverified, with
+// the go command's reason.
+func TestCheckDownloadsModules(t *testing.T) {
+	proxy := moduleProxy(t)
+	file := filepath.Join(t.TempDir(), "notes.md")
+	writeText(t, file, "Ready is `github.com/fluxcd/pkg/apis/meta@v1.31.0/conditions.go:43`;\n"+
+		"no such version: `github.com/fluxcd/pkg/apis/meta@v1.99.0/conditions.go:43`.\n")
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		says    []string
+		summary string
+	}{
+		{"offline, not downloaded", []string{"--offline"}, []string{
+			"notes.md:1: unverified: github.com/fluxcd/pkg/apis/meta@v1.31.0 is not in the module cache ",
+			"; run `go mod download github.com/fluxcd/pkg/apis/meta@v1.31.0`",
+		}, "0 ok, 0 moved, 0 broken, 0 rejected, 2 unverified"},
+		{"downloaded", nil, []string{
+			"notes.md:2: unverified: github.com/fluxcd/pkg/apis/meta@v1.99.0 is not in the module cache, and downloading it failed: go mod download: github.com/fluxcd/pkg/apis/meta@v1.99.0: reading " + proxy,
+		}, "1 ok, 0 moved, 0 broken, 0 rejected, 1 unverified"},
+		{"offline, downloaded before", []string{"--offline"}, nil, "1 ok, 0 moved, 0 broken, 0 rejected, 1 unverified"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, append([]string{"check", file}, tc.args...)...)
+			if code != 0 {
+				t.Errorf("exit %d; stderr %q", code, errs)
+			}
+			for _, want := range tc.says {
+				if !strings.Contains(out, want) {
+					t.Errorf("stdout does not say %q:\n%s", want, out)
+				}
 			}
 			if !strings.HasSuffix(out, tc.summary+"\n") {
 				t.Errorf("stdout ends with\n%s\nwant %q", out, tc.summary)

@@ -45,6 +45,10 @@ type Options struct {
 	// ModCache is the Go module cache, where citations of dependencies
 	// (module@version/path:line) are read; "" leaves them unverified.
 	ModCache string
+	// Download brings a module version missing from ModCache into the
+	// module cache and returns its directory there (go mod download); nil
+	// leaves the citations of such a module unverified.
+	Download func(ctx context.Context, path, version string) (dir string, err error)
 }
 
 // Status is the verdict on one citation.
@@ -102,7 +106,7 @@ func Check(ctx context.Context, file string, opt Options) (Result, error) {
 	}
 	c := &checker{ctx: ctx, opt: opt, dir: filepath.Dir(abs), doc: doc,
 		files: map[string]*sourceFile{}, roots: map[string]*os.Root{}, trees: map[string]treeResult{},
-		locals: map[string]localResult{}}
+		locals: map[string]localResult{}, modules: map[string]treeResult{}}
 	defer c.close()
 	if opt.Root != "" {
 		if c.root, err = realDir(opt.Root); err != nil {
@@ -149,11 +153,15 @@ type checker struct {
 	files map[string]*sourceFile
 	roots map[string]*os.Root
 	trees map[string]treeResult // repo@sha -> work tree
+	// modules are the modules downloaded (or not) so far: module@version
+	// -> its directory in the module cache.
+	modules map[string]treeResult
 	// locals are the local paths resolved so far: directory and path,
 	// joined by a NUL, to where the file is.
 	locals map[string]localResult
 }
 
+// treeResult is where a tree was found, or why it was not.
 type treeResult struct {
 	dir string
 	err error
@@ -384,14 +392,38 @@ func (c *checker) dependency(cit Citation) (target, Finding, bool) {
 	if err1 != nil || err2 != nil {
 		return target{}, Finding{Status: Broken, Message: fmt.Sprintf("broken: %s@%s is not a module path and version", mod, ver)}, false
 	}
-	if c.opt.ModCache == "" {
+	if c.opt.ModCache == "" && c.opt.Download == nil {
 		return target{}, Finding{Status: Unverified, Message: "unverified: no Go module cache to read " + mod + "@" + ver + " from"}, false
 	}
-	dir, err := realDir(filepath.Join(c.opt.ModCache, filepath.FromSlash(escMod)+"@"+escVer))
+	dir, err := "", fs.ErrNotExist
+	if c.opt.ModCache != "" {
+		dir, err = realDir(filepath.Join(c.opt.ModCache, filepath.FromSlash(escMod)+"@"+escVer))
+	}
 	if err != nil {
-		return target{}, Finding{Status: Unverified, Message: fmt.Sprintf("unverified: %s@%s is not in the module cache %s; run `go mod download %s@%s`", mod, ver, c.opt.ModCache, mod, ver)}, false
+		if c.opt.Download == nil {
+			return target{}, Finding{Status: Unverified, Message: fmt.Sprintf("unverified: %s@%s is not in the module cache %s; run `go mod download %s@%s`", mod, ver, c.opt.ModCache, mod, ver)}, false
+		}
+		dl := c.download(mod, ver)
+		if dl.err != nil {
+			return target{}, Finding{Status: Unverified, Message: fmt.Sprintf("unverified: %s@%s is not in the module cache, and downloading it failed: %v", mod, ver, dl.err)}, false
+		}
+		dir = dl.dir
 	}
 	return target{root: dir, rel: filepath.FromSlash(rest), base: dir, where: mod + "@" + ver, fixed: true}, Finding{}, true
+}
+
+// download brings a module version into the module cache, once.
+func (c *checker) download(mod, ver string) treeResult {
+	key := mod + "@" + ver
+	dl, ok := c.modules[key]
+	if !ok {
+		dl.dir, dl.err = c.opt.Download(c.ctx, mod, ver)
+		if dl.err == nil {
+			dl.dir, dl.err = realDir(dl.dir)
+		}
+		c.modules[key] = dl
+	}
+	return dl
 }
 
 // local resolves a citation against the working tree: relative to dir,
