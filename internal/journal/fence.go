@@ -16,7 +16,7 @@ const (
 
 // Fence is a region of generated text in a journal:
 //
-//	<!-- ctrlcmp:begin id=table/Kustomization/Widget repo=https://github.com/fluxcd/kustomize-controller sha=186fb3b… version=v0.1.0 -->
+//	<!-- ctrlcmp:begin id=table/Kustomization/Widget repo=https://github.com/fluxcd/kustomize-controller sha=186fb3b… dirs=../operator version=v0.1.0 -->
 //	…
 //	<!-- ctrlcmp:end -->
 //
