@@ -126,7 +126,7 @@ func recordTrees(r *journal.Region, journalPath string, sides []result.Side, war
 	}
 	repoRoot, err := journal.WorkTreeRoot(jdir)
 	if err != nil {
-		return fmt.Errorf("journal %s: reading its git repository: %w", journalPath, err)
+		return fail.Wrap(fail.CodeUsage, fmt.Errorf("journal %s: reading the git repository holding it: %w; check that repository (git status there)", journalPath, err))
 	}
 	bound := repoRoot
 	if bound == "" {

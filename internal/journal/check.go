@@ -447,6 +447,7 @@ type localResult struct {
 	ok bool
 }
 
+// resolveLocal is local for the path p, without the memo.
 func (c *checker) resolveLocal(p, dir string) (target, Finding, bool) {
 	var bounds []string
 	if c.git != nil {
