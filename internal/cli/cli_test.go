@@ -285,12 +285,17 @@ func TestJournalExitCodes(t *testing.T) {
 	if err := os.WriteFile(readOnly, []byte("notes\n"), 0o444); err != nil {
 		t.Fatal(err)
 	}
+	dangling := filepath.Join(dir, "dangling.md")
+	if err := os.Symlink(filepath.Join(dir, "nowhere.md"), dangling); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name, journal string
 		code          int
 		says          string
 	}{
 		{"malformed", malformed, fail.CodeUsage, "close the code block"},
+		{"link to nothing", dangling, fail.CodeJournal, ": a symlink to nothing: it leads to " + filepath.Join(dir, "nowhere.md") + ", which does not exist; create that file, or replace the link with the journal; the journal is unchanged"},
 		{"unwritable", unwritable, fail.CodeJournal, "the journal is unchanged"},
 		{"read-only", readOnly, fail.CodeJournal, ": read-only (mode 0444); the journal is unchanged: make it writable (chmod u+w " + readOnly + ") and run again"},
 	} {

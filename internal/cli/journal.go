@@ -71,8 +71,11 @@ func writeFailure(err error) error {
 	if !errors.As(err, &we) {
 		return err
 	}
-	if errors.Is(err, journal.ErrReadOnly) {
+	switch {
+	case errors.Is(err, journal.ErrReadOnly):
 		return fail.Wrap(fail.CodeJournal, fmt.Errorf("%w; the journal is unchanged: make it writable (chmod u+w %s) and run again", err, we.Path))
+	case errors.Is(err, journal.ErrLinkToNothing):
+		return fail.Wrap(fail.CodeJournal, fmt.Errorf("%w; the journal is unchanged", err))
 	}
 	return fail.Wrap(fail.CodeJournal, fmt.Errorf("%w; the journal is unchanged: check that %s is writable and has free space, then run again", err, filepath.Dir(we.Path)))
 }

@@ -35,7 +35,8 @@ func Update(path string, r Region, dryRun bool) (before, after []byte, err error
 }
 
 // WriteError is a journal that could not be written: it is read-only
-// (ErrReadOnly), it is a symlink to nothing, its directory could not be
+// (ErrReadOnly), it is a symlink to nothing (ErrLinkToNothing), its
+// directory could not be
 // created, or writing the temporary file next to it or renaming that into
 // place failed (permission denied, disk full). The journal is left as it
 // was.
@@ -51,6 +52,10 @@ func (e *WriteError) Unwrap() error { return e.Err }
 // its mode), or one this process may not write to. ctrlcmp does not replace
 // it, though renaming over it would succeed.
 var ErrReadOnly = errors.New("read-only")
+
+// ErrLinkToNothing is a journal that is a symlink to a file that does not
+// exist: ctrlcmp neither creates that file nor replaces the link.
+var ErrLinkToNothing = errors.New("a symlink to nothing")
 
 // WriteAtomic replaces the file at path with data through a temporary file
 // in the same directory and a rename, so a reader sees the old bytes or the
@@ -116,7 +121,7 @@ func linkTarget(path string) (string, error) {
 	target, err := filepath.EvalSymlinks(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		to, _ := os.Readlink(path)
-		return "", fmt.Errorf("it is a symlink to %s, which does not exist (%w); create that file, or replace the link with the journal", to, err)
+		return "", fmt.Errorf("%w: it leads to %s, which does not exist; create that file, or replace the link with the journal", ErrLinkToNothing, to)
 	}
 	if err != nil {
 		return "", fmt.Errorf("it is a symlink that cannot be followed: %w", err)

@@ -46,7 +46,7 @@ func TestUpdateThroughSymlink(t *testing.T) {
 	}
 	_, _, err := Update(dangling, tableRegion, false)
 	var we *WriteError
-	if !errors.As(err, &we) || !strings.Contains(err.Error(), "which does not exist") {
+	if !errors.As(err, &we) || !errors.Is(err, ErrLinkToNothing) || !strings.Contains(err.Error(), "nothing.md, which does not exist") {
 		t.Errorf("Update of a link to nothing: error = %v, want a *WriteError saying so", err)
 	}
 }
