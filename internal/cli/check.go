@@ -16,6 +16,7 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/fetch"
 	"github.com/ctrlcmp/ctrlcmp/internal/journal"
+	"github.com/ctrlcmp/ctrlcmp/internal/load"
 )
 
 const checkLong = `Check that every citation in the journals still points at the code it cited.
@@ -26,11 +27,15 @@ to path#L10, and GitHub permalinks (https://github.com/O/R/blob/SHA/path#L10).
 Citations inside fenced code blocks are examples and are skipped.
 
 Where a citation is checked:
-  - a permalink, or a plain citation inside a fence that records repo= and
-    sha=: in that repository at that commit, from ctrlcmp's cache (fetched
-    into it when missing, unless --offline; a server silent for --timeout,
-    default 30s, leaves them unverified);
-  - module@version/path:line: in the Go module cache;
+  - a permalink, a plain citation inside a fence that records repo= and
+    sha=, or a citation into a fence's checkout= directory (a local checkout
+    of theirs the table was written from): in that repository at that
+    commit, from ctrlcmp's cache (fetched into it when missing, unless
+    --offline); while that tree is not at hand (a server silent for
+    --timeout, default 30s, included), the citation is unverified;
+  - module@version/path:line: in the Go module cache, downloaded into it
+    when missing (go mod download, through $GOPROXY, checked against
+    $GOSUMDB; nothing is built or run), unless --offline;
   - anything else: in the working tree, relative to the journal's directory,
     then to the root of its git repository, then to --root. A path that
     leaves the git repository and --root (.., an absolute path, a symlink
@@ -96,7 +101,7 @@ func newCheck(g *globals, runF func(*CheckOptions) error) *cobra.Command {
 	c.Flags().StringVar(&opts.Root, "root", "", "a further directory local citations resolve against and may point into")
 	c.Flags().StringVar(&opts.Format, "format", "text", "output format: text, or github (GitHub Actions annotations)")
 	c.Flags().BoolVar(&opts.Fix, "fix", false, "rewrite moved citations in place to point at where their code went")
-	c.Flags().BoolVar(&opts.Offline, "offline", false, "never fetch: a pinned repository missing from the cache leaves its citations unverified")
+	c.Flags().BoolVar(&opts.Offline, "offline", false, "never fetch or download: a pinned repository missing from the cache, or a module missing from the module cache, leaves its citations unverified")
 	c.Flags().BoolVar(&opts.Strict, "strict", false, "fail on unverified citations too")
 	c.Flags().StringVar(&opts.CacheDir, "cache-dir", "", "ctrlcmp's cache of pinned repositories (default $CTRLCMP_CACHE, else the user cache dir)")
 	timeoutFlag(c.Flags(), &opts.Timeout)
@@ -108,6 +113,9 @@ func newCheck(g *globals, runF func(*CheckOptions) error) *cobra.Command {
 func checkRun(ctx context.Context, g *globals, opts *CheckOptions) error {
 	jo := journal.Options{Root: opts.Root, ModCache: moduleCache(),
 		WorkTrees: cachedTrees{cacheDir: opts.CacheDir, offline: opts.Offline, timeout: opts.Timeout, progress: g.progress()}}
+	if !opts.Offline {
+		jo.Download = load.Download
+	}
 	var results []journal.Result
 	for _, file := range opts.Files {
 		res, err := checkFile(ctx, file, jo, opts.Fix, opts.ErrOut)
@@ -121,11 +129,34 @@ func checkRun(ctx context.Context, g *globals, opts *CheckOptions) error {
 		}
 		results = append(results, res)
 	}
-	problems := printCheck(opts.Out, opts.Format, results, opts.Strict)
-	if problems > 0 {
-		return fail.Wrap(fail.CodeFindings, fmt.Errorf("%d citation problem(s); fix them by hand, or run `ctrlcmp check --fix` for the moved ones", problems))
+	counts := printCheck(opts.Out, opts.Format, results, opts.Strict)
+	if msg := problemsMessage(counts, opts.Strict); msg != "" {
+		return fail.Wrap(fail.CodeFindings, errors.New(msg))
 	}
 	return nil
+}
+
+// problemsMessage says how many citations fail the check and what to do
+// about each kind of them; "" when none does.
+func problemsMessage(counts map[journal.Status]int, strict bool) string {
+	var todo []string
+	problems := 0
+	if n := counts[journal.Moved]; n > 0 {
+		problems += n
+		todo = append(todo, fmt.Sprintf("run `ctrlcmp check --fix` to rewrite the %d moved one(s)", n))
+	}
+	if n := counts[journal.Broken] + counts[journal.Rejected]; n > 0 {
+		problems += n
+		todo = append(todo, fmt.Sprintf("fix the %d broken or rejected one(s) by hand", n))
+	}
+	if n := counts[journal.Unverified]; strict && n > 0 {
+		problems += n
+		todo = append(todo, fmt.Sprintf("the %d unverified one(s) fail because of --strict; each line says what would verify it", n))
+	}
+	if problems == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d citation problem(s): %s", problems, strings.Join(todo, "; "))
 }
 
 // checkFile checks one journal, and with fix rewrites its moved citations
@@ -136,7 +167,7 @@ func checkFile(ctx context.Context, file string, opt journal.Options, fix bool, 
 	} else if err == nil && st.IsDir() {
 		return journal.Result{}, fail.Usage("journal %s is a directory; give the markdown files in it", file)
 	}
-	res, err := journal.Check(ctx, file, opt)
+	res, err := checkOnce(ctx, file, opt)
 	if err != nil || !fix {
 		return res, err
 	}
@@ -148,25 +179,30 @@ func checkFile(ctx context.Context, file string, opt journal.Options, fix bool, 
 		return res, nil
 	}
 	fmt.Fprintf(stderr, "ctrlcmp: %s: rewrote %d moved citation(s)\n", file, n)
-	return journal.Check(ctx, file, opt)
+	return checkOnce(ctx, file, opt)
+}
+
+// checkOnce checks one journal; one whose fences cannot be read is a usage
+// error (exit 2), as when table writes it.
+func checkOnce(ctx context.Context, file string, opt journal.Options) (journal.Result, error) {
+	res, err := journal.Check(ctx, file, opt)
+	if errors.As(err, new(*journal.MalformedError)) {
+		return res, fail.Wrap(fail.CodeUsage, err)
+	}
+	return res, err
 }
 
 // printCheck writes the problems (and unverified citations) of the results
-// and a summary, and returns how many problems fail the check.
-func printCheck(w io.Writer, format string, results []journal.Result, strict bool) int {
+// and a summary, and returns how many citations have each verdict.
+func printCheck(w io.Writer, format string, results []journal.Result, strict bool) map[journal.Status]int {
 	counts := map[journal.Status]int{}
-	citations, problems := 0, 0
+	citations := 0
 	for _, res := range results {
-		for _, p := range res.Problems {
-			problems++
-			annotate(w, format, "error", res.File, p.Line, "malformed fence: "+p.Message)
-		}
 		for _, f := range res.Findings {
 			citations++
 			counts[f.Status]++
 			switch {
 			case f.Status.Problem() || strict && f.Status == journal.Unverified:
-				problems++
 				annotate(w, format, "error", res.File, f.Citation.Line, f.Message)
 			case f.Status == journal.Unverified:
 				annotate(w, format, "notice", res.File, f.Citation.Line, f.Message)
@@ -175,7 +211,7 @@ func printCheck(w io.Writer, format string, results []journal.Result, strict boo
 	}
 	fmt.Fprintf(w, "ctrlcmp check: %d citation(s) in %d file(s): %d ok, %d moved, %d broken, %d rejected, %d unverified\n",
 		citations, len(results), counts[journal.OK], counts[journal.Moved], counts[journal.Broken], counts[journal.Rejected], counts[journal.Unverified])
-	return problems
+	return counts
 }
 
 // annotate writes one finding: FILE:LINE: message, or a GitHub Actions
@@ -214,8 +250,13 @@ type cachedTrees struct {
 	progress func(string)
 }
 
+// WorkTree fetches repo at sha into the cache, unless it is there; a
+// repository without that commit is a *journal.NoCommitError.
 func (t cachedTrees) WorkTree(ctx context.Context, repo, sha string) (string, error) {
 	res, err := fetch.Checkout(ctx, fetch.Options{Repo: repo, Rev: sha, CacheDir: t.cacheDir, Offline: t.offline, Timeout: t.timeout, Progress: t.progress})
+	if errors.As(err, new(*fetch.NoCommitError)) {
+		return "", &journal.NoCommitError{Err: err}
+	}
 	if err != nil {
 		return "", fetchHint(err)
 	}

@@ -87,6 +87,12 @@ func (g *globals) progress() func(string) {
 	return func(s string) { fmt.Fprintf(g.stderr, "ctrlcmp: %s\n", s) }
 }
 
+// warn prints a warning on stderr, also under --quiet: something the
+// command did that will bite later.
+func (g *globals) warn(msg string) {
+	fmt.Fprintf(g.stderr, "ctrlcmp: warning: %s\n", msg)
+}
+
 // newRoot is the ctrlcmp command with its global flags (into g), and
 // without its subcommands.
 func newRoot(g *globals, stdout io.Writer) *cobra.Command {

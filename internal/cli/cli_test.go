@@ -281,8 +281,8 @@ func TestBadTree(t *testing.T) {
 	}
 }
 
-// TestJournalExitCodes: a journal that cannot be written exits 5, a
-// malformed one 2, each with one line naming it.
+// TestJournalExitCodes: a journal that cannot be written (a read-only one
+// included) exits 5, a malformed one 2, each with one line naming it.
 func TestJournalExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(fixturesDir, "..", "logs", "settles.log")
@@ -293,13 +293,23 @@ func TestJournalExitCodes(t *testing.T) {
 	// The name fits the file system, but not the temporary file written
 	// beside it: the write fails even for root.
 	unwritable := filepath.Join(dir, strings.Repeat("j", 240)+".md")
+	readOnly := filepath.Join(dir, "read-only.md")
+	if err := os.WriteFile(readOnly, []byte("notes\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	dangling := filepath.Join(dir, "dangling.md")
+	if err := os.Symlink(filepath.Join(dir, "nowhere.md"), dangling); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name, journal string
 		code          int
 		says          string
 	}{
 		{"malformed", malformed, fail.CodeUsage, "close the code block"},
+		{"link to nothing", dangling, fail.CodeJournal, ": a symlink to nothing: it leads to " + filepath.Join(dir, "nowhere.md") + ", which does not exist; create that file, or replace the link with the journal; the journal is unchanged"},
 		{"unwritable", unwritable, fail.CodeJournal, "the journal is unchanged"},
+		{"read-only", readOnly, fail.CodeJournal, ": read-only (mode 0444); the journal is unchanged: make it writable (chmod u+w " + readOnly + ") and run again"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errs := run(t, "stages", dir, "--log", log, "--journal", tc.journal)

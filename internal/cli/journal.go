@@ -17,9 +17,12 @@ import (
 
 // writeJournal puts the markdown table of sides into the journal at path,
 // in the fence of this comparison (theirs' repository and sha recorded on
-// its begin line). With check it writes nothing: it prints a diff and fails
-// with exit code 1 when the journal is out of date.
-func writeJournal(out io.Writer, path string, check bool, progress func(string), sides ...result.Side) error {
+// its begin line when theirs is pinned, or a checkout check must fetch).
+// With check it writes nothing: it prints a diff and fails with exit code 1
+// when the journal is out of date. Through warn it says what check will
+// need for a local tree it will not find in a clone of the journal's
+// repository.
+func writeJournal(out io.Writer, path string, check bool, progress, warn func(string), sides ...result.Side) error {
 	var body bytes.Buffer
 	if err := report.Markdown(&body, sides...); err != nil {
 		return err
@@ -27,11 +30,12 @@ func writeJournal(out io.Writer, path string, check bool, progress func(string),
 	theirs, ours := sides[0], sides[len(sides)-1]
 	region := journal.Region{
 		ID:      "table/" + controllerID(theirs) + "/" + controllerID(ours),
-		Repo:    theirs.Tree.Repo,
-		Sha:     theirs.Tree.Sha,
 		Dirs:    localDirs(sides),
 		Version: Version,
 		Body:    body.String(),
+	}
+	if err := recordTrees(&region, path, sides, warn); err != nil {
+		return err
 	}
 	before, after, err := journal.Update(path, region, check)
 	if err != nil {
@@ -67,6 +71,12 @@ func writeFailure(err error) error {
 	if !errors.As(err, &we) {
 		return err
 	}
+	switch {
+	case errors.Is(err, journal.ErrReadOnly):
+		return fail.Wrap(fail.CodeJournal, fmt.Errorf("%w; the journal is unchanged: make it writable (chmod u+w %s) and run again", err, we.Path))
+	case errors.Is(err, journal.ErrLinkToNothing):
+		return fail.Wrap(fail.CodeJournal, fmt.Errorf("%w; the journal is unchanged", err))
+	}
 	return fail.Wrap(fail.CodeJournal, fmt.Errorf("%w; the journal is unchanged: check that %s is writable and has free space, then run again", err, filepath.Dir(we.Path)))
 }
 
@@ -85,10 +95,109 @@ func controllerID(s result.Side) string {
 func localDirs(sides []result.Side) []string {
 	var dirs []string
 	for _, s := range sides {
-		if s.Tree.Link == nil || s.Tree.Sha != "" && strings.Contains(s.Tree.Link(".", 1), "/blob/"+s.Tree.Sha+"/") {
-			continue // a pinned tree: its fence fields are repo= and sha=
+		if dir, ok := localDir(s.Tree); ok {
+			dirs = append(dirs, dir)
 		}
-		dirs = append(dirs, strings.TrimSuffix(s.Tree.Link(".", 1), "#L1"))
 	}
 	return dirs
+}
+
+// localDir is the root of a local tree relative to the journal, where its
+// links lead; false for a pinned tree (its fence fields are repo= and sha=).
+func localDir(t result.Tree) (string, bool) {
+	if t.Link == nil || t.Sha != "" && strings.Contains(t.Link(".", 1), "/blob/"+t.Sha+"/") {
+		return "", false
+	}
+	return strings.TrimSuffix(t.Link(".", 1), "#L1"), true
+}
+
+// recordTrees records in the region the tree of theirs that check reads
+// its citations in. A pinned tree is recorded as such (repo=, sha=). So is
+// a local checkout of theirs that a clone of the journal's repository does
+// not hold (it is outside it, or a repository of its own inside it), at its
+// origin and commit, with where it is (checkout=): check reads the
+// citations into it in that commit, fetched like a pinned tree. A local
+// tree that cannot be recorded so (ours, or theirs without git or an
+// origin) gets a warning saying what check will need.
+func recordTrees(r *journal.Region, journalPath string, sides []result.Side, warn func(string)) error {
+	jdir, err := filepath.Abs(filepath.Dir(journalPath))
+	if err != nil {
+		return err
+	}
+	if real, err := filepath.EvalSymlinks(jdir); err == nil {
+		jdir = real
+	}
+	repoRoot, err := journal.WorkTreeRoot(jdir)
+	if err != nil {
+		return fail.Wrap(fail.CodeUsage, fmt.Errorf("journal %s: reading the git repository holding it: %w; check that repository (git status there)", journalPath, err))
+	}
+	bound := repoRoot
+	if bound == "" {
+		bound = jdir
+	}
+	for i, s := range sides {
+		theirs := i == 0
+		dir, local := localDir(s.Tree)
+		if !local {
+			if theirs {
+				r.Repo, r.Sha = s.Tree.Repo, s.Tree.Sha
+			}
+			continue
+		}
+		// Citations and links are relative to the root of the git work
+		// tree holding a tree (the tree itself when there is none), and
+		// then it has a sha.
+		root := filepath.Join(jdir, filepath.FromSlash(dir))
+		if real, err := filepath.EvalSymlinks(root); err == nil {
+			root = real
+		}
+		isGit := s.Tree.Sha != ""
+		outside := !within(bound, root)
+		nested := !outside && isGit && repoRoot != "" && root != repoRoot
+		if !outside && !nested {
+			continue
+		}
+		if theirs && isGit && s.Tree.Repo != "" {
+			r.Repo, r.Sha, r.Checkout = s.Tree.Repo, s.Tree.Sha, dir
+			if s.Tree.Dirty {
+				warn(fmt.Sprintf("their tree %s has uncommitted changes: the journal records %s at %s, and `ctrlcmp check` reads that commit, not your changes; commit and push them, then write the table again", s.Tree.Root, s.Tree.Repo, s.Tree.Sha))
+			}
+			continue
+		}
+		warn(unrecordedTree(s.Tree.Root, journalPath, theirs, outside, isGit))
+	}
+	return nil
+}
+
+// unrecordedTree is the warning about a local tree a clone of the journal's
+// repository will not hold (it is outside it, or else a repository of its
+// own nested in it), and that the journal cannot record as pinned.
+func unrecordedTree(root, journalPath string, theirs, outside, isGit bool) string {
+	what, where := "our tree", "is outside the journal's repository"
+	if theirs {
+		what = "their tree"
+	}
+	if !outside {
+		where = "is a git repository of its own inside the journal's"
+	}
+	need := "a CI clone of the journal's repository will not have it"
+	if outside {
+		need = fmt.Sprintf("`ctrlcmp check %s` will reject its citations unless run with --root DIR (a directory holding both), and %s", journalPath, need)
+	}
+	fix := "keep the journal in our tree's repository"
+	switch {
+	case theirs && isGit:
+		where += " and has no origin remote with a URL to fetch it from"
+		fix = "give it an origin (git remote add origin URL) and write the table again, or pin their tree with --theirs SHA --theirs-repo URL"
+	case theirs:
+		where += " and not a git checkout"
+		fix = "pin their tree with --theirs SHA --theirs-repo URL instead"
+	}
+	return fmt.Sprintf("%s %s %s: %s; %s", what, root, where, need, fix)
+}
+
+// within reports whether path is dir or inside it.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -46,9 +46,10 @@ func TestScript(t *testing.T) {
 			return os.MkdirAll(home, 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"fixture": cmdFixture,
-			"concat":  cmdConcat,
-			"prose":   cmdProse,
+			"fixture":  cmdFixture,
+			"concat":   cmdConcat,
+			"prose":    cmdProse,
+			"gitserve": cmdGitServe,
 		},
 	})
 }

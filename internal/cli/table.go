@@ -137,7 +137,7 @@ func tableRun(ctx context.Context, g *globals, opts *TableOptions) error {
 		sides = append(sides, result.Side{Tree: t, Controller: ctrl})
 	}
 	if opts.Journal != "" {
-		return writeJournal(opts.Out, opts.Journal, opts.Check, g.progress(), sides...)
+		return writeJournal(opts.Out, opts.Journal, opts.Check, g.progress(), g.warn, sides...)
 	}
 	switch opts.Format {
 	case "json":

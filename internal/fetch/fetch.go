@@ -62,7 +62,8 @@ const pinnedRef = "refs/ctrlcmp/pinned"
 // Checkout returns a verified work tree of o.Repo at o.Rev, from the cache
 // when it holds one and fetched into it otherwise. A malformed revision is a
 // fail.Usage error; a repository that cannot be reached or lacks the
-// revision is a fail.Fetch error, an *OfflineError in its chain when
+// revision is a fail.Fetch error (a *NoCommitError in its chain when the
+// repository lacks a full sha), an *OfflineError in its chain when
 // o.Offline forbade the network, a *TimeoutError when the server went
 // silent for o.Timeout and a *CacheDirError when the cache cannot be used;
 // when ctx is cancelled, context.Canceled is in the chain. A failed call
@@ -113,6 +114,16 @@ func (e *OfflineError) Error() string {
 		msg += "; " + e.Instead
 	}
 	return msg
+}
+
+// NoCommitError is a repository that answered, and sent its branches and
+// tags, but holds no commit Sha.
+type NoCommitError struct {
+	Repo, Sha string
+}
+
+func (e *NoCommitError) Error() string {
+	return fmt.Sprintf("%s has no commit %s; check the sha and the repository (`git ls-remote %s` lists its branches and tags)", e.Repo, e.Sha, e.Repo)
 }
 
 // CacheDirError is a cache directory that cannot be used: none was found,
@@ -269,7 +280,7 @@ func fetchCommit(ctx context.Context, o Options, dir, sha string) (*git.Reposito
 		return nil, 0, fetchError(ctx, o.Repo, sha, err)
 	}
 	if _, err := repo.CommitObject(plumbing.NewHash(sha)); err != nil {
-		return nil, 0, fail.Fetch("%s has no commit %s; check the sha and the repository (`git ls-remote %s` lists its branches and tags)", o.Repo, sha, o.Repo)
+		return nil, 0, fail.Wrap(fail.CodeFetch, &NoCommitError{Repo: o.Repo, Sha: sha})
 	}
 	return repo, packBytes(objectsDir(dir, false)), nil
 }

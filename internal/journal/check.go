@@ -18,10 +18,21 @@ import (
 )
 
 // WorkTrees gives the work tree of a repository checked out at a commit
-// (the cache `ctrlcmp table --theirs` fills).
+// (the cache `ctrlcmp table --theirs` fills). When the repository answers
+// but holds no such commit, the error is a *NoCommitError.
 type WorkTrees interface {
 	WorkTree(ctx context.Context, repo, sha string) (dir string, err error)
 }
+
+// NoCommitError is a repository that answered, but does not hold the
+// commit asked for: the citations of that commit cannot be read there, now
+// or later (unlike those of a repository out of reach).
+type NoCommitError struct {
+	Err error // what the repository said, naming it and the commit
+}
+
+func (e *NoCommitError) Error() string { return e.Err.Error() }
+func (e *NoCommitError) Unwrap() error { return e.Err }
 
 // Options configure Check.
 type Options struct {
@@ -34,6 +45,10 @@ type Options struct {
 	// ModCache is the Go module cache, where citations of dependencies
 	// (module@version/path:line) are read; "" leaves them unverified.
 	ModCache string
+	// Download brings a module version missing from ModCache into the
+	// module cache and returns its directory there (go mod download); nil
+	// leaves the citations of such a module unverified.
+	Download func(ctx context.Context, path, version string) (dir string, err error)
 }
 
 // Status is the verdict on one citation.
@@ -69,10 +84,10 @@ type Finding struct {
 type Result struct {
 	File     string // as given
 	Findings []Finding
-	Problems []Problem // malformed fences
 }
 
-// Check verifies every citation in the journal at file.
+// Check verifies every citation in the journal at file. A journal whose
+// fences cannot be read is a *MalformedError, as when writing it.
 func Check(ctx context.Context, file string, opt Options) (Result, error) {
 	src, err := os.ReadFile(file)
 	if err != nil {
@@ -85,8 +100,13 @@ func Check(ctx context.Context, file string, opt Options) (Result, error) {
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
-	c := &checker{ctx: ctx, opt: opt, dir: filepath.Dir(abs), doc: Parse(src),
-		files: map[string]*sourceFile{}, roots: map[string]*os.Root{}, trees: map[string]treeResult{}}
+	doc := Parse(src)
+	if err := doc.malformed(); err != nil {
+		return Result{}, fmt.Errorf("journal %s: %w", file, err)
+	}
+	c := &checker{ctx: ctx, opt: opt, dir: filepath.Dir(abs), doc: doc,
+		files: map[string]*sourceFile{}, roots: map[string]*os.Root{}, trees: map[string]treeResult{},
+		locals: map[string]localResult{}, modules: map[string]treeResult{}}
 	defer c.close()
 	if opt.Root != "" {
 		if c.root, err = realDir(opt.Root); err != nil {
@@ -96,7 +116,7 @@ func Check(ctx context.Context, file string, opt Options) (Result, error) {
 	if c.git, err = openJournalGit(ctx, abs, src); err != nil {
 		return Result{}, fmt.Errorf("journal %s: reading its git history: %w", file, err)
 	}
-	res := Result{File: file, Problems: c.doc.Problems}
+	res := Result{File: file}
 	for _, cit := range c.doc.Citations {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
@@ -133,8 +153,15 @@ type checker struct {
 	files map[string]*sourceFile
 	roots map[string]*os.Root
 	trees map[string]treeResult // repo@sha -> work tree
+	// modules are the modules downloaded (or not) so far: module@version
+	// -> its directory in the module cache.
+	modules map[string]treeResult
+	// locals are the local paths resolved so far: directory and path,
+	// joined by a NUL, to where the file is.
+	locals map[string]localResult
 }
 
+// treeResult is where a tree was found, or why it was not.
 type treeResult struct {
 	dir string
 	err error
@@ -177,34 +204,121 @@ func (c *checker) check(cit Citation) Finding {
 }
 
 // resolve finds the tree of a citation: a permalink's commit, a
-// dependency's module in the module cache, the fence's pinned tree for a
-// plain citation inside a fence, or the working tree.
+// dependency's module in the module cache, the trees of the fence holding
+// it, or, for one in prose, the working tree.
 func (c *checker) resolve(cit Citation) (target, Finding, bool) {
 	switch {
 	case cit.Repo != "":
 		if !isFullSha(cit.Ref) {
 			return target{}, Finding{Status: Unverified, Message: fmt.Sprintf("unverified: the link is at %q, not at a full commit sha, so the lines it shows can change; link a permalink (press y on GitHub)", cit.Ref)}, false
 		}
-		return c.pinned(cit, cit.Repo, cit.Ref)
+		return c.pinned(cit.Path, cit.Repo, cit.Ref)
 	case isDependency(cit.Path):
 		return c.dependency(cit)
-	case cit.Fence >= 0 && !cit.Link:
+	case cit.Fence >= 0:
 		return c.inFence(cit, c.doc.Fences[cit.Fence])
 	}
+	return c.inProse(cit)
+}
+
+// inProse resolves a citation outside the fences: one into a fence's local
+// checkout of its pinned tree is read in that tree; any other in the
+// working tree, relative to the journal's directory. A plain one missing
+// there is looked for in the tree the journal's fences pin, when they pin
+// exactly one.
+func (c *checker) inProse(cit Citation) (target, Finding, bool) {
+	for _, fence := range c.doc.Fences {
+		if rel, ok := fence.intoCheckout(cit.Path); ok {
+			return c.pinned(rel, fence.Repo, fence.Sha)
+		}
+	}
 	t, f, ok := c.local(cit, c.dir)
-	if !ok || cit.Link || cit.Fence >= 0 {
+	if !ok || cit.Link || c.exists(t) {
 		return t, f, ok
 	}
-	// A plain citation in prose outside a fence may be of the tree the
-	// journal's fences pin, when there is one and the file is in it.
-	if _, err := c.read(t); errors.Is(err, fs.ErrNotExist) {
-		if repo, sha, one := c.onePinnedTree(); one {
-			if pt, _, ok := c.pinned(cit, repo, sha); ok {
-				if _, err := c.read(pt); err == nil {
-					return pt, Finding{}, true
-				}
+	if repo, sha, one := c.onePinnedTree(); one {
+		return c.orPinned(cit.Path, repo, sha, t, f, ok)
+	}
+	return t, f, ok
+}
+
+// inFence resolves a citation in generated text. A link is relative to
+// the journal's directory; a plain citation (in the reason of a "none"
+// cell) to one of the fence's local trees (dirs=), the first that holds
+// the file. A path into the fence's local checkout of its pinned tree
+// (checkout=) is read in that tree (repo= at sha=), wherever the checkout
+// is, and while that tree is not at hand the citation is unverified; any
+// other in the working tree. A plain citation in none of them is looked
+// for in the fence's pinned tree, when it has one and no checkout.
+func (c *checker) inFence(cit Citation, fence Fence) (target, Finding, bool) {
+	bases := fence.Dirs
+	if cit.Link || len(bases) == 0 {
+		bases = []string{"."}
+	}
+	var first *target
+	var rejected, notAtHand Finding
+	for _, b := range bases {
+		var t target
+		if rel, in := fence.intoCheckout(path.Join(b, cit.Path)); in {
+			pt, f, ok := c.pinned(rel, fence.Repo, fence.Sha)
+			if !ok {
+				notAtHand = f
+				continue
 			}
+			t = pt
+		} else {
+			lt, f, ok := c.local(cit, filepath.Join(c.dir, filepath.FromSlash(b)))
+			if !ok {
+				if rejected.Status == OK {
+					rejected = f
+				}
+				continue
+			}
+			t = lt
 		}
+		if c.exists(t) {
+			return t, Finding{}, true
+		}
+		if first == nil {
+			first = &t
+		}
+	}
+	switch {
+	case notAtHand.Status != OK:
+		return target{}, notAtHand, false
+	case !cit.Link && fence.Checkout == "" && fence.pinned():
+		if first != nil {
+			return c.orPinned(cit.Path, fence.Repo, fence.Sha, *first, Finding{}, true)
+		}
+		return c.orPinned(cit.Path, fence.Repo, fence.Sha, target{}, rejected, false)
+	case first != nil:
+		return *first, Finding{}, true
+	}
+	return target{}, rejected, false
+}
+
+// exists reports whether t's file is there (as far as reading it tells:
+// one that cannot be read for another reason is there).
+func (c *checker) exists(t target) bool {
+	_, err := c.read(t)
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
+// orPinned reads a citation missing from the working tree in repo at sha,
+// at path p: there when the file is there, or when the working tree
+// rejected the citation (ok false); unverified when that tree is not at
+// hand (it may well be there); else, missing from both, where the working
+// tree resolved it (t, f, ok).
+func (c *checker) orPinned(p, repo, sha string, t target, f Finding, ok bool) (target, Finding, bool) {
+	if !filepath.IsLocal(filepath.FromSlash(p)) {
+		return t, f, ok
+	}
+	pt, pf, pok := c.pinned(p, repo, sha)
+	if !pok {
+		return pt, pf, false
+	}
+	if c.exists(pt) || !ok {
+		return pt, pf, true
 	}
 	return t, f, ok
 }
@@ -221,48 +335,11 @@ func isFullSha(s string) bool {
 	return true
 }
 
-// inFence resolves a plain citation in generated text: in the first of the
-// fence's local trees (dirs=) and then its pinned tree (repo= and sha=)
-// that holds the file.
-func (c *checker) inFence(cit Citation, fence Fence) (target, Finding, bool) {
-	var first *target
-	var firstFinding Finding
-	try := func(t target, f Finding, ok bool) bool {
-		if !ok {
-			if first == nil && firstFinding.Status == OK {
-				firstFinding = f
-			}
-			return false
-		}
-		if first == nil {
-			first = &t
-		}
-		_, err := c.read(t)
-		return !errors.Is(err, fs.ErrNotExist)
-	}
-	for _, dir := range fence.Dirs {
-		if t, f, ok := c.local(cit, filepath.Join(c.dir, filepath.FromSlash(dir))); try(t, f, ok) {
-			return t, f, ok
-		}
-	}
-	if fence.Repo != "" && isFullSha(fence.Sha) {
-		if t, f, ok := c.pinned(cit, fence.Repo, fence.Sha); try(t, f, ok) {
-			return t, f, ok
-		}
-	}
-	if first != nil {
-		return *first, Finding{}, true
-	}
-	if firstFinding.Status != OK {
-		return target{}, firstFinding, false
-	}
-	return c.local(cit, c.dir)
-}
-
+// onePinnedTree is the tree the journal's fences pin, when they pin one.
 func (c *checker) onePinnedTree() (repo, sha string, ok bool) {
 	seen := map[string]bool{}
 	for _, f := range c.doc.Fences {
-		if f.Repo != "" && isFullSha(f.Sha) && !seen[f.Repo+"@"+f.Sha] {
+		if f.pinned() && !seen[f.Repo+"@"+f.Sha] {
 			seen[f.Repo+"@"+f.Sha] = true
 			repo, sha = f.Repo, f.Sha
 		}
@@ -270,8 +347,14 @@ func (c *checker) onePinnedTree() (repo, sha string, ok bool) {
 	return repo, sha, len(seen) == 1
 }
 
-func (c *checker) pinned(cit Citation, repo, sha string) (target, Finding, bool) {
+// pinned resolves path p in repo at commit sha. When that tree is not at
+// hand, the citation is unverified; when the repository has no such
+// commit, broken.
+func (c *checker) pinned(p, repo, sha string) (target, Finding, bool) {
 	where := repo + " at " + sha[:12]
+	if !filepath.IsLocal(filepath.FromSlash(p)) {
+		return target{}, Finding{Status: Rejected, Message: fmt.Sprintf("rejected: %s leaves the tree of %s; cite files inside it", p, where)}, false
+	}
 	if c.opt.WorkTrees == nil {
 		return target{}, Finding{Status: Unverified, Message: "unverified: " + where + " is not at hand (no cache of pinned trees)"}, false
 	}
@@ -284,10 +367,13 @@ func (c *checker) pinned(cit Citation, repo, sha string) (target, Finding, bool)
 		}
 		c.trees[key] = tr
 	}
+	if errors.As(tr.err, new(*NoCommitError)) {
+		return target{}, Finding{Status: Broken, Message: fmt.Sprintf("broken: %s cannot be read: %v", p, tr.err)}, false
+	}
 	if tr.err != nil {
 		return target{}, Finding{Status: Unverified, Message: fmt.Sprintf("unverified: %s is not at hand: %v", where, tr.err)}, false
 	}
-	return target{root: tr.dir, rel: filepath.FromSlash(cit.Path), base: tr.dir, where: where, fixed: true}, Finding{}, true
+	return target{root: tr.dir, rel: filepath.FromSlash(p), base: tr.dir, where: where, fixed: true}, Finding{}, true
 }
 
 // isDependency reports whether a path is a dependency site as the report
@@ -306,14 +392,38 @@ func (c *checker) dependency(cit Citation) (target, Finding, bool) {
 	if err1 != nil || err2 != nil {
 		return target{}, Finding{Status: Broken, Message: fmt.Sprintf("broken: %s@%s is not a module path and version", mod, ver)}, false
 	}
-	if c.opt.ModCache == "" {
+	if c.opt.ModCache == "" && c.opt.Download == nil {
 		return target{}, Finding{Status: Unverified, Message: "unverified: no Go module cache to read " + mod + "@" + ver + " from"}, false
 	}
-	dir, err := realDir(filepath.Join(c.opt.ModCache, filepath.FromSlash(escMod)+"@"+escVer))
+	dir, err := "", fs.ErrNotExist
+	if c.opt.ModCache != "" {
+		dir, err = realDir(filepath.Join(c.opt.ModCache, filepath.FromSlash(escMod)+"@"+escVer))
+	}
 	if err != nil {
-		return target{}, Finding{Status: Unverified, Message: fmt.Sprintf("unverified: %s@%s is not in the module cache %s; run `go mod download %s@%s`", mod, ver, c.opt.ModCache, mod, ver)}, false
+		if c.opt.Download == nil {
+			return target{}, Finding{Status: Unverified, Message: fmt.Sprintf("unverified: %s@%s is not in the module cache %s; run `go mod download %s@%s`", mod, ver, c.opt.ModCache, mod, ver)}, false
+		}
+		dl := c.download(mod, ver)
+		if dl.err != nil {
+			return target{}, Finding{Status: Unverified, Message: fmt.Sprintf("unverified: %s@%s is not in the module cache, and downloading it failed: %v", mod, ver, dl.err)}, false
+		}
+		dir = dl.dir
 	}
 	return target{root: dir, rel: filepath.FromSlash(rest), base: dir, where: mod + "@" + ver, fixed: true}, Finding{}, true
+}
+
+// download brings a module version into the module cache, once.
+func (c *checker) download(mod, ver string) treeResult {
+	key := mod + "@" + ver
+	dl, ok := c.modules[key]
+	if !ok {
+		dl.dir, dl.err = c.opt.Download(c.ctx, mod, ver)
+		if dl.err == nil {
+			dl.dir, dl.err = realDir(dl.dir)
+		}
+		c.modules[key] = dl
+	}
+	return dl
 }
 
 // local resolves a citation against the working tree: relative to dir,
@@ -321,6 +431,24 @@ func (c *checker) dependency(cit Citation) (target, Finding, bool) {
 // must lie inside the git repository or --root (the journal's directory
 // when there is neither), symlinks included.
 func (c *checker) local(cit Citation, dir string) (target, Finding, bool) {
+	key := dir + "\x00" + cit.Path
+	r, ok := c.locals[key]
+	if !ok {
+		r.t, r.f, r.ok = c.resolveLocal(cit.Path, dir)
+		c.locals[key] = r
+	}
+	return r.t, r.f, r.ok
+}
+
+// localResult is a resolved local path, kept for the next citation of it.
+type localResult struct {
+	t  target
+	f  Finding
+	ok bool
+}
+
+// resolveLocal is local for the path p, without the memo.
+func (c *checker) resolveLocal(p, dir string) (target, Finding, bool) {
 	var bounds []string
 	if c.git != nil {
 		bounds = append(bounds, c.git.root)
@@ -339,7 +467,7 @@ func (c *checker) local(cit Citation, dir string) (target, Finding, bool) {
 	}
 	var tried []target
 	for _, base := range bases {
-		abs := filepath.Join(base, filepath.FromSlash(cit.Path))
+		abs := filepath.Join(base, filepath.FromSlash(p))
 		for _, bound := range bounds {
 			rel, err := filepath.Rel(bound, abs)
 			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
@@ -354,19 +482,53 @@ func (c *checker) local(cit Citation, dir string) (target, Finding, bool) {
 		}
 	}
 	if len(tried) == 0 {
-		return target{}, Finding{Status: Rejected, Message: fmt.Sprintf("rejected: %s leaves %s; cite files inside it, or pass --root DIR to allow a wider tree", cit.Path, strings.Join(bounds, " and "))}, false
+		return target{}, Finding{Status: Rejected, Message: fmt.Sprintf("rejected: %s leaves %s; cite files inside it, or pass --root DIR to allow a wider tree", p, strings.Join(bounds, " and "))}, false
 	}
 	t := tried[0]
 	t.others = tried[1:]
 	return t, Finding{}, true
 }
 
-// sourceFile is a cited file, read once.
+// sourceFile is a cited file, read once. What citations are compared with
+// is derived from its lines once, when first needed, however many cite it:
+// the lines with their white space folded, their anchors, and an index from
+// each to the lines that have it.
 type sourceFile struct {
-	lines  []string // without line endings
-	err    error
-	funcs  []funcSpan // Go files: function declarations, parsed when first needed
-	parsed bool
+	lines      []string // without line endings
+	err        error
+	funcs      []funcSpan          // Go files: function declarations, parsed when first needed
+	funcByName map[string]funcSpan // the first declaration of each name
+	parsed     bool
+	folded     []string         // the lines with their white space folded
+	anchors    []string         // cite.Anchor of each line
+	byFolded   map[string][]int // a folded line -> the lines (from 1) that fold to it
+	byAnchor   map[string][]int // an anchor -> the lines (from 1) that have it
+}
+
+// foldedLines returns the file's lines with their white space folded.
+func (f *sourceFile) foldedLines() []string {
+	if f.folded == nil {
+		f.folded = make([]string, len(f.lines))
+		f.byFolded = map[string][]int{}
+		for i, l := range f.lines {
+			f.folded[i] = fold(l)
+			f.byFolded[f.folded[i]] = append(f.byFolded[f.folded[i]], i+1)
+		}
+	}
+	return f.folded
+}
+
+// anchorLines returns the anchor of each of the file's lines.
+func (f *sourceFile) anchorLines() []string {
+	if f.anchors == nil {
+		f.anchors = make([]string, len(f.lines))
+		f.byAnchor = map[string][]int{}
+		for i, l := range f.lines {
+			f.anchors[i] = cite.Anchor(l)
+			f.byAnchor[f.anchors[i]] = append(f.byAnchor[f.anchors[i]], i+1)
+		}
+	}
+	return f.anchors
 }
 
 func (c *checker) read(t target) (*sourceFile, error) {
@@ -435,11 +597,11 @@ func (c *checker) verify(cit Citation, t target, src *sourceFile) Finding {
 		return Finding{}
 	case a.empty():
 		return Finding{Status: Unverified, Message: "unverified: " + cit.Location() + " exists, but " + why}
-	case inRange && a.matches(src.lines, cit.From):
+	case inRange && a.matches(src, cit.From):
 		return c.checkSymbol(cit, t, src, cit.From)
 	}
 	symFrom, symTo := c.symbolRange(cit, t, src)
-	at, ok := a.find(src.lines, cit.From, symFrom, symTo)
+	at, ok := a.find(src, cit.From, symFrom, symTo)
 	if !ok {
 		return Finding{Status: Broken, Message: "broken: " + a.lost(cit, src, len(src.lines))}
 	}
@@ -515,28 +677,39 @@ func (a anchor) empty() bool { return a.hash == "" && a.lines == nil }
 
 func fold(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func (a anchor) matches(lines []string, at int) bool {
+// matches reports whether the anchor is at line at of f.
+func (a anchor) matches(f *sourceFile, at int) bool {
 	if a.hash != "" {
-		return at >= 1 && at <= len(lines) && cite.Anchor(lines[at-1]) == a.hash
+		return at >= 1 && at <= len(f.lines) && f.anchorLines()[at-1] == a.hash
 	}
-	if at < 1 || at-1+len(a.lines) > len(lines) {
+	folded := f.foldedLines()
+	if at < 1 || at-1+len(a.lines) > len(folded) {
 		return false
 	}
 	for i, want := range a.lines {
-		if fold(lines[at-1+i]) != want {
+		if folded[at-1+i] != want {
 			return false
 		}
 	}
 	return true
 }
 
-// find looks for the anchor elsewhere in the file: within the symbol's
-// lines [symFrom, symTo] when there are matches there, else anywhere; the
-// match nearest to near wins.
-func (a anchor) find(lines []string, near, symFrom, symTo int) (int, bool) {
+// find looks for the anchor elsewhere in f: within the symbol's lines
+// [symFrom, symTo] when there are matches there, else anywhere; the match
+// nearest to near wins. Only the lines the index gives for the anchor's
+// (first) line are compared.
+func (a anchor) find(f *sourceFile, near, symFrom, symTo int) (int, bool) {
+	var candidates []int
+	if a.hash != "" {
+		f.anchorLines()
+		candidates = f.byAnchor[a.hash]
+	} else {
+		f.foldedLines()
+		candidates = f.byFolded[a.lines[0]]
+	}
 	best, bestIn := 0, false
-	for at := 1; at <= len(lines); at++ {
-		if !a.matches(lines, at) {
+	for _, at := range candidates {
+		if !a.matches(f, at) {
 			continue
 		}
 		in := symFrom <= at && at <= symTo
@@ -604,7 +777,7 @@ func (c *checker) renamed(cit Citation, t target) (Finding, bool) {
 	if a.empty() {
 		return Finding{Status: Broken, Message: fmt.Sprintf("broken: %s does not exist; it was renamed to %s, and with no anchor the line there is unknown", cit.Path, filepath.ToSlash(newRel))}, true
 	}
-	if at, ok := a.find(src.lines, cit.From, 0, 0); ok {
+	if at, ok := a.find(src, cit.From, 0, 0); ok {
 		return c.moved(cit, t, now, at, c.symbolAt(now, src, at, cit.Symbol)), true
 	}
 	return Finding{Status: Broken, Message: fmt.Sprintf("broken: %s was renamed to %s, and the cited line is not in it", cit.Path, filepath.ToSlash(newRel))}, true

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,7 +53,7 @@ func cleanup(w *widget) error {
 
 // operatorRepo writes a git repository (made with go-git) holding a small
 // operator and a journal citing it, commits it, and returns its root.
-func operatorRepo(t *testing.T, journal string) (string, *git.Repository) {
+func operatorRepo(t testing.TB, journal string) (string, *git.Repository) {
 	t.Helper()
 	root := t.TempDir()
 	writeFile(t, root, "operator/internal/controller/widget_controller.go", widgetController)
@@ -66,7 +67,7 @@ func operatorRepo(t *testing.T, journal string) (string, *git.Repository) {
 	return root, repo
 }
 
-func writeFile(t *testing.T, root, rel, text string) {
+func writeFile(t testing.TB, root, rel, text string) {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -79,7 +80,7 @@ func writeFile(t *testing.T, root, rel, text string) {
 
 var commitTime = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func commitAll(t *testing.T, repo *git.Repository, msg string) {
+func commitAll(t testing.TB, repo *git.Repository, msg string) {
 	t.Helper()
 	wt, err := repo.Worktree()
 	if err != nil {
@@ -106,6 +107,9 @@ func generatedCite(t *testing.T, file string, n int, symbol string) string {
 	line := strings.Split(src, "\n")[n-1]
 	return fmt.Sprintf("[%s:%d](../operator/internal/controller/%s#L%d %q)", file, n, file, n, strings.TrimSpace("ctrlcmp "+symbol+" "+cite.Anchor(line)))
 }
+
+// anchorOf is the anchor of line n of src.
+func anchorOf(src string, n int) string { return cite.Anchor(strings.Split(src, "\n")[n-1]) }
 
 func journalText(t *testing.T) string {
 	return "# 04 — controllers\r\n\r\n" +
@@ -300,4 +304,83 @@ func realPath(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestCheckMalformed: a journal whose fences cannot be read is refused by
+// check as it is by Splice, naming the line, and nothing is checked: a
+// fence opened and never closed (with citations after it, which once made
+// check index a fence that was not there), and two fences with one id.
+func TestCheckMalformed(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "op/a.go", "package a\n")
+	for _, tc := range []struct{ name, src, want string }{
+		{"unclosed", "# notes\n\n<!-- ctrlcmp:begin id=table/A/B dirs=op -->\n| [a.go:1](op/a.go#L1) | `a.go:1` |\n", "line 3: ctrlcmp:begin without <!-- ctrlcmp:end -->; add the end line after the generated text"},
+		{"same id", "<!-- ctrlcmp:begin id=table/A/B -->\nop/a.go:1\n<!-- ctrlcmp:end -->\n\n<!-- ctrlcmp:begin id=table/A/B -->\n<!-- ctrlcmp:end -->\n", "line 5: a second fence with id=table/A/B (the first is at line 1); delete one of them"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(dir, tc.name+".md")
+			writeFile(t, dir, tc.name+".md", tc.src)
+			_, err := Check(context.Background(), file, Options{})
+			var me *MalformedError
+			if !errors.As(err, &me) || err.Error() != "journal "+file+": "+tc.want {
+				t.Fatalf("Check error = %v, want a *MalformedError saying %q", err, tc.want)
+			}
+			_, spliced := Splice([]byte(tc.src), Region{ID: "table/A/B"})
+			if spliced == nil || spliced.Error() != tc.want {
+				t.Errorf("Splice error = %v; check and table must say the same", spliced)
+			}
+		})
+	}
+}
+
+// TestCheckCheckout: a fence written from a local checkout of a pinned tree
+// (checkout=) has its citations into that checkout read in the pinned tree,
+// though the checkout is not there (as in CI): its links, its plain
+// citations relative to the checkout (dirs=), and prose citations into it.
+// When the pinned tree is not at hand, they are unverified, not broken.
+func TestCheckCheckout(t *testing.T) {
+	const sha = "186fb3b29138ce82ff61ba1a9370b96a3dd598fe"
+	const repoURL = "https://example.com/theirs.git"
+	pinned, dir := t.TempDir(), t.TempDir()
+	writeFile(t, pinned, "internal/controller/widget_controller.go", widgetController)
+	writeFile(t, dir, "repo/ours/a.go", "package a\n\nfunc A() {}\n")
+	text := "<!-- ctrlcmp:begin id=table/W/A repo=" + repoURL + " sha=" + sha + " checkout=../../theirs dirs=../../theirs,../ours -->\n" +
+		"| [widget_controller.go:7](../../theirs/internal/controller/widget_controller.go#L7 \"ctrlcmp (*WidgetReconciler).Reconcile " + anchorOf(widgetController, 7) + "\") |" +
+		" none: see internal/controller/widget_controller.go:19 | none: see a.go:3 |\n" +
+		"<!-- ctrlcmp:end -->\n" +
+		"Prose: ../../theirs/internal/controller/widget_controller.go:99, ../ours/a.go:9.\n"
+	writeFile(t, dir, "repo/notes/journal.md", text)
+	file := filepath.Join(dir, "repo/notes/journal.md")
+	for _, tc := range []struct {
+		name  string
+		trees WorkTrees
+		want  []string
+	}{
+		{"at hand", staticTrees{repoURL + "@" + sha: pinned}, []string{
+			"2 ../../theirs/internal/controller/widget_controller.go:7 ok: ",
+			"2 internal/controller/widget_controller.go:19 ok: ",
+			"2 a.go:3 unverified: unverified: a.go:3 exists, but the journal is not in a git repository, so the text it cited is unknown; commit the journal to anchor its citations",
+			"4 ../../theirs/internal/controller/widget_controller.go:99 broken: broken: ../../theirs/internal/controller/widget_controller.go:99 is past the end of the file (21 lines) in " + repoURL + " at 186fb3b29138",
+			"4 ../ours/a.go:9 broken: broken: ../ours/a.go:9 is past the end of the file (3 lines)",
+		}},
+		{"not at hand", staticTrees{}, []string{
+			"2 ../../theirs/internal/controller/widget_controller.go:7 unverified: unverified: " + repoURL + " at 186fb3b29138 is not at hand: " + repoURL + " at " + sha + " is not in the cache",
+			"2 internal/controller/widget_controller.go:19 unverified: unverified: " + repoURL + " at 186fb3b29138 is not at hand: " + repoURL + " at " + sha + " is not in the cache",
+			"2 a.go:3 unverified: unverified: a.go:3 exists, but the journal is not in a git repository, so the text it cited is unknown; commit the journal to anchor its citations",
+			"4 ../../theirs/internal/controller/widget_controller.go:99 unverified: unverified: " + repoURL + " at 186fb3b29138 is not at hand: " + repoURL + " at " + sha + " is not in the cache",
+			"4 ../ours/a.go:9 broken: broken: ../ours/a.go:9 is past the end of the file (3 lines)",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Check(context.Background(), file, Options{WorkTrees: tc.trees, Root: filepath.Join(dir, "repo")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range res.Findings {
+				got = append(got, fmt.Sprintf("%d %s %s: %s", f.Citation.Line, f.Citation.Location(), f.Status, f.Message))
+			}
+			wantFindings(t, got, tc.want...)
+		})
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
+	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -14,7 +16,7 @@ const (
 
 // Fence is a region of generated text in a journal:
 //
-//	<!-- ctrlcmp:begin id=table/Kustomization/Widget repo=https://github.com/fluxcd/kustomize-controller sha=186fb3b… version=v0.1.0 -->
+//	<!-- ctrlcmp:begin id=table/Kustomization/Widget repo=https://github.com/fluxcd/kustomize-controller sha=186fb3b… dirs=../operator version=v0.1.0 -->
 //	…
 //	<!-- ctrlcmp:end -->
 //
@@ -26,6 +28,12 @@ type Fence struct {
 	Repo    string // the pinned tree's repository URL, if any
 	Sha     string // the pinned tree's commit
 	Version string // the ctrlcmp version that wrote it
+	// Checkout is where the pinned tree was checked out when the text was
+	// generated from it, relative to the journal's directory, or "" when
+	// the text cites the pinned tree by permalinks: citations into that
+	// directory are read in the pinned tree, so they hold where the
+	// checkout is not (in CI).
+	Checkout string
 	// Dirs are the local trees the generated text cites, relative to the
 	// journal's directory: plain path:line citations in the fence (the
 	// reasons of "none" cells) are relative to one of them.
@@ -35,9 +43,29 @@ type Fence struct {
 	Start, End         int // byte offsets: the begin marker's "<" to just past the end marker's ">"
 }
 
+// pinned reports whether the fence pins a tree: a repository at a full
+// commit sha.
+func (f Fence) pinned() bool { return f.Repo != "" && isFullSha(f.Sha) }
+
+// intoCheckout returns the path inside the pinned tree of p, a path
+// relative to the journal's directory, when p leads into the fence's local
+// checkout of that tree.
+func (f Fence) intoCheckout(p string) (string, bool) {
+	if f.Checkout == "" || !f.pinned() {
+		return "", false
+	}
+	dir, p := path.Clean(f.Checkout), path.Clean(p)
+	if dir == "." {
+		return p, filepath.IsLocal(filepath.FromSlash(p))
+	}
+	rel, ok := strings.CutPrefix(p, dir+"/")
+	return rel, ok && filepath.IsLocal(filepath.FromSlash(rel))
+}
+
 // Region is generated text to put into a journal's fence.
 type Region struct {
 	ID, Repo, Sha, Version string
+	Checkout               string   // see Fence.Checkout
 	Dirs                   []string // see Fence.Dirs
 	Body                   string   // markdown, lines ending in "\n"
 }
@@ -50,7 +78,7 @@ func (r Region) beginLine() string {
 		dirs[i] = strings.ReplaceAll(escapeField(d), ",", "%2C")
 	}
 	for _, kv := range [][2]string{{"id", escapeField(r.ID)}, {"repo", escapeField(r.Repo)}, {"sha", escapeField(r.Sha)},
-		{"dirs", strings.Join(dirs, ",")}, {"version", escapeField(r.Version)}} {
+		{"checkout", escapeField(r.Checkout)}, {"dirs", strings.Join(dirs, ",")}, {"version", escapeField(r.Version)}} {
 		if kv[1] != "" {
 			fmt.Fprintf(&b, " %s=%s", kv[0], kv[1])
 		}
@@ -93,6 +121,8 @@ func parseBegin(trimmed string) (f Fence, msg string) {
 			f.Repo = v
 		case "sha":
 			f.Sha = v
+		case "checkout":
+			f.Checkout = v
 		case "version":
 			f.Version = v
 		}
@@ -104,24 +134,19 @@ func parseBegin(trimmed string) (f Fence, msg string) {
 // replaced when there is one, or a new fence appended (after a blank line)
 // when there is none. Every byte outside the fence is kept, and the fence
 // uses the journal's line ending (CRLF or LF). Splice is idempotent. It
-// fails, naming the line, on malformed fences, on two fences with r's ID,
-// and when the result would not read back as the fence written (a journal
-// ending inside an unclosed code block).
+// fails, naming the line, on malformed fences (a *MalformedError, two
+// fences with one ID included), and when the result would not read back as
+// the fence written (a journal ending inside an unclosed code block).
 func Splice(src []byte, r Region) ([]byte, error) {
 	d := Parse(src)
-	if len(d.Problems) > 0 {
-		p := d.Problems[0]
-		return nil, fmt.Errorf("line %d: %s", p.Line, p.Message)
+	if err := d.malformed(); err != nil {
+		return nil, err
 	}
 	found := -1
 	for i, f := range d.Fences {
-		if f.ID != r.ID {
-			continue
+		if f.ID == r.ID {
+			found = i
 		}
-		if found >= 0 {
-			return nil, fmt.Errorf("line %d: a second fence with id=%s (the first is at line %d); delete one of them", f.BeginLine, r.ID, d.Fences[found].BeginLine)
-		}
-		found = i
 	}
 	var out bytes.Buffer
 	var at int

@@ -196,12 +196,12 @@ func FuzzParse(f *testing.F) {
 
 func TestBeginLineRoundTrip(t *testing.T) {
 	r := Region{ID: "table/A/B", Repo: "https://example.com/o/r", Sha: "186fb3b29138ce82ff61ba1a9370b96a3dd598fe",
-		Dirs: []string{"../operator", "../odd, name dir"}, Version: "v1 beta"}
+		Checkout: "../their checkout", Dirs: []string{"../their checkout", "../odd, name dir"}, Version: "v1 beta"}
 	f, msg := parseBegin(r.beginLine())
 	if msg != "" {
 		t.Fatal(msg)
 	}
-	if f.ID != r.ID || f.Repo != r.Repo || f.Sha != r.Sha || f.Version != r.Version || !slices.Equal(f.Dirs, r.Dirs) {
+	if f.ID != r.ID || f.Repo != r.Repo || f.Sha != r.Sha || f.Checkout != r.Checkout || f.Version != r.Version || !slices.Equal(f.Dirs, r.Dirs) {
 		t.Fatalf("%s read back as %+v", r.beginLine(), f)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -22,30 +23,60 @@ type journalGit struct {
 	repo        *git.Repository
 	root        string // the work tree's root
 	head        *object.Commit
-	lineCommits []plumbing.Hash // per line of the journal as it is on disk; zero when not committed
-	fileLines   map[string][]string
+	lineCommits []plumbing.Hash                     // per line of the journal as it is on disk; zero when not committed
+	files       map[string]*sourceFile              // commit:path -> the file at that commit
 	renames     map[plumbing.Hash]map[string]string // from a commit to HEAD: old path -> new path
+}
+
+// WorkTreeRoot is the root of the work tree of the git repository holding
+// dir, symlinks resolved, or "" when dir is in none: where check lets a
+// journal in dir cite files, besides --root. dir need not exist yet (its
+// nearest existing parent is asked).
+func WorkTreeRoot(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(abs); err == nil || filepath.Dir(abs) == abs {
+			break
+		}
+		abs = filepath.Dir(abs)
+	}
+	_, root, err := openWorkTree(abs)
+	return root, err
+}
+
+// openWorkTree opens the git repository holding dir, and returns it and
+// its work tree's root, symlinks resolved; nil and "" when dir is in none
+// (or in a bare repository, which holds no files on disk).
+func openWorkTree(dir string) (*git.Repository, string, error) {
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		return nil, "", nil
+	}
+	root, err := realDir(wt.Filesystem.Root())
+	if err != nil {
+		return nil, "", err
+	}
+	return repo, root, nil
 }
 
 // openJournalGit reads the history of the journal at abs (whose bytes on
 // disk are src); nil when it is not in a git repository.
 func openJournalGit(ctx context.Context, abs string, src []byte) (*journalGit, error) {
-	repo, err := git.PlainOpenWithOptions(filepath.Dir(abs), &git.PlainOpenOptions{DetectDotGit: true})
-	if errors.Is(err, git.ErrRepositoryNotExists) {
-		return nil, nil
-	}
-	if err != nil {
+	repo, root, err := openWorkTree(filepath.Dir(abs))
+	if repo == nil || err != nil {
 		return nil, err
 	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		return nil, nil // a bare repository holds no journal on disk
-	}
-	root, err := realDir(wt.Filesystem.Root())
-	if err != nil {
-		return nil, err
-	}
-	g := &journalGit{ctx: ctx, repo: repo, root: root, fileLines: map[string][]string{},
+	g := &journalGit{ctx: ctx, repo: repo, root: root, files: map[string]*sourceFile{},
 		renames: map[plumbing.Hash]map[string]string{}}
 	g.lineCommits = make([]plumbing.Hash, strings.Count(string(src), "\n")+1)
 	ref, err := repo.Head()
@@ -80,8 +111,12 @@ func openJournalGit(ctx context.Context, abs string, src []byte) (*journalGit, e
 	}
 	// Map the lines on disk to the committed ones: an edited or added line
 	// has no commit yet.
+	diffs := []diffmatchpatch.Diff{{Type: diffmatchpatch.DiffEqual, Text: text}}
+	if text != string(src) {
+		diffs = diff.Do(text, string(src))
+	}
 	headLine, diskLine := 0, 0
-	for _, d := range diff.Do(text, string(src)) {
+	for _, d := range diffs {
 		n := strings.Count(d.Text, "\n")
 		if !strings.HasSuffix(d.Text, "\n") {
 			n++
@@ -127,39 +162,41 @@ func (g *journalGit) linesWhenWritten(cit Citation, abs string) (lines []string,
 	if h.IsZero() {
 		return nil, "the journal line is not committed yet; commit it to anchor the citation"
 	}
-	all, err := g.linesAt(h, rel)
-	if err != nil {
+	f := g.fileAt(h, rel)
+	if f.err != nil {
 		return nil, fmt.Sprintf("%s was not in commit %s, which last changed this journal line, so the text it cited is unknown", rel, h.String()[:12])
 	}
-	if cit.To > len(all) {
-		return nil, fmt.Sprintf("it was past the end of %s (%d lines) in commit %s, which last changed this journal line", rel, len(all), h.String()[:12])
+	if cit.To > len(f.lines) {
+		return nil, fmt.Sprintf("it was past the end of %s (%d lines) in commit %s, which last changed this journal line", rel, len(f.lines), h.String()[:12])
 	}
-	for _, l := range all[cit.From-1 : cit.To] {
-		lines = append(lines, fold(l))
-	}
-	return lines, ""
+	return f.foldedLines()[cit.From-1 : cit.To], ""
 }
 
-func (g *journalGit) linesAt(h plumbing.Hash, rel string) ([]string, error) {
+// fileAt is the file at path rel in commit h, read once (its error too).
+func (g *journalGit) fileAt(h plumbing.Hash, rel string) *sourceFile {
 	key := h.String() + ":" + rel
-	if lines, ok := g.fileLines[key]; ok {
-		return lines, nil
+	if f, ok := g.files[key]; ok {
+		return f
 	}
+	f := &sourceFile{}
+	g.files[key] = f
 	c, err := g.repo.CommitObject(h)
 	if err != nil {
-		return nil, err
+		f.err = err
+		return f
 	}
-	f, err := c.File(rel)
+	file, err := c.File(rel)
 	if err != nil {
-		return nil, err
+		f.err = err
+		return f
 	}
-	text, err := f.Contents()
+	text, err := file.Contents()
 	if err != nil {
-		return nil, err
+		f.err = err
+		return f
 	}
-	lines := splitLines(text)
-	g.fileLines[key] = lines
-	return lines, nil
+	f.lines = splitLines(text)
+	return f
 }
 
 // renamedTo follows the file at abs from the commit that last changed the

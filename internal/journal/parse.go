@@ -6,8 +6,10 @@
 package journal
 
 import (
+	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -49,7 +51,7 @@ func location(path string, from, to int) string {
 type Doc struct {
 	Fences    []Fence
 	Citations []Citation
-	Problems  []Problem // malformed fences
+	Problems  []Problem // malformed fences, in the order of the journal
 }
 
 // Problem is something wrong with the journal itself, at a line.
@@ -59,7 +61,9 @@ type Problem struct {
 }
 
 // Parse finds the fences and citations in a journal. It never fails:
-// malformed fences are returned as Problems. Citations inside fenced code
+// malformed fences (and fences with the id of an earlier one) are returned
+// as Problems, and an unclosed fence is dropped (its citations are read as
+// prose). Citations inside fenced code
 // blocks (``` or ~~~) are examples, not claims, and are skipped; so are
 // citations in the fence comments themselves.
 func Parse(src []byte) Doc {
@@ -120,8 +124,50 @@ func Parse(src []byte) Doc {
 	if open >= 0 {
 		d.Problems = append(d.Problems, Problem{d.Fences[open].BeginLine, "ctrlcmp:begin without " + endMarker + "; add the end line after the generated text"})
 		d.Fences = d.Fences[:open]
+		for i := range d.Citations {
+			if d.Citations[i].Fence == open {
+				d.Citations[i].Fence = -1
+			}
+		}
 	}
+	first := map[string]int{} // id -> the begin line of its first fence
+	for _, f := range d.Fences {
+		if f.ID == "" {
+			continue
+		}
+		if line, ok := first[f.ID]; ok {
+			d.Problems = append(d.Problems, Problem{f.BeginLine, fmt.Sprintf("a second fence with id=%s (the first is at line %d); delete one of them", f.ID, line)})
+			continue
+		}
+		first[f.ID] = f.BeginLine
+	}
+	slices.SortStableFunc(d.Problems, func(a, b Problem) int { return a.Line - b.Line })
 	return d
+}
+
+// MalformedError is a journal whose ctrlcmp fences cannot be read: a begin
+// line without its end, an end without its begin, a fence inside a fence, a
+// begin line that is not key=value fields, or two fences with one id.
+type MalformedError struct {
+	Problems []Problem // in the order of the journal; at least one
+}
+
+func (e *MalformedError) Error() string {
+	p := e.Problems[0]
+	msg := fmt.Sprintf("line %d: %s", p.Line, p.Message)
+	if n := len(e.Problems) - 1; n > 0 {
+		msg += fmt.Sprintf(" (and %d more problem(s) with its ctrlcmp fences)", n)
+	}
+	return msg
+}
+
+// malformed is a *MalformedError when the journal's fences cannot be read,
+// else nil.
+func (d Doc) malformed() error {
+	if len(d.Problems) == 0 {
+		return nil
+	}
+	return &MalformedError{Problems: d.Problems}
 }
 
 // opensCodeFence returns the run of backticks or tildes opening a fenced
@@ -168,15 +214,16 @@ func lineCitations(line string) []Citation {
 			out = append(out, c)
 		}
 	}
-	for _, m := range pathPattern.FindAllStringSubmatchIndex(line, -1) {
-		if overlaps(taken, m[0], m[1]) || m[0] > 0 && isPathByte(line[m[0]-1]) || m[1] < len(line) && isWordByte(line[m[1]]) {
+	for _, m := range pathSpans(line) {
+		start, pathEnd, end := m[0], m[1], m[2]
+		if overlaps(taken, start, end) || start > 0 && isPathByte(line[start-1]) || end < len(line) && isWordByte(line[end]) {
 			continue
 		}
-		c, ok := pathCitation(line[m[0]:m[1]], m[2]-m[0], m[3]-m[0])
+		c, ok := pathCitation(line[start:end], pathEnd-start)
 		if !ok {
 			continue
 		}
-		c.Start, c.End = m[0], m[1]
+		c.Start, c.End = start, end
 		out = append(out, c)
 	}
 	sortCitations(out)
@@ -208,10 +255,66 @@ func isWordByte(b byte) bool {
 	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
 }
 
+// pathSpans finds the shapes of hand-typed citations on a line: a run of
+// path bytes ([\w.@+~/-]) followed by :10, :10-20, #L10, #L10-20 or
+// #L10-L20, leftmost first and without overlap (as the regular expression
+// ([\w.@+~/-]+)(:\d+(-\d+)?|#L\d+(-L?\d+)?) would find them, in one pass).
+// Each is {start, end of the path, end}.
+func pathSpans(line string) [][3]int {
+	var out [][3]int
+	from := 0 // where the next one may start
+	for i := 0; i < len(line); i++ {
+		end := -1
+		switch {
+		case line[i] == ':':
+			end = lineNumbers(line, i+1, false)
+		case line[i] == '#' && i+1 < len(line) && line[i+1] == 'L':
+			end = lineNumbers(line, i+2, true)
+		}
+		if end < 0 {
+			continue
+		}
+		start := i
+		for start > from && isPathByte(line[start-1]) {
+			start--
+		}
+		if start == i {
+			continue
+		}
+		out = append(out, [3]int{start, i, end})
+		from, i = end, end-1
+	}
+	return out
+}
+
+// lineNumbers matches 10 or 10-20 (after #L also 10-L20) at line[i:] and
+// returns where it ends, or -1.
+func lineNumbers(line string, i int, fragment bool) int {
+	j := digitsEnd(line, i)
+	if j == i {
+		return -1
+	}
+	if j < len(line) && line[j] == '-' {
+		k := j + 1
+		if fragment && k < len(line) && line[k] == 'L' {
+			k++
+		}
+		if e := digitsEnd(line, k); e > k {
+			return e
+		}
+	}
+	return j
+}
+
+// digitsEnd is where the run of ASCII digits at line[i:] ends.
+func digitsEnd(line string, i int) int {
+	for i < len(line) && '0' <= line[i] && line[i] <= '9' {
+		i++
+	}
+	return i
+}
+
 var (
-	// pathPattern is a hand-typed citation: path:10, path:10-20,
-	// path#L10, path#L10-L20. Group 1 is the path.
-	pathPattern = regexp.MustCompile(`([\w.@+~/-]+)(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)`)
 	// urlPattern is any http(s) URL; only GitHub blob links with a line
 	// fragment are citations, the rest are skipped whole.
 	urlPattern = regexp.MustCompile(`https?://[^\s<>()\[\]"'` + "`" + `]+`)
@@ -231,9 +334,9 @@ var sourceExtensions = map[string]bool{
 }
 
 // pathCitation parses "path:10-20" or "path#L10-L20"; the path is
-// text[pathStart:pathEnd].
-func pathCitation(text string, pathStart, pathEnd int) (Citation, bool) {
-	p := text[pathStart:pathEnd]
+// text[:pathEnd].
+func pathCitation(text string, pathEnd int) (Citation, bool) {
+	p := text[:pathEnd]
 	if strings.HasSuffix(p, "/") || strings.Trim(p, ".") == "" {
 		return Citation{}, false
 	}
@@ -241,7 +344,7 @@ func pathCitation(text string, pathStart, pathEnd int) (Citation, bool) {
 	if !strings.Contains(p, "/") && (!strings.Contains(p, ".") || !sourceExtensions[ext]) {
 		return Citation{}, false
 	}
-	c := Citation{Text: text, Path: p, path: span{pathStart, pathEnd}, lineStyle: text[pathEnd:min(pathEnd+2, len(text))]}
+	c := Citation{Text: text, Path: p, path: span{0, pathEnd}, lineStyle: text[pathEnd:min(pathEnd+2, len(text))]}
 	if c.lineStyle != "#L" {
 		c.lineStyle = ":"
 	}

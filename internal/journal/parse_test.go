@@ -1,6 +1,8 @@
 package journal
 
 import (
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -100,6 +102,9 @@ func TestParseMalformedFences(t *testing.T) {
 		{"<!-- ctrlcmp:begin id=x -->\n<!-- ctrlcmp:begin id=y -->\n<!-- ctrlcmp:end -->\n", "line 2: a ctrlcmp:begin inside the fence opened at line 1"},
 		{"<!-- ctrlcmp:begin id=x\n", "line 1: the ctrlcmp:begin line does not end with -->"},
 		{"<!-- ctrlcmp:begin id -->\n<!-- ctrlcmp:end -->\n", `line 1: the ctrlcmp:begin line has "id", not key=value`},
+		{"<!-- ctrlcmp:begin id=x -->\n<!-- ctrlcmp:end -->\n<!-- ctrlcmp:end -->\n<!-- ctrlcmp:begin id=x -->\n<!-- ctrlcmp:end -->\n", "line 3: <!-- ctrlcmp:end --> without"},
+		{"<!-- ctrlcmp:begin id=x -->\n<!-- ctrlcmp:end -->\n<!-- ctrlcmp:begin id=x -->\n<!-- ctrlcmp:end -->\n", "line 3: a second fence with id=x (the first is at line 1)"},
+		{"<!-- ctrlcmp:begin id=x -->\na/b.go:1\n", "line 1: ctrlcmp:begin without"},
 	} {
 		d := Parse([]byte(tc.src))
 		var got []string
@@ -108,6 +113,11 @@ func TestParseMalformedFences(t *testing.T) {
 		}
 		if len(got) == 0 || !strings.HasPrefix(got[0], tc.want) {
 			t.Errorf("Parse(%q) problems = %q, want %q", tc.src, got, tc.want)
+		}
+		for _, c := range d.Citations {
+			if c.Fence >= len(d.Fences) {
+				t.Errorf("Parse(%q): citation %q is in fence %d of %d", tc.src, c.Text, c.Fence, len(d.Fences))
+			}
 		}
 	}
 }
@@ -140,4 +150,27 @@ func TestRewriteKeepsStyle(t *testing.T) {
 			t.Errorf("rewrite of %q = %q, want %q", tc.line, got, tc.want)
 		}
 	}
+}
+
+// citationShape is the regular expression pathSpans stands for.
+var citationShape = regexp.MustCompile(`([\w.@+~/-]+)(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)`)
+
+// FuzzPathSpans: the one-pass scanner finds what the regular expression
+// finds, leftmost first and without overlap.
+func FuzzPathSpans(f *testing.F) {
+	for _, s := range []string{
+		"a/b.go:12:34", "a:1b/c.go:5", "x.go:10-20 y.go#L3-L4 z.go#L5-6", "a.go:1- b.go:x c.go#L", "v1.2.3:4, 10:30",
+		"`operator/finalizer.go#L90-L91`", "a.go:1x/b.go:2", "::1 #L1 a#L-1 b:-1", "https://example.com/a.go:12",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		var want [][3]int
+		for _, m := range citationShape.FindAllStringSubmatchIndex(line, -1) {
+			want = append(want, [3]int{m[0], m[3], m[1]})
+		}
+		if got := pathSpans(line); !slices.Equal(got, want) {
+			t.Fatalf("pathSpans(%q) = %v, want %v", line, got, want)
+		}
+	})
 }

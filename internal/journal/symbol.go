@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"sort"
 	"strings"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
@@ -15,13 +16,15 @@ type funcSpan struct {
 	from, to int
 }
 
-// funcs parses a Go file's function declarations once (syntax only: no
-// package is loaded). A file that does not parse has none.
+// declarations parses a Go file's function declarations once (syntax
+// only: no package is loaded), in the order of the file, and indexes them
+// by name. A file that does not parse has none.
 func (f *sourceFile) declarations() []funcSpan {
 	if f.parsed {
 		return f.funcs
 	}
 	f.parsed = true
+	f.funcByName = map[string]funcSpan{}
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, "", strings.Join(f.lines, "\n"), parser.SkipObjectResolution)
 	if err != nil && file == nil {
@@ -29,7 +32,11 @@ func (f *sourceFile) declarations() []funcSpan {
 	}
 	for _, d := range file.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok {
-			f.funcs = append(f.funcs, funcSpan{cite.FuncName(fd), fset.Position(fd.Pos()).Line, fset.Position(fd.End()).Line})
+			s := funcSpan{cite.FuncName(fd), fset.Position(fd.Pos()).Line, fset.Position(fd.End()).Line}
+			f.funcs = append(f.funcs, s)
+			if _, seen := f.funcByName[s.name]; !seen {
+				f.funcByName[s.name] = s
+			}
 		}
 	}
 	return f.funcs
@@ -37,22 +44,22 @@ func (f *sourceFile) declarations() []funcSpan {
 
 // enclosingFunc is the function declaration holding line, or "".
 func enclosingFunc(f *sourceFile, line int) string {
-	for _, s := range f.declarations() {
-		if s.from <= line && line <= s.to {
-			return s.name
-		}
+	funcs := f.declarations()
+	// The declarations do not overlap: the last one starting at or before
+	// line is the only one that can hold it.
+	i := sort.Search(len(funcs), func(i int) bool { return funcs[i].from > line }) - 1
+	if i >= 0 && line <= funcs[i].to {
+		return funcs[i].name
 	}
 	return ""
 }
 
-// funcLines are the lines of the function declaration named name, or 0, 0.
+// funcLines are the lines of the (first) function declaration named name,
+// or 0, 0.
 func funcLines(f *sourceFile, name string) (from, to int) {
-	for _, s := range f.declarations() {
-		if s.name == name {
-			return s.from, s.to
-		}
-	}
-	return 0, 0
+	f.declarations()
+	s := f.funcByName[name]
+	return s.from, s.to
 }
 
 // baseSymbol drops what the report adds after a function's name, such as

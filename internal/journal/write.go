@@ -34,10 +34,12 @@ func Update(path string, r Region, dryRun bool) (before, after []byte, err error
 	return before, after, WriteAtomic(path, after)
 }
 
-// WriteError is a journal that could not be written: its directory could
-// not be created, or writing the temporary file next to it or renaming that
-// into place failed (permission denied, disk full). The journal is left as
-// it was.
+// WriteError is a journal that could not be written: it is read-only
+// (ErrReadOnly), it is a symlink to nothing (ErrLinkToNothing), its
+// directory could not be
+// created, or writing the temporary file next to it or renaming that into
+// place failed (permission denied, disk full). The journal is left as it
+// was.
 type WriteError struct {
 	Path string // the journal
 	Err  error  // the I/O error
@@ -46,19 +48,41 @@ type WriteError struct {
 func (e *WriteError) Error() string { return fmt.Sprintf("journal %s: %v", e.Path, e.Err) }
 func (e *WriteError) Unwrap() error { return e.Err }
 
+// ErrReadOnly is a journal its owner made read-only (no write permission in
+// its mode), or one this process may not write to. ctrlcmp does not replace
+// it, though renaming over it would succeed.
+var ErrReadOnly = errors.New("read-only")
+
+// ErrLinkToNothing is a journal that is a symlink to a file that does not
+// exist: ctrlcmp neither creates that file nor replaces the link.
+var ErrLinkToNothing = errors.New("a symlink to nothing")
+
 // WriteAtomic replaces the file at path with data through a temporary file
 // in the same directory and a rename, so a reader sees the old bytes or the
-// new ones, never a mix. An existing file keeps its mode; a new one is 0644.
-// Its errors are *WriteError.
+// new ones, never a mix. A symlink is written through: the file it leads to
+// is replaced that way (the temporary file is made in that file's
+// directory), and the link stays. An existing file keeps its mode; a new one
+// is 0644. A read-only file is not replaced (ErrReadOnly). Its errors are
+// *WriteError.
 func WriteAtomic(path string, data []byte) error {
-	mode := fs.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
-	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".ctrlcmp-*")
+	target, err := linkTarget(path)
 	if err != nil {
-		return &WriteError{Path: path, Err: fmt.Errorf("cannot write next to it: %w", err)}
+		return &WriteError{Path: path, Err: err}
+	}
+	mode := fs.FileMode(0o644)
+	if st, err := os.Stat(target); err == nil {
+		mode = st.Mode().Perm()
+		if err := writable(target, mode); err != nil {
+			if target != path {
+				err = fmt.Errorf("the file it links to, %s, is %w", target, err)
+			}
+			return &WriteError{Path: path, Err: err}
+		}
+	}
+	dir := filepath.Dir(target)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".ctrlcmp-*")
+	if err != nil {
+		return &WriteError{Path: path, Err: fmt.Errorf("cannot write next to %s: %w", target, err)}
 	}
 	done := false
 	defer func() {
@@ -79,9 +103,45 @@ func WriteAtomic(path string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return &WriteError{Path: path, Err: err}
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := os.Rename(tmp.Name(), target); err != nil {
 		return &WriteError{Path: path, Err: err}
 	}
 	done = true
+	return nil
+}
+
+// linkTarget is the file a symlink at path leads to, through every link on
+// the way, or path itself when it is no symlink (or does not exist yet). A
+// link to nothing is an error.
+func linkTarget(path string) (string, error) {
+	st, err := os.Lstat(path)
+	if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+		return path, nil
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		to, _ := os.Readlink(path)
+		return "", fmt.Errorf("%w: it leads to %s, which does not exist; create that file, or replace the link with the journal", ErrLinkToNothing, to)
+	}
+	if err != nil {
+		return "", fmt.Errorf("it is a symlink that cannot be followed: %w", err)
+	}
+	return target, nil
+}
+
+// writable returns ErrReadOnly (with the mode) when the file at path, of
+// mode mode, has no write permission in its mode or cannot be opened for
+// writing by this process; opening it changes nothing.
+func writable(path string, mode fs.FileMode) error {
+	if mode&0o222 == 0 {
+		return fmt.Errorf("%w (mode %04o)", ErrReadOnly, mode)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("%w (mode %04o, and this user may not write to it)", ErrReadOnly, mode)
+	}
+	if err == nil {
+		f.Close()
+	}
 	return nil
 }

@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+)
+
+// writeText writes text into the file at path, creating its directory.
+func writeText(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCheckMalformedJournal: check refuses a journal whose fences cannot be
+// read with exit 2 and the line naming the problem, the same line a write
+// into that journal gives (and it once panicked on an unclosed fence).
+func TestCheckMalformedJournal(t *testing.T) {
+	dir := t.TempDir()
+	writeText(t, filepath.Join(dir, "op", "a.go"), "package a\n")
+	log := filepath.Join(fixturesDir, "..", "logs", "settles.log")
+	for _, tc := range []struct{ name, text, says string }{
+		{"unclosed", "# notes\n\n<!-- ctrlcmp:begin id=table/A/B dirs=op -->\n| `a.go:1` | [a.go:1](op/a.go#L1) |\n",
+			"line 3: ctrlcmp:begin without <!-- ctrlcmp:end -->; add the end line after the generated text"},
+		{"same id", "<!-- ctrlcmp:begin id=stages/Widget -->\n<!-- ctrlcmp:end -->\nop/a.go:1\n<!-- ctrlcmp:begin id=stages/Widget -->\n<!-- ctrlcmp:end -->\n",
+			"line 4: a second fence with id=stages/Widget (the first is at line 1); delete one of them"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(dir, tc.name+".md")
+			writeText(t, file, tc.text)
+			code, out, errs := run(t, "check", file)
+			if code != fail.CodeUsage || out != "" {
+				t.Errorf("check: exit %d, stdout %q; want exit %d and nothing on stdout", code, out, fail.CodeUsage)
+			}
+			wantOneLine(t, errs, "ctrlcmp: journal "+file+": "+tc.says)
+			code, _, written := run(t, "stages", dir, "--log", log, "--journal", file)
+			if code != fail.CodeUsage || written != errs {
+				t.Errorf("stages --journal: exit %d, stderr %q; want exit %d and what check says, %q", code, written, fail.CodeUsage, errs)
+			}
+		})
+	}
+}
+
+// TestCheckHint: the closing line counts the problems and says what to do
+// about the kinds there are: --fix only when some citation has moved.
+func TestCheckHint(t *testing.T) {
+	dir := t.TempDir()
+	writeText(t, filepath.Join(dir, "op", "a.go"), "package a\n")
+	file := filepath.Join(dir, "notes.md")
+	writeText(t, file, "Gone: op/missing.go:1. Not committed: op/a.go:1.\n")
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{nil, "ctrlcmp: 1 citation problem(s): fix the 1 broken or rejected one(s) by hand\n"},
+		{[]string{"--strict"}, "ctrlcmp: 2 citation problem(s): fix the 1 broken or rejected one(s) by hand; the 1 unverified one(s) fail because of --strict; each line says what would verify it\n"},
+	} {
+		code, _, errs := run(t, append([]string{"check", file}, tc.args...)...)
+		if code != fail.CodeFindings || errs != tc.says {
+			t.Errorf("check %v: exit %d, stderr %q; want exit %d and %q", tc.args, code, errs, fail.CodeFindings, tc.says)
+		}
+		if strings.Contains(errs, "--fix") {
+			t.Errorf("check %v: --fix is offered with nothing moved", tc.args)
+		}
+	}
+}
+
+// TestCheckPinnedTree checks a journal whose fence pins their tree, served
+// by git on 127.0.0.1, in the states CI meets it in: its citations (the
+// fence's plain ones and prose ones) are unverified, never broken, while
+// the tree is not at hand (a cold cache with --offline, a repository out
+// of reach), broken with the reason when the repository lacks the commit,
+// and hold once it is fetched, also offline afterwards.
+func TestCheckPinnedTree(t *testing.T) {
+	work := t.TempDir()
+	theirs := filepath.Join(work, "theirs")
+	writeText(t, filepath.Join(theirs, "internal", "x.go"), "package internal\n\n// X is theirs.\nfunc X() {}\n")
+	gitIn(t, theirs, "init", "-q", "-b", "main")
+	gitIn(t, theirs, "add", "-A")
+	gitIn(t, theirs, "commit", "-q", "-m", "theirs")
+	sha := gitIn(t, theirs, "rev-parse", "HEAD")
+	gitIn(t, work, "clone", "-q", "--bare", theirs, filepath.Join(work, "srv", "theirs.git"))
+	repo := serveGit(t, filepath.Join(work, "srv")) + "/theirs.git"
+	dead := deadURL(t)
+	missing := strings.Repeat("0123456789", 4)
+
+	notes := filepath.Join(work, "notes")
+	writeText(t, filepath.Join(notes, "ours", "a.go"), "package a\n")
+	journals := map[string]string{}
+	for name, pin := range map[string][2]string{"pinned": {repo, sha}, "dead": {dead, sha}, "missing": {repo, missing}} {
+		journals[name] = filepath.Join(notes, name+".md")
+		writeText(t, journals[name], "<!-- ctrlcmp:begin id=table/X/A repo="+pin[0]+" sha="+pin[1]+" dirs=ours -->\n"+
+			"| none: see internal/x.go:4 | none: see a.go:1 |\n<!-- ctrlcmp:end -->\n\nTheirs, in prose: internal/x.go:3.\n")
+	}
+	gitIn(t, notes, "init", "-q")
+	gitIn(t, notes, "add", "-A")
+	gitIn(t, notes, "commit", "-q", "-m", "notes")
+
+	cold, warm := t.TempDir(), t.TempDir()
+	notAtHand := func(repo, why string) string {
+		return "unverified: " + repo + " at " + sha[:12] + " is not at hand: " + why
+	}
+	for _, tc := range []struct {
+		name, journal string
+		env           string // CTRLCMP_CACHE
+		args          []string
+		code          int
+		says          []string
+		summary       string
+	}{
+		{"cold cache, offline", "pinned", "", []string{"--offline", "--cache-dir", cold}, 0,
+			[]string{notAtHand(repo, repo+" at "+sha+" is not in the cache "), "and --offline forbids fetching it; run once without --offline to fetch it"},
+			"1 ok, 0 moved, 0 broken, 0 rejected, 2 unverified"},
+		{"out of reach", "dead", "", []string{"--cache-dir", cold}, 0,
+			[]string{notAtHand(dead, "cannot reach "+dead)},
+			"1 ok, 0 moved, 0 broken, 0 rejected, 2 unverified"},
+		{"no such commit", "missing", "", []string{"--cache-dir", cold}, fail.CodeFindings,
+			[]string{"broken: internal/x.go cannot be read: " + repo + " has no commit " + missing + "; check the sha"},
+			"1 ok, 0 moved, 2 broken, 0 rejected, 0 unverified"},
+		{"fetched", "pinned", warm, []string{"--strict"}, 0, nil,
+			"3 ok, 0 moved, 0 broken, 0 rejected, 0 unverified"},
+		{"fetched before, offline", "pinned", "", []string{"--strict", "--offline", "--cache-dir", warm}, 0, nil,
+			"3 ok, 0 moved, 0 broken, 0 rejected, 0 unverified"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("CTRLCMP_CACHE", tc.env)
+			code, out, errs := run(t, append([]string{"check", journals[tc.journal]}, tc.args...)...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr %q", code, tc.code, errs)
+			}
+			for _, want := range tc.says {
+				if strings.Count(out, want) != 2 {
+					t.Errorf("stdout does not say twice %q:\n%s", want, out)
+				}
+			}
+			if strings.Contains(out, "working tree") {
+				t.Errorf("a citation of their tree was looked for in the working tree:\n%s", out)
+			}
+			if !strings.HasSuffix(out, tc.summary+"\n") {
+				t.Errorf("stdout ends with\n%s\nwant %q", out, tc.summary)
+			}
+		})
+	}
+}
+
+// moduleProxy points the go command at a module proxy made of this test's
+// own module cache (file://, nothing leaves the machine), with an empty
+// module cache of its own, and returns the proxy's URL.
+func moduleProxy(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := "file://" + filepath.ToSlash(filepath.Join(strings.TrimSpace(string(out)), "cache", "download"))
+	t.Setenv("GOMODCACHE", t.TempDir())
+	t.Setenv("GOPROXY", proxy)
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GOFLAGS", "-modcacherw")
+	return proxy
+}
+
+// TestCheckDownloadsModules: a citation of a dependency (module@version/path)
+// missing from the module cache is downloaded into it through the module
+// proxy, unless --offline; one the proxy does not have is unverified, with
+// the go command's reason.
+func TestCheckDownloadsModules(t *testing.T) {
+	proxy := moduleProxy(t)
+	file := filepath.Join(t.TempDir(), "notes.md")
+	writeText(t, file, "Ready is `github.com/fluxcd/pkg/apis/meta@v1.31.0/conditions.go:43`;\n"+
+		"no such version: `github.com/fluxcd/pkg/apis/meta@v1.99.0/conditions.go:43`.\n")
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		says    []string
+		summary string
+	}{
+		{"offline, not downloaded", []string{"--offline"}, []string{
+			"notes.md:1: unverified: github.com/fluxcd/pkg/apis/meta@v1.31.0 is not in the module cache ",
+			"; run `go mod download github.com/fluxcd/pkg/apis/meta@v1.31.0`",
+		}, "0 ok, 0 moved, 0 broken, 0 rejected, 2 unverified"},
+		{"downloaded", nil, []string{
+			"notes.md:2: unverified: github.com/fluxcd/pkg/apis/meta@v1.99.0 is not in the module cache, and downloading it failed: go mod download: github.com/fluxcd/pkg/apis/meta@v1.99.0: reading " + proxy,
+		}, "1 ok, 0 moved, 0 broken, 0 rejected, 1 unverified"},
+		{"offline, downloaded before", []string{"--offline"}, nil, "1 ok, 0 moved, 0 broken, 0 rejected, 1 unverified"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, append([]string{"check", file}, tc.args...)...)
+			if code != 0 {
+				t.Errorf("exit %d; stderr %q", code, errs)
+			}
+			for _, want := range tc.says {
+				if !strings.Contains(out, want) {
+					t.Errorf("stdout does not say %q:\n%s", want, out)
+				}
+			}
+			if !strings.HasSuffix(out, tc.summary+"\n") {
+				t.Errorf("stdout ends with\n%s\nwant %q", out, tc.summary)
+			}
+		})
+	}
+}
