@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+	"github.com/ctrlcmp/ctrlcmp/internal/load"
 )
 
 // writeText writes text into the file at path, creating its directory.
@@ -153,10 +155,18 @@ func TestCheckPinnedTree(t *testing.T) {
 }
 
 // moduleProxy points the go command at a module proxy made of this test's
-// own module cache (file://, nothing leaves the machine), with an empty
-// module cache of its own, and returns the proxy's URL.
-func moduleProxy(t *testing.T) string {
+// own module cache (file://, nothing leaves the machine afterwards), with an
+// empty module cache of its own, and returns the proxy's URL. The modules
+// the test needs are first brought into its own cache the usual way, so
+// that a cold cache (a fresh CI machine) serves them too.
+func moduleProxy(t *testing.T, modules ...string) string {
 	t.Helper()
+	for _, m := range modules {
+		path, version, _ := strings.Cut(m, "@")
+		if _, err := load.Download(context.Background(), path, version); err != nil {
+			t.Fatal(err)
+		}
+	}
 	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +184,7 @@ func moduleProxy(t *testing.T) string {
 // proxy, unless --offline; one the proxy does not have is unverified, with
 // the go command's reason.
 func TestCheckDownloadsModules(t *testing.T) {
-	proxy := moduleProxy(t)
+	proxy := moduleProxy(t, "github.com/fluxcd/pkg/apis/meta@v1.31.0")
 	file := filepath.Join(t.TempDir(), "notes.md")
 	writeText(t, file, "Ready is `github.com/fluxcd/pkg/apis/meta@v1.31.0/conditions.go:43`;\n"+
 		"no such version: `github.com/fluxcd/pkg/apis/meta@v1.99.0/conditions.go:43`.\n")
