@@ -24,8 +24,10 @@ func writeText(t *testing.T, path, text string) {
 }
 
 // TestCheckMalformedJournal: check refuses a journal whose fences cannot be
-// read with exit 2 and the line naming the problem, the same line a write
-// into that journal gives (and it once panicked on an unclosed fence).
+// read (an unclosed fence, two fences with one id, an end with no begin, a
+// begin inside a fence) with exit 2 and the line naming the problem, the
+// same line a write into that journal gives (and it once panicked on an
+// unclosed fence).
 func TestCheckMalformedJournal(t *testing.T) {
 	dir := t.TempDir()
 	writeText(t, filepath.Join(dir, "op", "a.go"), "package a\n")
@@ -35,6 +37,10 @@ func TestCheckMalformedJournal(t *testing.T) {
 			"line 3: ctrlcmp:begin without <!-- ctrlcmp:end -->; add the end line after the generated text"},
 		{"same id", "<!-- ctrlcmp:begin id=stages/Widget -->\n<!-- ctrlcmp:end -->\nop/a.go:1\n<!-- ctrlcmp:begin id=stages/Widget -->\n<!-- ctrlcmp:end -->\n",
 			"line 4: a second fence with id=stages/Widget (the first is at line 1); delete one of them"},
+		{"stray end", "# notes\nop/a.go:1\n<!-- ctrlcmp:end -->\n",
+			"line 3: <!-- ctrlcmp:end --> without a ctrlcmp:begin before it; remove it or add the begin line"},
+		{"nested begin", "<!-- ctrlcmp:begin id=stages/Widget -->\n<!-- ctrlcmp:begin id=table/A/B -->\n<!-- ctrlcmp:end -->\n",
+			"line 2: a ctrlcmp:begin inside the fence opened at line 1; add <!-- ctrlcmp:end --> before it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(dir, tc.name+".md")

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -245,8 +246,13 @@ func withoutWriters(opts any) any {
 }
 
 // TestBadTree checks that each kind of tree that cannot be read gives one
-// line on stderr naming it, and the exit code of the output contract.
+// line on stderr naming it, and the exit code of the output contract. The
+// environment asks for any toolchain a go.mod names (GOTOOLCHAIN=auto), as
+// a user's may: a go line newer than the go command is still refused, with
+// no download (the module proxy is off, so none could leave the machine).
 func TestBadTree(t *testing.T) {
+	t.Setenv("GOTOOLCHAIN", "auto")
+	t.Setenv("GOPROXY", "off")
 	empty := t.TempDir()
 	noController := t.TempDir()
 	write := func(dir, name, content string) {
@@ -259,6 +265,14 @@ func TestBadTree(t *testing.T) {
 	write(noController, "main.go", "package main\n\nfunc main() {}\n")
 	badMod := t.TempDir()
 	write(badMod, "go.mod", "this is not a go.mod\n")
+	goModOnly := t.TempDir()
+	write(goModOnly, "go.mod", "module example.com/empty\n\ngo 1.26\n")
+	tooNew := filepath.Join(copyFixture(t, "clientgo-plain"), "clientgo-plain")
+	replaceIn(t, filepath.Join(tooNew, "go.mod"), "\ngo 1.26.0\n", "\ngo 1.99\n")
+	goVersion, err := exec.Command("go", "env", "GOVERSION").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	for _, tc := range []struct {
 		name string
@@ -270,6 +284,9 @@ func TestBadTree(t *testing.T) {
 		{"not a module", []string{"locate", empty}, fail.CodeLoad, "not a Go module"},
 		{"malformed go.mod", []string{"locate", badMod}, fail.CodeLoad, "go.mod"},
 		{"no controller", []string{"locate", noController}, fail.CodeLoad, "no controller found"},
+		{"empty module", []string{"locate", goModOnly}, fail.CodeLoad, goModOnly + ": no Go packages could be loaded; run `go build ./...` there to see why"},
+		{"go line too new", []string{"locate", tooNew}, fail.CodeLoad,
+			tooNew + ": go list failed: go: go.mod requires go >= 1.99 (running go " + strings.TrimPrefix(strings.TrimSpace(string(goVersion)), "go") + "; GOTOOLCHAIN=local)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errs := run(t, tc.args...)

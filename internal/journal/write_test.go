@@ -1,10 +1,14 @@
 package journal
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -80,5 +84,83 @@ func TestUpdateRefusesReadOnly(t *testing.T) {
 	// A dry run writes nothing, so nothing is refused.
 	if _, _, err := Update(path, tableRegion, true); err != nil {
 		t.Errorf("a dry run of a read-only journal: %v", err)
+	}
+}
+
+// TestLatin1Journal (case 13 of the hostile-input trial, docs/cases.md): a
+// journal that is not UTF-8 (Latin-1 prose around its fence, a byte that
+// is no UTF-8 inside it) gets its fence replaced with every byte outside it
+// kept, and check reads it: the citations in its Latin-1 prose are found
+// and checked.
+func TestLatin1Journal(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "op/a.go", "package a\n\nfunc A() {}\n")
+	r := Region{ID: "table/A/B", Body: "| part | ours |\n|---|---|\n| the entry | none |\n"}
+	before := "# Caf\xe9 notes\n\nVoil\xe0: op/a.go:3 d\xe9clare A.\n\n"
+	after := "\nR\xe9sum\xe9: op/a.go:9 n'y est pas.\n"
+	path := filepath.Join(dir, "latin1.md")
+	writeFile(t, dir, "latin1.md", before+"<!-- ctrlcmp:begin id=table/A/B -->\nold \xff table\n<!-- ctrlcmp:end -->"+after)
+	if _, _, err := Update(path, r, false); err != nil {
+		t.Fatal(err)
+	}
+	want := before + fenceText(r, "\n") + after
+	if got, _ := os.ReadFile(path); string(got) != want {
+		t.Fatalf("the journal holds\n%q\nwant\n%q", got, want)
+	}
+
+	res, err := Check(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, fmt.Sprintf("%s %s", f.Citation.Location(), f.Status))
+	}
+	wantFindings(t, got, "op/a.go:3 unverified", "op/a.go:9 broken")
+}
+
+// TestConcurrentUpdates (case 25 of the hostile-input trial): writers
+// putting different fences into one journal at the same time never leave
+// it torn: each succeeds, the journal then parses, holds the prose as it
+// was and at least one of the fences whole, and no temporary file is left.
+// The writers are not serialised, so the last rename wins and the other
+// fence can be lost (docs/cases.md).
+func TestConcurrentUpdates(t *testing.T) {
+	const prose = "# Shared journal\n\nWords I wrote.\n"
+	regions := []Region{
+		{ID: "table/A/Ours", Body: "| a | ours |\n"},
+		{ID: "table/B/Mine", Body: "| b | mine |\n"},
+	}
+	for trial := range 20 {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "j.md")
+		writeFile(t, dir, "j.md", prose)
+		var wg sync.WaitGroup
+		errs := make([]error, len(regions))
+		for i, r := range regions {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, _, errs[i] = Update(path, r, false)
+			}()
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		got, _ := os.ReadFile(path)
+		d := Parse(got)
+		if len(d.Problems) > 0 || len(d.Fences) == 0 || !strings.HasPrefix(string(got), prose) {
+			t.Fatalf("trial %d: the journal is torn:\n%s", trial, got)
+		}
+		for _, f := range d.Fences {
+			i := slices.IndexFunc(regions, func(r Region) bool { return r.ID == f.ID })
+			if i < 0 || string(got[f.Start:f.End]) != fenceText(regions[i], "\n") {
+				t.Errorf("trial %d: fence %s is not the one written:\n%s", trial, f.ID, got[f.Start:f.End])
+			}
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+			t.Errorf("trial %d: %s holds %v, want the journal alone", trial, dir, entries)
+		}
 	}
 }

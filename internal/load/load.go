@@ -126,6 +126,10 @@ func Load(ctx context.Context, dir string, progress func(string)) (*Tree, error)
 	}
 	sort.SliceStable(own, func(i, j int) bool { return positionLess(own[i].Pos, own[j].Pos) })
 	for _, e := range own {
+		if e.Pos == "" { // the go command names no position, as for an import cycle
+			t.Warnings = append(t.Warnings, e.Msg)
+			continue
+		}
 		t.Warnings = append(t.Warnings, t.relative(e.Pos)+": "+e.Msg)
 	}
 	if len(t.Own) == 0 {

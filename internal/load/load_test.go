@@ -5,10 +5,14 @@ import (
 	"errors"
 	"go/ast"
 	"go/types"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/packages"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 )
@@ -185,4 +189,73 @@ func TestListError(t *testing.T) {
 			t.Errorf("the lines under the summary do not hold %q:\n%s", want, err)
 		}
 	}
+}
+
+// TestVendoredTree (case 12a of the hostile-input trial, docs/cases.md): a
+// module with a consistent vendor directory (made by go mod vendor) is
+// loaded from it, as the go command builds it: with an empty module cache
+// and the module proxy off, its dependency is read under vendor/, with no
+// warning, and no file of the tree changes.
+func TestVendoredTree(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "vendored")
+	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/vendored\n\ngo 1.26.0\n\nrequire k8s.io/klog/v2 v2.140.0\n\nrequire github.com/go-logr/logr v1.4.3 // indirect\n")
+	sum, err := os.ReadFile(filepath.Join(fixture("clientgo-plain"), "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, line := range strings.SplitAfter(string(sum), "\n") {
+		if strings.HasPrefix(line, "k8s.io/klog/v2 ") || strings.HasPrefix(line, "github.com/go-logr/logr ") {
+			lines = append(lines, line)
+		}
+	}
+	writeFile(t, filepath.Join(dir, "go.sum"), strings.Join(lines, ""))
+	writeFile(t, filepath.Join(dir, "main.go"), "package main\n\nimport \"k8s.io/klog/v2\"\n\nfunc main() { klog.Info(\"vendored\") }\n")
+	vendor := exec.Command("go", "mod", "vendor")
+	vendor.Dir = dir
+	vendor.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
+	if out, err := vendor.CombinedOutput(); err != nil {
+		t.Fatalf("go mod vendor: %v\n%s", err, out)
+	}
+	before := treeFiles(t, dir)
+
+	t.Setenv("GOMODCACHE", t.TempDir())
+	t.Setenv("GOPROXY", "off")
+	tree, err := Load(context.Background(), dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tree.Warnings) > 0 {
+		t.Errorf("warnings %q, want none", tree.Warnings)
+	}
+	var klog *packages.Package
+	for _, p := range tree.All {
+		if p.PkgPath == "k8s.io/klog/v2" {
+			klog = p
+		}
+	}
+	if klog == nil || len(klog.GoFiles) == 0 || !strings.HasPrefix(klog.GoFiles[0], filepath.Join(tree.Dir, "vendor", "k8s.io", "klog", "v2")+string(filepath.Separator)) {
+		t.Errorf("klog was not read from vendor/: %v", klog)
+	}
+	if after := treeFiles(t, dir); !maps.Equal(after, before) {
+		t.Error("loading changed the tree")
+	}
+}
+
+// treeFiles is every file under dir with its bytes, by path.
+func treeFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		files[path] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
