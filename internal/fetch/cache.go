@@ -20,6 +20,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+	"github.com/ctrlcmp/ctrlcmp/internal/flock"
 )
 
 // CacheEnv is the environment variable naming the cache directory.
@@ -161,14 +162,14 @@ func lock(ctx context.Context, o Options, path string) (release func(), err erro
 		return nil, cacheDirError("cannot create the lock %s: %w", path, err)
 	}
 	for told := false; ; told = true {
-		locked, err := tryLock(f)
+		locked, err := flock.TryLock(f)
 		if err != nil {
 			f.Close()
 			return nil, cacheDirError("cannot lock %s: %w", path, err)
 		}
 		if locked {
 			return func() {
-				_ = unlock(f)
+				_ = flock.Unlock(f)
 				f.Close()
 			}, nil
 		}

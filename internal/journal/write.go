@@ -2,11 +2,15 @@ package journal
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/flock"
 )
 
 // Update puts r into the journal at path (see Splice), creating the file
@@ -15,6 +19,13 @@ import (
 // to create or write the file is a *WriteError; any other error is about
 // the journal as given (it cannot be read, or its fences are malformed).
 func Update(path string, r Region, dryRun bool) (before, after []byte, err error) {
+	if !dryRun {
+		release, err := lockJournal(path)
+		if err != nil {
+			return nil, nil, &WriteError{Path: path, Err: err}
+		}
+		defer release()
+	}
 	before, err = os.ReadFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, fmt.Errorf("journal %s: %w", path, err)
@@ -144,4 +155,43 @@ func writable(path string, mode fs.FileMode) error {
 		f.Close()
 	}
 	return nil
+}
+
+// lockJournal takes the lock of the journal at path, waiting for another
+// writer to finish, so that two writers each keep the other's fence. The
+// lock file lives in the user's cache directory (the temporary directory
+// without one), named after the journal's absolute path with links
+// resolved, never next to the journal.
+func lockJournal(path string) (release func(), err error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(dir, filepath.Base(abs))
+	}
+	if target, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = target
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	dir := filepath.Join(base, "ctrlcmp", "journal-locks")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create the lock directory: %w", err)
+	}
+	sum := sha256.Sum256([]byte(abs))
+	f, err := os.OpenFile(filepath.Join(dir, hex.EncodeToString(sum[:8])+".lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the journal's lock: %w", err)
+	}
+	if err := flock.Lock(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cannot lock the journal: %w", err)
+	}
+	return func() {
+		_ = flock.Unlock(f)
+		f.Close()
+	}, nil
 }
