@@ -59,10 +59,12 @@ func Build(all, own []*packages.Package) *Program {
 		}
 		if isOwn[p] && p.TypesInfo != nil {
 			files, skipped := withoutIllTyped(p, unanalysed)
+			info, vars := withoutIllTypedInits(p)
+			skipped = append(skipped, vars...)
 			if len(skipped) > 0 {
 				warnings = append(warnings, fmt.Sprintf("%s: not analysed, because of type errors: %s", p.PkgPath, strings.Join(skipped, ", ")))
 			}
-			ownPkgs = append(ownPkgs, prog.CreatePackage(p.Types, files, p.TypesInfo, true))
+			ownPkgs = append(ownPkgs, prog.CreatePackage(p.Types, files, info, true))
 		} else {
 			prog.CreatePackage(p.Types, nil, nil, true)
 		}
@@ -111,7 +113,7 @@ func withoutIllTyped(p *packages.Package, unanalysed map[*types.Func]bool) ([]*a
 		cp.Decls = append([]ast.Decl(nil), f.Decls...)
 		for j, d := range cp.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || !holdsError(fd, errs) && !holdsUntyped(fd, p.TypesInfo) {
+			if !ok || fd.Body == nil || !holdsError(fd, errs) && !holdsUntyped(fd.Body, p.TypesInfo) {
 				continue
 			}
 			stub := *fd
@@ -127,21 +129,48 @@ func withoutIllTyped(p *packages.Package, unanalysed map[*types.Func]bool) ([]*a
 	return files, skipped
 }
 
-func holdsError(fd *ast.FuncDecl, errs []token.Pos) bool {
+// withoutIllTypedInits returns the package's type information with the
+// package-level variable initialisers that hold a type error left out of
+// its initialisation order (the SSA builder builds the package's init from
+// that order, and panics on ill-typed code), and the names of those
+// variables. The package's own information is not modified: it is a copy.
+func withoutIllTypedInits(p *packages.Package) (*types.Info, []string) {
+	errs := errorPositions(p)
+	var kept []*types.Initializer
+	var names []string
+	for _, in := range p.TypesInfo.InitOrder {
+		if !holdsError(in.Rhs, errs) && !holdsUntyped(in.Rhs, p.TypesInfo) {
+			kept = append(kept, in)
+			continue
+		}
+		for _, v := range in.Lhs {
+			names = append(names, "var "+v.Name())
+		}
+	}
+	if len(names) == 0 {
+		return p.TypesInfo, nil
+	}
+	info := *p.TypesInfo
+	info.InitOrder = kept
+	return &info, names
+}
+
+// holdsError reports whether a type error lies inside n.
+func holdsError(n ast.Node, errs []token.Pos) bool {
 	for _, pos := range errs {
-		if fd.Pos() <= pos && pos < fd.End() {
+		if n.Pos() <= pos && pos < n.End() {
 			return true
 		}
 	}
 	return false
 }
 
-// holdsUntyped reports whether a function body holds an expression the
-// type checker gave no type (code using a package that failed to import
-// reports no error of its own).
-func holdsUntyped(fd *ast.FuncDecl, info *types.Info) bool {
+// holdsUntyped reports whether n holds an expression the type checker gave
+// no type (code using a package that failed to import reports no error of
+// its own).
+func holdsUntyped(n ast.Node, info *types.Info) bool {
 	found := false
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
+	ast.Inspect(n, func(n ast.Node) bool {
 		switch e := n.(type) {
 		case *ast.CallExpr, *ast.SelectorExpr, *ast.CompositeLit, *ast.IndexExpr, *ast.UnaryExpr, *ast.BinaryExpr, *ast.StarExpr:
 			if info.TypeOf(e.(ast.Expr)) == nil {

@@ -39,6 +39,18 @@ func run(t *testing.T, args ...string) (int, string, string) {
 // copyFixture copies a fixture tree into a fresh directory outside any git
 // repository and returns its parent, so that paths in the output do not
 // depend on where the test runs.
+// moduleCacheHolds brings the dependencies of a fixture into the module
+// cache, so that a test may then turn the module proxy off (and a cold
+// cache, a fresh CI machine, still serves the fixture).
+func moduleCacheHolds(t *testing.T, name string) {
+	t.Helper()
+	cmd := exec.Command("go", "mod", "download")
+	cmd.Dir = filepath.Join(fixturesDir, name)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go mod download in %s: %v\n%s", cmd.Dir, err, out)
+	}
+}
+
 func copyFixture(t *testing.T, name string) string {
 	t.Helper()
 	src := filepath.Join(fixturesDir, name)
@@ -251,6 +263,7 @@ func withoutWriters(opts any) any {
 // a user's may: a go line newer than the go command is still refused, with
 // no download (the module proxy is off, so none could leave the machine).
 func TestBadTree(t *testing.T) {
+	moduleCacheHolds(t, "clientgo-plain")
 	t.Setenv("GOTOOLCHAIN", "auto")
 	t.Setenv("GOPROXY", "off")
 	empty := t.TempDir()

@@ -49,6 +49,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 // file is part of its package, a linked directory is not walked by ./...).
 // The module proxy is off: nothing is downloaded.
 func TestTreeLoadsWithWarnings(t *testing.T) {
+	moduleCacheHolds(t, "clientgo-plain")
 	t.Setenv("GOPROXY", "off")
 	const module = "example.com/fixtures/clientgo-plain"
 	for _, tc := range []struct {
@@ -89,6 +90,15 @@ func TestTreeLoadsWithWarnings(t *testing.T) {
 			"; run `go mod download github.com/pkg/errors` in the module to record its go.sum lines",
 			"wrap.go:3:8: could not import github.com/pkg/errors",
 			module + ": not analysed, because of type errors: wrapped",
+		}},
+		{"new require not in go.sum, in a package-level initialiser", func(t *testing.T, tree string) {
+			replaceIn(t, filepath.Join(tree, "go.mod"), "\tk8s.io/klog/v2 v2.140.0\n", "\tk8s.io/klog/v2 v2.140.0\n\tgithub.com/pkg/errors v0.9.1\n")
+			writeText(t, filepath.Join(tree, "wrap.go"), "package main\n\nimport \"github.com/pkg/errors\"\n\nvar errWrapped = errors.New(\"wrapped\")\n")
+		}, []string{
+			"github.com/pkg/errors: missing go.sum entry for module providing package github.com/pkg/errors (imported by " + module + "); ",
+			"; run `go mod download github.com/pkg/errors` in the module to record its go.sum lines",
+			"wrap.go:3:8: could not import github.com/pkg/errors",
+			module + ": not analysed, because of type errors: var errWrapped",
 		}},
 		{"symlinks out of the tree", func(t *testing.T, tree string) {
 			outside := t.TempDir()
@@ -192,6 +202,7 @@ func nativeAnswer() int { return int(C.answer()) }
 		}
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	moduleCacheHolds(t, "clientgo-plain")
 	t.Setenv("CGO_ENABLED", "1")
 	t.Setenv("GOTOOLCHAIN", "auto")
 	t.Setenv("GOPROXY", "off")
