@@ -46,9 +46,10 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach) *requeues {
 	for _, fn := range reach.Funcs() {
 		scan(fn)
 	}
-	// The sync's own failure returns are what triggers AddRateLimited.
+	// The sync's own failure returns are what triggers AddRateLimited; a
+	// worker that calls none only logs them, and they requeue nothing.
 	var syncErrs []Site
-	if b := body(f.entry); b != nil {
+	if b := body(f.entry); b != nil && len(rateLimited) > 0 {
 		info := a.infoAt(b.Pos())
 		ast.Inspect(b, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -67,7 +68,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach) *requeues {
 			return true
 		})
 	}
-	errRow := rowOf(append(rateLimited, syncErrs...), "no AddRateLimited in the worker: a failed key is not retried")
+	errRow := rowOf(append(rateLimited, syncErrs...), "no AddRateLimited in the worker: a failed sync is only logged, so a failed key comes back only with the next event or resync")
 	if len(after) > 0 {
 		out.onError, out.onSuccess = errRow, rowOf(after, "")
 		return out
