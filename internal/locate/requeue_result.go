@@ -25,6 +25,9 @@ type retSite struct {
 	// opaque is a result built by an expression ctrlcmp does not follow
 	// (a call of a result builder); its class is then unknown.
 	opaque ast.Expr
+	// afterWork says the return waits after a write that succeeded in its
+	// own block (a child just created): a dependency wait, not a retry.
+	afterWork bool
 }
 
 type guard int
@@ -132,6 +135,19 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 				s := a.site(r.pos)
 				out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the result is built by %s at %s:%d, which ctrlcmp does not follow into; read it to see whether a success requeues (no return on the paths it follows sets RequeueAfter)",
 					a.exprText(callee(r.opaque)), s.File, s.Line))
+				return out
+			}
+		}
+		// No steady-state requeue, but a wait after work that succeeded
+		// (a child just created): that is the requeue a success makes.
+		for _, r := range rets {
+			if r.afterWork {
+				out.success = &timedRequeue{in: r.in, at: r.ret, duration: r.after}
+				s := a.site(r.pos)
+				s.Class = ClassDependencyWait
+				s.Primary = true
+				s.Note = "a wait after work that succeeded, on what that work made; the final success return does not requeue: the steady state is event-driven"
+				out.onError, out.onSuccess = errRow, Row{Sites: []Site{s}}
 				return out
 			}
 		}
@@ -255,6 +271,7 @@ func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.Ret
 	requeue, afterExpr := resultFields(info, res)
 	after := afterExpr != nil
 	g := sc.guard
+	afterWork := after && errClass == "nil" && g != guardNone && a.followsWrite(fn, info, s)
 	class := ClassNone
 	switch {
 	case errClass == ClassTerminal:
@@ -263,6 +280,8 @@ func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.Ret
 		class = ClassErrorBackoff
 	case requeue:
 		class = ClassImmediate
+	case afterWork:
+		class = ClassDependencyWait
 	case after && g == guardError:
 		class = ClassRetryAfterFailure
 	case after && g == guardOther:
@@ -270,7 +289,47 @@ func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.Ret
 	case after:
 		class = ClassSuccessInterval
 	}
-	*out = append(*out, retSite{pos: s.Pos(), class: class, in: fn, interval: namedBy(info, afterExpr), after: afterExpr, ret: s})
+	*out = append(*out, retSite{pos: s.Pos(), class: class, in: fn, interval: namedBy(info, afterExpr), after: afterExpr, ret: s, afterWork: afterWork})
+}
+
+// followsWrite reports whether a statement before the return, in the block
+// that holds it, writes to the API server (events aside): the return then
+// comes after work that succeeded, or the write's failure would have
+// returned first.
+func (a *analysis) followsWrite(fn *ssa.Function, info *types.Info, ret *ast.ReturnStmt) bool {
+	var list []ast.Stmt
+	for _, n := range a.path(ret.Pos(), ret.End()) {
+		switch b := n.(type) {
+		case *ast.BlockStmt:
+			list = b.List
+		case *ast.CaseClause:
+			list = b.Body
+		case *ast.CommClause:
+			list = b.Body
+		default:
+			continue
+		}
+		break
+	}
+	found := false
+	for _, st := range list {
+		if st.Pos() >= ret.Pos() {
+			break
+		}
+		ast.Inspect(st, func(n ast.Node) bool {
+			if _, lit := n.(*ast.FuncLit); lit || found {
+				return false
+			}
+			if ce, ok := n.(*ast.CallExpr); ok {
+				c := a.makeCall(info, ce, fn)
+				if w, ok := a.writeOf(info, c); ok && !(c.known && c.fact.Role == RoleEvent) && w.verb != "" {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // testsTerminal reports whether a condition asks whether an error is a
