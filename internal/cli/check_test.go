@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/load"
+	"github.com/ctrlcmp/ctrlcmp/internal/loopback"
 )
 
 // writeText writes text into the file at path, creating its directory.
@@ -92,13 +93,13 @@ func TestCheckPinnedTree(t *testing.T) {
 	work := t.TempDir()
 	theirs := filepath.Join(work, "theirs")
 	writeText(t, filepath.Join(theirs, "internal", "x.go"), "package internal\n\n// X is theirs.\nfunc X() {}\n")
-	gitIn(t, theirs, "init", "-q", "-b", "main")
-	gitIn(t, theirs, "add", "-A")
-	gitIn(t, theirs, "commit", "-q", "-m", "theirs")
-	sha := gitIn(t, theirs, "rev-parse", "HEAD")
-	gitIn(t, work, "clone", "-q", "--bare", theirs, filepath.Join(work, "srv", "theirs.git"))
+	loopback.Git(t, theirs, "init", "-q", "-b", "main")
+	loopback.Git(t, theirs, "add", "-A")
+	loopback.Git(t, theirs, "commit", "-q", "-m", "theirs")
+	sha := loopback.Git(t, theirs, "rev-parse", "HEAD")
+	loopback.Git(t, work, "clone", "-q", "--bare", theirs, filepath.Join(work, "srv", "theirs.git"))
 	repo := serveGit(t, filepath.Join(work, "srv")) + "/theirs.git"
-	dead := deadURL(t)
+	dead := "http://" + loopback.Dead(t) + "/repo.git"
 	missing := strings.Repeat("0123456789", 4)
 
 	notes := filepath.Join(work, "notes")
@@ -109,9 +110,9 @@ func TestCheckPinnedTree(t *testing.T) {
 		writeText(t, journals[name], "<!-- ctrlcmp:begin id=table/X/A repo="+pin[0]+" sha="+pin[1]+" dirs=ours -->\n"+
 			"| none: see internal/x.go:4 | none: see a.go:1 |\n<!-- ctrlcmp:end -->\n\nTheirs, in prose: internal/x.go:3.\n")
 	}
-	gitIn(t, notes, "init", "-q")
-	gitIn(t, notes, "add", "-A")
-	gitIn(t, notes, "commit", "-q", "-m", "notes")
+	loopback.Git(t, notes, "init", "-q")
+	loopback.Git(t, notes, "add", "-A")
+	loopback.Git(t, notes, "commit", "-q", "-m", "notes")
 
 	cold, warm := t.TempDir(), t.TempDir()
 	notAtHand := func(repo, why string) string {

@@ -7,12 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/fetch"
+	"github.com/ctrlcmp/ctrlcmp/internal/loopback"
 )
 
 func TestPermalinks(t *testing.T) {
@@ -83,45 +83,13 @@ func TestPinnedTreeBadInput(t *testing.T) {
 	}
 }
 
-// silentServer is a loopback address that takes connections and never
-// answers, holding them until the test ends.
-func silentServer(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var held []net.Conn
-	go func() {
-		for {
-			conn, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			held = append(held, conn)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range held {
-			c.Close()
-		}
-	})
-	return l.Addr().String()
-}
-
 // TestSilentServer checks that a pinned tree whose server takes the
 // connection and never answers ends table with exit 4 once --timeout runs
 // out, over git:// and http://, in one line naming the repository and
 // --timeout; and that check, on a journal whose fence is pinned there,
 // ends as soon, the fence's citations unverified for that reason.
 func TestSilentServer(t *testing.T) {
-	addr := silentServer(t)
+	addr := loopback.Silent(t)
 	sha := strings.Repeat("ab", 20)
 	for _, scheme := range []string{"git", "http"} {
 		url := scheme + "://" + addr + "/repo.git"
@@ -152,7 +120,7 @@ func TestSilentServer(t *testing.T) {
 // run) ends a command with exit 130 and "interrupted", whether it comes
 // while a pinned tree is fetched or while a tree is loaded.
 func TestInterrupted(t *testing.T) {
-	addr := silentServer(t)
+	addr := loopback.Silent(t)
 	for _, c := range []struct {
 		name string
 		args []string

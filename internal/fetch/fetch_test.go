@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+	"github.com/ctrlcmp/ctrlcmp/internal/loopback"
 )
 
 func checkout(t *testing.T, url, rev, cacheDir string) (Result, error) {
@@ -181,7 +182,7 @@ func TestUnreachableServer(t *testing.T) {
 	t.Parallel()
 	for _, rev := range []string{strings.Repeat("ab", 20), "main"} {
 		cache := t.TempDir()
-		url := deadURL(t)
+		url := "http://" + loopback.Dead(t) + "/repo.git"
 		_, err := checkout(t, url, rev, cache)
 		wantFailure(t, err, fail.CodeFetch, "cannot reach "+url)
 		wantNoEntries(t, cache)

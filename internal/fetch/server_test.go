@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/loopback"
 )
 
 // fixture is a repository built by the test with the git command:
@@ -27,35 +29,6 @@ import (
 type fixture struct {
 	root                     string // GIT_PROJECT_ROOT holding repo.git
 	first, tagged, tip, evil string
-}
-
-func gitPath(t *testing.T) string {
-	t.Helper()
-	p, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("the git command is not installed; these tests serve a repository with git http-backend")
-	}
-	return p
-}
-
-// gitEnv isolates the git commands of the tests from the user's and the
-// system's configuration.
-func gitEnv(home string) []string {
-	return []string{"HOME=" + home, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_AUTHOR_DATE=2024-01-01T00:00:00Z",
-		"GIT_COMMITTER_DATE=2024-01-01T00:00:00Z", "PATH=" + os.Getenv("PATH")}
-}
-
-func run(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command(gitPath(t), args...)
-	cmd.Dir = dir
-	cmd.Env = gitEnv(t.TempDir())
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
 }
 
 func writeFile(t *testing.T, name string, data []byte) {
@@ -71,12 +44,12 @@ func writeFile(t *testing.T, name string, data []byte) {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	work := t.TempDir()
-	run(t, work, "init", "-q", "-b", "main")
+	loopback.Git(t, work, "init", "-q", "-b", "main")
 	writeFile(t, filepath.Join(work, "go.mod"), []byte("module example.com/fixture\n\ngo 1.22\n"))
 	writeFile(t, filepath.Join(work, "main.go"), []byte("package main\n\nfunc main() {}\n"))
-	run(t, work, "add", ".")
-	run(t, work, "commit", "-q", "-m", "first")
-	fx := &fixture{first: run(t, work, "rev-parse", "HEAD")}
+	loopback.Git(t, work, "add", ".")
+	loopback.Git(t, work, "commit", "-q", "-m", "first")
+	fx := &fixture{first: loopback.Git(t, work, "rev-parse", "HEAD")}
 
 	big := make([]byte, 256<<10)
 	if _, err := rand.Read(big); err != nil {
@@ -84,27 +57,27 @@ func newFixture(t *testing.T) *fixture {
 	}
 	writeFile(t, filepath.Join(work, "big.bin"), big)
 	writeFile(t, filepath.Join(work, "pkg", "lib.go"), []byte("package pkg\n\nconst Version = 1\n"))
-	run(t, work, "add", ".")
-	run(t, work, "commit", "-q", "-m", "tagged")
-	run(t, work, "tag", "-a", "-m", "release", "v0.1.0")
-	fx.tagged = run(t, work, "rev-parse", "HEAD")
+	loopback.Git(t, work, "add", ".")
+	loopback.Git(t, work, "commit", "-q", "-m", "tagged")
+	loopback.Git(t, work, "tag", "-a", "-m", "release", "v0.1.0")
+	fx.tagged = loopback.Git(t, work, "rev-parse", "HEAD")
 
-	run(t, work, "rm", "-q", "big.bin")
+	loopback.Git(t, work, "rm", "-q", "big.bin")
 	writeFile(t, filepath.Join(work, "pkg", "lib.go"), []byte("package pkg\n\nconst Version = 2\n"))
-	run(t, work, "commit", "-q", "-am", "tip")
-	fx.tip = run(t, work, "rev-parse", "HEAD")
+	loopback.Git(t, work, "commit", "-q", "-am", "tip")
+	fx.tip = loopback.Git(t, work, "rev-parse", "HEAD")
 
-	run(t, work, "checkout", "-q", "-b", "evil")
+	loopback.Git(t, work, "checkout", "-q", "-b", "evil")
 	if err := os.Symlink("../../../etc/passwd", filepath.Join(work, "passwd")); err != nil {
 		t.Fatal(err)
 	}
-	run(t, work, "add", "passwd")
-	run(t, work, "commit", "-q", "-m", "evil")
-	fx.evil = run(t, work, "rev-parse", "HEAD")
-	run(t, work, "checkout", "-q", "main")
+	loopback.Git(t, work, "add", "passwd")
+	loopback.Git(t, work, "commit", "-q", "-m", "evil")
+	fx.evil = loopback.Git(t, work, "rev-parse", "HEAD")
+	loopback.Git(t, work, "checkout", "-q", "main")
 
 	fx.root = t.TempDir()
-	run(t, fx.root, "clone", "-q", "--bare", work, "repo.git")
+	loopback.Git(t, fx.root, "clone", "-q", "--bare", work, "repo.git")
 	return fx
 }
 
@@ -126,7 +99,7 @@ const (
 // upload-pack configuration, and no user or system configuration.
 func uploadPackEnv(t *testing.T, fx *fixture, cfg serverConfig) []string {
 	t.Helper()
-	env := append(gitEnv(t.TempDir()), "GIT_PROJECT_ROOT="+fx.root, "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_COUNT=4")
+	env := append(loopback.GitEnv(t.TempDir()), "GIT_PROJECT_ROOT="+fx.root, "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_COUNT=4")
 	values := map[serverConfig][4]string{
 		permissive: {"true", "true", "true", "true"},
 		refusing:   {"false", "false", "false", "false"},
@@ -149,7 +122,7 @@ type gitServer struct {
 
 func serve(t *testing.T, fx *fixture, cfg serverConfig) *gitServer {
 	t.Helper()
-	backend := filepath.Join(run(t, fx.root, "--exec-path"), "git-http-backend")
+	backend := filepath.Join(loopback.Git(t, fx.root, "--exec-path"), "git-http-backend")
 	s := &gitServer{}
 	cgiHandler := &cgi.Handler{Path: backend, Env: uploadPackEnv(t, fx, cfg), Stderr: io.Discard, Logger: log.New(io.Discard, "", 0)}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -188,18 +161,6 @@ func (w *cuttingWriter) Write(p []byte) (int, error) {
 	return n, io.ErrClosedPipe
 }
 
-// deadURL is the URL of a repository on a port of 127.0.0.1 nobody listens on.
-func deadURL(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return "http://" + addr + "/repo.git"
-}
-
 // daemon is git daemon (the git:// protocol) serving a fixture on
 // 127.0.0.1: each connection is handed to a `git daemon --inetd` of its own.
 type daemon struct {
@@ -209,7 +170,7 @@ type daemon struct {
 
 func serveDaemon(t *testing.T, fx *fixture, cfg serverConfig) *daemon {
 	t.Helper()
-	git := gitPath(t)
+	git := loopback.GitPath(t)
 	env := uploadPackEnv(t, fx, cfg)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -250,36 +211,4 @@ func serveDaemon(t *testing.T, fx *fixture, cfg serverConfig) *daemon {
 		}
 	})
 	return d
-}
-
-// blackhole is a loopback port that accepts connections and never answers:
-// a server that hangs. It holds what it accepts until the test ends.
-func blackhole(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var held []net.Conn
-	go func() {
-		for {
-			conn, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			held = append(held, conn)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range held {
-			c.Close()
-		}
-	})
-	return l.Addr().String()
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+	"github.com/ctrlcmp/ctrlcmp/internal/loopback"
 )
 
 // TestSilentServer checks that a server that takes the connection and never
@@ -16,7 +17,7 @@ import (
 // or a branch (resolved first).
 func TestSilentServer(t *testing.T) {
 	t.Parallel()
-	addr := blackhole(t)
+	addr := loopback.Silent(t)
 	for _, scheme := range []string{"git", "http"} {
 		for _, rev := range []string{strings.Repeat("ab", 20), "main"} {
 			t.Run(scheme+"/"+rev, func(t *testing.T) {
@@ -63,7 +64,7 @@ func TestSlowServer(t *testing.T) {
 // (exit code 130), and leaves nothing in the cache.
 func TestInterruptedFetch(t *testing.T) {
 	t.Parallel()
-	addr := blackhole(t)
+	addr := loopback.Silent(t)
 	for _, scheme := range []string{"git", "http"} {
 		t.Run(scheme, func(t *testing.T) {
 			t.Parallel()
