@@ -51,26 +51,12 @@ func moduleCacheHolds(t *testing.T, name string) {
 	}
 }
 
+// copyFixture copies a fixture tree of testdata/src into a new temporary
+// directory, as NAME under it, and returns that directory.
 func copyFixture(t *testing.T, name string) string {
 	t.Helper()
-	src := filepath.Join(fixturesDir, name)
 	parent := t.TempDir()
-	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		dst := filepath.Join(parent, name, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
+	if err := os.CopyFS(filepath.Join(parent, name), os.DirFS(filepath.Join(fixturesDir, name))); err != nil {
 		t.Fatal(err)
 	}
 	return parent

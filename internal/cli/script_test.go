@@ -82,24 +82,7 @@ func cmdFixture(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: fixture NAME DIR")
 	}
-	src := filepath.Join(fixturesDir, args[0])
-	dst := ts.MkAbs(args[1])
-	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		to := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(to, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(to, data, 0o644)
-	})
-	ts.Check(err)
+	ts.Check(os.CopyFS(ts.MkAbs(args[1]), os.DirFS(filepath.Join(fixturesDir, args[0]))))
 }
 
 // cmdConcat writes the files IN... one after the other into OUT (which may

@@ -82,24 +82,10 @@ func TestTreeLoadsWithWarnings(t *testing.T) {
 			"; run `go mod download k8s.io/klog/v2` in the module to record its go.sum lines",
 			"not analysed, because of type errors: ",
 		}},
-		{"new require not in go.sum", func(t *testing.T, tree string) {
-			replaceIn(t, filepath.Join(tree, "go.mod"), "\tk8s.io/klog/v2 v2.140.0\n", "\tk8s.io/klog/v2 v2.140.0\n\tgithub.com/pkg/errors v0.9.1\n")
-			writeText(t, filepath.Join(tree, "wrap.go"), "package main\n\nimport \"github.com/pkg/errors\"\n\nfunc wrapped() error { return errors.New(\"wrapped\") }\n")
-		}, []string{
-			"github.com/pkg/errors: missing go.sum entry for module providing package github.com/pkg/errors (imported by " + module + "); ",
-			"; run `go mod download github.com/pkg/errors` in the module to record its go.sum lines",
-			"wrap.go:3:8: could not import github.com/pkg/errors",
-			module + ": not analysed, because of type errors: wrapped",
-		}},
-		{"new require not in go.sum, in a package-level initialiser", func(t *testing.T, tree string) {
-			replaceIn(t, filepath.Join(tree, "go.mod"), "\tk8s.io/klog/v2 v2.140.0\n", "\tk8s.io/klog/v2 v2.140.0\n\tgithub.com/pkg/errors v0.9.1\n")
-			writeText(t, filepath.Join(tree, "wrap.go"), "package main\n\nimport \"github.com/pkg/errors\"\n\nvar errWrapped = errors.New(\"wrapped\")\n")
-		}, []string{
-			"github.com/pkg/errors: missing go.sum entry for module providing package github.com/pkg/errors (imported by " + module + "); ",
-			"; run `go mod download github.com/pkg/errors` in the module to record its go.sum lines",
-			"wrap.go:3:8: could not import github.com/pkg/errors",
-			module + ": not analysed, because of type errors: var errWrapped",
-		}},
+		{"new require not in go.sum", requireUnsummed("func wrapped() error { return errors.New(\"wrapped\") }"),
+			unsummedWarnings(module, "wrapped")},
+		{"new require not in go.sum, in a package-level initialiser", requireUnsummed("var errWrapped = errors.New(\"wrapped\")"),
+			unsummedWarnings(module, "var errWrapped")},
 		{"symlinks out of the tree", func(t *testing.T, tree string) {
 			outside := t.TempDir()
 			writeText(t, filepath.Join(outside, "linked.go"), "package main\n\nfunc linkedIn() string { return \"from outside the tree\" }\n")
@@ -253,5 +239,25 @@ func TestUsageErrorsAtRun(t *testing.T) {
 			}
 			wantOneLine(t, errs, tc.says)
 		})
+	}
+}
+
+// requireUnsummed spoils a tree with a require go.sum lacks, its package
+// used by decl in a new file.
+func requireUnsummed(decl string) func(t *testing.T, tree string) {
+	return func(t *testing.T, tree string) {
+		replaceIn(t, filepath.Join(tree, "go.mod"), "\tk8s.io/klog/v2 v2.140.0\n", "\tk8s.io/klog/v2 v2.140.0\n\tgithub.com/pkg/errors v0.9.1\n")
+		writeText(t, filepath.Join(tree, "wrap.go"), "package main\n\nimport \"github.com/pkg/errors\"\n\n"+decl+"\n")
+	}
+}
+
+// unsummedWarnings are the warnings of requireUnsummed's tree: the go.sum
+// gap with its fix, the failed import, and what was left out.
+func unsummedWarnings(module, leftOut string) []string {
+	return []string{
+		"github.com/pkg/errors: missing go.sum entry for module providing package github.com/pkg/errors (imported by " + module + "); ",
+		"; run `go mod download github.com/pkg/errors` in the module to record its go.sum lines",
+		"wrap.go:3:8: could not import github.com/pkg/errors",
+		module + ": not analysed, because of type errors: " + leftOut,
 	}
 }
