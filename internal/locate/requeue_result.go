@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -19,9 +20,18 @@ type retSite struct {
 	// interval is what names the RequeueAfter duration (a field, a
 	// variable, a getter), when there is one.
 	interval types.Object
-	// after is the RequeueAfter expression, ret the return statement.
+	// after is the RequeueAfter expression (or the call of the helper that
+	// builds the result), ret the return statement, and at where the
+	// result is made: the return, or the assignment of the named results a
+	// bare return hands back.
 	after ast.Expr
 	ret   ast.Node
+	at    ast.Node
+	// note says how the site hands its result back (a bare return).
+	note string
+	// deferred says the site is an assignment to a named result in a
+	// deferred closure: it runs after every return.
+	deferred bool
 	// opaque is a result built by an expression ctrlcmp does not follow
 	// (a call of a result builder); its class is then unknown.
 	opaque ast.Expr
@@ -72,13 +82,17 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 	var success *retSite
 	for i := range rets {
 		if rets[i].class == ClassSuccessInterval {
-			out.successReturns = append(out.successReturns, rets[i].pos)
+			out.successReturns = append(out.successReturns, rets[i].ret.Pos())
 			if success == nil || rets[i].in == f.entry {
 				success = &rets[i]
 			}
 		}
 	}
 	isFailure := func(c string) bool { return c == ClassErrorBackoff || c == ClassRetryAfterFailure }
+	// With no success requeue, the entry's final return stands for the
+	// success return; when it is bare, a deferred closure's failure
+	// assignment to the named error is what that return hands back last.
+	bareEnd := success == nil && endsBare(f.entry)
 	var primary *retSite
 	for i := range rets {
 		r := &rets[i]
@@ -90,7 +104,11 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 			if r.in == success.in && r.pos < success.pos && (primary == nil || r.pos > primary.pos) {
 				primary = r
 			}
-		case r.in == f.entry && (primary == nil || r.pos > primary.pos):
+		case bareEnd && r.deferred:
+			if primary == nil || !primary.deferred || r.pos > primary.pos {
+				primary = r
+			}
+		case r.in == f.entry && (primary == nil || !primary.deferred && r.pos > primary.pos):
 			primary = r
 		}
 	}
@@ -102,6 +120,7 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 		}
 		s := a.site(r.pos)
 		s.Class = r.class
+		s.Note = r.note
 		if r == primary {
 			s.Primary = true
 		}
@@ -124,7 +143,7 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 		}
 	}
 	if primary != nil && primary.class == ClassRetryAfterFailure {
-		out.retry = &timedRequeue{in: primary.in, at: primary.ret, duration: primary.after}
+		out.retry = &timedRequeue{in: primary.in, at: primary.at, duration: primary.after}
 	}
 	if success == nil {
 		// Prefer a result built by a call (a builder) to one merely held
@@ -133,8 +152,11 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 		for _, r := range rets {
 			if r.opaque != nil {
 				s := a.site(r.pos)
-				out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the result is built by %s at %s:%d, which ctrlcmp does not follow into; read it to see whether a success requeues (no return on the paths it follows sets RequeueAfter)",
-					a.exprText(callee(r.opaque)), s.File, s.Line))
+				why := fmt.Sprintf("the result is built by %s at %s:%d, which ctrlcmp does not follow into", a.exprText(callee(r.opaque)), s.File, s.Line)
+				if r.note != "" {
+					why = fmt.Sprintf("%s at %s:%d", r.note, s.File, s.Line)
+				}
+				out.onError, out.onSuccess = errRow, none("not settled: "+why+"; read it to see whether a success requeues (no return on the paths it follows sets RequeueAfter)")
 				return out
 			}
 		}
@@ -142,11 +164,11 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 		// (a child just created): that is the requeue a success makes.
 		for _, r := range rets {
 			if r.afterWork {
-				out.success = &timedRequeue{in: r.in, at: r.ret, duration: r.after}
+				out.success = &timedRequeue{in: r.in, at: r.at, duration: r.after}
 				s := a.site(r.pos)
 				s.Class = ClassDependencyWait
 				s.Primary = true
-				s.Note = "a wait after work that succeeded, on what that work made; the final success return does not requeue: the steady state is event-driven"
+				s.Note = joinNotes(r.note, "a wait after work that succeeded, on what that work made; the final success return does not requeue: the steady state is event-driven")
 				out.onError, out.onSuccess = errRow, Row{Sites: []Site{s}}
 				return out
 			}
@@ -160,10 +182,11 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 		out.onError, out.onSuccess = errRow, none(reason)
 		return out
 	}
-	out.success = &timedRequeue{in: success.in, at: success.ret, duration: success.after}
+	out.success = &timedRequeue{in: success.in, at: success.at, duration: success.after}
 	s := a.site(success.pos)
 	s.Class = ClassSuccessInterval
 	s.Primary = true
+	s.Note = success.note
 	out.onError, out.onSuccess = errRow, Row{Sites: []Site{s}}
 	return out
 }
@@ -241,24 +264,73 @@ func (a *analysis) walkReturns(info *types.Info, b *ast.BlockStmt, sc scope, vis
 
 func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
 	switch len(s.Results) {
+	case 0:
+		a.classifyBare(fn, info, s, sc, seen, out)
 	case 1:
-		if ce, ok := ast.Unparen(s.Results[0]).(*ast.CallExpr); ok {
-			if c := a.makeCall(info, ce, fn); len(c.own) > 0 && !c.known {
-				for _, callee := range c.own {
-					a.returns(callee, sc, seen, out)
-				}
+		a.followResults(fn, info, s.Results[0], sc, seen, out)
+	case 2:
+		a.classifyPair(fn, info, s, s, s.Results[0], s.Results[1], sc, out)
+	}
+}
+
+// followResults classifies the returns of the tree's own functions a call
+// hands its results back from (return r.reconcile(ctx, obj)).
+func (a *analysis) followResults(fn *ssa.Function, info *types.Info, e ast.Expr, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
+	if ce, ok := ast.Unparen(e).(*ast.CallExpr); ok {
+		if c := a.makeCall(info, ce, fn); len(c.own) > 0 && !c.known {
+			for _, callee := range c.own {
+				a.returns(callee, sc, seen, out)
 			}
 		}
-		return
-	case 2:
-	default:
+	}
+}
+
+// classifyBare classifies a bare return from the assignment of the named
+// results that reaches it: that assignment is the site, the return the
+// evidence that hands it back. Named results never assigned before the
+// return are the zero result and a nil error; an assignment the return may
+// or may not see (under a condition) leaves the result not settled.
+func (a *analysis) classifyBare(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
+	idents := namedResults(fn)
+	if len(idents) != 2 || typeKey(info.TypeOf(idents[0])) != typeResult {
 		return
 	}
-	res, errE := s.Results[0], s.Results[1]
+	named := []types.Object{info.Defs[idents[0]], info.Defs[idents[1]]}
+	as, settled := a.lastNamedAssignment(info, s, named)
+	retLine := a.site(s.Pos()).Line
+	switch {
+	case !settled:
+		*out = append(*out, retSite{pos: s.Pos(), in: fn, ret: s, at: s, opaque: idents[0],
+			note: "the named results this bare return hands back are assigned under a condition before it"})
+	case as == nil:
+		*out = append(*out, retSite{pos: s.Pos(), class: ClassNone, in: fn, ret: s, at: s})
+	case len(as.Lhs) == 2 && len(as.Rhs) == 2 && a.assigns(info, as.Lhs[0], named[0]) && a.assigns(info, as.Lhs[1], named[1]):
+		a.classifyPair(fn, info, s, as, as.Rhs[0], as.Rhs[1], sc, out)
+		(*out)[len(*out)-1].note = fmt.Sprintf("handed back by the bare return at line %d", retLine)
+	case len(as.Lhs) == 2 && len(as.Rhs) == 1:
+		a.followResults(fn, info, as.Rhs[0], sc, seen, out)
+	default:
+		*out = append(*out, retSite{pos: as.Pos(), in: fn, ret: s, at: as, opaque: as.Rhs[0]})
+	}
+}
+
+// classifyPair classifies a result and an error handed back by the return
+// s, made at at (the return itself, or the assignment of the named results).
+func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, at ast.Node, res, errE ast.Expr, sc scope, out *[]retSite) {
 	res = a.lastValue(fn, info, res)
+	requeue, afterExpr := resultFields(info, res)
+	interval := namedBy(info, afterExpr)
 	if !isResultLiteral(info, res) {
-		*out = append(*out, retSite{pos: s.Pos(), in: fn, ret: s, opaque: res})
-		return
+		built, ok := a.builtResult(fn, info, res)
+		if !ok {
+			*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: res})
+			return
+		}
+		requeue, afterExpr, interval = built.requeue, nil, built.interval
+		if built.after != nil {
+			// The trace starts at the call and follows it into the helper.
+			afterExpr = res
+		}
 	}
 	errClass := "nil"
 	switch {
@@ -268,7 +340,6 @@ func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.Ret
 	default:
 		errClass = "error"
 	}
-	requeue, afterExpr := resultFields(info, res)
 	after := afterExpr != nil
 	g := sc.guard
 	afterWork := after && errClass == "nil" && g != guardNone && a.followsWrite(fn, info, s)
@@ -289,7 +360,180 @@ func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.Ret
 	case after:
 		class = ClassSuccessInterval
 	}
-	*out = append(*out, retSite{pos: s.Pos(), class: class, in: fn, interval: namedBy(info, afterExpr), after: afterExpr, ret: s, afterWork: afterWork})
+	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, ret: s, at: at, afterWork: afterWork})
+}
+
+// builtResult is what the returns of a result-building helper say.
+type builtResult struct {
+	requeue bool
+	// after is a RequeueAfter expression of the helper's, interval what
+	// names it.
+	after    ast.Expr
+	interval types.Object
+}
+
+// builtResult follows a result made by a call of the tree's own functions
+// (return r.requeueResult(obj), nil) into their returns: each must hand
+// back a reconcile.Result literal (or a variable last assigned one), else
+// the result is not followed.
+func (a *analysis) builtResult(fn *ssa.Function, info *types.Info, e ast.Expr) (builtResult, bool) {
+	ce, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return builtResult{}, false
+	}
+	c := a.makeCall(info, ce, fn)
+	if len(c.own) == 0 || c.known {
+		return builtResult{}, false
+	}
+	var out builtResult
+	found := false
+	for _, callee := range c.own {
+		b := body(callee)
+		if b == nil {
+			return builtResult{}, false
+		}
+		cinfo := a.infoAt(b.Pos())
+		settled := true
+		ast.Inspect(b, func(n ast.Node) bool {
+			switch r := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				if len(r.Results) != 1 {
+					settled = false
+					return false
+				}
+				v := a.lastValue(callee, cinfo, r.Results[0])
+				if !isResultLiteral(cinfo, v) {
+					settled = false
+					return false
+				}
+				found = true
+				requeue, after := resultFields(cinfo, v)
+				out.requeue = out.requeue || requeue
+				if after != nil {
+					out.after, out.interval = after, namedBy(cinfo, after)
+				}
+			}
+			return settled
+		})
+		if !settled {
+			return builtResult{}, false
+		}
+	}
+	return out, found
+}
+
+// namedResults returns the names a function declares for its results.
+func namedResults(fn *ssa.Function) []*ast.Ident {
+	var ft *ast.FuncType
+	switch s := fn.Syntax().(type) {
+	case *ast.FuncDecl:
+		ft = s.Type
+	case *ast.FuncLit:
+		ft = s.Type
+	}
+	if ft == nil || ft.Results == nil {
+		return nil
+	}
+	var out []*ast.Ident
+	for _, f := range ft.Results.List {
+		out = append(out, f.Names...)
+	}
+	return out
+}
+
+// assigns reports whether the left-hand side l assigns the variable v.
+func (a *analysis) assigns(info *types.Info, l ast.Expr, v types.Object) bool {
+	id, ok := ast.Unparen(l).(*ast.Ident)
+	return ok && v != nil && info.Uses[id] == v
+}
+
+// lastNamedAssignment finds the assignment of the named results that a bare
+// return hands back: walking out from the return, the nearest statement
+// before it, in each enclosing block, that assigns one of them. It is nil
+// when none does (the zero values), and not settled when the nearest one
+// that touches them does so under a condition or in a loop.
+func (a *analysis) lastNamedAssignment(info *types.Info, ret *ast.ReturnStmt, named []types.Object) (*ast.AssignStmt, bool) {
+	touches := func(n ast.Node) bool {
+		found := false
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.AssignStmt:
+				for _, l := range x.Lhs {
+					for _, v := range named {
+						found = found || a.assigns(info, l, v)
+					}
+				}
+			case *ast.UnaryExpr:
+				if x.Op == token.AND {
+					for _, v := range named {
+						found = found || a.assigns(info, x.X, v)
+					}
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	path := a.path(ret.Pos(), ret.End())
+	child := ast.Node(ret)
+	for _, n := range path {
+		var list []ast.Stmt
+		switch b := n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return nil, true
+		case *ast.BlockStmt:
+			list = b.List
+		case *ast.CaseClause:
+			list = b.Body
+		case *ast.CommClause:
+			list = b.Body
+		case *ast.ForStmt, *ast.RangeStmt:
+			// A loop's earlier iterations may have assigned them.
+			if touches(n) {
+				return nil, false
+			}
+		}
+		for i := len(list) - 1; i >= 0; i-- {
+			st := list[i]
+			if st.Pos() >= child.Pos() {
+				continue
+			}
+			if !touches(st) {
+				continue
+			}
+			if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN {
+				return as, true
+			}
+			return nil, false
+		}
+		child = n
+	}
+	return nil, false
+}
+
+// endsBare reports whether a function's last statement is a bare return.
+func endsBare(fn *ssa.Function) bool {
+	b := body(fn)
+	if b == nil || len(b.List) == 0 {
+		return false
+	}
+	r, ok := b.List[len(b.List)-1].(*ast.ReturnStmt)
+	return ok && len(r.Results) == 0
+}
+
+// joinNotes joins the notes of a site that are not empty.
+func joinNotes(notes ...string) string {
+	var out []string
+	for _, n := range notes {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 // followsWrite reports whether a statement before the return, in the block
@@ -472,7 +716,7 @@ func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
 				// result, retErr = helper.Summarize(...): built by a helper.
 				for _, l := range as.Lhs {
 					if id, ok := l.(*ast.Ident); ok && named[info.Uses[id]] && typeKey(info.TypeOf(id)) == typeResult {
-						out = append(out, retSite{pos: as.Pos(), in: a.bySyntax[lit], opaque: as.Rhs[0]})
+						out = append(out, retSite{pos: as.Pos(), in: a.bySyntax[lit], ret: as, at: as, opaque: as.Rhs[0], deferred: true})
 					}
 				}
 				return true
@@ -486,18 +730,20 @@ func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
 					continue
 				}
 				class := ""
+				var after ast.Expr
 				switch t := info.TypeOf(id); {
 				case isErrorType(t) && !isNil(info, as.Rhs[i]):
 					class = ClassErrorBackoff
 				case typeKey(t) == typeResult:
-					if requeue, after := resultFields(info, as.Rhs[i]); requeue {
+					var requeue bool
+					if requeue, after = resultFields(info, as.Rhs[i]); requeue {
 						class = ClassImmediate
 					} else if after != nil {
 						class = ClassRetryAfterFailure
 					}
 				}
 				if class != "" {
-					out = append(out, retSite{pos: as.Pos(), class: class, in: a.bySyntax[lit]})
+					out = append(out, retSite{pos: as.Pos(), class: class, in: a.bySyntax[lit], ret: as, at: as, after: after, deferred: true})
 				}
 			}
 			return true
