@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -148,7 +149,11 @@ func finalizerCleanupRow(p *pass) Row {
 	if ops := p.finalizers(); ops.absent() {
 		return none(ops.noFinalizer + "; no branch on DeletionTimestamp needs a cleanup")
 	}
-	return rowOf(p.cleanup().sites, "no branch taken when DeletionTimestamp is set is reachable from the entry")
+	c := p.cleanup()
+	if c.inline {
+		return Row{Sites: c.sites, None: "no cleanup function: " + c.sites[0].Note}
+	}
+	return rowOf(c.sites, "no branch taken when DeletionTimestamp is set is reachable from the entry")
 }
 
 // finalizerRemoveRow cites the removals the cleanup reaches (every removal
@@ -174,11 +179,14 @@ func finalizerRemoveRow(p *pass) Row {
 type cleanup struct {
 	sites   []Site
 	removes []finOp
+	// inline says the branch calls no function of the tree: its sites are
+	// evidence, and the row has no answer.
+	inline bool
 }
 
 // cleanup finds the deletion branch (taken when DeletionTimestamp is set) and
 // the function it runs.
-func (a *analysis) cleanup(reach *callgraph.Reach, removes []finOp) *cleanup {
+func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []finOp) *cleanup {
 	for _, fn := range reach.Funcs() {
 		b := body(fn)
 		if b == nil {
@@ -218,8 +226,10 @@ func (a *analysis) cleanup(reach *callgraph.Reach, removes []finOp) *cleanup {
 				inBranch = append(inBranch, op)
 			}
 		}
-		// The tree's functions the branch calls, the one reaching a removal first.
-		var first, best *call
+		// The cleanup is the first of the tree's functions the branch calls
+		// with the primary object (the work done before the finalizer
+		// goes), else the first that reaches a removal, else the first.
+		var withObj, reaching, first *call
 		var bestRemoves []finOp
 		for _, c := range a.callsIn(fn) {
 			c := c
@@ -229,6 +239,9 @@ func (a *analysis) cleanup(reach *callgraph.Reach, removes []finOp) *cleanup {
 			if first == nil {
 				first = &c
 			}
+			if withObj == nil && passesKind(info, c, kind) {
+				withObj = &c
+			}
 			sub := a.prog.Reachable(c.own...)
 			var reached []finOp
 			for _, op := range removes {
@@ -236,26 +249,37 @@ func (a *analysis) cleanup(reach *callgraph.Reach, removes []finOp) *cleanup {
 					reached = append(reached, op)
 				}
 			}
-			if len(reached) > 0 {
-				best, bestRemoves = &c, reached
-				break
+			if reaching == nil && len(reached) > 0 {
+				reaching = &c
 			}
+			bestRemoves = append(bestRemoves, reached...)
 		}
+		best := cmp.Or(withObj, reaching, first)
 		if best == nil {
-			best = first
-		}
-		if best == nil {
-			ifSite.Primary = true
-			ifSite.Note = "cleanup written inline in the branch taken when DeletionTimestamp is set"
-			return &cleanup{[]Site{ifSite}, inBranch}
+			ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree: the finalizer is dropped inline, with no cleanup function"
+			return &cleanup{sites: []Site{ifSite}, removes: inBranch, inline: true}
 		}
 		primary := a.funcSite(best.own[0])
 		primary.Primary = true
 		callSite := a.site(best.expr.Lparen)
 		callSite.Note = "dispatch"
-		return &cleanup{[]Site{primary, ifSite, callSite}, append(inBranch, bestRemoves...)}
+		return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...)}
 	}
 	return &cleanup{}
+}
+
+// passesKind reports whether a call passes a value of the primary type (or
+// a pointer to it).
+func passesKind(info *types.Info, c call, kind *types.Named) bool {
+	if kind == nil {
+		return false
+	}
+	for _, arg := range c.expr.Args {
+		if n, ok := deref(info.TypeOf(arg)).(*types.Named); ok && types.Identical(n, kind) {
+			return true
+		}
+	}
+	return false
 }
 
 // deletionTest says whether cond holds when the object is being deleted

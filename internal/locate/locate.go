@@ -185,7 +185,7 @@ func (p *pass) finalizers() *finalizerOps {
 
 func (p *pass) cleanup() *cleanup {
 	if p.cleanupRes == nil {
-		p.cleanupRes = p.a.cleanup(p.reach, p.finalizers().removes)
+		p.cleanupRes = p.a.cleanup(p.reach, p.kind(), p.finalizers().removes)
 	}
 	return p.cleanupRes
 }
