@@ -11,7 +11,7 @@ type Role int
 // The roles of the knowledge table.
 const (
 	roleNone                Role = iota
-	RoleRead                     // reads an object by key: Obj is the object, Key the key
+	RoleRead                     // reads an object by key: Obj is the object (-1: the first result), Key the key
 	RoleFinalizerAdd             // adds a finalizer: Obj, Arg is the finalizer
 	RoleFinalizerRemove          // removes a finalizer: Obj, Arg is the finalizer
 	RoleFinalizerHas             // tests for a finalizer
@@ -93,6 +93,7 @@ const (
 // (as funcKey spells it) to what it does. Adding a library is an edit here.
 var knowledge = map[string]Fact{
 	"(" + cr + "client.Reader).Get": {Role: RoleRead, Key: 1, Obj: 2, Arg: -1},
+	"(" + cache + "Store).GetByKey": {Role: RoleRead, Key: 0, Obj: -1, Arg: -1},
 
 	cr + "controller/controllerutil.AddFinalizer":                      {Role: RoleFinalizerAdd, Obj: 0, Key: -1, Arg: 1},
 	cr + "controller/controllerutil.RemoveFinalizer":                   {Role: RoleFinalizerRemove, Obj: 0, Key: -1, Arg: 1},

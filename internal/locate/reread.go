@@ -61,6 +61,14 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 // knowledge table, or by the shape generated listers and clientsets share.
 func (a *analysis) readShape(info *types.Info, c call) (ast.Expr, types.Type) {
 	if c.known && c.fact.Role == RoleRead {
+		if c.fact.Obj < 0 {
+			// A store's GetByKey hands back an interface{}: the object's
+			// type is the one its value is asserted to.
+			if t := a.assertedResult(c); t != nil {
+				return c.arg(c.fact.Key), t
+			}
+			return nil, nil
+		}
 		if o := c.arg(c.fact.Obj); o != nil {
 			return c.arg(c.fact.Key), info.TypeOf(o)
 		}
@@ -82,4 +90,67 @@ func (a *analysis) readShape(info *types.Info, c call) (ast.Expr, types.Type) {
 		return c.arg(1), sig.Results().At(0).Type()
 	}
 	return nil, nil
+}
+
+// assertedResult follows the first result of a call through SSA to the
+// object pointer type it is asserted to: in the calling function, or in an
+// own function it is passed to (a conversion helper), one call deep.
+func (a *analysis) assertedResult(c call) types.Type {
+	if c.in == nil {
+		return nil
+	}
+	for _, b := range c.in.Blocks {
+		for _, in := range b.Instrs {
+			if sc, ok := in.(*ssa.Call); ok && sc.Pos() == c.expr.Lparen {
+				return a.assertedType(firstResult(sc), 1)
+			}
+		}
+	}
+	return nil
+}
+
+// firstResult is the value of a call's first result.
+func firstResult(c *ssa.Call) ssa.Value {
+	if _, ok := c.Type().(*types.Tuple); !ok {
+		return c
+	}
+	for _, r := range *c.Referrers() {
+		if e, ok := r.(*ssa.Extract); ok && e.Index == 0 {
+			return e
+		}
+	}
+	return nil
+}
+
+// assertedType is the object pointer type a value is asserted to, following
+// interface conversions, and calls of own functions depth deep.
+func (a *analysis) assertedType(v ssa.Value, depth int) types.Type {
+	if v == nil || v.Referrers() == nil {
+		return nil
+	}
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.TypeAssert:
+			if IsObjectPointer(r.AssertedType) {
+				return r.AssertedType
+			}
+		case *ssa.ChangeInterface:
+			if t := a.assertedType(r, depth); t != nil {
+				return t
+			}
+		case *ssa.Call:
+			callee := r.Call.StaticCallee()
+			if depth == 0 || callee == nil || !a.prog.Own[callee] {
+				continue
+			}
+			for i, arg := range r.Call.Args {
+				if arg == v && i < len(callee.Params) {
+					if t := a.assertedType(callee.Params[i], depth-1); t != nil {
+						return t
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
