@@ -7,6 +7,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -19,6 +20,9 @@ type finOp struct {
 	value ast.Expr // the finalizer, when known
 	info  *types.Info
 	in    *ssa.Function
+	// calls are, when the finalizer is a parameter of a helper, the calls
+	// of the helper on the reconcile path, each with the value it passes.
+	calls []finOp
 }
 
 // finalizerOps are the changes and tests of finalizer lists on the
@@ -34,8 +38,10 @@ func (o *finalizerOps) absent() bool {
 	return len(o.adds) == 0 && len(o.removes) == 0 && len(o.tests) == 0
 }
 
-// finalizerOps lists the additions, removals and tests of finalizers in fns.
-func (a *analysis) finalizerOps(fns []*ssa.Function) *finalizerOps {
+// finalizerOps lists the additions, removals and tests of the primary
+// object's finalizers in fns; those of objects of another type (a child's
+// PersistentVolumeClaim) are left out.
+func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finalizerOps {
 	var adds, removes, tests []finOp
 	for _, fn := range fns {
 		b := body(fn)
@@ -45,6 +51,13 @@ func (a *analysis) finalizerOps(fns []*ssa.Function) *finalizerOps {
 		info := a.infoAt(b.Pos())
 		for _, c := range a.callsIn(fn) {
 			if !c.known {
+				continue
+			}
+			holder := c.arg(c.fact.Obj)
+			if sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr); ok && c.fact.Obj < 0 {
+				holder = sel.X // obj.SetFinalizers(...)
+			}
+			if !ofKind(info, holder, kind) {
 				continue
 			}
 			op := finOp{pos: c.expr.Lparen, value: c.arg(c.fact.Arg), info: info, in: fn}
@@ -73,6 +86,9 @@ func (a *analysis) finalizerOps(fns []*ssa.Function) *finalizerOps {
 				if len(n.Lhs) != 1 || len(n.Rhs) != 1 || fieldOf(info, n.Lhs[0]) != fieldFinalizers {
 					return true
 				}
+				if sel, ok := ast.Unparen(n.Lhs[0]).(*ast.SelectorExpr); ok && !ofKind(info, sel.X, kind) {
+					return true
+				}
 				op := finOp{pos: n.Pos(), info: info, in: fn}
 				if v, ok := appended(info, n.Rhs[0]); ok {
 					op.value = v
@@ -84,12 +100,76 @@ func (a *analysis) finalizerOps(fns []*ssa.Function) *finalizerOps {
 			return true
 		})
 	}
+	for _, list := range [][]finOp{adds, removes, tests} {
+		for i := range list {
+			list[i].calls = a.helperCalls(fns, list[i])
+		}
+	}
 	ops := &finalizerOps{adds: adds, removes: removes, tests: tests,
 		noFinalizer: "no finalizer: nothing reachable from the entry adds one"}
 	if refs := a.callsOf(RoleOwnerRef); len(refs) > 0 {
 		ops.noFinalizer += fmt.Sprintf("; children are removed by garbage collection through their owner reference (%s:%d)", refs[0].File, refs[0].Line)
 	}
 	return ops
+}
+
+// helperCalls follows a finalizer that is a parameter of the function that
+// adds, removes or tests it to the calls of that function in fns, with the
+// value each passes.
+func (a *analysis) helperCalls(fns []*ssa.Function, op finOp) []finOp {
+	id, ok := ast.Unparen(op.value).(*ast.Ident)
+	if !ok || op.value == nil {
+		return nil
+	}
+	v, ok := op.info.Uses[id].(*types.Var)
+	if !ok {
+		return nil
+	}
+	index := -1
+	params := op.in.Signature.Params()
+	for i := 0; i < params.Len(); i++ {
+		if params.At(i) == v {
+			index = i
+		}
+	}
+	if index < 0 {
+		return nil
+	}
+	var out []finOp
+	for _, fn := range fns {
+		for _, c := range a.callsIn(fn) {
+			if !slices.Contains(c.own, op.in) || c.arg(index) == nil {
+				continue
+			}
+			out = append(out, finOp{pos: c.expr.Lparen, value: c.arg(index), info: a.infoAt(c.expr.Pos()), in: fn})
+		}
+	}
+	return out
+}
+
+// ofKind reports whether the object an expression holds may be of the
+// primary type: it is, or its type is an interface (client.Object), or the
+// primary type is not known.
+func ofKind(info *types.Info, e ast.Expr, kind *types.Named) bool {
+	if kind == nil || e == nil {
+		return true
+	}
+	t := info.TypeOf(e)
+	if t == nil || types.IsInterface(t) {
+		return true
+	}
+	n, ok := deref(t).(*types.Named)
+	if !ok {
+		return true
+	}
+	if typeKey(n) == typeObjectMeta {
+		// obj.ObjectMeta.Finalizers: the ObjectMeta's holder.
+		if sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok {
+			return ofKind(info, sel.X, kind)
+		}
+		return true
+	}
+	return types.Identical(n, kind)
 }
 
 // appended reports whether e is append(list, x...) and returns the last x.
@@ -108,40 +188,59 @@ func appended(info *types.Info, e ast.Expr) (ast.Expr, bool) {
 	return c.Args[len(c.Args)-1], true
 }
 
-// finalizerConstRow cites the constant of the first finalizer value whose
-// identity is known: added, removed or tested.
+// finalizerConstRow cites the constant of every finalizer value whose
+// identity is known, added, removed or tested (through the calls of a helper
+// that takes it as a parameter): the first primary, one site per constant.
 func finalizerConstRow(p *pass) Row {
 	ops := p.finalizers()
 	var values []finOp
-	values = append(append(append(values, ops.adds...), ops.removes...), ops.tests...)
+	for _, op := range append(append(append([]finOp(nil), ops.adds...), ops.removes...), ops.tests...) {
+		if len(op.calls) > 0 {
+			values = append(values, op.calls...)
+		} else {
+			values = append(values, op)
+		}
+	}
+	var sites []Site
+	seen := map[types.Object]bool{}
 	for _, op := range values {
 		if op.value == nil {
 			continue
 		}
 		if k := constOf(op.info, op.value); k != nil {
-			s := p.a.objSite(k)
-			s.Primary = true
-			s.Name = constant.StringVal(k.Val())
-			return Row{Sites: []Site{s}}
+			if !seen[k] {
+				seen[k] = true
+				s := p.a.objSite(k)
+				s.Name = constant.StringVal(k.Val())
+				sites = append(sites, s)
+			}
+			continue
 		}
-		if lit, ok := ast.Unparen(op.value).(*ast.BasicLit); ok && lit.Kind == token.STRING {
+		if lit, ok := ast.Unparen(op.value).(*ast.BasicLit); ok && lit.Kind == token.STRING && len(sites) == 0 {
 			s := p.a.site(lit.Pos())
-			s.Primary = true
 			s.Note = "a string literal: no constant declares this finalizer"
-			return Row{Sites: []Site{s}}
+			sites = append(sites, s)
 		}
-	}
-	return none(ops.noFinalizer)
-}
-
-// finalizerAddRow cites every addition of a finalizer.
-func finalizerAddRow(p *pass) Row {
-	ops := p.finalizers()
-	var sites []Site
-	for _, op := range ops.adds {
-		sites = append(sites, p.a.site(op.pos))
 	}
 	return rowOf(sites, ops.noFinalizer)
+}
+
+// finalizerAddRow cites every addition of a finalizer, and the calls of a
+// helper that adds the finalizer it is given as supporting sites.
+func finalizerAddRow(p *pass) Row {
+	ops := p.finalizers()
+	var sites, calls []Site
+	for _, op := range ops.adds {
+		sites = append(sites, p.a.site(op.pos))
+		for _, c := range op.calls {
+			s := p.a.site(c.pos)
+			s.Note = "calls the helper that adds the finalizer"
+			calls = append(calls, s)
+		}
+	}
+	row := rowOf(sites, ops.noFinalizer)
+	row.Sites = append(row.Sites, calls...)
+	return row
 }
 
 // finalizerCleanupRow cites the function the deletion branch runs.

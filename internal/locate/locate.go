@@ -178,7 +178,7 @@ func (p *pass) kind() *types.Named {
 
 func (p *pass) finalizers() *finalizerOps {
 	if p.finOps == nil {
-		p.finOps = p.a.finalizerOps(p.reach.Funcs())
+		p.finOps = p.a.finalizerOps(p.reach.Funcs(), p.kind())
 	}
 	return p.finOps
 }

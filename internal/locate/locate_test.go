@@ -22,7 +22,7 @@ import (
 // expected sites in `// want "row"` comments. A fixture holding several
 // controllers names the controller a want is about: `// want
 // "LabelReconciler/reread"`; a want that names none is about every one.
-var fixtures = []string{"clientgo-finalizer", "clientgo-plain", "clientgo-logonly", "kubebuilder", "flux", "resultbuilder", "ctrlnew", "samekind", "childwait"}
+var fixtures = []string{"clientgo-finalizer", "clientgo-plain", "clientgo-logonly", "kubebuilder", "flux", "resultbuilder", "ctrlnew", "samekind", "childwait", "valueflow"}
 
 type located struct {
 	tree  *load.Tree
@@ -417,6 +417,49 @@ func TestGeneratedBodies(t *testing.T) {
 	for _, f := range cited {
 		if strings.HasPrefix(filepath.Base(f), "zz_generated.") {
 			t.Errorf("%s is cited: a generated body reached the analysis", f)
+		}
+	}
+}
+
+// TestSeveralFinalizers: a primary object with two finalizers added by a
+// helper cites both constants and the helper's calls, and a child's own
+// finalizer (the Mirror's PersistentVolumeClaim) is cited by no finalizer
+// row.
+func TestSeveralFinalizers(t *testing.T) {
+	l := locateFixture(t, "valueflow")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	var mirror *locate.Controller
+	for i := range l.ctrls {
+		if l.ctrls[i].Name == "MirrorReconciler" {
+			mirror = &l.ctrls[i]
+		}
+	}
+	if mirror == nil {
+		t.Fatal("no MirrorReconciler found")
+	}
+	var names []string
+	for _, s := range mirror.Rows[locate.RowFinalizerConst].Sites {
+		names = append(names, s.Name)
+	}
+	if want := "mirror.valueflow.example.com/cleanup mirror.valueflow.example.com/export"; strings.Join(names, " ") != want {
+		t.Errorf("finalizer-const: %v, want %s", names, want)
+	}
+	var helperCalls int
+	for _, s := range mirror.Rows[locate.RowFinalizerAdd].Sites {
+		if !s.Primary && strings.Contains(s.Text, "addFinalizer(obj, valuev1.") {
+			helperCalls++
+		}
+	}
+	if helperCalls != 2 {
+		t.Errorf("finalizer-add: %d calls of the helper as supporting sites, want 2", helperCalls)
+	}
+	for _, id := range []string{locate.RowFinalizerConst, locate.RowFinalizerAdd, locate.RowFinalizerCleanup, locate.RowFinalizerRemove} {
+		for _, s := range mirror.Rows[id].Sites {
+			if strings.Contains(s.Text, "volumeFinalizer") || strings.Contains(s.Text, "pvc") {
+				t.Errorf("%s cites the child's finalizer at %s:%d (%s)", id, s.File, s.Line, s.Text)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -296,31 +297,66 @@ func (a *analysis) classifyBare(fn *ssa.Function, info *types.Info, s *ast.Retur
 		return
 	}
 	named := []types.Object{info.Defs[idents[0]], info.Defs[idents[1]]}
-	as, settled := a.lastNamedAssignment(info, s, named)
+	resAs, resOK := a.reachingAssignment(info, s, named[0])
+	errAs, errOK := a.reachingAssignment(info, s, named[1])
 	retLine := a.site(s.Pos()).Line
+	// value is what an assignment gives the named result i, when it
+	// assigns it alone or with a value of its own.
+	value := func(as *ast.AssignStmt, i int) (ast.Expr, bool) {
+		if as == nil {
+			return nil, true
+		}
+		if len(as.Lhs) != len(as.Rhs) {
+			return nil, false
+		}
+		for j, l := range as.Lhs {
+			if a.assigns(info, l, named[i]) {
+				return as.Rhs[j], true
+			}
+		}
+		return nil, false
+	}
+	res, resVal := value(resAs, 0)
+	errE, errVal := value(errAs, 1)
 	switch {
-	case !settled:
+	case !resOK || !errOK:
 		*out = append(*out, retSite{pos: s.Pos(), in: fn, ret: s, at: s, opaque: idents[0],
 			note: "the named results this bare return hands back are assigned under a condition before it"})
-	case as == nil:
-		*out = append(*out, retSite{pos: s.Pos(), class: ClassNone, in: fn, ret: s, at: s})
-	case len(as.Lhs) == 2 && len(as.Rhs) == 2 && a.assigns(info, as.Lhs[0], named[0]) && a.assigns(info, as.Lhs[1], named[1]):
-		a.classifyPair(fn, info, s, as, as.Rhs[0], as.Rhs[1], sc, out)
-		(*out)[len(*out)-1].note = fmt.Sprintf("handed back by the bare return at line %d", retLine)
-	case len(as.Lhs) == 2 && len(as.Rhs) == 1:
-		a.followResults(fn, info, as.Rhs[0], sc, seen, out)
+	case resAs != nil && resAs == errAs && len(resAs.Lhs) == 2 && len(resAs.Rhs) == 1:
+		// result, retErr = r.reconcile(ctx, obj): the callee's returns.
+		a.followResults(fn, info, resAs.Rhs[0], sc, seen, out)
+	case !resVal || !errVal:
+		at := cmp.Or(resAs, errAs)
+		*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: at.Rhs[0]})
 	default:
-		*out = append(*out, retSite{pos: as.Pos(), in: fn, ret: s, at: as, opaque: as.Rhs[0]})
+		// A named result never assigned is its zero value (nil below).
+		var at ast.Node = s
+		switch {
+		case resAs != nil && (errAs == nil || resAs.Pos() > errAs.Pos()):
+			at = resAs
+		case errAs != nil:
+			at = errAs
+		}
+		a.classifyPair(fn, info, s, at, res, errE, sc, out)
+		if at != ast.Node(s) {
+			(*out)[len(*out)-1].note = fmt.Sprintf("handed back by the bare return at line %d", retLine)
+		}
 	}
 }
 
 // classifyPair classifies a result and an error handed back by the return
-// s, made at at (the return itself, or the assignment of the named results).
+// s, made at at (the return itself, or the assignment of the named results);
+// a nil res or errE is a named result's zero value.
 func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, at ast.Node, res, errE ast.Expr, sc scope, out *[]retSite) {
-	res = a.lastValue(fn, info, res)
-	requeue, afterExpr := resultFields(info, res)
-	interval := namedBy(info, afterExpr)
-	if !isResultLiteral(info, res) {
+	var requeue bool
+	var afterExpr ast.Expr
+	var interval types.Object
+	if res != nil {
+		res = a.lastValue(fn, info, res)
+		requeue, afterExpr = resultFields(info, res)
+		interval = namedBy(info, afterExpr)
+	}
+	if res != nil && !isResultLiteral(info, res) {
 		built, ok := a.builtResult(fn, info, res)
 		if !ok {
 			*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: res})
@@ -334,7 +370,7 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	}
 	errClass := "nil"
 	switch {
-	case isNil(info, errE):
+	case errE == nil || isNil(info, errE):
 	case a.isTerminal(info, errE) || sc.terminal:
 		errClass = ClassTerminal
 	default:
@@ -449,38 +485,59 @@ func (a *analysis) assigns(info *types.Info, l ast.Expr, v types.Object) bool {
 	return ok && v != nil && info.Uses[id] == v
 }
 
-// lastNamedAssignment finds the assignment of the named results that a bare
+// reachingAssignment finds the assignment of a named result that a bare
 // return hands back: walking out from the return, the nearest statement
-// before it, in each enclosing block, that assigns one of them. It is nil
-// when none does (the zero values), and not settled when the nearest one
-// that touches them does so under a condition or in a loop.
-func (a *analysis) lastNamedAssignment(info *types.Info, ret *ast.ReturnStmt, named []types.Object) (*ast.AssignStmt, bool) {
+// before it, in each enclosing block, that assigns it (an if whose
+// branches assign it only before leaving the function does not; the
+// assignment in its init does). It is nil when none does (the zero
+// value), and not settled when the nearest one that touches it does so
+// under a condition that falls through, or in a loop.
+func (a *analysis) reachingAssignment(info *types.Info, ret *ast.ReturnStmt, v types.Object) (*ast.AssignStmt, bool) {
 	touches := func(n ast.Node) bool {
 		found := false
+		if n == nil {
+			return false
+		}
 		ast.Inspect(n, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.FuncLit:
 				return false
 			case *ast.AssignStmt:
 				for _, l := range x.Lhs {
-					for _, v := range named {
-						found = found || a.assigns(info, l, v)
-					}
+					found = found || a.assigns(info, l, v)
 				}
 			case *ast.UnaryExpr:
-				if x.Op == token.AND {
-					for _, v := range named {
-						found = found || a.assigns(info, x.X, v)
-					}
-				}
+				found = found || x.Op == token.AND && a.assigns(info, x.X, v)
 			}
 			return !found
 		})
 		return found
 	}
-	path := a.path(ret.Pos(), ret.End())
+	// earlier says what an earlier statement of the same block does to v:
+	// assigns it (as), leaves it (neither), or may or may not (unsettled).
+	var earlier func(st ast.Stmt) (as *ast.AssignStmt, touched, settled bool)
+	earlier = func(st ast.Stmt) (*ast.AssignStmt, bool, bool) {
+		if !touches(st) {
+			return nil, false, true
+		}
+		switch x := st.(type) {
+		case *ast.AssignStmt:
+			return x, true, x.Tok == token.ASSIGN
+		case *ast.IfStmt:
+			for _, br := range []ast.Stmt{x.Body, x.Else} {
+				if touches(br) && !leaves(br) {
+					return nil, true, false
+				}
+			}
+			if x.Init != nil {
+				return earlier(x.Init)
+			}
+			return nil, false, true
+		}
+		return nil, true, false
+	}
 	child := ast.Node(ret)
-	for _, n := range path {
+	for _, n := range a.path(ret.Pos(), ret.End()) {
 		var list []ast.Stmt
 		switch b := n.(type) {
 		case *ast.FuncDecl, *ast.FuncLit:
@@ -491,28 +548,52 @@ func (a *analysis) lastNamedAssignment(info *types.Info, ret *ast.ReturnStmt, na
 			list = b.Body
 		case *ast.CommClause:
 			list = b.Body
+		case *ast.IfStmt:
+			if b.Init != nil && child != b.Init {
+				if as, touched, settled := earlier(b.Init); touched || !settled {
+					return as, settled
+				}
+			}
 		case *ast.ForStmt, *ast.RangeStmt:
-			// A loop's earlier iterations may have assigned them.
+			// A loop's earlier iterations may have assigned it.
 			if touches(n) {
 				return nil, false
 			}
 		}
 		for i := len(list) - 1; i >= 0; i-- {
-			st := list[i]
-			if st.Pos() >= child.Pos() {
+			if list[i].Pos() >= child.Pos() {
 				continue
 			}
-			if !touches(st) {
-				continue
+			if as, touched, settled := earlier(list[i]); touched || !settled {
+				return as, settled
 			}
-			if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN {
-				return as, true
-			}
-			return nil, false
 		}
 		child = n
 	}
 	return nil, false
+}
+
+// leaves reports whether a branch ends by leaving the function (or the
+// loop or switch that holds it), so nothing it assigns falls through.
+func leaves(st ast.Stmt) bool {
+	b, ok := st.(*ast.BlockStmt)
+	if !ok {
+		return false
+	}
+	if len(b.List) == 0 {
+		return false
+	}
+	switch x := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	case *ast.ExprStmt:
+		if c, ok := x.X.(*ast.CallExpr); ok {
+			if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "panic" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // endsBare reports whether a function's last statement is a bare return.
@@ -698,6 +779,7 @@ func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
 		return nil
 	}
 	var out []retSite
+	seen := map[*ssa.Function]bool{entry: true}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		d, ok := n.(*ast.DeferStmt)
 		if !ok {
@@ -713,10 +795,16 @@ func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
 				return true
 			}
 			if len(as.Rhs) == 1 && len(as.Lhs) > 1 {
-				// result, retErr = helper.Summarize(...): built by a helper.
+				// result, retErr = helper.Summarize(...): built by a helper,
+				// followed into the tree's own functions it may run.
 				for _, l := range as.Lhs {
 					if id, ok := l.(*ast.Ident); ok && named[info.Uses[id]] && typeKey(info.TypeOf(id)) == typeResult {
-						out = append(out, retSite{pos: as.Pos(), in: a.bySyntax[lit], ret: as, at: as, opaque: as.Rhs[0], deferred: true})
+						closure := a.bySyntax[lit]
+						n := len(out)
+						a.followResults(closure, info, as.Rhs[0], scope{}, seen, &out)
+						if len(out) == n {
+							out = append(out, retSite{pos: as.Pos(), in: closure, ret: as, at: as, opaque: as.Rhs[0], deferred: true})
+						}
 					}
 				}
 				return true

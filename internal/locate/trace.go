@@ -97,6 +97,18 @@ func (t *tracer) expr(fn *ssa.Function, e ast.Expr) {
 		t.selector(fn, info, x)
 	case *ast.Ident:
 		t.ident(fn, info, x)
+	case *ast.CompositeLit:
+		// A result built by a helper: its RequeueAfter.
+		if _, after := resultFields(info, x); after != nil {
+			t.expr(fn, after)
+			return
+		}
+		t.add(t.a.site(e.Pos()).Site, StepComputed, "computed here; the trace ends")
+	case *ast.BinaryExpr:
+		// An interval computed from others (a field less the time since
+		// the last run): each operand is traced.
+		t.expr(fn, x.X)
+		t.expr(fn, x.Y)
 	default:
 		t.add(t.a.site(e.Pos()).Site, StepComputed, "computed here; the trace ends")
 	}
@@ -200,25 +212,31 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 		t.add(t.a.site(x.Pos()).Site, StepComputed, "computed here; the trace ends")
 		return
 	}
-	// The last assignment to the variable before its use.
-	var last ast.Expr
+	// Every assignment to the variable before its use: a default and the
+	// field that overrides it are both sources.
+	var values []ast.Expr
 	ast.Inspect(b, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || as.Pos() > x.Pos() || len(as.Lhs) != len(as.Rhs) {
 			return true
 		}
 		for i, l := range as.Lhs {
 			if id, ok := l.(*ast.Ident); ok && (info.Defs[id] == v || info.Uses[id] == v) {
-				last = as.Rhs[i]
+				values = append(values, as.Rhs[i])
 			}
 		}
 		return true
 	})
-	if last == nil {
+	if len(values) == 0 {
 		t.add(t.a.site(x.Pos()).Site, StepComputed, "a parameter or a value computed elsewhere; the trace ends")
 		return
 	}
-	t.expr(fn, last)
+	for _, v := range values {
+		t.expr(fn, v)
+	}
 }
 
 // specPath returns the json path of a selector rooted at the primary object
