@@ -270,6 +270,10 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 		if sync == nil {
 			return
 		}
+		if shared := a.sharedWorker(fd, info, worker, sync); shared != nil {
+			out = append(out, shared...)
+			return
+		}
 		entry := sync.own[0]
 		f := &found{name: receiverName(fd, info), style: StyleClientGo, entry: entry,
 			worker: a.bySyntax[worker], keyParams: map[*types.Var]bool{}}
@@ -288,6 +292,91 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 		out = append(out, f)
 	})
 	return out
+}
+
+// sharedWorker finds the controllers of a worker loop shared by several: a
+// function that dequeues keys and hands them to a sync function it takes as
+// a parameter. Each call of the worker that passes its own sync function is
+// a controller of its own, named after the sync function's receiver (its
+// kind comes from what the sync re-reads). It returns nil when the sync
+// function is not a parameter of the worker.
+func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.Node, sync *call) []*found {
+	id, ok := ast.Unparen(sync.expr.Fun).(*ast.Ident)
+	if !ok || worker != ast.Node(fd) {
+		return nil
+	}
+	param, ok := info.Uses[id].(*types.Var)
+	obj, isFunc := info.Defs[fd.Name].(*types.Func)
+	if !ok || !isFunc {
+		return nil
+	}
+	sig := obj.Type().(*types.Signature)
+	index := -1
+	for i := 0; i < sig.Params().Len(); i++ {
+		if sig.Params().At(i) == param {
+			index = i
+		}
+	}
+	if index < 0 {
+		return nil
+	}
+	var out []*found
+	for _, caller := range a.ownFuncs() {
+		cinfo := a.infoAt(caller.Pos())
+		a.allCalls(caller, func(c call) {
+			if c.fn == nil || c.fn.Origin() != obj || c.arg(index) == nil {
+				return
+			}
+			entry := a.funcValue(cinfo, c.arg(index))
+			if entry == nil {
+				return
+			}
+			name := entry.Name()
+			if recv := entry.Signature.Recv(); recv != nil {
+				if n, ok := deref(recv.Type()).(*types.Named); ok {
+					name = n.Obj().Name()
+				}
+			}
+			f := &found{name: name, style: StyleClientGo, entry: entry,
+				worker: a.bySyntax[fd], keyParams: map[*types.Var]bool{}}
+			for i := 0; i < entry.Signature.Params().Len(); i++ {
+				if v := entry.Signature.Params().At(i); typeKey(v.Type()) != typeContext {
+					f.keyParams[v] = true
+				}
+			}
+			f.registration = []Site{a.site(c.expr.Lparen), a.site(sync.expr.Lparen)}
+			out = append(out, f)
+		})
+	}
+	return out
+}
+
+// funcValue resolves a function value to the tree's own function it names:
+// a method value (c.sync), a function, or a function literal.
+func (a *analysis) funcValue(info *types.Info, e ast.Expr) *ssa.Function {
+	var fn *types.Func
+	switch x := ast.Unparen(e).(type) {
+	case *ast.FuncLit:
+		return a.bySyntax[x]
+	case *ast.Ident:
+		fn, _ = info.Uses[x].(*types.Func)
+	case *ast.SelectorExpr:
+		if sel := info.Selections[x]; sel != nil && sel.Kind() == types.MethodVal {
+			fn, _ = sel.Obj().(*types.Func)
+		} else {
+			fn, _ = info.Uses[x.Sel].(*types.Func)
+		}
+	}
+	if fn == nil {
+		return nil
+	}
+	if sf := a.leftOut(fn); sf != nil {
+		return sf
+	}
+	if sf := a.prog.Func(fn.Origin()); sf != nil && a.prog.Own[sf] {
+		return sf
+	}
+	return nil
 }
 
 // dequeuedVar returns the variable a queue's Get result is assigned to.

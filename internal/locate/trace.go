@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -231,6 +233,13 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 		return true
 	})
 	if len(values) == 0 {
+		if args := t.a.argumentsFor(fn, v); len(args) > 0 {
+			// A parameter: what each call of the function passes.
+			for _, arg := range args {
+				t.expr(arg.in, arg.expr)
+			}
+			return
+		}
 		t.add(t.a.site(x.Pos()).Site, StepComputed, "a parameter or a value computed elsewhere; the trace ends")
 		return
 	}
@@ -298,5 +307,37 @@ func (a *analysis) fieldSets(field *types.Var) []Site {
 			return true
 		})
 	}
+	return out
+}
+
+// argument is a value a call passes for a parameter, in the calling function.
+type argument struct {
+	in   *ssa.Function
+	expr ast.Expr
+}
+
+// argumentsFor lists what the calls of fn in the tree (dynamic calls the
+// call graph resolves included: a closure stored in a field) pass for its
+// parameter v.
+func (a *analysis) argumentsFor(fn *ssa.Function, v *types.Var) []argument {
+	index := -1
+	params := fn.Signature.Params()
+	for i := 0; i < params.Len(); i++ {
+		if params.At(i) == v {
+			index = i
+		}
+	}
+	if index < 0 {
+		return nil
+	}
+	var out []argument
+	for caller := range a.prog.Own {
+		for _, c := range a.callsIn(caller) {
+			if slices.Contains(c.own, fn) && c.arg(index) != nil {
+				out = append(out, argument{in: caller, expr: c.arg(index)})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].expr.Pos() < out[j].expr.Pos() })
 	return out
 }

@@ -1,0 +1,41 @@
+// Command stamper runs two controllers on one shared worker loop.
+package main
+
+import (
+	"context"
+	"flag"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	kubeinformers "k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/klog/v2"
+
+	"example.com/fixtures/sharedworker/pkg/controllers"
+)
+
+func main() {
+	kubeconfig := flag.String("kubeconfig", "", "Path to a kubeconfig. Only required if out-of-cluster.")
+	refresh := flag.Duration("refresh", 10*time.Minute, "How often a ConfigMap is stamped again.")
+	flag.Parse()
+
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	cfg, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
+	if err != nil {
+		klog.FlushAndExit(klog.ExitFlushTimeout, 1)
+	}
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		klog.FlushAndExit(klog.ExitFlushTimeout, 1)
+	}
+	factory := kubeinformers.NewSharedInformerFactory(client, 0)
+	configMaps := controllers.NewConfigMapController(client, factory.Core().V1().ConfigMaps(), *refresh)
+	secrets := controllers.NewSecretController(factory.Core().V1().Secrets(), factory.Core().V1().ConfigMaps())
+	factory.Start(ctx.Done())
+	go configMaps.Run(ctx)
+	secrets.Run(ctx)
+}
