@@ -90,10 +90,10 @@ func (a *analysis) controller(f *found) Controller {
 	}
 	ctrl := Controller{Name: f.name, Kind: kindName, Style: f.style, Rows: rows, Writes: p.writes()}
 	if s := p.requeues().success; s != nil {
-		ctrl.IntervalTrace = a.intervalTrace(p.kind(), s.in, s.at, s.duration)
+		ctrl.IntervalTrace = a.intervalTrace(p.kind(), p.reach, s.in, s.at, s.duration)
 	}
 	if r := p.requeues().retry; r != nil {
-		ctrl.RetryTrace = a.intervalTrace(p.kind(), r.in, r.at, r.duration)
+		ctrl.RetryTrace = a.intervalTrace(p.kind(), p.reach, r.in, r.at, r.duration)
 	}
 	ctrl.Drift = a.drift(p.reach)
 	if ctrl.Drift == nil {

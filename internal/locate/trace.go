@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 )
 
@@ -47,22 +48,31 @@ const (
 
 // tracer follows a duration back to what sets it.
 type tracer struct {
-	a     *analysis
-	kind  *types.Named
+	a    *analysis
+	kind *types.Named
+	// reach is the controller's reconcile path: a parameter is followed
+	// only to the calls on it (a helper shared by several controllers is
+	// called by each with its own object).
+	reach *callgraph.Reach
 	steps []Step
 	seen  map[ast.Node]bool
 }
 
 // intervalTrace follows the duration of a requeue back to the field (and
 // CRD property) that sets it, through getters and wrappers.
-func (a *analysis) intervalTrace(kind *types.Named, fn *ssa.Function, ret ast.Node, duration ast.Expr) []Step {
-	t := &tracer{a: a, kind: kind, seen: map[ast.Node]bool{}}
+func (a *analysis) intervalTrace(kind *types.Named, reach *callgraph.Reach, fn *ssa.Function, ret ast.Node, duration ast.Expr) []Step {
+	t := &tracer{a: a, kind: kind, reach: reach, seen: map[ast.Node]bool{}}
 	t.add(a.site(ret.Pos()).Site, StepReturn, "the requeue: its duration is traced below")
 	t.expr(fn, duration)
 	return t.steps
 }
 
 func (t *tracer) add(s cite.Site, step, note string) {
+	for _, prev := range t.steps {
+		if prev.Step == step && prev.File == s.File && prev.Line == s.Line {
+			return
+		}
+	}
 	t.steps = append(t.steps, Step{Site: s, Step: step, Note: note})
 }
 
@@ -233,7 +243,7 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 		return true
 	})
 	if len(values) == 0 {
-		if args := t.a.argumentsFor(fn, v); len(args) > 0 {
+		if args := t.a.argumentsFor(t.reach, fn, v); len(args) > 0 {
 			// A parameter: what each call of the function passes.
 			for _, arg := range args {
 				t.expr(arg.in, arg.expr)
@@ -273,14 +283,24 @@ func (t *tracer) specPath(info *types.Info, x *ast.SelectorExpr) ([]string, bool
 
 // jsonName is the json name of the field a selection reads.
 func jsonName(sel *types.Selection) string {
-	st, ok := deref(sel.Recv()).Underlying().(*types.Struct)
-	idx := sel.Index()
 	field := sel.Obj().(*types.Var)
-	if ok && len(idx) == 1 {
-		tag := reflect.StructTag(st.Tag(idx[0])).Get("json")
-		if name, _, _ := strings.Cut(tag, ","); name != "" {
-			return name
+	// A field promoted from an embedded (inlined) struct: walk the
+	// embedding path to the struct that declares it.
+	t := sel.Recv()
+	idx := sel.Index()
+	for i, n := range idx {
+		st, ok := deref(t).Underlying().(*types.Struct)
+		if !ok {
+			break
 		}
+		if i == len(idx)-1 {
+			tag := reflect.StructTag(st.Tag(n)).Get("json")
+			if name, _, _ := strings.Cut(tag, ","); name != "" {
+				return name
+			}
+			break
+		}
+		t = st.Field(n).Type()
 	}
 	return field.Name()
 }
@@ -316,10 +336,10 @@ type argument struct {
 	expr ast.Expr
 }
 
-// argumentsFor lists what the calls of fn in the tree (dynamic calls the
-// call graph resolves included: a closure stored in a field) pass for its
-// parameter v.
-func (a *analysis) argumentsFor(fn *ssa.Function, v *types.Var) []argument {
+// argumentsFor lists what the calls of fn on the reconcile path (dynamic
+// calls the call graph resolves included: a closure stored in a field) pass
+// for its parameter v.
+func (a *analysis) argumentsFor(reach *callgraph.Reach, fn *ssa.Function, v *types.Var) []argument {
 	index := -1
 	params := fn.Signature.Params()
 	for i := 0; i < params.Len(); i++ {
@@ -331,7 +351,7 @@ func (a *analysis) argumentsFor(fn *ssa.Function, v *types.Var) []argument {
 		return nil
 	}
 	var out []argument
-	for caller := range a.prog.Own {
+	for _, caller := range reach.Funcs() {
 		for _, c := range a.callsIn(caller) {
 			if slices.Contains(c.own, fn) && c.arg(index) != nil {
 				out = append(out, argument{in: caller, expr: c.arg(index)})
