@@ -310,7 +310,7 @@ func (a *analysis) classifyBare(fn *ssa.Function, info *types.Info, s *ast.Retur
 			return nil, false
 		}
 		for j, l := range as.Lhs {
-			if a.assigns(info, l, named[i]) {
+			if assigns(info, l, named[i]) {
 				return as.Rhs[j], true
 			}
 		}
@@ -480,7 +480,7 @@ func namedResults(fn *ssa.Function) []*ast.Ident {
 }
 
 // assigns reports whether the left-hand side l assigns the variable v.
-func (a *analysis) assigns(info *types.Info, l ast.Expr, v types.Object) bool {
+func assigns(info *types.Info, l ast.Expr, v types.Object) bool {
 	id, ok := ast.Unparen(l).(*ast.Ident)
 	return ok && v != nil && info.Uses[id] == v
 }
@@ -504,10 +504,10 @@ func (a *analysis) reachingAssignment(info *types.Info, ret *ast.ReturnStmt, v t
 				return false
 			case *ast.AssignStmt:
 				for _, l := range x.Lhs {
-					found = found || a.assigns(info, l, v)
+					found = found || assigns(info, l, v)
 				}
 			case *ast.UnaryExpr:
-				found = found || x.Op == token.AND && a.assigns(info, x.X, v)
+				found = found || x.Op == token.AND && assigns(info, x.X, v)
 			}
 			return !found
 		})
