@@ -47,6 +47,10 @@ type typeSource struct {
 	param int // >= 0: not settled here, the parameter's value decides
 	cond  bool
 	truth bool
+	// statusParam is the parameter holding the condition's Status, when
+	// one does (-1 otherwise): the caller's argument says whether it is
+	// True.
+	statusParam int
 	// partial says a body with type errors was read on the way.
 	partial bool
 }
@@ -261,7 +265,7 @@ func (r *condReader) readCall(s *condSummary, e *ast.CallExpr) {
 		case c.fact.Implied != "":
 			pkgPath, name := splitQualified(c.fact.Implied)
 			if k := r.f.a.lookupConst(pkgPath, name); k != nil {
-				srcs = []typeSource{{value: constant.StringVal(k.Val()), k: k, param: -1, truth: c.fact.True}}
+				srcs = []typeSource{{value: constant.StringVal(k.Val()), k: k, param: -1, truth: c.fact.True, statusParam: -1}}
 			}
 		case c.fact.ArgIsCondition:
 			srcs = r.cond(c.arg(c.fact.Arg), 0)
@@ -452,20 +456,26 @@ func (r *condReader) cond(e ast.Expr, depth int) []typeSource {
 	switch x := stripConversions(info, e).(type) {
 	case *ast.CompositeLit:
 		var out []typeSource
-		truth := false
+		truth, statusParam := false, -1
 		var typeExpr ast.Expr
 		keyedFields(info, x, func(v *types.Var, kv *ast.KeyValueExpr) {
 			switch v.Name() {
 			case "Type":
 				typeExpr = kv.Value
 			case "Status":
-				if tv, ok := info.Types[kv.Value]; ok && tv.Value != nil && tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == conditionTrue {
-					truth = true
+				truth = isTrue(info, kv.Value)
+				if id, ok := stripConversions(info, kv.Value).(*ast.Ident); ok {
+					if v := r.varOf(id); v != nil {
+						statusParam = r.paramIndex(v)
+					}
 				}
 			}
 		})
 		for _, t := range r.typeOf(typeExpr, depth+1) {
 			t.truth = t.truth || truth
+			if !t.truth && statusParam >= 0 {
+				t.statusParam = statusParam
+			}
 			out = append(out, t)
 		}
 		return out
@@ -475,7 +485,7 @@ func (r *condReader) cond(e ast.Expr, depth int) []typeSource {
 			return nil
 		}
 		if i := r.paramIndex(v); i >= 0 {
-			return []typeSource{{param: i, cond: true}}
+			return []typeSource{{param: i, cond: true, statusParam: -1}}
 		}
 		var out []typeSource
 		for _, d := range r.defs[v] {
@@ -521,6 +531,10 @@ func (r *condReader) callResult(e ast.Expr, index, depth int) []typeSource {
 // instantiate settles a callee's type source with the call's arguments.
 func (r *condReader) instantiate(t typeSource, args []ast.Expr, partial bool, depth int) []typeSource {
 	var out []typeSource
+	if t.statusParam >= 0 && t.statusParam < len(args) && isTrue(r.info(), args[t.statusParam]) {
+		t.truth = true
+	}
+	t.statusParam = -1
 	if t.settled() {
 		out = []typeSource{t}
 	} else if t.param < len(args) {
@@ -550,7 +564,7 @@ func (r *condReader) typeOf(e ast.Expr, depth int) []typeSource {
 			return nil
 		}
 		inner := stripConversions(info, e)
-		return []typeSource{{value: constant.StringVal(tv.Value), k: constOf(info, inner), lit: inner.Pos(), param: -1}}
+		return []typeSource{{value: constant.StringVal(tv.Value), k: constOf(info, inner), lit: inner.Pos(), param: -1, statusParam: -1}}
 	}
 	switch x := stripConversions(info, e).(type) {
 	case *ast.Ident:
@@ -559,7 +573,7 @@ func (r *condReader) typeOf(e ast.Expr, depth int) []typeSource {
 			return nil
 		}
 		if i := r.paramIndex(v); i >= 0 {
-			return []typeSource{{param: i}}
+			return []typeSource{{param: i, statusParam: -1}}
 		}
 		var out []typeSource
 		for _, d := range r.defs[v] {
@@ -623,6 +637,12 @@ func callArgs(info *types.Info, e *ast.CallExpr, callee *condBody) []ast.Expr {
 		return nil
 	}
 	return e.Args
+}
+
+// isTrue reports whether e is the constant "True" (metav1.ConditionTrue).
+func isTrue(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == conditionTrue
 }
 
 // stripConversions removes parentheses, type conversions, & and * around
