@@ -38,12 +38,11 @@ type condBody struct {
 }
 
 // typeSource is where a condition's type comes from: a settled value (a
-// constant, or a literal), or a parameter of the function (the type
+// constant k, or a literal when k is nil), or a parameter of the function (the type
 // itself, or the Type field of a condition parameter, when cond is set).
 type typeSource struct {
 	value string
 	k     *types.Const
-	lit   token.Pos
 	param int // >= 0: not settled here, the parameter's value decides
 	cond  bool
 	truth bool
@@ -219,7 +218,7 @@ func (r *condReader) read(s *condSummary) {
 				if len(n.Results) == 1 && isCall(e) && r.resultCount() > 1 {
 					break
 				}
-				if isConditionValue(r.info().TypeOf(e)) {
+				if conditionStruct(r.info().TypeOf(e)) {
 					s.returns[i] = append(s.returns[i], r.cond(e, 0)...)
 				}
 			}
@@ -564,7 +563,7 @@ func (r *condReader) typeOf(e ast.Expr, depth int) []typeSource {
 			return nil
 		}
 		inner := stripConversions(info, e)
-		return []typeSource{{value: constant.StringVal(tv.Value), k: constOf(info, inner), lit: inner.Pos(), param: -1, statusParam: -1}}
+		return []typeSource{{value: constant.StringVal(tv.Value), k: constOf(info, inner), param: -1, statusParam: -1}}
 	}
 	switch x := stripConversions(info, e).(type) {
 	case *ast.Ident:
@@ -691,8 +690,6 @@ func conditionStruct(t types.Type) bool {
 	}
 	return hasType && hasStatus
 }
-
-func isConditionValue(t types.Type) bool { return conditionStruct(t) }
 
 // isConditionSlice reports whether t is a slice of conditions (or a
 // pointer to one).
