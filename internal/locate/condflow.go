@@ -52,9 +52,22 @@ type typeSource struct {
 	statusParam int
 	// partial says a body with type errors was read on the way.
 	partial bool
+	// copied says the condition is one already in a list, copied (kept
+	// by a removal, or taken from another object): it sets no new type.
+	copied bool
 }
 
 func (t typeSource) settled() bool { return t.param < 0 }
+
+// unfollowed is the source of a type the flow could not follow; copy the
+// source of a condition copied from a list.
+var (
+	unfollowed      = typeSource{param: -1, statusParam: -1}
+	copiedCondition = typeSource{param: -1, statusParam: -1, copied: true}
+)
+
+// followed reports whether a settled source names a type.
+func (t typeSource) followed() bool { return t.value != "" }
 
 // condEffect is one condition set by a function: on the primary object
 // (target < 0) or on the object, status or conditions its parameter
@@ -97,7 +110,7 @@ func (f *condFlow) summary(b *condBody) *condSummary {
 	}
 	s := &condSummary{returns: map[int][]typeSource{}}
 	f.sums[b.decl] = s
-	r := &condReader{f: f, b: b, defs: map[*types.Var][]valueDef{}, typeStores: map[*types.Var][]ast.Expr{}, writtenTo: map[*types.Var][]ast.Expr{}}
+	r := &condReader{f: f, b: b, defs: map[*types.Var][]valueDef{}, typeStores: map[*types.Var][]ast.Expr{}, writtenTo: map[*types.Var][]ast.Expr{}, guards: map[*types.Var][]typeGuard{}}
 	r.index()
 	r.read(s)
 	return s
@@ -122,6 +135,15 @@ type condReader struct {
 	defs       map[*types.Var][]valueDef
 	typeStores map[*types.Var][]ast.Expr
 	writtenTo  map[*types.Var][]ast.Expr
+	// guards are the tests v.Type == X of a condition variable, with the
+	// block they guard: there v's type is X.
+	guards map[*types.Var][]typeGuard
+}
+
+// typeGuard is a block entered only when a condition's Type equals value.
+type typeGuard struct {
+	value ast.Expr
+	block *ast.BlockStmt
 }
 
 func (r *condReader) info() *types.Info { return r.b.info }
@@ -165,6 +187,8 @@ func (r *condReader) index() {
 					}
 				}
 			}
+		case *ast.IfStmt:
+			r.guard(n)
 		case *ast.RangeStmt:
 			for _, e := range []ast.Expr{n.Key, n.Value} {
 				if id, ok := e.(*ast.Ident); ok {
@@ -176,6 +200,39 @@ func (r *condReader) index() {
 		}
 		return true
 	})
+}
+
+// guard records an if statement testing a condition variable's type:
+// if v.Type == X (or X == v.Type, one operand of an &&).
+func (r *condReader) guard(n *ast.IfStmt) {
+	var tests []ast.Expr
+	var split func(e ast.Expr)
+	split = func(e ast.Expr) {
+		if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LAND {
+			split(b.X)
+			split(b.Y)
+			return
+		}
+		tests = append(tests, e)
+	}
+	split(n.Cond)
+	for _, t := range tests {
+		b, ok := ast.Unparen(t).(*ast.BinaryExpr)
+		if !ok || b.Op != token.EQL {
+			continue
+		}
+		for _, side := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			sel, ok := ast.Unparen(side[0]).(*ast.SelectorExpr)
+			if !ok || !isConditionTypeField(r.info(), sel) {
+				continue
+			}
+			if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
+				if v := r.varOf(id); v != nil {
+					r.guards[v] = append(r.guards[v], typeGuard{value: side[1], block: n.Body})
+				}
+			}
+		}
+	}
 }
 
 // assign records one assignment lhs = rhs.
@@ -312,6 +369,11 @@ func (r *condReader) readStore(s *condSummary, lhs, rhs ast.Expr) {
 	case *ast.CompositeLit:
 		elems = x.Elts
 	}
+	if len(elems) == 0 {
+		// The list is replaced by one made elsewhere: what it holds is
+		// set where it is made.
+		return
+	}
 	var srcs []typeSource
 	for _, el := range elems {
 		srcs = append(srcs, r.cond(el, 0)...)
@@ -321,13 +383,21 @@ func (r *condReader) readStore(s *condSummary, lhs, rhs ast.Expr) {
 
 // effect records the settled types (and those a parameter decides) set on
 // target, when target is the primary object or a parameter.
+//
+// A condition whose type cannot be followed to a constant (copied from
+// another condition, computed, or handed to a body that cannot be read)
+// is recorded with an unfollowed type, so that the row can say where the
+// trail ends.
 func (r *condReader) effect(s *condSummary, target ast.Expr, srcs []typeSource, site token.Pos) {
-	if target == nil || len(srcs) == 0 {
+	if target == nil {
 		return
 	}
 	t, ok := r.target(target, 0, map[*types.Var]bool{})
 	if !ok {
 		return
+	}
+	if len(srcs) == 0 {
+		srcs = []typeSource{unfollowed}
 	}
 	for _, ty := range srcs {
 		ty.partial = ty.partial || r.b.partial
@@ -487,8 +557,16 @@ func (r *condReader) cond(e ast.Expr, depth int) []typeSource {
 			return []typeSource{{param: i, cond: true, statusParam: -1}}
 		}
 		var out []typeSource
+		for _, g := range r.guards[v] {
+			if g.block.Pos() <= x.Pos() && x.End() <= g.block.End() {
+				return r.typeOf(g.value, depth+1)
+			}
+		}
 		for _, d := range r.defs[v] {
 			if d.ranged {
+				if isConditionSlice(info.TypeOf(d.expr)) {
+					out = append(out, copiedCondition)
+				}
 				continue
 			}
 			if d.index >= 0 {
@@ -503,6 +581,10 @@ func (r *condReader) cond(e ast.Expr, depth int) []typeSource {
 		return out
 	case *ast.CallExpr:
 		return r.callResult(x, 0, depth+1)
+	case *ast.IndexExpr:
+		if isConditionSlice(info.TypeOf(x.X)) {
+			return []typeSource{copiedCondition}
+		}
 	}
 	return nil
 }
@@ -544,6 +626,9 @@ func (r *condReader) instantiate(t typeSource, args []ast.Expr, partial bool, de
 		}
 		for i := range out {
 			out[i].truth = out[i].truth || t.truth
+		}
+		if len(out) == 0 {
+			out = []typeSource{unfollowed}
 		}
 	}
 	for i := range out {

@@ -3,7 +3,9 @@ package locate
 import (
 	"fmt"
 	"go/types"
+	"slices"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -24,11 +26,19 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 	sets := map[string][]setSite{}
 	seenSet := map[string]bool{}
 	var names []string
+	var lost []string // where a type could not be followed
 	flow := a.condFlowFor(kind)
 	for _, b := range a.reachedBodies(reach) {
 		for _, eff := range flow.summary(b).effects {
 			t := eff.typ
-			if eff.target >= 0 || !t.settled() || t.value == "" {
+			if eff.target >= 0 || !t.settled() || t.copied {
+				continue
+			}
+			if !t.followed() {
+				s := a.site(eff.site)
+				if at := fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func); !slices.Contains(lost, at) {
+					lost = append(lost, at)
+				}
 				continue
 			}
 			name := t.value
@@ -49,6 +59,9 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 			seenSet[key] = true
 			sets[name] = append(sets[name], setSite{a.site(eff.site), t.truth, t.partial})
 		}
+	}
+	if len(names) == 0 && len(lost) > 0 {
+		return none("not settled: a condition is set on the primary object at " + listSites(lost) + ", with a type that could not be followed to a constant")
 	}
 	if len(names) == 0 {
 		return none("no status condition is set on the primary object on the reconcile path")
@@ -89,7 +102,20 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 		return out[i].Name < out[j].Name
 	})
 	out[0].Primary = true
+	if len(lost) > 0 {
+		note := "not settled beyond these: a condition is also set at " + listSites(lost) + ", with a type that could not be followed to a constant"
+		out[0].Note = strings.TrimPrefix(out[0].Note+"; "+note, "; ")
+	}
 	return Row{Sites: out}
+}
+
+// listSites joins up to three places, saying how many more there are.
+func listSites(at []string) string {
+	const most = 3
+	if len(at) <= most {
+		return strings.Join(at, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(at[:most], ", "), len(at)-most)
 }
 
 // reachedBodies are the bodies of the functions on the reconcile path: the

@@ -452,3 +452,31 @@ func TestGeneratedBodies(t *testing.T) {
 		}
 	}
 }
+
+// TestConditionTrailEnds: a condition set on the primary object with a
+// type computed at run time is not a type, and the row says where the
+// trail ends; conditions copied from a child keep the child's types and
+// are neither types nor an end of the trail.
+func TestConditionTrailEnds(t *testing.T) {
+	l := locateFixture(t, "condhelpers")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		if c.Name != "WidgetReconciler" {
+			continue
+		}
+		p, ok := c.Rows[locate.RowConditionTypes].Primary()
+		if !ok {
+			t.Fatalf("condition-types: no primary site")
+		}
+		if !strings.Contains(p.Note, "not settled") || !strings.Contains(p.Note, "controller/widget.go:63 ") {
+			t.Errorf("condition-types note %q: want the computed type at widget.go:63 named as not settled", p.Note)
+		}
+		if strings.Contains(p.Note, "widget.go:60 ") {
+			t.Errorf("condition-types note %q names the child's copied conditions", p.Note)
+		}
+		return
+	}
+	t.Fatal("no WidgetReconciler")
+}
