@@ -16,7 +16,7 @@ import (
 // the conditions it returns. A call of a summarised function instantiates
 // its summary with the call's arguments, so a type is followed through any
 // number of constructors, setters, methods of a custom conditions type and
-// library helpers (whose bodies are read on demand, deps.go).
+// library helpers (whose bodies are read on demand, bodies.go).
 //
 // The summaries are computed from the syntax and go/types, not from SSA:
 // the same reading serves the tree's own functions, those holding type
@@ -38,8 +38,9 @@ type condBody struct {
 }
 
 // typeSource is where a condition's type comes from: a settled value (a
-// constant k, or a literal when k is nil), or a parameter of the function (the type
-// itself, or the Type field of a condition parameter, when cond is set).
+// constant k, or a literal when k is nil), or a parameter of the function
+// (the type itself, or the Type field of a condition parameter, when cond
+// is set).
 type typeSource struct {
 	value string
 	k     *types.Const
@@ -59,8 +60,8 @@ type typeSource struct {
 
 func (t typeSource) settled() bool { return t.param < 0 }
 
-// unfollowed is the source of a type the flow could not follow; copy the
-// source of a condition copied from a list.
+// unfollowed is the source of a type the flow could not follow;
+// copiedCondition that of a condition copied from a list.
 var (
 	unfollowed      = typeSource{param: -1, statusParam: -1}
 	copiedCondition = typeSource{param: -1, statusParam: -1, copied: true}
