@@ -38,6 +38,13 @@ type analysis struct {
 	crds *[]crdDoc
 	// warnings are problems met while locating (a CRD that is not YAML).
 	warnings []string
+	// bodies are the own function bodies the flows read, deps the
+	// dependency packages read in full on demand (nil: unreadable), and
+	// condFlows the condition summaries by primary type (bodies.go,
+	// condflow.go).
+	bodies    map[*types.Func]*condBody
+	deps      map[string]*depPackage
+	condFlows map[*types.Named]*condFlow
 }
 
 // warn records a problem met while locating, once.
@@ -70,7 +77,8 @@ func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analy
 	a := &analysis{tree: tree, prog: prog, cite: c, files: map[string]fileInfo{},
 		decls: map[*types.Func]*ast.FuncDecl{}, bySyntax: map[ast.Node]*ssa.Function{},
 		callees: map[token.Pos][]*ssa.Function{}, calls: map[*ssa.Function][]call{},
-		declCalls: map[*ast.FuncDecl][]call{}}
+		declCalls: map[*ast.FuncDecl][]call{}, bodies: map[*types.Func]*condBody{},
+		deps: map[string]*depPackage{}, condFlows: map[*types.Named]*condFlow{}}
 	for _, p := range tree.Own {
 		for _, f := range p.Syntax {
 			a.files[tree.Fset.File(f.Pos()).Name()] = fileInfo{f, p.TypesInfo, p.Types}

@@ -1,50 +1,67 @@
 package locate
 
 import (
-	"go/ast"
-	"go/constant"
-	"go/token"
+	"fmt"
 	"go/types"
+	"slices"
 	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 )
 
 // conditionTypes finds every condition type the controller sets on its own
-// object, each cited at its constant with one set site.
+// object, each cited at its constant with one set site: the types that flow
+// into a condition set on the primary object in a function of the
+// reconcile path (condflow.go), those holding type errors included (their
+// sites are partial).
 func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row {
 	type setSite struct {
-		site  Site
-		truth bool
+		site           Site
+		truth, partial bool
 	}
 	decl := map[string]Site{}
 	sets := map[string][]setSite{}
+	seenSet := map[string]bool{}
 	var names []string
-	for _, fn := range reach.Funcs() {
-		info := a.infoAt(posOf(fn))
-		if info == nil {
-			continue
-		}
-		for _, c := range a.callsIn(fn) {
-			if !c.known || c.fact.Role != RoleConditionSet || !a.onOwnObject(info, c.arg(c.fact.Obj), kind) {
+	var lost []string // where a type could not be followed
+	flow := a.condFlowFor(kind)
+	for _, b := range a.reachedBodies(reach) {
+		for _, eff := range flow.summary(b).effects {
+			t := eff.typ
+			if eff.target >= 0 || !t.settled() || t.copied {
 				continue
 			}
-			name, k, truth := a.conditionType(info, c)
-			if name == "" {
+			if !t.followed() {
+				s := a.site(eff.site)
+				if at := fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func); !slices.Contains(lost, at) {
+					lost = append(lost, at)
+				}
 				continue
 			}
+			name := t.value
 			if _, ok := decl[name]; !ok {
 				names = append(names, name)
-				if k != nil {
-					decl[name] = a.objSite(k)
+				if t.k != nil {
+					decl[name] = a.objSite(t.k)
 				} else {
-					s := a.site(c.expr.Lparen)
+					s := a.site(eff.site)
 					s.Note = "a string literal: no constant declares this condition type"
 					decl[name] = s
 				}
 			}
-			sets[name] = append(sets[name], setSite{a.site(c.expr.Lparen), truth})
+			key := fmt.Sprintf("%s@%d", name, eff.site)
+			if seenSet[key] {
+				continue
+			}
+			seenSet[key] = true
+			sets[name] = append(sets[name], setSite{a.site(eff.site), t.truth, t.partial})
 		}
+	}
+	if len(names) == 0 && len(lost) > 0 {
+		return none("not settled: a condition is set on the primary object at " + listSites(lost) + ", with a type that could not be followed to a constant")
 	}
 	if len(names) == 0 {
 		return none("no status condition is set on the primary object on the reconcile path")
@@ -53,6 +70,9 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 	for _, name := range names {
 		ss := sets[name]
 		sort.SliceStable(ss, func(i, j int) bool {
+			if ss[i].partial != ss[j].partial {
+				return !ss[i].partial
+			}
 			if ss[i].site.File != ss[j].site.File {
 				return ss[i].site.File < ss[j].site.File
 			}
@@ -60,7 +80,7 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 		})
 		chosen := ss[0]
 		for _, s := range ss {
-			if s.truth {
+			if s.truth && s.partial == chosen.partial {
 				chosen = s
 				break
 			}
@@ -69,6 +89,7 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 		d.Name = name
 		set := chosen.site.Site
 		d.Set = &set
+		d.Partial = chosen.partial
 		out = append(out, d)
 	}
 	// The summary condition (Ready, by convention) is the one set on most
@@ -81,79 +102,43 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 		return out[i].Name < out[j].Name
 	})
 	out[0].Primary = true
+	if len(lost) > 0 {
+		note := "not settled beyond these: a condition is also set at " + listSites(lost) + ", with a type that could not be followed to a constant"
+		out[0].Note = strings.TrimPrefix(out[0].Note+"; "+note, "; ")
+	}
 	return Row{Sites: out}
 }
 
-// onOwnObject reports whether a setter's target is the primary object (or
-// its status conditions).
-func (a *analysis) onOwnObject(info *types.Info, target ast.Expr, kind *types.Named) bool {
-	if target == nil {
-		return false
+// listSites joins up to three places, saying how many more there are.
+func listSites(at []string) string {
+	const most = 3
+	if len(at) <= most {
+		return strings.Join(at, ", ")
 	}
-	e := ast.Unparen(target)
-	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
-		e = ast.Unparen(u.X)
-	}
-	for {
-		sel, ok := e.(*ast.SelectorExpr)
-		if !ok || info.Selections[sel] == nil {
-			break
-		}
-		if n, ok := deref(info.TypeOf(sel.X)).(*types.Named); ok && kind != nil && types.Identical(n, kind) {
-			return true
-		}
-		e = ast.Unparen(sel.X)
-	}
-	if kind == nil {
-		return true
-	}
-	t := info.TypeOf(e)
-	if t != nil && types.IsInterface(t) {
-		// A helper taking any object (conditions.Setter, client.Object):
-		// on this reconcile path it is handed the primary object.
-		return true
-	}
-	n, ok := deref(t).(*types.Named)
-	return ok && types.Identical(n, kind)
+	return fmt.Sprintf("%s and %d more", strings.Join(at[:most], ", "), len(at)-most)
 }
 
-// conditionType returns the type a condition setter sets, its constant when
-// one names it, and whether the setter sets it True.
-func (a *analysis) conditionType(info *types.Info, c call) (string, *types.Const, bool) {
-	if c.fact.Implied != "" {
-		pkgPath, name := splitQualified(c.fact.Implied)
-		if k := a.lookupConst(pkgPath, name); k != nil {
-			return constant.StringVal(k.Val()), k, c.fact.True
+// reachedBodies are the bodies of the functions on the reconcile path: the
+// declarations of the reached functions (a closure is read with the
+// function that makes it) and of those left out of the call graph because
+// they hold type errors.
+func (a *analysis) reachedBodies(reach *callgraph.Reach) []*condBody {
+	var out []*condBody
+	seen := map[*condBody]bool{}
+	for _, fn := range append(append([]*ssa.Function(nil), reach.Funcs()...), reach.Unanalysed...) {
+		for fn.Parent() != nil {
+			fn = fn.Parent()
 		}
-		return "", nil, false
-	}
-	arg := c.arg(c.fact.Arg)
-	truth := c.fact.True
-	if c.fact.ArgIsCondition {
-		lit, ok := ast.Unparen(arg).(*ast.CompositeLit)
-		if !ok || typeKey(info.TypeOf(lit)) != typeCondition {
-			return "", nil, false
+		obj, ok := fn.Object().(*types.Func)
+		if !ok {
+			continue
 		}
-		arg = nil
-		keyedFields(info, lit, func(v *types.Var, kv *ast.KeyValueExpr) {
-			switch fieldKey(v, info.TypeOf(lit)) {
-			case fieldConditionType:
-				arg = kv.Value
-			case fieldConditionStatus:
-				if tv, ok := info.Types[kv.Value]; ok && tv.Value != nil && constant.StringVal(tv.Value) == conditionTrue {
-					truth = true
-				}
-			}
-		})
+		if b := a.ownBody(obj.Origin()); b != nil && !seen[b] {
+			seen[b] = true
+			out = append(out, b)
+		}
 	}
-	if arg == nil {
-		return "", nil, false
-	}
-	tv, ok := info.Types[arg]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return "", nil, false
-	}
-	return constant.StringVal(tv.Value), constOf(info, arg), truth
+	return out
 }
 
 // lookupConst finds a package-level constant among the loaded packages.

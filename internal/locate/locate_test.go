@@ -22,7 +22,7 @@ import (
 // expected sites in `// want "row"` comments. A fixture holding several
 // controllers names the controller a want is about: `// want
 // "LabelReconciler/reread"`; a want that names none is about every one.
-var fixtures = []string{"clientgo-finalizer", "clientgo-plain", "clientgo-logonly", "kubebuilder", "flux", "resultbuilder", "ctrlnew", "samekind", "childwait", "valueflow", "sharedworker"}
+var fixtures = []string{"clientgo-finalizer", "clientgo-plain", "clientgo-logonly", "kubebuilder", "flux", "resultbuilder", "ctrlnew", "samekind", "childwait", "valueflow", "sharedworker", "condhelpers", "illtyped"}
 
 type located struct {
 	tree  *load.Tree
@@ -67,7 +67,9 @@ type expectations struct {
 	condDecl map[string]string // condition type -> file:line of its declaration
 	condSet  map[string]string // condition type -> file:line of its set site
 	// answers are the sites of the answers beyond the table: "trace:STEP",
-	// "drift:STEP" and "write-always", each to the lines stating it.
+	// "drift:STEP", "write-always", and "partial" (a site found in a body
+	// holding type errors: a row's, a condition's set site, or a write),
+	// each to the lines stating it.
 	answers map[string][]string
 }
 
@@ -171,7 +173,7 @@ func readExpectations(t *testing.T, dir, root, ctrl string) expectations {
 				e.condDecl[strings.TrimPrefix(w, "condition-type:")] = at
 			case strings.HasPrefix(w, "condition-set:"):
 				e.condSet[strings.TrimPrefix(w, "condition-set:")] = at
-			case strings.HasPrefix(w, "trace:"), strings.HasPrefix(w, "drift:"), w == "write-always", w == "hot-loop":
+			case strings.HasPrefix(w, "trace:"), strings.HasPrefix(w, "drift:"), w == "write-always", w == "hot-loop", w == "partial":
 				e.answers[w] = append(e.answers[w], at)
 			case strings.HasPrefix(w, "stage-"), strings.HasPrefix(w, locate.StageReentry):
 				// Stages are checked by TestStages.
@@ -299,8 +301,9 @@ func checkAnswers(t *testing.T, c locate.Controller, want expectations) {
 	}
 	sameSites(t, c.Name+": writes on every pass", c.Writes, func(w locate.Write) bool { return w.Always }, want.answers["write-always"])
 	sameSites(t, c.Name+": hot-loop risks", c.Writes, func(w locate.Write) bool { return strings.Contains(w.Note, "hot-loop risk") }, want.answers["hot-loop"])
+	checkPartial(t, c, want.answers["partial"])
 	for key, ats := range want.answers {
-		if key == "write-always" || key == "hot-loop" {
+		if key == "write-always" || key == "hot-loop" || key == "partial" {
 			continue
 		}
 		for _, at := range ats {
@@ -320,6 +323,35 @@ func checkAnswers(t *testing.T, c locate.Controller, want expectations) {
 	}
 	if !want.none["drift"] && !hasPrefix(want.answers, "drift:") {
 		t.Errorf("%s: the fixture states no drift (add drift: wants or want-none \"drift\")", c.Name)
+	}
+}
+
+// checkPartial checks that the sites marked partial (a row's site, or its
+// condition's set site, and the writes) stand exactly at the wanted lines.
+func checkPartial(t *testing.T, c locate.Controller, want []string) {
+	t.Helper()
+	got := map[string]bool{}
+	for _, r := range c.Rows {
+		for _, s := range r.Sites {
+			switch {
+			case s.Partial && s.Set != nil:
+				got[fmt.Sprintf("%s:%d", s.Set.File, s.Set.Line)] = true
+			case s.Partial:
+				got[fmt.Sprintf("%s:%d", s.File, s.Line)] = true
+			}
+		}
+	}
+	for _, w := range c.Writes {
+		if w.Partial {
+			got[fmt.Sprintf("%s:%d", w.File, w.Line)] = true
+		}
+	}
+	wanted := map[string]bool{}
+	for _, at := range want {
+		wanted[at] = true
+	}
+	if g, w := strings.Join(keys(got), " "), strings.Join(keys(wanted), " "); g != w {
+		t.Errorf("%s: partial sites: got %v, want %v", c.Name, g, w)
 	}
 }
 
@@ -462,4 +494,32 @@ func TestSeveralFinalizers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestConditionTrailEnds: a condition set on the primary object with a
+// type computed at run time is not a type, and the row says where the
+// trail ends; conditions copied from a child keep the child's types and
+// are neither types nor an end of the trail.
+func TestConditionTrailEnds(t *testing.T) {
+	l := locateFixture(t, "condhelpers")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		if c.Name != "WidgetReconciler" {
+			continue
+		}
+		p, ok := c.Rows[locate.RowConditionTypes].Primary()
+		if !ok {
+			t.Fatalf("condition-types: no primary site")
+		}
+		if !strings.Contains(p.Note, "not settled") || !strings.Contains(p.Note, "controller/widget.go:63 ") {
+			t.Errorf("condition-types note %q: want the computed type at widget.go:63 named as not settled", p.Note)
+		}
+		if strings.Contains(p.Note, "widget.go:60 ") {
+			t.Errorf("condition-types note %q names the child's copied conditions", p.Note)
+		}
+		return
+	}
+	t.Fatal("no WidgetReconciler")
 }

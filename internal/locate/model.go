@@ -50,6 +50,9 @@ type Site struct {
 	Note    string `json:"note,omitempty"`
 	// Set is, for a condition type, where the controller sets it.
 	Set *cite.Site `json:"set,omitempty"`
+	// Partial says the site was found in a function body holding type
+	// errors, read from its syntax and the types recorded (no SSA).
+	Partial bool `json:"partial,omitempty"`
 }
 
 // Row is the answer to one row: sites (exactly one primary), or the reason

@@ -26,6 +26,10 @@ type Write struct {
 	// Path is the chain of calls from the entry, "file:line symbol" each.
 	Path []string `json:"path,omitempty"`
 	Note string   `json:"note,omitempty"`
+	// Partial says the write was found in a function body holding type
+	// errors, read from its syntax and the types recorded (no SSA): when
+	// it runs is not known, so it is never marked always.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // writes lists every write reachable from the entry, in the order the
@@ -39,13 +43,17 @@ func (a *analysis) writes(f *found, reach *callgraph.Reach, normal map[*ssa.Func
 		if c.known && c.fact.Role == RoleApply {
 			w.Note = "server-side apply: writes only the objects whose dry run differs from the cluster"
 		}
-		w.Always = always(fn, c.expr.Lparen, alwaysVia, normal)
+		w.Partial = wc.partial
+		w.Always = !wc.partial && always(fn, c.expr.Lparen, alwaysVia, normal)
 		if w.Always {
 			if risk := a.hotLoopRisk(fn, wc.info, c.expr.Pos()); risk != "" {
 				w.Note = strings.TrimPrefix(w.Note+"; "+risk, "; ")
 			}
 		}
 		chain := reach.Path(fn)
+		if wc.partial {
+			chain = a.pathToUnanalysed(reach, fn)
+		}
 		if w.Always {
 			chain = nil
 			for e := alwaysVia[fn]; e != nil; e = alwaysVia[e.Caller.Func] {
@@ -90,11 +98,13 @@ func (a *analysis) hotLoopRisk(fn *ssa.Function, info *types.Info, before token.
 	return risk
 }
 
-// writeCall is a call that writes, found in a reached function.
+// writeCall is a call that writes, found in a reached function (partial:
+// in one left out of the call graph because it holds type errors).
 type writeCall struct {
 	call         call
 	info         *types.Info
 	verb, target string
+	partial      bool
 }
 
 // writeCalls lists the write calls of the reached functions in the order
@@ -117,6 +127,25 @@ func (a *analysis) writeCalls(reach *callgraph.Reach) []writeCall {
 			}
 		}
 	}
+	for _, fn := range reach.Unanalysed {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok {
+			continue
+		}
+		b := a.ownBody(obj.Origin())
+		if b == nil {
+			continue
+		}
+		ast.Inspect(b.decl.Body, func(n ast.Node) bool {
+			if e, ok := n.(*ast.CallExpr); ok {
+				c := a.makeCall(b.info, e, fn)
+				if w, ok := a.writeOf(b.info, c); ok {
+					all = append(all, writeCall{call: c, info: b.info, verb: w.verb, target: w.target, partial: true})
+				}
+			}
+			return true
+		})
+	}
 	var out []writeCall
 	for _, w := range all {
 		if !impl[w.call.in] {
@@ -124,6 +153,17 @@ func (a *analysis) writeCalls(reach *callgraph.Reach) []writeCall {
 		}
 	}
 	return out
+}
+
+// pathToUnanalysed is the chain of calls from the entry to a function left
+// out of the call graph: the path to a reached caller, then its call.
+func (a *analysis) pathToUnanalysed(reach *callgraph.Reach, fn *ssa.Function) []*callgraph.Edge {
+	for _, e := range a.prog.CallsInto(fn) {
+		if reach.Has(e.Caller.Func) {
+			return append(reach.Path(e.Caller.Func), e)
+		}
+	}
+	return nil
 }
 
 // writeOf says whether a call writes, with its verb and target: from the

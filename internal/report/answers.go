@@ -107,6 +107,9 @@ func writeText(t result.Tree, w locate.Write) string {
 	if w.Note != "" {
 		s += " (" + mdText(t, w.Note) + ")"
 	}
+	if w.Partial {
+		s += " " + partialMark
+	}
 	return s
 }
 

@@ -48,6 +48,9 @@ func Explain(w io.Writer, t result.Tree, c locate.Controller, what string) error
 			if wr.Always {
 				when = "on every pass that succeeds"
 			}
+			if wr.Partial {
+				when += " " + partialMark
+			}
 			fmt.Fprintf(&b, "- %s %s, %s\n", wr.Verb, wr.Target, when)
 			line(wr.Site, "")
 			for _, p := range wr.Path {
@@ -65,7 +68,11 @@ func Explain(w io.Writer, t result.Tree, c locate.Controller, what string) error
 				mark = "*"
 			}
 			var extra []string
-			for _, x := range []string{s.Name, s.Class, s.Note} {
+			partial := ""
+			if s.Partial {
+				partial = partialMark
+			}
+			for _, x := range []string{s.Name, s.Class, s.Note, partial} {
 				if x != "" {
 					extra = append(extra, x)
 				}

@@ -48,6 +48,9 @@ func Text(w io.Writer, t result.Tree, width int) error {
 				if s.Name != "" {
 					text = s.Name + ": " + text
 				}
+				if s.Partial {
+					text = partialMark + " " + text
+				}
 				if s.Class != "" {
 					text = "[" + s.Class + "] " + text
 				}
@@ -60,8 +63,37 @@ func Text(w io.Writer, t result.Tree, width int) error {
 	}
 	if len(t.Controllers) > 0 {
 		writeWrapped(w, width, "* marks the primary site, the one a table cites; the other sites of its row support it.")
+		if hasPartial(t) {
+			writeWrapped(w, width, partialLegend)
+		}
 	}
 	return nil
+}
+
+// partialMark marks a site found in a function body that does not
+// type-check; partialLegend explains it.
+const (
+	partialMark   = "(partial)"
+	partialLegend = partialMark + " marks a site found in a function body that does not type-check, read from its syntax and the types recorded."
+)
+
+// hasPartial reports whether any site of the tree's rows is partial.
+func hasPartial(t result.Tree) bool {
+	for _, c := range t.Controllers {
+		for _, r := range c.Rows {
+			for _, s := range r.Sites {
+				if s.Partial {
+					return true
+				}
+			}
+		}
+		for _, w := range c.Writes {
+			if w.Partial {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // TextTable writes the comparison as a terminal table that fits in width
@@ -108,7 +140,11 @@ func textCell(id string, r locate.Row) string {
 	if id == locate.RowConditionTypes {
 		var names []string
 		for _, s := range r.Sites {
-			names = append(names, fmt.Sprintf("%s: %s:%d", s.Name, s.File, s.Line))
+			n := fmt.Sprintf("%s: %s:%d", s.Name, s.File, s.Line)
+			if s.Partial {
+				n += " " + partialMark
+			}
+			names = append(names, n)
 		}
 		return strings.Join(names, "\n")
 	}
@@ -120,6 +156,9 @@ func textCell(id string, r locate.Row) string {
 	}
 	if p.Class != "" {
 		more = append(more, "("+p.Class+")")
+	}
+	if p.Partial {
+		more = append(more, partialMark)
 	}
 	if n := len(r.Sites) - 1; n > 0 {
 		more = append(more, fmt.Sprintf("+%d more", n))

@@ -1,0 +1,146 @@
+package locate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// The bodies the flows read: the tree's own functions (with the type
+// information the load recorded, partial when they hold type errors), and
+// dependency functions read on demand. A dependency is loaded with its
+// declarations only; when the reconcile path hands one of its functions
+// something that holds the primary object's conditions, that function's
+// package is parsed in full from the module cache and type-checked against
+// the packages already loaded (so its calls and constants resolve to the
+// same objects as the tree's), once per package.
+
+// ownBody is the body of a function of the tree, or nil.
+func (a *analysis) ownBody(fn *types.Func) *condBody {
+	if b, ok := a.bodies[fn]; ok {
+		return b
+	}
+	var b *condBody
+	if fd := a.decls[fn]; fd != nil && fd.Body != nil {
+		if info := a.infoAt(fd.Pos()); info != nil {
+			b = &condBody{decl: fd, info: info, params: paramsOf(fn), partial: a.prog.Unanalysed[fn]}
+		}
+	}
+	a.bodies[fn] = b
+	return b
+}
+
+// fileOwn reports whether pos lies in a file of the tree's own packages.
+func (a *analysis) fileOwn(pos token.Pos) bool {
+	_, own := a.fileAt(pos)
+	return own
+}
+
+// paramsOf lists a function's receiver and parameters.
+func paramsOf(fn *types.Func) []*types.Var {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok {
+		return nil
+	}
+	var out []*types.Var
+	if sig.Recv() != nil {
+		out = append(out, sig.Recv())
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		out = append(out, sig.Params().At(i))
+	}
+	return out
+}
+
+// depPackage is a dependency package read in full: its declarations by
+// qualified name, and its type information.
+type depPackage struct {
+	funcs map[string]*condBody
+}
+
+// depBody is the body of a dependency's function, read on demand, or nil
+// when its package cannot be read (the problem is warned once).
+func (a *analysis) depBody(fn *types.Func) *condBody {
+	if fn.Pkg() == nil {
+		return nil
+	}
+	dp := a.depPackage(fn.Pkg().Path())
+	if dp == nil {
+		return nil
+	}
+	return dp.funcs[funcKey(fn)]
+}
+
+func (a *analysis) depPackage(path string) *depPackage {
+	if dp, ok := a.deps[path]; ok {
+		return dp
+	}
+	a.deps[path] = nil
+	var lp *packages.Package
+	for _, p := range a.tree.All {
+		if p.PkgPath == path {
+			lp = p
+			break
+		}
+	}
+	if lp == nil || lp.Types == nil {
+		return nil
+	}
+	names := lp.CompiledGoFiles
+	if len(names) == 0 {
+		names = lp.GoFiles // cgo is off: the files the build compiles
+	}
+	var files []*ast.File
+	for _, name := range names {
+		f, err := parser.ParseFile(a.tree.Fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			a.warn(fmt.Sprintf("%s: not read for its condition helpers: %v", path, err))
+			return nil
+		}
+		files = append(files, f)
+	}
+	info := &types.Info{
+		Types:      map[ast.Expr]types.TypeAndValue{},
+		Defs:       map[*ast.Ident]types.Object{},
+		Uses:       map[*ast.Ident]types.Object{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{},
+		Instances:  map[*ast.Ident]types.Instance{},
+	}
+	conf := types.Config{
+		Importer: importerFunc(func(imp string) (*types.Package, error) {
+			if p := lp.Imports[imp]; p != nil && p.Types != nil {
+				return p.Types, nil
+			}
+			return nil, fmt.Errorf("%s is not loaded", imp)
+		}),
+		// A dependency that does not check in full still has most of its
+		// types recorded; its bodies are read as partial then.
+		Error: func(error) {},
+	}
+	_, err := conf.Check(path, a.tree.Fset, files, info)
+	dp := &depPackage{funcs: map[string]*condBody{}}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			obj, ok := info.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			dp.funcs[funcKey(obj)] = &condBody{decl: fd, info: info, params: paramsOf(obj), partial: err != nil, dep: true}
+		}
+	}
+	a.deps[path] = dp
+	return dp
+}
+
+// importerFunc serves imports from the packages already loaded.
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
