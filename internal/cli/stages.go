@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -54,6 +55,9 @@ type StagesOptions struct {
 	LinkFrom string
 	Out      io.Writer
 	ErrOut   io.Writer // where unpatched stages are reported
+	// Settle is --settle: how long an object stays quiet after its last
+	// pass for the log reading to say it settles.
+	Settle time.Duration
 }
 
 // newStages is the stages command. runF, when not nil, runs instead of
@@ -101,6 +105,7 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 	c.Flags().BoolVar(&opts.Patch, "patch", false, "print the diff that adds a STAGE log line at each stage")
 	c.Flags().BoolVar(&opts.Write, "write", false, "with --patch: apply the patch to the files in place")
 	c.Flags().StringVar(&opts.Log, "log", "", "read this log of the patched controller (klog text or JSON)")
+	c.Flags().DurationVar(&opts.Settle, "settle", stages.DefaultSettle, "with --log: how long an object must stay quiet after its last pass to settle")
 	c.Flags().StringVar(&opts.Journal, "journal", "", "write the markdown into a fenced region of this journal")
 	return c
 }
@@ -175,7 +180,7 @@ func readLog(g *globals, opts *StagesOptions) error {
 		return fail.Usage("--log %s: %w; give the file the patched controller logged to", opts.Log, err)
 	}
 	defer f.Close()
-	rd, err := stages.ReadLog(f, opts.Log)
+	rd, err := stages.ReadLog(f, opts.Log, stages.Options{Settle: opts.Settle})
 	if errors.Is(err, stages.ErrNoStageLines) {
 		return fail.Usage("%w; patch the controller with `ctrlcmp stages %s --patch --write`, run it, and give its log to --log", err, opts.Dir)
 	}

@@ -21,6 +21,11 @@ const (
 	StageReentry = "re-entry"
 )
 
+// AnchorRequeue anchors, with no row of its own (the requeue rows cite
+// these sites), the worker's re-add of a key: AddRateLimited after a failed
+// pass, AddAfter or Add after a pass that asks to come back.
+const AnchorRequeue = "requeue"
+
 // StageIDs lists the stage rows in the order one object meets them.
 var StageIDs = []string{StageWatch, StageEnqueue, StageDequeue, StageRead, StageWrite, StageReentry}
 

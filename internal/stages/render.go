@@ -203,10 +203,40 @@ func LogText(w io.Writer, rd Reading) error {
 	}
 	for _, o := range rd.Objects {
 		fmt.Fprintf(w, "\n%s: %s\n", o.Object, counts(o))
-		fmt.Fprintf(w, "  reconciles for one create: %d (%d of them wrote)\n", o.Passes, o.WritingPasses)
-		fmt.Fprintf(w, "  verdict: %s: %s\n", o.Verdict, o.Why)
+		for _, e := range o.Episodes {
+			fmt.Fprintf(w, "  %s: %s\n", episodeHead(e), passCount(e))
+			for _, r := range e.Reentries {
+				fmt.Fprintf(w, "    pass %d (log line %d): %s\n", r.Pass, r.Line, r.Cause)
+			}
+			fmt.Fprintf(w, "    verdict: %s: %s\n", e.Verdict, e.Why)
+		}
 	}
 	return nil
+}
+
+// episodeHead names an episode and its log lines.
+func episodeHead(e Episode) string {
+	if e.From == e.To {
+		return fmt.Sprintf("%s (log line %d)", e.Kind, e.From)
+	}
+	return fmt.Sprintf("%s (log lines %d–%d)", e.Kind, e.From, e.To)
+}
+
+// passCount says how many passes an episode took and how many wrote.
+func passCount(e Episode) string {
+	var s string
+	switch {
+	case e.Passes == 1 && e.WritingPasses == 0:
+		s = "1 pass, no change written"
+	case e.Passes == 1:
+		s = "1 pass, it wrote a change"
+	default:
+		s = fmt.Sprintf("%d passes, %d of them wrote a change", e.Passes, e.WritingPasses)
+	}
+	if e.Retries > 0 {
+		s += fmt.Sprintf(", %d retries after failures", e.Retries)
+	}
+	return s
 }
 
 // LogMarkdown writes the same reading for a journal.
@@ -217,14 +247,22 @@ func LogMarkdown(w io.Writer, rd Reading) error {
 	}
 	fmt.Fprintln(w, "```")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| object | watch | enqueue | dequeue | read | write | reconciles | verdict |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| object | watch | enqueue | dequeue | read | write | requeue |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, o := range rd.Objects {
 		fmt.Fprintf(w, "| `%s` |", o.Object)
 		for _, s := range stageNames {
 			fmt.Fprintf(w, " %d |", o.Counts[s])
 		}
-		fmt.Fprintf(w, " %d | **%s**: %s |\n", o.Passes, o.Verdict, cell(o.Why))
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| object | episode | passes | verdict |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	for _, o := range rd.Objects {
+		for _, e := range o.Episodes {
+			fmt.Fprintf(w, "| `%s` | %s | %s | **%s**: %s |\n", o.Object, cell(episodeHead(e)), cell(passCount(e)), e.Verdict, cell(e.Why))
+		}
 	}
 	return nil
 }

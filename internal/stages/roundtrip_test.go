@@ -163,7 +163,11 @@ func TestRoundTrip(t *testing.T) {
 		fixture, log string
 		json         bool
 		events       [][]event
-		verdict, why string
+		// quiet, when not zero, is how long the controller logs nothing
+		// more before its last line.
+		quiet   time.Duration
+		verdict stages.Verdict
+		why     string
 	}{
 		{
 			// A create writes the Secret and records an event; the
@@ -174,7 +178,8 @@ func TestRoundTrip(t *testing.T) {
 				pass("default/app-config", "1001", true, "Secret", "Event about ConfigMap"),
 				pass("default/app-config", "1001", false, "Event about ConfigMap"),
 			},
-			verdict: stages.VerdictSettles, why: "the last of 2 passes (dequeued at log line 9) wrote nothing; it only recorded events",
+			quiet:   20 * time.Second,
+			verdict: stages.Settles, why: "quiet for 20s after its last line (log line 11), until the log ends, longer than the settle window of 5s; 2 passes, 1 wrote a change, 1 brought back by the watch event of an own write, 2 event records",
 		},
 		{
 			// Every pass updates the status, which fires the update
@@ -186,7 +191,7 @@ func TestRoundTrip(t *testing.T) {
 				pass("default/w1", "2004", true, "Widget status"),
 				pass("default/w1", "2005", true, "Widget status"),
 			},
-			verdict: stages.VerdictHotLoop, why: "resourceVersion differs on every pass (2001 → 2003 → 2004 → 2005)",
+			verdict: stages.HotLoop, why: "resourceVersion differs on every pass (2001 → 2003 → 2004 → 2005)",
 		},
 	} {
 		t.Run(tc.fixture, func(t *testing.T) {
@@ -206,8 +211,11 @@ func TestRoundTrip(t *testing.T) {
 					log.WriteString(l.text() + "\n")
 				}
 			}
+			if tc.quiet > 0 {
+				fmt.Fprintf(&log, "I%s    4242 controller.go:99] \"Shutting down workers\"\n", lines[len(lines)-1].when.Add(tc.quiet).Format("0102 15:04:05.000000"))
+			}
 			golden.Check(t, fixture(filepath.Join("logs", tc.log)), []byte(log.String()))
-			rd, err := stages.ReadLog(strings.NewReader(log.String()), tc.log)
+			rd, err := stages.ReadLog(strings.NewReader(log.String()), tc.log, stages.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -94,13 +94,14 @@ func TestPatch(t *testing.T) {
 // passes, the last writing nothing but an event) and a hot loop.
 func TestReadLog(t *testing.T) {
 	for _, tc := range []struct {
-		file            string
-		object          string
-		passes, writes  int
-		verdict, reason string
+		file           string
+		object         string
+		passes, writes int
+		verdict        stages.Verdict
+		reason         string
 	}{
-		{"settles.log", "default/app-config", 2, 3, stages.VerdictSettles, "the last of 2 passes"},
-		{"hotloop.json.log", "default/w1", 4, 5, stages.VerdictHotLoop, "resourceVersion differs on every pass (2001 → 2003 → 2004 → 2005)"},
+		{"settles.log", "default/app-config", 2, 3, stages.Settles, "quiet for 20s after its last line"},
+		{"hotloop.json.log", "default/w1", 4, 5, stages.HotLoop, "resourceVersion differs on every pass (2001 → 2003 → 2004 → 2005)"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			f, err := os.Open(fixture(filepath.Join("logs", tc.file)))
@@ -108,7 +109,7 @@ func TestReadLog(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			rd, err := stages.ReadLog(f, tc.file)
+			rd, err := stages.ReadLog(f, tc.file, stages.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,7 +132,7 @@ func TestReadLog(t *testing.T) {
 // TestReadLogWithoutStages names the log and gives ErrNoStageLines as the
 // cause, for the CLI to say how to get STAGE lines.
 func TestReadLogWithoutStages(t *testing.T) {
-	_, err := stages.ReadLog(strings.NewReader("I0601 10:00:00.000000 1 main.go:1] \"hello\"\n"), "x.log")
+	_, err := stages.ReadLog(strings.NewReader("I0601 10:00:00.000000 1 main.go:1] \"hello\"\n"), "x.log", stages.Options{})
 	if err == nil || !strings.Contains(err.Error(), "x.log") || !errors.Is(err, stages.ErrNoStageLines) {
 		t.Errorf("got %v", err)
 	}
