@@ -546,20 +546,28 @@ func tally(passes []*pass) string {
 			retries++
 		}
 	}
-	parts := []string{fmt.Sprintf("%d passes", len(passes))}
-	add := func(n int, what string) {
+	parts := []string{plural(len(passes), "pass", "passes")}
+	add := func(n int, one, many string) {
 		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+			parts = append(parts, plural(n, one, many))
 		}
 	}
-	add(changes, "wrote a change")
-	add(echoes, "brought back by the watch event of an own write")
-	add(retries, "brought back by a retry")
-	add(noops, "no-op writes (no watch event followed, or the resourceVersion did not move)")
-	add(failures, "failed writes (they wrote nothing)")
-	add(unwatched, "writes of kinds no informer watches")
-	add(events, "event records (no informer watches events)")
+	add(changes, "wrote a change", "wrote a change")
+	add(echoes, "brought back by the watch event of an own write", "brought back by the watch event of an own write")
+	add(retries, "brought back by a retry", "brought back by a retry")
+	add(noops, "no-op write (no watch event followed, or the resourceVersion did not move)", "no-op writes (no watch event followed, or the resourceVersion did not move)")
+	add(failures, "failed write (it wrote nothing)", "failed writes (they wrote nothing)")
+	add(unwatched, "write of a kind no informer watches", "writes of kinds no informer watches")
+	add(events, "event record (no informer watches events)", "event records (no informer watches events)")
 	return strings.Join(parts, ", ")
+}
+
+// plural counts n things.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // round prints a duration to the millisecond, or to a tenth of a second

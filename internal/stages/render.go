@@ -234,7 +234,7 @@ func passCount(e Episode) string {
 		s = fmt.Sprintf("%d passes, %d of them wrote a change", e.Passes, e.WritingPasses)
 	}
 	if e.Retries > 0 {
-		s += fmt.Sprintf(", %d retries after failures", e.Retries)
+		s += ", " + plural(e.Retries, "retry after a failure", "retries after failures")
 	}
 	return s
 }

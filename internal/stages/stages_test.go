@@ -137,3 +137,63 @@ func TestReadLogWithoutStages(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestReadRealLogs reads the logs of sample-controller against a real API
+// server (testdata/logs/real-run*.log, rebuilt from the report of those
+// runs), and gives each episode the verdict the report argues for: a create
+// that settles after a 409 and its retry; the startup replay; a create and
+// a spec change 4 s later, each settling on its own; an error loop with
+// backoff, not a hot loop.
+func TestReadRealLogs(t *testing.T) {
+	type ep struct {
+		kind    stages.EpisodeKind
+		passes  int
+		retries int
+		verdict stages.Verdict
+		why     string
+	}
+	for _, tc := range []struct {
+		file string
+		want map[string][]ep
+	}{
+		{"real-run1.log", map[string][]ep{
+			"default/example-foo-2": {{stages.EpisodeCreate, 4, 1, stages.Settles, "quiet for 20s after its last line (log line 38), until the log ends"}},
+		}},
+		{"real-run2.log", map[string][]ep{
+			"default/example-foo-2": {{stages.EpisodeReplay, 1, 0, stages.Settles, "quiet for 27.2s"}},
+			"default/example-foo-3": {
+				{stages.EpisodeCreate, 2, 0, stages.Settles, "wrote no change that comes back, and the object stayed quiet for 4.1s"},
+				{stages.EpisodeChange, 2, 0, stages.Settles, "quiet for 18.8s"},
+			},
+			"default/foo-clash": {{stages.EpisodeCreate, 12, 11, stages.ErrorLoop, "at gaps growing from 7ms to 5.1s"}},
+		}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			f, err := os.Open(fixture(filepath.Join("logs", tc.file)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			rd, err := stages.ReadLog(f, tc.file, stages.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rd.Objects) != len(tc.want) {
+				t.Errorf("%d objects, want %d", len(rd.Objects), len(tc.want))
+			}
+			for _, o := range rd.Objects {
+				want := tc.want[o.Object]
+				if len(o.Episodes) != len(want) {
+					t.Errorf("%s: %d episodes %+v, want %d", o.Object, len(o.Episodes), o.Episodes, len(want))
+					continue
+				}
+				for i, e := range o.Episodes {
+					w := want[i]
+					if e.Kind != w.kind || e.Passes != w.passes || e.Retries != w.retries || e.Verdict != w.verdict || !strings.Contains(e.Why, w.why) {
+						t.Errorf("%s episode %d: %s, %d passes, %d retries, %s (%s); want %s, %d, %d, %s (%s)", o.Object, i+1, e.Kind, e.Passes, e.Retries, e.Verdict, e.Why, w.kind, w.passes, w.retries, w.verdict, w.why)
+					}
+				}
+			}
+		})
+	}
+}
