@@ -41,8 +41,8 @@ func instrument(t *testing.T, dir string, c locate.Controller) *stages.Instrumen
 }
 
 // TestPatch patches a copy of each client-go fixture: the diff applies, the
-// patched tree builds, every stage is logged once (every write once), and
-// patching again changes nothing.
+// patched tree builds, every stage is logged once (every write and every
+// handler once), and patching again changes nothing.
 func TestPatch(t *testing.T) {
 	for _, name := range []string{"clientgo-plain", "clientgo-finalizer"} {
 		t.Run(name, func(t *testing.T) {
@@ -56,10 +56,24 @@ func TestPatch(t *testing.T) {
 				t.Fatal(err)
 			}
 			diff := stages.Diff(changes)
-			for _, tag := range []string{"STAGE/watch", "STAGE/enqueue", "STAGE/dequeue", "STAGE/read"} {
+			for _, tag := range []string{"STAGE/enqueue", "STAGE/dequeue", "STAGE/read", "STAGE/requeue"} {
 				if strings.Count(diff, `"`+tag+`"`) != 1 {
 					t.Errorf("the diff does not log %s once:\n%s", tag, diff)
 				}
+			}
+			// A watch line in each handler that reaches the workqueue,
+			// naming its informer and event.
+			handlers := 0
+			for _, an := range c.Anchors {
+				if an.Stage == locate.StageWatch {
+					handlers++
+					if !strings.Contains(diff, `"informer", "`+an.Informer+`", "event", "`+an.Event+`"`) {
+						t.Errorf("no watch line names the %s informer's %s event:\n%s", an.Informer, an.Event, diff)
+					}
+				}
+			}
+			if n := strings.Count(diff, `"STAGE/watch"`); n != handlers {
+				t.Errorf("%d STAGE/watch lines, want one per handler (%d):\n%s", n, handlers, diff)
 			}
 			writes := 0
 			for _, s := range c.Stages[locate.StageWrite].Sites {
