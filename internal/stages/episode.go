@@ -122,6 +122,8 @@ type episode struct {
 	// first pass, and the informers they name.
 	watches   int
 	informers []string
+	// enqueued says an enqueue line is among its lines.
+	enqueued bool
 	// last is its last line; next the first line of the next episode.
 	last Line
 	next *Line
@@ -163,7 +165,7 @@ func lives(lines []Line, end time.Time, opts Options) []ObjectLife {
 				life.Passes++
 			}
 		}
-		for _, e := range j.episodes(byObj[obj]) {
+		for _, e := range j.episodes(obj, byObj[obj]) {
 			life.Episodes = append(life.Episodes, j.judged(e))
 		}
 		last := life.Episodes[len(life.Episodes)-1]
@@ -175,7 +177,7 @@ func lives(lines []Line, end time.Time, opts Options) []ObjectLife {
 
 // episodes cuts an object's lines into episodes and passes, saying what
 // brought each pass.
-func (j *judge) episodes(lines []Line) []*episode {
+func (j *judge) episodes(obj string, lines []Line) []*episode {
 	var eps []*episode
 	var cur *episode
 	var now *pass
@@ -219,11 +221,14 @@ func (j *judge) episodes(lines []Line) []*episode {
 				break
 			}
 			if len(cur.passes) > 0 {
+				// The event names the episode when it is the object's
+				// own; an event of something it owns is a change.
 				kind := EpisodeChange
-				switch ev {
-				case eventAdd:
+				switch {
+				case l.Object != obj:
+				case ev == eventAdd:
 					kind = EpisodeCreate
-				case eventDelete:
+				case ev == eventDelete:
 					kind = EpisodeDelete
 				}
 				start(kind, l)
@@ -276,7 +281,9 @@ func (j *judge) episodes(lines []Line) []*episode {
 		case l.Stage == stageRead:
 			if now != nil {
 				now.readRV = l.KV[keyResourceVersion]
-				if cur.kind == EpisodeChange && len(cur.passes) == 1 && lastRV != "" && now.readRV == lastRV {
+				if cur.kind == EpisodeChange && cur.first.Object == obj && len(cur.passes) == 1 && lastRV != "" && now.readRV == lastRV {
+					// The object's own update event, and it did not
+					// change: the informer's resync.
 					cur.kind = EpisodeResync
 				}
 				lastRV = now.readRV
@@ -313,6 +320,9 @@ func (j *judge) episodes(lines []Line) []*episode {
 		}
 		if now != nil && !trigger && l.Stage != stageEnqueue {
 			now.lines = append(now.lines, l)
+		}
+		if l.Stage == stageEnqueue {
+			cur.enqueued = true
 		}
 		cur.last = l
 	}
@@ -412,6 +422,9 @@ func (j *judge) quiet(e *episode) (time.Duration, bool) {
 }
 
 func (j *judge) verdict(e *episode, quiet time.Duration, timed bool) (Verdict, string) {
+	if len(e.passes) == 0 && !e.enqueued {
+		return NoPass, "only watch lines: no handler enqueued a key for it (an object none of the controller's objects owns, or an event its handler filters out, such as a resync that changed nothing)"
+	}
 	if len(e.passes) == 0 {
 		return NoPass, "no STAGE/dequeue line for it: the worker never took its key"
 	}

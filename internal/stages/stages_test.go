@@ -3,11 +3,13 @@ package stages_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/inspect"
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
@@ -205,6 +207,117 @@ func TestReadRealLogs(t *testing.T) {
 					w := want[i]
 					if e.Kind != w.kind || e.Passes != w.passes || e.Retries != w.retries || e.Verdict != w.verdict || !strings.Contains(e.Why, w.why) {
 						t.Errorf("%s episode %d: %s, %d passes, %d retries, %s (%s); want %s, %d, %d, %s (%s)", o.Object, i+1, e.Kind, e.Passes, e.Retries, e.Verdict, e.Why, w.kind, w.passes, w.retries, w.verdict, w.why)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestEpisodeRules reads small logs in the current patch's format: the
+// informer named on the watch lines attributes each re-entry, a write whose
+// resourceVersion stays is a no-op, a resync is its own episode, a child's
+// watch line counts for its owner's key, and what the reader is told (the
+// settle window, the watched kinds) changes the reading.
+func TestEpisodeRules(t *testing.T) {
+	const create = `I0601 10:00:00.000000 1 c.go:1] "Starting workers"
+I0601 10:00:01.000000 1 c.go:10] "STAGE/watch" handler="enqueueFoo" informer="Foo" event="add" object="default/f"
+I0601 10:00:01.000100 1 c.go:20] "STAGE/enqueue" key="default/f"
+I0601 10:00:01.000200 1 c.go:30] "STAGE/dequeue" key="default/f" queueLen=0
+I0601 10:00:01.000300 1 c.go:40] "STAGE/read" object="default/f" resourceVersion="10"
+I0601 10:00:01.001000 1 c.go:50] "STAGE/write" verb="create" target="Deployment" object="default/f" err=null
+I0601 10:00:01.002000 1 c.go:11] "STAGE/watch" handler="handleObject" informer="Deployment" event="add" object="default/f-dep"
+I0601 10:00:01.002100 1 c.go:20] "STAGE/enqueue" key="default/f"
+I0601 10:00:01.003000 1 c.go:60] "STAGE/write" verb="update" target="Foo status" object="default/f" resourceVersion="12" err=null
+I0601 10:00:01.003100 1 c.go:70] "STAGE/write" verb="record" target="Event about Foo" object="default/f" reenters="false"
+I0601 10:00:01.003500 1 c.go:12] "STAGE/watch" handler="func literal" informer="Foo" event="update" object="default/f"
+I0601 10:00:01.003600 1 c.go:20] "STAGE/enqueue" key="default/f"
+I0601 10:00:01.004000 1 c.go:30] "STAGE/dequeue" key="default/f" queueLen=0
+I0601 10:00:01.004100 1 c.go:40] "STAGE/read" object="default/f" resourceVersion="12"
+I0601 10:00:01.005000 1 c.go:60] "STAGE/write" verb="update" target="Foo status" object="default/f" resourceVersion="12" err=null
+I0601 10:00:11.000000 1 c.go:12] "STAGE/watch" handler="func literal" informer="Foo" event="update" object="default/f"
+I0601 10:00:11.000100 1 c.go:20] "STAGE/enqueue" key="default/f"
+I0601 10:00:11.000150 1 c.go:13] "STAGE/watch" handler="func literal" informer="Deployment" event="update" object="default/f-dep"
+I0601 10:00:11.000200 1 c.go:30] "STAGE/dequeue" key="default/f" queueLen=0
+I0601 10:00:11.000300 1 c.go:40] "STAGE/read" object="default/f" resourceVersion="12"
+I0601 10:00:11.001000 1 c.go:60] "STAGE/write" verb="update" target="Foo status" object="default/f" resourceVersion="12" err=null
+I0601 10:00:15.000000 1 c.go:14] "STAGE/watch" handler="handleObject" informer="Deployment" event="delete" object="default/f-dep"
+I0601 10:00:15.000100 1 c.go:20] "STAGE/enqueue" key="default/f"
+I0601 10:00:15.000200 1 c.go:30] "STAGE/dequeue" key="default/f" queueLen=0
+I0601 10:00:15.000300 1 c.go:40] "STAGE/read" object="default/f" resourceVersion="12"
+I0601 10:00:15.001000 1 c.go:50] "STAGE/write" verb="create" target="Deployment" object="default/f" err=null
+I0601 10:00:15.002000 1 c.go:11] "STAGE/watch" handler="handleObject" informer="Deployment" event="add" object="default/f-dep"
+I0601 10:00:15.002100 1 c.go:20] "STAGE/enqueue" key="default/f"
+I0601 10:00:15.003000 1 c.go:30] "STAGE/dequeue" key="default/f" queueLen=0
+I0601 10:00:15.003100 1 c.go:40] "STAGE/read" object="default/f" resourceVersion="12"
+I0601 10:00:30.000000 1 c.go:99] "Shutting down workers"
+`
+	// A status write, then 300 ms later a watch line of the object: the
+	// write's echo, unless the status's kind is not watched.
+	const unwatched = `I0601 10:00:01.000000 1 c.go:10] "STAGE/watch" object="default/w"
+I0601 10:00:01.000200 1 c.go:30] "STAGE/dequeue" key="default/w"
+I0601 10:00:01.000300 1 c.go:40] "STAGE/read" object="default/w" resourceVersion="5"
+I0601 10:00:01.001000 1 c.go:60] "STAGE/write" verb="update" target="Widget status" object="default/w" err=null%s
+I0601 10:00:01.301000 1 c.go:10] "STAGE/watch" object="default/w"
+I0601 10:00:01.301200 1 c.go:30] "STAGE/dequeue" key="default/w"
+I0601 10:00:01.301300 1 c.go:40] "STAGE/read" object="default/w" resourceVersion="6"
+I0601 10:00:20.000000 1 c.go:99] "Shutting down workers"
+`
+	type ep struct {
+		kind    stages.EpisodeKind
+		passes  int
+		verdict stages.Verdict
+		why     string
+	}
+	for _, tc := range []struct {
+		name, log string
+		opts      stages.Options
+		want      map[string][]ep
+	}{
+		{"informers name the re-entries", create, stages.Options{}, map[string][]ep{
+			"default/f": {
+				{stages.EpisodeCreate, 2, stages.Settles, "quiet for 10s"},
+				{stages.EpisodeResync, 1, stages.Settles, "wrote no change that comes back"},
+				{stages.EpisodeChange, 2, stages.Settles, "quiet for 15s"},
+			},
+			"default/f-dep": {{stages.EpisodeCreate, 0, stages.NoPass, "only watch lines"}},
+		}},
+		{"a longer settle window", create, stages.Options{Settle: 20 * time.Second}, map[string][]ep{
+			"default/f": {
+				{stages.EpisodeCreate, 2, stages.Settles, "wrote no change that comes back"},
+				{stages.EpisodeResync, 1, stages.Settles, "wrote no change that comes back"},
+				{stages.EpisodeChange, 2, stages.NotSeenLongEnough, "less than the settle window of 20s"},
+			},
+			"default/f-dep": {{stages.EpisodeCreate, 0, stages.NoPass, "only watch lines"}},
+		}},
+		{"a watched write's echo", fmt.Sprintf(unwatched, ""), stages.Options{}, map[string][]ep{
+			"default/w": {{stages.EpisodeCreate, 2, stages.Settles, "1 brought back by the watch event of an own write"}},
+		}},
+		{"an unwatched kind, told", fmt.Sprintf(unwatched, ""), stages.Options{Watched: []string{"Deployment"}}, map[string][]ep{
+			"default/w": {{stages.EpisodeCreate, 1, stages.Settles, "1 write of a kind no informer watches"}, {stages.EpisodeChange, 1, stages.Settles, "quiet for 18.7s"}},
+		}},
+		{"an unwatched kind, on the line", fmt.Sprintf(unwatched, ` reenters="false"`), stages.Options{}, map[string][]ep{
+			"default/w": {{stages.EpisodeCreate, 1, stages.Settles, "1 write of a kind no informer watches"}, {stages.EpisodeChange, 1, stages.Settles, "quiet for 18.7s"}},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rd, err := stages.ReadLog(strings.NewReader(tc.log), tc.name, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rd.Objects) != len(tc.want) {
+				t.Errorf("%d objects, want %d", len(rd.Objects), len(tc.want))
+			}
+			for _, o := range rd.Objects {
+				want := tc.want[o.Object]
+				if len(o.Episodes) != len(want) {
+					t.Errorf("%s: %d episodes %+v, want %d", o.Object, len(o.Episodes), o.Episodes, len(want))
+					continue
+				}
+				for i, e := range o.Episodes {
+					w := want[i]
+					if e.Kind != w.kind || e.Passes != w.passes || e.Verdict != w.verdict || !strings.Contains(e.Why, w.why) {
+						t.Errorf("%s episode %d: %s, %d passes, %s (%s); want %s, %d, %s (%s)", o.Object, i+1, e.Kind, e.Passes, e.Verdict, e.Why, w.kind, w.passes, w.verdict, w.why)
 					}
 				}
 			}
