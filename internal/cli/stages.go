@@ -28,14 +28,24 @@ which informer handlers fire again because of the controller's own writes.
 
 --patch prints a unified diff (paths relative to PATH, for git apply or
 patch -p1 inside PATH) that adds one klog line per stage, tagged STAGE/watch
-… STAGE/write, after the call where the stage acts; --write applies it in
-place instead. Patching a patched tree changes nothing.
+… STAGE/write, after the call where the stage acts, and STAGE/requeue after
+each re-add of a key (rate-limited after a failure, or after a delay); the
+watch line goes in every handler and names its informer and event, a write
+no informer watches says reenters=false. --write applies it in place
+instead. Patching a patched tree changes nothing.
 
---log FILE reads the log of the patched controller (klog text or JSON) and
-prints its STAGE lines with the stage and the printing statement in the
-margin, the counts per stage per object, the reconciles for one create, and a
-verdict: settles (the last pass wrote nothing) or hot loop. PATH is then only
-used to find the printing statements.
+--log FILE reads the log of the patched controller (klog text or JSON, this
+patch's or an earlier one's) and prints its STAGE lines with the stage and
+the printing statement in the margin, the counts per stage per object, and
+each object's life cut into episodes (create, startup replay, change,
+resync, delete), what brought each pass back, and a verdict per episode:
+settles (quiet for --settle after its last pass, or until the next change
+from outside when its last pass wrote no change), error loop (retries after
+failures at growing gaps), hot loop (each pass brought back by its own
+write's watch event), or not seen long enough. Event records, writes no
+informer watches, failed writes and writes no watch event follows never
+count as bringing the object back. PATH is then only used to find the
+printing statements.
 
 --journal FILE puts the markdown (the stages, or with --log the reading) into
 a fenced region of a journal, leaving the rest of it untouched.`
