@@ -7,9 +7,13 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/locate"
 )
 
 // Line is one STAGE line of a controller's log.
@@ -180,6 +184,20 @@ func ReadLog(r io.Reader, name string, opts Options) (Reading, error) {
 	return rd, nil
 }
 
+// WatchedKinds are the kinds whose informer events reach a controller's
+// workqueue (its watch anchors): the Options.Watched of a log whose write
+// lines do not say whether they re-enter (an earlier patch's).
+func WatchedKinds(c locate.Controller) []string {
+	var kinds []string
+	for _, an := range c.Anchors {
+		if an.Stage == locate.StageWatch && an.Informer != "" && !slices.Contains(kinds, an.Informer) {
+			kinds = append(kinds, an.Informer)
+		}
+	}
+	sort.Strings(kinds)
+	return kinds
+}
+
 // stageOf says whether msg is a STAGE tag and which.
 func stageOf(msg string) (string, bool) {
 	s, ok := strings.CutPrefix(msg, tagPrefix)
@@ -269,11 +287,15 @@ func jsonLine(text string) (Line, time.Time, bool) {
 }
 
 // jsonTime reads a JSON line's ts: klog's JSON logger writes milliseconds
-// since the epoch; other loggers an RFC 3339 string.
+// since the epoch, other zap loggers seconds (a number below 1e11: no
+// millisecond count since 1973 is that small), others an RFC 3339 string.
 func jsonTime(raw json.RawMessage) time.Time {
-	var ms float64
-	if json.Unmarshal(raw, &ms) == nil && ms > 0 {
-		return time.UnixMicro(int64(ms * 1000)).UTC()
+	var n float64
+	if json.Unmarshal(raw, &n) == nil && n > 0 {
+		if n < 1e11 {
+			n *= 1000
+		}
+		return time.UnixMicro(int64(n * 1000)).UTC()
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {

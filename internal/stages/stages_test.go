@@ -53,6 +53,9 @@ func TestPatch(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := controllerOf(t, dir)
+			if got, want := strings.Join(stages.WatchedKinds(c), ", "), map[string]string{"clientgo-plain": "ConfigMap, Secret", "clientgo-finalizer": "Secret, Widget"}[name]; got != want {
+				t.Errorf("watched kinds %s, want %s", got, want)
+			}
 			changes, err := stages.Patch(dir, instrument(t, dir, c))
 			if err != nil {
 				t.Fatal(err)
@@ -263,6 +266,13 @@ I0601 10:00:01.301200 1 c.go:30] "STAGE/dequeue" key="default/w"
 I0601 10:00:01.301300 1 c.go:40] "STAGE/read" object="default/w" resourceVersion="6"
 I0601 10:00:20.000000 1 c.go:99] "Shutting down workers"
 `
+	// A JSON log whose ts counts seconds (zap's default), not klog's
+	// milliseconds.
+	const seconds = `{"ts":1780308001.0,"caller":"c.go:10","msg":"STAGE/watch","informer":"Job","event":"add","object":{"name":"j","namespace":"default"}}
+{"ts":1780308001.0002,"caller":"c.go:30","msg":"STAGE/dequeue","key":"default/j"}
+{"ts":1780308001.0003,"caller":"c.go:40","msg":"STAGE/read","object":{"name":"j","namespace":"default"},"resourceVersion":"7"}
+{"ts":1780308009.5,"caller":"c.go:99","msg":"Shutting down workers"}
+`
 	type ep struct {
 		kind    stages.EpisodeKind
 		passes  int
@@ -289,6 +299,9 @@ I0601 10:00:20.000000 1 c.go:99] "Shutting down workers"
 				{stages.EpisodeChange, 2, stages.NotSeenLongEnough, "less than the settle window of 20s"},
 			},
 			"default/f-dep": {{stages.EpisodeCreate, 0, stages.NoPass, "only watch lines"}},
+		}},
+		{"a JSON log in seconds", seconds, stages.Options{}, map[string][]ep{
+			"default/j": {{stages.EpisodeCreate, 1, stages.Settles, "quiet for 8.5s"}},
 		}},
 		{"a watched write's echo", fmt.Sprintf(unwatched, ""), stages.Options{}, map[string][]ep{
 			"default/w": {{stages.EpisodeCreate, 2, stages.Settles, "1 brought back by the watch event of an own write"}},
