@@ -120,6 +120,17 @@ func Mermaid(w io.Writer, c locate.Controller) error {
 			step("S", "API", stageWrite, s, s.Name)
 		}
 	}
+	// The worker's own requeues: a re-add in the function that dequeues.
+	if deq := c.Stages[locate.StageDequeue].Sites; len(deq) > 0 {
+		for _, rq := range []struct{ row, what string }{
+			{locate.RowRequeueError, "rate-limited after a failed pass"},
+			{locate.RowRequeueSuccess, "after a delay"},
+		} {
+			if s, ok := c.Rows[rq.row].Primary(); ok && s.Func == deq[0].Func {
+				step("S", "Q", stageRequeue, s, rq.what)
+			}
+		}
+	}
 	for _, s := range reentry.Sites {
 		typ, event, ok := strings.Cut(s.Name, " ")
 		if !ok || s.Name == "" {
@@ -128,7 +139,7 @@ func Mermaid(w io.Writer, c locate.Controller) error {
 		fmt.Fprintf(&b, "    API-->>%s: %s %s event\n", informers[typ], mm(typ), event)
 		step(informers[typ], "Q", "re-entry", s, event+" handler enqueues the owner again")
 	}
-	b.WriteString("    Note over Q,S: each re-entry is one more pass through dequeue, read and write. The object settles when a pass writes nothing\n")
+	b.WriteString("    Note over Q,S: each re-entry or requeue is one more pass through dequeue, read and write. The object settles when a pass writes no change that comes back (event records and no-op writes bring nothing back); failed passes come back at growing gaps\n")
 	b.WriteString("```\n")
 	_, err := io.WriteString(w, b.String())
 	return err
