@@ -122,8 +122,6 @@ type episode struct {
 	// first pass, and the informers they name.
 	watches   int
 	informers []string
-	// enqueued says an enqueue line is among its lines.
-	enqueued bool
 	// last is its last line; next the first line of the next episode.
 	last Line
 	next *Line
@@ -134,6 +132,9 @@ func lives(lines []Line, end time.Time, opts Options) []ObjectLife {
 	j := judge{opts: opts, end: end}
 	byObj := map[string][]Line{}
 	var order []string
+	// Without enqueue lines (the patch could not place one), a watch line
+	// belongs to the object it logs.
+	enqueues := slices.ContainsFunc(lines, func(l Line) bool { return l.Stage == stageEnqueue })
 	for i, l := range lines {
 		if l.Stage == stageDequeue && j.firstDequeue == 0 {
 			j.firstDequeue = l.N
@@ -142,11 +143,13 @@ func lives(lines []Line, end time.Time, opts Options) []ObjectLife {
 			j.requeueLines = true
 		}
 		obj := l.Object
-		if l.Stage == stageWatch && i+1 < len(lines) && lines[i+1].Stage == stageEnqueue && lines[i+1].Object != "" {
-			// A handler of another kind's informer (a Deployment the
-			// object owns) logs that object; the key it enqueues next is
-			// whose life the event belongs to.
-			obj = lines[i+1].Object
+		if l.Stage == stageWatch && enqueues {
+			// The event belongs to the life of the key its handler
+			// enqueues: the next enqueue line before another watch line
+			// (a handler of another kind's informer, a Deployment the
+			// object owns, logs that object). A handler that enqueues
+			// nothing (an event it filters out) brought nothing back.
+			obj = enqueuedAfter(lines[i+1:])
 		}
 		if obj == "" {
 			continue
@@ -175,6 +178,20 @@ func lives(lines []Line, end time.Time, opts Options) []ObjectLife {
 	return out
 }
 
+// enqueuedAfter is the key of the first enqueue line among lines, when no
+// watch line comes before it.
+func enqueuedAfter(lines []Line) string {
+	for _, l := range lines {
+		switch l.Stage {
+		case stageWatch:
+			return ""
+		case stageEnqueue:
+			return l.Object
+		}
+	}
+	return ""
+}
+
 // episodes cuts an object's lines into episodes and passes, saying what
 // brought each pass.
 func (j *judge) episodes(obj string, lines []Line) []*episode {
@@ -186,7 +203,7 @@ func (j *judge) episodes(obj string, lines []Line) []*episode {
 	var causes []string
 	echoOnly := true
 	var lastRV string
-	watched := false // the line before was a watch line, whose enqueue may follow
+	watched := false // a watch line came, whose enqueue line is still to come
 	start := func(kind EpisodeKind, l Line) {
 		if cur != nil {
 			cur.next = &l
@@ -203,7 +220,12 @@ func (j *judge) episodes(obj string, lines []Line) []*episode {
 			start(kind, l)
 		}
 		trigger := l.Stage == stageWatch || l.Stage == stageEnqueue && !watched
-		watched = l.Stage == stageWatch
+		switch l.Stage {
+		case stageWatch:
+			watched = true
+		case stageEnqueue:
+			watched = false
+		}
 		switch {
 		case trigger:
 			// A watch line, or an enqueue no watch line came before (a
@@ -321,9 +343,6 @@ func (j *judge) episodes(obj string, lines []Line) []*episode {
 		if now != nil && !trigger && l.Stage != stageEnqueue {
 			now.lines = append(now.lines, l)
 		}
-		if l.Stage == stageEnqueue {
-			cur.enqueued = true
-		}
 		cur.last = l
 	}
 	return eps
@@ -422,9 +441,6 @@ func (j *judge) quiet(e *episode) (time.Duration, bool) {
 }
 
 func (j *judge) verdict(e *episode, quiet time.Duration, timed bool) (Verdict, string) {
-	if len(e.passes) == 0 && !e.enqueued {
-		return NoPass, "only watch lines: no handler enqueued a key for it (an object none of the controller's objects owns, or an event its handler filters out, such as a resync that changed nothing)"
-	}
 	if len(e.passes) == 0 {
 		return NoPass, "no STAGE/dequeue line for it: the worker never took its key"
 	}
