@@ -168,6 +168,7 @@ func TestBadInput(t *testing.T) {
 		{"stages patch and log", []string{"stages", ".", "--patch", "--log", "x.log"}, "one at a time"},
 		{"stages patch into journal", []string{"stages", ".", "--patch", "--journal", "j.md"}, "not a patch"},
 		{"stages log as mermaid", []string{"stages", ".", "--log", "x.log", "--format", "mermaid"}, "a log reading prints as"},
+		{"stages settle not positive", []string{"stages", ".", "--log", "x.log", "--settle", "0s"}, "--settle 0s: give a positive duration"},
 		{"zero timeout", []string{"locate", "--rev", sha, "--timeout", "0"}, `invalid argument "0" for "--timeout" flag: a fetch needs time; give a positive duration`},
 		{"timeout without unit", []string{"check", "--timeout", "30", "j.md"}, `invalid argument "30" for "--timeout" flag: not a duration; give one such as 30s`},
 	} {

@@ -94,6 +94,8 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 				return fail.Usage("--patch and --log do different things; run them one at a time")
 			case opts.Patch && opts.Journal != "":
 				return fail.Usage("--journal takes the stages or a log reading, not a patch")
+			case opts.Settle <= 0:
+				return fail.Usage("--settle %s: give a positive duration, such as 5s", opts.Settle)
 			case opts.Log != "" && opts.Format == "mermaid":
 				return fail.Usage("--format mermaid draws the stages of the code; a log reading prints as text, markdown or json")
 			}

@@ -90,7 +90,7 @@ func (p Probe) call(guarded bool) string {
 // Code is the probe's statement, without indentation; for a wrapped
 // handler, the expression that replaces it.
 func (p Probe) Code() string {
-	code := p.call(true)
+	code := p.Statement()
 	for _, kv := range p.KVs {
 		if kv.Guard != "" {
 			code = "if " + kv.Guard + " {\n" + code + "\n} else {\n" + p.call(false) + "\n}"
