@@ -44,14 +44,18 @@ type pass struct {
 	readRV        string
 	// changes are its successful writes of watched kinds; moved counts
 	// its writes whose logged resourceVersion moved.
-	changes        []*change
-	moved          int
-	noops, events  int
-	unwatched      int
-	failedWrites   []Line
-	requeue        string // its requeue line's requeue value
-	failed         bool   // a failed write, or a rate-limited requeue after it
-	inferredFailed bool   // the next pass came back without a watch or requeue line
+	changes       []*change
+	moved         int
+	noops, events int
+	unwatched     int
+	failedWrites  []Line
+	requeue       string // its requeue line's requeue value
+	failed        bool   // a failed write, or a rate-limited requeue after it
+	// unlogged says no watch or requeue line brought it, in a log without
+	// requeue lines; inferredFailed that such passes after it came at
+	// growing gaps, so it returned an error.
+	unlogged       bool
+	inferredFailed bool
 }
 
 // change is a successful write of a watched kind, and whether its watch
@@ -292,8 +296,11 @@ func (j *judge) episodes(obj string, lines []Line) []*episode {
 				owes = owes[1:]
 				p.cause, p.retry = o.why, o.by.failed
 			case now != nil && !j.requeueLines:
-				now.inferredFailed = true
-				p.cause, p.retry = fmt.Sprintf("no watch line brought it: the workqueue's rate-limited retry after the pass at line %d returned an error (a failure no write line shows)", now.dequeue.N), true
+				// A requeue the patch does not log: backoff (below)
+				// tells a retry after an error from a requeue after a
+				// delay.
+				p.unlogged = true
+				p.cause = "no watch line brought it: a requeue the patch does not log (a retry after an error, or a requeue after a delay)"
 			default:
 				p.cause = "no watch or requeue line brought it"
 			}
@@ -345,7 +352,48 @@ func (j *judge) episodes(obj string, lines []Line) []*episode {
 		}
 		cur.last = l
 	}
+	for _, e := range eps {
+		backedOff(e.passes)
+	}
 	return eps
+}
+
+// backedOff reads the passes an unlogged requeue brought (in logs without
+// requeue lines): when they come at growing gaps, at least two of them and
+// the last gap at least twice the first, they are the rate limiter's
+// retries, each after a pass that failed (with an error no write line
+// shows). Steady gaps are a requeue after a delay.
+func backedOff(passes []*pass) {
+	var retried []int
+	var gaps []time.Duration
+	for i, p := range passes {
+		if i > 0 && p.unlogged {
+			retried = append(retried, i)
+			gaps = append(gaps, p.dequeue.Time.Sub(passes[i-1].dequeue.Time))
+		}
+	}
+	if !growing(gaps) {
+		return
+	}
+	for _, i := range retried {
+		passes[i-1].inferredFailed = true
+		passes[i].retry = true
+		passes[i].cause = fmt.Sprintf("no watch line brought it: the workqueue's rate-limited retry after the pass at line %d returned an error (a failure no write line shows; the gaps grow)", passes[i-1].dequeue.N)
+	}
+}
+
+// growing says gaps grow as a rate limiter's backoff does: at least two,
+// none shorter than the one before, the last at least twice the first.
+func growing(gaps []time.Duration) bool {
+	if len(gaps) < 2 || gaps[0] <= 0 {
+		return false
+	}
+	for i := 1; i < len(gaps); i++ {
+		if gaps[i] < gaps[i-1] {
+			return false
+		}
+	}
+	return gaps[len(gaps)-1] >= 2*gaps[0]
 }
 
 // replayed says an object's first episode is the startup replay: before its
@@ -529,13 +577,7 @@ func backoff(gaps []time.Duration) string {
 	if len(gaps) < 2 || gaps[0] <= 0 {
 		return ""
 	}
-	growing := true
-	for i := 1; i < len(gaps); i++ {
-		if gaps[i] < gaps[i-1] {
-			growing = false
-		}
-	}
-	if !growing || gaps[len(gaps)-1] < 2*gaps[0] {
+	if !growing(gaps) {
 		return fmt.Sprintf(", at gaps of %s to %s", round(slices.Min(gaps)), round(slices.Max(gaps)))
 	}
 	return fmt.Sprintf(", at gaps growing from %s to %s (the rate limiter's exponential backoff, not a write that brings it back)", round(gaps[0]), round(gaps[len(gaps)-1]))

@@ -278,6 +278,21 @@ I0601 10:00:20.000000 1 c.go:99] "Shutting down workers"
 {"ts":1780308001.0003,"caller":"c.go:40","msg":"STAGE/read","object":{"name":"j","namespace":"default"},"resourceVersion":"7"}
 {"ts":1780308009.5,"caller":"c.go:99","msg":"Shutting down workers"}
 `
+	// An earlier patch's log (no requeue lines): passes come back with no
+	// watch line at a steady 2 s, a requeue after a delay, not the
+	// backoff of retries after errors.
+	const steady = `I0601 10:00:01.000000 1 c.go:10] "STAGE/watch" handler="enqueueJob" object="default/p"
+I0601 10:00:01.000100 1 c.go:20] "STAGE/enqueue" key="default/p"
+I0601 10:00:01.000200 1 c.go:30] "STAGE/dequeue" key="default/p"
+I0601 10:00:01.000300 1 c.go:40] "STAGE/read" object="default/p" resourceVersion="3"
+I0601 10:00:03.000200 1 c.go:30] "STAGE/dequeue" key="default/p"
+I0601 10:00:03.000300 1 c.go:40] "STAGE/read" object="default/p" resourceVersion="3"
+I0601 10:00:05.000200 1 c.go:30] "STAGE/dequeue" key="default/p"
+I0601 10:00:05.000300 1 c.go:40] "STAGE/read" object="default/p" resourceVersion="3"
+I0601 10:00:07.000200 1 c.go:30] "STAGE/dequeue" key="default/p"
+I0601 10:00:07.000300 1 c.go:40] "STAGE/read" object="default/p" resourceVersion="3"
+I0601 10:00:08.000000 1 c.go:99] "Shutting down workers"
+`
 	type ep struct {
 		kind    stages.EpisodeKind
 		passes  int
@@ -305,6 +320,9 @@ I0601 10:00:20.000000 1 c.go:99] "Shutting down workers"
 		}},
 		{"a JSON log in seconds", seconds, stages.Options{}, map[string][]ep{
 			"default/j": {{stages.EpisodeCreate, 1, stages.Settles, "quiet for 8.5s"}},
+		}},
+		{"a steady requeue is no error loop", steady, stages.Options{}, map[string][]ep{
+			"default/p": {{stages.EpisodeCreate, 4, stages.NotSeenLongEnough, "quiet for 1s after its last line (log line 10), until the log ends, less than the settle window"}},
 		}},
 		{"a watched write's echo", fmt.Sprintf(unwatched, ""), stages.Options{}, map[string][]ep{
 			"default/w": {{stages.EpisodeCreate, 2, stages.Settles, "1 brought back by the watch event of an own write"}},
