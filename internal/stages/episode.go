@@ -243,7 +243,15 @@ func (j *judge) episodes(obj string, lines []Line) []*episode {
 				c := pending[i].change
 				pending = slices.Delete(pending, i, i+1)
 				c.echoed = true
-				causes = append(causes, fmt.Sprintf("%s, the echo of %s (line %d)", name, describeWrites([]Line{c.write}), c.write.N))
+				echoed := fmt.Sprintf("the echo of %s (line %d)", describeWrites([]Line{c.write}), c.write.N)
+				if inf == "" && l.Stage == stageWatch {
+					// The line names no informer: the write says which
+					// event it makes.
+					if ev := locate.EventOf(c.write.KV[keyVerb]); ev != "" {
+						echoed += ", a " + targetKind(c.write.KV[keyTarget]) + " " + ev
+					}
+				}
+				causes = append(causes, name+": "+echoed)
 				break
 			}
 			if len(cur.passes) > 0 {
@@ -329,7 +337,7 @@ func (j *judge) episodes(obj string, lines []Line) []*episode {
 				now.failed = true
 				now.failedWrites = append(now.failedWrites, l)
 				if !slices.ContainsFunc(owes, func(o owed) bool { return o.by == now }) {
-					owes = append(owes, owed{by: now, why: fmt.Sprintf("the workqueue's retry of the pass at line %d, whose %s failed", now.dequeue.N, describeWrites([]Line{l}))})
+					owes = append(owes, owed{by: now, why: fmt.Sprintf("the workqueue's retry of the pass at line %d, whose %s", now.dequeue.N, describeWrites([]Line{l}))})
 				}
 			case !j.reenters(l):
 				now.unwatched++

@@ -170,21 +170,26 @@ func TestReadRealLogs(t *testing.T) {
 		retries int
 		verdict stages.Verdict
 		why     string
+		causes  []string // of the passes after the first, when checked
 	}
 	for _, tc := range []struct {
 		file string
 		want map[string][]ep
 	}{
 		{"real-run1.log", map[string][]ep{
-			"default/example-foo-2": {{stages.EpisodeCreate, 4, 1, stages.Settles, "quiet for 20s after its last line (log line 38), until the log ends"}},
+			"default/example-foo-2": {{stages.EpisodeCreate, 4, 1, stages.Settles, "quiet for 20s after its last line (log line 38), until the log ends", []string{
+				"the echo of create Deployment (line 16), a Deployment add",
+				"the echo of update Foo status (line 19), a Foo update",
+				"the workqueue's retry of the pass at line 23, whose update Foo status (failed: Operation cannot be fulfilled",
+			}}},
 		}},
 		{"real-run2.log", map[string][]ep{
-			"default/example-foo-2": {{stages.EpisodeReplay, 1, 0, stages.Settles, "quiet for 27.2s"}},
+			"default/example-foo-2": {{stages.EpisodeReplay, 1, 0, stages.Settles, "quiet for 27.2s", nil}},
 			"default/example-foo-3": {
-				{stages.EpisodeCreate, 2, 0, stages.Settles, "wrote no change that comes back, and the object stayed quiet for 4.1s"},
-				{stages.EpisodeChange, 2, 0, stages.Settles, "quiet for 18.8s"},
+				{stages.EpisodeCreate, 2, 0, stages.Settles, "wrote no change that comes back, and the object stayed quiet for 4.1s", nil},
+				{stages.EpisodeChange, 2, 0, stages.Settles, "quiet for 18.8s", []string{"the echo of update Deployment (line 46), a Deployment update"}},
 			},
-			"default/foo-clash": {{stages.EpisodeCreate, 12, 11, stages.ErrorLoop, "at gaps growing from 7ms to 5.1s"}},
+			"default/foo-clash": {{stages.EpisodeCreate, 12, 11, stages.ErrorLoop, "at gaps growing from 7ms to 5.1s", nil}},
 		}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
@@ -210,6 +215,11 @@ func TestReadRealLogs(t *testing.T) {
 					w := want[i]
 					if e.Kind != w.kind || e.Passes != w.passes || e.Retries != w.retries || e.Verdict != w.verdict || !strings.Contains(e.Why, w.why) {
 						t.Errorf("%s episode %d: %s, %d passes, %d retries, %s (%s); want %s, %d, %d, %s (%s)", o.Object, i+1, e.Kind, e.Passes, e.Retries, e.Verdict, e.Why, w.kind, w.passes, w.retries, w.verdict, w.why)
+					}
+					for k, cause := range w.causes {
+						if k >= len(e.Reentries) || !strings.Contains(e.Reentries[k].Cause, cause) {
+							t.Errorf("%s episode %d: re-entries %+v, want pass %d brought by %q", o.Object, i+1, e.Reentries, k+2, cause)
+						}
 					}
 				}
 			}
