@@ -248,11 +248,12 @@ type StageAnchor struct {
 	Call *ast.CallExpr
 	// Key is the key argument of an enqueue, when the table knows it.
 	Key ast.Expr
-	// HandlerType and HandlerBody are a watch's handler when it is a
-	// literal, where the line goes at the top; HandlerField is the
-	// registration's field when it names a function (c.enqueueFoo), used
-	// elsewhere too, so the line wraps the value there. HandlerName names
-	// the handler ("func literal" for a literal).
+	// HandlerField is a watch's registration field (AddFunc: …), where a
+	// line can wrap the handler: a named function (c.enqueueFoo) may be
+	// called from elsewhere too, so its line goes there. HandlerType and
+	// HandlerBody are the handler when it is a literal, where the line can
+	// go at the top. HandlerName names the handler ("func literal" for a
+	// literal).
 	HandlerType  *ast.FuncType
 	HandlerBody  *ast.BlockStmt
 	HandlerField *ast.KeyValueExpr
@@ -287,11 +288,11 @@ func (a *analysis) callAnchor(stage string, c call) StageAnchor {
 // watchAnchor anchors the watch stage in a handler: at the top of a
 // literal, or around a named function at its registration.
 func (a *analysis) watchAnchor(h handlerFunc) StageAnchor {
-	an := StageAnchor{Stage: StageWatch, HandlerName: "func literal", Event: h.event}
+	an := StageAnchor{Stage: StageWatch, HandlerName: "func literal", Event: h.event, HandlerField: h.field}
 	if h.lit != nil {
 		an.HandlerType, an.HandlerBody = h.lit.Type, h.lit.Body
 	} else {
-		an.HandlerField, an.HandlerName = h.field, h.fn.Name()
+		an.HandlerName = h.fn.Name()
 	}
 	fi, _ := a.fileAt(h.field.Pos())
 	an.Fset, an.File, an.Info, an.Pkg = a.tree.Fset, fi.file, fi.info, fi.pkg

@@ -91,8 +91,8 @@ func TestStages(t *testing.T) {
 				switch an.Stage {
 				case locate.StageWatch:
 					watched = append(watched, an.Informer+" "+an.Event)
-					if (an.HandlerBody == nil) == (an.HandlerField == nil) {
-						t.Errorf("watch anchor %s %s: want either a literal's body or a named handler's field", an.Informer, an.Event)
+					if an.HandlerField == nil || (an.HandlerBody != nil) != (an.HandlerName == "func literal") {
+						t.Errorf("watch anchor %s %s: want the registration's field, and a literal's body", an.Informer, an.Event)
 					}
 				case locate.AnchorRequeue:
 					if an.Requeue != locate.RequeueRateLimited {

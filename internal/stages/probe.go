@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -253,20 +254,17 @@ func (pr prober) watch(an locate.StageAnchor) {
 	if an.Event == eventUpdate {
 		object = 1
 	}
-	if f := an.HandlerField; f != nil {
-		pr.wrapWatch(an, f, kvs, object)
-		return
-	}
 	b := an.HandlerBody
-	if b == nil {
+	fset := an.Fset
+	if b == nil || len(b.List) > 0 && fset.Position(b.List[0].Pos()).Line == fset.Position(b.Lbrace).Line {
+		// A named function, or a literal on one line: wrap it at its
+		// registration.
+		if an.HandlerField != nil {
+			pr.wrapWatch(an, an.HandlerField, kvs, object)
+		}
 		return
 	}
 	if len(b.List) > 0 && hasTag(b.List[0], stageWatch) {
-		return
-	}
-	fset := an.Fset
-	if len(b.List) > 0 && fset.Position(b.List[0].Pos()).Line == fset.Position(b.Lbrace).Line {
-		pr.skip(an, b.Lbrace, "the handler's body starts on its func line")
 		return
 	}
 	lg := newLogger(an, b.Pos()+1)
@@ -302,8 +300,16 @@ func (pr prober) wrapWatch(an locate.StageAnchor, f *ast.KeyValueExpr, kvs []KV,
 		return
 	}
 	lg := newLogger(an, f.Value.Pos())
+	fset := an.Fset
+	start, end := fset.Position(f.Value.Pos()).Offset, fset.Position(f.Value.End()).Offset
+	src, err := os.ReadFile(lg.file)
+	if err != nil || end > len(src) {
+		pr.skip(an, f.Pos(), "its file cannot be read back")
+		return
+	}
 	qualify, spelled := qualifier(an.File, an.Info, an.Pkg)
-	w := &wrapping{handler: types.ExprString(f.Value)}
+	// The handler as written, comments and all.
+	w := &wrapping{handler: string(src[start:end])}
 	for i := 0; i < sig.Params().Len(); i++ {
 		w.params = append(w.params, types.TypeString(sig.Params().At(i).Type(), qualify))
 	}
@@ -315,8 +321,7 @@ func (pr prober) wrapWatch(an locate.StageAnchor, f *ast.KeyValueExpr, kvs []KV,
 	if object < sig.Params().Len() {
 		p.objectOf(lg, wrapArg(object), sig.Params().At(object).Type())
 	}
-	fset := an.Fset
-	p.Stage, p.File, p.Offset, p.End, p.log = stageWatch, lg.file, fset.Position(f.Value.Pos()).Offset, fset.Position(f.Value.End()).Offset, lg
+	p.Stage, p.File, p.Offset, p.End, p.log = stageWatch, lg.file, start, end, lg
 	pr.ins.Probes = append(pr.ins.Probes, p)
 }
 

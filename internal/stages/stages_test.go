@@ -46,14 +46,14 @@ func instrument(t *testing.T, dir string, c locate.Controller) *stages.Instrumen
 // patched tree builds, every stage is logged once (every write and every
 // handler once), and patching again changes nothing.
 func TestPatch(t *testing.T) {
-	for _, name := range []string{"clientgo-plain", "clientgo-finalizer"} {
+	for _, name := range []string{"clientgo-plain", "clientgo-finalizer", "clientgo-logonly"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), name)
 			if err := os.CopyFS(dir, os.DirFS(fixture(filepath.Join("src", name)))); err != nil {
 				t.Fatal(err)
 			}
 			c := controllerOf(t, dir)
-			if got, want := strings.Join(stages.WatchedKinds(c), ", "), map[string]string{"clientgo-plain": "ConfigMap, Secret", "clientgo-finalizer": "Secret, Widget"}[name]; got != want {
+			if got, want := strings.Join(stages.WatchedKinds(c), ", "), map[string]string{"clientgo-plain": "ConfigMap, Secret", "clientgo-finalizer": "Secret, Widget", "clientgo-logonly": "ConfigMap"}[name]; got != want {
 				t.Errorf("watched kinds %s, want %s", got, want)
 			}
 			changes, err := stages.Patch(dir, instrument(t, dir, c))
@@ -61,15 +61,21 @@ func TestPatch(t *testing.T) {
 				t.Fatal(err)
 			}
 			diff := stages.Diff(changes)
-			for _, tag := range []string{"STAGE/enqueue", "STAGE/dequeue", "STAGE/read", "STAGE/requeue"} {
+			for _, tag := range []string{"STAGE/enqueue", "STAGE/dequeue", "STAGE/read"} {
 				if strings.Count(diff, `"`+tag+`"`) != 1 {
 					t.Errorf("the diff does not log %s once:\n%s", tag, diff)
 				}
 			}
 			// A watch line in each handler that reaches the workqueue,
-			// naming its informer and event.
-			handlers := 0
+			// naming its informer and event (a literal on one line, or a
+			// named function, wrapped at its registration), and a
+			// requeue line at each re-add of the worker (none in a worker
+			// that only logs a failure).
+			handlers, requeues := 0, 0
 			for _, an := range c.Anchors {
+				if an.Stage == locate.AnchorRequeue {
+					requeues++
+				}
 				if an.Stage == locate.StageWatch {
 					handlers++
 					if !strings.Contains(diff, `"informer", "`+an.Informer+`", "event", "`+an.Event+`"`) {
@@ -79,6 +85,9 @@ func TestPatch(t *testing.T) {
 			}
 			if n := strings.Count(diff, `"STAGE/watch"`); n != handlers {
 				t.Errorf("%d STAGE/watch lines, want one per handler (%d):\n%s", n, handlers, diff)
+			}
+			if n, want := strings.Count(diff, `"STAGE/requeue"`), map[string]int{"clientgo-plain": 1, "clientgo-finalizer": 1}[name]; n != want || requeues != want {
+				t.Errorf("%d STAGE/requeue lines (%d anchors), want %d:\n%s", n, requeues, want, diff)
 			}
 			writes := 0
 			for _, s := range c.Stages[locate.StageWrite].Sites {
