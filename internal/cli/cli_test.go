@@ -18,6 +18,7 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/fetch"
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
 	"github.com/ctrlcmp/ctrlcmp/internal/report"
+	"github.com/ctrlcmp/ctrlcmp/internal/stages"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden table under testdata/golden")
@@ -168,6 +169,7 @@ func TestBadInput(t *testing.T) {
 		{"stages patch and log", []string{"stages", ".", "--patch", "--log", "x.log"}, "one at a time"},
 		{"stages patch into journal", []string{"stages", ".", "--patch", "--journal", "j.md"}, "not a patch"},
 		{"stages log as mermaid", []string{"stages", ".", "--log", "x.log", "--format", "mermaid"}, "a log reading prints as"},
+		{"stages settle not positive", []string{"stages", ".", "--log", "x.log", "--settle", "0s"}, "--settle 0s: give a positive duration"},
 		{"zero timeout", []string{"locate", "--rev", sha, "--timeout", "0"}, `invalid argument "0" for "--timeout" flag: a fetch needs time; give a positive duration`},
 		{"timeout without unit", []string{"check", "--timeout", "30", "j.md"}, `invalid argument "30" for "--timeout" flag: not a duration; give one such as 30s`},
 	} {
@@ -209,9 +211,11 @@ func TestOptions(t *testing.T) {
 		{"check timeout", []string{"check", "--timeout", "1m30s", "a.md"},
 			&CheckOptions{Files: []string{"a.md"}, Format: "text", Timeout: 90 * time.Second}},
 		{"stages journal", []string{"stages", "op", "--journal", "notes/j.md"},
-			&StagesOptions{Dir: "op", Format: "text", Journal: "notes/j.md", LinkFrom: "notes"}},
+			&StagesOptions{Dir: "op", Format: "text", Journal: "notes/j.md", LinkFrom: "notes", Settle: stages.DefaultSettle}},
 		{"stages patch", []string{"stages", "op", "--patch", "--write"},
-			&StagesOptions{Dir: "op", Format: "text", Patch: true, Write: true}},
+			&StagesOptions{Dir: "op", Format: "text", Patch: true, Write: true, Settle: stages.DefaultSettle}},
+		{"stages log settle", []string{"stages", "op", "--log", "x.log", "--settle", "30s"},
+			&StagesOptions{Dir: "op", Format: "text", Log: "x.log", Settle: 30 * time.Second}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, errs, got := stubbed(t, tc.args...)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -27,14 +28,24 @@ which informer handlers fire again because of the controller's own writes.
 
 --patch prints a unified diff (paths relative to PATH, for git apply or
 patch -p1 inside PATH) that adds one klog line per stage, tagged STAGE/watch
-… STAGE/write, after the call where the stage acts; --write applies it in
-place instead. Patching a patched tree changes nothing.
+… STAGE/write, after the call where the stage acts, and STAGE/requeue after
+each re-add of a key (rate-limited after a failure, or after a delay); the
+watch line goes in every handler and names its informer and event, a write
+no informer watches says reenters=false. --write applies it in place
+instead. Patching a patched tree changes nothing.
 
---log FILE reads the log of the patched controller (klog text or JSON) and
-prints its STAGE lines with the stage and the printing statement in the
-margin, the counts per stage per object, the reconciles for one create, and a
-verdict: settles (the last pass wrote nothing) or hot loop. PATH is then only
-used to find the printing statements.
+--log FILE reads the log of the patched controller (klog text or JSON, this
+patch's or an earlier one's) and prints its STAGE lines with the stage and
+the printing statement in the margin, the counts per stage per object, and
+each object's life cut into episodes (create, startup replay, change,
+resync, delete), what brought each pass back, and a verdict per episode:
+settles (quiet for --settle after its last pass, or until the next change
+from outside when its last pass wrote no change), error loop (retries after
+failures at growing gaps), hot loop (each pass brought back by its own
+write's watch event), or not seen long enough. Event records, writes no
+informer watches, failed writes and writes no watch event follows never
+count as bringing the object back. PATH is then only used to find the
+printing statements.
 
 --journal FILE puts the markdown (the stages, or with --log the reading) into
 a fenced region of a journal, leaving the rest of it untouched.`
@@ -54,6 +65,9 @@ type StagesOptions struct {
 	LinkFrom string
 	Out      io.Writer
 	ErrOut   io.Writer // where unpatched stages are reported
+	// Settle is --settle: how long an object stays quiet after its last
+	// pass for the log reading to say it settles.
+	Settle time.Duration
 }
 
 // newStages is the stages command. runF, when not nil, runs instead of
@@ -80,6 +94,8 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 				return fail.Usage("--patch and --log do different things; run them one at a time")
 			case opts.Patch && opts.Journal != "":
 				return fail.Usage("--journal takes the stages or a log reading, not a patch")
+			case opts.Settle <= 0:
+				return fail.Usage("--settle %s: give a positive duration, such as 5s", opts.Settle)
 			case opts.Log != "" && opts.Format == "mermaid":
 				return fail.Usage("--format mermaid draws the stages of the code; a log reading prints as text, markdown or json")
 			}
@@ -101,6 +117,7 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 	c.Flags().BoolVar(&opts.Patch, "patch", false, "print the diff that adds a STAGE log line at each stage")
 	c.Flags().BoolVar(&opts.Write, "write", false, "with --patch: apply the patch to the files in place")
 	c.Flags().StringVar(&opts.Log, "log", "", "read this log of the patched controller (klog text or JSON)")
+	c.Flags().DurationVar(&opts.Settle, "settle", stages.DefaultSettle, "with --log: how long an object must stay quiet after its last pass to settle")
 	c.Flags().StringVar(&opts.Journal, "journal", "", "write the markdown into a fenced region of this journal")
 	return c
 }
@@ -175,7 +192,7 @@ func readLog(g *globals, opts *StagesOptions) error {
 		return fail.Usage("--log %s: %w; give the file the patched controller logged to", opts.Log, err)
 	}
 	defer f.Close()
-	rd, err := stages.ReadLog(f, opts.Log)
+	rd, err := stages.ReadLog(f, opts.Log, stages.Options{Settle: opts.Settle})
 	if errors.Is(err, stages.ErrNoStageLines) {
 		return fail.Usage("%w; patch the controller with `ctrlcmp stages %s --patch --write`, run it, and give its log to --log", err, opts.Dir)
 	}

@@ -68,7 +68,16 @@ func (a *analysis) handlerFuncs(info *types.Info, e ast.Expr, out *[]handlerFunc
 			a.handlerFuncs(info, kv.Value, out)
 		default:
 			h := handlerFunc{event: ev, field: kv}
-			switch x := ast.Unparen(kv.Value).(type) {
+			value := ast.Unparen(kv.Value)
+			if call, ok := value.(*ast.CallExpr); ok && len(call.Args) == 1 {
+				if _, wrapper := ast.Unparen(call.Fun).(*ast.FuncLit); wrapper {
+					// A wrapper around a named handler, called with it
+					// (the STAGE patch writes one): the handler is its
+					// argument.
+					value = ast.Unparen(call.Args[0])
+				}
+			}
+			switch x := value.(type) {
 			case *ast.FuncLit:
 				h.lit, h.fn = x, a.bySyntax[x]
 			case *ast.SelectorExpr:

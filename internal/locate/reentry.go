@@ -10,6 +10,10 @@ import (
 // informerEvent is the informer event a write's verb makes.
 var informerEvent = map[string]string{verbCreate: eventAdd, verbUpdate: eventUpdate, verbPatch: eventUpdate, verbApply: eventUpdate, verbDelete: eventDelete}
 
+// EventOf is the informer event (add, update, delete) a write of the verb
+// makes on a watched kind; "" for a verb that makes none (record).
+func EventOf(verb string) string { return informerEvent[verb] }
+
 // reentry lists the handlers the sync's own writes fire again: each
 // registration on an informer of a written type, for the event the write
 // makes, with the calls from the handler to the workqueue as supporting

@@ -7,6 +7,8 @@ import (
 	"go/types"
 	"strings"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 )
 
@@ -20,6 +22,11 @@ const (
 	StageWrite   = "stage-write"
 	StageReentry = "re-entry"
 )
+
+// AnchorRequeue anchors, with no row of its own (the requeue rows cite
+// these sites), the worker's re-add of a key: AddRateLimited after a failed
+// pass, AddAfter or Add after a pass that asks to come back.
+const AnchorRequeue = "requeue"
 
 // StageIDs lists the stage rows in the order one object meets them.
 var StageIDs = []string{StageWatch, StageEnqueue, StageDequeue, StageRead, StageWrite, StageReentry}
@@ -58,7 +65,6 @@ func (a *analysis) stages(p *pass) (map[string]Row, []StageAnchor) {
 		h := a.handlerSite(primAdd)
 		h.Name = "handler"
 		st[StageWatch] = Row{Sites: []Site{reg, h}}
-		anchors = append(anchors, a.watchAnchor(primAdd))
 		var enq []Site
 		for _, qc := range a.queueAdds(primAdd.fn) {
 			s := a.site(qc.expr.Lparen)
@@ -68,6 +74,8 @@ func (a *analysis) stages(p *pass) (map[string]Row, []StageAnchor) {
 		}
 		st[StageEnqueue] = rowOf(enq, "the watch handler of "+kindName+" reaches no workqueue Add")
 	}
+
+	anchors = append(anchors, a.watchAnchors(regs)...)
 
 	var deq []Site
 	if f.worker != nil {
@@ -105,6 +113,7 @@ func (a *analysis) stages(p *pass) (map[string]Row, []StageAnchor) {
 		ws = append(ws, s)
 		anchor := a.callAnchor(StageWrite, w.call)
 		anchor.Verb, anchor.Target, anchor.Kind = w.Verb, w.Target, kind
+		anchor.Unwatched = unwatched(regs, w)
 		anchors = append(anchors, anchor)
 	}
 	seen := map[string]bool{}
@@ -126,8 +135,109 @@ func (a *analysis) stages(p *pass) (map[string]Row, []StageAnchor) {
 	}
 	st[StageWrite] = rowOf(ws, "the sync makes no write to the API server")
 	st[StageReentry] = a.reentry(regs, wcs)
+	anchors = append(anchors, a.requeueAnchors(f, reach)...)
 	return st, anchors
 }
+
+// watchAnchors anchors a watch line in every handler registered on an
+// informer that reaches a workqueue: each names its informer's kind and its
+// event, so that the log says which informer fired.
+func (a *analysis) watchAnchors(regs []*registration) []StageAnchor {
+	var out []StageAnchor
+	for _, r := range regs {
+		for _, h := range r.handlers {
+			if len(a.queueAdds(h.fn)) == 0 {
+				continue
+			}
+			an := a.watchAnchor(h)
+			if r.typ != nil {
+				an.Informer = r.typ.Obj().Name()
+			}
+			out = append(out, an)
+		}
+	}
+	return out
+}
+
+// requeueAnchors anchors a requeue line at each re-add of a key in the
+// worker (AddRateLimited after a failure, AddAfter or Add after a pass that
+// asks to come back) and each AddRateLimited or AddAfter in the sync.
+func (a *analysis) requeueAnchors(f *found, reach *callgraph.Reach) []StageAnchor {
+	var out []StageAnchor
+	seen := map[token.Pos]bool{}
+	scan := func(fn *ssa.Function, inWorker bool) {
+		for _, c := range a.callsIn(fn) {
+			if !c.known || seen[c.expr.Lparen] {
+				continue
+			}
+			var how string
+			switch c.fact.Role {
+			case RoleQueueAddRateLimited:
+				how = RequeueRateLimited
+			case RoleQueueAddAfter:
+				how = RequeueAfter
+			case RoleQueueAdd:
+				if !inWorker {
+					continue
+				}
+				how = RequeueNow
+			default:
+				continue
+			}
+			seen[c.expr.Lparen] = true
+			an := a.callAnchor(AnchorRequeue, c)
+			an.Requeue = how
+			if how == RequeueAfter {
+				an.Delay = c.arg(c.fact.Arg)
+			}
+			out = append(out, an)
+		}
+	}
+	if f.worker != nil {
+		scan(f.worker, true)
+		for _, anon := range f.worker.AnonFuncs {
+			scan(anon, true)
+		}
+	}
+	for _, fn := range reach.Funcs() {
+		scan(fn, false)
+	}
+	return out
+}
+
+// The requeues of a requeue anchor.
+const (
+	RequeueRateLimited = "rate-limited"
+	RequeueAfter       = "after"
+	RequeueNow         = "now"
+)
+
+// unwatched says no informer the tree registers watches what a write
+// writes: an event record (unless Events are watched), or a kind no
+// registration's informer lists. Unknown types are not unwatched.
+func unwatched(regs []*registration, w stageWrite) bool {
+	if w.Verb == VerbRecord {
+		for _, r := range regs {
+			if r.typ != nil && r.typ.Obj().Name() == eventKind {
+				return false
+			}
+		}
+		return true
+	}
+	t := writtenType(w.info, w.call)
+	if t == nil {
+		return false
+	}
+	for _, r := range regs {
+		if r.typ != nil && types.Identical(r.typ, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// eventKind is the kind recorded events are written as.
+const eventKind = "Event"
 
 // StageAnchor is a stage site as a log line is placed at it: the call where
 // the stage acts (for the watch, the handler), with the syntax and types of
@@ -138,11 +248,26 @@ type StageAnchor struct {
 	Call *ast.CallExpr
 	// Key is the key argument of an enqueue, when the table knows it.
 	Key ast.Expr
-	// HandlerType and HandlerBody are the watch's add handler; HandlerName
-	// names it ("func literal" for a literal).
-	HandlerType *ast.FuncType
-	HandlerBody *ast.BlockStmt
-	HandlerName string
+	// HandlerField is a watch's registration field (AddFunc: …), where a
+	// line can wrap the handler: a named function (c.enqueueFoo) may be
+	// called from elsewhere too, so its line goes there. HandlerType and
+	// HandlerBody are the handler when it is a literal, where the line can
+	// go at the top. HandlerName names the handler ("func literal" for a
+	// literal).
+	HandlerType  *ast.FuncType
+	HandlerBody  *ast.BlockStmt
+	HandlerField *ast.KeyValueExpr
+	HandlerName  string
+	// Informer is the kind the watch's informer watches ("" when
+	// unknown), and Event the handler's event: add, update or delete.
+	Informer, Event string
+	// Requeue says how a requeue anchor puts the key back
+	// (RequeueRateLimited, RequeueAfter, RequeueNow), with its Delay.
+	Requeue string
+	Delay   ast.Expr
+	// Unwatched marks a write no informer of the tree watches: it never
+	// brings the object back.
+	Unwatched bool
 	// Verb and Target say what a write does; Kind is the primary type.
 	Verb, Target string
 	Kind         *types.Named
@@ -160,18 +285,17 @@ func (a *analysis) callAnchor(stage string, c call) StageAnchor {
 		Fset: a.tree.Fset, File: fi.file, Info: fi.info, Pkg: fi.pkg}
 }
 
-// watchAnchor anchors the watch stage at the top of the add handler.
+// watchAnchor anchors the watch stage in a handler: at the top of a
+// literal, or around a named function at its registration.
 func (a *analysis) watchAnchor(h handlerFunc) StageAnchor {
-	an := StageAnchor{Stage: StageWatch, HandlerName: "func literal"}
+	an := StageAnchor{Stage: StageWatch, HandlerName: "func literal", Event: h.event, HandlerField: h.field}
 	if h.lit != nil {
 		an.HandlerType, an.HandlerBody = h.lit.Type, h.lit.Body
-	} else if fd, ok := h.fn.Syntax().(*ast.FuncDecl); ok {
-		an.HandlerType, an.HandlerBody, an.HandlerName = fd.Type, fd.Body, fd.Name.Name
+	} else {
+		an.HandlerName = h.fn.Name()
 	}
-	if an.HandlerBody != nil {
-		fi, _ := a.fileAt(an.HandlerBody.Pos())
-		an.Fset, an.File, an.Info, an.Pkg = a.tree.Fset, fi.file, fi.info, fi.pkg
-	}
+	fi, _ := a.fileAt(h.field.Pos())
+	an.Fset, an.File, an.Info, an.Pkg = a.tree.Fset, fi.file, fi.info, fi.pkg
 	return an
 }
 

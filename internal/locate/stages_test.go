@@ -36,6 +36,13 @@ func stageWants(t *testing.T, dir, root string) map[string][]string {
 // the sync (not those inside the tree's own typed client), and the handlers
 // the controller's writes fire again.
 func TestStages(t *testing.T) {
+	// The handlers a watch line goes in: every handler that reaches the
+	// workqueue, each with its informer and event; the secondary
+	// informer's ones too, so the log can say which informer fired.
+	watches := map[string]string{
+		"clientgo-plain":     "ConfigMap add, ConfigMap update, Secret add, Secret delete, Secret update",
+		"clientgo-finalizer": "Secret add, Secret update, Widget add, Widget delete, Widget update",
+	}
 	for _, name := range []string{"clientgo-plain", "clientgo-finalizer"} {
 		t.Run(name, func(t *testing.T) {
 			l := locateFixture(t, name)
@@ -75,13 +82,36 @@ func TestStages(t *testing.T) {
 				}
 			}
 			anchors := map[string]int{}
+			var watched []string
 			for _, an := range c.Anchors {
 				if an.File == nil || an.Pkg == nil {
 					t.Errorf("%s anchor without its file", an.Stage)
 				}
 				anchors[an.Stage]++
+				switch an.Stage {
+				case locate.StageWatch:
+					watched = append(watched, an.Informer+" "+an.Event)
+					if an.HandlerField == nil || (an.HandlerBody != nil) != (an.HandlerName == "func literal") {
+						t.Errorf("watch anchor %s %s: want the registration's field, and a literal's body", an.Informer, an.Event)
+					}
+				case locate.AnchorRequeue:
+					if an.Requeue != locate.RequeueRateLimited {
+						t.Errorf("requeue anchor %q, want the worker's AddRateLimited", an.Requeue)
+					}
+				case locate.StageWrite:
+					if an.Unwatched != (an.Verb == locate.VerbRecord) {
+						t.Errorf("write %s %s: unwatched %v; only the event records are", an.Verb, an.Target, an.Unwatched)
+					}
+				}
 			}
-			for _, id := range []string{locate.StageWatch, locate.StageEnqueue, locate.StageDequeue, locate.StageRead} {
+			sort.Strings(watched)
+			if got := strings.Join(watched, ", "); got != watches[name] {
+				t.Errorf("watch anchors %s, want %s", got, watches[name])
+			}
+			if anchors[locate.AnchorRequeue] != 1 {
+				t.Errorf("%d requeue anchors, want 1", anchors[locate.AnchorRequeue])
+			}
+			for _, id := range []string{locate.StageEnqueue, locate.StageDequeue, locate.StageRead} {
 				if anchors[id] != 1 {
 					t.Errorf("%d anchors for %s, want 1", anchors[id], id)
 				}

@@ -174,3 +174,27 @@ func deref(t types.Type) types.Type {
 	}
 	return t
 }
+
+// qualifier spells package-qualified types as a file does: by the names it
+// imports them under, nothing for the file's own package. spelled reports
+// afterwards whether every package met was one the file imports.
+func qualifier(file *ast.File, info *types.Info, pkg *types.Package) (qualify types.Qualifier, spelled func() bool) {
+	names := map[string]string{}
+	for _, imp := range file.Imports {
+		if pn := info.PkgNameOf(imp); pn != nil && pn.Name() != "_" && pn.Name() != "." {
+			names[pn.Imported().Path()] = pn.Name()
+		}
+	}
+	ok := true
+	qualify = func(p *types.Package) string {
+		if p == pkg {
+			return ""
+		}
+		name, found := names[p.Path()]
+		if !found {
+			ok = false
+		}
+		return name
+	}
+	return qualify, func() bool { return ok }
+}

@@ -31,7 +31,7 @@ func FuzzReadLog(f *testing.F) {
 	f.Add([]byte("I0601 10:00:00.000000 1 c.go:1] \"STAGE/dequeue\" key=\"a/b\" k=v err=\"x\\\n"))
 	f.Add([]byte("{\"msg\":\"STAGE/write\",\"object\":{\"name\":\"n\"},\"verb\":\"update\",\"err\":null}\r\n{\"msg\":\"STAGE/dequeue\",\"key\":\"n\"}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rd, err := stages.ReadLog(bytes.NewReader(data), "fuzz.log")
+		rd, err := stages.ReadLog(bytes.NewReader(data), "fuzz.log", stages.Options{})
 		if err != nil {
 			if !errors.Is(err, stages.ErrNoStageLines) && !strings.Contains(err.Error(), "too long") {
 				t.Fatalf("unexpected error: %v", err)
@@ -47,7 +47,7 @@ func FuzzReadLog(f *testing.F) {
 				t.Fatalf("line %d: no stage: %+v", l.N, l)
 			}
 		}
-		again, err := stages.ReadLog(bytes.NewReader(data), "fuzz.log")
+		again, err := stages.ReadLog(bytes.NewReader(data), "fuzz.log", stages.Options{})
 		if err != nil || !reflect.DeepEqual(rd, again) {
 			t.Fatalf("a second reading differs (err %v):\n%+v\n%+v", err, rd, again)
 		}

@@ -98,8 +98,12 @@ func patchFile(file string, probes []Probe) (Change, error) {
 		}
 		b.Write(old[at:p.Offset])
 		b.WriteString(p.Code())
-		b.WriteString("\n")
 		at = p.Offset
+		if p.End > p.Offset && p.End <= len(old) {
+			at = p.End // the probe replaces the handler expression
+		} else {
+			b.WriteString("\n")
+		}
 		if p.log.importAs != "" {
 			importAs, importPath = p.log.importAs, klogPath
 		}

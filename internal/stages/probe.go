@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -35,34 +36,80 @@ type Probe struct {
 	// Guard, when not empty, is the condition the statement is wrapped in
 	// (the values it logs exist only when it holds).
 	Guard string
-	log   logger
+	// End, when not zero, is the end offset of the handler expression the
+	// probe replaces: Code wraps that handler in a function that logs,
+	// then calls it.
+	End  int
+	wrap *wrapping
+	log  logger
+}
+
+// wrapping is a named handler function wrapped at its registration.
+type wrapping struct {
+	handler string   // the handler expression, as written
+	params  []string // its parameter types, as the file spells them
 }
 
 // KV is one key/value pair of a STAGE line: Expr is the Go expression
-// logged, or, when Fixed, Value is the string logged.
+// logged, or, when Fixed, Value is the string logged. A KV with a Guard is
+// logged only when the guard holds (the line without it is logged
+// otherwise).
 type KV struct {
 	Key   string
 	Expr  string
 	Value string
 	Fixed bool
+	Guard string
 }
 
 func fixed(key, value string) KV { return KV{Key: key, Value: value, Fixed: true} }
 func expr(key, e string) KV      { return KV{Key: key, Expr: e} }
 
-// Code is the probe's statement, without indentation.
-func (p Probe) Code() string {
+// wrapArg names the wrapper's i-th parameter.
+func wrapArg(i int) string { return fmt.Sprintf("stageArg%d", i) }
+
+// Statement is the probe's logging call with all its values, as it
+// appears in the patched source.
+func (p Probe) Statement() string { return p.call(true) }
+
+// call is the logging call, with or without the guarded values.
+func (p Probe) call(guarded bool) string {
 	args := []string{strconv.Quote(tag(p.Stage))}
 	for _, kv := range p.KVs {
+		if kv.Guard != "" && !guarded {
+			continue
+		}
 		v := kv.Expr
 		if kv.Fixed {
 			v = strconv.Quote(kv.Value)
 		}
 		args = append(args, strconv.Quote(kv.Key), v)
 	}
-	code := p.log.call(strings.Join(args, ", "))
+	return p.log.call(strings.Join(args, ", "))
+}
+
+// Code is the probe's statement, without indentation; for a wrapped
+// handler, the expression that replaces it.
+func (p Probe) Code() string {
+	code := p.Statement()
+	for _, kv := range p.KVs {
+		if kv.Guard != "" {
+			code = "if " + kv.Guard + " {\n" + code + "\n} else {\n" + p.call(false) + "\n}"
+			break
+		}
+	}
 	if p.Guard != "" {
 		code = "if " + p.Guard + " {\n" + code + "\n}"
+	}
+	if w := p.wrap; w != nil {
+		var names, decl []string
+		for i, t := range w.params {
+			names = append(names, wrapArg(i))
+			decl = append(decl, wrapArg(i)+" "+t)
+		}
+		sig := "func(" + strings.Join(w.params, ", ") + ")"
+		code = "func(stageHandler " + sig + ") " + sig + " {\nreturn func(" + strings.Join(decl, ", ") + ") {\n" +
+			code + "\nstageHandler(" + strings.Join(names, ", ") + ")\n}\n}(" + w.handler + ")"
 	}
 	return code
 }
@@ -124,18 +171,41 @@ func Instrument(dir string, anchors []locate.StageAnchor) (*Instrumentation, err
 		case locate.StageWrite:
 			pr.after(an, func(lg logger, as *ast.AssignStmt) Probe {
 				kvs := []KV{fixed(keyVerb, an.Verb), fixed(keyTarget, an.Target)}
-				if v := lg.varOf(func(t types.Type) bool {
+				primary := func(t types.Type) bool {
 					n, ok := deref(t).(*types.Named)
 					return ok && an.Kind != nil && types.Identical(n, an.Kind) && locate.IsObjectPointer(t)
-				}); v != "" {
+				}
+				if v := lg.varOf(primary); v != "" {
 					kvs = append(kvs, expr(keyObject, lg.klog+".KObj("+v+")"))
 				}
+				if an.Unwatched {
+					kvs = append(kvs, fixed(keyReenters, "false"))
+				}
 				if as != nil {
-					for _, l := range as.Lhs {
-						if id, ok := l.(*ast.Ident); ok && id.Name != "_" && isErrorType(an.Info.TypeOf(id)) {
+					for i, l := range as.Lhs {
+						id, ok := l.(*ast.Ident)
+						switch {
+						case !ok || id.Name == "_":
+						case isErrorType(an.Info.TypeOf(id)):
 							kvs = append(kvs, expr(keyErr, id.Name))
+						case i == 0 && primary(an.Info.TypeOf(id)):
+							// The object the write returns: its
+							// resourceVersion shows a no-op write.
+							kvs = append(kvs, KV{Key: keyResourceVersion, Expr: id.Name + ".ResourceVersion", Guard: id.Name + " != nil"})
 						}
 					}
+				}
+				return Probe{KVs: kvs}
+			})
+		case locate.AnchorRequeue:
+			pr.after(an, func(logger, *ast.AssignStmt) Probe {
+				var kvs []KV
+				if an.Key != nil && pure(an.Key) {
+					kvs = append(kvs, expr(keyKey, types.ExprString(an.Key)))
+				}
+				kvs = append(kvs, fixed(keyRequeue, an.Requeue))
+				if an.Delay != nil && pure(an.Delay) {
+					kvs = append(kvs, expr(keyAfter, types.ExprString(an.Delay)))
 				}
 				return Probe{KVs: kvs}
 			})
@@ -166,33 +236,93 @@ func (pr prober) skip(an locate.StageAnchor, pos token.Pos, why string) {
 	pr.ins.Skipped = append(pr.ins.Skipped, fmt.Sprintf("%s:%d: %s; add the %s line by hand", file, p.Line, why, tag(logStage[an.Stage])))
 }
 
-// watch logs at the top of the primary type's add handler, with the object
-// when the handler's first parameter is one.
+// watch logs a handler's event: at the top of a literal handler, or, for a
+// named function (which other code may call too), in a wrapper around it at
+// its registration. The line names the informer, the event and the object.
 func (pr prober) watch(an locate.StageAnchor) {
+	if an.File == nil {
+		return
+	}
+	kvs := []KV{fixed(keyHandler, an.HandlerName)}
+	if an.Informer != "" {
+		kvs = append(kvs, fixed(keyInformer, an.Informer))
+	}
+	kvs = append(kvs, fixed(keyEvent, an.Event))
+	// The object is the handler's first parameter; an update's the second,
+	// the new object.
+	object := 0
+	if an.Event == eventUpdate {
+		object = 1
+	}
 	b := an.HandlerBody
-	if b == nil || an.File == nil {
+	fset := an.Fset
+	if b == nil || len(b.List) > 0 && fset.Position(b.List[0].Pos()).Line == fset.Position(b.Lbrace).Line {
+		// A named function, or a literal on one line: wrap it at its
+		// registration.
+		if an.HandlerField != nil {
+			pr.wrapWatch(an, an.HandlerField, kvs, object)
+		}
 		return
 	}
 	if len(b.List) > 0 && hasTag(b.List[0], stageWatch) {
 		return
 	}
-	fset := an.Fset
-	if len(b.List) > 0 && fset.Position(b.List[0].Pos()).Line == fset.Position(b.Lbrace).Line {
-		pr.skip(an, b.Lbrace, "the handler's body starts on its func line")
-		return
-	}
 	lg := newLogger(an, b.Pos()+1)
-	p := Probe{KVs: []KV{fixed(keyHandler, an.HandlerName)}}
-	if params := paramIdents(an.HandlerType); len(params) > 0 && params[0].Name != "_" {
-		param := params[0]
-		if v, ok := an.Info.Defs[param].(*types.Var); ok && lg.implementsKMetadata(v.Type()) {
-			p.KVs = append(p.KVs, expr(keyObject, lg.klog+".KObj("+param.Name+")"))
-		} else {
-			p.Guard = fmt.Sprintf("m, ok := %s.(%s.KMetadata); ok", param.Name, lg.klog)
-			p.KVs = append(p.KVs, expr(keyObject, lg.klog+".KObj(m)"))
+	p := Probe{KVs: kvs}
+	if params := paramIdents(an.HandlerType); object < len(params) && params[object].Name != "_" {
+		param := params[object]
+		if v, ok := an.Info.Defs[param].(*types.Var); ok {
+			p.objectOf(lg, param.Name, v.Type())
 		}
 	}
 	pr.add(an, p, lineAfter(fset, b.Lbrace), lg)
+}
+
+// objectOf adds the object key for a handler's parameter: klog.KObj of it,
+// through a type assertion when its type is an interface.
+func (p *Probe) objectOf(lg logger, param string, t types.Type) {
+	if lg.implementsKMetadata(t) {
+		p.KVs = append(p.KVs, expr(keyObject, lg.klog+".KObj("+param+")"))
+		return
+	}
+	p.Guard = fmt.Sprintf("m, ok := %s.(%s.KMetadata); ok", param, lg.klog)
+	p.KVs = append(p.KVs, expr(keyObject, lg.klog+".KObj(m)"))
+}
+
+// wrapWatch wraps a named handler at its registration field.
+func (pr prober) wrapWatch(an locate.StageAnchor, f *ast.KeyValueExpr, kvs []KV, object int) {
+	if hasTag(f.Value, stageWatch) {
+		return
+	}
+	sig, ok := an.Info.TypeOf(f.Value).(*types.Signature)
+	if !ok || sig.Variadic() || sig.Results().Len() > 0 {
+		pr.skip(an, f.Pos(), "the handler is not a plain function value")
+		return
+	}
+	lg := newLogger(an, f.Value.Pos())
+	fset := an.Fset
+	start, end := fset.Position(f.Value.Pos()).Offset, fset.Position(f.Value.End()).Offset
+	src, err := os.ReadFile(lg.file)
+	if err != nil || end > len(src) {
+		pr.skip(an, f.Pos(), "its file cannot be read back")
+		return
+	}
+	qualify, spelled := qualifier(an.File, an.Info, an.Pkg)
+	// The handler as written, comments and all.
+	w := &wrapping{handler: string(src[start:end])}
+	for i := 0; i < sig.Params().Len(); i++ {
+		w.params = append(w.params, types.TypeString(sig.Params().At(i).Type(), qualify))
+	}
+	if !spelled() {
+		pr.skip(an, f.Pos(), "the handler's parameter types come from a package the file does not import")
+		return
+	}
+	p := Probe{KVs: kvs, wrap: w}
+	if object < sig.Params().Len() {
+		p.objectOf(lg, wrapArg(object), sig.Params().At(object).Type())
+	}
+	p.Stage, p.File, p.Offset, p.End, p.log = stageWatch, lg.file, start, end, lg
+	pr.ins.Probes = append(pr.ins.Probes, p)
 }
 
 // after inserts a probe after the statement holding the anchor's call

@@ -120,6 +120,17 @@ func Mermaid(w io.Writer, c locate.Controller) error {
 			step("S", "API", stageWrite, s, s.Name)
 		}
 	}
+	// The worker's own requeues: a re-add in the function that dequeues.
+	if deq := c.Stages[locate.StageDequeue].Sites; len(deq) > 0 {
+		for _, rq := range []struct{ row, what string }{
+			{locate.RowRequeueError, "rate-limited after a failed pass"},
+			{locate.RowRequeueSuccess, "after a delay"},
+		} {
+			if s, ok := c.Rows[rq.row].Primary(); ok && s.Func == deq[0].Func {
+				step("S", "Q", stageRequeue, s, rq.what)
+			}
+		}
+	}
 	for _, s := range reentry.Sites {
 		typ, event, ok := strings.Cut(s.Name, " ")
 		if !ok || s.Name == "" {
@@ -128,7 +139,7 @@ func Mermaid(w io.Writer, c locate.Controller) error {
 		fmt.Fprintf(&b, "    API-->>%s: %s %s event\n", informers[typ], mm(typ), event)
 		step(informers[typ], "Q", "re-entry", s, event+" handler enqueues the owner again")
 	}
-	b.WriteString("    Note over Q,S: each re-entry is one more pass through dequeue, read and write. The object settles when a pass writes nothing\n")
+	b.WriteString("    Note over Q,S: each re-entry or requeue is one more pass through dequeue, read and write. The object settles when a pass writes no change that comes back (event records and no-op writes bring nothing back); failed passes come back at growing gaps\n")
 	b.WriteString("```\n")
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -203,10 +214,40 @@ func LogText(w io.Writer, rd Reading) error {
 	}
 	for _, o := range rd.Objects {
 		fmt.Fprintf(w, "\n%s: %s\n", o.Object, counts(o))
-		fmt.Fprintf(w, "  reconciles for one create: %d (%d of them wrote)\n", o.Passes, o.WritingPasses)
-		fmt.Fprintf(w, "  verdict: %s: %s\n", o.Verdict, o.Why)
+		for _, e := range o.Episodes {
+			fmt.Fprintf(w, "  %s: %s\n", episodeHead(e), passCount(e))
+			for _, r := range e.Reentries {
+				fmt.Fprintf(w, "    pass %d (log line %d): %s\n", r.Pass, r.Line, r.Cause)
+			}
+			fmt.Fprintf(w, "    verdict: %s: %s\n", e.Verdict, e.Why)
+		}
 	}
 	return nil
+}
+
+// episodeHead names an episode and its log lines.
+func episodeHead(e Episode) string {
+	if e.From == e.To {
+		return fmt.Sprintf("%s (log line %d)", e.Kind, e.From)
+	}
+	return fmt.Sprintf("%s (log lines %d–%d)", e.Kind, e.From, e.To)
+}
+
+// passCount says how many passes an episode took and how many wrote.
+func passCount(e Episode) string {
+	var s string
+	switch {
+	case e.Passes == 1 && e.WritingPasses == 0:
+		s = "1 pass, no change written"
+	case e.Passes == 1:
+		s = "1 pass, it wrote a change"
+	default:
+		s = fmt.Sprintf("%d passes, %d of them wrote a change", e.Passes, e.WritingPasses)
+	}
+	if e.Retries > 0 {
+		s += ", " + plural(e.Retries, "retry after a failure", "retries after failures")
+	}
+	return s
 }
 
 // LogMarkdown writes the same reading for a journal.
@@ -217,14 +258,22 @@ func LogMarkdown(w io.Writer, rd Reading) error {
 	}
 	fmt.Fprintln(w, "```")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| object | watch | enqueue | dequeue | read | write | reconciles | verdict |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| object | watch | enqueue | dequeue | read | write | requeue |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, o := range rd.Objects {
 		fmt.Fprintf(w, "| `%s` |", o.Object)
 		for _, s := range stageNames {
 			fmt.Fprintf(w, " %d |", o.Counts[s])
 		}
-		fmt.Fprintf(w, " %d | **%s**: %s |\n", o.Passes, o.Verdict, cell(o.Why))
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| object | episode | passes | verdict |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	for _, o := range rd.Objects {
+		for _, e := range o.Episodes {
+			fmt.Fprintf(w, "| `%s` | %s | %s | **%s**: %s |\n", o.Object, cell(episodeHead(e)), cell(passCount(e)), e.Verdict, cell(e.Why))
+		}
 	}
 	return nil
 }

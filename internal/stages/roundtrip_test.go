@@ -2,6 +2,7 @@ package stages_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,12 +16,16 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/stages"
 )
 
-// event is one STAGE line of an object's scripted life: the stage, and for
-// a write the target it writes; values are the logged values of the
-// probe's expressions, by key.
+// event is one STAGE line of an object's scripted life: the stage, for a
+// write the target it writes, for a watch the informer and its event (the
+// handler that logs it); values are the logged values of the probe's
+// expressions, by key; after is the time since the line before (1.5 ms
+// when zero).
 type event struct {
 	stage, target string
+	informer, on  string
 	values        map[string]string
+	after         time.Duration
 }
 
 // logLine is a probe's line as klog prints it: where the patched source
@@ -103,7 +108,7 @@ func live(t *testing.T, fixtureName string, events []event) (dir string, lines [
 			t.Fatal(err)
 		}
 		for n, line := range strings.Split(string(src), "\n") {
-			if strings.Contains(line, p.Code()) || strings.Contains(p.Code(), "\n") && strings.Contains(line, strings.Split(p.Code(), "\n")[1]) {
+			if strings.Contains(line, p.Statement()) {
 				rel, _ := filepath.Rel(dir, p.File)
 				at[i] = fmt.Sprintf("%s:%d", filepath.ToSlash(rel), n+1)
 			}
@@ -113,10 +118,14 @@ func live(t *testing.T, fixtureName string, events []event) (dir string, lines [
 		}
 	}
 	when := time.Date(2026, 6, 1, 10, 0, 3, 100000000, time.UTC)
-	for _, e := range events {
+	for i, e := range events {
+		if i > 0 {
+			when = when.Add(cmp.Or(e.after, 1500*time.Microsecond))
+		}
 		found := false
 		for i, p := range ins.Probes {
-			if p.Stage != e.stage || e.target != "" && !hasTarget(p, e.target) {
+			if p.Stage != e.stage || e.target != "" && !hasKV(p, "target", e.target) ||
+				e.informer != "" && !(hasKV(p, "informer", e.informer) && hasKV(p, "event", e.on)) {
 				continue
 			}
 			lines = append(lines, logLine{at: at[i], when: when, probe: p, values: e.values})
@@ -124,34 +133,43 @@ func live(t *testing.T, fixtureName string, events []event) (dir string, lines [
 			break
 		}
 		if !found {
-			t.Fatalf("no %s probe (target %q) in %s", e.stage, e.target, fixtureName)
+			t.Fatalf("no %s probe (target %q, informer %q %q) in %s", e.stage, e.target, e.informer, e.on, fixtureName)
 		}
-		when = when.Add(1500 * time.Microsecond)
 	}
 	return dir, lines
 }
 
-func hasTarget(p stages.Probe, target string) bool {
+// hasKV says a probe logs a fixed value under a key.
+func hasKV(p stages.Probe, key, value string) bool {
 	for _, kv := range p.KVs {
-		if kv.Key == "target" && kv.Value == target {
+		if kv.Key == key && kv.Fixed && kv.Value == value {
 			return true
 		}
 	}
 	return false
 }
 
-// pass scripts one reconcile of obj at a resourceVersion, with its writes.
-func pass(obj, rv string, watched bool, writes ...string) []event {
+// pass scripts one reconcile of obj at a resourceVersion: the informer
+// event that brings it ("ConfigMap add"; "" when the workqueue does), and
+// its writes.
+func pass(obj, rv, trigger string, writes ...string) []event {
 	v := map[string]string{"object": obj, "key": obj, "queueLen": "0", "resourceVersion": rv, "err": "<nil>"}
 	var out []event
-	if watched {
-		out = append(out, event{stage: "watch", values: v})
+	if informer, on, ok := strings.Cut(trigger, " "); ok {
+		out = append(out, event{stage: "watch", informer: informer, on: on, values: v}, event{stage: "enqueue", values: v})
 	}
-	out = append(out, event{stage: "enqueue", values: v}, event{stage: "dequeue", values: v}, event{stage: "read", values: v})
+	out = append(out, event{stage: "dequeue", values: v}, event{stage: "read", values: v})
 	for _, w := range writes {
 		out = append(out, event{stage: "write", target: w, values: v})
 	}
 	return out
+}
+
+// failing ends a pass with the worker's rate-limited requeue, and starts it
+// after a wait (the backoff before it).
+func failing(wait time.Duration, evs []event) []event {
+	evs[0].after = wait
+	return append(evs, event{stage: "requeue", values: evs[0].values})
 }
 
 // TestRoundTrip patches the client-go fixtures, writes the log lines their
@@ -163,33 +181,52 @@ func TestRoundTrip(t *testing.T) {
 		fixture, log string
 		json         bool
 		events       [][]event
-		verdict, why string
+		// quiet, when not zero, is how long the controller logs nothing
+		// more before its last line.
+		quiet   time.Duration
+		verdict stages.Verdict
+		why     string
 	}{
 		{
 			// A create writes the Secret and records an event; the
 			// Secret's add brings the owner back; the second pass only
-			// records an event, which no informer watches.
+			// records an event, which no informer watches; then quiet.
 			fixture: "clientgo-plain", log: "settles.log",
 			events: [][]event{
-				pass("default/app-config", "1001", true, "Secret", "Event about ConfigMap"),
-				pass("default/app-config", "1001", false, "Event about ConfigMap"),
+				pass("default/app-config", "1001", "ConfigMap add", "Secret", "Event about ConfigMap"),
+				pass("default/app-config", "1001", "Secret add", "Event about ConfigMap"),
 			},
-			verdict: stages.VerdictSettles, why: "the last of 2 passes (dequeued at log line 9) wrote nothing; it only recorded events",
+			quiet:   20 * time.Second,
+			verdict: stages.Settles, why: "quiet for 20s after its last line (log line 12), until the log ends, longer than the settle window of 5s; 2 passes, 1 wrote a change, 1 brought back by the watch event of an own write, 2 event records",
 		},
 		{
 			// Every pass updates the status, which fires the update
 			// handler again.
 			fixture: "clientgo-finalizer", log: "hotloop.json.log", json: true,
 			events: [][]event{
-				pass("default/w1", "2001", true, "Widget", "Widget status"),
-				pass("default/w1", "2003", true, "Widget status"),
-				pass("default/w1", "2004", true, "Widget status"),
-				pass("default/w1", "2005", true, "Widget status"),
+				pass("default/w1", "2001", "Widget add", "Widget", "Widget status"),
+				pass("default/w1", "2003", "Widget update", "Widget status"),
+				pass("default/w1", "2004", "Widget update", "Widget status"),
+				pass("default/w1", "2005", "Widget update", "Widget status"),
 			},
-			verdict: stages.VerdictHotLoop, why: "resourceVersion differs on every pass (2001 → 2003 → 2004 → 2005)",
+			verdict: stages.HotLoop, why: "resourceVersion differs on every pass (2001 → 2003 → 2004 → 2005)",
+		},
+		{
+			// Every pass fails and the worker requeues it rate-limited:
+			// the retries come at growing gaps, with no watch event.
+			fixture: "clientgo-plain", log: "errorloop.log",
+			events: [][]event{
+				failing(0, pass("default/taken", "3001", "ConfigMap add", "Event about ConfigMap")),
+				failing(5*time.Millisecond, pass("default/taken", "3001", "", "Event about ConfigMap")),
+				failing(10*time.Millisecond, pass("default/taken", "3001", "", "Event about ConfigMap")),
+				failing(20*time.Millisecond, pass("default/taken", "3001", "", "Event about ConfigMap")),
+				failing(40*time.Millisecond, pass("default/taken", "3001", "", "Event about ConfigMap")),
+			},
+			quiet:   60 * time.Millisecond,
+			verdict: stages.ErrorLoop, why: "4 of its 5 passes came back as the workqueue's retries after failures, at gaps growing from",
 		},
 	} {
-		t.Run(tc.fixture, func(t *testing.T) {
+		t.Run(tc.log, func(t *testing.T) {
 			var events []event
 			for _, p := range tc.events {
 				events = append(events, p...)
@@ -206,8 +243,11 @@ func TestRoundTrip(t *testing.T) {
 					log.WriteString(l.text() + "\n")
 				}
 			}
+			if tc.quiet > 0 {
+				fmt.Fprintf(&log, "I%s    4242 controller.go:99] \"Shutting down workers\"\n", lines[len(lines)-1].when.Add(tc.quiet).Format("0102 15:04:05.000000"))
+			}
 			golden.Check(t, fixture(filepath.Join("logs", tc.log)), []byte(log.String()))
-			rd, err := stages.ReadLog(strings.NewReader(log.String()), tc.log)
+			rd, err := stages.ReadLog(strings.NewReader(log.String()), tc.log, stages.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
