@@ -36,6 +36,15 @@ margin, the counts per stage per object, the reconciles for one create, and a
 verdict: settles (the last pass wrote nothing) or hot loop. PATH is then only
 used to find the printing statements.
 
+--run does the whole exercise in one command: it patches a copy of the tree
+(never the tree itself), builds it, starts a throwaway etcd and kube-apiserver
+on 127.0.0.1 (built once from the Go module proxy at the Kubernetes version
+of the tree's client-go, and cached: the first run takes minutes), applies
+the tree's CRDs, creates its example object (or --object FILE), runs the
+controller for --for, changes the object halfway with --then FILE, deletes
+it, stops everything and reads the log as --log does. --kubeconfig FILE uses
+your own cluster instead of the throwaway one.
+
 --journal FILE puts the markdown (the stages, or with --log the reading) into
 a fenced region of a journal, leaving the rest of it untouched.`
 
@@ -52,6 +61,7 @@ type StagesOptions struct {
 	// LinkFrom is the directory local citations in markdown link relative
 	// to (the journal's), or "" for plain citations.
 	LinkFrom string
+	Run      RunOptions // --run and its flags
 	Out      io.Writer
 	ErrOut   io.Writer // where unpatched stages are reported
 }
@@ -66,7 +76,8 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 		Long:  stagesLong,
 		Example: `  ctrlcmp stages ./sample-controller --format mermaid
   ctrlcmp stages ./sample-controller --patch | git -C ./sample-controller apply
-  ctrlcmp stages ./sample-controller --log controller.log --journal notes.md`,
+  ctrlcmp stages ./sample-controller --log controller.log --journal notes.md
+  ctrlcmp stages ./sample-controller --run --for 1m`,
 		Args: exactArgs(1, "one PATH, the directory of a Go module"),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Dir = args[0]
@@ -80,6 +91,12 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 				return fail.Usage("--patch and --log do different things; run them one at a time")
 			case opts.Patch && opts.Journal != "":
 				return fail.Usage("--journal takes the stages or a log reading, not a patch")
+			case opts.Run.On && (opts.Patch || opts.Log != ""):
+				return fail.Usage("--run patches, runs and reads the log itself; use it without --patch and --log")
+			case !opts.Run.On && opts.Run.flagsSet(c):
+				return fail.Usage("--for, --object, --then and --kubeconfig go with --run")
+			case opts.Run.On && opts.Format == "mermaid":
+				return fail.Usage("--format mermaid draws the stages of the code; a run's reading prints as text, markdown or json")
 			case opts.Log != "" && opts.Format == "mermaid":
 				return fail.Usage("--format mermaid draws the stages of the code; a log reading prints as text, markdown or json")
 			}
@@ -102,6 +119,7 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 	c.Flags().BoolVar(&opts.Write, "write", false, "with --patch: apply the patch to the files in place")
 	c.Flags().StringVar(&opts.Log, "log", "", "read this log of the patched controller (klog text or JSON)")
 	c.Flags().StringVar(&opts.Journal, "journal", "", "write the markdown into a fenced region of this journal")
+	opts.Run.addFlags(c)
 	return c
 }
 
@@ -110,6 +128,9 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 func stagesRun(ctx context.Context, g *globals, opts *StagesOptions) error {
 	if opts.Log != "" {
 		return readLog(g, opts)
+	}
+	if opts.Run.On {
+		return runStages(ctx, g, opts)
 	}
 	t, err := g.inspectSource(ctx, source{dir: opts.Dir}, fetchFlags{}, "", opts.LinkFrom)
 	if err != nil {

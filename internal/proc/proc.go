@@ -1,0 +1,118 @@
+// Package proc starts the helper processes of `stages --run` (etcd,
+// kube-apiserver, the patched controller, go build) each in its own process
+// group, and stops them by PID: the group gets SIGTERM, then SIGKILL after a
+// grace period, and Stop returns only once the process has been reaped, so
+// no child outlives the run.
+package proc
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+)
+
+// Process is one started command.
+type Process struct {
+	Name string // what it is, for messages ("etcd")
+	cmd  *exec.Cmd
+	done chan struct{} // closed once the process is reaped
+	err  error         // its exit status, once done is closed
+	once sync.Once
+}
+
+// Start starts name (the binary path) with args in dir, with env added to
+// the environment, its output to out, in a process group of its own (so
+// that a terminal's Ctrl-C reaches ctrlcmp only, which then stops it).
+func Start(what, name string, args []string, dir string, env []string, out io.Writer) (*Process, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = groupAttr()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s (%s): %w", what, name, err)
+	}
+	p := &Process{Name: what, cmd: cmd, done: make(chan struct{})}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// PID is the process's id (and its group's).
+func (p *Process) PID() int { return p.cmd.Process.Pid }
+
+// Exited is closed once the process has exited.
+func (p *Process) Exited() <-chan struct{} { return p.done }
+
+// Err is the process's exit status; call it after Exited is closed.
+func (p *Process) Err() error { return p.err }
+
+// Stop ends the process group: SIGTERM, then SIGKILL after grace. It waits
+// until the process is reaped and is safe to call more than once.
+func (p *Process) Stop(grace time.Duration) {
+	p.once.Do(func() {
+		select {
+		case <-p.done:
+			signalGroup(p.PID(), true) // stray children of an exited leader
+			return
+		default:
+		}
+		signalGroup(p.PID(), false)
+		select {
+		case <-p.done:
+		case <-time.After(grace):
+		}
+		signalGroup(p.PID(), true)
+		<-p.done
+	})
+}
+
+// Run runs a command to completion in its own process group and returns
+// its combined output. When cancel is closed first, the whole group
+// (go build and its compilers) is killed, and Run returns ErrCancelled.
+func Run(cancel <-chan struct{}, what, name string, args []string, dir string, env []string) ([]byte, error) {
+	var out lockedBuffer
+	p, err := Start(what, name, args, dir, env, &out)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-p.done:
+	case <-cancel:
+		p.Stop(2 * time.Second)
+		return out.Bytes(), ErrCancelled
+	}
+	p.Stop(0) // reap stray children, if any
+	if p.err != nil {
+		return out.Bytes(), fmt.Errorf("%s: %w", what, p.err)
+	}
+	return out.Bytes(), nil
+}
+
+// ErrCancelled is Run's error when it was cancelled.
+var ErrCancelled = errors.New("cancelled")
+
+// lockedBuffer is an output buffer written by a child's stdout and stderr.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	return len(p), nil
+}
+
+func (b *lockedBuffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]byte(nil), b.buf...)
+}
