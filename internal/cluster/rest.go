@@ -64,8 +64,9 @@ func ReadObjects(path string) ([]Object, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var objs []Object
 	for {
-		var o Object
-		err := dec.Decode(&o)
+		var m map[string]any // not Object: yaml.v3 would make every nested mapping one
+		err := dec.Decode(&m)
+		o := Object(m)
 		if errors.Is(err, io.EOF) {
 			return objs, nil
 		}
@@ -333,3 +334,11 @@ func (c *Client) ApplyCRD(ctx context.Context, crd Object) error {
 		}
 	}
 }
+
+// Server is the API server's URL.
+func (c *Client) Server() string { return c.server }
+
+// Transport is the client's HTTP transport: it trusts the server's CA and
+// presents the client certificate (a bearer token, when the kubeconfig has
+// one, is added per request and is not part of it).
+func (c *Client) Transport() http.RoundTripper { return c.http.Transport }

@@ -72,7 +72,7 @@ func Start(ctx context.Context, b Binaries, progress func(string)) (c *Cluster, 
 		return c, err
 	}
 	c.procs = append(c.procs, etcd)
-	progress(fmt.Sprintf("started etcd %s (pid %d) on 127.0.0.1:%d", b.Versions.Etcd, etcd.PID(), ports[0]))
+	progress(fmt.Sprintf("started etcd %s (pid %d) on 127.0.0.1:%d (peers on 127.0.0.1:%d)", b.Versions.Etcd, etcd.PID(), ports[0], ports[1]))
 	apiLog, err := os.Create(filepath.Join(dir, "kube-apiserver.log"))
 	if err != nil {
 		return c, err

@@ -54,22 +54,26 @@ func (p *Process) Exited() <-chan struct{} { return p.done }
 func (p *Process) Err() error { return p.err }
 
 // Stop ends the process group: SIGTERM, then SIGKILL after grace. It waits
-// until the process is reaped and is safe to call more than once.
+// until the process is reaped and (on Linux) no process of its group runs
+// any more, and is safe to call more than once.
 func (p *Process) Stop(grace time.Duration) {
 	p.once.Do(func() {
-		select {
-		case <-p.done:
-			signalGroup(p.PID(), true) // stray children of an exited leader
-			return
-		default:
-		}
+		deadline := time.Now().Add(grace)
 		signalGroup(p.PID(), false)
 		select {
 		case <-p.done:
 		case <-time.After(grace):
 		}
+		// The leader is gone; its group may not be yet (children exit
+		// on their own time after the SIGTERM).
+		for groupRunning(p.PID()) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
 		signalGroup(p.PID(), true)
 		<-p.done
+		for end := time.Now().Add(5 * time.Second); groupRunning(p.PID()) && time.Now().Before(end); {
+			time.Sleep(20 * time.Millisecond)
+		}
 	})
 }
 
