@@ -168,6 +168,9 @@ func TestBadInput(t *testing.T) {
 		{"stages patch and log", []string{"stages", ".", "--patch", "--log", "x.log"}, "one at a time"},
 		{"stages patch into journal", []string{"stages", ".", "--patch", "--journal", "j.md"}, "not a patch"},
 		{"stages log as mermaid", []string{"stages", ".", "--log", "x.log", "--format", "mermaid"}, "a log reading prints as"},
+		{"stages run and log", []string{"stages", ".", "--run", "--log", "x.log"}, "use it without --patch and --log"},
+		{"stages for without run", []string{"stages", ".", "--for", "1m"}, "go with --run"},
+		{"stages run as mermaid", []string{"stages", ".", "--run", "--format", "mermaid"}, "a run's reading prints as"},
 		{"zero timeout", []string{"locate", "--rev", sha, "--timeout", "0"}, `invalid argument "0" for "--timeout" flag: a fetch needs time; give a positive duration`},
 		{"timeout without unit", []string{"check", "--timeout", "30", "j.md"}, `invalid argument "30" for "--timeout" flag: not a duration; give one such as 30s`},
 	} {
@@ -209,9 +212,11 @@ func TestOptions(t *testing.T) {
 		{"check timeout", []string{"check", "--timeout", "1m30s", "a.md"},
 			&CheckOptions{Files: []string{"a.md"}, Format: "text", Timeout: 90 * time.Second}},
 		{"stages journal", []string{"stages", "op", "--journal", "notes/j.md"},
-			&StagesOptions{Dir: "op", Format: "text", Journal: "notes/j.md", LinkFrom: "notes"}},
+			&StagesOptions{Dir: "op", Format: "text", Journal: "notes/j.md", LinkFrom: "notes", Run: RunOptions{For: 30 * time.Second}}},
 		{"stages patch", []string{"stages", "op", "--patch", "--write"},
-			&StagesOptions{Dir: "op", Format: "text", Patch: true, Write: true}},
+			&StagesOptions{Dir: "op", Format: "text", Patch: true, Write: true, Run: RunOptions{For: 30 * time.Second}}},
+		{"stages run", []string{"stages", "op", "--run", "--for", "1m", "--object", "o.yaml", "--then", "t.yaml", "--kubeconfig", "kc"},
+			&StagesOptions{Dir: "op", Format: "text", Run: RunOptions{On: true, For: time.Minute, Object: "o.yaml", Then: "t.yaml", Kubeconfig: "kc"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, errs, got := stubbed(t, tc.args...)

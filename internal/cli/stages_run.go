@@ -144,24 +144,20 @@ func runStages(ctx context.Context, g *globals, opts *StagesOptions) error {
 		return err
 	}
 	progress(fmt.Sprintf("started the patched controller (pid %d)", run.Process.PID()))
-	log, err := playStages(ctx, run, client, object, then, r.For, progress)
-	if err != nil {
+	if err := playStages(ctx, run, client, object, then, r.For, progress); err != nil {
 		return err
 	}
-	logFile := p.Work + "/controller.log"
-	if err := os.WriteFile(logFile, log, 0o644); err != nil {
-		return err
-	}
+	// Read against the patched copy: the log's file:line are its lines.
 	read := *opts
-	read.Dir, read.Log = p.Dir, logFile
+	read.Dir, read.Log = p.Dir, run.LogFile
 	return readLog(g, &read)
 }
 
 // playStages plays the scenario on a running controller (create, the
-// change halfway when then is not nil, delete after d, linger), stops the
-// controller and returns its log. The object is deleted even when the
-// scenario fails or is interrupted.
-func playStages(ctx context.Context, run *liverun.Run, client *cluster.Client, object, then cluster.Object, d time.Duration, progress func(string)) ([]byte, error) {
+// change halfway when then is not nil, delete after d, linger) and stops
+// the controller. The object is deleted even when the scenario fails or
+// is interrupted.
+func playStages(ctx context.Context, run *liverun.Run, client *cluster.Client, object, then cluster.Object, d time.Duration, progress func(string)) error {
 	steps := []liverun.Step{{After: time.Second, Name: "create " + object.String(), Do: func(ctx context.Context, c *cluster.Client) error {
 		_, err := c.Create(ctx, object)
 		return err
@@ -183,11 +179,10 @@ func playStages(ctx context.Context, run *liverun.Run, client *cluster.Client, o
 		_ = client.Delete(cleanup, object)
 	}
 	progress(fmt.Sprintf("stopping the patched controller (pid %d)", run.Process.PID()))
-	log, rerr := run.Stop()
-	if err != nil {
-		return nil, err
+	if _, serr := run.Stop(); err == nil {
+		err = serr
 	}
-	return log, rerr
+	return err
 }
 
 // throwawayCluster builds (once) and starts etcd and kube-apiserver at the
