@@ -30,12 +30,12 @@ var BuildEnv = []string{"GOTOOLCHAIN=local", "CGO_ENABLED=0", "GOFLAGS=-mod=mod"
 // goCmd runs the go command in dir and returns its standard output; on
 // failure the error carries the end of its output.
 func goCmd(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
-	out, err := proc.Run(ctx.Done(), "go "+args[0], "go", args, dir, env)
+	out, errOut, err := proc.Run(ctx.Done(), "go "+args[0], "go", args, dir, env)
 	if errors.Is(err, proc.ErrCancelled) {
 		return nil, ctx.Err()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w:\n%s", err, tail(string(out), 20))
+		return nil, fmt.Errorf("%w:\n%s", err, tail(string(errOut), 20))
 	}
 	return out, nil
 }

@@ -67,7 +67,7 @@ func Start(ctx context.Context, b Binaries, progress func(string)) (c *Cluster, 
 		"--listen-peer-urls", etcdURL(ports[1]), "--initial-advertise-peer-urls", etcdURL(ports[1]),
 		"--initial-cluster", "ctrlcmp=" + etcdURL(ports[1]),
 		"--unsafe-no-fsync", "--quota-backend-bytes", strconv.Itoa(256 << 20),
-	}, dir, nil, etcdLog)
+	}, dir, nil, etcdLog, etcdLog)
 	if err != nil {
 		return c, err
 	}
@@ -87,7 +87,7 @@ func Start(ctx context.Context, b Binaries, progress func(string)) (c *Cluster, 
 		"--service-account-key-file=" + c.pki.saPub, "--service-account-signing-key-file=" + c.pki.saKey,
 		"--service-cluster-ip-range=10.0.0.0/24", "--authorization-mode=RBAC",
 		"--endpoint-reconciler-type=none",
-	}, dir, nil, apiLog)
+	}, dir, nil, apiLog, apiLog)
 	if err != nil {
 		return c, err
 	}

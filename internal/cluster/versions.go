@@ -68,7 +68,7 @@ func ClientGoMinor(dir string) (string, error) {
 // that the module proxy serves, downloads its go.mod and picks the etcd it
 // requires.
 func Resolve(ctx context.Context, minor string, env []string) (Versions, error) {
-	out, err := goCmd(ctx, "", env, "list", "-m", "-versions", "k8s.io/kubernetes")
+	out, err := goCmd(ctx, os.TempDir(), env, "list", "-m", "-versions", "k8s.io/kubernetes")
 	if err != nil {
 		return Versions{}, fmt.Errorf("list the versions of k8s.io/kubernetes on the module proxy: %w", err)
 	}
@@ -82,13 +82,14 @@ func Resolve(ctx context.Context, minor string, env []string) (Versions, error) 
 		return Versions{}, fmt.Errorf("the module proxy serves no k8s.io/kubernetes %s.x release; give your own cluster with --kubeconfig", minor)
 	}
 	v := Versions{Kubernetes: best, Staging: "v0" + strings.TrimPrefix(best, "v1")}
-	out, err = goCmd(ctx, "", env, "mod", "download", "-json", "k8s.io/kubernetes@"+best)
+	// go list -m fetches the release's go.mod only, not its 115 MB of source.
+	out, err = goCmd(ctx, os.TempDir(), env, "list", "-m", "-json", "k8s.io/kubernetes@"+best)
 	if err != nil {
-		return Versions{}, fmt.Errorf("download k8s.io/kubernetes@%s: %w", best, err)
+		return Versions{}, fmt.Errorf("download the go.mod of k8s.io/kubernetes@%s: %w", best, err)
 	}
-	var dl struct{ GoMod, Error string }
+	var dl struct{ GoMod string }
 	if err := json.Unmarshal(out, &dl); err != nil || dl.GoMod == "" {
-		return Versions{}, fmt.Errorf("download k8s.io/kubernetes@%s: no go.mod (%s)", best, dl.Error)
+		return Versions{}, fmt.Errorf("download the go.mod of k8s.io/kubernetes@%s: the go command named none (%v)", best, err)
 	}
 	v.goModFile = dl.GoMod
 	f, err := readGoMod(dl.GoMod)

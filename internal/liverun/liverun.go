@@ -77,11 +77,11 @@ func Prepare(ctx context.Context, dir, kind string, progress func(string)) (p *P
 		return p, err
 	}
 	p.Binary = filepath.Join(work, "controller")
-	if _, err := proc.Run(ctx.Done(), "go build", "go", []string{"build", "-o", p.Binary, pkg}, p.Dir, nil); err != nil {
+	if _, errOut, err := proc.Run(ctx.Done(), "go build", "go", []string{"build", "-o", p.Binary, pkg}, p.Dir, nil); err != nil {
 		if ctx.Err() != nil {
 			return p, ctx.Err()
 		}
-		return p, fmt.Errorf("build the patched copy of %s: %w", dir, err)
+		return p, fmt.Errorf("build the patched copy of %s: %w\n%s", dir, err, lastLines(errOut, 20))
 	}
 	return p, nil
 }
@@ -92,9 +92,9 @@ func (p *Prepared) Remove() { os.RemoveAll(p.Work) }
 // mainPackage is the tree's command: the module root when it is a main
 // package, else the only main package in it.
 func mainPackage(ctx context.Context, dir string) (string, error) {
-	out, err := proc.Run(ctx.Done(), "go list", "go", []string{"list", "-f", "{{if eq .Name \"main\"}}{{.Dir}}{{end}}", "./..."}, dir, nil)
+	out, errOut, err := proc.Run(ctx.Done(), "go list", "go", []string{"list", "-f", "{{if eq .Name \"main\"}}{{.Dir}}{{end}}", "./..."}, dir, nil)
 	if err != nil {
-		return "", fmt.Errorf("list the packages of the copy: %w\n%s", err, out)
+		return "", fmt.Errorf("list the packages of the copy: %w\n%s", err, lastLines(errOut, 20))
 	}
 	var mains []string
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -180,24 +180,25 @@ func (p *Prepared) Start(ctx context.Context, kubeconfig string) (*Run, error) {
 		return nil, err
 	}
 	defer f.Close()
-	pr, err := proc.Start("the patched controller", p.Binary, args, p.Dir, []string{"KUBECONFIG=" + kubeconfig}, f)
+	pr, err := proc.Start("the patched controller", p.Binary, args, p.Dir, []string{"KUBECONFIG=" + kubeconfig}, f, f)
 	if err != nil {
 		return nil, err
 	}
 	return &Run{Process: pr, LogFile: logFile}, nil
 }
 
-// kubeconfigArgs is -kubeconfig PATH when the command's help lists a
+// kubeconfigArgs is --kubeconfig=PATH when the command's help lists a
 // kubeconfig flag.
 func (p *Prepared) kubeconfigArgs(ctx context.Context, kubeconfig string) ([]string, error) {
 	hctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	out, err := proc.Run(hctx.Done(), "the controller's help", p.Binary, []string{"-h"}, p.Dir, []string{"KUBECONFIG=/dev/null"})
+	out, errOut, err := proc.Run(hctx.Done(), "the controller's help", p.Binary, []string{"-h"}, p.Dir, []string{"KUBECONFIG=/dev/null"})
 	if errors.Is(err, proc.ErrCancelled) && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
+	out = append(out, errOut...)
 	if bytes.Contains(out, []byte("-kubeconfig ")) || bytes.Contains(out, []byte("-kubeconfig=")) {
-		return []string{"-kubeconfig", kubeconfig}, nil
+		return []string{"--kubeconfig=" + kubeconfig}, nil // the go flag package takes -- too; pflag only takes --
 	}
 	return nil, nil
 }

@@ -25,13 +25,14 @@ type Process struct {
 }
 
 // Start starts name (the binary path) with args in dir, with env added to
-// the environment, its output to out, in a process group of its own (so
-// that a terminal's Ctrl-C reaches ctrlcmp only, which then stops it).
-func Start(what, name string, args []string, dir string, env []string, out io.Writer) (*Process, error) {
+// the environment, its output to stdout and stderr, in a process group of
+// its own (so that a terminal's Ctrl-C reaches ctrlcmp only, which then
+// stops it).
+func Start(what, name string, args []string, dir string, env []string, stdout, stderr io.Writer) (*Process, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdout, cmd.Stderr = out, out
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.SysProcAttr = groupAttr()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s (%s): %w", what, name, err)
@@ -78,25 +79,26 @@ func (p *Process) Stop(grace time.Duration) {
 }
 
 // Run runs a command to completion in its own process group and returns
-// its combined output. When cancel is closed first, the whole group
-// (go build and its compilers) is killed, and Run returns ErrCancelled.
-func Run(cancel <-chan struct{}, what, name string, args []string, dir string, env []string) ([]byte, error) {
-	var out lockedBuffer
-	p, err := Start(what, name, args, dir, env, &out)
+// its standard output and error. When cancel is closed first, the whole
+// group (go build and its compilers) is killed, and Run returns
+// ErrCancelled.
+func Run(cancel <-chan struct{}, what, name string, args []string, dir string, env []string) (stdout, stderr []byte, err error) {
+	var out, errOut lockedBuffer
+	p, err := Start(what, name, args, dir, env, &out, &errOut)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	select {
 	case <-p.done:
 	case <-cancel:
 		p.Stop(2 * time.Second)
-		return out.Bytes(), ErrCancelled
+		return out.Bytes(), errOut.Bytes(), ErrCancelled
 	}
-	p.Stop(0) // reap stray children, if any
+	p.Stop(0) // stray children, if any
 	if p.err != nil {
-		return out.Bytes(), fmt.Errorf("%s: %w", what, p.err)
+		return out.Bytes(), errOut.Bytes(), fmt.Errorf("%s: %w", what, p.err)
 	}
-	return out.Bytes(), nil
+	return out.Bytes(), errOut.Bytes(), nil
 }
 
 // ErrCancelled is Run's error when it was cancelled.

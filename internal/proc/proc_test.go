@@ -15,7 +15,7 @@ import (
 // child dies with it.
 func TestStopEndsTheGroup(t *testing.T) {
 	var out lockedBuffer
-	p, err := Start("a shell", "sh", []string{"-c", "sleep 300 & echo $!; wait"}, t.TempDir(), nil, &out)
+	p, err := Start("a shell", "sh", []string{"-c", "sleep 300 & echo $!; wait"}, t.TempDir(), nil, &out, &out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,15 +42,15 @@ func TestStopEndsTheGroup(t *testing.T) {
 func TestRunCancelled(t *testing.T) {
 	cancel := make(chan struct{})
 	close(cancel)
-	if _, err := Run(cancel, "sleep", "sleep", []string{"300"}, t.TempDir(), nil); !errors.Is(err, ErrCancelled) {
+	if _, _, err := Run(cancel, "sleep", "sleep", []string{"300"}, t.TempDir(), nil); !errors.Is(err, ErrCancelled) {
 		t.Fatalf("Run with a closed cancel: %v, want ErrCancelled", err)
 	}
 }
 
 // TestRunOutput returns a command's output, and its failure.
 func TestRunOutput(t *testing.T) {
-	out, err := Run(nil, "echo", "sh", []string{"-c", "echo hello; exit 3"}, t.TempDir(), []string{"X=1"})
-	if err == nil || !strings.Contains(err.Error(), "exit status 3") || string(out) != "hello\n" {
-		t.Fatalf("Run: %q, %v; want hello and exit status 3", out, err)
+	out, errOut, err := Run(nil, "echo", "sh", []string{"-c", "echo hello; echo $X >&2; exit 3"}, t.TempDir(), []string{"X=1"})
+	if err == nil || !strings.Contains(err.Error(), "exit status 3") || string(out) != "hello\n" || string(errOut) != "1\n" {
+		t.Fatalf("Run: %q, %q, %v; want hello, 1 and exit status 3", out, errOut, err)
 	}
 }
