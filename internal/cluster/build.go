@@ -154,9 +154,23 @@ func buildEtcd(ctx context.Context, work string, v Versions, dest string, progre
 // with directories of its own repository; the wrapper replaces each one it
 // requires with the published module at v.Staging instead.
 func buildAPIServer(ctx context.Context, work string, v Versions, dest string, progress func(string)) error {
-	f, err := readGoMod(v.goModFile)
+	mod, err := apiServerModule(v)
 	if err != nil {
 		return err
+	}
+	major, minor, _ := strings.Cut(strings.TrimPrefix(semver.MajorMinor(v.Kubernetes), "v"), ".")
+	ldflags := fmt.Sprintf("-X k8s.io/component-base/version.gitVersion=%s -X k8s.io/component-base/version.gitMajor=%s -X k8s.io/component-base/version.gitMinor=%s", v.Kubernetes, major, minor)
+	return buildWrapper(ctx, filepath.Join(work, "kube-apiserver"), "kube-apiserver "+v.Kubernetes, mod, apiServerMain, []string{"-ldflags", ldflags}, dest, progress)
+}
+
+// apiServerModule is the go.mod of the kube-apiserver wrapper: the
+// release, and each staging module it requires replaced by the published
+// module at v.Staging (one it replaces without requiring, such as
+// k8s.io/sample-cli-plugin, may not be published at all).
+func apiServerModule(v Versions) (string, error) {
+	f, err := readGoMod(v.goModFile)
+	if err != nil {
+		return "", err
 	}
 	required := map[string]bool{}
 	for _, r := range f.Require {
@@ -170,9 +184,7 @@ func buildAPIServer(ctx context.Context, work string, v Versions, dest string, p
 		}
 	}
 	mod.WriteString(")\n")
-	major, minor, _ := strings.Cut(strings.TrimPrefix(semver.MajorMinor(v.Kubernetes), "v"), ".")
-	ldflags := fmt.Sprintf("-X k8s.io/component-base/version.gitVersion=%s -X k8s.io/component-base/version.gitMajor=%s -X k8s.io/component-base/version.gitMinor=%s", v.Kubernetes, major, minor)
-	return buildWrapper(ctx, filepath.Join(work, "kube-apiserver"), "kube-apiserver "+v.Kubernetes, mod.String(), apiServerMain, []string{"-ldflags", ldflags}, dest, progress)
+	return mod.String(), nil
 }
 
 // buildWrapper writes a module of one main package, resolves its
@@ -189,7 +201,13 @@ func buildWrapper(ctx context.Context, dir, what, goMod, main string, flags []st
 		return err
 	}
 	stop := ticker(progress, what)
-	defer stop()
+	err := resolveAndBuild(ctx, dir, what, flags, dest, progress)
+	stop(err == nil)
+	return err
+}
+
+// resolveAndBuild runs go mod tidy and go build in the wrapper module.
+func resolveAndBuild(ctx context.Context, dir, what string, flags []string, dest string, progress func(string)) error {
 	progress(fmt.Sprintf("building %s from the Go module proxy: resolving modules", what))
 	if _, err := goCmd(ctx, dir, BuildEnv, "mod", "tidy"); err != nil {
 		return fmt.Errorf("resolve the modules of %s: %w", what, err)
@@ -211,7 +229,7 @@ func buildWrapper(ctx context.Context, dir, what, goMod, main string, flags []st
 
 // ticker reports every 30 s how long the build of what has taken, until
 // the returned stop is called, which reports the total.
-func ticker(progress func(string), what string) func() {
+func ticker(progress func(string), what string) func(ok bool) {
 	start := time.Now()
 	t := time.NewTicker(30 * time.Second)
 	done := make(chan struct{})
@@ -225,9 +243,13 @@ func ticker(progress func(string), what string) func() {
 			}
 		}
 	}()
-	return func() {
+	return func(ok bool) {
 		t.Stop()
 		close(done)
-		progress(fmt.Sprintf("building %s: done after %s", what, time.Since(start).Round(time.Second)))
+		outcome := "done"
+		if !ok {
+			outcome = "failed"
+		}
+		progress(fmt.Sprintf("building %s: %s after %s", what, outcome, time.Since(start).Round(time.Second)))
 	}
 }

@@ -194,3 +194,32 @@ func parseCert(t *testing.T, pemBytes []byte) *x509.Certificate {
 	}
 	return c
 }
+
+// TestAPIServerModule: the wrapper's replace block names each staging
+// module the release requires, at the staging version, and leaves out one
+// it only replaces.
+func TestAPIServerModule(t *testing.T) {
+	dir := t.TempDir()
+	goMod := filepath.Join(dir, "kubernetes.mod")
+	os.WriteFile(goMod, []byte(`module k8s.io/kubernetes
+
+go 1.26.0
+
+require (
+	go.etcd.io/etcd/server/v3 v3.6.8 // indirect
+	k8s.io/client-go v0.0.0
+)
+
+replace (
+	k8s.io/client-go => ./staging/src/k8s.io/client-go
+	k8s.io/sample-cli-plugin => ./staging/src/k8s.io/sample-cli-plugin
+)
+`), 0o644)
+	got, err := apiServerModule(Versions{Kubernetes: "v1.36.3", Staging: "v0.36.3", goModFile: goMod})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "\tk8s.io/client-go => k8s.io/client-go v0.36.3\n") || strings.Contains(got, "sample-cli-plugin") || !strings.Contains(got, "go 1.26.0") {
+		t.Errorf("the wrapper's go.mod:\n%s", got)
+	}
+}

@@ -115,7 +115,7 @@ func readGoMod(path string) (*modfile.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := modfile.ParseLax(path, data, nil)
+	f, err := modfile.Parse(path, data, nil) // not ParseLax, which drops replace directives
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
