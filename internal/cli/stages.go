@@ -95,6 +95,8 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 				return fail.Usage("--run patches, runs and reads the log itself; use it without --patch and --log")
 			case !opts.Run.On && opts.Run.flagsSet(c):
 				return fail.Usage("--for, --object, --then and --kubeconfig go with --run")
+			case opts.Run.On && opts.Run.For <= 0:
+				return fail.Usage("--for %s: give a positive duration, such as 30s", opts.Run.For)
 			case opts.Run.On && opts.Format == "mermaid":
 				return fail.Usage("--format mermaid draws the stages of the code; a run's reading prints as text, markdown or json")
 			case opts.Log != "" && opts.Format == "mermaid":

@@ -59,9 +59,6 @@ func runStages(ctx context.Context, g *globals, opts *StagesOptions) error {
 		}
 	}
 	r := opts.Run
-	if r.For <= 0 {
-		return fail.Usage("--for %s: give a positive duration, such as 30s", r.For)
-	}
 	if st, err := os.Stat(opts.Dir); err != nil || !st.IsDir() {
 		return fail.Usage("%s is not a directory; give the controller's module directory", opts.Dir)
 	}
