@@ -3,7 +3,7 @@ GO ?= go
 export GOTOOLCHAIN := local
 export CGO_ENABLED := 0
 
-.PHONY: build test vet fmt-check bench demo fuzz realworld
+.PHONY: build test vet fmt-check bench demo fuzz realworld e2e
 
 build:
 	$(GO) build -o bin/ctrlcmp ./cmd/ctrlcmp
@@ -15,6 +15,14 @@ test: fmt-check vet
 
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags e2e ./internal/liverun/
+
+# The end-to-end test of `stages --run`, outside `make test`: a real etcd and
+# kube-apiserver (built from the Go module proxy on the first run, about 6
+# minutes on 2 cores, then cached), and both client-go fixtures patched and
+# run against them. CTRLCMP_E2E_LOGS=DIR keeps the controllers' logs.
+e2e:
+	$(GO) test -tags e2e -count=1 -timeout 45m -v ./internal/liverun/
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -170,6 +170,10 @@ func TestBadInput(t *testing.T) {
 		{"stages patch into journal", []string{"stages", ".", "--patch", "--journal", "j.md"}, "not a patch"},
 		{"stages log as mermaid", []string{"stages", ".", "--log", "x.log", "--format", "mermaid"}, "a log reading prints as"},
 		{"stages settle not positive", []string{"stages", ".", "--log", "x.log", "--settle", "0s"}, "--settle 0s: give a positive duration"},
+		{"stages run and log", []string{"stages", ".", "--run", "--log", "x.log"}, "use it without --patch and --log"},
+		{"stages for without run", []string{"stages", ".", "--for", "1m"}, "go with --run"},
+		{"stages run for nothing", []string{"stages", ".", "--run", "--for", "0s"}, "--for 0s: give a positive duration"},
+		{"stages run as mermaid", []string{"stages", ".", "--run", "--format", "mermaid"}, "a run's reading prints as"},
 		{"zero timeout", []string{"locate", "--rev", sha, "--timeout", "0"}, `invalid argument "0" for "--timeout" flag: a fetch needs time; give a positive duration`},
 		{"timeout without unit", []string{"check", "--timeout", "30", "j.md"}, `invalid argument "30" for "--timeout" flag: not a duration; give one such as 30s`},
 	} {
@@ -211,11 +215,13 @@ func TestOptions(t *testing.T) {
 		{"check timeout", []string{"check", "--timeout", "1m30s", "a.md"},
 			&CheckOptions{Files: []string{"a.md"}, Format: "text", Timeout: 90 * time.Second}},
 		{"stages journal", []string{"stages", "op", "--journal", "notes/j.md"},
-			&StagesOptions{Dir: "op", Format: "text", Journal: "notes/j.md", LinkFrom: "notes", Settle: stages.DefaultSettle}},
+			&StagesOptions{Dir: "op", Format: "text", Journal: "notes/j.md", LinkFrom: "notes", Settle: stages.DefaultSettle, Run: RunOptions{For: 30 * time.Second}}},
 		{"stages patch", []string{"stages", "op", "--patch", "--write"},
-			&StagesOptions{Dir: "op", Format: "text", Patch: true, Write: true, Settle: stages.DefaultSettle}},
+			&StagesOptions{Dir: "op", Format: "text", Patch: true, Write: true, Settle: stages.DefaultSettle, Run: RunOptions{For: 30 * time.Second}}},
 		{"stages log settle", []string{"stages", "op", "--log", "x.log", "--settle", "30s"},
-			&StagesOptions{Dir: "op", Format: "text", Log: "x.log", Settle: 30 * time.Second}},
+			&StagesOptions{Dir: "op", Format: "text", Log: "x.log", Settle: 30 * time.Second, Run: RunOptions{For: 30 * time.Second}}},
+		{"stages run", []string{"stages", "op", "--run", "--for", "1m", "--object", "o.yaml", "--then", "t.yaml", "--kubeconfig", "kc"},
+			&StagesOptions{Dir: "op", Format: "text", Settle: stages.DefaultSettle, Run: RunOptions{On: true, For: time.Minute, Object: "o.yaml", Then: "t.yaml", Kubeconfig: "kc"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, errs, got := stubbed(t, tc.args...)

@@ -47,6 +47,15 @@ informer watches, failed writes and writes no watch event follows never
 count as bringing the object back. PATH is then only used to find the
 printing statements.
 
+--run does the whole exercise in one command: it patches a copy of the tree
+(never the tree itself), builds it, starts a throwaway etcd and kube-apiserver
+on 127.0.0.1 (built once from the Go module proxy at the Kubernetes version
+of the tree's client-go, and cached: the first run takes minutes), applies
+the tree's CRDs, creates its example object (or --object FILE), runs the
+controller for --for, changes the object halfway with --then FILE, deletes
+it, stops everything and reads the log as --log does. --kubeconfig FILE uses
+your own cluster instead of the throwaway one.
+
 --journal FILE puts the markdown (the stages, or with --log the reading) into
 a fenced region of a journal, leaving the rest of it untouched.`
 
@@ -63,6 +72,7 @@ type StagesOptions struct {
 	// LinkFrom is the directory local citations in markdown link relative
 	// to (the journal's), or "" for plain citations.
 	LinkFrom string
+	Run      RunOptions // --run and its flags
 	Out      io.Writer
 	ErrOut   io.Writer // where unpatched stages are reported
 	// Settle is --settle: how long an object stays quiet after its last
@@ -80,7 +90,8 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 		Long:  stagesLong,
 		Example: `  ctrlcmp stages ./sample-controller --format mermaid
   ctrlcmp stages ./sample-controller --patch | git -C ./sample-controller apply
-  ctrlcmp stages ./sample-controller --log controller.log --journal notes.md`,
+  ctrlcmp stages ./sample-controller --log controller.log --journal notes.md
+  ctrlcmp stages ./sample-controller --run --for 1m`,
 		Args: exactArgs(1, "one PATH, the directory of a Go module"),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Dir = args[0]
@@ -96,6 +107,14 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 				return fail.Usage("--journal takes the stages or a log reading, not a patch")
 			case opts.Settle <= 0:
 				return fail.Usage("--settle %s: give a positive duration, such as 5s", opts.Settle)
+			case opts.Run.On && (opts.Patch || opts.Log != ""):
+				return fail.Usage("--run patches, runs and reads the log itself; use it without --patch and --log")
+			case !opts.Run.On && opts.Run.flagsSet(c):
+				return fail.Usage("--for, --object, --then and --kubeconfig go with --run")
+			case opts.Run.On && opts.Run.For <= 0:
+				return fail.Usage("--for %s: give a positive duration, such as 30s", opts.Run.For)
+			case opts.Run.On && opts.Format == "mermaid":
+				return fail.Usage("--format mermaid draws the stages of the code; a run's reading prints as text, markdown or json")
 			case opts.Log != "" && opts.Format == "mermaid":
 				return fail.Usage("--format mermaid draws the stages of the code; a log reading prints as text, markdown or json")
 			}
@@ -119,6 +138,7 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 	c.Flags().StringVar(&opts.Log, "log", "", "read this log of the patched controller (klog text or JSON)")
 	c.Flags().DurationVar(&opts.Settle, "settle", stages.DefaultSettle, "with --log: how long an object must stay quiet after its last pass to settle")
 	c.Flags().StringVar(&opts.Journal, "journal", "", "write the markdown into a fenced region of this journal")
+	opts.Run.addFlags(c)
 	return c
 }
 
@@ -127,6 +147,9 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 func stagesRun(ctx context.Context, g *globals, opts *StagesOptions) error {
 	if opts.Log != "" {
 		return readLog(g, opts)
+	}
+	if opts.Run.On {
+		return runStages(ctx, g, opts)
 	}
 	t, err := g.inspectSource(ctx, source{dir: opts.Dir}, fetchFlags{}, "", opts.LinkFrom)
 	if err != nil {

@@ -37,25 +37,36 @@ type cache struct {
 // openCache returns the cache of repository url under dir (or the default
 // cache directory when dir is empty).
 func openCache(dir, url string) (*cache, error) {
-	if dir == "" {
-		dir = os.Getenv(CacheEnv)
-	}
-	if dir == "" {
-		user, err := os.UserCacheDir()
-		if err != nil {
-			return nil, cacheDirError("no cache directory: $%s is not set and %w", CacheEnv, err)
-		}
-		dir = filepath.Join(user, "ctrlcmp")
-	}
-	abs, err := filepath.Abs(dir)
+	abs, err := CacheRoot(dir)
 	if err != nil {
-		return nil, fail.Usage("cache directory %s: %w", dir, err)
+		return nil, err
 	}
 	c := &cache{repoDir: filepath.Join(abs, "git", repoKey(url))}
 	if err := os.MkdirAll(c.repoDir, 0o755); err != nil {
 		return nil, cacheDirError("cannot create the cache directory %s: %w", c.repoDir, err)
 	}
 	return c, nil
+}
+
+// CacheRoot is ctrlcmp's cache directory, absolute: dir when not empty,
+// else $CTRLCMP_CACHE, else ctrlcmp under the user's cache directory. Each
+// user of it keeps a subdirectory of its own (git/ for fetched trees).
+func CacheRoot(dir string) (string, error) {
+	if dir == "" {
+		dir = os.Getenv(CacheEnv)
+	}
+	if dir == "" {
+		user, err := os.UserCacheDir()
+		if err != nil {
+			return "", cacheDirError("no cache directory: $%s is not set and %w", CacheEnv, err)
+		}
+		dir = filepath.Join(user, "ctrlcmp")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fail.Usage("cache directory %s: %w", dir, err)
+	}
+	return abs, nil
 }
 
 // repoKey names a repository's directory in the cache: a readable slug of
