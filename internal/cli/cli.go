@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+	"github.com/ctrlcmp/ctrlcmp/internal/phase"
 )
 
 // Version is ctrlcmp's version, recorded in generated markdown.
@@ -85,6 +86,23 @@ func (g *globals) progress() func(string) {
 		}
 	}
 	return func(s string) { fmt.Fprintf(g.stderr, "ctrlcmp: %s\n", s) }
+}
+
+// phases returns ctx with, under --verbose (and not --quiet), each
+// analysis' phase breakdown reported on stderr.
+func (g *globals) phases(ctx context.Context) context.Context {
+	if !g.verbose || g.quiet {
+		return ctx
+	}
+	return phase.WithReport(ctx, func(s string) { fmt.Fprintf(g.stderr, "ctrlcmp: %s\n", s) })
+}
+
+// reported writes a report with write, marking its phase.
+func reported(ctx context.Context, write func() error) error {
+	ctx = phase.Begin(ctx, "output")
+	err := write()
+	phase.Mark(ctx, "report", "")
+	return err
 }
 
 // warn prints a warning on stderr, also under --quiet: something the

@@ -1,12 +1,19 @@
-// Package load type-checks one controller source tree with a single
-// packages.Load: the tree's own packages (its module and every nested module
-// wired in by a local replace directive) with full syntax and types, and its
-// dependencies from source with every function body dropped, so that their
-// declarations are typed without compiling or type-checking library code.
+// Package load type-checks one controller source tree with its own driver
+// over `go list -deps -json`: the tree's own packages (its module and every
+// nested module wired in by a local replace directive) with full syntax and
+// types, and its dependencies with their types only (no syntax, no
+// types.Info kept). A dependency's types come from the export data the
+// build cache already holds for every dependency (a probe of `go list
+// -export` bounded in time), or else from its declarations: parsed with
+// its function bodies dropped and type-checked in parallel in dependency
+// order, with no library code compiled. Both ways give the same types.
 //
 // The tree is treated as untrusted: cgo is off, GOTOOLCHAIN is local (a
-// go.mod cannot make the go command download a toolchain), and nothing in it
-// is executed.
+// go.mod cannot make the go command download a toolchain), a -mod flag in
+// GOFLAGS is dropped (the go command may not rewrite go.mod or go.sum), and
+// nothing in it is executed. The export data probe may make the go command
+// compile dependencies, which runs the compiler on their code, never the
+// code; nothing of the tree's own is compiled.
 package load
 
 import (
@@ -21,12 +28,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+	"github.com/ctrlcmp/ctrlcmp/internal/phase"
 )
 
 // Tree is a loaded source tree.
@@ -42,6 +49,9 @@ type Tree struct {
 	Own []*packages.Package
 	// All is every package of the import graph, own ones included.
 	All []*packages.Package
+	// DepsFrom is where the dependencies' types came from: ExportData or
+	// Declarations.
+	DepsFrom DepSource
 	// Warnings are the problems that did not stop the load: the
 	// dependencies that could not be listed (a go.sum missing their lines),
 	// then the type errors of the tree's own packages, with paths relative
@@ -49,14 +59,44 @@ type Tree struct {
 	Warnings []string
 
 	// generated are the own generated files read for their declarations
-	// only (declarationsOnly); parseFile fills it from several goroutines.
-	mu        sync.Mutex
+	// only (declarationsOnly).
 	generated map[string]bool
 }
 
-// Load loads the Go module in dir. Progress lines go to progress when it is
-// not nil.
+// DepSource is where the dependencies' types come from.
+type DepSource int
+
+const (
+	// AnySource takes export data when the build cache holds it for every
+	// dependency (a bounded probe, exportProbeLimit), declarations otherwise.
+	AnySource DepSource = iota
+	// ExportData imports every dependency from the build cache's export
+	// data, compiling (never running) what the cache lacks, and falls back
+	// to declarations when a package has none.
+	ExportData
+	// Declarations types every dependency from its source's declarations.
+	Declarations
+)
+
+func (s DepSource) String() string {
+	switch s {
+	case ExportData:
+		return "export data from the build cache"
+	case Declarations:
+		return "declarations from source"
+	}
+	return "export data or declarations"
+}
+
+// Load loads the Go module in dir, its dependencies from export data when
+// the build cache holds it and from their declarations otherwise. Progress
+// lines go to progress when it is not nil.
 func Load(ctx context.Context, dir string, progress func(string)) (*Tree, error) {
+	return LoadFrom(ctx, dir, progress, AnySource)
+}
+
+// LoadFrom is Load with the dependencies' types taken from a chosen source.
+func LoadFrom(ctx context.Context, dir string, progress func(string), from DepSource) (*Tree, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fail.Usage("%s: %w", dir, err)
@@ -89,33 +129,30 @@ func Load(ctx context.Context, dir string, progress func(string)) (*Tree, error)
 	if progress != nil {
 		progress(fmt.Sprintf("loading packages of %s (%s)", dir, strings.Join(patterns, " ")))
 	}
-	cfg := &packages.Config{
-		Context: ctx,
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps |
-			packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule,
-		Dir:       abs,
-		Fset:      t.Fset,
-		Env:       untrustedEnv(),
-		ParseFile: t.parseFile,
-	}
-	roots, err := packages.Load(cfg, patterns...)
+	list, err := goList(ctx, abs, dir, patterns)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, err
 		}
-		return nil, fail.Wrap(fail.CodeLoad, newListError(dir, err))
+		return nil, fail.Wrap(fail.CodeLoad, err)
 	}
-	seen := map[*packages.Package]bool{}
-	packages.Visit(roots, nil, func(p *packages.Package) {
-		if seen[p] {
-			return
+	g := newGraph(list, t.Fset, abs, func(files []string) bool { return len(files) > 0 && t.IsOwnFile(files[0]) })
+	phase.Mark(ctx, "go list", fmt.Sprintf("%d packages", len(g.nodes)))
+	if err := t.typeDependencies(ctx, g, from); err != nil {
+		return nil, err
+	}
+	syntax := t.parseOwn(g)
+	phase.Mark(ctx, "parse", fmt.Sprintf("%d own packages", len(syntax)))
+	if err := g.checkOwn(ctx, syntax); err != nil {
+		return nil, err
+	}
+	phase.Mark(ctx, "type-check", fmt.Sprintf("%d own packages", len(syntax)))
+	for _, n := range g.nodes {
+		t.All = append(t.All, n.pkg)
+		if n.own {
+			t.Own = append(t.Own, n.pkg)
 		}
-		seen[p] = true
-		t.All = append(t.All, p)
-		if t.isOwnPackage(p) {
-			t.Own = append(t.Own, p)
-		}
-	})
+	}
 	sort.Slice(t.All, func(i, j int) bool { return t.All[i].PkgPath < t.All[j].PkgPath })
 	sort.Slice(t.Own, func(i, j int) bool { return t.Own[i].PkgPath < t.Own[j].PkgPath })
 	t.Warnings = t.dependencyErrors(mf)
@@ -140,6 +177,61 @@ func Load(ctx context.Context, dir string, progress func(string)) (*Tree, error)
 		return nil, fail.Load("%s: %s; run `go build ./...` there to see why", dir, msg)
 	}
 	return t, nil
+}
+
+// typeDependencies gives every dependency its types: the standard
+// library's from its declarations, and the modules' from the build cache's
+// export data when from allows it and the cache holds it for every one of
+// them, else from their declarations too. (The compiler writes a standard
+// library position as $GOROOT/src/…, which is no file: from source, its
+// positions are the files' own, whichever way the modules went.)
+func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource) error {
+	var e effort
+	std := func(n *node) bool { return n.listed.Standard && !n.own }
+	if err := g.checkDeclarations(ctx, std, &e); err != nil {
+		return err
+	}
+	phase.Mark(ctx, "type-check standard library", fmt.Sprintf("from %s: %s", Declarations, &e))
+	module := func(n *node) bool { return !n.listed.Standard && !n.own }
+	if from != Declarations {
+		var paths []string
+		for _, n := range g.nodes {
+			if module(n) {
+				paths = append(paths, n.pkg.PkgPath)
+			}
+		}
+		limit := exportProbeLimit
+		if from == ExportData {
+			limit = 0
+		}
+		files, ok := exportFiles(ctx, t.Dir, paths, limit)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		why := "not every dependency has export data in the build cache"
+		if ok {
+			err := g.importExportData(files)
+			if err == nil {
+				t.DepsFrom = ExportData
+				phase.Mark(ctx, "type-check dependencies", fmt.Sprintf("%d packages, from %s", len(paths), ExportData))
+				return nil
+			}
+			why = err.Error()
+			for _, n := range g.nodes {
+				if module(n) {
+					n.pkg.Types, n.illTyped = nil, false
+				}
+			}
+		}
+		phase.Mark(ctx, "export data probe", why)
+	}
+	var modules effort
+	if err := g.checkDeclarations(ctx, module, &modules); err != nil {
+		return err
+	}
+	t.DepsFrom = Declarations
+	phase.Mark(ctx, "type-check dependencies", fmt.Sprintf("from %s: %s", Declarations, &modules))
+	return nil
 }
 
 // dependencyErrors are the errors the go command gave while listing the
@@ -252,19 +344,6 @@ func (t *Tree) dropDeclarationsOnlyErrors(p *packages.Package) {
 	p.Errors = errs
 }
 
-// untrustedEnv is the go command's environment for a tree we do not trust.
-func untrustedEnv() []string {
-	env := []string{"CGO_ENABLED=0", "GOTOOLCHAIN=local", "GOWORK=off"}
-	for _, kv := range os.Environ() {
-		switch strings.SplitN(kv, "=", 2)[0] {
-		case "CGO_ENABLED", "GOTOOLCHAIN", "GOWORK":
-			continue
-		}
-		env = append(env, kv)
-	}
-	return env
-}
-
 // nestedModulePatterns returns a "module/..." pattern for every module the
 // main module requires and replaces with a directory inside the tree, such as
 // an api/ module holding the CRD types.
@@ -287,28 +366,14 @@ func nestedModulePatterns(mf *modfile.File, dir string) []string {
 	return pats
 }
 
-// parseFile parses a file for the type checker. A tree's own file keeps
-// its comments and bodies, unless it is generated (it is then read for its
-// declarations only); any other file loses its function bodies, which is all
-// the type checker needs for its declarations.
+// parseFile parses an own file for the type checker: with its comments and
+// bodies, unless it is generated (it is then read for its declarations
+// only).
 func (t *Tree) parseFile(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
-	if t.IsOwnFile(filename) {
-		f, err := parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
-		if f != nil && ast.IsGenerated(f) {
-			declarationsOnly(f)
-			t.mu.Lock()
-			t.generated[filename] = true
-			t.mu.Unlock()
-		}
-		return f, err
-	}
-	f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution)
-	if f != nil {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok {
-				fd.Body = nil
-			}
-		}
+	f, err := parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
+	if f != nil && ast.IsGenerated(f) {
+		declarationsOnly(f)
+		t.generated[filename] = true
 	}
 	return f, err
 }
@@ -448,18 +513,8 @@ type ListError struct {
 	Dir string
 	// Stderr is the go command's message, without the exit status.
 	Stderr string
-	// Err is go/packages' error.
+	// Err is the go command's failure.
 	Err error
-}
-
-// newListError reads go/packages' error for a failed go list ("err: exit
-// status 1: stderr: …").
-func newListError(dir string, err error) *ListError {
-	msg := err.Error()
-	if _, stderr, ok := strings.Cut(msg, ": stderr: "); ok && strings.HasPrefix(msg, "err: ") && strings.TrimSpace(stderr) != "" {
-		msg = stderr
-	}
-	return &ListError{Dir: dir, Stderr: strings.TrimRight(msg, " \t\n"), Err: err}
 }
 
 // Error is the first line of the go command's message, then the others
@@ -481,5 +536,5 @@ func (e *ListError) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// Unwrap returns go/packages' error.
+// Unwrap returns the go command's failure.
 func (e *ListError) Unwrap() error { return e.Err }
