@@ -36,6 +36,9 @@ type graph struct {
 	byPath map[string]*node
 	fset   *token.FileSet
 	sizes  types.Sizes
+	// exports are the module dependencies' export data, when they were
+	// typed from it.
+	exports *exports
 }
 
 // newGraph resolves the imports of the listed packages. own tells the
@@ -80,28 +83,60 @@ func goarch() string {
 	return runtime.GOARCH
 }
 
-// importExportData types every module dependency from the export data
-// files the build cache holds (by import path), in dependency order, once
-// the standard library is typed: the packages share one map, so that a
-// type has one identity, and an object already typed is taken as it is.
+// exports are the export data of a tree's module dependencies: the file of
+// each (by import path), and the packages read so far, which share one map
+// so that a type has one identity and an object already typed is taken as
+// it is. The compiler's export data of a package holds every declaration
+// its own reaches, so the packages the tree imports are read at once and
+// the others are complete only when asked for (Tree.Types).
+type exports struct {
+	files   map[string]string
+	imports map[string]*types.Package
+	read    map[string]bool
+}
+
+// importExportData types the module dependencies from the export data
+// files the build cache holds, once the standard library is typed: the
+// packages the tree's own import are read, in dependency order; every
+// other one has the declarations they reach (or no package at all).
 func (g *graph) importExportData(files map[string]string) error {
-	imports := map[string]*types.Package{}
+	g.exports = &exports{files: files, imports: map[string]*types.Package{}, read: map[string]bool{}}
+	direct := map[*node]bool{}
 	for _, n := range g.nodes {
 		if n.listed.Standard {
-			imports[n.pkg.PkgPath] = n.pkg.Types
+			g.exports.imports[n.pkg.PkgPath] = n.pkg.Types
+		}
+		if n.own {
+			for _, imp := range n.imports {
+				direct[imp] = true
+			}
 		}
 	}
 	for _, n := range g.nodes {
-		if n.own || n.listed.Standard {
-			continue
+		if direct[n] && !n.own && !n.listed.Standard {
+			if err := g.readExports(n); err != nil {
+				return err
+			}
 		}
-		pkg, err := readExportData(g.fset, imports, n.pkg.PkgPath, files[n.pkg.PkgPath])
-		if err != nil {
-			return err
-		}
-		n.pkg.Types = pkg
-		n.illTyped = len(n.pkg.Errors) > 0
 	}
+	for _, n := range g.nodes {
+		if !n.own && !n.listed.Standard {
+			n.pkg.Types = g.exports.imports[n.pkg.PkgPath]
+			n.illTyped = len(n.pkg.Errors) > 0
+		}
+	}
+	return nil
+}
+
+// readExports reads the export data of a module dependency.
+func (g *graph) readExports(n *node) error {
+	path := n.pkg.PkgPath
+	pkg, err := readExportData(g.fset, g.exports.imports, path, g.exports.files[path])
+	if err != nil {
+		return err
+	}
+	g.exports.read[path] = true
+	n.pkg.Types = pkg
 	return nil
 }
 

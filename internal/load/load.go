@@ -23,11 +23,13 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/packages"
@@ -61,6 +63,10 @@ type Tree struct {
 	// generated are the own generated files read for their declarations
 	// only (declarationsOnly).
 	generated map[string]bool
+	// graph is the listed packages, for the dependencies completed on
+	// demand (Types).
+	graph *graph
+	mu    sync.Mutex
 }
 
 // DepSource is where the dependencies' types come from.
@@ -137,6 +143,7 @@ func LoadFrom(ctx context.Context, dir string, progress func(string), from DepSo
 		return nil, fail.Wrap(fail.CodeLoad, err)
 	}
 	g := newGraph(list, t.Fset, abs, func(files []string) bool { return len(files) > 0 && t.IsOwnFile(files[0]) })
+	t.graph = g
 	phase.Mark(ctx, "go list", fmt.Sprintf("%d packages", len(g.nodes)))
 	if err := t.typeDependencies(ctx, g, from); err != nil {
 		return nil, err
@@ -232,6 +239,25 @@ func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource) e
 	t.DepsFrom = Declarations
 	phase.Mark(ctx, "type-check dependencies", fmt.Sprintf("from %s: %s", Declarations, &modules))
 	return nil
+}
+
+// Types is the complete *types.Package of the loaded package at path, or
+// nil. A module dependency typed from export data that the tree does not
+// import holds, until asked for here, only the declarations the tree
+// reaches: its export data is read now.
+func (t *Tree) Types(path string) *types.Package {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := t.graph.byPath[path]
+	if n == nil {
+		return nil
+	}
+	if x := t.graph.exports; x != nil && !n.own && !n.listed.Standard && !x.read[path] {
+		if err := t.graph.readExports(n); err != nil {
+			return n.pkg.Types
+		}
+	}
+	return n.pkg.Types
 }
 
 // dependencyErrors are the errors the go command gave while listing the
