@@ -66,11 +66,17 @@ func goList(ctx context.Context, dir, shown string, patterns []string) ([]*liste
 }
 
 // exportProbeLimit bounds the export data probe when the tree is analysed
-// the usual way: with a warm build cache `go list -export` answers every
-// dependency in a second or two (about 2.6 s for kustomize-controller's
-// 1,876 packages on a loaded two-core machine); beyond this it is compiling,
-// and the declarations path is cheaper than waiting for the compiler.
-const exportProbeLimit = 6 * time.Second
+// the usual way, by the time the go command took to list the packages
+// (which scales with the tree and the machine's load): with a warm build
+// cache `go list -export` answers every dependency in a few times that
+// (it hashes every file), 5.1 s for kustomize-controller's 1,627 module
+// packages on a two-core machine with a load of 30, whose listing took
+// 1.7 to 3.2 s; beyond the bound it is compiling, and the declarations path
+// is cheaper than waiting for the compiler. What it compiled before it was
+// stopped stays in the build cache, so that later runs find more.
+func exportProbeLimit(listing time.Duration) time.Duration {
+	return max(3*time.Second, 4*listing)
+}
 
 // exportFiles asks the go command for the export data file of each of
 // paths (`go list -e -export`), from the build cache. The go command

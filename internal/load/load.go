@@ -2,18 +2,22 @@
 // over `go list -deps -json`: the tree's own packages (its module and every
 // nested module wired in by a local replace directive) with full syntax and
 // types, and its dependencies with their types only (no syntax, no
-// types.Info kept). A dependency's types come from the export data the
-// build cache already holds for every dependency (a probe of `go list
-// -export` bounded in time), or else from its declarations: parsed with
-// its function bodies dropped and type-checked in parallel in dependency
-// order, with no library code compiled. Both ways give the same types.
+// types.Info kept).
+//
+// A dependency is typed from its declarations: parsed with its function
+// bodies dropped and type-checked in parallel in dependency order, with no
+// library code compiled. The standard library always is; a module
+// dependency is typed instead from the compiler's export data when the
+// build cache holds it for every module dependency, which a probe of `go
+// list -export` bounded in time tells (exportProbeLimit). Both ways give
+// the same types and positions, so the same report.
 //
 // The tree is treated as untrusted: cgo is off, GOTOOLCHAIN is local (a
 // go.mod cannot make the go command download a toolchain), a -mod flag in
 // GOFLAGS is dropped (the go command may not rewrite go.mod or go.sum), and
 // nothing in it is executed. The export data probe may make the go command
-// compile dependencies, which runs the compiler on their code, never the
-// code; nothing of the tree's own is compiled.
+// compile dependencies the cache lacks, which runs the compiler on their
+// code, never the code itself; nothing of the tree's own is compiled.
 package load
 
 import (
@@ -30,6 +34,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/packages"
@@ -74,7 +79,8 @@ type DepSource int
 
 const (
 	// AnySource takes export data when the build cache holds it for every
-	// dependency (a bounded probe, exportProbeLimit), declarations otherwise.
+	// module dependency (a bounded probe, exportProbeLimit), declarations
+	// otherwise.
 	AnySource DepSource = iota
 	// ExportData imports every dependency from the build cache's export
 	// data, compiling (never running) what the cache lacks, and falls back
@@ -135,6 +141,7 @@ func LoadFrom(ctx context.Context, dir string, progress func(string), from DepSo
 	if progress != nil {
 		progress(fmt.Sprintf("loading packages of %s (%s)", dir, strings.Join(patterns, " ")))
 	}
+	started := time.Now()
 	list, err := goList(ctx, abs, dir, patterns)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -145,7 +152,7 @@ func LoadFrom(ctx context.Context, dir string, progress func(string), from DepSo
 	g := newGraph(list, t.Fset, abs, func(files []string) bool { return len(files) > 0 && t.IsOwnFile(files[0]) })
 	t.graph = g
 	phase.Mark(ctx, "go list", fmt.Sprintf("%d packages", len(g.nodes)))
-	if err := t.typeDependencies(ctx, g, from); err != nil {
+	if err := t.typeDependencies(ctx, g, from, exportProbeLimit(time.Since(started))); err != nil {
 		return nil, err
 	}
 	syntax := t.parseOwn(g)
@@ -192,7 +199,7 @@ func LoadFrom(ctx context.Context, dir string, progress func(string), from DepSo
 // them, else from their declarations too. (The compiler writes a standard
 // library position as $GOROOT/src/…, which is no file: from source, its
 // positions are the files' own, whichever way the modules went.)
-func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource) error {
+func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource, limit time.Duration) error {
 	var e effort
 	std := func(n *node) bool { return n.listed.Standard && !n.own }
 	if err := g.checkDeclarations(ctx, std, &e); err != nil {
@@ -207,7 +214,6 @@ func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource) e
 				paths = append(paths, n.pkg.PkgPath)
 			}
 		}
-		limit := exportProbeLimit
 		if from == ExportData {
 			limit = 0
 		}
