@@ -200,13 +200,12 @@ func LoadFrom(ctx context.Context, dir string, progress func(string), from DepSo
 // library position as $GOROOT/src/…, which is no file: from source, its
 // positions are the files' own, whichever way the modules went.)
 func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource, limit time.Duration) error {
-	var e effort
-	std := func(n *node) bool { return n.listed.Standard && !n.own }
-	if err := g.checkDeclarations(ctx, std, &e); err != nil {
-		return err
-	}
-	phase.Mark(ctx, "type-check standard library", fmt.Sprintf("from %s: %s", Declarations, &e))
 	module := func(n *node) bool { return !n.listed.Standard && !n.own }
+	type probed struct {
+		files map[string]string
+		ok    bool
+	}
+	probe := make(chan probed, 1)
 	if from != Declarations {
 		var paths []string
 		for _, n := range g.nodes {
@@ -217,19 +216,33 @@ func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource, l
 		if from == ExportData {
 			limit = 0
 		}
-		files, ok := exportFiles(ctx, t.Dir, paths, limit)
-		if err := ctx.Err(); err != nil {
+		go func() { // the go command hashes the files while the standard library is typed
+			files, ok := exportFiles(ctx, t.Dir, paths, limit)
+			probe <- probed{files, ok}
+		}()
+	}
+	var std effort
+	err := g.checkDeclarations(ctx, func(n *node) bool { return n.listed.Standard && !n.own }, &std)
+	if from != Declarations {
+		p := <-probe
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err != nil {
 			return err
 		}
-		why := "not every dependency has export data in the build cache"
-		if ok {
-			err := g.importExportData(files)
+		phase.Mark(ctx, "type-check standard library", fmt.Sprintf("from %s: %s; the export data probe ran beside it", Declarations, &std))
+		why := "not every module dependency has export data in the build cache"
+		if p.ok {
+			phase.Mark(ctx, "export data probe", "every module dependency has export data in the build cache")
+			err := g.importExportData(p.files)
 			if err == nil {
 				t.DepsFrom = ExportData
-				phase.Mark(ctx, "type-check dependencies", fmt.Sprintf("%d packages, from %s", len(paths), ExportData))
+				phase.Mark(ctx, "type-check dependencies", fmt.Sprintf("%d packages, from %s", len(p.files), ExportData))
 				return nil
 			}
 			why = err.Error()
+			g.exports = nil
 			for _, n := range g.nodes {
 				if module(n) {
 					n.pkg.Types, n.illTyped = nil, false
@@ -237,6 +250,11 @@ func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource, l
 			}
 		}
 		phase.Mark(ctx, "export data probe", why)
+	} else {
+		if err != nil {
+			return err
+		}
+		phase.Mark(ctx, "type-check standard library", fmt.Sprintf("from %s: %s", Declarations, &std))
 	}
 	var modules effort
 	if err := g.checkDeclarations(ctx, module, &modules); err != nil {
