@@ -81,6 +81,7 @@ func locateRun(ctx context.Context, g *globals, opts *LocateOptions) error {
 	if err != nil {
 		return err
 	}
+	t = withoutAnalysis(t)
 	if opts.Kind != "" {
 		if t.Controllers, err = inspect.Matching(t, opts.Kind); err != nil {
 			return err

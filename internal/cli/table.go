@@ -129,6 +129,7 @@ func tableRun(ctx context.Context, g *globals, opts *TableOptions) error {
 		if err != nil {
 			return err
 		}
+		t = withoutAnalysis(t)
 		ctrl, err := inspect.Select(t, s.kind, s.flag)
 		if err != nil {
 			return err
