@@ -24,8 +24,12 @@ type node struct {
 	listed  *listed
 	pkg     *packages.Package
 	own     bool
-	index   int     // its place in go list's order, dependencies first
 	imports []*node // the listed packages it imports, resolved
+	// source maps a resolved import path to the path the source imports
+	// (a vendored standard package); importErrors are the imports that
+	// close a cycle, by the path the source imports.
+	source       map[string]string
+	importErrors map[string]error
 	// illTyped: the package, or one it imports, holds errors.
 	illTyped bool
 }
@@ -47,7 +51,7 @@ func newGraph(list []*listed, fset *token.FileSet, dir string, own func(files []
 	g := &graph{byPath: map[string]*node{}, fset: fset, sizes: types.SizesFor("gc", goarch())}
 	for _, l := range list {
 		files := l.files(dir)
-		n := &node{listed: l, own: own(files), index: len(g.nodes), pkg: &packages.Package{
+		n := &node{listed: l, own: own(files), importErrors: map[string]error{}, pkg: &packages.Package{
 			ID: l.ImportPath, PkgPath: l.ImportPath, Name: l.Name, GoFiles: files, CompiledGoFiles: files,
 			Module: l.Module, Fset: fset, Errors: l.listErrors(), Imports: map[string]*packages.Package{},
 		}}
@@ -55,21 +59,52 @@ func newGraph(list []*listed, fset *token.FileSet, dir string, own func(files []
 		g.byPath[l.ImportPath] = n
 	}
 	for _, n := range g.nodes {
-		source := map[string]string{} // resolved path -> path as the source imports it
+		n.source = map[string]string{}
 		for path, id := range n.listed.ImportMap {
-			source[id] = path
+			n.source[id] = path
 		}
+	}
+	// Depth first from the listed packages, as go/packages walks them: an
+	// import back into the walk's stack (a cycle, which go list reports)
+	// is an import error, so that the imports form a graph without cycles.
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[*node]int{}
+	var stack []string
+	var visit func(n *node)
+	visit = func(n *node) {
+		color[n] = grey
+		stack = append(stack, n.pkg.PkgPath)
 		for _, id := range n.listed.Imports {
 			imp := g.byPath[id]
 			if imp == nil {
 				continue // "C", or a package go list could not describe
 			}
-			n.imports = append(n.imports, imp)
 			path := id
-			if p, ok := source[id]; ok {
+			if p, ok := n.source[id]; ok {
 				path = p
 			}
+			switch color[imp] {
+			case grey:
+				n.importErrors[path] = fmt.Errorf("import cycle: %v", stack)
+				continue
+			case white:
+				visit(imp)
+			}
+			n.imports = append(n.imports, imp)
 			n.pkg.Imports[path] = imp.pkg
+		}
+		stack = stack[:len(stack)-1]
+		color[n] = black
+	}
+	for _, roots := range []bool{true, false} {
+		for _, n := range g.nodes {
+			if color[n] == white && !n.listed.DepOnly == roots {
+				visit(n)
+			}
 		}
 	}
 	return g
@@ -261,7 +296,10 @@ func (g *graph) config(n *node, onError func(error)) *types.Config {
 				return types.Unsafe, nil
 			}
 			p := n.pkg.Imports[path]
-			if p == nil || g.byPath[p.ID].index > n.index || p.Types == nil {
+			if err := n.importErrors[path]; p == nil && err != nil {
+				return nil, err
+			}
+			if p == nil || p.Types == nil {
 				return nil, fmt.Errorf("no metadata for %s", path)
 			}
 			return p.Types, nil
@@ -280,10 +318,8 @@ type importerFunc func(path string) (*types.Package, error)
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
 // inOrder runs do on every node selected, in parallel on as many workers as
-// there are processors, each once the nodes it imports are done. An import
-// listed after its importer (an import cycle, which go list reports) is
-// not waited for: the importer finds no package there. A cancelled ctx
-// stops it at the next package.
+// there are processors, each once the nodes it imports are done. A
+// cancelled ctx stops it at the next package.
 func (g *graph) inOrder(ctx context.Context, selected func(*node) bool, do func(*node)) error {
 	pending := map[*node]int{}
 	importedBy := map[*node][]*node{}
@@ -293,7 +329,7 @@ func (g *graph) inOrder(ctx context.Context, selected func(*node) bool, do func(
 			continue
 		}
 		for _, imp := range n.imports {
-			if selected(imp) && imp.index < n.index {
+			if selected(imp) {
 				pending[n]++
 				importedBy[imp] = append(importedBy[imp], n)
 			}
