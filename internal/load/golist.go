@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -65,37 +64,36 @@ func goList(ctx context.Context, dir, shown string, patterns []string) ([]*liste
 	return pkgs, nil
 }
 
-// exportProbeLimit bounds the export data probe when the tree is analysed
-// the usual way, by the time the go command took to list the packages
-// (which scales with the tree and the machine's load): with a warm build
-// cache `go list -export` answers every dependency in a few times that
-// (it hashes every file), 5.1 s for kustomize-controller's 1,627 module
-// packages on a two-core machine with a load of 30, whose listing took
-// 1.7 to 3.2 s; beyond the bound it is compiling, and the declarations path
-// is cheaper than waiting for the compiler. What it compiled before it was
-// stopped stays in the build cache, so that later runs find more.
-func exportProbeLimit(listing time.Duration) time.Duration {
-	return max(3*time.Second, 4*listing)
-}
-
 // exportFiles asks the go command for the export data file of each of
-// paths (`go list -e -export`), from the build cache. The go command
-// compiles (never runs) what the cache lacks, so the probe is bounded by
-// limit (none when 0): past it, it is stopped and ok is false, as it is
-// when any package has no export data.
-func exportFiles(ctx context.Context, dir string, paths []string, limit time.Duration) (files map[string]string, ok bool) {
-	if limit > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, limit)
-		defer cancel()
-	}
-	args := append([]string{"list", "-e", "-export", "-json=ImportPath,Export", "--"}, paths...)
-	out, err := runGo(ctx, dir, args)
-	if err != nil {
+// paths (`go list -e -export`), from the build cache. What the cache lacks
+// the go command compiles (it never runs it); with cachedOnly, the probe
+// stops at the first command it starts (-x names each on stderr before it
+// runs), so that a warm cache answers once the files are hashed and a cold
+// one costs no more than that. ok is false when it stopped, failed, or
+// left a package without export data. What it compiled stays in the build
+// cache.
+func exportFiles(ctx context.Context, dir string, paths []string, cachedOnly bool) (files map[string]string, ok bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	args := append([]string{"list", "-e", "-export", "-x", "-json=ImportPath,Export", "--"}, paths...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = untrustedEnv()
+	ownGroup(cmd)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	building := false
+	cmd.Stderr = lineWriter(func(line string) {
+		if cachedOnly && !building && !strings.HasPrefix(line, "WORK=") {
+			building = true
+			cancel()
+		}
+	})
+	if err := cmd.Run(); err != nil || building {
 		return nil, false
 	}
 	files = map[string]string{}
-	dec := json.NewDecoder(bytes.NewReader(out))
+	dec := json.NewDecoder(&stdout)
 	for {
 		var p struct{ ImportPath, Export string }
 		if err := dec.Decode(&p); err == io.EOF {
@@ -109,6 +107,16 @@ func exportFiles(ctx context.Context, dir string, paths []string, limit time.Dur
 		files[p.ImportPath] = p.Export
 	}
 	return files, true
+}
+
+// lineWriter hands each line written to it to a function.
+type lineWriter func(line string)
+
+func (f lineWriter) Write(p []byte) (int, error) {
+	for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+		f(line)
+	}
+	return len(p), nil
 }
 
 // goError is a go command that failed: its stderr, and how it ended.

@@ -9,7 +9,8 @@
 // library code compiled. The standard library always is; a module
 // dependency is typed instead from the compiler's export data when the
 // build cache holds it for every module dependency, which a probe of `go
-// list -export` bounded in time tells (exportProbeLimit). Both ways give
+// list -export -x` tells: it stops at the first command the go command
+// would run (exportFiles). Both ways give
 // the same types and positions, so the same report.
 //
 // The tree is treated as untrusted: cgo is off, GOTOOLCHAIN is local (a
@@ -34,7 +35,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/packages"
@@ -79,8 +79,8 @@ type DepSource int
 
 const (
 	// AnySource takes export data when the build cache holds it for every
-	// module dependency (a bounded probe, exportProbeLimit), declarations
-	// otherwise.
+	// module dependency (a probe that stops at the first thing the go
+	// command would compile), declarations otherwise.
 	AnySource DepSource = iota
 	// ExportData imports every dependency from the build cache's export
 	// data, compiling (never running) what the cache lacks, and falls back
@@ -141,7 +141,6 @@ func LoadFrom(ctx context.Context, dir string, progress func(string), from DepSo
 	if progress != nil {
 		progress(fmt.Sprintf("loading packages of %s (%s)", dir, strings.Join(patterns, " ")))
 	}
-	started := time.Now()
 	list, err := goList(ctx, abs, dir, patterns)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -152,7 +151,7 @@ func LoadFrom(ctx context.Context, dir string, progress func(string), from DepSo
 	g := newGraph(list, t.Fset, abs, func(files []string) bool { return len(files) > 0 && t.IsOwnFile(files[0]) })
 	t.graph = g
 	phase.Mark(ctx, "go list", fmt.Sprintf("%d packages", len(g.nodes)))
-	if err := t.typeDependencies(ctx, g, from, exportProbeLimit(time.Since(started))); err != nil {
+	if err := t.typeDependencies(ctx, g, from); err != nil {
 		return nil, err
 	}
 	syntax := t.parseOwn(g)
@@ -199,13 +198,15 @@ func LoadFrom(ctx context.Context, dir string, progress func(string), from DepSo
 // them, else from their declarations too. (The compiler writes a standard
 // library position as $GOROOT/src/…, which is no file: from source, its
 // positions are the files' own, whichever way the modules went.)
-func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource, limit time.Duration) error {
+func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource) error {
 	module := func(n *node) bool { return !n.listed.Standard && !n.own }
 	type probed struct {
 		files map[string]string
 		ok    bool
 	}
 	probe := make(chan probed, 1)
+	probeCtx, stopProbe := context.WithCancel(ctx)
+	defer stopProbe()
 	if from != Declarations {
 		var paths []string
 		for _, n := range g.nodes {
@@ -213,17 +214,17 @@ func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource, l
 				paths = append(paths, n.pkg.PkgPath)
 			}
 		}
-		if from == ExportData {
-			limit = 0
-		}
 		go func() { // the go command hashes the files while the standard library is typed
-			files, ok := exportFiles(ctx, t.Dir, paths, limit)
+			files, ok := exportFiles(probeCtx, t.Dir, paths, from == AnySource)
 			probe <- probed{files, ok}
 		}()
 	}
 	var std effort
 	err := g.checkDeclarations(ctx, func(n *node) bool { return n.listed.Standard && !n.own }, &std)
 	if from != Declarations {
+		if err != nil {
+			stopProbe()
+		}
 		p := <-probe
 		if err == nil {
 			err = ctx.Err()
