@@ -45,6 +45,14 @@ type Program struct {
 // Build creates SSA for every package in all (types only) and own (with
 // bodies), then the call graph of the own functions.
 func Build(all, own []*packages.Package) *Program {
+	pr := SSA(all, own)
+	pr.Graph()
+	return pr
+}
+
+// SSA creates the SSA program, every package in all from its types alone
+// and the own ones with their bodies built; Graph then adds the call graph.
+func SSA(all, own []*packages.Package) *Program {
 	prog := ssa.NewProgram(all[0].Fset, ssa.InstantiateGenerics)
 	isOwn := map[*packages.Package]bool{}
 	for _, p := range own {
@@ -92,9 +100,13 @@ func Build(all, own []*packages.Package) *Program {
 		}
 		pr.collect(sp)
 	}
+	return pr
+}
+
+// Graph builds the call graph of the own functions (VTA).
+func (pr *Program) Graph() {
 	pr.graph = vta.CallGraph(pr.withWrappers(), nil)
 	pr.graph.DeleteSyntheticNodes()
-	return pr
 }
 
 // withoutIllTyped returns the files of a package with the body of every

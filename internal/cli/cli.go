@@ -9,11 +9,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+	"github.com/ctrlcmp/ctrlcmp/internal/phase"
+	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
 
 // Version is ctrlcmp's version, recorded in generated markdown.
@@ -85,6 +88,36 @@ func (g *globals) progress() func(string) {
 		}
 	}
 	return func(s string) { fmt.Fprintf(g.stderr, "ctrlcmp: %s\n", s) }
+}
+
+// phases returns ctx with, under --verbose (and not --quiet), each
+// analysis' phase breakdown reported on stderr.
+func (g *globals) phases(ctx context.Context) context.Context {
+	if !g.verbose || g.quiet {
+		return ctx
+	}
+	return phase.WithReport(ctx, func(s string) { fmt.Fprintf(g.stderr, "ctrlcmp: %s\n", s) })
+}
+
+// withoutAnalysis drops from an analysed tree what only `stages` reads:
+// the anchors' syntax and types, which hold the whole loaded tree (49 MiB
+// for a client-go fixture), so that a report is written with the analysis
+// released.
+func withoutAnalysis(t result.Tree) result.Tree {
+	ctrls := slices.Clone(t.Controllers)
+	for i := range ctrls {
+		ctrls[i].Anchors = nil
+	}
+	t.Controllers = ctrls
+	return t
+}
+
+// reported writes a report with write, marking its phase.
+func reported(ctx context.Context, write func() error) error {
+	ctx = phase.Begin(ctx, "output")
+	err := write()
+	phase.Mark(ctx, "report", "")
+	return err
 }
 
 // warn prints a warning on stderr, also under --quiet: something the

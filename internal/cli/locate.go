@@ -76,24 +76,28 @@ func locateRun(ctx context.Context, g *globals, opts *LocateOptions) error {
 	if opts.Format == "markdown" {
 		linkFrom = "."
 	}
+	ctx = g.phases(ctx)
 	t, err := g.inspectSource(ctx, opts.Source, opts.Fetch, "", linkFrom)
 	if err != nil {
 		return err
 	}
+	t = withoutAnalysis(t)
 	if opts.Kind != "" {
 		if t.Controllers, err = inspect.Matching(t, opts.Kind); err != nil {
 			return err
 		}
 	}
-	switch opts.Format {
-	case "json":
-		return report.JSON(opts.Out, t)
-	case "markdown":
-		var sides []result.Side
-		for _, ctrl := range t.Controllers {
-			sides = append(sides, result.Side{Tree: t, Controller: ctrl})
+	return reported(ctx, func() error {
+		switch opts.Format {
+		case "json":
+			return report.JSON(opts.Out, t)
+		case "markdown":
+			var sides []result.Side
+			for _, ctrl := range t.Controllers {
+				sides = append(sides, result.Side{Tree: t, Controller: ctrl})
+			}
+			return report.Markdown(opts.Out, sides...)
 		}
-		return report.Markdown(opts.Out, sides...)
-	}
-	return report.Text(opts.Out, t, opts.Width)
+		return report.Text(opts.Out, t, opts.Width)
+	})
 }

@@ -114,6 +114,7 @@ func newTable(g *globals, runF func(*TableOptions) error) *cobra.Command {
 // tableRun analyses both trees and prints their table, or writes it into
 // the journal.
 func tableRun(ctx context.Context, g *globals, opts *TableOptions) error {
+	ctx = g.phases(ctx)
 	var sides []result.Side
 	var trees []result.Tree
 	for _, s := range []struct {
@@ -128,6 +129,7 @@ func tableRun(ctx context.Context, g *globals, opts *TableOptions) error {
 		if err != nil {
 			return err
 		}
+		t = withoutAnalysis(t)
 		ctrl, err := inspect.Select(t, s.kind, s.flag)
 		if err != nil {
 			return err
@@ -136,14 +138,16 @@ func tableRun(ctx context.Context, g *globals, opts *TableOptions) error {
 		trees = append(trees, t)
 		sides = append(sides, result.Side{Tree: t, Controller: ctrl})
 	}
-	if opts.Journal != "" {
-		return writeJournal(opts.Out, opts.Journal, opts.Check, g.progress(), g.warn, sides...)
-	}
-	switch opts.Format {
-	case "json":
-		return report.JSON(opts.Out, trees...)
-	case "text":
-		return report.TextTable(opts.Out, opts.Width, sides...)
-	}
-	return report.Markdown(opts.Out, sides...)
+	return reported(ctx, func() error {
+		if opts.Journal != "" {
+			return writeJournal(opts.Out, opts.Journal, opts.Check, g.progress(), g.warn, sides...)
+		}
+		switch opts.Format {
+		case "json":
+			return report.JSON(opts.Out, trees...)
+		case "text":
+			return report.TextTable(opts.Out, opts.Width, sides...)
+		}
+		return report.Markdown(opts.Out, sides...)
+	})
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/load"
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+	"github.com/ctrlcmp/ctrlcmp/internal/phase"
 	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
 
@@ -28,6 +29,7 @@ import (
 // progress, when not nil, hears of each stage. A cancelled ctx ends it at
 // the next stage, with ctx's error.
 func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)) (result.Tree, error) {
+	ctx = phase.Begin(ctx, dir)
 	t, err := load.Load(ctx, dir, progress)
 	if err == nil {
 		err = ctx.Err() // interrupted once the go command was done
@@ -38,7 +40,10 @@ func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)
 	if progress != nil {
 		progress(fmt.Sprintf("building the call graph of %d packages", len(t.Own)))
 	}
-	prog := callgraph.Build(t.All, t.Own)
+	prog := callgraph.SSA(t.All, t.Own)
+	phase.Mark(ctx, "SSA", "")
+	prog.Graph()
+	phase.Mark(ctx, "call graph", "")
 	if err := ctx.Err(); err != nil {
 		return result.Tree{}, err
 	}
@@ -46,6 +51,7 @@ func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)
 		progress("locating controllers")
 	}
 	ctrls, located := locate.Locate(t, prog, cite.New(t.Fset, t.Root, t.All, t.Own))
+	phase.Mark(ctx, "locators", "")
 	warnings := append(append(append([]string(nil), t.Warnings...), prog.Warnings...), located...)
 	if len(ctrls) == 0 {
 		return result.Tree{}, noController(dir, t.Warnings, prog.Warnings)

@@ -1,12 +1,24 @@
-// Package load type-checks one controller source tree with a single
-// packages.Load: the tree's own packages (its module and every nested module
-// wired in by a local replace directive) with full syntax and types, and its
-// dependencies from source with every function body dropped, so that their
-// declarations are typed without compiling or type-checking library code.
+// Package load type-checks one controller source tree with its own driver
+// over `go list -deps -json`: the tree's own packages (its module and every
+// nested module wired in by a local replace directive) with full syntax and
+// types, and its dependencies with their types only (no syntax, no
+// types.Info kept).
+//
+// A dependency is typed from its declarations: parsed with its function
+// bodies dropped and type-checked in parallel in dependency order, with no
+// library code compiled. The standard library always is; a module
+// dependency is typed instead from the compiler's export data when the
+// build cache holds it for every module dependency, which a probe of `go
+// list -export -x` tells: it stops at the first command the go command
+// would run (exportFiles). Both ways give
+// the same types and positions, so the same report.
 //
 // The tree is treated as untrusted: cgo is off, GOTOOLCHAIN is local (a
-// go.mod cannot make the go command download a toolchain), and nothing in it
-// is executed.
+// go.mod cannot make the go command download a toolchain), a -mod flag in
+// GOFLAGS is dropped (the go command may not rewrite go.mod or go.sum), and
+// nothing in it is executed. The export data probe may make the go command
+// compile dependencies the cache lacks, which runs the compiler on their
+// code, never the code itself; nothing of the tree's own is compiled.
 package load
 
 import (
@@ -16,6 +28,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"sort"
@@ -27,6 +40,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+	"github.com/ctrlcmp/ctrlcmp/internal/phase"
 )
 
 // Tree is a loaded source tree.
@@ -42,6 +56,9 @@ type Tree struct {
 	Own []*packages.Package
 	// All is every package of the import graph, own ones included.
 	All []*packages.Package
+	// DepsFrom is where the dependencies' types came from: ExportData or
+	// Declarations.
+	DepsFrom DepSource
 	// Warnings are the problems that did not stop the load: the
 	// dependencies that could not be listed (a go.sum missing their lines),
 	// then the type errors of the tree's own packages, with paths relative
@@ -49,14 +66,49 @@ type Tree struct {
 	Warnings []string
 
 	// generated are the own generated files read for their declarations
-	// only (declarationsOnly); parseFile fills it from several goroutines.
-	mu        sync.Mutex
+	// only (declarationsOnly).
 	generated map[string]bool
+	// graph is the listed packages, for the dependencies completed on
+	// demand (Types).
+	graph *graph
+	mu    sync.Mutex
 }
 
-// Load loads the Go module in dir. Progress lines go to progress when it is
-// not nil.
+// DepSource is where the dependencies' types come from.
+type DepSource int
+
+const (
+	// AnySource takes export data when the build cache holds it for every
+	// module dependency (a probe that stops at the first thing the go
+	// command would compile), declarations otherwise.
+	AnySource DepSource = iota
+	// ExportData imports every dependency from the build cache's export
+	// data, compiling (never running) what the cache lacks, and falls back
+	// to declarations when a package has none.
+	ExportData
+	// Declarations types every dependency from its source's declarations.
+	Declarations
+)
+
+func (s DepSource) String() string {
+	switch s {
+	case ExportData:
+		return "export data from the build cache"
+	case Declarations:
+		return "declarations from source"
+	}
+	return "export data or declarations"
+}
+
+// Load loads the Go module in dir, its dependencies from export data when
+// the build cache holds it and from their declarations otherwise. Progress
+// lines go to progress when it is not nil.
 func Load(ctx context.Context, dir string, progress func(string)) (*Tree, error) {
+	return LoadFrom(ctx, dir, progress, AnySource)
+}
+
+// LoadFrom is Load with the dependencies' types taken from a chosen source.
+func LoadFrom(ctx context.Context, dir string, progress func(string), from DepSource) (*Tree, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fail.Usage("%s: %w", dir, err)
@@ -89,33 +141,31 @@ func Load(ctx context.Context, dir string, progress func(string)) (*Tree, error)
 	if progress != nil {
 		progress(fmt.Sprintf("loading packages of %s (%s)", dir, strings.Join(patterns, " ")))
 	}
-	cfg := &packages.Config{
-		Context: ctx,
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps |
-			packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule,
-		Dir:       abs,
-		Fset:      t.Fset,
-		Env:       untrustedEnv(),
-		ParseFile: t.parseFile,
-	}
-	roots, err := packages.Load(cfg, patterns...)
+	list, err := goList(ctx, abs, dir, patterns)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, err
 		}
-		return nil, fail.Wrap(fail.CodeLoad, newListError(dir, err))
+		return nil, fail.Wrap(fail.CodeLoad, err)
 	}
-	seen := map[*packages.Package]bool{}
-	packages.Visit(roots, nil, func(p *packages.Package) {
-		if seen[p] {
-			return
+	g := newGraph(list, t.Fset, abs, func(files []string) bool { return len(files) > 0 && t.IsOwnFile(files[0]) })
+	t.graph = g
+	phase.Mark(ctx, "go list", fmt.Sprintf("%d packages", len(g.nodes)))
+	if err := t.typeDependencies(ctx, g, from); err != nil {
+		return nil, err
+	}
+	syntax := t.parseOwn(g)
+	phase.Mark(ctx, "parse", fmt.Sprintf("%d own packages", len(syntax)))
+	if err := g.checkOwn(ctx, syntax); err != nil {
+		return nil, err
+	}
+	phase.Mark(ctx, "type-check", fmt.Sprintf("%d own packages", len(syntax)))
+	for _, n := range g.nodes {
+		t.All = append(t.All, n.pkg)
+		if n.own {
+			t.Own = append(t.Own, n.pkg)
 		}
-		seen[p] = true
-		t.All = append(t.All, p)
-		if t.isOwnPackage(p) {
-			t.Own = append(t.Own, p)
-		}
-	})
+	}
 	sort.Slice(t.All, func(i, j int) bool { return t.All[i].PkgPath < t.All[j].PkgPath })
 	sort.Slice(t.Own, func(i, j int) bool { return t.Own[i].PkgPath < t.Own[j].PkgPath })
 	t.Warnings = t.dependencyErrors(mf)
@@ -140,6 +190,99 @@ func Load(ctx context.Context, dir string, progress func(string)) (*Tree, error)
 		return nil, fail.Load("%s: %s; run `go build ./...` there to see why", dir, msg)
 	}
 	return t, nil
+}
+
+// typeDependencies gives every dependency its types: the standard
+// library's from its declarations, and the modules' from the build cache's
+// export data when from allows it and the cache holds it for every one of
+// them, else from their declarations too. (The compiler writes a standard
+// library position as $GOROOT/src/…, which is no file: from source, its
+// positions are the files' own, whichever way the modules went.)
+func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource) error {
+	module := func(n *node) bool { return !n.listed.Standard && !n.own }
+	type probed struct {
+		files map[string]string
+		ok    bool
+	}
+	probe := make(chan probed, 1)
+	probeCtx, stopProbe := context.WithCancel(ctx)
+	defer stopProbe()
+	if from != Declarations {
+		var paths []string
+		for _, n := range g.nodes {
+			if module(n) {
+				paths = append(paths, n.pkg.PkgPath)
+			}
+		}
+		go func() { // the go command hashes the files while the standard library is typed
+			files, ok := exportFiles(probeCtx, t.Dir, paths, from == AnySource)
+			probe <- probed{files, ok}
+		}()
+	}
+	var std effort
+	err := g.checkDeclarations(ctx, func(n *node) bool { return n.listed.Standard && !n.own }, &std)
+	if from != Declarations {
+		if err != nil {
+			stopProbe()
+		}
+		p := <-probe
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err != nil {
+			return err
+		}
+		phase.Mark(ctx, "type-check standard library", fmt.Sprintf("from %s: %s; the export data probe ran beside it", Declarations, &std))
+		why := "not every module dependency has export data in the build cache"
+		if p.ok {
+			phase.Mark(ctx, "export data probe", "every module dependency has export data in the build cache")
+			err := g.importExportData(p.files)
+			if err == nil {
+				t.DepsFrom = ExportData
+				phase.Mark(ctx, "type-check dependencies", fmt.Sprintf("%d packages, from %s", len(p.files), ExportData))
+				return nil
+			}
+			why = err.Error()
+			g.exports = nil
+			for _, n := range g.nodes {
+				if module(n) {
+					n.pkg.Types, n.illTyped = nil, false
+				}
+			}
+		}
+		phase.Mark(ctx, "export data probe", why)
+	} else {
+		if err != nil {
+			return err
+		}
+		phase.Mark(ctx, "type-check standard library", fmt.Sprintf("from %s: %s", Declarations, &std))
+	}
+	var modules effort
+	if err := g.checkDeclarations(ctx, module, &modules); err != nil {
+		return err
+	}
+	t.DepsFrom = Declarations
+	phase.Mark(ctx, "type-check dependencies", fmt.Sprintf("from %s: %s", Declarations, &modules))
+	return nil
+}
+
+// Types is the complete *types.Package of the loaded package at path, or
+// nil. A module dependency typed from export data that the tree does not
+// import holds, until asked for here, only the declarations the tree
+// reaches: its export data is read now.
+func (t *Tree) Types(path string) *types.Package {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := t.graph.byPath[path]
+	if n == nil {
+		return nil
+	}
+	if x := t.graph.exports; x != nil && !n.own && !n.listed.Standard && !x.read[path] {
+		if err := t.graph.readExports(n); err != nil {
+			return n.pkg.Types
+		}
+	}
+	return n.pkg.Types
 }
 
 // dependencyErrors are the errors the go command gave while listing the
@@ -252,19 +395,6 @@ func (t *Tree) dropDeclarationsOnlyErrors(p *packages.Package) {
 	p.Errors = errs
 }
 
-// untrustedEnv is the go command's environment for a tree we do not trust.
-func untrustedEnv() []string {
-	env := []string{"CGO_ENABLED=0", "GOTOOLCHAIN=local", "GOWORK=off"}
-	for _, kv := range os.Environ() {
-		switch strings.SplitN(kv, "=", 2)[0] {
-		case "CGO_ENABLED", "GOTOOLCHAIN", "GOWORK":
-			continue
-		}
-		env = append(env, kv)
-	}
-	return env
-}
-
 // nestedModulePatterns returns a "module/..." pattern for every module the
 // main module requires and replaces with a directory inside the tree, such as
 // an api/ module holding the CRD types.
@@ -287,28 +417,14 @@ func nestedModulePatterns(mf *modfile.File, dir string) []string {
 	return pats
 }
 
-// parseFile parses a file for the type checker. A tree's own file keeps
-// its comments and bodies, unless it is generated (it is then read for its
-// declarations only); any other file loses its function bodies, which is all
-// the type checker needs for its declarations.
+// parseFile parses an own file for the type checker: with its comments and
+// bodies, unless it is generated (it is then read for its declarations
+// only).
 func (t *Tree) parseFile(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
-	if t.IsOwnFile(filename) {
-		f, err := parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
-		if f != nil && ast.IsGenerated(f) {
-			declarationsOnly(f)
-			t.mu.Lock()
-			t.generated[filename] = true
-			t.mu.Unlock()
-		}
-		return f, err
-	}
-	f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution)
-	if f != nil {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok {
-				fd.Body = nil
-			}
-		}
+	f, err := parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
+	if f != nil && ast.IsGenerated(f) {
+		declarationsOnly(f)
+		t.generated[filename] = true
 	}
 	return f, err
 }
@@ -448,18 +564,8 @@ type ListError struct {
 	Dir string
 	// Stderr is the go command's message, without the exit status.
 	Stderr string
-	// Err is go/packages' error.
+	// Err is the go command's failure.
 	Err error
-}
-
-// newListError reads go/packages' error for a failed go list ("err: exit
-// status 1: stderr: …").
-func newListError(dir string, err error) *ListError {
-	msg := err.Error()
-	if _, stderr, ok := strings.Cut(msg, ": stderr: "); ok && strings.HasPrefix(msg, "err: ") && strings.TrimSpace(stderr) != "" {
-		msg = stderr
-	}
-	return &ListError{Dir: dir, Stderr: strings.TrimRight(msg, " \t\n"), Err: err}
 }
 
 // Error is the first line of the go command's message, then the others
@@ -481,5 +587,5 @@ func (e *ListError) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// Unwrap returns go/packages' error.
+// Unwrap returns the go command's failure.
 func (e *ListError) Unwrap() error { return e.Err }

@@ -143,11 +143,9 @@ func (a *analysis) reachedBodies(reach *callgraph.Reach) []*condBody {
 
 // lookupConst finds a package-level constant among the loaded packages.
 func (a *analysis) lookupConst(pkgPath, name string) *types.Const {
-	for _, p := range a.tree.All {
-		if p.PkgPath == pkgPath && p.Types != nil {
-			k, _ := p.Types.Scope().Lookup(name).(*types.Const)
-			return k
-		}
+	if p := a.tree.Types(pkgPath); p != nil {
+		k, _ := p.Scope().Lookup(name).(*types.Const)
+		return k
 	}
 	return nil
 }

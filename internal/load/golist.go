@@ -1,0 +1,235 @@
+package load
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// listed is one package as `go list -json` describes it: the fields the
+// loader reads.
+type listed struct {
+	ImportPath string
+	Name       string
+	Dir        string
+	GoFiles    []string
+	Imports    []string
+	ImportMap  map[string]string
+	Module     *packages.Module
+	DepOnly    bool
+	Standard   bool
+	Error      *struct {
+		Pos         string
+		Err         string
+		ImportStack []string
+	}
+}
+
+// listFields are the fields asked of go list (-json=…), which spares it
+// computing the others.
+const listFields = "ImportPath,Name,Dir,GoFiles,Imports,ImportMap,Module,DepOnly,Standard,Error"
+
+// goList lists the packages matching patterns in dir and every package
+// they depend on (`go list -e -deps`), dependencies first. A go command
+// that refuses the tree is a ListError.
+func goList(ctx context.Context, dir, shown string, patterns []string) ([]*listed, error) {
+	args := append([]string{"list", "-e", "-deps", "-json=" + listFields, "--"}, patterns...)
+	out, err := runGo(ctx, dir, args)
+	if err != nil {
+		return nil, listError(ctx, shown, err)
+	}
+	var pkgs []*listed
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		p := new(listed)
+		if err := dec.Decode(p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, &ListError{Dir: shown, Stderr: "reading go list's output: " + err.Error(), Err: err}
+		}
+		if p.ImportPath == "" {
+			continue // go list promises a path to every package, even an erroneous one
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs, nil
+}
+
+// exportFiles asks the go command for the export data file of each of
+// paths (`go list -e -export`), from the build cache. What the cache lacks
+// the go command compiles (it never runs it); with cachedOnly, the probe
+// stops at the first command it starts (-x names each on stderr before it
+// runs), so that a warm cache answers once the files are hashed and a cold
+// one costs no more than that. ok is false when it stopped, failed, or
+// left a package without export data. What it compiled stays in the build
+// cache.
+func exportFiles(ctx context.Context, dir string, paths []string, cachedOnly bool) (files map[string]string, ok bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	args := append([]string{"list", "-e", "-export", "-x", "-json=ImportPath,Export", "--"}, paths...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = untrustedEnv()
+	ownGroup(cmd)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	building := false
+	cmd.Stderr = lineWriter(func(line string) {
+		if cachedOnly && !building && !strings.HasPrefix(line, "WORK=") {
+			building = true
+			cancel()
+		}
+	})
+	if err := cmd.Run(); err != nil || building {
+		return nil, false
+	}
+	files = map[string]string{}
+	dec := json.NewDecoder(&stdout)
+	for {
+		var p struct{ ImportPath, Export string }
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, false
+		}
+		if p.Export == "" && p.ImportPath != "unsafe" {
+			return nil, false
+		}
+		files[p.ImportPath] = p.Export
+	}
+	return files, true
+}
+
+// lineWriter hands each line written to it to a function.
+type lineWriter func(line string)
+
+func (f lineWriter) Write(p []byte) (int, error) {
+	for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+		f(line)
+	}
+	return len(p), nil
+}
+
+// goError is a go command that failed: its stderr, and how it ended.
+type goError struct {
+	stderr string
+	err    error
+}
+
+func (e *goError) Error() string { return e.err.Error() + ": " + e.stderr }
+func (e *goError) Unwrap() error { return e.err }
+
+// runGo runs the go command in dir with the untrusted tree's environment
+// and returns its standard output.
+func runGo(ctx context.Context, dir string, args []string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = untrustedEnv()
+	ownGroup(cmd)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &goError{stderr: stderr.String(), err: err}
+	}
+	return stdout.Bytes(), nil
+}
+
+// listError is the error of a go list that failed: the context's own when
+// it was cancelled, else a ListError carrying the go command's message.
+func listError(ctx context.Context, shown string, err error) error {
+	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+		return err
+	}
+	msg := err.Error()
+	var ge *goError
+	if errors.As(err, &ge) && strings.TrimSpace(ge.stderr) != "" {
+		msg = ge.stderr
+	}
+	return &ListError{Dir: shown, Stderr: strings.TrimRight(msg, " \t\n"), Err: err}
+}
+
+// untrustedEnv is the go command's environment for a tree we do not trust:
+// no cgo, no toolchain download, no workspace, and no -mod flag from the
+// user's GOFLAGS (-mod=mod would let the go command rewrite the tree's
+// go.mod and go.sum; the go command's own choice, the vendor directory when
+// it is consistent and go.mod read-only otherwise, is what builds the tree).
+func untrustedEnv() []string {
+	env := []string{"CGO_ENABLED=0", "GOTOOLCHAIN=local", "GOWORK=off"}
+	for _, kv := range os.Environ() {
+		name, value, _ := strings.Cut(kv, "=")
+		switch name {
+		case "CGO_ENABLED", "GOTOOLCHAIN", "GOWORK":
+			continue
+		case "GOFLAGS":
+			kv = "GOFLAGS=" + withoutModFlag(value)
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+// withoutModFlag removes -mod=… from a GOFLAGS value.
+func withoutModFlag(goflags string) string {
+	var kept []string
+	for _, f := range strings.Fields(goflags) {
+		if !strings.HasPrefix(strings.TrimLeft(f, "-"), "mod=") {
+			kept = append(kept, f)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// files are the absolute paths of a listed package's Go files. A package
+// go list could not read (a syntax error in its package clause) names its
+// file only in the error's position: that file is its file, as
+// go/packages has it, so that the error is the tree's and not a
+// dependency's.
+func (p *listed) files(dir string) []string {
+	var out []string
+	for _, f := range p.GoFiles {
+		out = append(out, filepath.Join(p.Dir, f))
+	}
+	if len(out) > 0 || p.Error == nil {
+		return out
+	}
+	if st := p.Error.ImportStack; len(st) > 0 && st[len(st)-1] != p.ImportPath {
+		return nil
+	}
+	for _, s := range []string{p.Error.Pos, p.Error.Err} {
+		name := strings.TrimSpace(strings.Split(s, ":")[0])
+		if name == "" {
+			continue
+		}
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(dir, name)
+		}
+		if st, err := os.Stat(name); err == nil && !st.IsDir() {
+			return []string{name}
+		}
+	}
+	return nil
+}
+
+// listErrors are a listed package's errors as go/packages writes them.
+func (p *listed) listErrors() []packages.Error {
+	if p.Error == nil {
+		return nil
+	}
+	msg := strings.TrimSpace(p.Error.Err)
+	if msg == "import cycle not allowed" && len(p.Error.ImportStack) > 0 {
+		msg += fmt.Sprintf(": import stack: %v", p.Error.ImportStack)
+	}
+	return []packages.Error{{Pos: p.Error.Pos, Msg: msg, Kind: packages.ListError}}
+}
