@@ -34,22 +34,33 @@ type cache struct {
 	repoDir string
 }
 
-// openCache returns the cache of repository url under dir (or the default
-// cache directory when dir is empty).
-func openCache(dir, url string) (*cache, error) {
+// CacheDir is ctrlcmp's cache directory, absolute: dir when it is not
+// empty (--cache-dir), else $CTRLCMP_CACHE, else the user cache directory's
+// ctrlcmp. Fetched trees are kept under it, and so are analysis results.
+func CacheDir(dir string) (string, error) {
 	if dir == "" {
 		dir = os.Getenv(CacheEnv)
 	}
 	if dir == "" {
 		user, err := os.UserCacheDir()
 		if err != nil {
-			return nil, cacheDirError("no cache directory: $%s is not set and %w", CacheEnv, err)
+			return "", cacheDirError("no cache directory: $%s is not set and %w", CacheEnv, err)
 		}
 		dir = filepath.Join(user, "ctrlcmp")
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fail.Usage("cache directory %s: %w", dir, err)
+		return "", fail.Usage("cache directory %s: %w", dir, err)
+	}
+	return abs, nil
+}
+
+// openCache returns the cache of repository url under dir (or the default
+// cache directory when dir is empty).
+func openCache(dir, url string) (*cache, error) {
+	abs, err := CacheDir(dir)
+	if err != nil {
+		return nil, err
 	}
 	c := &cache{repoDir: filepath.Join(abs, "git", repoKey(url))}
 	if err := os.MkdirAll(c.repoDir, 0o755); err != nil {
