@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -146,5 +147,41 @@ func damageEntries(t *testing.T, cache string) {
 		if err := os.WriteFile(e, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestTableBothAtOnce runs table with both trees analysed at once and, under
+// a memory limit too low for two analyses, one after the other: the output
+// is the same, and so is stderr but for the line that says which, theirs's
+// progress all before ours's.
+func TestTableBothAtOnce(t *testing.T) {
+	theirs, ours := filepath.Join(fixturesDir, "clientgo-finalizer"), filepath.Join(fixturesDir, "clientgo-plain")
+	table := func() (stdout string, stderr []string) {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if code := Main([]string{"--verbose", "table", "--theirs-dir", theirs, "--ours", ours, "--no-cache", "--format", "json"}, &out, &errb); code != 0 {
+			t.Fatalf("table: exit %d\n%s", code, &errb)
+		}
+		return out.String(), strings.Split(strings.TrimSpace(errb.String()), "\n")
+	}
+	atOnce, atOnceErr := table()
+	if ok, _ := bothAtOnce(); !ok || atOnceErr[0] != "ctrlcmp: the two trees may be analysed at once" {
+		t.Skipf("this machine analyses the trees one after the other: %s", atOnceErr[0])
+	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(treeMemory))
+	inTurn, inTurnErr := table()
+	if !strings.Contains(inTurnErr[0], "one after the other: GOMEMLIMIT") {
+		t.Errorf("under a memory limit, stderr begins %q", inTurnErr[0])
+	}
+	if atOnce != inTurn {
+		t.Errorf("the table analysed at once:\n%s\nin turn:\n%s", atOnce, inTurn)
+	}
+	if !slices.Equal(atOnceErr[1:], inTurnErr[1:]) {
+		t.Errorf("stderr analysing at once:\n%s\nin turn:\n%s", strings.Join(atOnceErr, "\n"), strings.Join(inTurnErr, "\n"))
+	}
+	loadsTheirs := slices.IndexFunc(atOnceErr, func(l string) bool { return strings.Contains(l, "loading packages of "+theirs) })
+	loadsOurs := slices.IndexFunc(atOnceErr, func(l string) bool { return strings.Contains(l, "loading packages of "+ours) })
+	if loadsTheirs < 0 || loadsOurs < loadsTheirs || !slices.ContainsFunc(atOnceErr[loadsTheirs:loadsOurs], func(l string) bool { return strings.Contains(l, "locating controllers") }) {
+		t.Errorf("stderr does not load theirs before ours:\n%s", strings.Join(atOnceErr, "\n"))
 	}
 }
