@@ -148,7 +148,7 @@ func ratio(a, b measure) string {
 	if b.time == 0 || b.rss == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%.2f× time, %.1f× memory", a.time.Seconds()/b.time.Seconds(), float64(a.rss)/float64(b.rss))
+	return fmt.Sprintf("%.2g× time, %.2g× memory", a.time.Seconds()/b.time.Seconds(), float64(a.rss)/float64(b.rss))
 }
 
 // buildCtrlcmp builds ctrlcmp into a temporary directory.
