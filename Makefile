@@ -28,10 +28,15 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-# Benchmarks: ctrlcmp locate against `go vet ./...` on the same tree
-# (BENCH_TREE, default: the Flux-style fixture).
+# Benchmarks: ctrlcmp locate next to `go vet ./...` and `go list -deps
+# -export ./...` on the same tree, each a whole process, warm and alternating,
+# then ctrlcmp with its result cached; on the Flux-style fixture, and on
+# the trees that BENCH_KUSTOMIZE_CONTROLLER, BENCH_LARGE_OPERATOR and
+# BENCH_TREE name. BENCH_COLD=1 adds a run of each with an empty GOCACHE
+# (minutes: go vet compiles every dependency); BENCH_COUNT sets the runs
+# (default 3).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./internal/bench/
+	$(GO) test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 3h ./internal/bench/
 
 # Fuzzing, outside `make test`: each target runs for FUZZTIME in turn (go test
 # -fuzz takes one target of one package). A crasher is written under the

@@ -15,6 +15,7 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/fetch"
 	"github.com/ctrlcmp/ctrlcmp/internal/inspect"
 	"github.com/ctrlcmp/ctrlcmp/internal/result"
+	"github.com/ctrlcmp/ctrlcmp/internal/resultcache"
 )
 
 // defaultTheirsRepo is the mature controller compared against by default.
@@ -40,15 +41,21 @@ connection within a third of it (10s), ends the run with exit code 4: a live
 git server is never silent that long, since it sends a keep-alive every 5
 seconds even while it prepares a large pack.`
 
-// fetchFlags are the flags about fetching pinned trees.
+// fetchFlags are the flags about fetching pinned trees and about the
+// cache that keeps them and the analyses.
 type fetchFlags struct {
 	cacheDir string
 	offline  bool
 	timeout  time.Duration
+	// noCache is --no-cache: analyse the trees again, and store nothing.
+	// It is also set for a command that needs more than a stored result
+	// holds (stages reads the syntax of its anchors).
+	noCache bool
 }
 
 func (f *fetchFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.cacheDir, "cache-dir", "", "where fetched trees are kept (default $"+fetch.CacheEnv+", else the user cache directory's ctrlcmp)")
+	fs.StringVar(&f.cacheDir, "cache-dir", "", "where fetched trees and analysis results are kept (default $"+fetch.CacheEnv+", else the user cache directory's ctrlcmp)")
+	fs.BoolVar(&f.noCache, "no-cache", false, "analyse the trees again instead of reading their stored results, and store none")
 	fs.BoolVar(&f.offline, "offline", false, "never use the network: a pinned tree that is not in the cache is an error")
 	timeoutFlag(fs, &f.timeout)
 }
@@ -160,10 +167,17 @@ func locateSource(args []string, repo, rev string) source {
 // its repository and full sha; when linkFrom is set (markdown), its
 // citations are permalinks at that sha.
 func (g *globals) inspectSource(ctx context.Context, s source, f fetchFlags, side, linkFrom string) (result.Tree, error) {
-	t, err := g.inspect(ctx, s, f, side, linkFrom)
+	t, err := g.inspect(ctx, s, f, side, linkFrom, g.progress())
 	if err != nil {
 		return result.Tree{}, err
 	}
+	g.printWarnings(t)
+	return t, nil
+}
+
+// printWarnings prints a tree's warnings on stderr, each named by the
+// tree's side (or label).
+func (g *globals) printWarnings(t result.Tree) {
 	label := t.Side
 	if label == "" {
 		label = t.Label()
@@ -171,24 +185,30 @@ func (g *globals) inspectSource(ctx context.Context, s source, f fetchFlags, sid
 	for _, w := range t.Warnings {
 		fmt.Fprintf(g.stderr, "ctrlcmp: warning: %s: %s\n", label, w)
 	}
-	return t, nil
 }
 
-// inspect analyses a local or pinned source for inspectSource.
-func (g *globals) inspect(ctx context.Context, s source, f fetchFlags, side, linkFrom string) (result.Tree, error) {
+// inspect analyses a local or pinned source for inspectSource, with its
+// progress lines to progress.
+func (g *globals) inspect(ctx context.Context, s source, f fetchFlags, side, linkFrom string, progress func(string)) (result.Tree, error) {
 	if s.rev == "" {
-		return inspect.Tree(ctx, s.dir, side, linkFrom, g.progress())
+		a, err := analyse(ctx, s.dir, s.dir, f, progress, func() (resultcache.Key, error) { return resultcache.LocalKey(s.dir) })
+		if err != nil {
+			return result.Tree{}, err
+		}
+		return inspect.Describe(a, s.dir, side, linkFrom)
 	}
-	res, err := fetch.Checkout(ctx, fetch.Options{Repo: s.repo, Rev: s.rev, CacheDir: f.cacheDir, Offline: f.offline, Timeout: f.timeout, Progress: g.progress()})
+	res, err := fetch.Checkout(ctx, fetch.Options{Repo: s.repo, Rev: s.rev, CacheDir: f.cacheDir, Offline: f.offline, Timeout: f.timeout, Progress: progress})
 	if err != nil {
 		return result.Tree{}, fetchHint(err)
 	}
 	g.reportFetch(s.rev, res)
-	t, err := inspect.Tree(ctx, res.Dir, side, "", g.progress())
+	label := res.Repo + " at " + res.Sha
+	a, err := analyse(ctx, res.Dir, label, f, progress, func() (resultcache.Key, error) { return resultcache.PinnedKey(res.Dir, res.Sha) })
 	if err != nil {
 		return result.Tree{}, err
 	}
-	t.Root, t.Repo, t.Sha, t.Dirty, t.Pinned = res.Repo, res.Repo, res.Sha, false, true
+	t := a.Tree
+	t.Side, t.Root, t.Repo, t.Sha, t.Dirty, t.Pinned = side, res.Repo, res.Repo, res.Sha, false, true
 	if linkFrom != "" {
 		t.Link = permalinks(res.Repo, res.Sha)
 	}

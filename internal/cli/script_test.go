@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,14 +10,30 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/ctrlcmp/ctrlcmp/internal/fetch"
 	"github.com/ctrlcmp/ctrlcmp/internal/journal"
 )
 
 // TestMain makes the test binary ctrlcmp itself when the scripts run it.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(ownCache{m}, map[string]func(){
 		"ctrlcmp": func() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) },
 	})
+}
+
+// ownCache runs the tests with a cache directory of their own, removed
+// afterwards, so that they neither read nor litter the user's.
+type ownCache struct{ m *testing.M }
+
+func (o ownCache) Run() int {
+	dir, err := os.MkdirTemp("", "ctrlcmp-cli-test-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv(fetch.CacheEnv, dir)
+	return o.m.Run()
 }
 
 // TestScript runs the scripts under testdata/script: whole workflows

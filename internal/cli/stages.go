@@ -151,7 +151,9 @@ func stagesRun(ctx context.Context, g *globals, opts *StagesOptions) error {
 	if opts.Run.On {
 		return runStages(ctx, g, opts)
 	}
-	t, err := g.inspectSource(ctx, source{dir: opts.Dir}, fetchFlags{}, "", opts.LinkFrom)
+	// The probes need the syntax of the anchors, which no stored result
+	// holds.
+	t, err := g.inspectSource(ctx, source{dir: opts.Dir}, fetchFlags{noCache: true}, "", opts.LinkFrom)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"path/filepath"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -112,26 +113,74 @@ func newTable(g *globals, runF func(*TableOptions) error) *cobra.Command {
 }
 
 // tableRun analyses both trees and prints their table, or writes it into
-// the journal.
+// the journal. The trees are analysed at once when memory allows
+// (bothAtOnce), one after the other otherwise; either way stderr reads as
+// if they were analysed in turn: ours's progress lines are held until
+// theirs is done, and the warnings and errors come in the order theirs,
+// ours.
 func tableRun(ctx context.Context, g *globals, opts *TableOptions) error {
 	ctx = g.phases(ctx)
-	var sides []result.Side
-	var trees []result.Tree
-	for _, s := range []struct {
+	specs := []struct {
 		side       string
 		src        source
 		kind, flag string
 	}{
 		{"theirs", opts.Theirs, opts.TheirsKind, "--theirs-kind"},
 		{"ours", source{dir: opts.Ours}, opts.OursKind, "--ours-kind"},
-	} {
-		t, err := g.inspectSource(ctx, s.src, opts.Fetch, s.side, opts.LinkFrom)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	concurrent, why := bothAtOnce()
+	progress := g.progress()
+	if progress != nil {
+		progress(why)
+	}
+	held := make([]*heldLines, len(specs))
+	analysed := make([]struct {
+		tree result.Tree
+		err  error
+		done chan struct{} // nil until the analysis starts
+	}, len(specs))
+	start := func(i int) {
+		held[i] = &heldLines{print: progress, released: i == 0}
+		analysed[i].done = make(chan struct{})
+		go func() {
+			defer close(analysed[i].done)
+			s := specs[i]
+			analysed[i].tree, analysed[i].err = g.inspect(ctx, s.src, opts.Fetch, s.side, opts.LinkFrom, held[i].line)
+		}()
+	}
+	// stop ends the analyses still running and waits for them.
+	stop := func() {
+		cancel()
+		for _, a := range analysed {
+			if a.done != nil {
+				<-a.done
+			}
+		}
+	}
+	start(0)
+	if concurrent {
+		start(1)
+	}
+	var sides []result.Side
+	var trees []result.Tree
+	for i, s := range specs {
+		if analysed[i].done == nil {
+			start(i)
+		}
+		held[i].release()
+		<-analysed[i].done
+		t, err := analysed[i].tree, analysed[i].err
 		if err != nil {
+			stop()
 			return err
 		}
+		g.printWarnings(t)
 		t = withoutAnalysis(t)
 		ctrl, err := inspect.Select(t, s.kind, s.flag)
 		if err != nil {
+			stop()
 			return err
 		}
 		t.Controllers = []locate.Controller{ctrl}
@@ -150,4 +199,37 @@ func tableRun(ctx context.Context, g *globals, opts *TableOptions) error {
 		}
 		return report.Markdown(opts.Out, sides...)
 	})
+}
+
+// heldLines passes progress lines on to print once released, and holds
+// them until then.
+type heldLines struct {
+	mu       sync.Mutex
+	print    func(string) // nil: no progress is printed
+	held     []string
+	released bool
+}
+
+func (h *heldLines) line(s string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case h.print == nil:
+	case h.released:
+		h.print(s)
+	default:
+		h.held = append(h.held, s)
+	}
+}
+
+// release prints the lines held, and every later one as it comes.
+func (h *heldLines) release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.print != nil {
+		for _, s := range h.held {
+			h.print(s)
+		}
+	}
+	h.held, h.released = nil, true
 }

@@ -50,10 +50,10 @@ func tail(s string, n int) string {
 }
 
 // CacheDir is where the binaries of v are cached: cluster/ under ctrlcmp's
-// cache directory (see fetch.CacheRoot), one subdirectory per version set
+// cache directory (see fetch.CacheDir), one subdirectory per version set
 // and platform.
 func CacheDir(cacheRoot string, v Versions) (string, error) {
-	root, err := fetch.CacheRoot(cacheRoot)
+	root, err := fetch.CacheDir(cacheRoot)
 	if err != nil {
 		return "", err
 	}

@@ -34,24 +34,10 @@ type cache struct {
 	repoDir string
 }
 
-// openCache returns the cache of repository url under dir (or the default
-// cache directory when dir is empty).
-func openCache(dir, url string) (*cache, error) {
-	abs, err := CacheRoot(dir)
-	if err != nil {
-		return nil, err
-	}
-	c := &cache{repoDir: filepath.Join(abs, "git", repoKey(url))}
-	if err := os.MkdirAll(c.repoDir, 0o755); err != nil {
-		return nil, cacheDirError("cannot create the cache directory %s: %w", c.repoDir, err)
-	}
-	return c, nil
-}
-
-// CacheRoot is ctrlcmp's cache directory, absolute: dir when not empty,
-// else $CTRLCMP_CACHE, else ctrlcmp under the user's cache directory. Each
-// user of it keeps a subdirectory of its own (git/ for fetched trees).
-func CacheRoot(dir string) (string, error) {
+// CacheDir is ctrlcmp's cache directory, absolute: dir when it is not
+// empty (--cache-dir), else $CTRLCMP_CACHE, else the user cache directory's
+// ctrlcmp. Fetched trees are kept under it, and so are analysis results.
+func CacheDir(dir string) (string, error) {
 	if dir == "" {
 		dir = os.Getenv(CacheEnv)
 	}
@@ -67,6 +53,20 @@ func CacheRoot(dir string) (string, error) {
 		return "", fail.Usage("cache directory %s: %w", dir, err)
 	}
 	return abs, nil
+}
+
+// openCache returns the cache of repository url under dir (or the default
+// cache directory when dir is empty).
+func openCache(dir, url string) (*cache, error) {
+	abs, err := CacheDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	c := &cache{repoDir: filepath.Join(abs, "git", repoKey(url))}
+	if err := os.MkdirAll(c.repoDir, 0o755); err != nil {
+		return nil, cacheDirError("cannot create the cache directory %s: %w", c.repoDir, err)
+	}
+	return c, nil
 }
 
 // repoKey names a repository's directory in the cache: a readable slug of

@@ -23,19 +23,43 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
 
-// Tree analyses the Go module in dir. side names it in a comparison
-// ("theirs", "ours", or empty); linkFrom, when not empty, is the directory
-// markdown will be written in, and citations become links relative to it;
-// progress, when not nil, hears of each stage. A cancelled ctx ends it at
-// the next stage, with ctx's error.
+// Tree analyses the Go module in dir and describes it (Analyse, then
+// Describe).
 func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)) (result.Tree, error) {
+	a, err := Analyse(ctx, dir, progress)
+	if err != nil {
+		return result.Tree{}, err
+	}
+	return Describe(a, dir, side, linkFrom)
+}
+
+// Analysis is a tree analysed but not yet described: what a result cache
+// keeps of it.
+type Analysis struct {
+	// Tree holds the controllers, the warnings and the functions left out
+	// of the analysis; the tree's identity (side, root, repository, sha,
+	// links) is Describe's to fill in.
+	Tree result.Tree `json:"tree"`
+	// CitationRoot is the directory the citations are relative to.
+	CitationRoot string `json:"citation-root"`
+	// Clean says the tree loaded with no warning: no type error, every
+	// dependency listed. Only then is the analysis a function of the
+	// tree's files and the toolchain alone (a dependency the module cache
+	// lacks, or that the network could not bring, changes it).
+	Clean bool `json:"-"`
+}
+
+// Analyse loads the Go module in dir, builds its call graph and locates
+// its controllers. progress, when not nil, hears of each stage. A
+// cancelled ctx ends it at the next stage, with ctx's error.
+func Analyse(ctx context.Context, dir string, progress func(string)) (Analysis, error) {
 	ctx = phase.Begin(ctx, dir)
 	t, err := load.Load(ctx, dir, progress)
 	if err == nil {
 		err = ctx.Err() // interrupted once the go command was done
 	}
 	if err != nil {
-		return result.Tree{}, err
+		return Analysis{}, err
 	}
 	if progress != nil {
 		progress(fmt.Sprintf("building the call graph of %d packages", len(t.Own)))
@@ -45,7 +69,7 @@ func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)
 	prog.Graph()
 	phase.Mark(ctx, "call graph", "")
 	if err := ctx.Err(); err != nil {
-		return result.Tree{}, err
+		return Analysis{}, err
 	}
 	if progress != nil {
 		progress("locating controllers")
@@ -54,13 +78,25 @@ func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)
 	phase.Mark(ctx, "locators", "")
 	warnings := append(append(append([]string(nil), t.Warnings...), prog.Warnings...), located...)
 	if len(ctrls) == 0 {
-		return result.Tree{}, noController(dir, t.Warnings, prog.Warnings)
+		return Analysis{}, noController(dir, t.Warnings, prog.Warnings)
 	}
-	rt := result.Tree{Side: side, Root: dir, Controllers: ctrls, Warnings: warnings,
-		Unanalysed: unanalysedNames(t.Fset, prog.Unanalysed)}
-	describeGit(&rt, t.Root)
+	return Analysis{
+		Tree:         result.Tree{Controllers: ctrls, Warnings: warnings, Unanalysed: unanalysedNames(t.Fset, prog.Unanalysed)},
+		CitationRoot: t.Root,
+		Clean:        len(t.Warnings) == 0,
+	}, nil
+}
+
+// Describe is the analysed tree at dir as a result: named by side
+// ("theirs", "ours", or empty), with its git state; when linkFrom is not
+// empty, the directory markdown will be written in, its citations are
+// links relative to it.
+func Describe(a Analysis, dir, side, linkFrom string) (result.Tree, error) {
+	rt := a.Tree
+	rt.Side, rt.Root = side, dir
+	describeGit(&rt, a.CitationRoot)
 	if linkFrom != "" {
-		if err := localLinks(&rt, t.Root, linkFrom); err != nil {
+		if err := localLinks(&rt, a.CitationRoot, linkFrom); err != nil {
 			return result.Tree{}, err
 		}
 	}
