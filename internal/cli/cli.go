@@ -93,10 +93,16 @@ func (g *globals) progress() func(string) {
 // phases returns ctx with, under --verbose (and not --quiet), each
 // analysis' phase breakdown reported on stderr.
 func (g *globals) phases(ctx context.Context) context.Context {
-	if !g.verbose || g.quiet {
+	return g.phasesTo(ctx, g.progress())
+}
+
+// phasesTo is phases with the phase lines handed to line (a progress
+// printer, such as a tree's held lines in table).
+func (g *globals) phasesTo(ctx context.Context, line func(string)) context.Context {
+	if !g.verbose || g.quiet || line == nil {
 		return ctx
 	}
-	return phase.WithReport(ctx, func(s string) { fmt.Fprintf(g.stderr, "ctrlcmp: %s\n", s) })
+	return phase.WithReport(ctx, line)
 }
 
 // withoutAnalysis drops from an analysed tree what only `stages` reads:

@@ -147,6 +147,11 @@ func runStages(ctx context.Context, g *globals, opts *StagesOptions) error {
 	// Read against the patched copy: the log's file:line are its lines.
 	read := *opts
 	read.Dir, read.Log = p.Dir, run.LogFile
+	// The log's last write is its last line: the controller ran on, quiet,
+	// from then until it was stopped.
+	if fi, err := os.Stat(run.LogFile); err == nil {
+		read.ranOn = max(time.Since(fi.ModTime()), 0)
+	}
 	return readLog(g, &read)
 }
 

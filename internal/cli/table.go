@@ -147,7 +147,7 @@ func tableRun(ctx context.Context, g *globals, opts *TableOptions) error {
 		go func() {
 			defer close(analysed[i].done)
 			s := specs[i]
-			analysed[i].tree, analysed[i].err = g.inspect(ctx, s.src, opts.Fetch, s.side, opts.LinkFrom, held[i].line)
+			analysed[i].tree, analysed[i].err = g.inspect(g.phasesTo(ctx, held[i].line), s.src, opts.Fetch, s.side, opts.LinkFrom, held[i].line)
 		}()
 	}
 	// stop ends the analyses still running and waits for them.

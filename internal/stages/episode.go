@@ -203,6 +203,11 @@ func (j *judge) episodes(obj string, lines []Line) []*episode {
 	var cur *episode
 	var now *pass
 	var pending []echo
+	// early holds the watch lines that came while a pass was still
+	// running: the echo of a write that pass has yet to log, or a change
+	// made while it ran. Either way the object comes back within the
+	// same episode.
+	var early []Line
 	var owes []owed
 	var causes []string
 	echoOnly := true
@@ -215,7 +220,7 @@ func (j *judge) episodes(obj string, lines []Line) []*episode {
 		cur = &episode{kind: kind, first: l}
 		eps = append(eps, cur)
 	}
-	for _, l := range lines {
+	for i, l := range lines {
 		if cur == nil {
 			kind := EpisodeUnknown
 			if l.Stage == stageWatch || l.Stage == stageEnqueue {
@@ -252,6 +257,11 @@ func (j *judge) episodes(obj string, lines []Line) []*episode {
 					}
 				}
 				causes = append(causes, name+": "+echoed)
+				break
+			}
+			if now != nil && midPass(lines[i+1:]) {
+				early = append(early, l)
+				causes = append(causes, fmt.Sprintf("%s: during the pass at line %d (the echo of a write it logs after, or a change made while it ran)", name, now.dequeue.N))
 				break
 			}
 			if len(cur.passes) > 0 {
@@ -294,6 +304,11 @@ func (j *judge) episodes(obj string, lines []Line) []*episode {
 		case l.Stage == stageDequeue:
 			if cur.kind == EpisodeCreate && len(eps) == 1 && len(cur.passes) == 0 && cur.first.N < j.firstDequeue && j.replayed(cur) {
 				cur.kind = EpisodeReplay
+			}
+			if len(early) > 0 {
+				// A watch line during the last pass that no write of
+				// that pass explains came from outside.
+				echoOnly, early = false, nil
 			}
 			p := &pass{dequeue: l}
 			switch {
@@ -352,7 +367,14 @@ func (j *judge) episodes(obj string, lines []Line) []*episode {
 				}
 				c := &change{write: l}
 				now.changes = append(now.changes, c)
-				pending = append(pending, echo{change: c, kind: targetKind(l.KV[keyTarget])})
+				e := echo{change: c, kind: targetKind(l.KV[keyTarget])}
+				if k := slices.IndexFunc(early, func(w Line) bool { return matchEcho([]echo{e}, w, w.KV[keyInformer]) == 0 }); k >= 0 {
+					// Its echo came before the write's own line.
+					early = slices.Delete(early, k, k+1)
+					c.echoed = true
+					break
+				}
+				pending = append(pending, e)
 			}
 		}
 		if now != nil && !trigger && l.Stage != stageEnqueue {
@@ -364,6 +386,21 @@ func (j *judge) episodes(obj string, lines []Line) []*episode {
 		backedOff(e.passes)
 	}
 	return eps
+}
+
+// midPass says whether a watch line came while a pass was still running:
+// a read, write or requeue line of that pass comes after it, before the
+// next dequeue.
+func midPass(after []Line) bool {
+	for _, l := range after {
+		switch l.Stage {
+		case stageDequeue:
+			return false
+		case stageRead, stageWrite, stageRequeue:
+			return true
+		}
+	}
+	return false
 }
 
 // backedOff reads the passes an unlogged requeue brought (in logs without

@@ -200,6 +200,38 @@ func TestReadRealLogs(t *testing.T) {
 			},
 			"default/foo-clash": {{stages.EpisodeCreate, 12, 11, stages.ErrorLoop, "at gaps growing from 7ms to 5.1s", nil}},
 		}},
+		// Captured by make e2e from the patched fixtures against a real
+		// API server (testdata/logs/real/README.md): a watch line that
+		// comes while a pass runs, before that pass logs the write it
+		// echoes, stays in the pass's episode.
+		{"real/clientgo-plain.log", map[string][]ep{
+			"kube-system/extension-apiserver-authentication": {
+				{stages.EpisodeCreate, 1, 0, stages.Settles, "quiet for 29.9s", nil},
+				{stages.EpisodeResync, 1, 0, stages.Settles, "quiet for 30s", nil},
+				{stages.EpisodeResync, 1, 0, stages.Settles, "quiet for 8s", nil},
+			},
+			"kube-system/kube-apiserver-legacy-service-account-token-tracking": {
+				{stages.EpisodeCreate, 1, 0, stages.Settles, "quiet for 29.9s", nil},
+				{stages.EpisodeResync, 1, 0, stages.Settles, "quiet for 30s", nil},
+				{stages.EpisodeResync, 1, 0, stages.Settles, "quiet for 8s", nil},
+			},
+			"default/app-settings": {
+				{stages.EpisodeCreate, 2, 0, stages.Settles, "quiet for 29s", []string{"during the pass at line 15"}},
+				{stages.EpisodeResync, 1, 0, stages.Settles, "quiet for 8s", nil},
+				{stages.EpisodeChange, 2, 0, stages.Settles, "quiet for 8s", []string{"during the pass at line 47"}},
+				{stages.EpisodeChange, 8, 7, stages.ErrorLoop, "at gaps growing from 10ms to 328ms", nil},
+				{stages.EpisodeResync, 3, 0, stages.Settles, "quiet for 20.6s", nil},
+			},
+		}},
+		{"real/clientgo-finalizer.log", map[string][]ep{
+			"default/sample": {
+				{stages.EpisodeCreate, 2, 0, stages.Settles, "quiet for 10.5s", nil},
+				{stages.EpisodeChange, 2, 0, stages.Settles, "quiet for 8s", nil},
+				{stages.EpisodeResync, 8, 7, stages.ErrorLoop, "at gaps growing from 14ms to 327ms", nil},
+				{stages.EpisodeChange, 3, 1, stages.Settles, "quiet for 12.6s", nil},
+				{stages.EpisodeChange, 2, 0, stages.NotSeenLongEnough, "quiet for 0s", nil},
+			},
+		}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			f, err := os.Open(fixture(filepath.Join("logs", tc.file)))
