@@ -1,0 +1,101 @@
+package locate
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// conditionStruct reports whether t (or what it points to) is a condition:
+// a struct with a string Type field and a Status field.
+func conditionStruct(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	st, ok := deref(t).Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	hasType, hasStatus := false, false
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		switch f.Name() {
+		case "Type":
+			hasType = isString(f.Type())
+		case "Status":
+			hasStatus = true
+		}
+	}
+	return hasType && hasStatus
+}
+
+// isConditionSlice reports whether t is a slice of conditions (or a
+// pointer to one).
+func isConditionSlice(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	s, ok := deref(t).Underlying().(*types.Slice)
+	return ok && conditionStruct(s.Elem())
+}
+
+// isConditionTypeField reports whether sel reads the Type field of a
+// condition.
+func isConditionTypeField(info *types.Info, sel *ast.SelectorExpr) bool {
+	s := info.Selections[sel]
+	return s != nil && s.Kind() == types.FieldVal && sel.Sel.Name == "Type" && conditionStruct(s.Recv())
+}
+
+// takesConditions reports whether a function has a parameter (or
+// receiver) through which it can set conditions: a conditions slice, a
+// struct holding one, or an interface with a method handing one over.
+func takesConditions(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok {
+		return false
+	}
+	var ts []types.Type
+	if sig.Recv() != nil {
+		ts = append(ts, sig.Recv().Type())
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		ts = append(ts, sig.Params().At(i).Type())
+	}
+	for _, t := range ts {
+		if holdsConditions(t, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsConditions reports whether a value of type t reaches a conditions
+// slice: it is one, a struct (or pointer) with one within two fields, or
+// an interface one of whose methods takes or returns one.
+func holdsConditions(t types.Type, depth int) bool {
+	if t == nil || depth > 2 {
+		return false
+	}
+	if isConditionSlice(t) {
+		return true
+	}
+	switch u := deref(t).Underlying().(type) {
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if holdsConditions(u.Field(i).Type(), depth+1) {
+				return true
+			}
+		}
+	case *types.Interface:
+		for i := 0; i < u.NumMethods(); i++ {
+			sig := u.Method(i).Type().(*types.Signature)
+			for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
+				for j := 0; j < tup.Len(); j++ {
+					if isConditionSlice(tup.At(j).Type()) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}

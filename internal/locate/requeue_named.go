@@ -1,0 +1,295 @@
+package locate
+
+import (
+	"cmp"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// classifyBare classifies a bare return from the assignment of the named
+// results that reaches it: that assignment is the site, the return the
+// evidence that hands it back. Named results never assigned before the
+// return are the zero result and a nil error; an assignment the return may
+// or may not see (under a condition) leaves the result not settled.
+func (a *analysis) classifyBare(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
+	idents := namedResults(fn)
+	if len(idents) != 2 || typeKey(info.TypeOf(idents[0])) != typeResult {
+		return
+	}
+	named := []types.Object{info.Defs[idents[0]], info.Defs[idents[1]]}
+	resAs, resOK := a.reachingAssignment(info, s, named[0])
+	errAs, errOK := a.reachingAssignment(info, s, named[1])
+	retLine := a.site(s.Pos()).Line
+	// value is what an assignment gives the named result i, when it
+	// assigns it alone or with a value of its own.
+	value := func(as *ast.AssignStmt, i int) (ast.Expr, bool) {
+		if as == nil {
+			return nil, true
+		}
+		if len(as.Lhs) != len(as.Rhs) {
+			return nil, false
+		}
+		for j, l := range as.Lhs {
+			if assigns(info, l, named[i]) {
+				return as.Rhs[j], true
+			}
+		}
+		return nil, false
+	}
+	res, resVal := value(resAs, 0)
+	errE, errVal := value(errAs, 1)
+	switch {
+	case !resOK || !errOK:
+		*out = append(*out, retSite{pos: s.Pos(), in: fn, ret: s, at: s, opaque: idents[0],
+			note: "the named results this bare return hands back are assigned under a condition before it"})
+	case resAs != nil && resAs == errAs && len(resAs.Lhs) == 2 && len(resAs.Rhs) == 1:
+		// result, retErr = r.reconcile(ctx, obj): the callee's returns.
+		a.followResults(fn, info, resAs.Rhs[0], sc, seen, out)
+	case !resVal || !errVal:
+		at := cmp.Or(resAs, errAs)
+		*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: at.Rhs[0]})
+	default:
+		// A named result never assigned is its zero value (nil below).
+		var at ast.Node = s
+		switch {
+		case resAs != nil && (errAs == nil || resAs.Pos() > errAs.Pos()):
+			at = resAs
+		case errAs != nil:
+			at = errAs
+		}
+		a.classifyPair(fn, info, s, at, res, errE, sc, out)
+		if at != ast.Node(s) {
+			(*out)[len(*out)-1].note = fmt.Sprintf("handed back by the bare return at line %d", retLine)
+		}
+	}
+}
+
+// namedResults returns the names a function declares for its results.
+func namedResults(fn *ssa.Function) []*ast.Ident {
+	var ft *ast.FuncType
+	switch s := fn.Syntax().(type) {
+	case *ast.FuncDecl:
+		ft = s.Type
+	case *ast.FuncLit:
+		ft = s.Type
+	}
+	if ft == nil || ft.Results == nil {
+		return nil
+	}
+	var out []*ast.Ident
+	for _, f := range ft.Results.List {
+		out = append(out, f.Names...)
+	}
+	return out
+}
+
+// assigns reports whether the left-hand side l assigns the variable v.
+func assigns(info *types.Info, l ast.Expr, v types.Object) bool {
+	id, ok := ast.Unparen(l).(*ast.Ident)
+	return ok && v != nil && info.Uses[id] == v
+}
+
+// reachingAssignment finds the assignment of a named result that a bare
+// return hands back: walking out from the return, the nearest statement
+// before it, in each enclosing block, that assigns it (an if whose
+// branches assign it only before leaving the function does not; the
+// assignment in its init does). It is nil when none does (the zero
+// value), and not settled when the nearest one that touches it does so
+// under a condition that falls through, or in a loop.
+func (a *analysis) reachingAssignment(info *types.Info, ret *ast.ReturnStmt, v types.Object) (*ast.AssignStmt, bool) {
+	touches := func(n ast.Node) bool {
+		found := false
+		if n == nil {
+			return false
+		}
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.AssignStmt:
+				for _, l := range x.Lhs {
+					found = found || assigns(info, l, v)
+				}
+			case *ast.UnaryExpr:
+				found = found || x.Op == token.AND && assigns(info, x.X, v)
+			}
+			return !found
+		})
+		return found
+	}
+	// earlier says what an earlier statement of the same block does to v:
+	// assigns it (as), leaves it (neither), or may or may not (unsettled).
+	var earlier func(st ast.Stmt) (as *ast.AssignStmt, touched, settled bool)
+	earlier = func(st ast.Stmt) (*ast.AssignStmt, bool, bool) {
+		if !touches(st) {
+			return nil, false, true
+		}
+		switch x := st.(type) {
+		case *ast.AssignStmt:
+			return x, true, x.Tok == token.ASSIGN
+		case *ast.IfStmt:
+			for _, br := range []ast.Stmt{x.Body, x.Else} {
+				if touches(br) && !leaves(br) {
+					return nil, true, false
+				}
+			}
+			if x.Init != nil {
+				return earlier(x.Init)
+			}
+			return nil, false, true
+		}
+		return nil, true, false
+	}
+	child := ast.Node(ret)
+	for _, n := range a.path(ret.Pos(), ret.End()) {
+		var list []ast.Stmt
+		switch b := n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return nil, true
+		case *ast.BlockStmt:
+			list = b.List
+		case *ast.CaseClause:
+			list = b.Body
+		case *ast.CommClause:
+			list = b.Body
+		case *ast.IfStmt:
+			if b.Init != nil && child != b.Init {
+				if as, touched, settled := earlier(b.Init); touched || !settled {
+					return as, settled
+				}
+			}
+		case *ast.ForStmt, *ast.RangeStmt:
+			// A loop's earlier iterations may have assigned it.
+			if touches(n) {
+				return nil, false
+			}
+		}
+		for i := len(list) - 1; i >= 0; i-- {
+			if list[i].Pos() >= child.Pos() {
+				continue
+			}
+			if as, touched, settled := earlier(list[i]); touched || !settled {
+				return as, settled
+			}
+		}
+		child = n
+	}
+	return nil, false
+}
+
+// leaves reports whether a branch ends by leaving the function (or the
+// loop or switch that holds it), so nothing it assigns falls through.
+func leaves(st ast.Stmt) bool {
+	b, ok := st.(*ast.BlockStmt)
+	if !ok {
+		return false
+	}
+	if len(b.List) == 0 {
+		return false
+	}
+	switch x := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	case *ast.ExprStmt:
+		if c, ok := x.X.(*ast.CallExpr); ok {
+			if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "panic" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// endsBare reports whether a function's last statement is a bare return.
+func endsBare(fn *ssa.Function) bool {
+	b := body(fn)
+	if b == nil || len(b.List) == 0 {
+		return false
+	}
+	r, ok := b.List[len(b.List)-1].(*ast.ReturnStmt)
+	return ok && len(r.Results) == 0
+}
+
+// deferredResults classifies the values a deferred closure of the entry
+// stores into its named results (retErr = ..., result = ...).
+func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
+	fd, ok := entry.Syntax().(*ast.FuncDecl)
+	if !ok || fd.Type.Results == nil {
+		return nil
+	}
+	info := a.infoAt(fd.Pos())
+	named := map[types.Object]bool{}
+	for _, f := range fd.Type.Results.List {
+		for _, id := range f.Names {
+			named[info.Defs[id]] = true
+		}
+	}
+	if len(named) == 0 {
+		return nil
+	}
+	var out []retSite
+	seen := map[*ssa.Function]bool{entry: true}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		d, ok := n.(*ast.DeferStmt)
+		if !ok {
+			return true
+		}
+		lit, ok := d.Call.Fun.(*ast.FuncLit)
+		if !ok {
+			return false
+		}
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok {
+				return true
+			}
+			if len(as.Rhs) == 1 && len(as.Lhs) > 1 {
+				// result, retErr = helper.Summarize(...): built by a helper,
+				// followed into the tree's own functions it may run.
+				for _, l := range as.Lhs {
+					if id, ok := l.(*ast.Ident); ok && named[info.Uses[id]] && typeKey(info.TypeOf(id)) == typeResult {
+						closure := a.bySyntax[lit]
+						n := len(out)
+						a.followResults(closure, info, as.Rhs[0], scope{}, seen, &out)
+						if len(out) == n {
+							out = append(out, retSite{pos: as.Pos(), in: closure, ret: as, at: as, opaque: as.Rhs[0], deferred: true})
+						}
+					}
+				}
+				return true
+			}
+			if len(as.Lhs) != len(as.Rhs) {
+				return true
+			}
+			for i, l := range as.Lhs {
+				id, ok := l.(*ast.Ident)
+				if !ok || !named[info.Uses[id]] {
+					continue
+				}
+				class := ""
+				var after ast.Expr
+				switch t := info.TypeOf(id); {
+				case isErrorType(t) && !isNil(info, as.Rhs[i]):
+					class = ClassErrorBackoff
+				case typeKey(t) == typeResult:
+					var requeue bool
+					if requeue, after = resultFields(info, as.Rhs[i]); requeue {
+						class = ClassImmediate
+					} else if after != nil {
+						class = ClassRetryAfterFailure
+					}
+				}
+				if class != "" {
+					out = append(out, retSite{pos: as.Pos(), class: class, in: a.bySyntax[lit], ret: as, at: as, after: after, deferred: true})
+				}
+			}
+			return true
+		})
+		return false
+	})
+	return out
+}
