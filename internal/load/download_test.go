@@ -19,6 +19,11 @@ func TestDownload(t *testing.T) {
 		t.Fatal(err)
 	}
 	proxy := "file://" + filepath.ToSlash(filepath.Join(strings.TrimSpace(string(out)), "cache", "download"))
+	// The test's own module cache serves as the proxy: bring the module
+	// into it first (a cold cache, as on a fresh CI machine, lacks it).
+	if out, err := exec.Command("go", "mod", "download", "github.com/fluxcd/pkg/apis/meta@v1.31.0").CombinedOutput(); err != nil {
+		t.Fatalf("filling the module cache: %v\n%s", err, out)
+	}
 	cache := t.TempDir()
 	t.Setenv("GOMODCACHE", cache)
 	t.Setenv("GOPROXY", proxy)
