@@ -259,7 +259,9 @@ func mentions(info *types.Info, e ast.Node, vars map[*types.Var]bool) bool {
 
 // taint grows vars with every variable of body assigned from an expression
 // that uses one of them, and with the parameters of closures called with
-// them, until nothing changes.
+// them, until nothing changes. An API object is never the key, even when
+// it was read by the key: what its fields name (a child's name, a storage
+// class) is another object's.
 func taint(info *types.Info, body ast.Node, vars map[*types.Var]bool) {
 	for changed := true; changed; {
 		changed = false
@@ -268,7 +270,7 @@ func taint(info *types.Info, body ast.Node, vars map[*types.Var]bool) {
 			if !ok {
 				v, ok = info.Uses[id].(*types.Var)
 			}
-			if ok && !vars[v] {
+			if ok && !vars[v] && !IsObjectPointer(v.Type()) {
 				vars[v] = true
 				changed = true
 			}

@@ -274,24 +274,61 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 			out = append(out, shared...)
 			return
 		}
-		entry := sync.own[0]
-		f := &found{name: receiverName(fd, info), style: StyleClientGo, entry: entry,
-			worker: a.bySyntax[worker], keyParams: map[*types.Var]bool{}}
-		sig := entry.Signature
-		for i := 0; i < sig.Params().Len(); i++ {
-			if v := sig.Params().At(i); typeKey(v.Type()) != typeContext {
-				f.keyParams[v] = true
+		if len(sync.own) > 1 && sync.fn != nil && types.IsInterface(sync.fn.Type().(*types.Signature).Recv().Type()) {
+			// A worker shared through an interface (a Syncer each
+			// controller implements): one controller per implementation,
+			// each named after its own receiver.
+			for _, entry := range sync.own {
+				f := a.workerFound(fd, info, worker, sync, entry)
+				f.name = implementationName(entry, sync.own)
+				out = append(out, f)
 			}
+			return
 		}
-		if obj, ok := info.Defs[fd.Name].(*types.Func); ok && f.worker == nil {
-			if sf := a.leftOut(obj); sf != nil {
-				f.unanalysed = append(f.unanalysed, sf)
-			}
-		}
-		f.registration = []Site{a.site(sync.expr.Lparen)}
-		out = append(out, f)
+		out = append(out, a.workerFound(fd, info, worker, sync, sync.own[0]))
 	})
 	return out
+}
+
+// workerFound is the client-go controller of a worker whose sync call
+// runs entry.
+func (a *analysis) workerFound(fd *ast.FuncDecl, info *types.Info, worker ast.Node, sync *call, entry *ssa.Function) *found {
+	f := &found{name: receiverName(fd, info), style: StyleClientGo, entry: entry,
+		worker: a.bySyntax[worker], keyParams: map[*types.Var]bool{}}
+	sig := entry.Signature
+	for i := 0; i < sig.Params().Len(); i++ {
+		if v := sig.Params().At(i); typeKey(v.Type()) != typeContext {
+			f.keyParams[v] = true
+		}
+	}
+	if obj, ok := info.Defs[fd.Name].(*types.Func); ok && f.worker == nil {
+		if sf := a.leftOut(obj); sf != nil {
+			f.unanalysed = append(f.unanalysed, sf)
+		}
+	}
+	f.registration = []Site{a.site(sync.expr.Lparen)}
+	return f
+}
+
+// implementationName names the controller of one implementation of an
+// interface's sync method after its receiver type, qualified by its
+// package when another implementation's receiver has the same name.
+func implementationName(entry *ssa.Function, all []*ssa.Function) string {
+	name := func(f *ssa.Function) string {
+		if recv := f.Signature.Recv(); recv != nil {
+			if n, ok := deref(recv.Type()).(*types.Named); ok {
+				return n.Obj().Name()
+			}
+		}
+		return f.Name()
+	}
+	own := name(entry)
+	for _, f := range all {
+		if f != entry && name(f) == own && entry.Pkg != nil {
+			return entry.Pkg.Pkg.Name() + "." + own
+		}
+	}
+	return own
 }
 
 // sharedWorker finds the controllers of a worker loop shared by several: a

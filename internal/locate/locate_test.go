@@ -22,7 +22,7 @@ import (
 // expected sites in `// want "row"` comments. A fixture holding several
 // controllers names the controller a want is about: `// want
 // "LabelReconciler/reread"`; a want that names none is about every one.
-var fixtures = []string{"clientgo-finalizer", "clientgo-plain", "clientgo-logonly", "kubebuilder", "flux", "resultbuilder", "ctrlnew", "samekind", "childwait", "valueflow", "sharedworker", "condhelpers", "illtyped"}
+var fixtures = []string{"clientgo-finalizer", "clientgo-plain", "clientgo-logonly", "kubebuilder", "flux", "resultbuilder", "ctrlnew", "samekind", "childwait", "valueflow", "sharedworker", "condhelpers", "illtyped", "syncers"}
 
 type located struct {
 	tree  *load.Tree
@@ -115,8 +115,9 @@ func scanWants(t *testing.T, dir, root string, visit func(at string, wants []str
 	}
 }
 
-// qualifiedRE matches a want that names its controller: "Name/want".
-var qualifiedRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)/(.+)$`)
+// qualifiedRE matches a want that names its controller: "Name/want", or
+// "pkg.Name/want" for one of several controllers whose receivers share a name.
+var qualifiedRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)/(.+)$`)
 
 // wantedControllers are the controllers a fixture's wants name, sorted; nil
 // when they name none (the fixture holds one controller).

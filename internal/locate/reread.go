@@ -10,36 +10,78 @@ import (
 )
 
 // keyVars returns the variables of fn that carry the request's key: the
-// entry's key parameters (and what is computed from them), or, in a helper,
-// every parameter but the context.
-func (a *analysis) keyVars(f *found, fn *ssa.Function) map[*types.Var]bool {
+// entry's key parameters, or, in a helper, the parameters that a reached
+// caller hands an argument carrying the key; and what is computed from
+// them. memo holds the answers so far (nil while one is being worked out,
+// so that recursion through a cycle finds nothing).
+func (a *analysis) keyVars(f *found, fn *ssa.Function, reach *callgraph.Reach, memo map[*ssa.Function]map[*types.Var]bool) map[*types.Var]bool {
+	if vars, ok := memo[fn]; ok {
+		return vars
+	}
+	memo[fn] = nil
 	vars := map[*types.Var]bool{}
 	if fn == f.entry {
 		for v := range f.keyParams {
 			vars[v] = true
 		}
 	} else {
-		for _, p := range fn.Params {
-			if v, ok := p.Object().(*types.Var); ok && typeKey(v.Type()) != typeContext {
-				vars[v] = true
-			}
+		a.keyParamsFromCallers(f, fn, reach, memo, vars)
+	}
+	if parent := fn.Parent(); parent != nil {
+		// A closure sees its creator's variables.
+		for v := range a.keyVars(f, parent, reach, memo) {
+			vars[v] = true
 		}
 	}
 	if b := body(fn); b != nil {
 		taint(a.infoAt(b.Pos()), b, vars)
 	}
+	memo[fn] = vars
 	return vars
+}
+
+// keyParamsFromCallers adds to vars the parameters of fn that a reached
+// caller passes an argument carrying the key. An API object is never the
+// key (see taint).
+func (a *analysis) keyParamsFromCallers(f *found, fn *ssa.Function, reach *callgraph.Reach, memo map[*ssa.Function]map[*types.Var]bool, vars map[*types.Var]bool) {
+	recv := 0
+	if fn.Signature.Recv() != nil {
+		recv = 1 // SSA's Params start with the receiver; the call's arguments do not
+	}
+	for _, e := range a.prog.CallsInto(fn) {
+		caller := e.Caller.Func
+		if caller == fn || !reach.Has(caller) || e.Site == nil {
+			continue
+		}
+		info := a.infoAt(posOf(caller))
+		if info == nil {
+			continue
+		}
+		callerVars := a.keyVars(f, caller, reach, memo)
+		for _, c := range a.callsIn(caller) {
+			if c.expr.Lparen != e.Site.Pos() {
+				continue
+			}
+			for i, p := range fn.Params[recv:] {
+				v, ok := p.Object().(*types.Var)
+				if arg := c.arg(i); ok && arg != nil && typeKey(v.Type()) != typeContext && !IsObjectPointer(v.Type()) && mentions(info, arg, callerVars) {
+					vars[v] = true
+				}
+			}
+		}
+	}
 }
 
 // reread finds the Get of the primary object by the request's key: a
 // client.Reader Get, a lister Get(name) or a clientset Get(ctx, name, opts).
 func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
+	memo := map[*ssa.Function]map[*types.Var]bool{}
 	for _, fn := range reach.Funcs() {
 		info := a.infoAt(posOf(fn))
 		if info == nil {
 			continue
 		}
-		vars := a.keyVars(f, fn)
+		vars := a.keyVars(f, fn, reach, memo)
 		for _, c := range a.callsIn(fn) {
 			key, obj := a.readShape(info, c)
 			if key == nil || !mentions(info, key, vars) {
