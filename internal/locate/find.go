@@ -310,21 +310,24 @@ func (a *analysis) workerFound(fd *ast.FuncDecl, info *types.Info, worker ast.No
 	return f
 }
 
+// syncName names the controller of a sync function after its receiver
+// type, or the function itself.
+func syncName(f *ssa.Function) string {
+	if recv := f.Signature.Recv(); recv != nil {
+		if n, ok := deref(recv.Type()).(*types.Named); ok {
+			return n.Obj().Name()
+		}
+	}
+	return f.Name()
+}
+
 // implementationName names the controller of one implementation of an
 // interface's sync method after its receiver type, qualified by its
 // package when another implementation's receiver has the same name.
 func implementationName(entry *ssa.Function, all []*ssa.Function) string {
-	name := func(f *ssa.Function) string {
-		if recv := f.Signature.Recv(); recv != nil {
-			if n, ok := deref(recv.Type()).(*types.Named); ok {
-				return n.Obj().Name()
-			}
-		}
-		return f.Name()
-	}
-	own := name(entry)
+	own := syncName(entry)
 	for _, f := range all {
-		if f != entry && name(f) == own && entry.Pkg != nil {
+		if f != entry && syncName(f) == own && entry.Pkg != nil {
 			return entry.Pkg.Pkg.Name() + "." + own
 		}
 	}
@@ -368,13 +371,7 @@ func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.N
 			if entry == nil {
 				return
 			}
-			name := entry.Name()
-			if recv := entry.Signature.Recv(); recv != nil {
-				if n, ok := deref(recv.Type()).(*types.Named); ok {
-					name = n.Obj().Name()
-				}
-			}
-			f := &found{name: name, style: StyleClientGo, entry: entry,
+			f := &found{name: syncName(entry), style: StyleClientGo, entry: entry,
 				worker: a.bySyntax[fd], keyParams: map[*types.Var]bool{}}
 			for i := 0; i < entry.Signature.Params().Len(); i++ {
 				if v := entry.Signature.Params().At(i); typeKey(v.Type()) != typeContext {
