@@ -259,10 +259,23 @@ func (r *condReader) assign(lhs, rhs ast.Expr, idx int) {
 	}
 }
 
-// read finds the body's condition effects and returns.
+// read finds the body's condition effects and returns. A closure's calls
+// and stores are read with the body that makes it; its returns are its own.
 func (r *condReader) read(s *condSummary) {
+	var open []ast.Node // the nodes being visited, outermost first
+	closures := 0       // how many of them are function literals
 	ast.Inspect(r.b.decl.Body, func(n ast.Node) bool {
+		if n == nil {
+			if _, lit := open[len(open)-1].(*ast.FuncLit); lit {
+				closures--
+			}
+			open = open[:len(open)-1]
+			return true
+		}
+		open = append(open, n)
 		switch n := n.(type) {
+		case *ast.FuncLit:
+			closures++
 		case *ast.CallExpr:
 			r.readCall(s, n)
 		case *ast.AssignStmt:
@@ -272,6 +285,9 @@ func (r *condReader) read(s *condSummary) {
 				}
 			}
 		case *ast.ReturnStmt:
+			if closures > 0 {
+				break
+			}
 			for i, e := range n.Results {
 				if len(n.Results) == 1 && isCall(e) && r.resultCount() > 1 {
 					break
@@ -280,23 +296,6 @@ func (r *condReader) read(s *condSummary) {
 					s.returns[i] = append(s.returns[i], r.cond(e, 0)...)
 				}
 			}
-		case *ast.FuncLit:
-			// A closure's returns are its own; its calls and stores are
-			// read with the body that makes it.
-			ast.Inspect(n.Body, func(m ast.Node) bool {
-				switch m := m.(type) {
-				case *ast.CallExpr:
-					r.readCall(s, m)
-				case *ast.AssignStmt:
-					if len(m.Lhs) == len(m.Rhs) {
-						for i := range m.Lhs {
-							r.readStore(s, m.Lhs[i], m.Rhs[i])
-						}
-					}
-				}
-				return true
-			})
-			return false
 		}
 		return true
 	})
