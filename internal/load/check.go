@@ -157,6 +157,10 @@ func (g *graph) importExportData(files map[string]string) error {
 	for _, n := range g.nodes {
 		if !n.own && !n.listed.Standard {
 			n.pkg.Types = g.exports.imports[n.pkg.PkgPath]
+			if n.pkg.Types == nil && len(n.pkg.GoFiles) == 0 {
+				n.pkg.Types = types.NewPackage(n.pkg.PkgPath, n.pkg.Name) // no files: empty, as from its declarations
+				n.pkg.Types.MarkComplete()
+			}
 			n.illTyped = len(n.pkg.Errors) > 0
 		}
 	}

@@ -72,13 +72,22 @@ func goList(ctx context.Context, dir, shown string, patterns []string) ([]*liste
 // one costs no more than that. ok is false when it stopped, failed, or
 // left a package without export data. What it compiled stays in the build
 // cache.
-func exportFiles(ctx context.Context, dir string, paths []string, cachedOnly bool) (files map[string]string, ok bool) {
+//
+// With userCgo, the probe asks for the export data the user's own go
+// command builds (cgo on, as `go vet` has it wherever a C compiler is
+// installed) and is always cachedOnly: it reads what the user compiled and
+// never starts a command, cgo least of all.
+func exportFiles(ctx context.Context, dir string, paths []string, cachedOnly, userCgo bool) (files map[string]string, ok bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	args := append([]string{"list", "-e", "-export", "-x", "-json=ImportPath,Export", "--"}, paths...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Env = untrustedEnv()
+	if userCgo {
+		cachedOnly = true
+		cmd.Env = withUserCgo(cmd.Env)
+	}
 	ownGroup(cmd)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
@@ -178,6 +187,32 @@ func untrustedEnv() []string {
 		env = append(env, kv)
 	}
 	return env
+}
+
+// withUserCgo is env with CGO_ENABLED as the user's environment has it
+// (the go command's own default when it does not set it).
+func withUserCgo(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "CGO_ENABLED=") {
+			out = append(out, kv)
+		}
+	}
+	if v, ok := os.LookupEnv("CGO_ENABLED"); ok {
+		out = append(out, "CGO_ENABLED="+v)
+	}
+	return out
+}
+
+// userBuildsWithCgo reports whether the user's go command builds with cgo
+// (`go env CGO_ENABLED` in their environment, with no toolchain switch).
+func userBuildsWithCgo(ctx context.Context, dir string) bool {
+	cmd := exec.CommandContext(ctx, "go", "env", "CGO_ENABLED")
+	cmd.Dir = dir
+	cmd.Env = withUserCgo(untrustedEnv())
+	ownGroup(cmd)
+	out, err := cmd.Output()
+	return err == nil && strings.TrimSpace(string(out)) == "1"
 }
 
 // withoutModFlag removes -mod=… from a GOFLAGS value.

@@ -10,15 +10,19 @@
 // dependency is typed instead from the compiler's export data when the
 // build cache holds it for every module dependency, which a probe of `go
 // list -export -x` tells: it stops at the first command the go command
-// would run (exportFiles). Both ways give
-// the same types and positions, so the same report.
+// would run (exportFiles). It asks first for the export data built with
+// cgo off, then for the data the user's own go command built (cgo on
+// wherever a C compiler is installed, as after `go vet`); a dependency's
+// exported types do not change with cgo. Both ways give the same types
+// and positions, so the same report.
 //
 // The tree is treated as untrusted: cgo is off, GOTOOLCHAIN is local (a
 // go.mod cannot make the go command download a toolchain), a -mod flag in
 // GOFLAGS is dropped (the go command may not rewrite go.mod or go.sum), and
 // nothing in it is executed. The export data probe may make the go command
-// compile dependencies the cache lacks, which runs the compiler on their
-// code, never the code itself; nothing of the tree's own is compiled.
+// compile dependencies the cache lacks (cgo off), which runs the compiler
+// on their code, never the code itself; nothing of the tree's own is
+// compiled, and the probe of the user's cgo build only reads the cache.
 package load
 
 import (
@@ -203,6 +207,7 @@ func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource) e
 	type probed struct {
 		files map[string]string
 		ok    bool
+		cgo   bool // the export data is the user's, built with cgo
 	}
 	probe := make(chan probed, 1)
 	probeCtx, stopProbe := context.WithCancel(ctx)
@@ -210,13 +215,18 @@ func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource) e
 	if from != Declarations {
 		var paths []string
 		for _, n := range g.nodes {
-			if module(n) {
+			if module(n) && len(n.pkg.GoFiles) > 0 { // a package of test files only has no export data, and needs none
 				paths = append(paths, n.pkg.PkgPath)
 			}
 		}
 		go func() { // the go command hashes the files while the standard library is typed
-			files, ok := exportFiles(probeCtx, t.Dir, paths, from == AnySource)
-			probe <- probed{files, ok}
+			files, ok := exportFiles(probeCtx, t.Dir, paths, from == AnySource, false)
+			if !ok && from == AnySource && userBuildsWithCgo(probeCtx, t.Dir) {
+				files, ok = exportFiles(probeCtx, t.Dir, paths, true, true)
+				probe <- probed{files, ok, true}
+				return
+			}
+			probe <- probed{files, ok, false}
 		}()
 	}
 	var std effort
@@ -235,7 +245,11 @@ func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource) e
 		phase.Mark(ctx, "type-check standard library", fmt.Sprintf("from %s: %s; the export data probe ran beside it", Declarations, &std))
 		why := "not every module dependency has export data in the build cache"
 		if p.ok {
-			phase.Mark(ctx, "export data probe", "every module dependency has export data in the build cache")
+			msg := "every module dependency has export data in the build cache"
+			if p.cgo {
+				msg += ", built with cgo on as the user's go command builds (the tree's own packages are still typed with cgo off)"
+			}
+			phase.Mark(ctx, "export data probe", msg)
 			err := g.importExportData(p.files)
 			if err == nil {
 				t.DepsFrom = ExportData

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
@@ -13,11 +16,16 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
 )
 
-// TestSourcesAgree: a fixture analysed with its dependencies typed from
+// TestSourcesAgree: each fixture analysed with its dependencies typed from
 // the build cache's export data and from their declarations gives the same
 // controllers, rows, citations and warnings, byte for byte.
 func TestSourcesAgree(t *testing.T) {
-	for _, name := range []string{"kubebuilder", "clientgo-plain", "flux"} {
+	fixtures, err := os.ReadDir(filepath.Join("..", "..", "testdata", "src"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fixture := range fixtures {
+		name := fixture.Name()
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join("..", "..", "testdata", "src", name)
 			export := analysed(t, dir, load.ExportData)
@@ -50,4 +58,44 @@ func analysed(t *testing.T, dir string, from load.DepSource) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestExportDataBuiltWithCgo: where the build cache holds the module
+// dependencies' export data only as the user's go command built it, with
+// cgo on (as `go vet` builds wherever a C compiler is installed), the
+// loader imports it, and the types agree with those from the
+// declarations.
+func TestExportDataBuiltWithCgo(t *testing.T) {
+	t.Setenv("CGO_ENABLED", "1")
+	cc, err := exec.Command("go", "env", "CC").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.LookPath(strings.TrimSpace(string(cc))); err != nil {
+		t.Skipf("no C compiler (%s), so no build with cgo to read", strings.TrimSpace(string(cc)))
+	}
+	t.Setenv("GOCACHE", t.TempDir()) // holds nothing built with cgo off
+	dir := filepath.Join("..", "..", "testdata", "load", "cgouser", "tree")
+	fill := exec.Command("go", "list", "-export", "-deps", "./...")
+	fill.Dir = dir
+	if out, err := fill.CombinedOutput(); err != nil {
+		t.Fatalf("filling the build cache with cgo on: %v\n%s", err, out)
+	}
+	signature := func(from load.DepSource) string {
+		tree, err := load.LoadFrom(context.Background(), dir, nil, from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if from == load.AnySource && tree.DepsFrom != load.ExportData {
+			t.Fatalf("dependencies typed from %s, want %s", tree.DepsFrom, load.ExportData)
+		}
+		lib := tree.Types("example.com/cgouser/lib")
+		if lib == nil || lib.Scope().Lookup("Owner") == nil {
+			t.Fatalf("lib.Owner is not typed: %v", lib)
+		}
+		return lib.Scope().Lookup("Owner").Type().String()
+	}
+	if export, decls := signature(load.AnySource), signature(load.Declarations); export != decls {
+		t.Errorf("lib.Owner from export data built with cgo: %s; from its declarations: %s", export, decls)
+	}
 }

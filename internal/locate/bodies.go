@@ -112,8 +112,10 @@ func (a *analysis) depPackage(path string) *depPackage {
 	}
 	conf := types.Config{
 		Importer: importerFunc(func(imp string) (*types.Package, error) {
-			if p := lp.Imports[imp]; p != nil && p.Types != nil {
-				return p.Types, nil
+			if p := lp.Imports[imp]; p != nil {
+				if t := a.tree.Types(p.PkgPath); t != nil { // complete, even where export data gave only what the tree reaches
+					return t, nil
+				}
 			}
 			return nil, fmt.Errorf("%s is not loaded", imp)
 		}),

@@ -1,0 +1,3 @@
+module example.com/cgouser/lib
+
+go 1.26.0
