@@ -12,23 +12,38 @@ import (
 // analyse analyses the tree at dir (label names it in progress lines), or
 // reads its analysis from the result cache when the cache holds one under
 // the same key (keyOf) and --no-cache is not given. A fresh analysis is
-// stored for the next run when the tree loaded cleanly. The cache never
-// fails a run: when it cannot be used, the tree is analysed, and progress
-// says why.
+// stored for the next run when the tree loaded cleanly; the dependency
+// types the analysis keeps (load.Load) are kept whether or not --no-cache
+// is given, since they are a function of their inputs alone. The cache
+// never fails a run: when it cannot be used, the tree is analysed, and
+// progress says why.
 func analyse(ctx context.Context, dir, label string, f fetchFlags, progress func(string), keyOf func() (resultcache.Key, error)) (inspect.Analysis, error) {
 	say := func(format string, args ...any) {
 		if progress != nil {
 			progress(fmt.Sprintf(format, args...))
 		}
 	}
+	cacheDir, err := fetch.CacheDir(f.cacheDir)
+	if err != nil {
+		say("%s: cache not used: %v", label, err)
+		return inspect.Analyse(ctx, dir, progress, nil)
+	}
+	kept, err := resultcache.OpenTypes(cacheDir)
+	if err != nil {
+		say("%s: no dependency types kept: %v", label, err)
+	}
 	if f.noCache {
 		say("%s: result cache not used", label)
-		return inspect.Analyse(ctx, dir, progress)
+		return inspect.Analyse(ctx, dir, progress, kept)
 	}
-	store, k, err := openResults(f.cacheDir, keyOf)
+	store, err := resultcache.Open(cacheDir)
+	var k resultcache.Key
+	if err == nil {
+		k, err = keyOf()
+	}
 	if err != nil {
 		say("%s: result cache not used: %v", label, err)
-		return inspect.Analyse(ctx, dir, progress)
+		return inspect.Analyse(ctx, dir, progress, kept)
 	}
 	var a inspect.Analysis
 	miss := store.Get(k, &a)
@@ -37,7 +52,7 @@ func analyse(ctx context.Context, dir, label string, f fetchFlags, progress func
 		return a, nil
 	}
 	say("%s: cache miss (%s)", label, miss)
-	a, err = inspect.Analyse(ctx, dir, progress)
+	a, err = inspect.Analyse(ctx, dir, progress, kept)
 	switch {
 	case err != nil:
 		return inspect.Analysis{}, err
@@ -49,22 +64,4 @@ func analyse(ctx context.Context, dir, label string, f fetchFlags, progress func
 		}
 	}
 	return a, nil
-}
-
-// openResults opens the result cache under the cache directory (--cache-dir,
-// else the default) and computes the tree's key.
-func openResults(cacheDir string, keyOf func() (resultcache.Key, error)) (*resultcache.Store, resultcache.Key, error) {
-	dir, err := fetch.CacheDir(cacheDir)
-	if err != nil {
-		return nil, resultcache.Key{}, err
-	}
-	store, err := resultcache.Open(dir)
-	if err != nil {
-		return nil, resultcache.Key{}, err
-	}
-	k, err := keyOf()
-	if err != nil {
-		return nil, resultcache.Key{}, err
-	}
-	return store, k, nil
 }

@@ -10,10 +10,12 @@ import (
 	"strings"
 )
 
-// treeMemory is the memory one analysis may take at its peak: the largest
-// measured, a controller-runtime operator of about 60 API types (2.6 GiB),
-// rounded up.
-const treeMemory = 3 << 30
+// treeMemory is the memory one analysis may take at its peak: twice the
+// largest measured since dependencies keep their types only (about 500 MiB,
+// kustomize-controller and prometheus-operator with their dependencies
+// typed from source, an empty build cache), for the larger trees not
+// measured.
+const treeMemory = 1 << 30
 
 // bothAtOnce says whether table analyses its two trees at once: when the
 // Go memory limit (GOMEMLIMIT) and the memory available (the kernel's

@@ -54,8 +54,8 @@ type fetchFlags struct {
 }
 
 func (f *fetchFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.cacheDir, "cache-dir", "", "where fetched trees and analysis results are kept (default $"+fetch.CacheEnv+", else the user cache directory's ctrlcmp)")
-	fs.BoolVar(&f.noCache, "no-cache", false, "analyse the trees again instead of reading their stored results, and store none")
+	fs.StringVar(&f.cacheDir, "cache-dir", "", "where fetched trees, analysis results and dependency types are kept (default $"+fetch.CacheEnv+", else the user cache directory's ctrlcmp)")
+	fs.BoolVar(&f.noCache, "no-cache", false, "analyse the trees again instead of reading their stored results, and store none (the standard library's types, and where the build cache holds the dependencies' export data, are still kept under types/)")
 	fs.BoolVar(&f.offline, "offline", false, "never use the network: a pinned tree that is not in the cache is an error")
 	timeoutFlag(fs, &f.timeout)
 }

@@ -21,12 +21,13 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
 	"github.com/ctrlcmp/ctrlcmp/internal/phase"
 	"github.com/ctrlcmp/ctrlcmp/internal/result"
+	"github.com/ctrlcmp/ctrlcmp/internal/resultcache"
 )
 
 // Tree analyses the Go module in dir and describes it (Analyse, then
 // Describe).
 func Tree(ctx context.Context, dir, side, linkFrom string, progress func(string)) (result.Tree, error) {
-	a, err := Analyse(ctx, dir, progress)
+	a, err := Analyse(ctx, dir, progress, nil)
 	if err != nil {
 		return result.Tree{}, err
 	}
@@ -50,11 +51,12 @@ type Analysis struct {
 }
 
 // Analyse loads the Go module in dir, builds its call graph and locates
-// its controllers. progress, when not nil, hears of each stage. A
+// its controllers. progress, when not nil, hears of each stage. kept,
+// when not nil, keeps dependency types between runs (load.Load). A
 // cancelled ctx ends it at the next stage, with ctx's error.
-func Analyse(ctx context.Context, dir string, progress func(string)) (Analysis, error) {
+func Analyse(ctx context.Context, dir string, progress func(string), kept *resultcache.Store) (Analysis, error) {
 	ctx = phase.Begin(ctx, dir)
-	t, err := load.Load(ctx, dir, progress)
+	t, err := load.Load(ctx, dir, progress, kept)
 	if err == nil {
 		err = ctx.Err() // interrupted once the go command was done
 	}

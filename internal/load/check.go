@@ -167,6 +167,17 @@ func (g *graph) importExportData(files map[string]string) error {
 	return nil
 }
 
+// forgetModules drops the module dependencies' types, read from export
+// data that turned out not to serve, before they are typed another way.
+func (g *graph) forgetModules() {
+	g.exports = nil
+	for _, n := range g.nodes {
+		if isModule(n) {
+			n.pkg.Types, n.illTyped = nil, false
+		}
+	}
+}
+
 // readExports reads the export data of a module dependency.
 func (g *graph) readExports(n *node) error {
 	path := n.pkg.PkgPath
@@ -208,7 +219,7 @@ func (e *effort) String() string {
 
 // checkDeclarations types the dependencies selected from their
 // declarations: each file parsed without object resolution, its function
-// bodies dropped at once, the package checked with no type information
+// bodies (dropBody) and its variables' data dropped at once, the package checked with no type information
 // kept, and its syntax let go. Only the *types.Package stays.
 func (g *graph) checkDeclarations(ctx context.Context, selected func(*node) bool, e *effort) error {
 	return g.inOrder(ctx, selected, func(n *node) {
@@ -227,8 +238,11 @@ func (g *graph) checkDeclarations(ctx context.Context, selected func(*node) bool
 				continue
 			}
 			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok {
-					fd.Body = nil
+				switch d := d.(type) {
+				case *ast.FuncDecl:
+					dropBody(d)
+				case *ast.GenDecl:
+					dropVarData(d)
 				}
 			}
 			files = append(files, f)

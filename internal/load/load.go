@@ -45,6 +45,7 @@ import (
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/phase"
+	"github.com/ctrlcmp/ctrlcmp/internal/resultcache"
 )
 
 // Tree is a loaded source tree.
@@ -106,13 +107,20 @@ func (s DepSource) String() string {
 
 // Load loads the Go module in dir, its dependencies from export data when
 // the build cache holds it and from their declarations otherwise. Progress
-// lines go to progress when it is not nil.
-func Load(ctx context.Context, dir string, progress func(string)) (*Tree, error) {
-	return LoadFrom(ctx, dir, progress, AnySource)
+// lines go to progress when it is not nil. kept, when not nil, is where
+// the standard library's types and the places of the module dependencies'
+// export data are kept between runs (kept.go).
+func Load(ctx context.Context, dir string, progress func(string), kept *resultcache.Store) (*Tree, error) {
+	return load(ctx, dir, progress, AnySource, kept)
 }
 
-// LoadFrom is Load with the dependencies' types taken from a chosen source.
+// LoadFrom is Load with the dependencies' types taken from a chosen source,
+// and nothing kept.
 func LoadFrom(ctx context.Context, dir string, progress func(string), from DepSource) (*Tree, error) {
+	return load(ctx, dir, progress, from, nil)
+}
+
+func load(ctx context.Context, dir string, progress func(string), from DepSource, kept *resultcache.Store) (*Tree, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fail.Usage("%s: %w", dir, err)
@@ -155,7 +163,7 @@ func LoadFrom(ctx context.Context, dir string, progress func(string), from DepSo
 	g := newGraph(list, t.Fset, abs, func(files []string) bool { return len(files) > 0 && t.IsOwnFile(files[0]) })
 	t.graph = g
 	phase.Mark(ctx, "go list", fmt.Sprintf("%d packages", len(g.nodes)))
-	if err := t.typeDependencies(ctx, g, from); err != nil {
+	if err := t.typeDependencies(ctx, g, from, kept); err != nil {
 		return nil, err
 	}
 	syntax := t.parseOwn(g)
@@ -197,86 +205,138 @@ func LoadFrom(ctx context.Context, dir string, progress func(string), from DepSo
 }
 
 // typeDependencies gives every dependency its types: the standard
-// library's from its declarations, and the modules' from the build cache's
-// export data when from allows it and the cache holds it for every one of
-// them, else from their declarations too. (The compiler writes a standard
-// library position as $GOROOT/src/…, which is no file: from source, its
-// positions are the files' own, whichever way the modules went.)
-func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource) error {
-	module := func(n *node) bool { return !n.listed.Standard && !n.own }
-	type probed struct {
-		files map[string]string
-		ok    bool
-		cgo   bool // the export data is the user's, built with cgo
+// library's from its declarations (or from the types kept by an earlier
+// run), and the modules' from the build cache's export data when from
+// allows it and the cache holds it for every one of them, else from their
+// declarations too. (The compiler writes a standard library position as
+// $GOROOT/src/…, which is no file: from source, its positions are the
+// files' own, whichever way the modules went.)
+func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource, store *resultcache.Store) error {
+	keep := keptFor(store, g)
+	var remembered keptExports
+	if keep != nil {
+		var why string
+		if remembered, why = keep.moduleExports(); why != "" {
+			phase.Mark(ctx, "kept export data", "not used: "+why)
+		}
 	}
 	probe := make(chan probed, 1)
 	probeCtx, stopProbe := context.WithCancel(ctx)
 	defer stopProbe()
-	if from != Declarations {
-		var paths []string
-		for _, n := range g.nodes {
-			if module(n) && len(n.pkg.GoFiles) > 0 { // a package of test files only has no export data, and needs none
-				paths = append(paths, n.pkg.PkgPath)
-			}
-		}
-		go func() { // the go command hashes the files while the standard library is typed
-			files, ok := exportFiles(probeCtx, t.Dir, paths, from == AnySource, false)
-			if !ok && from == AnySource && userBuildsWithCgo(probeCtx, t.Dir) {
-				files, ok = exportFiles(probeCtx, t.Dir, paths, true, true)
-				probe <- probed{files, ok, true}
-				return
-			}
-			probe <- probed{files, ok, false}
-		}()
+	probing := from != Declarations && remembered.Files == nil
+	if probing {
+		go func() { probe <- t.probeExports(probeCtx, g, from) }() // the go command hashes the files while the standard library is typed
 	}
-	var std effort
-	err := g.checkDeclarations(ctx, func(n *node) bool { return n.listed.Standard && !n.own }, &std)
-	if from != Declarations {
-		if err != nil {
-			stopProbe()
-		}
-		p := <-probe
+	if err := t.typeStd(ctx, g, keep); err != nil {
+		stopProbe()
+		return err
+	}
+	if remembered.Files != nil {
+		err := g.importExportData(remembered.Files)
 		if err == nil {
-			err = ctx.Err()
+			t.DepsFrom = ExportData
+			phase.Mark(ctx, "type-check dependencies", fmt.Sprintf("%d packages, from %s%s, where an earlier run found it", len(remembered.Files), ExportData, cgoNote(remembered.Cgo)))
+			return nil
 		}
-		if err != nil {
+		phase.Mark(ctx, "kept export data", "not used: "+err.Error())
+		g.forgetModules()
+		if from != Declarations {
+			probing = true
+			probe <- t.probeExports(ctx, g, from)
+		}
+	}
+	if probing {
+		p := <-probe
+		if err := ctx.Err(); err != nil {
 			return err
 		}
-		phase.Mark(ctx, "type-check standard library", fmt.Sprintf("from %s: %s; the export data probe ran beside it", Declarations, &std))
 		why := "not every module dependency has export data in the build cache"
 		if p.ok {
-			msg := "every module dependency has export data in the build cache"
-			if p.cgo {
-				msg += ", built with cgo on as the user's go command builds (the tree's own packages are still typed with cgo off)"
-			}
-			phase.Mark(ctx, "export data probe", msg)
+			phase.Mark(ctx, "export data probe", "every module dependency has export data in the build cache"+cgoNote(p.cgo))
 			err := g.importExportData(p.files)
 			if err == nil {
 				t.DepsFrom = ExportData
 				phase.Mark(ctx, "type-check dependencies", fmt.Sprintf("%d packages, from %s", len(p.files), ExportData))
+				if keep != nil {
+					if err := keep.store.Put(keep.modules, keptExports{Files: p.files, Cgo: p.cgo}); err != nil {
+						phase.Mark(ctx, "kept export data", "not kept: "+err.Error())
+					}
+				}
 				return nil
 			}
 			why = err.Error()
-			g.exports = nil
-			for _, n := range g.nodes {
-				if module(n) {
-					n.pkg.Types, n.illTyped = nil, false
-				}
-			}
+			g.forgetModules()
 		}
 		phase.Mark(ctx, "export data probe", why)
-	} else {
-		if err != nil {
-			return err
-		}
-		phase.Mark(ctx, "type-check standard library", fmt.Sprintf("from %s: %s", Declarations, &std))
 	}
 	var modules effort
-	if err := g.checkDeclarations(ctx, module, &modules); err != nil {
+	if err := g.checkDeclarations(ctx, isModule, &modules); err != nil {
 		return err
 	}
 	t.DepsFrom = Declarations
 	phase.Mark(ctx, "type-check dependencies", fmt.Sprintf("from %s: %s", Declarations, &modules))
+	return nil
+}
+
+// isModule tells a module dependency.
+func isModule(n *node) bool { return !n.listed.Standard && !n.own }
+
+// probed is what the export data probe found.
+type probed struct {
+	files map[string]string
+	ok    bool
+	cgo   bool // the export data is the user's, built with cgo
+}
+
+// probeExports asks the go command for the module dependencies' export
+// data: built with cgo off, else (when from is AnySource) as the user's
+// own go command built it.
+func (t *Tree) probeExports(ctx context.Context, g *graph, from DepSource) probed {
+	var paths []string
+	for _, n := range g.nodes {
+		if isModule(n) && len(n.pkg.GoFiles) > 0 { // a package of test files only has no export data, and needs none
+			paths = append(paths, n.pkg.PkgPath)
+		}
+	}
+	files, ok := exportFiles(ctx, t.Dir, paths, from == AnySource, false)
+	if !ok && from == AnySource && userBuildsWithCgo(ctx, t.Dir) {
+		files, ok = exportFiles(ctx, t.Dir, paths, true, true)
+		return probed{files, ok, true}
+	}
+	return probed{files, ok, false}
+}
+
+func cgoNote(cgo bool) string {
+	if cgo {
+		return ", built with cgo on as the user's go command builds (the tree's own packages are still typed with cgo off)"
+	}
+	return ""
+}
+
+// typeStd types the standard library: from the types an earlier run kept,
+// else from its declarations (and keeps them).
+func (t *Tree) typeStd(ctx context.Context, g *graph, keep *kept) error {
+	if keep != nil {
+		why := keep.readStd(g)
+		if why == "" {
+			phase.Mark(ctx, "type-check standard library", "from the types an earlier run kept")
+			return nil
+		}
+		phase.Mark(ctx, "kept standard library types", "not used: "+why)
+	}
+	var std effort
+	if err := g.checkDeclarations(ctx, func(n *node) bool { return n.listed.Standard && !n.own }, &std); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	phase.Mark(ctx, "type-check standard library", fmt.Sprintf("from %s: %s", Declarations, &std))
+	if keep != nil {
+		if err := keep.writeStd(g); err != nil {
+			phase.Mark(ctx, "kept standard library types", "not kept: "+err.Error())
+		}
+	}
 	return nil
 }
 
@@ -458,27 +518,42 @@ func declarationsOnly(f *ast.File) {
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			switch {
-			case d.Body == nil || isGeneric(d):
-			case d.Recv == nil && d.Name.Name == "init":
-				d.Body = &ast.BlockStmt{Lbrace: d.Body.Lbrace, Rbrace: d.Body.Rbrace}
-			default:
-				d.Body = nil
-			}
+			dropBody(d)
 		case *ast.GenDecl:
-			if d.Tok != token.VAR {
-				continue
-			}
-			for _, spec := range d.Specs {
-				vs := spec.(*ast.ValueSpec)
-				if vs.Type != nil {
-					vs.Values = nil
-					continue
-				}
-				for _, v := range vs.Values {
-					dropElements(v)
-				}
-			}
+			dropVarData(d)
+		}
+	}
+}
+
+// dropBody drops a function's body, as far as the type checker allows:
+// an init function's becomes empty, and a generic function keeps its own
+// (the checker wants both, though with IgnoreFuncBodies it checks
+// neither).
+func dropBody(d *ast.FuncDecl) {
+	switch {
+	case d.Body == nil || isGeneric(d):
+	case d.Recv == nil && d.Name.Name == "init":
+		d.Body = &ast.BlockStmt{Lbrace: d.Body.Lbrace, Rbrace: d.Body.Rbrace}
+	default:
+		d.Body = nil
+	}
+}
+
+// dropVarData drops the data of the package-level variables a declaration
+// declares: the initialiser of a variable declared with a type, and the
+// elements of the composite literals that give the others their types.
+func dropVarData(d *ast.GenDecl) {
+	if d.Tok != token.VAR {
+		return
+	}
+	for _, spec := range d.Specs {
+		vs := spec.(*ast.ValueSpec)
+		if vs.Type != nil {
+			vs.Values = nil
+			continue
+		}
+		for _, v := range vs.Values {
+			dropElements(v)
 		}
 	}
 }

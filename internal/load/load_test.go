@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+	"github.com/ctrlcmp/ctrlcmp/internal/resultcache"
 )
 
 // fixture is the directory of a fixture tree under testdata/src.
@@ -62,7 +63,7 @@ func writeFile(t *testing.T, path, content string) {
 // types are those the whole file gives, and the imports only the dropped
 // code used raise no warning.
 func TestGeneratedDeclarationsOnly(t *testing.T) {
-	tree, err := Load(context.Background(), fixture("kubebuilder"), nil)
+	tree, err := Load(context.Background(), fixture("kubebuilder"), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestWarnings(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "go.sum"), strings.Join(kept, ""))
 	writeFile(t, filepath.Join(dir, "controller", "broken.go"), "package controller\n\nvar broken int = \"not an int\"\n")
 
-	tree, err := Load(context.Background(), dir, nil)
+	tree, err := Load(context.Background(), dir, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestListError(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "vend.go"), "package vend\n")
 	writeFile(t, filepath.Join(dir, "vendor", "modules.txt"), "# example.com/other v1.0.0\n## explicit\n")
 
-	_, err := Load(context.Background(), dir, nil)
+	_, err := Load(context.Background(), dir, nil, nil)
 	var le *ListError
 	if !errors.As(err, &le) || fail.Code(err) != fail.CodeLoad {
 		t.Fatalf("error %v (exit %d), want a ListError with exit code %d", err, fail.Code(err), fail.CodeLoad)
@@ -221,7 +222,7 @@ func TestVendoredTree(t *testing.T) {
 
 	t.Setenv("GOMODCACHE", t.TempDir())
 	t.Setenv("GOPROXY", "off")
-	tree, err := Load(context.Background(), dir, nil)
+	tree, err := Load(context.Background(), dir, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,4 +259,34 @@ func treeFiles(t *testing.T, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return files
+}
+
+// TestKeptExportsGone: a kept place of export data that the build cache
+// no longer holds (it was trimmed) is not used, and the probe runs again.
+func TestKeptExportsGone(t *testing.T) {
+	store, err := resultcache.OpenTypes(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := resultcache.DerivedKey("module export data test", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := &kept{store: store, modules: key}
+	held := filepath.Join(t.TempDir(), "held-d")
+	if err := os.WriteFile(held, []byte("export data"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Put(key, keptExports{Files: map[string]string{"example.com/a": held}}); err != nil {
+		t.Fatal(err)
+	}
+	if x, why := k.moduleExports(); why != "" || x.Files["example.com/a"] != held {
+		t.Fatalf("a kept place still held: got %v, %q", x, why)
+	}
+	if err := os.Remove(held); err != nil {
+		t.Fatal(err)
+	}
+	if x, why := k.moduleExports(); why == "" || x.Files != nil {
+		t.Errorf("a kept place no longer held was used: %v", x)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -14,6 +15,8 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 	"github.com/ctrlcmp/ctrlcmp/internal/load"
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+	"github.com/ctrlcmp/ctrlcmp/internal/phase"
+	"github.com/ctrlcmp/ctrlcmp/internal/resultcache"
 )
 
 // TestSourcesAgree: each fixture analysed with its dependencies typed from
@@ -48,6 +51,12 @@ func analysed(t *testing.T, dir string, from load.DepSource) []byte {
 	if tree.DepsFrom != from {
 		t.Fatalf("dependencies typed from %s, want %s", tree.DepsFrom, from)
 	}
+	return analysedTree(t, tree)
+}
+
+// analysedTree is the JSON of a loaded tree's controllers and warnings.
+func analysedTree(t *testing.T, tree *load.Tree) []byte {
+	t.Helper()
 	prog := callgraph.Build(tree.All, tree.Own)
 	ctrls, warnings := locate.Locate(tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
 	out, err := json.MarshalIndent(struct {
@@ -97,5 +106,36 @@ func TestExportDataBuiltWithCgo(t *testing.T) {
 	}
 	if export, decls := signature(load.AnySource), signature(load.Declarations); export != decls {
 		t.Errorf("lib.Owner from export data built with cgo: %s; from its declarations: %s", export, decls)
+	}
+}
+
+// TestKeptTypes: a second run reads the standard library's types and the
+// places of the module dependencies' export data that the first kept, and
+// analyses the tree as the declarations do.
+func TestKeptTypes(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "src", "flux")
+	store, err := resultcache.OpenTypes(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	decls := analysed(t, dir, load.Declarations)
+	run := func() []string {
+		var marks []string
+		ctx := phase.WithReport(context.Background(), func(line string) { marks = append(marks, line) })
+		tree, err := load.Load(phase.Begin(ctx, "flux"), dir, nil, store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := analysedTree(t, tree); !bytes.Equal(got, decls) {
+			t.Errorf("with kept types, the analysis differs:\nkept:         %s\ndeclarations: %s", got, decls)
+		}
+		return marks
+	}
+	run()
+	marks := strings.Join(run(), "\n")
+	for _, want := range []string{"standard library: .*from the types an earlier run kept", "dependencies: .*where an earlier run found it"} {
+		if !regexp.MustCompile(want).MatchString(marks) {
+			t.Errorf("the second run's phases do not match %q:\n%s", want, marks)
+		}
 	}
 }

@@ -45,7 +45,7 @@ func locateFixture(t *testing.T, name string) *located {
 	}
 	l := &located{}
 	dir := filepath.Join("..", "..", "testdata", "src", name)
-	l.tree, l.err = load.Load(context.Background(), dir, nil)
+	l.tree, l.err = load.Load(context.Background(), dir, nil, nil)
 	if l.err == nil {
 		prog := callgraph.Build(l.tree.All, l.tree.Own)
 		l.ctrls, _ = locate.Locate(l.tree, prog, cite.New(l.tree.Fset, l.tree.Root, l.tree.All, l.tree.Own))

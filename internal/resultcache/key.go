@@ -53,6 +53,17 @@ func PinnedKey(dir, sha string) (Key, error) {
 	return key("pinned "+dir+" at "+sha, content, dir)
 }
 
+// DerivedKey is the key of what ctrlcmp derives from content alone, where
+// content names every input (the go command's settings among them): it
+// holds ctrlcmp's build and no go settings.
+func DerivedKey(slot, content string) (Key, error) {
+	build, err := executableBuild()
+	if err != nil {
+		return Key{}, err
+	}
+	return Key{Slot: slot, Content: content, Build: build}, nil
+}
+
 // key completes a key with ctrlcmp's build and the go command's settings
 // in dir.
 func key(slot, content, dir string) (Key, error) {

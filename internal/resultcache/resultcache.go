@@ -1,6 +1,8 @@
 // Package resultcache keeps the analysis of a tree under ctrlcmp's cache
 // directory, so that a run on a tree that has not changed since the last one
-// reads its result instead of analysing the tree again.
+// reads its result instead of analysing the tree again. The same checked,
+// atomic entries keep, in a directory of their own, what the loader derives
+// from dependencies alone (OpenTypes, DerivedKey).
 //
 // A result is stored under the tree it describes (its slot: a local tree's
 // directory, or a pinned tree's checkout at its sha) with the key it is a
@@ -61,12 +63,21 @@ type Store struct {
 	dir string
 }
 
-// Open returns the store under ctrlcmp's cache directory cacheDir, creating
-// it when missing.
+// Open returns the store of results under ctrlcmp's cache directory
+// cacheDir, creating it when missing.
 func Open(cacheDir string) (*Store, error) {
-	dir := filepath.Join(cacheDir, "results")
+	return open(filepath.Join(cacheDir, "results"))
+}
+
+// OpenTypes returns the store of the dependency types the loader keeps
+// between runs, beside the results, creating it when missing.
+func OpenTypes(cacheDir string) (*Store, error) {
+	return open(filepath.Join(cacheDir, "types"))
+}
+
+func open(dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("cannot create the result cache %s: %w", dir, err)
+		return nil, fmt.Errorf("cannot create the cache %s: %w", dir, err)
 	}
 	return &Store{dir: dir}, nil
 }
