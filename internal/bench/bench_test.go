@@ -48,7 +48,8 @@ type tool struct {
 // ./...` and `go list -deps -export ./...` on the same tree, with warm
 // caches (each run once before), alternating BENCH_COUNT times (default 3)
 // and comparing medians; with BENCH_COLD=1, once more each with an empty
-// GOCACHE; then ctrlcmp again with its result cached. It prints a markdown
+// GOCACHE (and an empty ctrlcmp cache); then ctrlcmp again with its result
+// cached. It prints a markdown
 // table per tree and asserts nothing about time.
 //
 // A child's peak RSS (its rusage at wait, the largest of it and its
@@ -85,13 +86,17 @@ func benchTree(b *testing.B, name, dir, ctrlcmp string) {
 	if n, err := strconv.Atoi(os.Getenv("BENCH_COUNT")); err == nil && n > 0 {
 		count = n
 	}
-	for _, t := range tools { // fill the module and build caches
-		run(b, dir, t.args, nil)
+	// ctrlcmp keeps the dependency types it derives in its cache
+	// directory, as the go command keeps its build cache: warm, both are
+	// filled; cold, both are empty.
+	kept := []string{"CTRLCMP_CACHE=" + b.TempDir()}
+	for _, t := range tools { // fill the module, build and ctrlcmp caches
+		run(b, dir, t.args, kept)
 	}
 	warm := make([][]measure, len(tools))
 	for range count {
 		for i, t := range tools {
-			warm[i] = append(warm[i], run(b, dir, t.args, nil))
+			warm[i] = append(warm[i], run(b, dir, t.args, kept))
 		}
 	}
 	rows := [][]measure{medians(warm)}
@@ -99,7 +104,7 @@ func benchTree(b *testing.B, name, dir, ctrlcmp string) {
 	if os.Getenv("BENCH_COLD") == "1" {
 		cold := make([]measure, len(tools))
 		for i, t := range tools {
-			cold[i] = run(b, dir, t.args, []string{"GOCACHE=" + b.TempDir()})
+			cold[i] = run(b, dir, t.args, []string{"GOCACHE=" + b.TempDir(), "CTRLCMP_CACHE=" + b.TempDir()})
 		}
 		rows = append(rows, cold)
 		labels = append(labels, "cold (empty GOCACHE, once)")
