@@ -27,10 +27,12 @@ import (
 //     build cache names a file by its content, so a file that is there
 //     holds what it held).
 //
-// Each is stored under a hash of what it is a function of: for every
-// package, its path, name, module and files (each file's path, size and
-// modification time, so that an edited GOROOT or replacement counts), the
-// architecture, and ctrlcmp's build.
+// Each is stored in the tree's own slot, which a later run overwrites (so
+// the cache holds two entries per tree, as many as the trees analysed),
+// under a hash of what it is a function of: for every package, its path,
+// name, module and files (each file's path, size and modification time, so
+// that an edited GOROOT or replacement counts), the architecture, and
+// ctrlcmp's build.
 type kept struct {
 	store        *resultcache.Store
 	std, modules resultcache.Key
@@ -38,23 +40,24 @@ type kept struct {
 
 // keptFor computes the keys of the tree's kept types; nil when they cannot
 // be kept.
-func keptFor(store *resultcache.Store, g *graph) *kept {
+func keptFor(store *resultcache.Store, dir string, g *graph) *kept {
 	if store == nil {
 		return nil
 	}
-	std, err := keptKey("standard library types", g, func(n *node) bool { return n.listed.Standard && !n.own })
+	std, err := keptKey("standard library types of "+dir, g, func(n *node) bool { return n.listed.Standard && !n.own })
 	if err != nil {
 		return nil
 	}
-	modules, err := keptKey("module export data", g, func(n *node) bool { return !n.listed.Standard && !n.own })
+	modules, err := keptKey("module export data of "+dir, g, isModule)
 	if err != nil {
 		return nil
 	}
 	return &kept{store: store, std: std, modules: modules}
 }
 
-// keptKey hashes the selected packages' inputs.
-func keptKey(what string, g *graph, selected func(*node) bool) (resultcache.Key, error) {
+// keptKey is the key of what slot keeps: a hash of the selected packages'
+// inputs.
+func keptKey(slot string, g *graph, selected func(*node) bool) (resultcache.Key, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "GOARCH %s\n", goarch())
 	for _, n := range g.nodes {
@@ -70,7 +73,7 @@ func keptKey(what string, g *graph, selected func(*node) bool) (resultcache.Key,
 		}
 	}
 	content := hex.EncodeToString(h.Sum(nil))
-	return resultcache.DerivedKey(what+" "+content, content)
+	return resultcache.DerivedKey(slot, content)
 }
 
 func hashFiles(h hash.Hash, files []string) error {

@@ -212,7 +212,7 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 // $GOROOT/src/…, which is no file: from source, its positions are the
 // files' own, whichever way the modules went.)
 func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource, store *resultcache.Store) error {
-	keep := keptFor(store, g)
+	keep := keptFor(store, t.Dir, g)
 	var remembered keptExports
 	if keep != nil {
 		var why string
@@ -297,6 +297,9 @@ func (t *Tree) probeExports(ctx context.Context, g *graph, from DepSource) probe
 		if isModule(n) && len(n.pkg.GoFiles) > 0 { // a package of test files only has no export data, and needs none
 			paths = append(paths, n.pkg.PkgPath)
 		}
+	}
+	if len(paths) == 0 {
+		return probed{files: map[string]string{}, ok: true}
 	}
 	files, ok := exportFiles(ctx, t.Dir, paths, from == AnySource, false)
 	if !ok && from == AnySource && userBuildsWithCgo(ctx, t.Dir) {

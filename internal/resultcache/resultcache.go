@@ -61,25 +61,28 @@ type Key struct {
 // Store is the directory results are kept in.
 type Store struct {
 	dir string
+	// what a stored entry is called in the reasons for a miss: "result",
+	// or "entry" for what the loader keeps.
+	what string
 }
 
 // Open returns the store of results under ctrlcmp's cache directory
 // cacheDir, creating it when missing.
 func Open(cacheDir string) (*Store, error) {
-	return open(filepath.Join(cacheDir, "results"))
+	return open(filepath.Join(cacheDir, "results"), "result")
 }
 
 // OpenTypes returns the store of the dependency types the loader keeps
 // between runs, beside the results, creating it when missing.
 func OpenTypes(cacheDir string) (*Store, error) {
-	return open(filepath.Join(cacheDir, "types"))
+	return open(filepath.Join(cacheDir, "types"), "entry")
 }
 
-func open(dir string) (*Store, error) {
+func open(dir, what string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cannot create the cache %s: %w", dir, err)
 	}
-	return &Store{dir: dir}, nil
+	return &Store{dir: dir, what: what}, nil
 }
 
 // entry is a stored result as it is written, below its header line.
@@ -101,27 +104,27 @@ func (s *Store) path(slot string) string {
 func (s *Store) Get(k Key, v any) (miss string) {
 	data, err := os.ReadFile(s.path(k.Slot))
 	if errors.Is(err, fs.ErrNotExist) {
-		return "no result stored for this tree"
+		return "no " + s.what + " stored for this tree"
 	}
 	if err != nil {
-		return fmt.Sprintf("the stored result cannot be read (%v)", err)
+		return fmt.Sprintf("the stored %s cannot be read (%v)", s.what, err)
 	}
 	e, err := decode(data)
 	if err != nil {
-		return fmt.Sprintf("the stored result is damaged (%v)", err)
+		return fmt.Sprintf("the stored %s is damaged (%v)", s.what, err)
 	}
 	switch {
 	case e.Key.Slot != k.Slot:
-		return "no result stored for this tree"
+		return "no " + s.what + " stored for this tree"
 	case e.Key.Content != k.Content:
-		return "the tree changed since its result was stored"
+		return "the tree changed since its " + s.what + " was stored"
 	case e.Key.Build != k.Build:
-		return "the stored result is of another ctrlcmp build"
+		return "the stored " + s.what + " is of another ctrlcmp build"
 	case e.Key.Go != k.Go:
-		return "the go command or its settings changed since the result was stored"
+		return "the go command or its settings changed since the " + s.what + " was stored"
 	}
 	if err := json.Unmarshal(e.Value, v); err != nil {
-		return fmt.Sprintf("the stored result is damaged (%v)", err)
+		return fmt.Sprintf("the stored %s is damaged (%v)", s.what, err)
 	}
 	return ""
 }
