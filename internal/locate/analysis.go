@@ -45,6 +45,10 @@ type analysis struct {
 	bodies    map[*types.Func]*condBody
 	deps      map[string]*depPackage
 	condFlows map[*types.Named]*condFlow
+	// readHelpers are the own functions that return what they read by a
+	// key they are handed: the index of that parameter, or -1
+	// (readhelper.go).
+	readHelpers map[*types.Func]int
 }
 
 // warn records a problem met while locating, once.
@@ -78,7 +82,8 @@ func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analy
 		decls: map[*types.Func]*ast.FuncDecl{}, bySyntax: map[ast.Node]*ssa.Function{},
 		callees: map[token.Pos][]*ssa.Function{}, calls: map[*ssa.Function][]call{},
 		declCalls: map[*ast.FuncDecl][]call{}, bodies: map[*types.Func]*condBody{},
-		deps: map[string]*depPackage{}, condFlows: map[*types.Named]*condFlow{}}
+		deps: map[string]*depPackage{}, condFlows: map[*types.Named]*condFlow{},
+		readHelpers: map[*types.Func]int{}}
 	for _, p := range tree.Own {
 		for _, f := range p.Syntax {
 			a.files[tree.Fset.File(f.Pos()).Name()] = fileInfo{f, p.TypesInfo, p.Types}

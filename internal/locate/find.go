@@ -92,7 +92,29 @@ func (a *analysis) findControllers() []*found {
 			}
 		}
 	}
+	nameByEntry(out)
 	return out
+}
+
+// nameByEntry tells apart the controllers that share a name because one
+// type runs several workers (a sync and a status sync): when their entries
+// are methods of different names, each is named after its entry too,
+// Type.Method. (Reconcilers of one type name in several packages keep
+// their name: their entries are all Reconcile.)
+func nameByEntry(ctrls []*found) {
+	entries := map[string]map[string]int{}
+	for _, f := range ctrls {
+		if entries[f.name] == nil {
+			entries[f.name] = map[string]int{}
+		}
+		entries[f.name][f.entry.Name()]++
+	}
+	for _, f := range ctrls {
+		byEntry := entries[f.name]
+		if len(byEntry) > 1 && byEntry[f.entry.Name()] == 1 && f.entry.Signature.Recv() != nil {
+			f.name += "." + f.entry.Name()
+		}
+	}
 }
 
 // findRegistered finds the reconcilers a function registers with

@@ -92,8 +92,10 @@ const (
 // knowledge maps the fully qualified name of a library function or method
 // (as funcKey spells it) to what it does. Adding a library is an edit here.
 var knowledge = map[string]Fact{
-	"(" + cr + "client.Reader).Get": {Role: RoleRead, Key: 1, Obj: 2, Arg: -1},
-	"(" + cache + "Store).GetByKey": {Role: RoleRead, Key: 0, Obj: -1, Arg: -1},
+	"(" + cr + "client.Reader).Get":             {Role: RoleRead, Key: 1, Obj: 2, Arg: -1},
+	"(" + cache + "Store).GetByKey":             {Role: RoleRead, Key: 0, Obj: -1, Arg: -1},
+	"(" + cache + "GenericLister).Get":          {Role: RoleRead, Key: 0, Obj: -1, Arg: -1},
+	"(" + cache + "GenericNamespaceLister).Get": {Role: RoleRead, Key: 0, Obj: -1, Arg: -1},
 
 	cr + "controller/controllerutil.AddFinalizer":                      {Role: RoleFinalizerAdd, Obj: 0, Key: -1, Arg: 1},
 	cr + "controller/controllerutil.RemoveFinalizer":                   {Role: RoleFinalizerRemove, Obj: 0, Key: -1, Arg: 1},

@@ -100,8 +100,12 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 }
 
 // readShape returns the key argument and the object type of a read: from the
-// knowledge table, or by the shape generated listers and clientsets share.
+// knowledge table, by the shape generated listers and clientsets share, or
+// through a read helper of the tree's own (readhelper.go).
 func (a *analysis) readShape(info *types.Info, c call) (ast.Expr, types.Type) {
+	if key := a.helperReadKey(c); key != nil {
+		return key, a.helperReadType(info, c)
+	}
 	if c.known && c.fact.Role == RoleRead {
 		if c.fact.Obj < 0 {
 			// A store's GetByKey hands back an interface{}: the object's
@@ -116,6 +120,12 @@ func (a *analysis) readShape(info *types.Info, c call) (ast.Expr, types.Type) {
 		}
 		return nil, nil
 	}
+	return generatedGet(info, c)
+}
+
+// generatedGet returns the key argument and the object type of a Get of
+// the shape generated listers and clientsets share.
+func generatedGet(info *types.Info, c call) (ast.Expr, types.Type) {
 	if c.fn == nil || c.fn.Name() != generatedGetMethod || c.fn.Type().(*types.Signature).Recv() == nil {
 		return nil, nil
 	}

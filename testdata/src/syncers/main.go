@@ -1,4 +1,4 @@
-// Command syncers runs three operators on one shared Reconciler type.
+// Command syncers runs four operators on one shared Reconciler type.
 package main
 
 import (
@@ -6,6 +6,7 @@ import (
 	"flag"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
@@ -14,6 +15,8 @@ import (
 	"example.com/fixtures/syncers/pkg/configmaps"
 	"example.com/fixtures/syncers/pkg/pods"
 	"example.com/fixtures/syncers/pkg/secrets"
+	"example.com/fixtures/syncers/pkg/services"
+	"example.com/fixtures/syncers/pkg/store"
 )
 
 func main() {
@@ -29,8 +32,17 @@ func main() {
 	s := secrets.New(client, factory.Core().V1().Secrets().Lister())
 	c := configmaps.New(factory.Core().V1().ConfigMaps().Lister())
 	p := pods.New(client)
+	generic := func(resource string) *store.Informers {
+		inf, err := factory.ForResource(corev1.SchemeGroupVersion.WithResource(resource))
+		if err != nil {
+			klog.Fatal(err)
+		}
+		return store.New(corev1.Resource(resource), inf.Lister())
+	}
+	v := services.New(generic("services"), generic("configmaps"))
 	factory.Start(ctx.Done())
 	go s.Run(ctx)
 	go p.Run(ctx)
+	go v.Run(ctx)
 	c.Run(ctx)
 }

@@ -1,0 +1,157 @@
+package locate
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// Reads through the tree's own helpers. A function of the tree that reads
+// an object by a key it is handed, without knowing the object's type (the
+// read hands back an interface, or a type parameter), and returns what it
+// read, is a read wherever it is called: a method over several generic
+// listers, a generic ObjectFromKey[T](informers, key). Its key is the
+// argument of that parameter; its object type is the call's result type
+// when that is an object pointer (a generic helper's T as instantiated at
+// the call), else the type the caller asserts the result to. A helper whose
+// read already names the object's type is not one: its read is cited where
+// it is, as before.
+
+// helperReadKey is the key argument of a call of an own read helper, or
+// nil.
+func (a *analysis) helperReadKey(c call) ast.Expr {
+	if c.fn == nil || a.decls[c.fn.Origin()] == nil {
+		return nil
+	}
+	return c.arg(a.readHelperKey(c.fn.Origin()))
+}
+
+// helperReadType is the object type a call of a read helper reads, or nil.
+func (a *analysis) helperReadType(info *types.Info, c call) types.Type {
+	if sig, ok := info.TypeOf(c.expr.Fun).(*types.Signature); ok && sig.Results().Len() > 0 && IsObjectPointer(sig.Results().At(0).Type()) {
+		return sig.Results().At(0).Type()
+	}
+	return a.assertedResult(c)
+}
+
+// readHelperKey is the index of the parameter of an own function whose
+// value, or what is computed from it, keys an untyped read whose result the
+// function returns; -1 when there is none.
+func (a *analysis) readHelperKey(fn *types.Func) int {
+	if i, ok := a.readHelpers[fn]; ok {
+		return i
+	}
+	a.readHelpers[fn] = -1 // a recursion through fn finds none
+	fd := a.decls[fn]
+	sig, _ := fn.Type().(*types.Signature)
+	if fd == nil || fd.Body == nil || sig == nil {
+		return -1
+	}
+	info := a.infoAt(fd.Pos())
+	if info == nil {
+		return -1
+	}
+	found := -1
+	a.allCalls(fd, func(c call) {
+		if found >= 0 {
+			return
+		}
+		key := a.untypedReadKey(info, c)
+		if key == nil || !readFlowsOut(info, fd.Body, c) {
+			return
+		}
+		for i := 0; i < sig.Params().Len(); i++ {
+			vars := map[*types.Var]bool{sig.Params().At(i): true}
+			taint(info, fd.Body, vars)
+			if mentions(info, key, vars) {
+				found = i
+				return
+			}
+		}
+	})
+	a.readHelpers[fn] = found
+	return found
+}
+
+// untypedReadKey is the key argument of a read that does not name the
+// object's type where it is made: a known read handing back an interface
+// or filling an object of a type parameter, or another read helper's call
+// whose result is no object pointer.
+func (a *analysis) untypedReadKey(info *types.Info, c call) ast.Expr {
+	if c.known && c.fact.Role == RoleRead {
+		if c.fact.Obj >= 0 {
+			if o := c.arg(c.fact.Obj); o == nil || IsObjectPointer(info.TypeOf(o)) {
+				return nil
+			}
+		}
+		return c.arg(c.fact.Key)
+	}
+	key := a.helperReadKey(c)
+	if key == nil {
+		return nil
+	}
+	if sig, ok := info.TypeOf(c.expr.Fun).(*types.Signature); ok && sig.Results().Len() > 0 && IsObjectPointer(sig.Results().At(0).Type()) {
+		return nil
+	}
+	return key
+}
+
+// readFlowsOut reports whether what a read call reads reaches the first
+// result of a return of body: the call's own first result, or the object
+// a known read fills, through the assignments that follow.
+func readFlowsOut(info *types.Info, body *ast.BlockStmt, c call) bool {
+	vars := map[*types.Var]bool{}
+	if c.known && c.fact.Obj >= 0 {
+		ast.Inspect(c.arg(c.fact.Obj), func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok {
+					vars[v] = true
+				}
+			}
+			return true
+		})
+	}
+	direct := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Rhs) == 1 && ast.Unparen(n.Rhs[0]) == c.expr {
+				if id, ok := ast.Unparen(n.Lhs[0]).(*ast.Ident); ok {
+					if v, ok := info.ObjectOf(id).(*types.Var); ok {
+						vars[v] = true
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			if len(n.Values) == 1 && ast.Unparen(n.Values[0]) == c.expr && len(n.Names) > 0 {
+				if v, ok := info.ObjectOf(n.Names[0]).(*types.Var); ok {
+					vars[v] = true
+				}
+			}
+		case *ast.ReturnStmt:
+			if len(n.Results) > 0 && ast.Unparen(n.Results[0]) == c.expr {
+				direct = true
+			}
+		}
+		return true
+	})
+	if direct {
+		return true
+	}
+	if len(vars) == 0 {
+		return false
+	}
+	taint(info, body, vars)
+	out := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) > 0 && mentions(info, n.Results[0], vars) {
+				out = true
+			}
+		}
+		return !out
+	})
+	return out
+}
