@@ -219,8 +219,9 @@ func (e *effort) String() string {
 
 // checkDeclarations types the dependencies selected from their
 // declarations: each file parsed without object resolution, its function
-// bodies (dropBody) and its variables' data dropped at once, the package checked with no type information
-// kept, and its syntax let go. Only the *types.Package stays.
+// bodies (dropBody) and its variables' data dropped at once, the package
+// checked with no type information kept, and its syntax let go. Only the
+// *types.Package stays.
 func (g *graph) checkDeclarations(ctx context.Context, selected func(*node) bool, e *effort) error {
 	return g.inOrder(ctx, selected, func(n *node) {
 		if n.pkg.PkgPath == "unsafe" {
