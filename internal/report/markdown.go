@@ -45,6 +45,12 @@ func Markdown(w io.Writer, sides ...result.Side) error {
 	for _, note := range partialNotes(sides) {
 		fmt.Fprintf(&b, "\n_%s_\n", note)
 	}
+	for _, s := range sides {
+		if controllerPartial(s.Controller) {
+			fmt.Fprintf(&b, "\n_%s_\n", mdEscape(partialLegend))
+			break
+		}
+	}
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return err
 	}
@@ -118,6 +124,9 @@ func mdCell(t result.Tree, id string, r locate.Row) string {
 	if p.Class != "" {
 		cell += " (" + p.Class + ")"
 	}
+	if p.Partial {
+		cell += " " + partialMark
+	}
 	if n := len(r.Sites) - 1; n > 0 {
 		cell += fmt.Sprintf(" +%d more", n)
 	}
@@ -132,6 +141,9 @@ func conditionTypes(t result.Tree, r locate.Row) []string {
 		cell := fmt.Sprintf("**%s** %s", mdEscape(s.Name), mdCite(t, s.File, s.Line, s.Func, s.Text))
 		if s.Set != nil {
 			cell += " set " + mdCite(t, s.Set.File, s.Set.Line, s.Set.Func, s.Set.Text)
+		}
+		if s.Partial {
+			cell += " " + partialMark
 		}
 		out = append(out, cell)
 	}

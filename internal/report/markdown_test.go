@@ -2,10 +2,13 @@ package report_test
 
 import (
 	"bytes"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/golden"
+	"github.com/ctrlcmp/ctrlcmp/internal/locate"
 	"github.com/ctrlcmp/ctrlcmp/internal/report"
 )
 
@@ -59,5 +62,37 @@ func TestMarkdownPartial(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "|\n\n_Partial analysis") {
 		t.Error("the notes do not stand right under the table")
+	}
+}
+
+// TestMarkdownPartialSite: a table cell whose site was read from a body
+// that does not type-check carries the mark, and the legend explains it
+// under the table.
+func TestMarkdownPartialSite(t *testing.T) {
+	sides := table(t)
+	row := sides[1].Controller.Rows[locate.RowReread]
+	sites := slices.Clone(row.Sites)
+	for i := range sites {
+		sites[i].Partial = sites[i].Primary
+	}
+	row.Sites = sites
+	rows := maps.Clone(sides[1].Controller.Rows)
+	rows[locate.RowReread] = row
+	sides[1].Controller.Rows = rows
+	var b bytes.Buffer
+	if err := report.Markdown(&b, sides...); err != nil {
+		t.Fatal(err)
+	}
+	var cell string
+	for _, line := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(line, "| "+locate.Question(locate.RowReread)+" |") {
+			cell = line
+		}
+	}
+	if cells := strings.Split(cell, " | "); len(cells) < 3 || !strings.Contains(cells[2], "(partial)") || strings.Contains(cells[1], "(partial)") {
+		t.Errorf("the re-read row does not mark ours' site alone: %q", cell)
+	}
+	if !strings.Contains(b.String(), "\n_(partial) marks a site found in a function body that does not type-check") {
+		t.Error("no legend under the table")
 	}
 }

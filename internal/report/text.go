@@ -80,17 +80,26 @@ const (
 // hasPartial reports whether any site of the tree's rows is partial.
 func hasPartial(t result.Tree) bool {
 	for _, c := range t.Controllers {
-		for _, r := range c.Rows {
-			for _, s := range r.Sites {
-				if s.Partial {
-					return true
-				}
-			}
+		if controllerPartial(c) {
+			return true
 		}
-		for _, w := range c.Writes {
-			if w.Partial {
+	}
+	return false
+}
+
+// controllerPartial reports whether any site of a controller's rows or
+// writes is partial.
+func controllerPartial(c locate.Controller) bool {
+	for _, r := range c.Rows {
+		for _, s := range r.Sites {
+			if s.Partial {
 				return true
 			}
+		}
+	}
+	for _, w := range c.Writes {
+		if w.Partial {
+			return true
 		}
 	}
 	return false
