@@ -121,6 +121,9 @@ func (t *tracer) expr(fn *ssa.Function, e ast.Expr) {
 		// the last run): each operand is traced.
 		t.expr(fn, x.X)
 		t.expr(fn, x.Y)
+	case *ast.StarExpr:
+		// The value a pointer points to (a flag's): the pointer is traced.
+		t.expr(fn, x.X)
 	default:
 		t.add(t.a.site(e.Pos()).Site, StepComputed, "computed here; the trace ends")
 	}
@@ -211,9 +214,12 @@ func (t *tracer) selector(fn *ssa.Function, info *types.Info, x *ast.SelectorExp
 	}
 	s := t.a.objSite(field)
 	s.Func = "(struct field)"
-	t.add(s.Site, StepControllerField, "a field of the controller, not of the object: the trace continues where it is set")
+	t.add(s.Site, StepControllerField, "a field of a type of the tree (the controller, its configuration), not of the object: the trace continues where it is set")
 	for _, set := range t.a.fieldSets(field) {
-		t.add(set.Site, StepSet, "")
+		t.add(set.site.Site, StepSet, "")
+		if set.in != nil {
+			t.expr(set.in, set.value)
+		}
 	}
 }
 
@@ -305,22 +311,49 @@ func jsonName(sel *types.Selection) string {
 	return field.Name()
 }
 
-// fieldSets cites where the tree sets a field: composite literal keys and
+// fieldSet is where the tree sets a field: the site, the value set, and
+// the function the value is an expression of (nil inside a closure, whose
+// variables are not the declaration's).
+type fieldSet struct {
+	site  Site
+	value ast.Expr
+	in    *ssa.Function
+}
+
+// fieldSets finds where the tree sets a field: composite literal keys and
 // assignments.
-func (a *analysis) fieldSets(field *types.Var) []Site {
-	var out []Site
+func (a *analysis) fieldSets(field *types.Var) []fieldSet {
+	var out []fieldSet
 	for _, fd := range a.ownFuncs() {
 		info := a.infoAt(fd.Pos())
+		in := a.bySyntax[fd]
+		var closures []*ast.FuncLit
+		inClosure := func(pos token.Pos) bool {
+			return slices.ContainsFunc(closures, func(l *ast.FuncLit) bool { return l.Pos() <= pos && pos < l.End() })
+		}
+		add := func(n ast.Node, value ast.Expr) {
+			set := fieldSet{site: a.site(n.Pos()), value: value}
+			if !inClosure(n.Pos()) {
+				set.in = in
+			}
+			out = append(out, set)
+		}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			switch n := n.(type) {
+			case *ast.FuncLit:
+				closures = append(closures, n)
 			case *ast.KeyValueExpr:
 				if id, ok := n.Key.(*ast.Ident); ok && info.Uses[id] == field {
-					out = append(out, a.site(n.Pos()))
+					add(n, n.Value)
 				}
 			case *ast.AssignStmt:
-				for _, l := range n.Lhs {
+				for i, l := range n.Lhs {
 					if s, ok := l.(*ast.SelectorExpr); ok && info.Uses[s.Sel] == field {
-						out = append(out, a.site(n.Pos()))
+						var value ast.Expr
+						if len(n.Lhs) == len(n.Rhs) {
+							value = n.Rhs[i]
+						}
+						add(n, value)
 					}
 				}
 			}
@@ -338,7 +371,8 @@ type argument struct {
 
 // argumentsFor lists what the calls of fn on the reconcile path (dynamic
 // calls the call graph resolves included: a closure stored in a field) pass
-// for its parameter v.
+// for its parameter v; for a function off that path (a constructor that
+// sets a field of the controller), what every call of it passes.
 func (a *analysis) argumentsFor(reach *callgraph.Reach, fn *ssa.Function, v *types.Var) []argument {
 	index := -1
 	params := fn.Signature.Params()
@@ -350,8 +384,17 @@ func (a *analysis) argumentsFor(reach *callgraph.Reach, fn *ssa.Function, v *typ
 	if index < 0 {
 		return nil
 	}
+	callers := reach.Funcs()
+	if !reach.Has(fn) {
+		callers = nil
+		for _, e := range a.prog.CallsInto(fn) {
+			if !slices.Contains(callers, e.Caller.Func) {
+				callers = append(callers, e.Caller.Func)
+			}
+		}
+	}
 	var out []argument
-	for _, caller := range reach.Funcs() {
+	for _, caller := range callers {
 		for _, c := range a.callsIn(caller) {
 			if slices.Contains(c.own, fn) && c.arg(index) != nil {
 				out = append(out, argument{in: caller, expr: c.arg(index)})

@@ -19,7 +19,7 @@ import (
 
 func main() {
 	kubeconfig := flag.String("kubeconfig", "", "Path to a kubeconfig. Only required if out-of-cluster.")
-	refresh := flag.Duration("refresh", 10*time.Minute, "How often a ConfigMap is stamped again.")
+	refresh := flag.Duration("refresh", 10*time.Minute, "How often a ConfigMap is stamped again.") // want "ConfigMapController/trace:computed"
 	flag.Parse()
 
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
