@@ -140,15 +140,6 @@ func logTail(path string) string {
 	return tail(string(data), 15)
 }
 
-// PIDs are the processes of the cluster.
-func (c *Cluster) PIDs() []int {
-	var pids []int
-	for _, p := range c.procs {
-		pids = append(pids, p.PID())
-	}
-	return pids
-}
-
 // Stop stops kube-apiserver then etcd, each by PID with its process group,
 // waits for them to exit, and removes the cluster's directory.
 func (c *Cluster) Stop() {

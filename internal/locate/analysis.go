@@ -384,13 +384,3 @@ func keyedFields(info *types.Info, lit *ast.CompositeLit, visit func(field *type
 		}
 	}
 }
-
-// lookupPackage finds a loaded package by path.
-func (a *analysis) lookupPackage(path string) *types.Package {
-	for _, p := range a.tree.All {
-		if p.PkgPath == path && p.Types != nil {
-			return p.Types
-		}
-	}
-	return nil
-}
