@@ -284,87 +284,118 @@ type cleanup struct {
 }
 
 // cleanup finds the deletion branch (taken when DeletionTimestamp is set) and
-// the function it runs.
+// the function it runs. Of the deletion branches on the reconcile path, the
+// first that leads to a removal of the finalizer (in the branch, or through
+// a function it calls) is the one; else the first (a branch that only logs
+// the deletion is not the cleanup when another one removes the finalizer).
 func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []finOp) *cleanup {
+	var first *cleanup
 	for _, fn := range reach.Funcs() {
 		b := body(fn)
 		if b == nil {
 			continue
 		}
 		info := a.infoAt(b.Pos())
-		var branch ast.Node
-		var ifStmt *ast.IfStmt
-		ast.Inspect(b, func(n ast.Node) bool {
-			if branch != nil {
-				return false
-			}
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.IfStmt:
-				switch a.deletionTest(info, n.Cond) {
-				case 1:
-					branch, ifStmt = n.Body, n
-				case -1:
-					if n.Else != nil {
-						branch, ifStmt = n.Else, n
-					}
-				}
-			}
-			return branch == nil
-		})
-		if branch == nil {
-			continue
-		}
-		ifSite := a.site(ifStmt.Pos())
-		ifSite.Note = "the branch taken when DeletionTimestamp is set"
-		// Removals written in the branch itself.
-		var inBranch []finOp
-		for _, op := range removes {
-			if op.in == fn && branch.Pos() <= op.pos && op.pos < branch.End() {
-				inBranch = append(inBranch, op)
-			}
-		}
-		// The cleanup is the first of the tree's functions the branch calls
-		// with the primary object (the work done before the finalizer
-		// goes), else the first that reaches a removal, else the first.
-		var withObj, reaching, first *call
-		var bestRemoves []finOp
-		for _, c := range a.callsIn(fn) {
-			c := c
-			if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() || len(c.own) == 0 || c.known {
-				continue
+		for _, d := range a.deletionBranches(info, b) {
+			c, removing := a.cleanupOf(fn, info, d, kind, removes)
+			if removing {
+				return c
 			}
 			if first == nil {
-				first = &c
+				first = c
 			}
-			if withObj == nil && passesKind(info, c, kind) {
-				withObj = &c
-			}
-			sub := a.prog.Reachable(c.own...)
-			var reached []finOp
-			for _, op := range removes {
-				if sub.Has(op.in) {
-					reached = append(reached, op)
+		}
+	}
+	if first == nil {
+		return &cleanup{}
+	}
+	return first
+}
+
+// deletionBranch is a branch taken when DeletionTimestamp is set, and the
+// if statement that takes it.
+type deletionBranch struct {
+	branch ast.Node
+	ifStmt *ast.IfStmt
+}
+
+// deletionBranches are the deletion branches of a body, in source order
+// (not those inside another, nor inside closures).
+func (a *analysis) deletionBranches(info *types.Info, b *ast.BlockStmt) []deletionBranch {
+	var out []deletionBranch
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			switch a.deletionTest(info, n.Cond) {
+			case 1:
+				out = append(out, deletionBranch{n.Body, n})
+				return false
+			case -1:
+				if n.Else != nil {
+					out = append(out, deletionBranch{n.Else, n})
+					return false
 				}
 			}
-			if reaching == nil && len(reached) > 0 {
-				reaching = &c
-			}
-			bestRemoves = append(bestRemoves, reached...)
 		}
-		best := cmp.Or(withObj, reaching, first)
-		if best == nil {
-			ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree: the finalizer is dropped inline, with no cleanup function"
-			return &cleanup{sites: []Site{ifSite}, removes: inBranch, inline: true}
+		return true
+	})
+	return out
+}
+
+// cleanupOf reads one deletion branch of fn: its cleanup, and whether the
+// branch leads to a removal of the finalizer.
+func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranch, kind *types.Named, removes []finOp) (*cleanup, bool) {
+	branch := d.branch
+	ifSite := a.site(d.ifStmt.Pos())
+	ifSite.Note = "the branch taken when DeletionTimestamp is set"
+	// Removals written in the branch itself.
+	var inBranch []finOp
+	for _, op := range removes {
+		if op.in == fn && branch.Pos() <= op.pos && op.pos < branch.End() {
+			inBranch = append(inBranch, op)
 		}
-		primary := a.funcSite(best.own[0])
-		primary.Primary = true
-		callSite := a.site(best.expr.Lparen)
-		callSite.Note = "dispatch"
-		return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...)}
 	}
-	return &cleanup{}
+	// The cleanup is the first of the tree's functions the branch calls
+	// with the primary object (the work done before the finalizer goes),
+	// else the first that reaches a removal, else the first.
+	var withObj, reaching, first *call
+	var bestRemoves []finOp
+	for _, c := range a.callsIn(fn) {
+		c := c
+		if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() || len(c.own) == 0 || c.known {
+			continue
+		}
+		if first == nil {
+			first = &c
+		}
+		if withObj == nil && passesKind(info, c, kind) {
+			withObj = &c
+		}
+		sub := a.prog.Reachable(c.own...)
+		var reached []finOp
+		for _, op := range removes {
+			if sub.Has(op.in) {
+				reached = append(reached, op)
+			}
+		}
+		if reaching == nil && len(reached) > 0 {
+			reaching = &c
+		}
+		bestRemoves = append(bestRemoves, reached...)
+	}
+	removing := len(inBranch) > 0 || reaching != nil
+	best := cmp.Or(withObj, reaching, first)
+	if best == nil {
+		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree: the finalizer is dropped inline, with no cleanup function"
+		return &cleanup{sites: []Site{ifSite}, removes: inBranch, inline: true}, removing
+	}
+	primary := a.funcSite(best.own[0])
+	primary.Primary = true
+	callSite := a.site(best.expr.Lparen)
+	callSite.Note = "dispatch"
+	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...)}, removing
 }
 
 // passesKind reports whether a call passes a value of the primary type (or

@@ -16,6 +16,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	valuev1 "example.com/fixtures/valueflow/api/v1"
 )
@@ -38,6 +39,10 @@ func (r *MirrorReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	obj := &valuev1.Mirror{}
 	if err := r.Get(ctx, req.NamespacedName, obj); err != nil { // want "MirrorReconciler/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if obj.DeletionTimestamp != nil && obj.Status.LastRefresh.IsZero() {
+		// decoy: a deletion branch that only logs; the one below cleans up
+		log.FromContext(ctx).Info("deleting a Mirror that never refreshed")
 	}
 	if !obj.DeletionTimestamp.IsZero() {
 		if err := r.finalize(ctx, obj); err != nil {
