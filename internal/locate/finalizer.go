@@ -99,6 +99,9 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 			}
 			return true
 		})
+		patchAdds, patchRemoves := a.patchOps(fn, info, b, kind)
+		adds = append(adds, patchAdds...)
+		removes = append(removes, patchRemoves...)
 	}
 	for _, list := range [][]finOp{adds, removes, tests} {
 		for i := range list {

@@ -39,7 +39,7 @@ func main() {
 		}
 		return store.New(corev1.Resource(resource), inf.Lister())
 	}
-	v := services.New(generic("services"), generic("configmaps"))
+	v := services.New(client, generic("services"), generic("configmaps"))
 	factory.Start(ctx.Done())
 	go s.Run(ctx)
 	go p.Run(ctx)

@@ -1,0 +1,141 @@
+package locate
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Finalizers changed by a JSON patch: an operation built as a literal of
+// the tree's own type (or a map), its path "/metadata/finalizers" (or an
+// element of it), its op "add", "remove" or "replace", and its value the
+// finalizer (or a list of them). It is the primary object's only when the
+// patch it goes into is sent, in the same function, by a call that is
+// handed an object of the primary type: a patch of a child's finalizers
+// is not.
+
+// finalizersPath is the JSON pointer of an object's finalizer list.
+const finalizersPath = "/metadata/finalizers"
+
+// patchOps lists the finalizer changes of fn's JSON patch literals that are
+// sent with an object of the primary type.
+func (a *analysis) patchOps(fn *ssa.Function, info *types.Info, b *ast.BlockStmt, kind *types.Named) (adds, removes []finOp) {
+	if kind == nil {
+		return nil, nil
+	}
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CompositeLit:
+			op, value, ok := finalizerPatch(info, n)
+			if !ok || !a.sentWithKind(fn, info, b, n, kind) {
+				return true
+			}
+			f := finOp{pos: n.Pos(), info: info, in: fn}
+			switch {
+			case op == "add":
+				f.value = patchValue(value)
+				adds = append(adds, f)
+			case op == "remove" || op == "replace":
+				removes = append(removes, f)
+			}
+			return false
+		}
+		return true
+	})
+	return adds, removes
+}
+
+// finalizerPatch reads a literal as a JSON patch operation on the finalizer
+// list: its op and the expression of its value.
+func finalizerPatch(info *types.Info, lit *ast.CompositeLit) (op string, value ast.Expr, ok bool) {
+	var path string
+	var rest []ast.Expr
+	for _, el := range lit.Elts {
+		kv, isKV := el.(*ast.KeyValueExpr)
+		if !isKV {
+			return "", nil, false
+		}
+		s, isString := stringValue(info, kv.Value)
+		switch {
+		case isString && strings.HasPrefix(s, finalizersPath):
+			path = s
+		case isString && (s == "add" || s == "remove" || s == "replace"):
+			op = s
+		default:
+			rest = append(rest, kv.Value)
+		}
+	}
+	if path == "" || op == "" {
+		return "", nil, false
+	}
+	if len(rest) == 1 {
+		value = rest[0]
+	}
+	return op, value, true
+}
+
+// stringValue is the constant string value of an expression.
+func stringValue(info *types.Info, e ast.Expr) (string, bool) {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
+}
+
+// patchValue is the finalizer a patch adds: its value, or the single
+// element of a list literal.
+func patchValue(v ast.Expr) ast.Expr {
+	if lit, ok := ast.Unparen(v).(*ast.CompositeLit); ok {
+		if len(lit.Elts) == 1 {
+			return lit.Elts[0]
+		}
+		return nil
+	}
+	return v
+}
+
+// sentWithKind reports whether the patch a literal goes into is handed, in
+// the same function, to a call that is also handed an object of the
+// primary type: the literal is an argument of that call, or the variables
+// it is assigned (appended) to reach one of its arguments.
+func (a *analysis) sentWithKind(fn *ssa.Function, info *types.Info, b *ast.BlockStmt, lit *ast.CompositeLit, kind *types.Named) bool {
+	vars := map[*types.Var]bool{}
+	ast.Inspect(b, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, r := range as.Rhs {
+			if r.Pos() <= lit.Pos() && lit.End() <= r.End() {
+				if id, ok := ast.Unparen(as.Lhs[i]).(*ast.Ident); ok {
+					if v, ok := info.ObjectOf(id).(*types.Var); ok {
+						vars[v] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	taint(info, b, vars)
+	for _, c := range a.callsIn(fn) {
+		carries, primary := false, false
+		for _, arg := range c.expr.Args {
+			if arg.Pos() <= lit.Pos() && lit.End() <= arg.End() || mentions(info, arg, vars) {
+				carries = true
+			}
+			if n, ok := deref(info.TypeOf(arg)).(*types.Named); ok && types.Identical(n, kind) {
+				primary = true
+			}
+		}
+		if carries && primary {
+			return true
+		}
+	}
+	return false
+}
