@@ -262,6 +262,47 @@ func mentions(info *types.Info, e ast.Node, vars map[*types.Var]bool) bool {
 	return found
 }
 
+// assignedFrom adds to vars the variables body assigns or declares from e:
+// those on the left of the value that is e (exact: `x, err := e`), or of
+// the value that holds it (`ops = append(ops, e)`); the first of them when
+// one value gives several.
+func assignedFrom(info *types.Info, body ast.Node, e ast.Expr, exact bool, vars map[*types.Var]bool) {
+	holds := func(v ast.Expr) bool {
+		if exact {
+			return ast.Unparen(v) == e
+		}
+		return v.Pos() <= e.Pos() && e.End() <= v.End()
+	}
+	add := func(lhs []ast.Expr, values []ast.Expr) {
+		for i, v := range values {
+			if !holds(v) {
+				continue
+			}
+			if len(lhs) != len(values) {
+				i = 0
+			}
+			if id, ok := ast.Unparen(lhs[i]).(*ast.Ident); ok {
+				if v, ok := info.ObjectOf(id).(*types.Var); ok {
+					vars[v] = true
+				}
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			add(n.Lhs, n.Rhs)
+		case *ast.ValueSpec:
+			names := make([]ast.Expr, len(n.Names))
+			for i, id := range n.Names {
+				names[i] = id
+			}
+			add(names, n.Values)
+		}
+		return true
+	})
+}
+
 // taint grows vars with every variable of body assigned from an expression
 // that uses one of them, and with the parameters of closures called with
 // them, until nothing changes. An API object is never the key, even when

@@ -106,22 +106,7 @@ func patchValue(v ast.Expr) ast.Expr {
 // it is assigned (appended) to reach one of its arguments.
 func (a *analysis) sentWithKind(fn *ssa.Function, info *types.Info, b *ast.BlockStmt, lit *ast.CompositeLit, kind *types.Named) bool {
 	vars := map[*types.Var]bool{}
-	ast.Inspect(b, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || len(as.Lhs) != len(as.Rhs) {
-			return true
-		}
-		for i, r := range as.Rhs {
-			if r.Pos() <= lit.Pos() && lit.End() <= r.End() {
-				if id, ok := ast.Unparen(as.Lhs[i]).(*ast.Ident); ok {
-					if v, ok := info.ObjectOf(id).(*types.Var); ok {
-						vars[v] = true
-					}
-				}
-			}
-		}
-		return true
-	})
+	assignedFrom(info, b, lit, false, vars)
 	taint(info, b, vars)
 	for _, c := range a.callsIn(fn) {
 		carries, primary := false, false

@@ -27,10 +27,19 @@ func (a *analysis) helperReadKey(c call) ast.Expr {
 
 // helperReadType is the object type a call of a read helper reads, or nil.
 func (a *analysis) helperReadType(info *types.Info, c call) types.Type {
+	if t := objectResult(info, c); t != nil {
+		return t
+	}
+	return a.assertedResult(c)
+}
+
+// objectResult is a call's first result type, as instantiated at the call,
+// when it is an object pointer; else nil.
+func objectResult(info *types.Info, c call) types.Type {
 	if sig, ok := info.TypeOf(c.expr.Fun).(*types.Signature); ok && sig.Results().Len() > 0 && IsObjectPointer(sig.Results().At(0).Type()) {
 		return sig.Results().At(0).Type()
 	}
-	return a.assertedResult(c)
+	return nil
 }
 
 // readHelperKey is the index of the parameter of an own function whose
@@ -85,14 +94,10 @@ func (a *analysis) untypedReadKey(info *types.Info, c call) ast.Expr {
 		}
 		return c.arg(c.fact.Key)
 	}
-	key := a.helperReadKey(c)
-	if key == nil {
+	if objectResult(info, c) != nil {
 		return nil
 	}
-	if sig, ok := info.TypeOf(c.expr.Fun).(*types.Signature); ok && sig.Results().Len() > 0 && IsObjectPointer(sig.Results().At(0).Type()) {
-		return nil
-	}
-	return key
+	return a.helperReadKey(c)
 }
 
 // readFlowsOut reports whether what a read call reads reaches the first
@@ -110,29 +115,13 @@ func readFlowsOut(info *types.Info, body *ast.BlockStmt, c call) bool {
 			return true
 		})
 	}
+	assignedFrom(info, body, c.expr, true, vars)
 	direct := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			if len(n.Rhs) == 1 && ast.Unparen(n.Rhs[0]) == c.expr {
-				if id, ok := ast.Unparen(n.Lhs[0]).(*ast.Ident); ok {
-					if v, ok := info.ObjectOf(id).(*types.Var); ok {
-						vars[v] = true
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			if len(n.Values) == 1 && ast.Unparen(n.Values[0]) == c.expr && len(n.Names) > 0 {
-				if v, ok := info.ObjectOf(n.Names[0]).(*types.Var); ok {
-					vars[v] = true
-				}
-			}
-		case *ast.ReturnStmt:
-			if len(n.Results) > 0 && ast.Unparen(n.Results[0]) == c.expr {
-				direct = true
-			}
+		if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) > 0 && ast.Unparen(r.Results[0]) == c.expr {
+			direct = true
 		}
-		return true
+		return !direct
 	})
 	if direct {
 		return true
