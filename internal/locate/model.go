@@ -56,10 +56,14 @@ type Site struct {
 }
 
 // Row is the answer to one row: sites (exactly one primary), or the reason
-// there is none.
+// there is none. A none is a claim: Searched says what the search covered
+// (the candidates it looked for, and where), so that a reader can judge
+// it; a reason beginning "not settled" says the search was not complete
+// and where its trail ends.
 type Row struct {
-	Sites []Site `json:"sites"`
-	None  string `json:"none,omitempty"`
+	Sites    []Site `json:"sites"`
+	None     string `json:"none,omitempty"`
+	Searched string `json:"searched,omitempty"`
 }
 
 // Controller is one controller found in a tree with its rows.
@@ -96,6 +100,13 @@ func (r Row) Primary() (Site, bool) {
 }
 
 func none(reason string) Row { return Row{Sites: []Site{}, None: reason} }
+
+// noneAfter is a none from a complete search: the reason, and what was
+// searched (the row's candidates in general terms and the functions the
+// search covered).
+func noneAfter(reason, searched string) Row {
+	return Row{Sites: []Site{}, None: reason, Searched: searched}
+}
 
 // rowOf makes a row from sites, the first one primary.
 func rowOf(sites []Site, noneReason string) Row {
