@@ -17,6 +17,7 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/fetch"
 	"github.com/ctrlcmp/ctrlcmp/internal/journal"
 	"github.com/ctrlcmp/ctrlcmp/internal/load"
+	"github.com/ctrlcmp/ctrlcmp/internal/redact"
 )
 
 const checkLong = `Check that every citation in the journals still points at the code it cited.
@@ -215,8 +216,10 @@ func printCheck(w io.Writer, format string, results []journal.Result, strict boo
 }
 
 // annotate writes one finding: FILE:LINE: message, or a GitHub Actions
-// workflow command.
+// workflow command. A URL in the message (a fence's repo=, a fetch's
+// failure) is named without its user-info: CI logs are public.
 func annotate(w io.Writer, format, level, file string, line int, msg string) {
+	msg = redact.URLs(msg)
 	if format != "github" {
 		fmt.Fprintf(w, "%s:%d: %s\n", file, line, msg)
 		return

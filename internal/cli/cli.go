@@ -16,6 +16,7 @@ import (
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/phase"
+	"github.com/ctrlcmp/ctrlcmp/internal/redact"
 	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
 
@@ -61,7 +62,7 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 	if ctx.Err() != nil || code == fail.CodeInterrupted {
 		code, msg = fail.CodeInterrupted, "interrupted"
 	}
-	fmt.Fprintf(stderr, "ctrlcmp: %s\n", msg)
+	fmt.Fprintf(stderr, "ctrlcmp: %s\n", redact.URLs(msg))
 	return code
 }
 
@@ -87,7 +88,7 @@ func (g *globals) progress() func(string) {
 			return nil
 		}
 	}
-	return func(s string) { fmt.Fprintf(g.stderr, "ctrlcmp: %s\n", s) }
+	return func(s string) { fmt.Fprintf(g.stderr, "ctrlcmp: %s\n", redact.URLs(s)) }
 }
 
 // phases returns ctx with, under --verbose (and not --quiet), each
@@ -129,7 +130,7 @@ func reported(ctx context.Context, write func() error) error {
 // warn prints a warning on stderr, also under --quiet: something the
 // command did that will bite later.
 func (g *globals) warn(msg string) {
-	fmt.Fprintf(g.stderr, "ctrlcmp: warning: %s\n", msg)
+	fmt.Fprintf(g.stderr, "ctrlcmp: warning: %s\n", redact.URLs(msg))
 }
 
 // newRoot is the ctrlcmp command with its global flags (into g), and

@@ -20,6 +20,7 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/load"
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
 	"github.com/ctrlcmp/ctrlcmp/internal/phase"
+	"github.com/ctrlcmp/ctrlcmp/internal/redact"
 	"github.com/ctrlcmp/ctrlcmp/internal/result"
 	"github.com/ctrlcmp/ctrlcmp/internal/resultcache"
 )
@@ -177,8 +178,10 @@ func describeGit(rt *result.Tree, root string) {
 		}
 	}
 	if remote, err := repo.Remote("origin"); err == nil && len(remote.Config().URLs) > 0 {
+		// The origin's credentials, if its URL holds any, are never
+		// recorded: the tree's repository is written into journals.
 		if u := remote.Config().URLs[0]; strings.Contains(u, "://") || strings.HasPrefix(u, "git@") {
-			rt.Repo = u
+			rt.Repo = redact.URLs(u)
 		}
 	}
 }
