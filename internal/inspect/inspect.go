@@ -163,9 +163,9 @@ func unanalysedNames(fset *token.FileSet, funcs map[*types.Func]bool) []string {
 }
 
 // describeGit fills in the repository, sha and dirty state of the git
-// repository at root, when it is one.
+// repository at root, when it is one (a linked work tree included).
 func describeGit(rt *result.Tree, root string) {
-	repo, err := git.PlainOpen(root)
+	repo, err := git.PlainOpenWithOptions(root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
 	if err != nil {
 		return
 	}

@@ -49,9 +49,11 @@ func WorkTreeRoot(dir string) (string, error) {
 
 // openWorkTree opens the git repository holding dir, and returns it and
 // its work tree's root, symlinks resolved; nil and "" when dir is in none
-// (or in a bare repository, which holds no files on disk).
+// (or in a bare repository, which holds no files on disk). A linked work
+// tree (git worktree add) is opened with the main repository's refs and
+// objects, which its own .git directory does not hold.
 func openWorkTree(dir string) (*git.Repository, string, error) {
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true})
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	if errors.Is(err, git.ErrRepositoryNotExists) {
 		return nil, "", nil
 	}
