@@ -49,12 +49,17 @@ in git, the lines it cited in the commit that last changed that journal line.
 When the anchor is elsewhere in the file (or the file was renamed in git), the
 citation is reported as "moved: old → new", and --fix rewrites it in place.
 Citations with nothing to compare (no anchor, no tree at hand) are reported as
-unverified; they fail the check only under --strict.
+unverified; they fail the check only under --strict. In a shallow clone, a
+hand-typed citation whose journal line was last changed before the clone's
+history starts has no anchor at hand: it fails the check (exit 6) until the
+whole history is fetched (git fetch --unshallow; fetch-depth: 0 in GitHub's
+actions/checkout); generated citations carry their anchors and verify.
 
 Output: one FILE:LINE: message line per problem, then a summary; --format
 github writes GitHub Actions annotations instead. Exit 0 when every citation
 holds, 1 when one is moved, broken or rejected, 2 on a usage error, 5 when
---fix cannot write the journal, 130 when interrupted.`
+--fix cannot write the journal, 6 when the only problem is a shallow clone's
+missing history, 130 when interrupted.`
 
 // CheckOptions is what check was asked to do: its FILEs and flags, checked.
 type CheckOptions struct {
@@ -130,16 +135,26 @@ func checkRun(ctx context.Context, g *globals, opts *CheckOptions) error {
 		}
 		results = append(results, res)
 	}
-	counts := printCheck(opts.Out, opts.Format, results, opts.Strict)
-	if msg := problemsMessage(counts, opts.Strict); msg != "" {
+	counts, shallow := printCheck(opts.Out, opts.Format, results, opts.Strict)
+	if msg := problemsMessage(counts, opts.Strict, shallow); msg != "" {
 		return fail.Wrap(fail.CodeFindings, errors.New(msg))
+	}
+	if shallow > 0 {
+		return fail.Wrap(fail.CodeShallow, errors.New(shallowMessage(shallow)))
 	}
 	return nil
 }
 
+// shallowMessage says that n hand-typed citations could not be checked
+// because the clone is shallow, and how to get the history they need.
+func shallowMessage(n int) string {
+	return fmt.Sprintf("%d citation(s) are anchored in history this shallow clone does not have; %s", n, journal.ShallowFix)
+}
+
 // problemsMessage says how many citations fail the check and what to do
-// about each kind of them; "" when none does.
-func problemsMessage(counts map[journal.Status]int, strict bool) string {
+// about each kind of them; "" when none does. The shallow ones among the
+// unverified are left to shallowMessage.
+func problemsMessage(counts map[journal.Status]int, strict bool, shallow int) string {
 	var todo []string
 	problems := 0
 	if n := counts[journal.Moved]; n > 0 {
@@ -150,7 +165,7 @@ func problemsMessage(counts map[journal.Status]int, strict bool) string {
 		problems += n
 		todo = append(todo, fmt.Sprintf("fix the %d broken or rejected one(s) by hand", n))
 	}
-	if n := counts[journal.Unverified]; strict && n > 0 {
+	if n := counts[journal.Unverified] - shallow; strict && n > 0 {
 		problems += n
 		todo = append(todo, fmt.Sprintf("the %d unverified one(s) fail because of --strict; each line says what would verify it", n))
 	}
@@ -194,29 +209,41 @@ func checkOnce(ctx context.Context, file string, opt journal.Options) (journal.R
 }
 
 // printCheck writes the problems (and unverified citations) of the results
-// and a summary, and returns how many citations have each verdict.
-func printCheck(w io.Writer, format string, results []journal.Result, strict bool) map[journal.Status]int {
+// and a summary, and returns how many citations have each verdict, and how
+// many of the unverified ones a shallow clone cut off from their anchors
+// (errors: they fail the check, with exit code 6, whatever --strict says).
+func printCheck(w io.Writer, format string, results []journal.Result, strict bool) (map[journal.Status]int, int) {
 	counts := map[journal.Status]int{}
-	citations := 0
+	citations, shallow := 0, 0
 	for _, res := range results {
 		for _, f := range res.Findings {
 			citations++
 			counts[f.Status]++
+			if f.Shallow {
+				shallow++
+			}
 			switch {
-			case f.Status.Problem() || strict && f.Status == journal.Unverified:
+			case f.Status.Problem() || f.Shallow || strict && f.Status == journal.Unverified:
 				annotate(w, format, "error", res.File, f.Citation.Line, f.Message)
 			case f.Status == journal.Unverified:
 				annotate(w, format, "notice", res.File, f.Citation.Line, f.Message)
 			}
 		}
 	}
-	fmt.Fprintf(w, "ctrlcmp check: %d citation(s) in %d file(s): %d ok, %d moved, %d broken, %d rejected, %d unverified\n",
+	summary := fmt.Sprintf("ctrlcmp check: %d citation(s) in %d file(s): %d ok, %d moved, %d broken, %d rejected, %d unverified",
 		citations, len(results), counts[journal.OK], counts[journal.Moved], counts[journal.Broken], counts[journal.Rejected], counts[journal.Unverified])
-	return counts
+	if shallow > 0 {
+		summary += fmt.Sprintf(" (%d of them in history this shallow clone lacks)", shallow)
+	}
+	fmt.Fprintln(w, summary)
+	if shallow > 0 && format == "github" {
+		annotate(w, format, "error", "", 0, shallowMessage(shallow))
+	}
+	return counts, shallow
 }
 
 // annotate writes one finding: FILE:LINE: message, or a GitHub Actions
-// workflow command. A URL in the message (a fence's repo=, a fetch's
+// workflow command (one about no file when file is ""). A URL in the message (a fence's repo=, a fetch's
 // failure) is named without its user-info: CI logs are public.
 func annotate(w io.Writer, format, level, file string, line int, msg string) {
 	msg = redact.URLs(msg)
@@ -226,7 +253,11 @@ func annotate(w io.Writer, format, level, file string, line int, msg string) {
 	}
 	prop := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
 	data := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-	fmt.Fprintf(w, "::%s file=%s,line=%d,title=ctrlcmp check::%s\n", level, prop.Replace(filepath.ToSlash(file)), line, data.Replace(msg))
+	where := ""
+	if file != "" {
+		where = fmt.Sprintf("file=%s,line=%d,", prop.Replace(filepath.ToSlash(file)), line)
+	}
+	fmt.Fprintf(w, "::%s %stitle=ctrlcmp check::%s\n", level, where, data.Replace(msg))
 }
 
 // moduleCache is the Go module cache directory, found without running the

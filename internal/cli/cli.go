@@ -34,8 +34,8 @@ the source with go/packages and go/ssa; it never runs the code it reads.
 
 Exit codes: 0 success; 1 findings (check); 2 usage error; 3 the tree could not
 be loaded or analysed; 4 the source could not be fetched (or its server went
-silent for --timeout); 5 the journal could not be written; 130 interrupted
-(Ctrl-C).`
+silent for --timeout); 5 the journal could not be written; 6 check in a
+shallow clone needs the history it lacks; 130 interrupted (Ctrl-C).`
 
 // Main runs ctrlcmp with args and returns the process exit code. An
 // interrupt (Ctrl-C) cancels the run, which then exits with

@@ -17,6 +17,9 @@ const (
 	CodeLoad     = 3 // the tree could not be loaded or analysed
 	CodeFetch    = 4 // the source could not be fetched
 	CodeJournal  = 5 // the journal could not be written
+	// CodeShallow is a check that met hand-typed citations whose anchors
+	// are in history a shallow clone lacks, and no other problem.
+	CodeShallow = 6
 	// CodeInterrupted is an interrupted run (Ctrl-C), 128 + SIGINT as
 	// shells report a process that SIGINT ended.
 	CodeInterrupted = 130

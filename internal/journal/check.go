@@ -69,6 +69,9 @@ type Finding struct {
 	Status   Status
 	Message  string // what is wrong and where the cited code went; empty when OK
 	Fixed    string // for Moved: the citation's text pointing at the new place
+	// Shallow marks an Unverified citation whose anchor is in history a
+	// shallow clone does not have (see ShallowFix).
+	Shallow bool
 }
 
 // Result is the check of one journal.

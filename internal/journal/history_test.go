@@ -41,3 +41,46 @@ func TestCheckInWorktree(t *testing.T) {
 		t.Fatalf("a clone finds %d problems, want the 4 moved:\n%s", n, strings.Join(inClone, "\n"))
 	}
 }
+
+// TestCheckInShallowClone checks a journal in a shallow clone (CI's
+// default): the generated citations, anchored by their own hashes, verify
+// as in a full clone; a hand-typed one verifies when the commit that last
+// changed its line is in the clone, and is otherwise unverified and marked
+// Shallow, with the fix, rather than failing the whole journal.
+func TestCheckInShallowClone(t *testing.T) {
+	root, repo := operatorRepo(t, journalText(t))
+	shiftController(t, root)
+	writeFile(t, root, "journal/04-controllers.md", journalText(t)+"- Written after the shift: operator/internal/controller/widget_controller.go:9.\r\n")
+	commitAll(t, repo, "document the reconciler; a note")
+	for _, tc := range []struct {
+		depth   string
+		shallow []int // the journal lines whose anchor is cut off
+	}{
+		{"1", []int{13, 14, 15, 16}},
+		{"2", []int{13, 14, 15}},
+	} {
+		t.Run("depth "+tc.depth, func(t *testing.T) {
+			clone := filepath.Join(t.TempDir(), "clone")
+			loopback.Git(t, t.TempDir(), "clone", "-q", "--depth", tc.depth, "file://"+root, clone)
+			got, res := checkJournal(t, clone)
+			var shallow []int
+			for _, f := range res.Findings {
+				if f.Shallow {
+					shallow = append(shallow, f.Citation.Line)
+					if f.Status != Unverified || !strings.Contains(f.Message, "this clone is shallow") || !strings.Contains(f.Message, "fetch-depth: 0") {
+						t.Errorf("line %d: %s %s", f.Citation.Line, f.Status, f.Message)
+					}
+				}
+			}
+			if !slices.Equal(shallow, tc.shallow) {
+				t.Errorf("cut off: lines %v, want %v\n%s", shallow, tc.shallow, strings.Join(got, "\n"))
+			}
+			// The generated citations moved with the shift, as in a full clone.
+			for _, want := range []string{"6: moved: ", "7: moved: "} {
+				if !slices.ContainsFunc(got, func(g string) bool { return strings.HasPrefix(g, want) }) {
+					t.Errorf("no %q in:\n%s", want, strings.Join(got, "\n"))
+				}
+			}
+		})
+	}
+}
