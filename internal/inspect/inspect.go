@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	git "github.com/go-git/go-git/v5"
+	"golang.org/x/mod/modfile"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
@@ -97,6 +99,9 @@ func Analyse(ctx context.Context, dir string, progress func(string), kept *resul
 func Describe(a Analysis, dir, side, linkFrom string) (result.Tree, error) {
 	rt := a.Tree
 	rt.Side, rt.Root = side, dir
+	if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
+		rt.Module = modfile.ModulePath(data)
+	}
 	describeGit(&rt, a.CitationRoot)
 	if linkFrom != "" {
 		if err := localLinks(&rt, a.CitationRoot, linkFrom); err != nil {
