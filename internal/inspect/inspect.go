@@ -154,7 +154,7 @@ func unanalysedNames(fset *token.FileSet, funcs map[*types.Func]bool) []string {
 		objs = append(objs, f)
 	}
 	sort.Slice(objs, func(i, j int) bool {
-		pi, pj := fset.Position(objs[i].Pos()), fset.Position(objs[j].Pos())
+		pi, pj := fset.PositionFor(objs[i].Pos(), false), fset.PositionFor(objs[j].Pos(), false)
 		if pi.Filename != pj.Filename {
 			return pi.Filename < pj.Filename
 		}
