@@ -23,6 +23,9 @@ const (
 	// CodeInterrupted is an interrupted run (Ctrl-C), 128 + SIGINT as
 	// shells report a process that SIGINT ended.
 	CodeInterrupted = 130
+	// CodeTerminated is a run ended by SIGTERM (a CI job cancelled, a pod
+	// stopped), 128 + SIGTERM; it is cleaned up as an interrupted one.
+	CodeTerminated = 143
 )
 
 // Error is an error with the exit code it should end the process with.
