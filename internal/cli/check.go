@@ -56,10 +56,12 @@ whole history is fetched (git fetch --unshallow; fetch-depth: 0 in GitHub's
 actions/checkout); generated citations carry their anchors and verify.
 
 Output: one FILE:LINE: message line per problem, then a summary; --format
-github writes GitHub Actions annotations instead. Exit 0 when every citation
-holds, 1 when one is moved, broken or rejected, 2 on a usage error, 5 when
---fix cannot write the journal, 6 when the only problem is a shallow clone's
-missing history, 130 when interrupted.`
+github writes GitHub Actions annotations instead. When every citation is
+unverified, a warning says that the check proved nothing; in CI, run with
+--strict, which fails it. Exit 0 when every citation holds, 1 when one is
+moved, broken or rejected, 2 on a usage error, 5 when --fix cannot write the
+journal, 6 when the only problem is a shallow clone's missing history, 130
+when interrupted.`
 
 // CheckOptions is what check was asked to do: its FILEs and flags, checked.
 type CheckOptions struct {
@@ -136,6 +138,13 @@ func checkRun(ctx context.Context, g *globals, opts *CheckOptions) error {
 		results = append(results, res)
 	}
 	counts, shallow := printCheck(opts.Out, opts.Format, results, opts.Strict)
+	if n := counts[journal.Unverified]; n > 0 && !opts.Strict && n == total(counts) {
+		msg := fmt.Sprintf("none of the %d citation(s) could be verified, so this check proves nothing; each line says what would verify it, and --strict (the CI default) makes this fail", n)
+		g.warn(msg)
+		if opts.Format == "github" {
+			annotate(opts.Out, opts.Format, "warning", "", 0, msg)
+		}
+	}
 	if msg := problemsMessage(counts, opts.Strict, shallow); msg != "" {
 		return fail.Wrap(fail.CodeFindings, errors.New(msg))
 	}
@@ -143,6 +152,15 @@ func checkRun(ctx context.Context, g *globals, opts *CheckOptions) error {
 		return fail.Wrap(fail.CodeShallow, errors.New(shallowMessage(shallow)))
 	}
 	return nil
+}
+
+// total is how many citations have a verdict in counts.
+func total(counts map[journal.Status]int) int {
+	n := 0
+	for _, c := range counts {
+		n += c
+	}
+	return n
 }
 
 // shallowMessage says that n hand-typed citations could not be checked

@@ -226,3 +226,25 @@ func TestCheckDownloadsModules(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckAllUnverified: a check whose every citation is unverified (a
+// journal outside git) passes, but says loudly that it verified nothing,
+// on stderr and as a GitHub annotation; --strict fails it.
+func TestCheckAllUnverified(t *testing.T) {
+	dir := t.TempDir()
+	writeText(t, filepath.Join(dir, "op", "a.go"), "package op\n\nfunc A() {}\n")
+	writeText(t, filepath.Join(dir, "notes.md"), "A is at op/a.go:3, the package at op/a.go:1.\n")
+	const says = "none of the 2 citation(s) could be verified, so this check proves nothing"
+	code, out, errs := run(t, "check", "--format", "github", filepath.Join(dir, "notes.md"))
+	if code != 0 || !strings.Contains(errs, "ctrlcmp: warning: "+says) || !strings.Contains(out, "::warning title=ctrlcmp check::"+says) {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 0 and the warning on both", code, out, errs)
+	}
+	code, _, errs = run(t, "check", "--strict", filepath.Join(dir, "notes.md"))
+	if code != fail.CodeFindings || strings.Contains(errs, says) {
+		t.Errorf("--strict: exit %d, stderr %q; want exit 1 and no warning", code, errs)
+	}
+	writeText(t, filepath.Join(dir, "more.md"), "Not a citation.\n")
+	if _, _, errs := run(t, "check", filepath.Join(dir, "more.md")); strings.Contains(errs, "warning") {
+		t.Errorf("a journal with no citation: %q", errs)
+	}
+}
