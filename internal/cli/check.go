@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -56,18 +57,19 @@ whole history is fetched (git fetch --unshallow; fetch-depth: 0 in GitHub's
 actions/checkout); generated citations carry their anchors and verify.
 
 Output: one FILE:LINE: message line per problem, then a summary; --format
-github writes GitHub Actions annotations instead. When every citation is
-unverified, a warning says that the check proved nothing; in CI, run with
---strict, which fails it. Exit 0 when every citation holds, 1 when one is
-moved, broken or rejected, 2 on a usage error, 5 when --fix cannot write the
-journal, 6 when the only problem is a shallow clone's missing history, 130
-when interrupted.`
+github writes GitHub Actions annotations instead, and --format json every
+citation with its verdict and the counts (schema ctrlcmp-check/v1, in
+docs/output.md). When every citation is unverified, a warning says that the
+check proved nothing; in CI, run with --strict, which fails it. Exit 0 when
+every citation holds, 1 when one is moved, broken or rejected, 2 on a usage
+error, 5 when --fix cannot write the journal, 6 when the only problem is a
+shallow clone's missing history, 130 when interrupted, 143 when terminated.`
 
 // CheckOptions is what check was asked to do: its FILEs and flags, checked.
 type CheckOptions struct {
 	Files    []string      // the journals
 	Root     string        // --root: a further directory local citations may resolve in
-	Format   string        // text or github
+	Format   string        // text, github or json
 	CacheDir string        // --cache-dir: the cache of pinned trees; "" for the default
 	Fix      bool          // --fix: rewrite moved citations in place
 	Offline  bool          // --offline: never fetch a pinned tree
@@ -95,7 +97,7 @@ func newCheck(g *globals, runF func(*CheckOptions) error) *cobra.Command {
 			return nil
 		},
 		RunE: func(c *cobra.Command, files []string) error {
-			if err := checkFormat(opts.Format, "text", "github"); err != nil {
+			if err := checkFormat(opts.Format, "text", "github", "json"); err != nil {
 				return err
 			}
 			opts.Files = files
@@ -107,7 +109,7 @@ func newCheck(g *globals, runF func(*CheckOptions) error) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&opts.Root, "root", "", "a further directory local citations resolve against and may point into")
-	c.Flags().StringVar(&opts.Format, "format", "text", "output format: text, or github (GitHub Actions annotations)")
+	c.Flags().StringVar(&opts.Format, "format", "text", "output format: text, github (GitHub Actions annotations) or json (every citation with its verdict)")
 	c.Flags().BoolVar(&opts.Fix, "fix", false, "rewrite moved citations in place to point at where their code went")
 	c.Flags().BoolVar(&opts.Offline, "offline", false, "never fetch or download: a pinned repository missing from the cache, or a module missing from the module cache, leaves its citations unverified")
 	c.Flags().BoolVar(&opts.Strict, "strict", false, "fail on unverified citations too")
@@ -241,12 +243,17 @@ func printCheck(w io.Writer, format string, results []journal.Result, strict boo
 				shallow++
 			}
 			switch {
+			case format == "json":
 			case f.Status.Problem() || f.Shallow || strict && f.Status == journal.Unverified:
 				annotate(w, format, "error", res.File, f.Citation.Line, f.Message)
 			case f.Status == journal.Unverified:
 				annotate(w, format, "notice", res.File, f.Citation.Line, f.Message)
 			}
 		}
+	}
+	if format == "json" {
+		writeCheckJSON(w, results, counts, citations, shallow)
+		return counts, shallow
 	}
 	summary := fmt.Sprintf("ctrlcmp check: %d citation(s) in %d file(s): %d ok, %d moved, %d broken, %d rejected, %d unverified",
 		citations, len(results), counts[journal.OK], counts[journal.Moved], counts[journal.Broken], counts[journal.Rejected], counts[journal.Unverified])
@@ -258,6 +265,54 @@ func printCheck(w io.Writer, format string, results []journal.Result, strict boo
 		annotate(w, format, "error", "", 0, shallowMessage(shallow))
 	}
 	return counts, shallow
+}
+
+// checkSchema is the schema id of check's JSON.
+const checkSchema = "ctrlcmp-check/v1"
+
+// checkDocument is check's JSON: every citation of every journal with its
+// verdict, and the counts.
+type checkDocument struct {
+	Schema  string         `json:"schema"`
+	Files   []checkedFile  `json:"files"`
+	Summary map[string]int `json:"summary"`
+}
+
+type checkedFile struct {
+	File      string            `json:"file"`
+	Citations []checkedCitation `json:"citations"`
+}
+
+type checkedCitation struct {
+	Line     int    `json:"line"`     // the journal line holding it
+	Text     string `json:"text"`     // as written
+	Location string `json:"location"` // path:line or path:from-to
+	Status   string `json:"status"`   // ok, moved, broken, rejected or unverified
+	Message  string `json:"message,omitempty"`
+	Fixed    string `json:"fixed,omitempty"`   // for moved: the text --fix writes
+	Shallow  bool   `json:"shallow,omitempty"` // unverified: its anchor is in history a shallow clone lacks
+}
+
+// writeCheckJSON writes the results as check's JSON (no URL in it keeps
+// its user-info).
+func writeCheckJSON(w io.Writer, results []journal.Result, counts map[journal.Status]int, citations, shallow int) {
+	doc := checkDocument{Schema: checkSchema, Files: []checkedFile{}, Summary: map[string]int{
+		"citations": citations, "files": len(results), "shallow": shallow}}
+	for s := journal.OK; s <= journal.Unverified; s++ {
+		doc.Summary[s.String()] = counts[s]
+	}
+	for _, res := range results {
+		cf := checkedFile{File: filepath.ToSlash(res.File), Citations: []checkedCitation{}}
+		for _, f := range res.Findings {
+			cf.Citations = append(cf.Citations, checkedCitation{Line: f.Citation.Line, Text: redact.URLs(f.Citation.Text),
+				Location: redact.URLs(f.Citation.Location()), Status: f.Status.String(), Message: redact.URLs(f.Message),
+				Fixed: redact.URLs(f.Fixed), Shallow: f.Shallow})
+		}
+		doc.Files = append(doc.Files, cf)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(doc)
 }
 
 // annotate writes one finding: FILE:LINE: message, or a GitHub Actions

@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -246,5 +248,29 @@ func TestCheckAllUnverified(t *testing.T) {
 	writeText(t, filepath.Join(dir, "more.md"), "Not a citation.\n")
 	if _, _, errs := run(t, "check", filepath.Join(dir, "more.md")); strings.Contains(errs, "warning") {
 		t.Errorf("a journal with no citation: %q", errs)
+	}
+}
+
+// TestCheckJSON: --format json writes every citation of every journal with
+// its verdict (moved ones with the text --fix writes), and the counts; the
+// exit code is the text format's.
+func TestCheckJSON(t *testing.T) {
+	dir := t.TempDir()
+	writeText(t, filepath.Join(dir, "op", "a.go"), "package op\n\nfunc A() {}\n")
+	writeText(t, filepath.Join(dir, "notes.md"), "A is at op/a.go:3; op/gone.go:1 is not.\n")
+	code, out, _ := run(t, "check", "--format", "json", filepath.Join(dir, "notes.md"))
+	var doc checkDocument
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if code != fail.CodeFindings || doc.Schema != "ctrlcmp-check/v1" || len(doc.Files) != 1 || len(doc.Files[0].Citations) != 2 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	got := doc.Files[0].Citations
+	if got[0].Location != "op/a.go:3" || got[0].Status != "unverified" || got[1].Location != "op/gone.go:1" || got[1].Status != "broken" || got[1].Line != 1 {
+		t.Errorf("citations: %+v", got)
+	}
+	if want := map[string]int{"citations": 2, "files": 1, "ok": 0, "moved": 0, "broken": 1, "rejected": 0, "unverified": 1, "shallow": 0}; !reflect.DeepEqual(doc.Summary, want) {
+		t.Errorf("summary %v, want %v", doc.Summary, want)
 	}
 }
