@@ -140,6 +140,12 @@ func checkRun(ctx context.Context, g *globals, opts *CheckOptions) error {
 		results = append(results, res)
 	}
 	counts, shallow := printCheck(opts.Out, opts.Format, results, opts.Strict)
+	lost := 0
+	for _, res := range results {
+		for _, n := range lostPins(res) {
+			lost += n
+		}
+	}
 	if n := counts[journal.Unverified]; n > 0 && !opts.Strict && n == total(counts) {
 		msg := fmt.Sprintf("none of the %d citation(s) could be verified, so this check proves nothing; each line says what would verify it, and --strict (the CI default) makes this fail", n)
 		g.warn(msg)
@@ -147,7 +153,7 @@ func checkRun(ctx context.Context, g *globals, opts *CheckOptions) error {
 			annotate(opts.Out, opts.Format, "warning", "", 0, msg)
 		}
 	}
-	if msg := problemsMessage(counts, opts.Strict, shallow); msg != "" {
+	if msg := problemsMessage(counts, opts.Strict, shallow, lost); msg != "" {
 		return fail.Wrap(fail.CodeFindings, errors.New(msg))
 	}
 	if shallow > 0 {
@@ -173,15 +179,21 @@ func shallowMessage(n int) string {
 
 // problemsMessage says how many citations fail the check and what to do
 // about each kind of them; "" when none does. The shallow ones among the
-// unverified are left to shallowMessage.
-func problemsMessage(counts map[journal.Status]int, strict bool, shallow int) string {
+// unverified are left to shallowMessage; the lost ones among the broken
+// (their pin's commit is gone) are told apart, since moving the pin fixes
+// them.
+func problemsMessage(counts map[journal.Status]int, strict bool, shallow, lost int) string {
 	var todo []string
 	problems := 0
 	if n := counts[journal.Moved]; n > 0 {
 		problems += n
 		todo = append(todo, fmt.Sprintf("run `ctrlcmp check --fix` to rewrite the %d moved one(s)", n))
 	}
-	if n := counts[journal.Broken] + counts[journal.Rejected]; n > 0 {
+	if n := lost; n > 0 {
+		problems += n
+		todo = append(todo, fmt.Sprintf("move the pin of the %d whose commit is gone (see the broken line of each pin)", n))
+	}
+	if n := counts[journal.Broken] + counts[journal.Rejected] - lost; n > 0 {
 		problems += n
 		todo = append(todo, fmt.Sprintf("fix the %d broken or rejected one(s) by hand", n))
 	}
@@ -236,6 +248,7 @@ func printCheck(w io.Writer, format string, results []journal.Result, strict boo
 	counts := map[journal.Status]int{}
 	citations, shallow := 0, 0
 	for _, res := range results {
+		pins := lostPins(res)
 		for _, f := range res.Findings {
 			citations++
 			counts[f.Status]++
@@ -244,6 +257,12 @@ func printCheck(w io.Writer, format string, results []journal.Result, strict boo
 			}
 			switch {
 			case format == "json":
+			case f.Pin != "":
+				// Said once per pin, at its first citation.
+				if n, ok := pins[f.Pin]; ok {
+					delete(pins, f.Pin)
+					annotate(w, format, "error", res.File, f.Citation.Line, lostPinMessage(f.Pin, n, res.File))
+				}
 			case f.Status.Problem() || f.Shallow || strict && f.Status == journal.Unverified:
 				annotate(w, format, "error", res.File, f.Citation.Line, f.Message)
 			case f.Status == journal.Unverified:
@@ -265,6 +284,25 @@ func printCheck(w io.Writer, format string, results []journal.Result, strict boo
 		annotate(w, format, "error", "", 0, shallowMessage(shallow))
 	}
 	return counts, shallow
+}
+
+// lostPins counts the citations of a journal broken because their
+// repository lacks the commit they are pinned at, by pin.
+func lostPins(res journal.Result) map[string]int {
+	pins := map[string]int{}
+	for _, f := range res.Findings {
+		if f.Pin != "" {
+			pins[f.Pin]++
+		}
+	}
+	return pins
+}
+
+// lostPinMessage says once that the n citations of a pin whose commit its
+// repository lacks cannot be read, and how to move the pin.
+func lostPinMessage(pin string, n int, file string) string {
+	repo, sha, _ := strings.Cut(pin, " at ")
+	return fmt.Sprintf("broken: %s has no commit %s (force-pushed away, or never pushed), so the %d citation(s) of this journal pinned there cannot be read; move the pin to a commit it has: write the table again (ctrlcmp table --theirs REV --theirs-repo %s … --journal %s), and edit the permalinks typed by hand", repo, sha, n, repo, file)
 }
 
 // checkSchema is the schema id of check's JSON.

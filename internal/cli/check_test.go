@@ -89,8 +89,9 @@ func TestCheckHint(t *testing.T) {
 // by git on 127.0.0.1, in the states CI meets it in: its citations (the
 // fence's plain ones and prose ones) are unverified, never broken, while
 // the tree is not at hand (a cold cache with --offline, a repository out
-// of reach), broken with the reason when the repository lacks the commit,
-// and hold once it is fetched, also offline afterwards.
+// of reach), broken when the repository lacks the commit (said once per
+// pin, with how to move it), and hold once it is fetched, also offline
+// afterwards.
 func TestCheckPinnedTree(t *testing.T) {
 	work := t.TempDir()
 	theirs := filepath.Join(work, "theirs")
@@ -135,7 +136,7 @@ func TestCheckPinnedTree(t *testing.T) {
 			[]string{notAtHand(dead, "cannot reach "+dead)},
 			"1 ok, 0 moved, 0 broken, 0 rejected, 2 unverified"},
 		{"no such commit", "missing", "", []string{"--cache-dir", cold}, fail.CodeFindings,
-			[]string{"broken: internal/x.go cannot be read: " + repo + " has no commit " + missing + "; check the sha"},
+			[]string{"broken: " + repo + " has no commit " + missing + " (force-pushed away, or never pushed), so the 2 citation(s) of this journal pinned there cannot be read; move the pin to a commit it has: write the table again (ctrlcmp table --theirs REV --theirs-repo " + repo + " … --journal " + journals["missing"] + "), and edit the permalinks typed by hand"},
 			"1 ok, 0 moved, 2 broken, 0 rejected, 0 unverified"},
 		{"fetched", "pinned", warm, []string{"--strict"}, 0, nil,
 			"3 ok, 0 moved, 0 broken, 0 rejected, 0 unverified"},
@@ -148,10 +149,17 @@ func TestCheckPinnedTree(t *testing.T) {
 			if code != tc.code {
 				t.Errorf("exit %d, want %d; stderr %q", code, tc.code, errs)
 			}
+			times := 2 // once per citation of the tree
+			if tc.code == fail.CodeFindings {
+				times = 1 // once per pin whose commit is gone
+			}
 			for _, want := range tc.says {
-				if strings.Count(out, want) != 2 {
-					t.Errorf("stdout does not say twice %q:\n%s", want, out)
+				if strings.Count(out, want) != times {
+					t.Errorf("stdout does not say %d times %q:\n%s", times, want, out)
 				}
+			}
+			if tc.code == fail.CodeFindings && !strings.Contains(errs, "move the pin of the 2 whose commit is gone") || strings.Contains(errs, "by hand") {
+				t.Errorf("stderr %q: want the pin to move, not a fix by hand", errs)
 			}
 			if strings.Contains(out, "working tree") {
 				t.Errorf("a citation of their tree was looked for in the working tree:\n%s", out)
