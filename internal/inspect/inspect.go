@@ -86,6 +86,12 @@ func Analyse(ctx context.Context, dir string, progress func(string), kept *resul
 	ctrls, located := locate.Locate(t, prog, cite.New(t.Fset, t.Root, t.All, t.Own))
 	phase.Mark(ctx, "locators", "")
 	warnings := append(append(append([]string(nil), t.Warnings...), prog.Warnings...), located...)
+	for i, w := range warnings {
+		// The go command names the module proxy it used, credentials and
+		// all when $GOPROXY holds them: a warning is printed, and written
+		// into JSON and markdown.
+		warnings[i] = redact.URLs(w)
+	}
 	if len(ctrls) == 0 {
 		return Analysis{}, noController(dir, t.Warnings, prog.Warnings)
 	}
