@@ -131,7 +131,7 @@ func ObjectName(f *types.Func) string {
 // At cites the line holding pos. The enclosing function is found for the
 // tree's own files; fn, when not empty, overrides it.
 func (c *Citer) At(pos token.Pos, fn string) Site {
-	p := c.fset.Position(pos)
+	p := c.fset.PositionFor(pos, false)
 	s := Site{File: c.Path(p.Filename), Line: p.Line, Func: fn, Text: c.lineText(p.Filename, p.Line)}
 	if s.Func == "" {
 		s.Func = c.enclosing(p.Filename, pos)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/fetch"
 	"github.com/ctrlcmp/ctrlcmp/internal/journal"
 	"github.com/ctrlcmp/ctrlcmp/internal/load"
+	"github.com/ctrlcmp/ctrlcmp/internal/redact"
 )
 
 const checkLong = `Check that every citation in the journals still points at the code it cited.
@@ -48,18 +50,26 @@ in git, the lines it cited in the commit that last changed that journal line.
 When the anchor is elsewhere in the file (or the file was renamed in git), the
 citation is reported as "moved: old → new", and --fix rewrites it in place.
 Citations with nothing to compare (no anchor, no tree at hand) are reported as
-unverified; they fail the check only under --strict.
+unverified; they fail the check only under --strict. In a shallow clone, a
+hand-typed citation whose journal line was last changed before the clone's
+history starts has no anchor at hand: it fails the check (exit 6) until the
+whole history is fetched (git fetch --unshallow; fetch-depth: 0 in GitHub's
+actions/checkout); generated citations carry their anchors and verify.
 
 Output: one FILE:LINE: message line per problem, then a summary; --format
-github writes GitHub Actions annotations instead. Exit 0 when every citation
-holds, 1 when one is moved, broken or rejected, 2 on a usage error, 5 when
---fix cannot write the journal, 130 when interrupted.`
+github writes GitHub Actions annotations instead, and --format json every
+citation with its verdict and the counts (schema ctrlcmp-check/v1, in
+docs/output.md). When every citation is unverified, a warning says that the
+check proved nothing; in CI, run with --strict, which fails it. Exit 0 when
+every citation holds, 1 when one is moved, broken or rejected, 2 on a usage
+error, 5 when --fix cannot write the journal, 6 when the only problem is a
+shallow clone's missing history, 130 when interrupted, 143 when terminated.`
 
 // CheckOptions is what check was asked to do: its FILEs and flags, checked.
 type CheckOptions struct {
 	Files    []string      // the journals
 	Root     string        // --root: a further directory local citations may resolve in
-	Format   string        // text or github
+	Format   string        // text, github or json
 	CacheDir string        // --cache-dir: the cache of pinned trees; "" for the default
 	Fix      bool          // --fix: rewrite moved citations in place
 	Offline  bool          // --offline: never fetch a pinned tree
@@ -87,7 +97,7 @@ func newCheck(g *globals, runF func(*CheckOptions) error) *cobra.Command {
 			return nil
 		},
 		RunE: func(c *cobra.Command, files []string) error {
-			if err := checkFormat(opts.Format, "text", "github"); err != nil {
+			if err := checkFormat(opts.Format, "text", "github", "json"); err != nil {
 				return err
 			}
 			opts.Files = files
@@ -99,7 +109,7 @@ func newCheck(g *globals, runF func(*CheckOptions) error) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&opts.Root, "root", "", "a further directory local citations resolve against and may point into")
-	c.Flags().StringVar(&opts.Format, "format", "text", "output format: text, or github (GitHub Actions annotations)")
+	c.Flags().StringVar(&opts.Format, "format", "text", "output format: text, github (GitHub Actions annotations) or json (every citation with its verdict)")
 	c.Flags().BoolVar(&opts.Fix, "fix", false, "rewrite moved citations in place to point at where their code went")
 	c.Flags().BoolVar(&opts.Offline, "offline", false, "never fetch or download: a pinned repository missing from the cache, or a module missing from the module cache, leaves its citations unverified")
 	c.Flags().BoolVar(&opts.Strict, "strict", false, "fail on unverified citations too")
@@ -129,27 +139,65 @@ func checkRun(ctx context.Context, g *globals, opts *CheckOptions) error {
 		}
 		results = append(results, res)
 	}
-	counts := printCheck(opts.Out, opts.Format, results, opts.Strict)
-	if msg := problemsMessage(counts, opts.Strict); msg != "" {
+	counts, shallow := printCheck(opts.Out, opts.Format, results, opts.Strict)
+	lost := 0
+	for _, res := range results {
+		for _, n := range lostPins(res) {
+			lost += n
+		}
+	}
+	if n := counts[journal.Unverified]; n > 0 && !opts.Strict && n == total(counts) {
+		msg := fmt.Sprintf("none of the %d citation(s) could be verified, so this check proves nothing; each line says what would verify it, and --strict (the CI default) makes this fail", n)
+		g.warn(msg)
+		if opts.Format == "github" {
+			annotate(opts.Out, opts.Format, "warning", "", 0, msg)
+		}
+	}
+	if msg := problemsMessage(counts, opts.Strict, shallow, lost); msg != "" {
 		return fail.Wrap(fail.CodeFindings, errors.New(msg))
+	}
+	if shallow > 0 {
+		return fail.Wrap(fail.CodeShallow, errors.New(shallowMessage(shallow)))
 	}
 	return nil
 }
 
+// total is how many citations have a verdict in counts.
+func total(counts map[journal.Status]int) int {
+	n := 0
+	for _, c := range counts {
+		n += c
+	}
+	return n
+}
+
+// shallowMessage says that n hand-typed citations could not be checked
+// because the clone is shallow, and how to get the history they need.
+func shallowMessage(n int) string {
+	return fmt.Sprintf("%d citation(s) are anchored in history this shallow clone does not have; %s", n, journal.ShallowFix)
+}
+
 // problemsMessage says how many citations fail the check and what to do
-// about each kind of them; "" when none does.
-func problemsMessage(counts map[journal.Status]int, strict bool) string {
+// about each kind of them; "" when none does. The shallow ones among the
+// unverified are left to shallowMessage; the lost ones among the broken
+// (their pin's commit is gone) are told apart, since moving the pin fixes
+// them.
+func problemsMessage(counts map[journal.Status]int, strict bool, shallow, lost int) string {
 	var todo []string
 	problems := 0
 	if n := counts[journal.Moved]; n > 0 {
 		problems += n
 		todo = append(todo, fmt.Sprintf("run `ctrlcmp check --fix` to rewrite the %d moved one(s)", n))
 	}
-	if n := counts[journal.Broken] + counts[journal.Rejected]; n > 0 {
+	if n := lost; n > 0 {
+		problems += n
+		todo = append(todo, fmt.Sprintf("move the pin of the %d whose commit is gone (see the broken line of each pin)", n))
+	}
+	if n := counts[journal.Broken] + counts[journal.Rejected] - lost; n > 0 {
 		problems += n
 		todo = append(todo, fmt.Sprintf("fix the %d broken or rejected one(s) by hand", n))
 	}
-	if n := counts[journal.Unverified]; strict && n > 0 {
+	if n := counts[journal.Unverified] - shallow; strict && n > 0 {
 		problems += n
 		todo = append(todo, fmt.Sprintf("the %d unverified one(s) fail because of --strict; each line says what would verify it", n))
 	}
@@ -193,37 +241,134 @@ func checkOnce(ctx context.Context, file string, opt journal.Options) (journal.R
 }
 
 // printCheck writes the problems (and unverified citations) of the results
-// and a summary, and returns how many citations have each verdict.
-func printCheck(w io.Writer, format string, results []journal.Result, strict bool) map[journal.Status]int {
+// and a summary, and returns how many citations have each verdict, and how
+// many of the unverified ones a shallow clone cut off from their anchors
+// (errors: they fail the check, with exit code 6, whatever --strict says).
+func printCheck(w io.Writer, format string, results []journal.Result, strict bool) (map[journal.Status]int, int) {
 	counts := map[journal.Status]int{}
-	citations := 0
+	citations, shallow := 0, 0
 	for _, res := range results {
+		pins := lostPins(res)
 		for _, f := range res.Findings {
 			citations++
 			counts[f.Status]++
+			if f.Shallow {
+				shallow++
+			}
 			switch {
-			case f.Status.Problem() || strict && f.Status == journal.Unverified:
+			case format == "json":
+			case f.Pin != "":
+				// Said once per pin, at its first citation.
+				if n, ok := pins[f.Pin]; ok {
+					delete(pins, f.Pin)
+					annotate(w, format, "error", res.File, f.Citation.Line, lostPinMessage(f.Pin, n, res.File))
+				}
+			case f.Status.Problem() || f.Shallow || strict && f.Status == journal.Unverified:
 				annotate(w, format, "error", res.File, f.Citation.Line, f.Message)
 			case f.Status == journal.Unverified:
 				annotate(w, format, "notice", res.File, f.Citation.Line, f.Message)
 			}
 		}
 	}
-	fmt.Fprintf(w, "ctrlcmp check: %d citation(s) in %d file(s): %d ok, %d moved, %d broken, %d rejected, %d unverified\n",
+	if format == "json" {
+		writeCheckJSON(w, results, counts, citations, shallow)
+		return counts, shallow
+	}
+	summary := fmt.Sprintf("ctrlcmp check: %d citation(s) in %d file(s): %d ok, %d moved, %d broken, %d rejected, %d unverified",
 		citations, len(results), counts[journal.OK], counts[journal.Moved], counts[journal.Broken], counts[journal.Rejected], counts[journal.Unverified])
-	return counts
+	if shallow > 0 {
+		summary += fmt.Sprintf(" (%d of them in history this shallow clone lacks)", shallow)
+	}
+	fmt.Fprintln(w, summary)
+	if shallow > 0 && format == "github" {
+		annotate(w, format, "error", "", 0, shallowMessage(shallow))
+	}
+	return counts, shallow
+}
+
+// lostPins counts the citations of a journal broken because their
+// repository lacks the commit they are pinned at, by pin.
+func lostPins(res journal.Result) map[string]int {
+	pins := map[string]int{}
+	for _, f := range res.Findings {
+		if f.Pin != "" {
+			pins[f.Pin]++
+		}
+	}
+	return pins
+}
+
+// lostPinMessage says once that the n citations of a pin whose commit its
+// repository lacks cannot be read, and how to move the pin.
+func lostPinMessage(pin string, n int, file string) string {
+	repo, sha, _ := strings.Cut(pin, " at ")
+	return fmt.Sprintf("broken: %s has no commit %s (force-pushed away, or never pushed), so the %d citation(s) of this journal pinned there cannot be read; move the pin to a commit it has: write the table again (ctrlcmp table --theirs REV --theirs-repo %s … --journal %s), and edit the permalinks typed by hand", repo, sha, n, repo, file)
+}
+
+// checkSchema is the schema id of check's JSON.
+const checkSchema = "ctrlcmp-check/v1"
+
+// checkDocument is check's JSON: every citation of every journal with its
+// verdict, and the counts.
+type checkDocument struct {
+	Schema  string         `json:"schema"`
+	Files   []checkedFile  `json:"files"`
+	Summary map[string]int `json:"summary"`
+}
+
+type checkedFile struct {
+	File      string            `json:"file"`
+	Citations []checkedCitation `json:"citations"`
+}
+
+type checkedCitation struct {
+	Line     int    `json:"line"`     // the journal line holding it
+	Text     string `json:"text"`     // as written
+	Location string `json:"location"` // path:line or path:from-to
+	Status   string `json:"status"`   // ok, moved, broken, rejected or unverified
+	Message  string `json:"message,omitempty"`
+	Fixed    string `json:"fixed,omitempty"`   // for moved: the text --fix writes
+	Shallow  bool   `json:"shallow,omitempty"` // unverified: its anchor is in history a shallow clone lacks
+}
+
+// writeCheckJSON writes the results as check's JSON (no URL in it keeps
+// its user-info).
+func writeCheckJSON(w io.Writer, results []journal.Result, counts map[journal.Status]int, citations, shallow int) {
+	doc := checkDocument{Schema: checkSchema, Files: []checkedFile{}, Summary: map[string]int{
+		"citations": citations, "files": len(results), "shallow": shallow}}
+	for s := journal.OK; s <= journal.Unverified; s++ {
+		doc.Summary[s.String()] = counts[s]
+	}
+	for _, res := range results {
+		cf := checkedFile{File: filepath.ToSlash(res.File), Citations: []checkedCitation{}}
+		for _, f := range res.Findings {
+			cf.Citations = append(cf.Citations, checkedCitation{Line: f.Citation.Line, Text: redact.URLs(f.Citation.Text),
+				Location: redact.URLs(f.Citation.Location()), Status: f.Status.String(), Message: redact.URLs(f.Message),
+				Fixed: redact.URLs(f.Fixed), Shallow: f.Shallow})
+		}
+		doc.Files = append(doc.Files, cf)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(doc)
 }
 
 // annotate writes one finding: FILE:LINE: message, or a GitHub Actions
-// workflow command.
+// workflow command (one about no file when file is ""). A URL in the message (a fence's repo=, a fetch's
+// failure) is named without its user-info: CI logs are public.
 func annotate(w io.Writer, format, level, file string, line int, msg string) {
+	msg = redact.URLs(msg)
 	if format != "github" {
 		fmt.Fprintf(w, "%s:%d: %s\n", file, line, msg)
 		return
 	}
 	prop := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
 	data := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-	fmt.Fprintf(w, "::%s file=%s,line=%d,title=ctrlcmp check::%s\n", level, prop.Replace(filepath.ToSlash(file)), line, data.Replace(msg))
+	where := ""
+	if file != "" {
+		where = fmt.Sprintf("file=%s,line=%d,", prop.Replace(filepath.ToSlash(file)), line)
+	}
+	fmt.Fprintf(w, "::%s %stitle=ctrlcmp check::%s\n", level, where, data.Replace(msg))
 }
 
 // moduleCache is the Go module cache directory, found without running the

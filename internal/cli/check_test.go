@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -87,8 +89,9 @@ func TestCheckHint(t *testing.T) {
 // by git on 127.0.0.1, in the states CI meets it in: its citations (the
 // fence's plain ones and prose ones) are unverified, never broken, while
 // the tree is not at hand (a cold cache with --offline, a repository out
-// of reach), broken with the reason when the repository lacks the commit,
-// and hold once it is fetched, also offline afterwards.
+// of reach), broken when the repository lacks the commit (said once per
+// pin, with how to move it), and hold once it is fetched, also offline
+// afterwards.
 func TestCheckPinnedTree(t *testing.T) {
 	work := t.TempDir()
 	theirs := filepath.Join(work, "theirs")
@@ -133,7 +136,7 @@ func TestCheckPinnedTree(t *testing.T) {
 			[]string{notAtHand(dead, "cannot reach "+dead)},
 			"1 ok, 0 moved, 0 broken, 0 rejected, 2 unverified"},
 		{"no such commit", "missing", "", []string{"--cache-dir", cold}, fail.CodeFindings,
-			[]string{"broken: internal/x.go cannot be read: " + repo + " has no commit " + missing + "; check the sha"},
+			[]string{"broken: " + repo + " has no commit " + missing + " (force-pushed away, or never pushed), so the 2 citation(s) of this journal pinned there cannot be read; move the pin to a commit it has: write the table again (ctrlcmp table --theirs REV --theirs-repo " + repo + " … --journal " + journals["missing"] + "), and edit the permalinks typed by hand"},
 			"1 ok, 0 moved, 2 broken, 0 rejected, 0 unverified"},
 		{"fetched", "pinned", warm, []string{"--strict"}, 0, nil,
 			"3 ok, 0 moved, 0 broken, 0 rejected, 0 unverified"},
@@ -146,10 +149,17 @@ func TestCheckPinnedTree(t *testing.T) {
 			if code != tc.code {
 				t.Errorf("exit %d, want %d; stderr %q", code, tc.code, errs)
 			}
+			times := 2 // once per citation of the tree
+			if tc.code == fail.CodeFindings {
+				times = 1 // once per pin whose commit is gone
+			}
 			for _, want := range tc.says {
-				if strings.Count(out, want) != 2 {
-					t.Errorf("stdout does not say twice %q:\n%s", want, out)
+				if strings.Count(out, want) != times {
+					t.Errorf("stdout does not say %d times %q:\n%s", times, want, out)
 				}
+			}
+			if tc.code == fail.CodeFindings && !strings.Contains(errs, "move the pin of the 2 whose commit is gone") || strings.Contains(errs, "by hand") {
+				t.Errorf("stderr %q: want the pin to move, not a fix by hand", errs)
 			}
 			if strings.Contains(out, "working tree") {
 				t.Errorf("a citation of their tree was looked for in the working tree:\n%s", out)
@@ -224,5 +234,51 @@ func TestCheckDownloadsModules(t *testing.T) {
 				t.Errorf("stdout ends with\n%s\nwant %q", out, tc.summary)
 			}
 		})
+	}
+}
+
+// TestCheckAllUnverified: a check whose every citation is unverified (a
+// journal outside git) passes, but says loudly that it verified nothing,
+// on stderr and as a GitHub annotation; --strict fails it.
+func TestCheckAllUnverified(t *testing.T) {
+	dir := t.TempDir()
+	writeText(t, filepath.Join(dir, "op", "a.go"), "package op\n\nfunc A() {}\n")
+	writeText(t, filepath.Join(dir, "notes.md"), "A is at op/a.go:3, the package at op/a.go:1.\n")
+	const says = "none of the 2 citation(s) could be verified, so this check proves nothing"
+	code, out, errs := run(t, "check", "--format", "github", filepath.Join(dir, "notes.md"))
+	if code != 0 || !strings.Contains(errs, "ctrlcmp: warning: "+says) || !strings.Contains(out, "::warning title=ctrlcmp check::"+says) {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 0 and the warning on both", code, out, errs)
+	}
+	code, _, errs = run(t, "check", "--strict", filepath.Join(dir, "notes.md"))
+	if code != fail.CodeFindings || strings.Contains(errs, says) {
+		t.Errorf("--strict: exit %d, stderr %q; want exit 1 and no warning", code, errs)
+	}
+	writeText(t, filepath.Join(dir, "more.md"), "Not a citation.\n")
+	if _, _, errs := run(t, "check", filepath.Join(dir, "more.md")); strings.Contains(errs, "warning") {
+		t.Errorf("a journal with no citation: %q", errs)
+	}
+}
+
+// TestCheckJSON: --format json writes every citation of every journal with
+// its verdict (moved ones with the text --fix writes), and the counts; the
+// exit code is the text format's.
+func TestCheckJSON(t *testing.T) {
+	dir := t.TempDir()
+	writeText(t, filepath.Join(dir, "op", "a.go"), "package op\n\nfunc A() {}\n")
+	writeText(t, filepath.Join(dir, "notes.md"), "A is at op/a.go:3; op/gone.go:1 is not.\n")
+	code, out, _ := run(t, "check", "--format", "json", filepath.Join(dir, "notes.md"))
+	var doc checkDocument
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if code != fail.CodeFindings || doc.Schema != "ctrlcmp-check/v1" || len(doc.Files) != 1 || len(doc.Files[0].Citations) != 2 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	got := doc.Files[0].Citations
+	if got[0].Location != "op/a.go:3" || got[0].Status != "unverified" || got[1].Location != "op/gone.go:1" || got[1].Status != "broken" || got[1].Line != 1 {
+		t.Errorf("citations: %+v", got)
+	}
+	if want := map[string]int{"citations": 2, "files": 1, "ok": 0, "moved": 0, "broken": 1, "rejected": 0, "unverified": 1, "shallow": 0}; !reflect.DeepEqual(doc.Summary, want) {
+		t.Errorf("summary %v, want %v", doc.Summary, want)
 	}
 }

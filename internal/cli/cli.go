@@ -5,17 +5,20 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/phase"
+	"github.com/ctrlcmp/ctrlcmp/internal/redact"
 	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
 
@@ -33,14 +36,16 @@ the source with go/packages and go/ssa; it never runs the code it reads.
 
 Exit codes: 0 success; 1 findings (check); 2 usage error; 3 the tree could not
 be loaded or analysed; 4 the source could not be fetched (or its server went
-silent for --timeout); 5 the journal could not be written; 130 interrupted
-(Ctrl-C).`
+silent for --timeout); 5 the journal could not be written; 6 check in a
+shallow clone needs the history it lacks; 130 interrupted (Ctrl-C); 143
+terminated (SIGTERM), with the same cleanup.`
 
 // Main runs ctrlcmp with args and returns the process exit code. An
 // interrupt (Ctrl-C) cancels the run, which then exits with
-// fail.CodeInterrupted.
+// fail.CodeInterrupted; SIGTERM cancels it the same way (the same
+// cleanup), and it exits with fail.CodeTerminated.
 func Main(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := notifyContext(context.Background())
 	defer stop()
 	g := &globals{stderr: stderr}
 	root := newRoot(g, stdout)
@@ -48,9 +53,36 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return execute(ctx, root, args, stderr)
 }
 
+// signalled is the cause of a run cancelled by a signal.
+type signalled struct{ sig os.Signal }
+
+func (s signalled) Error() string { return "received " + s.sig.String() }
+
+// notifyContext returns a context cancelled at the first SIGINT or SIGTERM,
+// with the signal as its cause, and the function that stops listening.
+func notifyContext(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			cancel(signalled{s})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(done)
+		cancel(nil)
+	}
+}
+
 // execute runs root with args under ctx and returns the exit code, printing
 // a failure as one line on stderr. Once ctx is cancelled the run is
-// interrupted, whatever error the interrupted work returned.
+// interrupted (terminated, when SIGTERM cancelled it), whatever error the
+// interrupted work returned.
 func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.Writer) int {
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -60,8 +92,12 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 	code, msg := fail.Code(err), err.Error()
 	if ctx.Err() != nil || code == fail.CodeInterrupted {
 		code, msg = fail.CodeInterrupted, "interrupted"
+		var s signalled
+		if errors.As(context.Cause(ctx), &s) && s.sig == syscall.SIGTERM {
+			code, msg = fail.CodeTerminated, "terminated"
+		}
 	}
-	fmt.Fprintf(stderr, "ctrlcmp: %s\n", msg)
+	fmt.Fprintf(stderr, "ctrlcmp: %s\n", redact.URLs(msg))
 	return code
 }
 
@@ -87,7 +123,7 @@ func (g *globals) progress() func(string) {
 			return nil
 		}
 	}
-	return func(s string) { fmt.Fprintf(g.stderr, "ctrlcmp: %s\n", s) }
+	return func(s string) { fmt.Fprintf(g.stderr, "ctrlcmp: %s\n", redact.URLs(s)) }
 }
 
 // phases returns ctx with, under --verbose (and not --quiet), each
@@ -129,7 +165,7 @@ func reported(ctx context.Context, write func() error) error {
 // warn prints a warning on stderr, also under --quiet: something the
 // command did that will bite later.
 func (g *globals) warn(msg string) {
-	fmt.Fprintf(g.stderr, "ctrlcmp: warning: %s\n", msg)
+	fmt.Fprintf(g.stderr, "ctrlcmp: warning: %s\n", redact.URLs(msg))
 }
 
 // newRoot is the ctrlcmp command with its global flags (into g), and

@@ -164,7 +164,7 @@ func TestBadInput(t *testing.T) {
 		{"explain no row", []string{"explain"}, "explain takes a ROW first"},
 		{"explain unknown row", []string{"explain", "nope", "."}, `unknown ROW "nope"`},
 		{"check no file", []string{"check"}, "one or more journal FILEs"},
-		{"check format", []string{"check", "--format", "json", "j.md"}, "unknown --format"},
+		{"check format", []string{"check", "--format", "yaml", "j.md"}, "unknown --format"},
 		{"stages write alone", []string{"stages", ".", "--write"}, "use it with --patch"},
 		{"stages patch and log", []string{"stages", ".", "--patch", "--log", "x.log"}, "one at a time"},
 		{"stages patch into journal", []string{"stages", ".", "--patch", "--journal", "j.md"}, "not a patch"},

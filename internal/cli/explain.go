@@ -90,7 +90,7 @@ func newExplain(g *globals, runF func(*ExplainOptions) error) *cobra.Command {
 			return explainRun(c.Context(), g, opts)
 		},
 	}
-	c.Flags().StringVar(&opts.Kind, "kind", "", "the controller to explain, when the tree holds several")
+	c.Flags().StringVar(&opts.Kind, "kind", "", "the controller to explain, when the tree holds several: its kind, its reconciler's type name, or DIR/NAME")
 	c.Flags().StringVar(&repo, "repo", defaultTheirsRepo, "with --rev: the repository to fetch")
 	c.Flags().StringVar(&rev, "rev", "", "a sha, tag or branch of --repo to fetch and explain instead of PATH")
 	opts.Fetch.register(c.Flags())

@@ -28,7 +28,8 @@ func serveGit(t *testing.T, root string) string {
 }
 
 // cmdGitServe serves the bare repositories under DIR on 127.0.0.1 until the
-// script ends, and sets VAR to the server's URL: gitserve DIR VAR
+// script ends, and sets VAR to the server's URL and VAR_HOST to its host and
+// port (to write a URL with user-info): gitserve DIR VAR
 func cmdGitServe(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: gitserve DIR VAR")
@@ -40,4 +41,5 @@ func cmdGitServe(ts *testscript.TestScript, neg bool, args []string) {
 	s := httptest.NewServer(h)
 	ts.Defer(s.Close)
 	ts.Setenv(args[1], s.URL)
+	ts.Setenv(args[1]+"_HOST", s.Listener.Addr().String())
 }

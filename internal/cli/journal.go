@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -16,13 +17,14 @@ import (
 )
 
 // writeJournal puts the markdown table of sides into the journal at path,
-// in the fence of this comparison (theirs' repository and sha recorded on
-// its begin line when theirs is pinned, or a checkout check must fetch).
-// With check it writes nothing: it prints a diff and fails with exit code 1
-// when the journal is out of date. Through warn it says what check will
-// need for a local tree it will not find in a clone of the journal's
-// repository.
-func writeJournal(out io.Writer, path string, check bool, progress, warn func(string), sides ...result.Side) error {
+// in the fence of this comparison, table/ID (table/THEIRKIND/OURKIND when
+// id is ""), theirs' repository and sha recorded on its begin line when
+// theirs is pinned, or a checkout check must fetch. With check it writes
+// nothing: it prints a diff and fails with exit code 1 when the journal is
+// out of date. Through warn it says what check will need for a local tree
+// it will not find in a clone of the journal's repository, and that a
+// fence pinned at another commit of theirs is replaced.
+func writeJournal(out io.Writer, path, id string, check bool, progress, warn func(string), sides ...result.Side) error {
 	var body bytes.Buffer
 	if err := report.Markdown(&body, sides...); err != nil {
 		return err
@@ -34,8 +36,14 @@ func writeJournal(out io.Writer, path string, check bool, progress, warn func(st
 		Version: Version,
 		Body:    body.String(),
 	}
+	if id != "" {
+		region.ID = "table/" + id
+	}
 	if err := recordTrees(&region, path, sides, warn); err != nil {
 		return err
+	}
+	if !check {
+		warnRepin(path, region, warn)
 	}
 	before, after, err := journal.Update(path, region, check)
 	if err != nil {
@@ -52,6 +60,21 @@ func writeJournal(out io.Writer, path string, check bool, progress, warn func(st
 		progress(fmt.Sprintf("wrote the table into %s", path))
 	}
 	return nil
+}
+
+// warnRepin says when the region replaces a fence of its id pinned at
+// another commit of theirs: a table at a new commit replaces the old one,
+// unless it is given a fence of its own with --id.
+func warnRepin(path string, r journal.Region, warn func(string)) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	for _, f := range journal.Parse(src).Fences {
+		if f.ID == r.ID && f.Sha != "" && r.Sha != "" && f.Sha != r.Sha {
+			warn(fmt.Sprintf("journal %s: the table in fence id=%s was pinned at %s; it is replaced by the one at %s. To keep both, write this one with --id NAME (its fence is then id=table/NAME)", path, r.ID, f.Sha, r.Sha))
+		}
+	}
 }
 
 // updateError gives a failure of journal.Update its exit code: 5 when the

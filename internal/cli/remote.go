@@ -183,7 +183,7 @@ func (g *globals) printWarnings(t result.Tree) {
 		label = t.Label()
 	}
 	for _, w := range t.Warnings {
-		fmt.Fprintf(g.stderr, "ctrlcmp: warning: %s: %s\n", label, w)
+		g.warn(label + ": " + w)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -118,20 +119,23 @@ func TestSilentServer(t *testing.T) {
 
 // TestInterrupted checks that an interrupt (the cancelled context of the
 // run) ends a command with exit 130 and "interrupted", whether it comes
-// while a pinned tree is fetched or while a tree is loaded.
+// while a pinned tree is fetched or while a tree is loaded, and SIGTERM
+// the same way with exit 143 and "terminated".
 func TestInterrupted(t *testing.T) {
 	addr := loopback.Silent(t)
 	for _, c := range []struct {
 		name string
 		args []string
+		sig  os.Signal
 	}{
-		{"fetch", []string{"locate", "--rev", strings.Repeat("ab", 20), "--repo", "git://" + addr + "/repo.git", "--cache-dir", t.TempDir()}},
-		{"check's fetch", []string{"check", pinnedJournal(t, "git://"+addr+"/repo.git"), "--cache-dir", t.TempDir()}},
-		{"load", []string{"locate", filepath.Join(fixturesDir, "kubebuilder")}},
+		{"fetch", []string{"locate", "--rev", strings.Repeat("ab", 20), "--repo", "git://" + addr + "/repo.git", "--cache-dir", t.TempDir()}, os.Interrupt},
+		{"check's fetch", []string{"check", pinnedJournal(t, "git://"+addr+"/repo.git"), "--cache-dir", t.TempDir()}, os.Interrupt},
+		{"load", []string{"locate", filepath.Join(fixturesDir, "kubebuilder")}, os.Interrupt},
+		{"fetch, SIGTERM", []string{"locate", "--rev", strings.Repeat("ab", 20), "--repo", "git://" + addr + "/repo.git", "--cache-dir", t.TempDir()}, syscall.SIGTERM},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			time.AfterFunc(200*time.Millisecond, cancel)
+			ctx, cancel := context.WithCancelCause(context.Background())
+			time.AfterFunc(200*time.Millisecond, func() { cancel(signalled{c.sig}) })
 			var out, errb bytes.Buffer
 			g := &globals{stderr: &errb, quiet: true}
 			root := newRoot(g, &out)
@@ -141,8 +145,12 @@ func TestInterrupted(t *testing.T) {
 			if took := time.Since(start); took > 10*time.Second {
 				t.Errorf("took %s to stop after the interrupt", took)
 			}
-			if code != fail.CodeInterrupted || errb.String() != "ctrlcmp: interrupted\n" {
-				t.Errorf("exit %d, stderr %q; want exit %d and \"ctrlcmp: interrupted\"", code, errb.String(), fail.CodeInterrupted)
+			wantCode, wantErr := fail.CodeInterrupted, "ctrlcmp: interrupted\n"
+			if c.sig == syscall.SIGTERM {
+				wantCode, wantErr = fail.CodeTerminated, "ctrlcmp: terminated\n"
+			}
+			if code != wantCode || errb.String() != wantErr {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errb.String(), wantCode, wantErr)
 			}
 		})
 	}

@@ -134,7 +134,7 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 			return stagesRun(c.Context(), g, opts)
 		},
 	}
-	c.Flags().StringVar(&opts.Kind, "kind", "", "the controller of this kind (or type name), when the tree holds several")
+	c.Flags().StringVar(&opts.Kind, "kind", "", "the controller of this kind (or type name, or DIR/NAME), when the tree holds several")
 	c.Flags().StringVar(&opts.Format, "format", "text", "output format: text, markdown, json or mermaid")
 	c.Flags().BoolVar(&opts.Patch, "patch", false, "print the diff that adds a STAGE log line at each stage")
 	c.Flags().BoolVar(&opts.Write, "write", false, "with --patch: apply the patch to the files in place")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -46,6 +47,7 @@ type TableOptions struct {
 	// journal's, --link-from, or "" (plain citations) outside markdown.
 	LinkFrom string
 	Journal  string     // --journal: the journal to write the table into, or ""
+	ID       string     // --id: names the table's fence (table/ID); "" names it by the two kinds
 	Check    bool       // --check: compare the journal with the table, write nothing
 	Fetch    fetchFlags // how to fetch a pinned tree of theirs
 	Out      io.Writer
@@ -69,6 +71,12 @@ func newTable(g *globals, runF func(*TableOptions) error) *cobra.Command {
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := checkFormat(opts.Format, "markdown", "text", "json"); err != nil {
 				return err
+			}
+			if opts.ID != "" && opts.Journal == "" {
+				return fail.Usage("--id names the table's fence in a journal; give the journal with --journal FILE")
+			}
+			if strings.ContainsAny(opts.ID, " \t\r\n") {
+				return fail.Usage("--id %q has white space; give a name such as v1.8.0 or kc-main", opts.ID)
 			}
 			if opts.Check && opts.Journal == "" {
 				return fail.Usage("--check compares a journal with a fresh table; name the journal with --journal FILE")
@@ -103,11 +111,12 @@ func newTable(g *globals, runF func(*TableOptions) error) *cobra.Command {
 	c.Flags().StringVar(&theirsRepo, "theirs-repo", defaultTheirsRepo, "repository of --theirs REV")
 	opts.Fetch.register(c.Flags())
 	c.Flags().StringVar(&opts.Ours, "ours", "", "directory of your controller's Go module (ours)")
-	c.Flags().StringVar(&opts.TheirsKind, "theirs-kind", "", "the controller to use in theirs, when it holds several")
-	c.Flags().StringVar(&opts.OursKind, "ours-kind", "", "the controller to use in ours, when it holds several")
+	c.Flags().StringVar(&opts.TheirsKind, "theirs-kind", "", "the controller to use in theirs, when it holds several: its kind, its reconciler's type name, or DIR/NAME (the name qualified by its package's directory)")
+	c.Flags().StringVar(&opts.OursKind, "ours-kind", "", "the controller to use in ours, when it holds several: its kind, its reconciler's type name, or DIR/NAME (the name qualified by its package's directory)")
 	c.Flags().StringVar(&opts.Format, "format", "markdown", "output format: markdown, text or json")
 	c.Flags().StringVar(&opts.LinkFrom, "link-from", ".", "directory the markdown will live in; local citations link relative to it")
 	c.Flags().StringVar(&opts.Journal, "journal", "", "write the table into this markdown journal, in its ctrlcmp fence")
+	c.Flags().StringVar(&opts.ID, "id", "", "with --journal: name the table's fence table/ID, so that tables of one pair of controllers at other commits of theirs keep fences of their own (default: table/THEIRKIND/OURKIND)")
 	c.Flags().BoolVar(&opts.Check, "check", false, "with --journal: write nothing, exit 1 with a diff when the journal is out of date")
 	return c
 }
@@ -189,7 +198,7 @@ func tableRun(ctx context.Context, g *globals, opts *TableOptions) error {
 	}
 	return reported(ctx, func() error {
 		if opts.Journal != "" {
-			return writeJournal(opts.Out, opts.Journal, opts.Check, g.progress(), g.warn, sides...)
+			return writeJournal(opts.Out, opts.Journal, opts.ID, opts.Check, g.progress(), g.warn, sides...)
 		}
 		switch opts.Format {
 		case "json":

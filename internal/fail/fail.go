@@ -17,9 +17,15 @@ const (
 	CodeLoad     = 3 // the tree could not be loaded or analysed
 	CodeFetch    = 4 // the source could not be fetched
 	CodeJournal  = 5 // the journal could not be written
+	// CodeShallow is a check that met hand-typed citations whose anchors
+	// are in history a shallow clone lacks, and no other problem.
+	CodeShallow = 6
 	// CodeInterrupted is an interrupted run (Ctrl-C), 128 + SIGINT as
 	// shells report a process that SIGINT ended.
 	CodeInterrupted = 130
+	// CodeTerminated is a run ended by SIGTERM (a CI job cancelled, a pod
+	// stopped), 128 + SIGTERM; it is cleaned up as an interrupted one.
+	CodeTerminated = 143
 )
 
 // Error is an error with the exit code it should end the process with.

@@ -92,8 +92,16 @@ func repoKey(url string) string {
 }
 
 // checkout returns the verified cache entry of sha, creating it when it is
-// missing or damaged.
+// missing or damaged. Reading a whole entry takes no lock (entries appear
+// by an atomic rename and are verified), so a complete cache on a
+// read-only file system serves every run; only making or repairing one
+// takes the lock.
 func (c *cache) checkout(ctx context.Context, o Options, sha string) (Result, error) {
+	entry := filepath.Join(c.repoDir, sha)
+	if _, err := os.Lstat(entry); err == nil && verify(entry, sha) == nil {
+		o.say("using %s at %s from the cache", o.Repo, sha[:12])
+		return Result{Dir: entry, Repo: o.Repo, Sha: sha, FromCache: true}, nil
+	}
 	release, err := lock(ctx, o, filepath.Join(c.repoDir, sha+".lock"))
 	if err != nil {
 		return Result{}, err
@@ -101,7 +109,6 @@ func (c *cache) checkout(ctx context.Context, o Options, sha string) (Result, er
 	defer release()
 	c.removeLeftovers(sha)
 
-	entry := filepath.Join(c.repoDir, sha)
 	if _, err := os.Lstat(entry); err == nil {
 		err := verify(entry, sha)
 		if err == nil {

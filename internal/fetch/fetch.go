@@ -30,6 +30,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/transport/client"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+	"github.com/ctrlcmp/ctrlcmp/internal/redact"
 )
 
 // Options says what to fetch and where to keep it.
@@ -45,6 +46,12 @@ type Options struct {
 	// Progress hears of each stage (resolving, fetching N KiB, checking
 	// out); nil is silent.
 	Progress func(string)
+
+	// remote is Repo as given, the URL the network is asked at: its
+	// user-info (credentials) included. Checkout sets it, and makes Repo
+	// the name without user-info, the one every message, the cache entry
+	// and the Result carry.
+	remote string
 }
 
 // Result is a verified work tree of a repository at one commit.
@@ -71,6 +78,7 @@ const pinnedRef = "refs/ctrlcmp/pinned"
 func Checkout(ctx context.Context, o Options) (Result, error) {
 	installTransports()
 	ctx = withLimits(ctx, newLimits(o.Timeout))
+	o.remote, o.Repo = o.Repo, redact.URLs(o.Repo)
 	if o.Repo == "" {
 		return Result{}, fail.Usage("no repository URL given; name the repository to fetch")
 	}
@@ -156,7 +164,7 @@ func (o Options) say(format string, args ...any) {
 // unique there.
 func (c *cache) resolve(ctx context.Context, o Options, rev revision) (string, error) {
 	o.say("resolving %s at %s", rev.text, o.Repo)
-	ar, err := advertise(ctx, o.Repo)
+	ar, err := advertise(ctx, o.remote)
 	if err != nil {
 		return "", fetchError(ctx, o.Repo, rev.text, err)
 	}
@@ -210,7 +218,7 @@ func (c *cache) resolveAbbreviated(ctx context.Context, o Options, prefix string
 		return "", err
 	}
 	stopWatching := watchBytes(o, objectsDir(scratch, true))
-	err = fetchBranchesAndTags(ctx, repo)
+	err = fetchBranchesAndTags(ctx, repo, o.remote)
 	stopWatching()
 	if err != nil {
 		return "", fetchError(ctx, o.Repo, prefix, err)
@@ -246,7 +254,7 @@ func (c *cache) resolveAbbreviated(ctx context.Context, o Options, prefix string
 // once.
 func fetchCommit(ctx context.Context, o Options, dir, sha string) (*git.Repository, int64, error) {
 	o.say("fetching %s from %s", sha, o.Repo)
-	ar, err := advertise(ctx, o.Repo)
+	ar, err := advertise(ctx, o.remote)
 	if err != nil {
 		return nil, 0, fetchError(ctx, o.Repo, sha, err)
 	}
@@ -259,21 +267,22 @@ func fetchCommit(ctx context.Context, o Options, dir, sha string) (*git.Reposito
 	stopWatching := watchBytes(o, objectsDir(dir, false))
 	if reachable || tips {
 		err = repo.FetchContext(ctx, &git.FetchOptions{
-			RefSpecs: []config.RefSpec{config.RefSpec("+" + sha + ":" + pinnedRef)},
-			Depth:    1,
-			Tags:     git.NoTags,
+			RemoteURL: o.remote,
+			RefSpecs:  []config.RefSpec{config.RefSpec("+" + sha + ":" + pinnedRef)},
+			Depth:     1,
+			Tags:      git.NoTags,
 		})
 		switch {
 		case err == nil || !refusedExactFetch(err):
 		case reachable:
 			err = nil // the check below says it has no such commit
 		default:
-			o.say("%s will not send %s alone (%v); fetching its branches and tags", o.Repo, sha[:12], firstLine(err.Error()))
-			err = fetchBranchesAndTags(ctx, repo)
+			o.say("%s will not send %s alone (%v); fetching its branches and tags", o.Repo, sha[:12], redact.URLs(firstLine(err.Error())))
+			err = fetchBranchesAndTags(ctx, repo, o.remote)
 		}
 	} else {
 		o.say("%s sends only its branches and tags, not one commit; fetching them to find %s", o.Repo, sha[:12])
-		err = fetchBranchesAndTags(ctx, repo)
+		err = fetchBranchesAndTags(ctx, repo, o.remote)
 	}
 	stopWatching()
 	if err != nil {
@@ -285,12 +294,13 @@ func fetchCommit(ctx context.Context, o Options, dir, sha string) (*git.Reposito
 	return repo, packBytes(objectsDir(dir, false)), nil
 }
 
-// fetchBranchesAndTags fetches every branch and tag of origin into repo, the
-// whole history.
-func fetchBranchesAndTags(ctx context.Context, repo *git.Repository) error {
+// fetchBranchesAndTags fetches every branch and tag of origin, at remote,
+// into repo, the whole history.
+func fetchBranchesAndTags(ctx context.Context, repo *git.Repository, remote string) error {
 	err := repo.FetchContext(ctx, &git.FetchOptions{
-		RefSpecs: []config.RefSpec{"+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"},
-		Tags:     git.NoTags,
+		RemoteURL: remote,
+		RefSpecs:  []config.RefSpec{"+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"},
+		Tags:      git.NoTags,
 	})
 	if errors.Is(err, git.NoErrAlreadyUpToDate) {
 		return nil
@@ -305,6 +315,9 @@ func refusedExactFetch(err error) bool {
 	return strings.Contains(err.Error(), "not our ref")
 }
 
+// initRepo creates a repository at dir whose origin is url, a name without
+// user-info (the fetches give the URL with it): nothing in the cache holds a
+// credential.
 func initRepo(dir, url string, bare bool) (*git.Repository, error) {
 	repo, err := git.PlainInit(dir, bare)
 	if err == nil {
@@ -374,9 +387,10 @@ func packBytes(objects string) int64 {
 	return n
 }
 
-// fetchError turns a failed network operation for rev of repo into one line
-// with exit code 4 that says what to do: a *TimeoutError when a connection
-// ran into the limits ctx carries, ctx's own error when it is done.
+// fetchError turns a failed network operation for rev of repo (a name
+// without user-info) into one line with exit code 4 that says what to do: a
+// *TimeoutError when a connection ran into the limits ctx carries, ctx's own
+// error when it is done. The URLs in err's text lose their user-info too.
 func fetchError(ctx context.Context, repo, rev string, err error) error {
 	if ctx.Err() != nil {
 		return fail.Wrap(fail.CodeFetch, fmt.Errorf("fetching %s from %s: %w", rev, repo, ctx.Err()))
@@ -396,9 +410,9 @@ func fetchError(ctx context.Context, repo, rev string, err error) error {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return fail.Fetch("the connection to %s broke off while fetching %s; retry (nothing was kept)", repo, rev)
 	case errors.As(err, &opErr), errors.As(err, &netErr):
-		return fail.Fetch("cannot reach %s (%v); check the URL and the network (a sha fetched before is used from the cache)", repo, firstLine(err.Error()))
+		return fail.Fetch("cannot reach %s (%v); check the URL and the network (a sha fetched before is used from the cache)", repo, redact.URLs(firstLine(err.Error())))
 	}
-	return fail.Fetch("fetching %s from %s failed: %s; check the revision and the repository URL, then retry", rev, repo, firstLine(err.Error()))
+	return fail.Fetch("fetching %s from %s failed: %s; check the revision and the repository URL, then retry", rev, repo, redact.URLs(firstLine(err.Error())))
 }
 
 func firstLine(s string) string {

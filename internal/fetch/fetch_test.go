@@ -228,6 +228,21 @@ func TestCacheReuseWithServerStopped(t *testing.T) {
 			t.Errorf("offline=%v: got %+v, want the cached %s", offline, again, first.Dir)
 		}
 	}
+	// Reading a whole entry takes no lock, so a complete cache on a
+	// read-only file system serves (root ignores a mode, so the lock's
+	// absence is what this checks).
+	locks, _ := filepath.Glob(filepath.Join(filepath.Dir(first.Dir), "*.lock"))
+	for _, l := range locks {
+		if err := os.Remove(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Checkout(context.Background(), Options{Repo: srv.url, Rev: fx.tagged, CacheDir: cache, Offline: true}); err != nil {
+		t.Fatal(err)
+	}
+	if locks, _ := filepath.Glob(filepath.Join(filepath.Dir(first.Dir), "*.lock")); len(locks) > 0 {
+		t.Errorf("reading a whole entry took a lock: %v", locks)
+	}
 	_, err := Checkout(context.Background(), Options{Repo: srv.url, Rev: fx.tip, CacheDir: cache, Offline: true})
 	wantFailure(t, err, fail.CodeFetch, "not in the cache")
 	wantOffline(t, err, "")

@@ -8,11 +8,16 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	git "github.com/go-git/go-git/v5"
+	"golang.org/x/mod/modfile"
+	"golang.org/x/tools/go/packages"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
@@ -20,6 +25,7 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/load"
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
 	"github.com/ctrlcmp/ctrlcmp/internal/phase"
+	"github.com/ctrlcmp/ctrlcmp/internal/redact"
 	"github.com/ctrlcmp/ctrlcmp/internal/result"
 	"github.com/ctrlcmp/ctrlcmp/internal/resultcache"
 )
@@ -63,6 +69,7 @@ func Analyse(ctx context.Context, dir string, progress func(string), kept *resul
 	if err != nil {
 		return Analysis{}, err
 	}
+	onePerDirectory(t)
 	if progress != nil {
 		progress(fmt.Sprintf("building the call graph of %d packages", len(t.Own)))
 	}
@@ -79,6 +86,12 @@ func Analyse(ctx context.Context, dir string, progress func(string), kept *resul
 	ctrls, located := locate.Locate(t, prog, cite.New(t.Fset, t.Root, t.All, t.Own))
 	phase.Mark(ctx, "locators", "")
 	warnings := append(append(append([]string(nil), t.Warnings...), prog.Warnings...), located...)
+	for i, w := range warnings {
+		// The go command names the module proxy it used, credentials and
+		// all when $GOPROXY holds them: a warning is printed, and written
+		// into JSON and markdown.
+		warnings[i] = redact.URLs(w)
+	}
 	if len(ctrls) == 0 {
 		return Analysis{}, noController(dir, t.Warnings, prog.Warnings)
 	}
@@ -89,6 +102,49 @@ func Analyse(ctx context.Context, dir string, progress func(string), kept *resul
 	}, nil
 }
 
+// onePerDirectory takes each of the tree's own packages once by its real
+// directory. A directory reached through a symlink inside the tree is
+// listed twice: by its real path (./... walks it) and by the link's (an
+// import names it so), two packages of the same files, whose controller
+// would be reported twice. Of two such packages the one another own
+// package imports is kept (the one the program builds), else the first;
+// when both are imported, both are kept.
+func onePerDirectory(t *load.Tree) {
+	imported := map[string]bool{}
+	for _, p := range t.Own {
+		for path := range p.Imports {
+			imported[path] = true
+		}
+	}
+	byDir := map[string]*packages.Package{}
+	drop := map[*packages.Package]bool{}
+	for _, p := range t.Own {
+		if len(p.GoFiles) == 0 {
+			continue
+		}
+		dir := filepath.Dir(p.GoFiles[0])
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
+		q, seen := byDir[dir]
+		switch {
+		case !seen:
+			byDir[dir] = p
+		case imported[p.PkgPath] && imported[q.PkgPath]:
+		case imported[p.PkgPath]:
+			drop[q], byDir[dir] = true, p
+		default:
+			drop[p] = true
+		}
+	}
+	if len(drop) == 0 {
+		return
+	}
+	dropped := func(p *packages.Package) bool { return drop[p] }
+	t.Own = slices.DeleteFunc(slices.Clone(t.Own), dropped)
+	t.All = slices.DeleteFunc(slices.Clone(t.All), dropped)
+}
+
 // Describe is the analysed tree at dir as a result: named by side
 // ("theirs", "ours", or empty), with its git state; when linkFrom is not
 // empty, the directory markdown will be written in, its citations are
@@ -96,6 +152,9 @@ func Analyse(ctx context.Context, dir string, progress func(string), kept *resul
 func Describe(a Analysis, dir, side, linkFrom string) (result.Tree, error) {
 	rt := a.Tree
 	rt.Side, rt.Root = side, dir
+	if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
+		rt.Module = modfile.ModulePath(data)
+	}
 	describeGit(&rt, a.CitationRoot)
 	if linkFrom != "" {
 		if err := localLinks(&rt, a.CitationRoot, linkFrom); err != nil {
@@ -148,7 +207,7 @@ func unanalysedNames(fset *token.FileSet, funcs map[*types.Func]bool) []string {
 		objs = append(objs, f)
 	}
 	sort.Slice(objs, func(i, j int) bool {
-		pi, pj := fset.Position(objs[i].Pos()), fset.Position(objs[j].Pos())
+		pi, pj := fset.PositionFor(objs[i].Pos(), false), fset.PositionFor(objs[j].Pos(), false)
 		if pi.Filename != pj.Filename {
 			return pi.Filename < pj.Filename
 		}
@@ -162,9 +221,9 @@ func unanalysedNames(fset *token.FileSet, funcs map[*types.Func]bool) []string {
 }
 
 // describeGit fills in the repository, sha and dirty state of the git
-// repository at root, when it is one.
+// repository at root, when it is one (a linked work tree included).
 func describeGit(rt *result.Tree, root string) {
-	repo, err := git.PlainOpen(root)
+	repo, err := git.PlainOpenWithOptions(root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
 	if err != nil {
 		return
 	}
@@ -177,16 +236,20 @@ func describeGit(rt *result.Tree, root string) {
 		}
 	}
 	if remote, err := repo.Remote("origin"); err == nil && len(remote.Config().URLs) > 0 {
+		// The origin's credentials, if its URL holds any, are never
+		// recorded: the tree's repository is written into journals.
 		if u := remote.Config().URLs[0]; strings.Contains(u, "://") || strings.HasPrefix(u, "git@") {
-			rt.Repo = u
+			rt.Repo = redact.URLs(u)
 		}
 	}
 }
 
 // Select picks the controller of a tree named by kind (its kind or its
-// reconciler's type name, case-insensitively); with an empty kind the tree
-// must hold one. A kind that several controllers share is ambiguous: the
-// error lists them, and the reconciler's type name picks one.
+// reconciler's type name, case-insensitively, or DIR/NAME: the type name
+// qualified by its package's directory, or the end of it); with an empty
+// kind the tree must hold one. A kind that several controllers share is
+// ambiguous: the error lists them, and the reconciler's type name picks
+// one; a type name several packages declare, its qualified name.
 func Select(t result.Tree, kind, flag string) (locate.Controller, error) {
 	if kind == "" {
 		if len(t.Controllers) == 1 {
@@ -201,26 +264,41 @@ func Select(t result.Tree, kind, flag string) (locate.Controller, error) {
 	switch {
 	case len(ctrls) == 1:
 		return ctrls[0], nil
-	case strings.EqualFold(ctrls[0].Name, kind):
+	case strings.EqualFold(ctrls[0].Name, path.Base(kind)):
 		// Reconcilers of one type name in several packages.
-		return locate.Controller{}, fail.Usage("%s holds %d controllers named %q: %s; ctrlcmp cannot tell them apart by name: rename one, or give a copy of the tree that holds only the one you mean", t.Root, len(ctrls), kind, entries(ctrls))
+		return locate.Controller{}, fail.Usage("%s holds %d controllers named %q: %s; choose one by its package's directory, e.g. %s %s", t.Root, len(ctrls), kind, entries(ctrls), flag, Qualified(ctrls[0]))
 	}
 	return locate.Controller{}, fail.Usage("%s holds %d controllers of kind %q: %s; choose one by its reconciler's type name, e.g. %s %s", t.Root, len(ctrls), kind, candidates(ctrls), flag, ctrls[0].Name)
 }
 
 // Matching returns the controllers of a tree named by kind: those whose
-// reconciler's type name it is, else all of that kind (case-insensitively).
+// qualified name (DIR/NAME) ends with it, on a path element's boundary,
+// the one it names whole when there is one; else those whose reconciler's
+// type name it is; else all of that kind (case-insensitively).
 func Matching(t result.Tree, kind string) ([]locate.Controller, error) {
-	var byName, byKind []locate.Controller
+	var exact, byQualified, byName, byKind []locate.Controller
 	for _, c := range t.Controllers {
+		q := Qualified(c)
+		switch {
+		case !strings.Contains(kind, "/"):
+		case strings.EqualFold(q, kind):
+			exact = append(exact, c)
+			fallthrough
+		case len(q) > len(kind) && strings.EqualFold(q[len(q)-len(kind):], kind) && q[len(q)-len(kind)-1] == '/':
+			byQualified = append(byQualified, c)
+		}
 		if strings.EqualFold(c.Name, kind) {
 			byName = append(byName, c)
 		}
-		if strings.EqualFold(c.Kind, kind) {
+		if c.Kind != "" && strings.EqualFold(c.Kind, kind) {
 			byKind = append(byKind, c)
 		}
 	}
 	switch {
+	case len(exact) == 1:
+		return exact, nil
+	case len(byQualified) > 0:
+		return byQualified, nil
 	case len(byName) > 0:
 		return byName, nil
 	case len(byKind) > 0:
@@ -229,20 +307,36 @@ func Matching(t result.Tree, kind string) ([]locate.Controller, error) {
 	return nil, fail.Usage("%s has no controller of kind %q; it has: %s", t.Root, kind, candidates(t.Controllers))
 }
 
-// entries lists controllers by their entry's citation.
+// Qualified is a controller's reconciler type name qualified by the
+// directory of its package in the tree (where its entry is): DIR/NAME,
+// ./NAME for the tree's root package.
+func Qualified(c locate.Controller) string {
+	e, ok := c.Rows[locate.RowEntry].Primary()
+	if !ok {
+		return c.Name
+	}
+	return path.Dir(e.File) + "/" + c.Name
+}
+
+// entries lists controllers by their qualified name and entry's citation.
 func entries(ctrls []locate.Controller) string {
 	var names []string
 	for _, c := range ctrls {
 		e, _ := c.Rows[locate.RowEntry].Primary()
-		names = append(names, fmt.Sprintf("%s (%s:%d)", c.Name, e.File, e.Line))
+		names = append(names, fmt.Sprintf("%s (%s:%d)", Qualified(c), e.File, e.Line))
 	}
 	return strings.Join(names, ", ")
 }
 
-// candidates lists controllers as "Kind (Name)".
+// candidates lists controllers as "Kind (Name)", or "Name (no kind)" for a
+// controller whose kind is unknown.
 func candidates(ctrls []locate.Controller) string {
 	var names []string
 	for _, c := range ctrls {
+		if c.Kind == "" {
+			names = append(names, c.Name+" (no kind)")
+			continue
+		}
 		names = append(names, c.Kind+" ("+c.Name+")")
 	}
 	return strings.Join(names, ", ")

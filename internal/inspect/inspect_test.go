@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
+	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
 
 // TestSelect picks controllers in the samekind fixture, which holds two
@@ -40,5 +43,55 @@ func TestSelect(t *testing.T) {
 	}
 	if _, err := Matching(tree, "Secret"); err == nil || !strings.Contains(err.Error(), `no controller of kind "Secret"`) {
 		t.Errorf("Matching(Secret): %v, want no such controller", err)
+	}
+}
+
+// controllerAt is a controller whose entry is at file.
+func controllerAt(name, kind, file string) locate.Controller {
+	return locate.Controller{Name: name, Kind: kind, Rows: map[string]locate.Row{
+		locate.RowEntry: {Sites: []locate.Site{{Site: cite.Site{File: file, Line: 10}, Primary: true}}},
+	}}
+}
+
+// TestSelectQualified: two reconcilers of one name and kind in different
+// packages (or modules) are told apart by their package's directory,
+// DIR/NAME or the end of it, the root package's as ./NAME; the error that
+// lists them names them so. A controller with no kind is listed by its
+// name alone.
+func TestSelectQualified(t *testing.T) {
+	tree := result.Tree{Root: "twomod", Controllers: []locate.Controller{
+		controllerAt("ConfigMapReconciler", "ConfigMap", "main.go"),
+		controllerAt("ConfigMapReconciler", "ConfigMap", "plugins/controllers/configmap.go"),
+		controllerAt("ConfigMapReconciler", "ConfigMap", "internal/controllers/configmap.go"),
+		controllerAt("StatusReconciler", "", "internal/status/status.go"),
+	}}
+	_, err := Select(tree, "configmapreconciler", "--ours-kind")
+	for _, want := range []string{`holds 3 controllers named "configmapreconciler": ./ConfigMapReconciler (main.go:10), plugins/controllers/ConfigMapReconciler (plugins/controllers/configmap.go:10), internal/controllers/ConfigMapReconciler (internal/controllers/configmap.go:10); choose one by its package's directory, e.g. --ours-kind ./ConfigMapReconciler`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Select(configmapreconciler): %v, want %q", err, want)
+		}
+	}
+	for sel, file := range map[string]string{
+		"./ConfigMapReconciler":                    "main.go",
+		"plugins/controllers/ConfigMapReconciler":  "plugins/controllers/configmap.go",
+		"Plugins/ConfigMapReconciler":              "",
+		"internal/controllers/configmapreconciler": "internal/controllers/configmap.go",
+		"status/StatusReconciler":                  "internal/status/status.go",
+		"StatusReconciler":                         "internal/status/status.go",
+		"ontrollers/ConfigMapReconciler":           "",
+		"controllers/ConfigMapReconciler":          "",
+	} {
+		c, err := Select(tree, sel, "--ours-kind")
+		e, _ := c.Rows[locate.RowEntry].Primary()
+		switch {
+		case file == "" && err == nil:
+			t.Errorf("Select(%s) picked %s, want an error", sel, e.File)
+		case file != "" && (err != nil || e.File != file):
+			t.Errorf("Select(%s): %s, %v; want the one at %s", sel, e.File, err, file)
+		}
+	}
+	_, err = Select(tree, "", "--ours-kind")
+	if want := "ConfigMap (ConfigMapReconciler), StatusReconciler (no kind)"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Select without a kind: %v, want %q", err, want)
 	}
 }

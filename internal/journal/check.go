@@ -69,6 +69,14 @@ type Finding struct {
 	Status   Status
 	Message  string // what is wrong and where the cited code went; empty when OK
 	Fixed    string // for Moved: the citation's text pointing at the new place
+	// Shallow marks an Unverified citation whose anchor is in history a
+	// shallow clone does not have (see ShallowFix).
+	Shallow bool
+	// Pin is, for a citation Broken because its repository lacks the
+	// commit it is pinned at (force-pushed away, never pushed), that
+	// repository and commit: "REPO at SHA". Every citation of the pin
+	// shares the fault, and the fix is to move the pin.
+	Pin string
 }
 
 // Result is the check of one journal.

@@ -7,6 +7,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/redact"
 )
 
 const (
@@ -178,13 +180,15 @@ func Splice(src []byte, r Region) ([]byte, error) {
 	return nil, fmt.Errorf("the fence id=%s would not read back after writing (is the journal inside an unclosed ``` code block, or does the generated text hold a fence marker?); close the code block", r.ID)
 }
 
-// fenceText is the fence from its begin marker to its end marker's ">".
+// fenceText is the fence from its begin marker to its end marker's ">". No
+// URL in it keeps its user-info: a journal is meant to be committed, and a
+// credential must never reach it.
 func fenceText(r Region, eol string) string {
 	body := strings.ReplaceAll(r.Body, "\r\n", "\n")
 	if body != "" && !strings.HasSuffix(body, "\n") {
 		body += "\n"
 	}
-	text := r.beginLine() + "\n" + body + endMarker
+	text := redact.URLs(r.beginLine() + "\n" + body + endMarker)
 	return strings.ReplaceAll(text, "\n", eol)
 }
 

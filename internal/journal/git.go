@@ -11,6 +11,7 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/utils/diff"
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -26,6 +27,10 @@ type journalGit struct {
 	lineCommits []plumbing.Hash                     // per line of the journal as it is on disk; zero when not committed
 	files       map[string]*sourceFile              // commit:path -> the file at that commit
 	renames     map[plumbing.Hash]map[string]string // from a commit to HEAD: old path -> new path
+	// boundary holds the commits where a shallow clone's history stops: a
+	// line blamed on one of them may have been written before it, so the
+	// text it cited is unknown.
+	boundary map[plumbing.Hash]bool
 }
 
 // WorkTreeRoot is the root of the work tree of the git repository holding
@@ -49,9 +54,11 @@ func WorkTreeRoot(dir string) (string, error) {
 
 // openWorkTree opens the git repository holding dir, and returns it and
 // its work tree's root, symlinks resolved; nil and "" when dir is in none
-// (or in a bare repository, which holds no files on disk).
+// (or in a bare repository, which holds no files on disk). A linked work
+// tree (git worktree add) is opened with the main repository's refs and
+// objects, which its own .git directory does not hold.
 func openWorkTree(dir string) (*git.Repository, string, error) {
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true})
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	if errors.Is(err, git.ErrRepositoryNotExists) {
 		return nil, "", nil
 	}
@@ -86,7 +93,19 @@ func openJournalGit(ctx context.Context, abs string, src []byte) (*journalGit, e
 	if err != nil {
 		return nil, err
 	}
-	if g.head, err = repo.CommitObject(ref.Hash()); err != nil {
+	shallow, err := repo.Storer.Shallow()
+	if err != nil {
+		return nil, err
+	}
+	var objects storer.EncodedObjectStorer = repo.Storer
+	if len(shallow) > 0 {
+		g.boundary = map[plumbing.Hash]bool{}
+		for _, h := range shallow {
+			g.boundary[h] = true
+		}
+		objects = cutHistory{EncodedObjectStorer: repo.Storer, boundary: g.boundary}
+	}
+	if g.head, err = object.GetCommit(objects, ref.Hash()); err != nil {
 		return nil, err
 	}
 	rel, err := filepath.Rel(root, abs)
@@ -162,6 +181,9 @@ func (g *journalGit) linesWhenWritten(cit Citation, abs string) (lines []string,
 	if h.IsZero() {
 		return nil, "the journal line is not committed yet; commit it to anchor the citation"
 	}
+	if g.boundary[h] {
+		return nil, fmt.Sprintf("this clone is shallow, and its history stops at commit %s, where the journal line is first seen, so the text it cited is unknown; %s", h.String()[:12], ShallowFix)
+	}
 	f := g.fileAt(h, rel)
 	if f.err != nil {
 		return nil, fmt.Sprintf("%s was not in commit %s, which last changed this journal line, so the text it cited is unknown", rel, h.String()[:12])
@@ -170,6 +192,12 @@ func (g *journalGit) linesWhenWritten(cit Citation, abs string) (lines []string,
 		return nil, fmt.Sprintf("it was past the end of %s (%d lines) in commit %s, which last changed this journal line", rel, len(f.lines), h.String()[:12])
 	}
 	return f.foldedLines()[cit.From-1 : cit.To], ""
+}
+
+// cutOff reports whether the citation's journal line is blamed on a commit
+// where a shallow clone's history stops: its anchor may be older.
+func (g *journalGit) cutOff(cit Citation) bool {
+	return g != nil && g.boundary[g.lineCommits[cit.Line-1]]
 }
 
 // fileAt is the file at path rel in commit h, read once (its error too).

@@ -177,7 +177,7 @@ func (c *checker) pinned(p, repo, sha string) (target, Finding, bool) {
 		c.trees[key] = tr
 	}
 	if errors.As(tr.err, new(*NoCommitError)) {
-		return target{}, Finding{Status: Broken, Message: fmt.Sprintf("broken: %s cannot be read: %v", p, tr.err)}, false
+		return target{}, Finding{Status: Broken, Message: fmt.Sprintf("broken: %s cannot be read: %v", p, tr.err), Pin: repo + " at " + sha}, false
 	}
 	if tr.err != nil {
 		return target{}, Finding{Status: Unverified, Message: fmt.Sprintf("unverified: %s is not at hand: %v", where, tr.err)}, false

@@ -32,7 +32,7 @@ func (f *sourceFile) declarations() []funcSpan {
 	}
 	for _, d := range file.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok {
-			s := funcSpan{cite.FuncName(fd), fset.Position(fd.Pos()).Line, fset.Position(fd.End()).Line}
+			s := funcSpan{cite.FuncName(fd), fset.PositionFor(fd.Pos(), false).Line, fset.PositionFor(fd.End(), false).Line}
 			f.funcs = append(f.funcs, s)
 			if _, seen := f.funcByName[s.name]; !seen {
 				f.funcByName[s.name] = s

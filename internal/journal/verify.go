@@ -119,7 +119,7 @@ func (c *checker) verify(cit Citation, t target, src *sourceFile) Finding {
 	case a.empty() && why == "":
 		return Finding{}
 	case a.empty():
-		return Finding{Status: Unverified, Message: "unverified: " + cit.Location() + " exists, but " + why}
+		return Finding{Status: Unverified, Message: "unverified: " + cit.Location() + " exists, but " + why, Shallow: c.git.cutOff(cit)}
 	case inRange && a.matches(src, cit.From):
 		return c.checkSymbol(cit, t, src, cit.From)
 	}

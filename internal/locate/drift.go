@@ -150,7 +150,7 @@ func (a *analysis) libraryDrift(c call) []Step {
 			if !ok || seen[sel.Sel.Name] {
 				return true
 			}
-			line := fset.Position(call.Pos()).Line
+			line := fset.PositionFor(call.Pos(), false).Line
 			switch sel.Sel.Name {
 			case k.Compare:
 				seen[k.Compare] = true

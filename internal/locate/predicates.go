@@ -91,7 +91,7 @@ func namedBy(info *types.Info, e ast.Expr) types.Object {
 
 // exprText returns the source text of an expression.
 func (a *analysis) exprText(e ast.Expr) string {
-	start, end := a.tree.Fset.Position(e.Pos()), a.tree.Fset.Position(e.End())
+	start, end := a.tree.Fset.PositionFor(e.Pos(), false), a.tree.Fset.PositionFor(e.End(), false)
 	if start.Line != end.Line {
 		return ""
 	}

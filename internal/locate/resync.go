@@ -32,7 +32,7 @@ func (a *analysis) resyncs() []Site {
 			}
 			s := a.site(c.expr.Lparen)
 			arg := c.expr.Args[1]
-			s.Note = a.tree.Fset.Position(arg.Pos()).String()
+			s.Note = a.tree.Fset.PositionFor(arg.Pos(), false).String()
 			if src := a.exprText(arg); src != "" {
 				s.Note = src
 			}

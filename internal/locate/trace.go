@@ -165,9 +165,9 @@ func (t *tracer) call(fn *ssa.Function, info *types.Info, x *ast.CallExpr) {
 // libraryReturns cites the returns of a dependency's function, read from
 // its source (its body was not type-checked).
 func (t *tracer) libraryReturns(obj *types.Func, step string) {
-	pos := t.a.tree.Fset.Position(obj.Pos())
+	pos := t.a.tree.Fset.PositionFor(obj.Pos(), false)
 	fd, fset := t.a.depFunc(pos.Filename, func(fd *ast.FuncDecl, fset *token.FileSet) bool {
-		return fset.Position(fd.Name.Pos()).Line == pos.Line
+		return fset.PositionFor(fd.Name.Pos(), false).Line == pos.Line
 	})
 	if fd == nil {
 		return
@@ -177,7 +177,7 @@ func (t *tracer) libraryReturns(obj *types.Func, step string) {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
-			t.add(t.a.cite.Line(pos.Filename, fset.Position(r.Pos()).Line, cite.ObjectName(obj)), step, "")
+			t.add(t.a.cite.Line(pos.Filename, fset.PositionFor(r.Pos(), false).Line, cite.ObjectName(obj)), step, "")
 		}
 		return true
 	})

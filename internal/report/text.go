@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"path"
 	"regexp"
 	"strings"
 
@@ -14,6 +15,31 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/result"
 )
 
+// headingName names a controller in its heading: its reconciler's type
+// name, qualified by its package's directory (DIR/NAME, as --kind takes
+// it) when another controller of the tree has the same name.
+func headingName(t result.Tree, c locate.Controller) string {
+	for _, o := range t.Controllers {
+		if o.Name != c.Name {
+			continue
+		}
+		e, ok := c.Rows[locate.RowEntry].Primary()
+		oe, _ := o.Rows[locate.RowEntry].Primary()
+		if ok && oe.File != e.File {
+			return path.Dir(e.File) + "/" + c.Name
+		}
+	}
+	return c.Name
+}
+
+// kindOf says a controller's kind in its heading: "kind K", or "no kind".
+func kindOf(c locate.Controller) string {
+	if c.Kind == "" {
+		return "no kind"
+	}
+	return "kind " + c.Kind
+}
+
 // Text writes one tree's controllers as terminal tables that fit in width
 // columns: a row per site, the primary one marked with a star, which a
 // legend under the tables explains (the tree's warnings are the command
@@ -23,7 +49,7 @@ func Text(w io.Writer, t result.Tree, width int) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		writeWrapped(w, width, fmt.Sprintf("%s, kind %s (%s), in %s", c.Name, c.Kind, c.Style, t.Label()))
+		writeWrapped(w, width, fmt.Sprintf("%s, %s (%s), in %s", headingName(t, c), kindOf(c), c.Style, t.Label()))
 		var rows [][]gridCell
 		refs := noneRefs(c)
 		for _, id := range locate.Rows {

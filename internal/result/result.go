@@ -32,14 +32,26 @@ type Tree struct {
 	Link func(file string, line int) string `json:"-"`
 	// Pinned says the tree was fetched at Sha (it cannot change under us).
 	Pinned bool `json:"-"`
+	// Module is the module path in the tree's go.mod, "" when unknown.
+	Module string `json:"-"`
 }
 
 // Label is the tree's name in a table heading: the repository and short
-// sha of a pinned tree; the directory of a local one (its sha would change
-// with every commit of the journal that cites it).
+// sha of a pinned tree; for a local one (whose sha would change with every
+// commit of the journal that cites it), the last element of its module
+// path (with the one before it when that is a major version, op/v2), which
+// is the same in every clone and work tree whatever its directory's name;
+// the directory's name when the module path is unknown.
 func (t Tree) Label() string {
 	if t.Pinned {
 		return strings.TrimSuffix(path.Base(t.Repo), ".git") + "@" + t.Sha[:min(7, len(t.Sha))]
+	}
+	if t.Module != "" {
+		dir, last := path.Split(t.Module)
+		if dir != "" && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+			return path.Base(dir) + "/" + last
+		}
+		return last
 	}
 	if abs, err := filepath.Abs(t.Root); err == nil {
 		return filepath.Base(abs)

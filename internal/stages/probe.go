@@ -228,7 +228,7 @@ type prober struct {
 
 // skip records why a site gets no probe.
 func (pr prober) skip(an locate.StageAnchor, pos token.Pos, why string) {
-	p := an.Fset.Position(pos)
+	p := an.Fset.PositionFor(pos, false)
 	file := p.Filename
 	if rel, err := filepath.Rel(pr.dir, file); err == nil && !strings.HasPrefix(rel, "..") {
 		file = filepath.ToSlash(rel)
@@ -256,7 +256,7 @@ func (pr prober) watch(an locate.StageAnchor) {
 	}
 	b := an.HandlerBody
 	fset := an.Fset
-	if b == nil || len(b.List) > 0 && fset.Position(b.List[0].Pos()).Line == fset.Position(b.Lbrace).Line {
+	if b == nil || len(b.List) > 0 && fset.PositionFor(b.List[0].Pos(), false).Line == fset.PositionFor(b.Lbrace, false).Line {
 		// A named function, or a literal on one line: wrap it at its
 		// registration.
 		if an.HandlerField != nil {
@@ -301,7 +301,7 @@ func (pr prober) wrapWatch(an locate.StageAnchor, f *ast.KeyValueExpr, kvs []KV,
 	}
 	lg := newLogger(an, f.Value.Pos())
 	fset := an.Fset
-	start, end := fset.Position(f.Value.Pos()).Offset, fset.Position(f.Value.End()).Offset
+	start, end := fset.PositionFor(f.Value.Pos(), false).Offset, fset.PositionFor(f.Value.End(), false).Offset
 	src, err := os.ReadFile(lg.file)
 	if err != nil || end > len(src) {
 		pr.skip(an, f.Pos(), "its file cannot be read back")
@@ -376,16 +376,16 @@ func (pr prober) after(an locate.StageAnchor, make func(logger, *ast.AssignStmt)
 		if idx > 0 && hasTag(list[idx-1], stage) {
 			return
 		}
-		if fset.Position(open).Line == fset.Position(stmt.Pos()).Line {
+		if fset.PositionFor(open, false).Line == fset.PositionFor(stmt.Pos(), false).Line {
 			pr.skip(an, stmt.Pos(), "the statement shares its line with the block's start")
 			return
 		}
-		offset, at = fset.Position(stmt.Pos()).Offset-fset.Position(stmt.Pos()).Column+1, stmt.Pos()
+		offset, at = fset.PositionFor(stmt.Pos(), false).Offset-fset.PositionFor(stmt.Pos(), false).Column+1, stmt.Pos()
 	} else {
 		if idx+1 < len(list) && hasTag(list[idx+1], stage) {
 			return
 		}
-		if close.IsValid() && fset.Position(close).Line == fset.Position(stmt.End()).Line {
+		if close.IsValid() && fset.PositionFor(close, false).Line == fset.PositionFor(stmt.End(), false).Line {
 			pr.skip(an, stmt.Pos(), "the statement shares its line with the block's end")
 			return
 		}
@@ -408,7 +408,7 @@ func (pr prober) add(an locate.StageAnchor, p Probe, offset int, lg logger) {
 // lineAfter is the offset of the start of the line after the one holding pos.
 func lineAfter(fset *token.FileSet, pos token.Pos) int {
 	tf := fset.File(pos)
-	line := tf.Line(pos)
+	line := tf.PositionFor(pos, false).Line
 	if line >= tf.LineCount() {
 		return tf.Size()
 	}
