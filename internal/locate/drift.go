@@ -8,6 +8,8 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
@@ -118,26 +120,39 @@ func (a *analysis) compares(info *types.Info, cond ast.Expr) bool {
 }
 
 // libraryDrift cites, in the library's source at the version the tree
-// requires, the comparison and the apply its knowledge entry names.
+// requires, the comparison and the apply its knowledge entry names. The
+// comparison's name depends on the version: when the entry names none for
+// it, or the library's function calls none of the names, a warning says
+// so (the library's comparison is then not cited) instead of silence.
 func (a *analysis) libraryDrift(c call) []Step {
 	k := c.fact.Drift
 	if k == nil || c.fn.Pkg() == nil {
 		return nil
 	}
-	var dir string
+	var dir, module, version string
 	for _, p := range a.tree.All {
 		if p.PkgPath == c.fn.Pkg().Path() && len(p.GoFiles) > 0 {
 			dir = filepath.Dir(p.GoFiles[0])
+			if p.Module != nil {
+				module, version = p.Module.Path, p.Module.Version
+			}
 		}
 	}
 	if dir == "" {
 		return nil
+	}
+	var compare []string
+	for _, n := range k.Compare {
+		if n.holds(version) {
+			compare = append(compare, n.Name)
+		}
 	}
 	file := filepath.Join(dir, k.File)
 	fd, fset := a.depFunc(file, func(fd *ast.FuncDecl, _ *token.FileSet) bool {
 		return fd.Name.Name == k.Func && fd.Recv != nil
 	})
 	var out []Step
+	compared := false
 	if fd != nil {
 		symbol := cite.FuncName(fd)
 		seen := map[string]bool{}
@@ -151,18 +166,44 @@ func (a *analysis) libraryDrift(c call) []Step {
 				return true
 			}
 			line := fset.Position(call.Pos()).Line
-			switch sel.Sel.Name {
-			case k.Compare:
-				seen[k.Compare] = true
+			switch name := sel.Sel.Name; {
+			case !compared && slices.Contains(compare, name):
+				seen[name], compared = true, true
 				out = append(out, Step{Site: a.cite.Line(file, line, symbol), Step: StepLibraryCompare, Note: "the library computes the drift"})
-			case k.Apply:
-				seen[k.Apply] = true
+			case name == k.Apply:
+				seen[name] = true
 				out = append(out, Step{Site: a.cite.Line(file, line, symbol), Step: StepLibraryApply, Note: "the library applies the difference"})
 			}
 			return true
 		})
 	}
+	if !compared {
+		at := module
+		if version != "" {
+			at += "@" + version
+		}
+		a.warn(fmt.Sprintf("%s: the drift comparison of %s is not cited: ctrlcmp knows it as %s in %s.%s, and finds none of them there at this version; the knowledge table (internal/locate/knowledge.go) needs an entry for it",
+			at, cite.ObjectName(c.fn), versionedNames(k.Compare), k.File, k.Func))
+	}
 	return out
+}
+
+// versionedNames describes a library's names with their versions.
+func versionedNames(ns []VersionedName) string {
+	var parts []string
+	for _, n := range ns {
+		s := n.Name
+		switch {
+		case n.Since != "" && n.Before != "":
+			s += fmt.Sprintf(" (%s to before %s)", n.Since, n.Before)
+		case n.Since != "":
+			s += " (from " + n.Since + ")"
+		case n.Before != "":
+			s += " (before " + n.Before + ")"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " or ")
 }
 
 // depFunc parses one file of a dependency (whose bodies were not loaded)

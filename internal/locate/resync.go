@@ -54,7 +54,7 @@ func (a *analysis) syncPeriods() []Site {
 				return true
 			}
 			keyedFields(info, lit, func(v *types.Var, kv *ast.KeyValueExpr) {
-				if !resyncFields[fieldKey(v, info.TypeOf(lit))] {
+				if _, ok := resyncFields[fieldKey(v, info.TypeOf(lit))]; !ok {
 					return
 				}
 				s := a.site(kv.Pos())
