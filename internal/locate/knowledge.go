@@ -30,7 +30,7 @@ const (
 	RoleInformerFactory          // creates an informer factory: Arg is the resync period
 	RoleJitter                   // wraps a duration in jitter: Arg is the duration
 	RoleDeletionTimestamp        // returns the object's deletion timestamp
-	RoleOwnerRef                 // makes an owner reference, so garbage collection removes the child
+	RoleOwnerRef                 // makes an owner reference, so garbage collection removes the child: Obj is the owner
 	RoleWrite                    // writes to the API server: Verb, Obj is the object written
 	RoleEvent                    // records an event: Obj is the object it is about
 	RoleApply                    // applies desired state through server-side apply, with drift detection
@@ -241,9 +241,9 @@ var knowledge = map[string]Fact{
 
 	"(*k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta).GetDeletionTimestamp": {Role: RoleDeletionTimestamp, Obj: -1, Key: -1, Arg: -1},
 	"(k8s.io/apimachinery/pkg/apis/meta/v1.Object).GetDeletionTimestamp":      {Role: RoleDeletionTimestamp, Obj: -1, Key: -1, Arg: -1},
-	"k8s.io/apimachinery/pkg/apis/meta/v1.NewControllerRef":                   {Role: RoleOwnerRef, Obj: -1, Key: -1, Arg: -1},
-	cr + "controller/controllerutil.SetControllerReference":                   {Role: RoleOwnerRef, Obj: -1, Key: -1, Arg: -1},
-	cr + "controller/controllerutil.SetOwnerReference":                        {Role: RoleOwnerRef, Obj: -1, Key: -1, Arg: -1},
+	"k8s.io/apimachinery/pkg/apis/meta/v1.NewControllerRef":                   {Role: RoleOwnerRef, Obj: 0, Key: -1, Arg: -1},
+	cr + "controller/controllerutil.SetControllerReference":                   {Role: RoleOwnerRef, Obj: 0, Key: -1, Arg: -1},
+	cr + "controller/controllerutil.SetOwnerReference":                        {Role: RoleOwnerRef, Obj: 0, Key: -1, Arg: -1},
 
 	"k8s.io/client-go/informers.NewSharedInformerFactory":            {Role: RoleInformerFactory, Obj: -1, Key: -1, Arg: 1},
 	"k8s.io/client-go/informers.NewSharedInformerFactoryWithOptions": {Role: RoleInformerFactory, Obj: -1, Key: -1, Arg: 1},
@@ -309,6 +309,11 @@ const (
 	methodReconcile        = "Reconcile"
 	fieldDeletionTimestamp = typeObjectMeta + ".DeletionTimestamp"
 	fieldFinalizers        = typeObjectMeta + ".Finalizers"
+	// methodAddAfter is the name a workqueue's AddAfter is looked up by
+	// (the method found is then recognised by its key).
+	methodAddAfter = "AddAfter"
+	// specField is the field holding an API object's desired state.
+	specField = "Spec"
 	// optionsReconciler is the field of controller.Options holding the
 	// reconciler.
 	optionsReconciler = "Reconciler"
