@@ -29,8 +29,9 @@ type finOp struct {
 // reconcile path.
 type finalizerOps struct {
 	adds, removes, tests []finOp
-	// noFinalizer is the reason every finalizer row gives when there are none.
-	noFinalizer string
+	// noFinalizer is the reason every finalizer row gives when there are
+	// none, and searched what the search that found none covered.
+	noFinalizer, searched string
 }
 
 // absent says the reconcile path neither changes nor tests a finalizer.
@@ -109,11 +110,32 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 		}
 	}
 	ops := &finalizerOps{adds: adds, removes: removes, tests: tests,
-		noFinalizer: "no finalizer: nothing reachable from the entry adds one"}
-	if refs := a.callsOf(RoleOwnerRef); len(refs) > 0 {
-		ops.noFinalizer += fmt.Sprintf("; children are removed by garbage collection through their owner reference (%s:%d)", refs[0].File, refs[0].Line)
+		noFinalizer: "no finalizer: nothing reachable from the entry adds one",
+		searched:    fmt.Sprintf("every change or test of the primary object's Finalizers (the knowledge table's finalizer functions, SetFinalizers, an assignment or append to .Finalizers, a JSON patch on %s) and every branch on its DeletionTimestamp, in the %d functions reachable from the entry", finalizersPath, len(fns))}
+	if ref := a.ownerRef(fns, kind); ref != nil {
+		ops.noFinalizer += fmt.Sprintf("; children are removed by garbage collection through their owner reference (%s:%d)", ref.File, ref.Line)
 	}
 	return ops
+}
+
+// ownerRef cites the first owner reference made in fns whose owner is the
+// primary object (or may be): the children the reconcile makes are then
+// removed with it by garbage collection. Another controller's owner
+// references, and those naming another owner, are not this one's.
+func (a *analysis) ownerRef(fns []*ssa.Function, kind *types.Named) *Site {
+	for _, fn := range fns {
+		info := a.infoAt(posOf(fn))
+		if info == nil {
+			continue
+		}
+		for _, c := range a.callsIn(fn) {
+			if c.known && c.fact.Role == RoleOwnerRef && ofKind(info, c.arg(c.fact.Obj), kind) {
+				s := a.site(c.expr.Lparen)
+				return &s
+			}
+		}
+	}
+	return nil
 }
 
 // helperCalls follows a finalizer that is a parameter of the function that
@@ -225,7 +247,19 @@ func finalizerConstRow(p *pass) Row {
 			sites = append(sites, s)
 		}
 	}
-	return rowOf(sites, ops.noFinalizer)
+	if len(sites) == 0 {
+		return ops.none(ops.noFinalizer)
+	}
+	return rowOf(sites, "")
+}
+
+// none is a finalizer row's none: from a complete search when the
+// reconcile path neither changes nor tests a finalizer.
+func (o *finalizerOps) none(reason string) Row {
+	if o.absent() {
+		return noneAfter(reason, o.searched)
+	}
+	return none(reason)
 }
 
 // finalizerAddRow cites every addition of a finalizer, and the calls of a
@@ -241,7 +275,10 @@ func finalizerAddRow(p *pass) Row {
 			calls = append(calls, s)
 		}
 	}
-	row := rowOf(sites, ops.noFinalizer)
+	if len(sites) == 0 {
+		return ops.none(ops.noFinalizer)
+	}
+	row := rowOf(sites, "")
 	row.Sites = append(row.Sites, calls...)
 	return row
 }
@@ -249,7 +286,7 @@ func finalizerAddRow(p *pass) Row {
 // finalizerCleanupRow cites the function the deletion branch runs.
 func finalizerCleanupRow(p *pass) Row {
 	if ops := p.finalizers(); ops.absent() {
-		return none(ops.noFinalizer + "; no branch on DeletionTimestamp needs a cleanup")
+		return ops.none(ops.noFinalizer + "; no branch on DeletionTimestamp needs a cleanup")
 	}
 	c := p.cleanup()
 	if c.inline {
@@ -263,7 +300,7 @@ func finalizerCleanupRow(p *pass) Row {
 func finalizerRemoveRow(p *pass) Row {
 	ops := p.finalizers()
 	if ops.absent() {
-		return none(ops.noFinalizer)
+		return ops.none(ops.noFinalizer)
 	}
 	removes := p.cleanup().removes
 	if len(removes) == 0 {
@@ -370,6 +407,9 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() || len(c.own) == 0 || c.known {
 			continue
 		}
+		if a.predicate(c, removes) {
+			continue // a test (hasFinalizer(obj)), not the work
+		}
 		if first == nil {
 			first = &c
 		}
@@ -399,6 +439,32 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	callSite := a.site(best.expr.Lparen)
 	callSite.Note = "dispatch"
 	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...)}, removing
+}
+
+// predicate reports whether a call only tests something: its functions
+// return one bool and reach neither a write nor a removal of the
+// finalizer.
+func (a *analysis) predicate(c call, removes []finOp) bool {
+	for _, fn := range c.own {
+		if r := fn.Signature.Results(); r.Len() != 1 || !isBool(r.At(0).Type()) {
+			return false
+		}
+	}
+	sub := a.prog.Reachable(c.own...)
+	if len(a.writeCalls(sub)) > 0 || len(sub.Unanalysed) > 0 {
+		return false
+	}
+	for _, op := range removes {
+		if sub.Has(op.in) {
+			return false
+		}
+	}
+	return true
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
 }
 
 // passesKind reports whether a call passes a value of the primary type (or
