@@ -31,7 +31,7 @@ func (r *ClaimReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	if svc.DeletionTimestamp != nil {
 		return ctrl.Result{}, r.release(ctx, &svc)
 	}
-	finalize.Add(&svc, claimFinalizer) // want "ClaimReconciler/finalizer-add"
+	finalize.Add(&svc, claimFinalizer)        // want "ClaimReconciler/finalizer-add"
 	return ctrl.Result{}, r.Update(ctx, &svc) // want "ClaimReconciler/requeue-error" "ClaimReconciler/write-always"
 }
 
