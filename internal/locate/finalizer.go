@@ -317,7 +317,11 @@ func finalizerCleanupRow(p *pass) Row {
 	if c.inline {
 		return Row{Sites: c.sites, None: "no cleanup function: " + c.sites[0].Note}
 	}
-	return rowOf(c.sites, "no branch taken when DeletionTimestamp is set is reachable from the entry")
+	if len(c.sites) == 0 {
+		return noneAfter("no branch taken when DeletionTimestamp is set is reachable from the entry",
+			fmt.Sprintf("every if on DeletionTimestamp (!IsZero(), != nil, GetDeletionTimestamp() != nil, and their negations with an else) in the %d functions reachable from the entry", len(p.reach.Funcs())))
+	}
+	return rowOf(c.sites, "")
 }
 
 // finalizerRemoveRow cites the removals the cleanup reaches (every removal

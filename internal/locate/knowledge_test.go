@@ -372,3 +372,27 @@ func TestKnowledgeMatchesFixtures(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionedNames: the drift comparison's name is chosen by the module
+// version the tree requires; an unknown version tries every name.
+func TestVersionedNames(t *testing.T) {
+	for _, tc := range []struct {
+		version string
+		want    []string
+	}{
+		{"v0.73.0", []string{"hasDrifted"}},
+		{"v0.75.0", []string{"hasDriftedWithIgnore"}},
+		{"v0.77.0", []string{"hasDriftedWithIgnore"}},
+		{"", []string{"hasDriftedWithIgnore", "hasDrifted"}},
+	} {
+		var got []string
+		for _, n := range ssaDrift {
+			if n.holds(tc.version) {
+				got = append(got, n.Name)
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("at %q: %v, want %v", tc.version, got, tc.want)
+		}
+	}
+}
