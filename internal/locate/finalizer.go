@@ -516,18 +516,27 @@ func passesKind(info *types.Info, c call, kind *types.Named) bool {
 // deletionTest says whether cond holds when the object is being deleted
 // (1), when it is not (-1), or does not test the deletion timestamp (0).
 func (a *analysis) deletionTest(info *types.Info, cond ast.Expr) int {
+	return a.deletionTestIn(info, cond, 0)
+}
+
+// deletionPredicateDepth bounds how many predicates deep a deletion test
+// is followed.
+const deletionPredicateDepth = 2
+
+// deletionTestIn is deletionTest, depth predicates deep.
+func (a *analysis) deletionTestIn(info *types.Info, cond ast.Expr, depth int) int {
 	switch e := ast.Unparen(cond).(type) {
 	case *ast.UnaryExpr:
 		if e.Op == token.NOT {
-			return -a.deletionTest(info, e.X)
+			return -a.deletionTestIn(info, e.X, depth)
 		}
 	case *ast.BinaryExpr:
 		switch e.Op {
 		case token.LAND:
-			if t := a.deletionTest(info, e.X); t == 1 {
+			if t := a.deletionTestIn(info, e.X, depth); t == 1 {
 				return 1
 			}
-			if t := a.deletionTest(info, e.Y); t == 1 {
+			if t := a.deletionTestIn(info, e.Y, depth); t == 1 {
 				return 1
 			}
 		case token.NEQ, token.EQL:
@@ -544,6 +553,31 @@ func (a *analysis) deletionTest(info *types.Info, cond ast.Expr) int {
 		if c := a.makeCall(info, e, nil); ok && c.known && c.fact.Role == RoleTimeIsZero && a.isDeletionTimestamp(info, sel.X) {
 			return -1
 		}
+		if depth < deletionPredicateDepth {
+			return a.deletionPredicate(info, e, depth)
+		}
+	}
+	return 0
+}
+
+// deletionPredicate reads a call of a function of the tree whose body only
+// returns a test of the deletion timestamp (isBeingDeleted(obj)) as that
+// test.
+func (a *analysis) deletionPredicate(info *types.Info, e *ast.CallExpr, depth int) int {
+	fn, ok := typeutil.Callee(info, e).(*types.Func)
+	if !ok {
+		return 0
+	}
+	fd := a.decls[fn.Origin()]
+	if fd == nil || fd.Body == nil || len(fd.Body.List) != 1 {
+		return 0
+	}
+	ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return 0
+	}
+	if fi := a.infoAt(fd.Pos()); fi != nil {
+		return a.deletionTestIn(fi, ret.Results[0], depth+1)
 	}
 	return 0
 }

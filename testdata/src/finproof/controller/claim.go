@@ -28,11 +28,17 @@ func (r *ClaimReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	log.FromContext(ctx).Info("claiming", "service", finalize.Describe(&svc)) // decoy: handed the object, changes nothing
-	if svc.DeletionTimestamp != nil {
+	if beingDeleted(&svc) {
 		return ctrl.Result{}, r.release(ctx, &svc)
 	}
 	finalize.Add(&svc, claimFinalizer)        // want "ClaimReconciler/finalizer-add"
 	return ctrl.Result{}, r.Update(ctx, &svc) // want "ClaimReconciler/requeue-error" "ClaimReconciler/write-always"
+}
+
+// beingDeleted tests an object's deletion timestamp: the branch it guards
+// is the deletion branch.
+func beingDeleted(obj client.Object) bool {
+	return obj.GetDeletionTimestamp() != nil
 }
 
 // release gives the claim up and lets the Service go.
