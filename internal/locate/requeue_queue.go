@@ -6,9 +6,8 @@ import (
 	"go/types"
 	"strings"
 
-	"golang.org/x/tools/go/types/typeutil"
-
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
@@ -141,6 +140,8 @@ func (a *analysis) depRequeue(info *types.Info, c call) depResult {
 	return a.depRequeueIn(c.fn, c.expr, 0, map[*types.Func]bool{})
 }
 
+// depRequeueIn reads one dependency function handed the queue by the call
+// at, depth functions deep.
 func (a *analysis) depRequeueIn(fn *types.Func, at *ast.CallExpr, depth int, seen map[*types.Func]bool) depResult {
 	s := a.site(at.Lparen)
 	if seen[fn.Origin()] {
