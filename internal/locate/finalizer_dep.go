@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"path/filepath"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
@@ -36,8 +38,8 @@ type depFinOp struct {
 // on are followed.
 const depFinalizerDepth = 3
 
-// depFinalizerOps reads the bodies of the dependency functions (not the
-// standard library's, not the knowledge table's) that calls in fns hand
+// depFinalizerOps reads the bodies of the dependency functions (of
+// libraries the knowledge table does not cover) that calls in fns hand
 // an object of the primary type, as a parameter that is not an empty
 // interface, for changes and tests of its finalizers.
 func (a *analysis) depFinalizerOps(fns []*ssa.Function, kind *types.Named) depFinOps {
@@ -55,7 +57,7 @@ func (a *analysis) depFinalizerOps(fns []*ssa.Function, kind *types.Named) depFi
 				continue
 			}
 			idx := objectParam(info, c.fn, c.expr.Args, kind)
-			if idx < 0 || moduleOfPkg(a, c.fn.Pkg().Path()) == "" {
+			if idx < 0 || !a.unknownLibrary(c.fn.Pkg().Path()) {
 				continue
 			}
 			ops, unsettled := a.depFinalizerIn(c.fn, c.expr, idx, 0, map[*types.Func]bool{})
@@ -79,6 +81,23 @@ func (a *analysis) depFinalizerOps(fns []*ssa.Function, kind *types.Named) depFi
 		}
 	}
 	return out
+}
+
+// unknownLibrary reports whether a dependency package is one whose
+// finalizer functions the knowledge table does not already name: not the
+// standard library, and not a library of knowledgeChecked unless the tree
+// vendors it (a patched copy may do more than the library does).
+func (a *analysis) unknownLibrary(path string) bool {
+	for _, p := range a.tree.All {
+		if p.PkgPath != path || p.Module == nil {
+			continue
+		}
+		if _, known := knowledgeChecked[p.Module.Path]; !known {
+			return true
+		}
+		return len(p.GoFiles) > 0 && strings.HasPrefix(p.GoFiles[0], filepath.Join(a.tree.Dir, "vendor")+string(filepath.Separator))
+	}
+	return false
 }
 
 // objectParam is the index of the first argument that is an object of the
