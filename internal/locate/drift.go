@@ -8,6 +8,8 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
@@ -18,7 +20,11 @@ import (
 // detects drift (then the library's own comparison and apply, cited at the
 // version the tree requires), or a comparison written by hand that guards a
 // write.
-func (a *analysis) drift(reach *callgraph.Reach) []Step {
+//
+// A comparison is of desired with live state when one of its sides reads
+// live state (readsLive): a guard on the primary's desired state alone
+// (`if name == ""` on a spec field) compares nothing with the cluster.
+func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 	var out []Step
 	for _, fn := range reach.Funcs() {
 		b := body(fn)
@@ -54,7 +60,7 @@ func (a *analysis) drift(reach *callgraph.Reach) []Step {
 			}
 			for _, st := range block.List {
 				ifs, ok := st.(*ast.IfStmt)
-				if !ok || !a.compares(info, ifs.Cond) {
+				if !ok || !a.compares(info, b, kind, ifs.Cond) {
 					continue
 				}
 				// The write the comparison guards: in its branch, or after
@@ -87,15 +93,24 @@ func endsInReturn(b *ast.BlockStmt) bool {
 	return ok
 }
 
-// compares reports whether a condition compares two values: a deep
-// comparison from the knowledge table, or ==, != between values that are
-// neither nil nor errors nor the deletion timestamp.
-func (a *analysis) compares(info *types.Info, cond ast.Expr) bool {
+// compares reports whether a condition compares desired with live state:
+// a deep comparison from the knowledge table, or ==, != between values that
+// are neither nil nor errors nor the deletion timestamp, one side (one
+// argument) reading live state.
+func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond ast.Expr) bool {
 	found := false
+	live := func(es ...ast.Expr) bool {
+		for _, e := range es {
+			if a.readsLive(info, body, kind, e, map[*types.Var]bool{}) {
+				return true
+			}
+		}
+		return false
+	}
 	ast.Inspect(cond, func(n ast.Node) bool {
 		switch e := n.(type) {
 		case *ast.CallExpr:
-			if c := a.makeCall(info, e, nil); c.known && c.fact.Role == RoleCompare {
+			if c := a.makeCall(info, e, nil); c.known && c.fact.Role == RoleCompare && live(e.Args...) {
 				found = true
 			}
 		case *ast.BinaryExpr:
@@ -110,34 +125,156 @@ func (a *analysis) compares(info *types.Info, cond ast.Expr) bool {
 					return true
 				}
 			}
-			found = true
+			found = live(e.X, e.Y)
 		}
 		return !found
 	})
 	return found
 }
 
+// readsLive reports whether an expression reads live state: an object
+// (a value of a type embedding ObjectMeta) or one of its fields, except
+// the primary object's Spec, which is its desired state; directly or
+// through the local variables of body it is computed from.
+func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.Named, e ast.Expr, seen map[*types.Var]bool) bool {
+	live := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if live {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectorExpr:
+			// The selection nearest the root that is made on an object
+			// decides (obj.Spec.Template.Spec is the primary's Spec).
+			var first *ast.SelectorExpr
+			for e := ast.Expr(x); ; {
+				sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+				if !ok {
+					break
+				}
+				if isObjectValue(info.TypeOf(sel.X)) {
+					first = sel
+				}
+				e = sel.X
+			}
+			if first == nil {
+				return true
+			}
+			if sel := info.Selections[first]; sel != nil && sel.Kind() == types.FieldVal && first.Sel.Name == specField && kind != nil {
+				if n, ok := deref(info.TypeOf(first.X)).(*types.Named); ok && types.Identical(n, kind) {
+					return false // the primary's desired state
+				}
+			}
+			live = true
+		case *ast.Ident:
+			v, ok := info.Uses[x].(*types.Var)
+			if !ok || v.IsField() {
+				return true
+			}
+			if isObjectValue(v.Type()) {
+				live = true
+				return false
+			}
+			if seen[v] {
+				return false
+			}
+			seen[v] = true
+			for _, rhs := range assignmentsTo(info, body, v) {
+				if a.readsLive(info, body, kind, rhs, seen) {
+					live = true
+				}
+			}
+		}
+		return true
+	})
+	return live
+}
+
+// isObjectValue reports whether t is an API object or a pointer to one: a
+// struct embedding ObjectMeta.
+func isObjectValue(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if IsObjectPointer(t) {
+		return true
+	}
+	return IsObjectPointer(types.NewPointer(t))
+}
+
+// assignmentsTo lists the expressions body assigns to a local variable
+// (the value of the whole right side when one call gives several).
+func assignmentsTo(info *types.Info, body *ast.BlockStmt, v *types.Var) []ast.Expr {
+	var out []ast.Expr
+	add := func(lhs []*ast.Ident, rhs []ast.Expr) {
+		for i, id := range lhs {
+			if info.ObjectOf(id) != v {
+				continue
+			}
+			switch {
+			case len(rhs) == len(lhs):
+				out = append(out, rhs[i])
+			case len(rhs) == 1:
+				out = append(out, rhs[0])
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			var ids []*ast.Ident
+			for _, l := range n.Lhs {
+				id, _ := ast.Unparen(l).(*ast.Ident)
+				if id == nil {
+					id = &ast.Ident{}
+				}
+				ids = append(ids, id)
+			}
+			add(ids, n.Rhs)
+		case *ast.ValueSpec:
+			add(n.Names, n.Values)
+		}
+		return true
+	})
+	return out
+}
+
 // libraryDrift cites, in the library's source at the version the tree
-// requires, the comparison and the apply its knowledge entry names.
+// requires, the comparison and the apply its knowledge entry names. The
+// comparison's name depends on the version: when the entry names none for
+// it, or the library's function calls none of the names, a warning says
+// so (the library's comparison is then not cited) instead of silence.
 func (a *analysis) libraryDrift(c call) []Step {
 	k := c.fact.Drift
 	if k == nil || c.fn.Pkg() == nil {
 		return nil
 	}
-	var dir string
+	var dir, module, version string
 	for _, p := range a.tree.All {
 		if p.PkgPath == c.fn.Pkg().Path() && len(p.GoFiles) > 0 {
 			dir = filepath.Dir(p.GoFiles[0])
+			if p.Module != nil {
+				module, version = p.Module.Path, p.Module.Version
+			}
 		}
 	}
 	if dir == "" {
 		return nil
+	}
+	var compare []string
+	for _, n := range k.Compare {
+		if n.holds(version) {
+			compare = append(compare, n.Name)
+		}
 	}
 	file := filepath.Join(dir, k.File)
 	fd, fset := a.depFunc(file, func(fd *ast.FuncDecl, _ *token.FileSet) bool {
 		return fd.Name.Name == k.Func && fd.Recv != nil
 	})
 	var out []Step
+	compared := false
 	if fd != nil {
 		symbol := cite.FuncName(fd)
 		seen := map[string]bool{}
@@ -151,18 +288,44 @@ func (a *analysis) libraryDrift(c call) []Step {
 				return true
 			}
 			line := fset.PositionFor(call.Pos(), false).Line
-			switch sel.Sel.Name {
-			case k.Compare:
-				seen[k.Compare] = true
+			switch name := sel.Sel.Name; {
+			case !compared && slices.Contains(compare, name):
+				seen[name], compared = true, true
 				out = append(out, Step{Site: a.cite.Line(file, line, symbol), Step: StepLibraryCompare, Note: "the library computes the drift"})
-			case k.Apply:
-				seen[k.Apply] = true
+			case name == k.Apply:
+				seen[name] = true
 				out = append(out, Step{Site: a.cite.Line(file, line, symbol), Step: StepLibraryApply, Note: "the library applies the difference"})
 			}
 			return true
 		})
 	}
+	if !compared {
+		at := module
+		if version != "" {
+			at += "@" + version
+		}
+		a.warn(fmt.Sprintf("%s: the drift comparison of %s is not cited: ctrlcmp knows it as %s in %s.%s, and finds none of them there at this version; the knowledge table (internal/locate/knowledge.go) needs an entry for it",
+			at, cite.ObjectName(c.fn), versionedNames(k.Compare), k.File, k.Func))
+	}
 	return out
+}
+
+// versionedNames describes a library's names with their versions.
+func versionedNames(ns []VersionedName) string {
+	var parts []string
+	for _, n := range ns {
+		s := n.Name
+		switch {
+		case n.Since != "" && n.Before != "":
+			s += fmt.Sprintf(" (%s to before %s)", n.Since, n.Before)
+		case n.Since != "":
+			s += " (from " + n.Since + ")"
+		case n.Before != "":
+			s += " (before " + n.Before + ")"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " or ")
 }
 
 // depFunc parses one file of a dependency (whose bodies were not loaded)

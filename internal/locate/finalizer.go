@@ -8,8 +8,10 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 )
@@ -29,8 +31,12 @@ type finOp struct {
 // reconcile path.
 type finalizerOps struct {
 	adds, removes, tests []finOp
-	// noFinalizer is the reason every finalizer row gives when there are none.
-	noFinalizer string
+	// noFinalizer is the reason every finalizer row gives when there are
+	// none, and searched what the search that found none covered.
+	noFinalizer, searched string
+	// unsettled are the dependency helpers handed the primary object whose
+	// bodies could not be read: where the search's trail ends.
+	unsettled []string
 }
 
 // absent says the reconcile path neither changes nor tests a finalizer.
@@ -108,12 +114,49 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 			list[i].calls = a.helperCalls(fns, list[i])
 		}
 	}
-	ops := &finalizerOps{adds: adds, removes: removes, tests: tests,
-		noFinalizer: "no finalizer: nothing reachable from the entry adds one"}
-	if refs := a.callsOf(RoleOwnerRef); len(refs) > 0 {
-		ops.noFinalizer += fmt.Sprintf("; children are removed by garbage collection through their owner reference (%s:%d)", refs[0].File, refs[0].Line)
+	// Helpers of dependencies (an organisation's own module) are searched
+	// when the tree's own code does not both add and remove.
+	var unsettledAt []string
+	if len(adds) == 0 || len(removes) == 0 {
+		d := a.depFinalizerOps(fns, kind)
+		if len(adds) == 0 {
+			adds = d.adds
+		}
+		if len(removes) == 0 {
+			removes = d.removes
+		}
+		if len(tests) == 0 {
+			tests = d.tests
+		}
+		unsettledAt = d.unsettled
+	}
+	ops := &finalizerOps{adds: adds, removes: removes, tests: tests, unsettled: unsettledAt,
+		noFinalizer: "no finalizer: nothing reachable from the entry adds one",
+		searched:    fmt.Sprintf("every change or test of the primary object's Finalizers (the knowledge table's finalizer functions, SetFinalizers, an assignment or append to .Finalizers, a JSON patch on %s) and every branch on its DeletionTimestamp, in the %d functions reachable from the entry", finalizersPath, len(fns))}
+	if ref := a.ownerRef(fns, kind); ref != nil {
+		ops.noFinalizer += fmt.Sprintf("; children are removed by garbage collection through their owner reference (%s:%d)", ref.File, ref.Line)
 	}
 	return ops
+}
+
+// ownerRef cites the first owner reference made in fns whose owner is the
+// primary object (or may be): the children the reconcile makes are then
+// removed with it by garbage collection. Another controller's owner
+// references, and those naming another owner, are not this one's.
+func (a *analysis) ownerRef(fns []*ssa.Function, kind *types.Named) *Site {
+	for _, fn := range fns {
+		info := a.infoAt(posOf(fn))
+		if info == nil {
+			continue
+		}
+		for _, c := range a.callsIn(fn) {
+			if c.known && c.fact.Role == RoleOwnerRef && ofKind(info, c.arg(c.fact.Obj), kind) {
+				s := a.site(c.expr.Lparen)
+				return &s
+			}
+		}
+	}
+	return nil
 }
 
 // helperCalls follows a finalizer that is a parameter of the function that
@@ -225,7 +268,22 @@ func finalizerConstRow(p *pass) Row {
 			sites = append(sites, s)
 		}
 	}
-	return rowOf(sites, ops.noFinalizer)
+	if len(sites) == 0 {
+		return ops.none(ops.noFinalizer)
+	}
+	return rowOf(sites, "")
+}
+
+// none is a finalizer row's none: from a complete search when the
+// reconcile path neither changes nor tests a finalizer.
+func (o *finalizerOps) none(reason string) Row {
+	switch {
+	case len(o.unsettled) > 0:
+		return none("not settled: " + strings.Join(o.unsettled, "; ") + "; without them: " + reason)
+	case o.absent():
+		return noneAfter(reason, o.searched)
+	}
+	return none(reason)
 }
 
 // finalizerAddRow cites every addition of a finalizer, and the calls of a
@@ -241,7 +299,10 @@ func finalizerAddRow(p *pass) Row {
 			calls = append(calls, s)
 		}
 	}
-	row := rowOf(sites, ops.noFinalizer)
+	if len(sites) == 0 {
+		return ops.none(ops.noFinalizer)
+	}
+	row := rowOf(sites, "")
 	row.Sites = append(row.Sites, calls...)
 	return row
 }
@@ -249,13 +310,17 @@ func finalizerAddRow(p *pass) Row {
 // finalizerCleanupRow cites the function the deletion branch runs.
 func finalizerCleanupRow(p *pass) Row {
 	if ops := p.finalizers(); ops.absent() {
-		return none(ops.noFinalizer + "; no branch on DeletionTimestamp needs a cleanup")
+		return ops.none(ops.noFinalizer + "; no branch on DeletionTimestamp needs a cleanup")
 	}
 	c := p.cleanup()
 	if c.inline {
 		return Row{Sites: c.sites, None: "no cleanup function: " + c.sites[0].Note}
 	}
-	return rowOf(c.sites, "no branch taken when DeletionTimestamp is set is reachable from the entry")
+	if len(c.sites) == 0 {
+		return noneAfter("no branch taken when DeletionTimestamp is set is reachable from the entry",
+			fmt.Sprintf("every if on DeletionTimestamp (!IsZero(), != nil, GetDeletionTimestamp() != nil, and their negations with an else) in the %d functions reachable from the entry", len(p.reach.Funcs())))
+	}
+	return rowOf(c.sites, "")
 }
 
 // finalizerRemoveRow cites the removals the cleanup reaches (every removal
@@ -263,7 +328,7 @@ func finalizerCleanupRow(p *pass) Row {
 func finalizerRemoveRow(p *pass) Row {
 	ops := p.finalizers()
 	if ops.absent() {
-		return none(ops.noFinalizer)
+		return ops.none(ops.noFinalizer)
 	}
 	removes := p.cleanup().removes
 	if len(removes) == 0 {
@@ -273,7 +338,10 @@ func finalizerRemoveRow(p *pass) Row {
 	for _, op := range removes {
 		sites = append(sites, p.a.site(op.pos))
 	}
-	return rowOf(sites, "nothing reachable from the entry removes the finalizer")
+	if len(sites) == 0 {
+		return ops.none("nothing reachable from the entry removes the finalizer")
+	}
+	return rowOf(sites, "")
 }
 
 // cleanup is the deletion branch's cleanup: its sites, and the removals of
@@ -370,6 +438,9 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() || len(c.own) == 0 || c.known {
 			continue
 		}
+		if a.predicate(c, removes) {
+			continue // a test (hasFinalizer(obj)), not the work
+		}
 		if first == nil {
 			first = &c
 		}
@@ -401,6 +472,32 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...)}, removing
 }
 
+// predicate reports whether a call only tests something: its functions
+// return one bool and reach neither a write nor a removal of the
+// finalizer.
+func (a *analysis) predicate(c call, removes []finOp) bool {
+	for _, fn := range c.own {
+		if r := fn.Signature.Results(); r.Len() != 1 || !isBool(r.At(0).Type()) {
+			return false
+		}
+	}
+	sub := a.prog.Reachable(c.own...)
+	if len(a.writeCalls(sub)) > 0 || len(sub.Unanalysed) > 0 {
+		return false
+	}
+	for _, op := range removes {
+		if sub.Has(op.in) {
+			return false
+		}
+	}
+	return true
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
 // passesKind reports whether a call passes a value of the primary type (or
 // a pointer to it).
 func passesKind(info *types.Info, c call, kind *types.Named) bool {
@@ -418,18 +515,27 @@ func passesKind(info *types.Info, c call, kind *types.Named) bool {
 // deletionTest says whether cond holds when the object is being deleted
 // (1), when it is not (-1), or does not test the deletion timestamp (0).
 func (a *analysis) deletionTest(info *types.Info, cond ast.Expr) int {
+	return a.deletionTestIn(info, cond, 0)
+}
+
+// deletionPredicateDepth bounds how many predicates deep a deletion test
+// is followed.
+const deletionPredicateDepth = 2
+
+// deletionTestIn is deletionTest, depth predicates deep.
+func (a *analysis) deletionTestIn(info *types.Info, cond ast.Expr, depth int) int {
 	switch e := ast.Unparen(cond).(type) {
 	case *ast.UnaryExpr:
 		if e.Op == token.NOT {
-			return -a.deletionTest(info, e.X)
+			return -a.deletionTestIn(info, e.X, depth)
 		}
 	case *ast.BinaryExpr:
 		switch e.Op {
 		case token.LAND:
-			if t := a.deletionTest(info, e.X); t == 1 {
+			if t := a.deletionTestIn(info, e.X, depth); t == 1 {
 				return 1
 			}
-			if t := a.deletionTest(info, e.Y); t == 1 {
+			if t := a.deletionTestIn(info, e.Y, depth); t == 1 {
 				return 1
 			}
 		case token.NEQ, token.EQL:
@@ -446,6 +552,31 @@ func (a *analysis) deletionTest(info *types.Info, cond ast.Expr) int {
 		if c := a.makeCall(info, e, nil); ok && c.known && c.fact.Role == RoleTimeIsZero && a.isDeletionTimestamp(info, sel.X) {
 			return -1
 		}
+		if depth < deletionPredicateDepth {
+			return a.deletionPredicate(info, e, depth)
+		}
+	}
+	return 0
+}
+
+// deletionPredicate reads a call of a function of the tree whose body only
+// returns a test of the deletion timestamp (isBeingDeleted(obj)) as that
+// test.
+func (a *analysis) deletionPredicate(info *types.Info, e *ast.CallExpr, depth int) int {
+	fn, ok := typeutil.Callee(info, e).(*types.Func)
+	if !ok {
+		return 0
+	}
+	fd := a.decls[fn.Origin()]
+	if fd == nil || fd.Body == nil || len(fd.Body.List) != 1 {
+		return 0
+	}
+	ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return 0
+	}
+	if fi := a.infoAt(fd.Pos()); fi != nil {
+		return a.deletionTestIn(fi, ret.Results[0], depth+1)
 	}
 	return 0
 }

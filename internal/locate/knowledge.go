@@ -3,6 +3,8 @@ package locate
 import (
 	"go/types"
 	"strings"
+
+	"golang.org/x/mod/semver"
 )
 
 // Role is what a library function means to a controller.
@@ -28,7 +30,7 @@ const (
 	RoleInformerFactory          // creates an informer factory: Arg is the resync period
 	RoleJitter                   // wraps a duration in jitter: Arg is the duration
 	RoleDeletionTimestamp        // returns the object's deletion timestamp
-	RoleOwnerRef                 // makes an owner reference, so garbage collection removes the child
+	RoleOwnerRef                 // makes an owner reference, so garbage collection removes the child: Obj is the owner
 	RoleWrite                    // writes to the API server: Verb, Obj is the object written
 	RoleEvent                    // records an event: Obj is the object it is about
 	RoleApply                    // applies desired state through server-side apply, with drift detection
@@ -71,12 +73,62 @@ type Fact struct {
 	// the difference (the library's bodies are not type-checked, so these
 	// are read from its source by name).
 	Drift *DriftKnowledge
+	// Before, when set, says the key names a declaration only in versions
+	// of its module older than this one: from it on, the name is an alias
+	// (or a type defined from a generic one) and calls resolve to the
+	// generic declaration, which has its own entry. knowledge_test.go
+	// checks that the key does not resolve at the version checked.
+	Before string
 }
 
-// DriftKnowledge locates a library's own drift comparison and apply.
+// DriftKnowledge locates a library's own drift comparison and apply. The
+// library's unexported names change between versions: Compare lists them
+// with the versions each holds for, and a version none of them covers, or
+// a body that calls none of them, is warned about.
 type DriftKnowledge struct {
-	File, Func     string // file in the module, method name (its receiver is the entry's)
-	Compare, Apply string // callees inside Func
+	File, Func string // file in the module, method name (its receiver is the entry's)
+	Compare    []VersionedName
+	Apply      string // callee inside Func
+}
+
+// VersionedName is a library's unexported name with the versions of its
+// module it holds for: Since (inclusive) up to Before (exclusive), either
+// open when empty.
+type VersionedName struct {
+	Name          string
+	Since, Before string
+}
+
+// holds reports whether the name holds at a module version ("" when the
+// version is not known: then every name is tried).
+func (n VersionedName) holds(version string) bool {
+	if version == "" || !semver.IsValid(version) {
+		return true
+	}
+	return (n.Since == "" || semver.Compare(version, n.Since) >= 0) &&
+		(n.Before == "" || semver.Compare(version, n.Before) < 0)
+}
+
+// knowledgeChecked names, for every module whose functions the knowledge
+// table keys on, the version its entries were resolved against by
+// knowledge_test.go (the version the fixtures pin). An entry that holds
+// only for other versions says so (Fact.Before, VersionedName).
+var knowledgeChecked = map[string]string{
+	"sigs.k8s.io/controller-runtime":  "v0.24.1",
+	"k8s.io/client-go":                "v0.36.2",
+	"k8s.io/apimachinery":             "v0.36.2",
+	"github.com/fluxcd/pkg/runtime":   "v0.111.0",
+	"github.com/fluxcd/pkg/apis/meta": "v1.31.0",
+	"github.com/fluxcd/pkg/ssa":       "v0.77.0",
+	"github.com/google/go-cmp":        "v0.7.0",
+}
+
+// ssaDrift is the drift comparison of fluxcd/pkg/ssa's apply: named
+// hasDrifted up to v0.73.0, hasDriftedWithIgnore (which strips ignored
+// fields first) from v0.75.0.
+var ssaDrift = []VersionedName{
+	{Name: "hasDriftedWithIgnore", Since: "v0.75.0"},
+	{Name: "hasDrifted", Before: "v0.75.0"},
 }
 
 const (
@@ -128,18 +180,21 @@ var knowledge = map[string]Fact{
 	"(*" + fluxRuntime + "patch.SerialPatcher).Patch": {Role: RoleWrite, Verb: verbPatch, Target: "metadata and status", Status: true, Obj: 1, Key: -1, Arg: -1},
 	"(*" + fluxRuntime + "patch.Helper).Patch":        {Role: RoleWrite, Verb: verbPatch, Target: "metadata and status", Status: true, Obj: 1, Key: -1, Arg: -1},
 	"(*" + fluxSSA + "ResourceManager).ApplyAllStaged": {Role: RoleApply, Verb: verbApply, Target: "the desired objects", Obj: -1, Key: -1, Arg: -1,
-		Drift: &DriftKnowledge{File: "manager_apply.go", Func: "ApplyAll", Compare: "hasDriftedWithIgnore", Apply: "apply"}},
+		Drift: &DriftKnowledge{File: "manager_apply.go", Func: "ApplyAll", Compare: ssaDrift, Apply: "apply"}},
 	"(*" + fluxSSA + "ResourceManager).ApplyAll": {Role: RoleApply, Verb: verbApply, Target: "the desired objects", Obj: -1, Key: -1, Arg: -1,
-		Drift: &DriftKnowledge{File: "manager_apply.go", Func: "ApplyAll", Compare: "hasDriftedWithIgnore", Apply: "apply"}},
+		Drift: &DriftKnowledge{File: "manager_apply.go", Func: "ApplyAll", Compare: ssaDrift, Apply: "apply"}},
 	"(*" + fluxSSA + "ResourceManager).Apply": {Role: RoleApply, Verb: verbApply, Target: "the desired object", Obj: -1, Key: -1, Arg: -1,
-		Drift: &DriftKnowledge{File: "manager_apply.go", Func: "Apply", Compare: "hasDriftedWithIgnore", Apply: "apply"}},
+		Drift: &DriftKnowledge{File: "manager_apply.go", Func: "Apply", Compare: ssaDrift, Apply: "apply"}},
 	"(*" + fluxSSA + "ResourceManager).DeleteAll": {Role: RoleWrite, Verb: verbDelete, Target: "the inventory's objects", Obj: -1, Key: -1, Arg: -1},
 	"(*" + fluxSSA + "ResourceManager).Delete":    {Role: RoleWrite, Verb: verbDelete, Target: "an inventory object", Obj: -1, Key: -1, Arg: -1},
 
 	"(k8s.io/client-go/tools/record.EventRecorder).Event":           {Role: RoleEvent, Verb: VerbRecord, Obj: 0, Key: -1, Arg: -1},
 	"(k8s.io/client-go/tools/record.EventRecorder).Eventf":          {Role: RoleEvent, Verb: VerbRecord, Obj: 0, Key: -1, Arg: -1},
 	"(k8s.io/client-go/tools/record.EventRecorder).AnnotatedEventf": {Role: RoleEvent, Verb: VerbRecord, Obj: 0, Key: -1, Arg: -1},
-	"(k8s.io/client-go/tools/events.EventRecorder).Eventf":          {Role: RoleEvent, Verb: VerbRecord, Obj: 0, Key: -1, Arg: -1},
+	// events.EventRecorder is an alias of the internal package's interface
+	// (already at v0.31.3; the internal package came with v0.30.0).
+	"(k8s.io/client-go/tools/internal/events.EventRecorder).Eventf": {Role: RoleEvent, Verb: VerbRecord, Obj: 0, Key: -1, Arg: -1},
+	"(k8s.io/client-go/tools/events.EventRecorder).Eventf":          {Role: RoleEvent, Verb: VerbRecord, Obj: 0, Key: -1, Arg: -1, Before: "v0.30.0"},
 
 	"(*k8s.io/apimachinery/pkg/apis/meta/v1.Time).IsZero": {Role: RoleTimeIsZero, Obj: -1, Key: -1, Arg: -1},
 	"time.Now": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
@@ -151,20 +206,23 @@ var knowledge = map[string]Fact{
 	"slices.Equal":                                  {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"slices.EqualFunc":                              {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"bytes.Equal":                                   {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"(k8s.io/apimachinery/pkg/conversion.Equalities).DeepEqual":      {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"(k8s.io/apimachinery/pkg/conversion.Equalities).DeepDerivative": {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"github.com/google/go-cmp/cmp.Equal":                             {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	// equality.Semantic is a conversion.Equalities, whose DeepEqual and
+	// DeepDerivative are promoted from the forked reflect package's
+	// Equalities: a call resolves to the declaring type's method.
+	"(k8s.io/apimachinery/third_party/forked/golang/reflect.Equalities).DeepEqual":      {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"(k8s.io/apimachinery/third_party/forked/golang/reflect.Equalities).DeepDerivative": {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"github.com/google/go-cmp/cmp.Equal":                                                {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 
 	"(" + workqueue + "TypedInterface).Get":                        {Role: RoleQueueGet, Obj: -1, Key: -1, Arg: -1},
-	"(" + workqueue + "Interface).Get":                             {Role: RoleQueueGet, Obj: -1, Key: -1, Arg: -1},
+	"(" + workqueue + "Interface).Get":                             {Role: RoleQueueGet, Obj: -1, Key: -1, Arg: -1, Before: "v0.31.0"},
 	"(" + workqueue + "TypedInterface).Add":                        {Role: RoleQueueAdd, Obj: -1, Key: 0, Arg: -1},
-	"(" + workqueue + "Interface).Add":                             {Role: RoleQueueAdd, Obj: -1, Key: 0, Arg: -1},
+	"(" + workqueue + "Interface).Add":                             {Role: RoleQueueAdd, Obj: -1, Key: 0, Arg: -1, Before: "v0.31.0"},
 	"(" + workqueue + "TypedRateLimitingInterface).AddRateLimited": {Role: RoleQueueAddRateLimited, Obj: -1, Key: 0, Arg: -1},
-	"(" + workqueue + "RateLimitingInterface).AddRateLimited":      {Role: RoleQueueAddRateLimited, Obj: -1, Key: 0, Arg: -1},
+	"(" + workqueue + "RateLimitingInterface).AddRateLimited":      {Role: RoleQueueAddRateLimited, Obj: -1, Key: 0, Arg: -1, Before: "v0.31.0"},
 	"(" + workqueue + "TypedRateLimitingInterface).Forget":         {Role: RoleQueueForget, Obj: -1, Key: 0, Arg: -1},
-	"(" + workqueue + "RateLimitingInterface).Forget":              {Role: RoleQueueForget, Obj: -1, Key: 0, Arg: -1},
+	"(" + workqueue + "RateLimitingInterface).Forget":              {Role: RoleQueueForget, Obj: -1, Key: 0, Arg: -1, Before: "v0.31.0"},
 	"(" + workqueue + "TypedDelayingInterface).AddAfter":           {Role: RoleQueueAddAfter, Obj: -1, Key: 0, Arg: 1},
-	"(" + workqueue + "DelayingInterface).AddAfter":                {Role: RoleQueueAddAfter, Obj: -1, Key: 0, Arg: 1},
+	"(" + workqueue + "DelayingInterface).AddAfter":                {Role: RoleQueueAddAfter, Obj: -1, Key: 0, Arg: 1, Before: "v0.31.0"},
 
 	"(*" + cr + "builder.TypedBuilder).For": {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 0},
 	// controller.New(name, mgr, controller.Options{Reconciler: r}) then
@@ -175,17 +233,17 @@ var knowledge = map[string]Fact{
 	cr + "controller.NewTypedUnmanaged":          {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 1, ArgIsOptions: true},
 	cr + "source.Kind":                           {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 1},
 	cr + "source.TypedKind":                      {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 1},
-	"(*" + cr + "builder.Builder).For":           {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 0},
+	"(*" + cr + "builder.Builder).For":           {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 0, Before: "v0.19.0"},
 	"(*" + cr + "builder.TypedBuilder).Complete": {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
-	"(*" + cr + "builder.Builder).Complete":      {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
+	"(*" + cr + "builder.Builder).Complete":      {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0, Before: "v0.19.0"},
 	"(*" + cr + "builder.TypedBuilder).Build":    {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
-	"(*" + cr + "builder.Builder).Build":         {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
+	"(*" + cr + "builder.Builder).Build":         {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0, Before: "v0.19.0"},
 
 	"(*k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta).GetDeletionTimestamp": {Role: RoleDeletionTimestamp, Obj: -1, Key: -1, Arg: -1},
 	"(k8s.io/apimachinery/pkg/apis/meta/v1.Object).GetDeletionTimestamp":      {Role: RoleDeletionTimestamp, Obj: -1, Key: -1, Arg: -1},
-	"k8s.io/apimachinery/pkg/apis/meta/v1.NewControllerRef":                   {Role: RoleOwnerRef, Obj: -1, Key: -1, Arg: -1},
-	cr + "controller/controllerutil.SetControllerReference":                   {Role: RoleOwnerRef, Obj: -1, Key: -1, Arg: -1},
-	cr + "controller/controllerutil.SetOwnerReference":                        {Role: RoleOwnerRef, Obj: -1, Key: -1, Arg: -1},
+	"k8s.io/apimachinery/pkg/apis/meta/v1.NewControllerRef":                   {Role: RoleOwnerRef, Obj: 0, Key: -1, Arg: -1},
+	cr + "controller/controllerutil.SetControllerReference":                   {Role: RoleOwnerRef, Obj: 0, Key: -1, Arg: -1},
+	cr + "controller/controllerutil.SetOwnerReference":                        {Role: RoleOwnerRef, Obj: 0, Key: -1, Arg: -1},
 
 	"k8s.io/client-go/informers.NewSharedInformerFactory":            {Role: RoleInformerFactory, Obj: -1, Key: -1, Arg: 1},
 	"k8s.io/client-go/informers.NewSharedInformerFactoryWithOptions": {Role: RoleInformerFactory, Obj: -1, Key: -1, Arg: 1},
@@ -251,6 +309,11 @@ const (
 	methodReconcile        = "Reconcile"
 	fieldDeletionTimestamp = typeObjectMeta + ".DeletionTimestamp"
 	fieldFinalizers        = typeObjectMeta + ".Finalizers"
+	// methodAddAfter is the name a workqueue's AddAfter is looked up by
+	// (the method found is then recognised by its key).
+	methodAddAfter = "AddAfter"
+	// specField is the field holding an API object's desired state.
+	specField = "Spec"
 	// optionsReconciler is the field of controller.Options holding the
 	// reconciler.
 	optionsReconciler = "Reconciler"
@@ -278,10 +341,12 @@ var clientsetVerbs = map[string]string{
 }
 
 // resyncFields are the options fields that set a controller-runtime cache's
-// resync period.
-var resyncFields = map[string]bool{
-	cr + "cache.Options.SyncPeriod":   true,
-	cr + "manager.Options.SyncPeriod": true,
+// resync period, each with the controller-runtime version it is gone from
+// ("": it is still there): manager.Options.SyncPeriod moved into
+// cache.Options with v0.16.0.
+var resyncFields = map[string]string{
+	cr + "cache.Options.SyncPeriod":   "",
+	cr + "manager.Options.SyncPeriod": "v0.16.0",
 }
 
 // generatedStatusWrites are the method names generated typed clients give

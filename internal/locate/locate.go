@@ -95,7 +95,7 @@ func (a *analysis) controller(f *found) Controller {
 	if r := p.requeues().retry; r != nil {
 		ctrl.RetryTrace = a.intervalTrace(p.kind(), p.reach, r.in, r.at, r.duration)
 	}
-	ctrl.Drift = a.drift(p.reach)
+	ctrl.Drift = a.drift(p.reach, p.kind())
 	if ctrl.Drift == nil {
 		ctrl.Drift = []Step{}
 	}
@@ -193,7 +193,7 @@ func (p *pass) cleanup() *cleanup {
 func (p *pass) requeues() *requeues {
 	if p.requeueRes == nil {
 		if p.f.style == StyleClientGo {
-			p.requeueRes = p.a.queueRequeues(p.f, p.reach)
+			p.requeueRes = p.a.queueRequeues(p.f, p.reach, p.kind())
 		} else {
 			p.requeueRes = p.a.resultRequeues(p.f)
 		}

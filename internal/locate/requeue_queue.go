@@ -3,23 +3,46 @@ package locate
 import (
 	"fmt"
 	"go/ast"
+	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 )
 
 // queueRequeues answers the requeue rows of a client-go controller from its
-// worker: AddRateLimited on failure, AddAfter on success.
-func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach) *requeues {
+// worker: AddRateLimited on failure, AddAfter on success; the resync period
+// an event-driven one cites is that of the primary type's informers.
+func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.Named) *requeues {
 	out := &requeues{}
 	var fns []*ssa.Function
 	if f.worker != nil {
 		fns = append([]*ssa.Function{f.worker}, f.worker.AnonFuncs...)
 	}
 	var rateLimited, after, forget []Site
+	var unsettledAt []string
 	scan := func(fn *ssa.Function) {
+		info := a.infoAt(posOf(fn))
 		for _, c := range a.callsIn(fn) {
+			if !c.known && info != nil {
+				// A dependency handed the queue may requeue in its body.
+				if r := a.depRequeue(info, c); r.site != nil {
+					s := a.site(c.expr.Lparen)
+					s.Class = ClassSuccessInterval
+					s.Note = fmt.Sprintf("hands the queue to %s, whose body calls AddAfter (%s:%d)", cite.ObjectName(c.fn), r.site.File, r.site.Line)
+					r.site.Note = "the AddAfter in the dependency's body"
+					after = append(after, s, *r.site)
+					if out.success == nil {
+						out.success = &timedRequeue{in: fn, at: c.expr, duration: r.duration}
+					}
+				} else if r.unsettled != "" {
+					unsettledAt = append(unsettledAt, r.unsettled)
+				}
+				continue
+			}
 			if !c.known {
 				continue
 			}
@@ -73,13 +96,157 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach) *requeues {
 		out.onError, out.onSuccess = errRow, rowOf(after, "")
 		return out
 	}
+	if len(unsettledAt) > 0 {
+		out.onError, out.onSuccess = errRow, none("not settled: "+strings.Join(unsettledAt, "; ")+"; no AddAfter elsewhere on the reconcile path or in the worker")
+		return out
+	}
 	reason := "event-driven only: no AddAfter on the success path"
 	if len(forget) > 0 {
 		reason += fmt.Sprintf("; a successful sync calls Forget (%s:%d)", forget[0].File, forget[0].Line)
 	}
-	if rs := a.resyncs(); len(rs) > 0 {
+	if rs := a.resyncs(kind); len(rs) > 0 {
 		reason += fmt.Sprintf("; informer resync period %s (%s:%d)", rs[0].Note, rs[0].File, rs[0].Line)
 	}
-	out.onError, out.onSuccess = errRow, none(reason)
+	out.onError, out.onSuccess = errRow, noneAfter(reason,
+		fmt.Sprintf("AddAfter on the workqueue in the worker and the %d functions reachable from %s, and in the bodies of the dependency functions they hand the queue to", len(reach.Funcs()), cite.ObjectName(f.entry.Object().(*types.Func))))
 	return out
+}
+
+// depRequeueDepth bounds how deep the bodies of dependency functions are
+// followed when they hand the queue on.
+const depRequeueDepth = 3
+
+// depResult is what a dependency call does with the queue it is handed: it
+// calls AddAfter (site, and the call's argument that is the duration when
+// the dependency takes it as a parameter), or it cannot be settled (why,
+// and where).
+type depResult struct {
+	site      *Site
+	duration  ast.Expr
+	unsettled string
+}
+
+// depRequeue reads the body of a dependency function a call hands a
+// workqueue (as its receiver or an argument: a value with the knowledge
+// table's AddAfter), for a call of AddAfter, through the functions of the
+// same module it hands the queue on to.
+func (a *analysis) depRequeue(info *types.Info, c call) depResult {
+	if c.fn == nil || len(c.own) > 0 || a.decls[c.fn.Origin()] != nil || c.fn.Pkg() == nil || isAbstract(c.fn) || !handsQueue(info, c.expr) {
+		return depResult{}
+	}
+	if m := moduleOfPkg(a, c.fn.Pkg().Path()); m == "" {
+		return depResult{} // the standard library
+	}
+	return a.depRequeueIn(c.fn, c.expr, 0, map[*types.Func]bool{})
+}
+
+// depRequeueIn reads one dependency function handed the queue by the call
+// at, depth functions deep.
+func (a *analysis) depRequeueIn(fn *types.Func, at *ast.CallExpr, depth int, seen map[*types.Func]bool) depResult {
+	s := a.site(at.Lparen)
+	if seen[fn.Origin()] {
+		return depResult{}
+	}
+	seen[fn.Origin()] = true
+	if depth >= depRequeueDepth {
+		return depResult{unsettled: fmt.Sprintf("the queue is handed on further than %d dependency functions deep, to %s at %s:%d", depRequeueDepth, cite.ObjectName(fn), s.File, s.Line)}
+	}
+	b := a.depBody(fn.Origin())
+	if b == nil || b.decl.Body == nil {
+		return depResult{unsettled: fmt.Sprintf("%s, handed the queue at %s:%d, has a body ctrlcmp could not read", cite.ObjectName(fn), s.File, s.Line)}
+	}
+	var res depResult
+	ast.Inspect(b.decl.Body, func(n ast.Node) bool {
+		e, ok := n.(*ast.CallExpr)
+		if !ok || res.site != nil {
+			return res.site == nil
+		}
+		callee, _ := typeutil.Callee(b.info, e).(*types.Func)
+		if callee == nil {
+			return true
+		}
+		if f, known := knowledge[funcKey(callee)]; known {
+			if f.Role == RoleQueueAddAfter && f.Arg < len(e.Args) {
+				site := a.site(e.Lparen)
+				res = depResult{site: &site}
+				if i := paramIndex(b, e.Args[f.Arg]); i >= 0 && i < len(at.Args) {
+					res.duration = at.Args[i]
+				}
+			}
+			return true
+		}
+		if callee.Pkg() == nil || isAbstract(callee) || !handsQueue(b.info, e) || moduleOfPkg(a, callee.Pkg().Path()) != moduleOfPkg(a, fn.Pkg().Path()) {
+			return true
+		}
+		if r := a.depRequeueIn(callee, e, depth+1, seen); r.site != nil || r.unsettled != "" {
+			res = depResult{site: r.site, unsettled: r.unsettled}
+			// The duration, an argument of e, may be a parameter here.
+			if i := paramIndex(b, r.duration); r.duration != nil && i >= 0 && i < len(at.Args) {
+				res.duration = at.Args[i]
+			}
+		}
+		return true
+	})
+	return res
+}
+
+// isAbstract reports whether fn is an interface's method: it has no body to
+// read (the queue's own methods are its interface's, and the knowledge
+// table says which of them requeue).
+func isAbstract(fn *types.Func) bool {
+	sig := fn.Type().(*types.Signature)
+	return sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
+}
+
+// handsQueue reports whether a call hands a workqueue (a value with the
+// knowledge table's AddAfter) as its receiver or one of its arguments.
+func handsQueue(info *types.Info, e *ast.CallExpr) bool {
+	args := append([]ast.Expr(nil), e.Args...)
+	if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok {
+		if s := info.Selections[sel]; s != nil {
+			args = append(args, sel.X)
+		}
+	}
+	for _, arg := range args {
+		t := info.TypeOf(arg)
+		if t == nil {
+			continue
+		}
+		obj, _, _ := types.LookupFieldOrMethod(t, true, nil, methodAddAfter)
+		if fn, ok := obj.(*types.Func); ok && knowledge[funcKey(fn)].Role == RoleQueueAddAfter {
+			return true
+		}
+	}
+	return false
+}
+
+// paramIndex is the index of the parameter (receiver excluded) an
+// expression of a body names, or -1.
+func paramIndex(b *condBody, e ast.Expr) int {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return -1
+	}
+	v, _ := b.info.Uses[id].(*types.Var)
+	params := b.params
+	if b.decl.Recv != nil && len(params) > 0 {
+		params = params[1:]
+	}
+	for i, p := range params {
+		if p == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// moduleOfPkg is the module path of a loaded package ("" for the standard
+// library, or a package not loaded).
+func moduleOfPkg(a *analysis, path string) string {
+	for _, p := range a.tree.All {
+		if p.PkgPath == path && p.Module != nil {
+			return p.Module.Path
+		}
+	}
+	return ""
 }

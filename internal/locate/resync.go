@@ -4,13 +4,18 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 )
 
-// resyncs cites the informer factories the tree creates, with their resync
-// period as written.
-func (a *analysis) resyncs() []Site {
-	var out []Site
+// resyncs cites the informer factories the tree creates whose informers
+// may watch the primary type, with their resync period as written: those
+// an informer of the primary type is taken from first, then those whose
+// informers are not known; a factory whose informers all watch other
+// types (a child's Deployments) is left out, its period not the one that
+// brings the primary object back.
+func (a *analysis) resyncs(kind *types.Named) []Site {
+	var primary, unknown []Site
 	for _, fd := range a.ownFuncs() {
 		info := a.infoAt(fd.Pos())
 		a.allCalls(fd, func(c call) {
@@ -36,9 +41,38 @@ func (a *analysis) resyncs() []Site {
 			if src := a.exprText(arg); src != "" {
 				s.Note = src
 			}
-			out = append(out, s)
+			switch watched := factoryWatches(info, fd.Body, c.expr); {
+			case kind != nil && slices.ContainsFunc(watched, func(n *types.Named) bool { return types.Identical(n, kind) }):
+				primary = append(primary, s)
+			case kind == nil || len(watched) == 0:
+				unknown = append(unknown, s)
+			}
 		})
 	}
+	return append(primary, unknown...)
+}
+
+// factoryWatches lists the types watched by the informers body takes from
+// the factory a call creates: the calls on the variables it is assigned
+// to whose result is an informer (listedType).
+func factoryWatches(info *types.Info, body *ast.BlockStmt, factory *ast.CallExpr) []*types.Named {
+	vars := map[*types.Var]bool{}
+	assignedFrom(info, body, factory, true, vars)
+	var out []*types.Named
+	ast.Inspect(body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok || !(ast.Unparen(sel.X) == factory || mentions(info, sel.X, vars)) {
+			return true
+		}
+		if t := listedType(info.TypeOf(c)); t != nil {
+			out = append(out, t)
+		}
+		return true
+	})
 	return out
 }
 
@@ -54,7 +88,7 @@ func (a *analysis) syncPeriods() []Site {
 				return true
 			}
 			keyedFields(info, lit, func(v *types.Var, kv *ast.KeyValueExpr) {
-				if !resyncFields[fieldKey(v, info.TypeOf(lit))] {
+				if _, ok := resyncFields[fieldKey(v, info.TypeOf(lit))]; !ok {
 					return
 				}
 				s := a.site(kv.Pos())

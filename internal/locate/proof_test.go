@@ -1,0 +1,68 @@
+package locate_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+)
+
+// controllerNamed returns a fixture's controller of that name.
+func controllerNamed(t *testing.T, fixture, name string) locate.Controller {
+	t.Helper()
+	l := locateFixture(t, fixture)
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("%s: no controller %s", fixture, name)
+	return locate.Controller{}
+}
+
+// TestFinalizerNoneIsSearched: a controller with no finalizer says so after
+// a search whose scope it states, and its reason cites no owner reference
+// made by another controller of the tree (the guard's
+// SetControllerReference is not reachable from the annotator).
+func TestFinalizerNoneIsSearched(t *testing.T) {
+	c := controllerNamed(t, "finproof", "AnnotateReconciler")
+	for _, id := range []string{locate.RowFinalizerConst, locate.RowFinalizerAdd, locate.RowFinalizerCleanup, locate.RowFinalizerRemove} {
+		r := c.Rows[id]
+		if r.Searched == "" {
+			t.Errorf("%s: none (%q) without what was searched", id, r.None)
+		}
+		if strings.Contains(r.None, "owner reference") {
+			t.Errorf("%s: %q cites another controller's owner reference", id, r.None)
+		}
+	}
+	g := controllerNamed(t, "finproof", "GuardReconciler")
+	cleanup := g.Rows[locate.RowFinalizerCleanup]
+	for _, s := range cleanup.Sites {
+		if strings.Contains(s.Text, "func hasFinalizer") {
+			t.Errorf("finalizer-cleanup cites the predicate at %s:%d", s.File, s.Line)
+		}
+	}
+}
+
+// TestResyncOfThePrimary: an event-driven client-go controller cites the
+// resync period of the factory its primary type's informer comes from, not
+// that of a factory made first for another type; and a dependency handed
+// the queue that only forgets the key leaves it event-driven, after a
+// search that says so.
+func TestResyncOfThePrimary(t *testing.T) {
+	c := controllerNamed(t, "depqueue", "SecretStamper")
+	r := c.Rows[locate.RowRequeueSuccess]
+	if !strings.HasPrefix(r.None, "event-driven only") || !strings.Contains(r.None, "45*time.Second (testdata/src/depqueue/main.go:") {
+		t.Errorf("requeue-success: %q, want event-driven only, citing the Secrets' factory's 45*time.Second", r.None)
+	}
+	if r.Searched == "" {
+		t.Errorf("requeue-success: none without what was searched")
+	}
+	s, ok := controllerNamed(t, "depqueue", "ConfigMapRefresher").Rows[locate.RowRequeueSuccess].Primary()
+	if !ok || !strings.Contains(s.Note, "queuelib/requeue/requeue.go:") {
+		t.Errorf("requeue-success: %+v, want the call of the helper, citing the AddAfter in its body", s)
+	}
+}
