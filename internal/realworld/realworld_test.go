@@ -276,7 +276,7 @@ func find(ctrls []locate.Controller, kc controller, prefix string) (locate.Contr
 		if sameKind {
 			byKind = append(byKind, c)
 		}
-		if sameName {
+		if sameName && c.Kind == "" {
 			byName = append(byName, c)
 		}
 	}
