@@ -1,7 +1,10 @@
 // Package realworld scores ctrlcmp against answer keys written by hand for
 // public controllers that are not in this repository (testdata/realworld,
-// one JSON file per tree, with its repository and sha). It holds a test
-// only: `make realworld` runs it on every key whose tree is checked out
-// under $REALWORLD_DIR and skips the rest, so nothing here needs the
-// network, and it prints a score per tree and per row.
+// one JSON file per tree, with its repository and sha; the held-out half
+// under testdata/realworld/heldout). It holds a test only: `make realworld`
+// runs it on every key whose tree is checked out under $REALWORLD_DIR and
+// skips when there is none, so nothing here needs the network. Each row is
+// right, wrong and stated as certain, or not settled; the test prints them
+// per tree and per row for the two halves apart, and fails a tree that
+// falls below its key's ratchet.
 package realworld
