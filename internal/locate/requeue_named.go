@@ -133,7 +133,7 @@ func (a *analysis) reachingAssignment(info *types.Info, ret *ast.ReturnStmt, v t
 			return x, true, x.Tok == token.ASSIGN
 		case *ast.IfStmt:
 			for _, br := range []ast.Stmt{x.Body, x.Else} {
-				if touches(br) && !leaves(br) {
+				if touches(br) && !leaves(info, br) {
 					return nil, true, false
 				}
 			}
@@ -183,7 +183,7 @@ func (a *analysis) reachingAssignment(info *types.Info, ret *ast.ReturnStmt, v t
 
 // leaves reports whether a branch ends by leaving the function (or the
 // loop or switch that holds it), so nothing it assigns falls through.
-func leaves(st ast.Stmt) bool {
+func leaves(info *types.Info, st ast.Stmt) bool {
 	b, ok := st.(*ast.BlockStmt)
 	if !ok {
 		return false
@@ -195,10 +195,8 @@ func leaves(st ast.Stmt) bool {
 	case *ast.ReturnStmt, *ast.BranchStmt:
 		return true
 	case *ast.ExprStmt:
-		if c, ok := x.X.(*ast.CallExpr); ok {
-			if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "panic" {
-				return true
-			}
+		if c, ok := x.X.(*ast.CallExpr); ok && isBuiltin(info, c.Fun, "panic") {
+			return true
 		}
 	}
 	return false
