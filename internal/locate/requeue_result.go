@@ -177,6 +177,15 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 		} else {
 			reason += " and the cache's periodic resync (no SyncPeriod is set in the tree: controller-runtime's default applies)"
 		}
+		for _, r := range rets {
+			if r.class == ClassImmediate {
+				// Requeue: true with a nil error: not an interval, but
+				// not event-driven either.
+				at := a.site(r.pos)
+				reason = fmt.Sprintf("no timed requeue: no return on the success path sets RequeueAfter; the return at %s:%d asks for an immediate requeue (Requeue: true, rate-limited), otherwise the object is reconciled again on watch events", at.File, at.Line)
+				break
+			}
+		}
 		out.onError, out.onSuccess = errRow, noneAfter(reason, searched)
 		return out
 	}
