@@ -42,8 +42,10 @@ type typeSource struct {
 	// copied says the condition is one already in a list, copied (kept
 	// by a removal, or taken from another object): it sets no new type.
 	copied bool
-	// end is where the trail of an unfollowed type ends, when known.
+	// end is where the trail of an unfollowed type ends, when known, and
+	// why it ends there.
 	end token.Pos
+	why string
 }
 
 func (t typeSource) settled() bool { return t.param < 0 }
@@ -378,7 +380,8 @@ func (r *condReader) record(s *condSummary, t int, srcs []typeSource, site token
 func sameEffect(a, b condEffect) bool {
 	return a.target == b.target && a.site == b.site && a.typ.value == b.typ.value && a.typ.k == b.typ.k &&
 		a.typ.param == b.typ.param && slices.Equal(a.typ.path, b.typ.path) && a.typ.truth == b.typ.truth &&
-		a.typ.statusParam == b.typ.statusParam && a.typ.partial == b.typ.partial && a.typ.copied == b.typ.copied
+		a.typ.statusParam == b.typ.statusParam && a.typ.partial == b.typ.partial && a.typ.copied == b.typ.copied &&
+		a.typ.end == b.typ.end
 }
 
 // maxDepth bounds the steps a target is followed through locals.

@@ -41,7 +41,7 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 				at := fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func)
 				if t.end.IsValid() {
 					if e := a.site(t.end); e.File != s.File || e.Line != s.Line {
-						at = fmt.Sprintf("%s:%d (%s; its type's trail ends at %s:%d)", s.File, s.Line, s.Func, e.File, e.Line)
+						at = fmt.Sprintf("%s:%d (%s; its type's trail ends at %s:%d, %s)", s.File, s.Line, s.Func, e.File, e.Line, t.why)
 					}
 				}
 				if !slices.Contains(lost, at) {

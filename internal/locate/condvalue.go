@@ -87,7 +87,7 @@ func (r *condReader) types(e ast.Expr, path []string) []typeSource {
 				continue
 			}
 			t := unfollowed
-			t.end = v.end
+			t.end, t.why = v.end, v.why
 			out = append(out, t)
 		}
 	}

@@ -115,6 +115,8 @@ func (b *flowBody) local() *flowLocals {
 	assign := func(lhs, rhs ast.Expr, idx int) {
 		if idx < 0 {
 			l.holder[ast.Unparen(rhs)] = lhs
+			// x = T(v), x = &v: v's value is stored too.
+			l.holder[stripConversions(info, rhs)] = lhs
 		}
 		switch x := ast.Unparen(lhs).(type) {
 		case *ast.Ident:
@@ -297,10 +299,16 @@ type flowEngine struct {
 // maxFlowDepth bounds the steps one query follows a value through.
 const maxFlowDepth = 16
 
+// maxFlowSteps bounds the steps of one query, so that a value assigned in
+// many places through many helpers costs a bounded time; past it, the
+// trail ends.
+const maxFlowSteps = 4096
+
 // query is one question's state: the steps taken, and the cycle guard.
 type query struct {
-	fl   *flowEngine
-	seen map[string]bool
+	fl    *flowEngine
+	seen  map[string]bool
+	steps int
 }
 
 // values lists what e (in b), or the path below it, may hold.
@@ -313,7 +321,8 @@ func (q *query) values(b *flowBody, e ast.Expr, path []string, depth int) []flow
 	if e == nil {
 		return []flowVal{{b: b, zero: true, param: -1}}
 	}
-	if depth > maxFlowDepth {
+	q.steps++
+	if depth > maxFlowDepth || q.steps > maxFlowSteps {
 		return []flowVal{{b: b, e: e, param: -1, end: e.Pos(), why: "followed too far"}}
 	}
 	key := posKey(q.fl.a, b, e, path)
@@ -751,273 +760,4 @@ func callArgs(info *types.Info, e *ast.CallExpr, callee *flowBody) []ast.Expr {
 		return nil
 	}
 	return e.Args
-}
-
-// The intraprocedural helpers the re-read, read-helper and patch locators
-// share.
-
-// mentions reports whether e uses one of the variables.
-func mentions(info *types.Info, e ast.Node, vars map[*types.Var]bool) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			if v, ok := info.Uses[id].(*types.Var); ok && vars[v] {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// assignedFrom adds to vars the variables body assigns or declares from e:
-// those on the left of the value that is e (exact: `x, err := e`), or of
-// the value that holds it (`ops = append(ops, e)`); the first of them when
-// one value gives several.
-func assignedFrom(info *types.Info, body ast.Node, e ast.Expr, exact bool, vars map[*types.Var]bool) {
-	holds := func(v ast.Expr) bool {
-		if exact {
-			return ast.Unparen(v) == e
-		}
-		return v.Pos() <= e.Pos() && e.End() <= v.End()
-	}
-	add := func(lhs []ast.Expr, values []ast.Expr) {
-		for i, v := range values {
-			if !holds(v) {
-				continue
-			}
-			if len(lhs) != len(values) {
-				i = 0
-			}
-			if id, ok := ast.Unparen(lhs[i]).(*ast.Ident); ok {
-				if v, ok := info.ObjectOf(id).(*types.Var); ok {
-					vars[v] = true
-				}
-			}
-		}
-	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			add(n.Lhs, n.Rhs)
-		case *ast.ValueSpec:
-			names := make([]ast.Expr, len(n.Names))
-			for i, id := range n.Names {
-				names[i] = id
-			}
-			add(names, n.Values)
-		}
-		return true
-	})
-}
-
-// taint grows vars with every variable of body assigned from an expression
-// that uses one of them, and with the parameters of closures called with
-// them, until nothing changes. An API object is never the key, even when
-// it was read by the key: what its fields name (a child's name, a storage
-// class) is another object's.
-func taint(info *types.Info, body ast.Node, vars map[*types.Var]bool) {
-	for changed := true; changed; {
-		changed = false
-		mark := func(id *ast.Ident) {
-			v, ok := info.Defs[id].(*types.Var)
-			if !ok {
-				v, ok = info.Uses[id].(*types.Var)
-			}
-			if ok && !vars[v] && !IsObjectPointer(v.Type()) {
-				vars[v] = true
-				changed = true
-			}
-		}
-		ast.Inspect(body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for _, r := range n.Rhs {
-					if mentions(info, r, vars) {
-						for _, l := range n.Lhs {
-							if id, ok := ast.Unparen(l).(*ast.Ident); ok {
-								mark(id)
-							}
-						}
-						break
-					}
-				}
-			case *ast.ValueSpec:
-				for _, r := range n.Values {
-					if mentions(info, r, vars) {
-						for _, id := range n.Names {
-							mark(id)
-						}
-						break
-					}
-				}
-			case *ast.RangeStmt:
-				if mentions(info, n.X, vars) {
-					for _, e := range []ast.Expr{n.Key, n.Value} {
-						if id, ok := e.(*ast.Ident); ok {
-							mark(id)
-						}
-					}
-				}
-			case *ast.CallExpr:
-				if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
-					params := paramIdents(lit.Type)
-					for i, arg := range n.Args {
-						if i < len(params) && mentions(info, arg, vars) {
-							mark(params[i])
-						}
-					}
-				}
-			}
-			return true
-		})
-	}
-}
-
-// paramIdents are the names a function type declares for its parameters.
-func paramIdents(ft *ast.FuncType) []*ast.Ident {
-	var ids []*ast.Ident
-	for _, f := range ft.Params.List {
-		ids = append(ids, f.Names...)
-	}
-	return ids
-}
-
-// The guards around a return, for the walk every requeue and write
-// locator shares.
-
-// guard is what the conditions around a return test.
-type guard int
-
-// scope is what the conditions around a return say about it.
-type scope struct {
-	guard guard
-	// terminal says a condition tests for a TerminalError, so the error
-	// returned under it is one.
-	terminal bool
-}
-
-const (
-	guardNone  guard = iota
-	guardOther       // under a condition that tests no error
-	guardError       // under a condition that tests an error
-)
-
-// walkReturns visits the returns of a body (not of its closures) with what
-// the conditions around each say of it.
-func (a *analysis) walkReturns(info *types.Info, b *ast.BlockStmt, sc scope, visit func(*ast.ReturnStmt, scope)) {
-	under := func(sc scope, g guard, cond ast.Expr) scope {
-		sc.guard = max(sc.guard, g)
-		sc.terminal = sc.terminal || cond != nil && a.testsTerminal(info, cond)
-		return sc
-	}
-	var walk func(n ast.Stmt, sc scope)
-	walkList := func(list []ast.Stmt, sc scope) {
-		for _, s := range list {
-			walk(s, sc)
-		}
-	}
-	walk = func(n ast.Stmt, sc scope) {
-		switch s := n.(type) {
-		case *ast.BlockStmt:
-			walkList(s.List, sc)
-		case *ast.LabeledStmt:
-			walk(s.Stmt, sc)
-		case *ast.IfStmt:
-			bg, eg := branchGuards(info, s.Cond)
-			walk(s.Body, under(sc, bg, s.Cond))
-			if s.Else != nil {
-				walk(s.Else, under(sc, eg, nil))
-			}
-		case *ast.ForStmt:
-			walk(s.Body, under(sc, guardOther, nil))
-		case *ast.RangeStmt:
-			walk(s.Body, under(sc, guardOther, nil))
-		case *ast.SwitchStmt:
-			walk(s.Body, sc)
-		case *ast.TypeSwitchStmt:
-			walk(s.Body, sc)
-		case *ast.SelectStmt:
-			walk(s.Body, sc)
-		case *ast.CaseClause:
-			inner := under(sc, guardOther, nil)
-			for _, e := range s.List {
-				inner = under(inner, condGuard(info, e), e)
-			}
-			walkList(s.Body, inner)
-		case *ast.CommClause:
-			walkList(s.Body, under(sc, guardOther, nil))
-		case *ast.ReturnStmt:
-			visit(s, sc)
-		}
-	}
-	walkList(b.List, sc)
-}
-
-// condGuard says whether a condition tests an error.
-func condGuard(info *types.Info, cond ast.Expr) guard {
-	g := guardOther
-	ast.Inspect(cond, func(n ast.Node) bool {
-		if e, ok := n.(ast.Expr); ok {
-			if t := info.TypeOf(e); t != nil && isErrorType(t) {
-				g = guardError
-				return false
-			}
-		}
-		return true
-	})
-	return g
-}
-
-// branchGuards say what an if's condition makes of its two branches. A
-// condition that an error is nil (err == nil, alone or in a conjunction)
-// guards a success path: its body is unguarded when the test is all the
-// condition says, else under another condition, and its else branch is
-// where the error is not nil. Any other test of an error guards its body as
-// a failure path; a condition that tests no error guards both branches.
-func branchGuards(info *types.Info, cond ast.Expr) (body, els guard) {
-	var conj []ast.Expr
-	var split func(e ast.Expr)
-	split = func(e ast.Expr) {
-		if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LAND {
-			split(b.X)
-			split(b.Y)
-			return
-		}
-		conj = append(conj, e)
-	}
-	split(cond)
-	nilErr, other := 0, guardNone
-	for _, c := range conj {
-		if errIsNil(info, c) {
-			nilErr++
-			continue
-		}
-		other = max(other, condGuard(info, c))
-	}
-	switch {
-	case nilErr > 0 && other == guardNone:
-		return guardNone, guardError
-	case nilErr > 0 && other == guardOther:
-		return guardOther, guardOther
-	}
-	g := condGuard(info, cond)
-	if g == guardOther {
-		return guardOther, guardOther
-	}
-	return g, guardNone
-}
-
-// errIsNil reports whether e tests that an error is nil (err == nil).
-func errIsNil(info *types.Info, e ast.Expr) bool {
-	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
-	if !ok || b.Op != token.EQL {
-		return false
-	}
-	for _, side := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-		if t := info.TypeOf(side[0]); t != nil && isErrorType(t) && isNilExpr(info, side[1]) {
-			return true
-		}
-	}
-	return false
 }
