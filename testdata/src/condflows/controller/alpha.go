@@ -43,9 +43,9 @@ func (r *AlphaReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	return ctrl.Result{}, nil
 }
 
-// makeCondition builds a True condition of a type for the object.
-func makeCondition(t string, obj *v1.Alpha) metav1.Condition {
-	return metav1.Condition{Type: t, Status: metav1.ConditionTrue, Reason: "Reconciled", ObservedGeneration: obj.Generation}
+// makeCondition builds a True condition of a type for any object.
+func makeCondition[O interface{ GetGeneration() int64 }](t string, obj O) metav1.Condition {
+	return metav1.Condition{Type: t, Status: metav1.ConditionTrue, Reason: "Reconciled", ObservedGeneration: obj.GetGeneration()}
 }
 
 // applyConditions puts each condition of the list on the object, in place

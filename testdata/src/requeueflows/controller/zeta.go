@@ -17,14 +17,15 @@ type ZetaReconciler struct {
 	client.Client
 }
 
-// Reconcile runs the inner pass, then writes the Secret and hands back
-// the inner pass's interval with the write's error.
+// Reconcile runs the inner pass (in a closure called at once), then
+// writes the Secret and hands back the inner pass's interval with the
+// write's error.
 func (r *ZetaReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "ZetaReconciler/reconcile-entry"
 	var secret corev1.Secret
 	if err := r.Get(ctx, req.NamespacedName, &secret); err != nil { // want "ZetaReconciler/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	inner, err := r.inner(&secret)
+	inner, err := func() (ctrl.Result, error) { return r.inner(&secret) }()
 	if err != nil {
 		return ctrl.Result{}, err // want "ZetaReconciler/requeue-error"
 	}
