@@ -263,6 +263,7 @@ func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
 			if len(as.Lhs) != len(as.Rhs) {
 				return true
 			}
+			closure := a.bySyntax[lit]
 			for i, l := range as.Lhs {
 				id, ok := l.(*ast.Ident)
 				if !ok || !named[info.Uses[id]] {
@@ -270,19 +271,28 @@ func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
 				}
 				class := ""
 				var after ast.Expr
+				afterIn := closure
 				switch t := info.TypeOf(id); {
 				case isErrorType(t) && !isNil(info, as.Rhs[i]):
 					class = ClassErrorBackoff
 				case typeKey(t) == typeResult:
-					var requeue bool
-					if requeue, after = resultFields(info, as.Rhs[i]); requeue {
+					// What the result is set to, as the engine follows it.
+					rv, ok := a.resultValue(closure, as.Rhs[i])
+					if !ok {
+						out = append(out, retSite{pos: as.Pos(), in: closure, ret: as, at: as, opaque: rv.opaque, deferred: true})
+						continue
+					}
+					if rv.after != nil && rv.afterIn != nil {
+						afterIn = rv.afterIn
+					}
+					if after = rv.after; rv.requeue {
 						class = ClassImmediate
 					} else if after != nil {
 						class = ClassRetryAfterFailure
 					}
 				}
 				if class != "" {
-					out = append(out, retSite{pos: as.Pos(), class: class, in: a.bySyntax[lit], ret: as, at: as, after: after, deferred: true})
+					out = append(out, retSite{pos: as.Pos(), class: class, in: closure, afterIn: afterIn, ret: as, at: as, after: after, deferred: true})
 				}
 			}
 			return true

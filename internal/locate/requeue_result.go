@@ -44,6 +44,14 @@ type retSite struct {
 	afterWork bool
 }
 
+// afterFn is the function the site's RequeueAfter expression is in.
+func (r *retSite) afterFn() *ssa.Function {
+	if r.afterIn != nil {
+		return r.afterIn
+	}
+	return r.in
+}
+
 // resultRequeues classifies every return of the reconcile path of a
 // controller-runtime reconciler, following returns that hand back a helper's
 // result.
@@ -133,7 +141,7 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 		}
 	}
 	if primary != nil && primary.class == ClassRetryAfterFailure {
-		out.retry = &timedRequeue{in: primary.afterIn, at: primary.at, duration: primary.after}
+		out.retry = &timedRequeue{in: primary.afterFn(), at: primary.at, duration: primary.after}
 	}
 	if success == nil {
 		// Prefer a result built by a call (a builder) to one merely held
@@ -159,7 +167,7 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 			if r.class != ClassDependencyWait || r.deferred {
 				continue
 			}
-			out.success = &timedRequeue{in: r.afterIn, at: r.at, duration: r.after}
+			out.success = &timedRequeue{in: r.afterFn(), at: r.at, duration: r.after}
 			s := a.site(r.pos)
 			s.Class = ClassDependencyWait
 			s.Primary = true
@@ -189,7 +197,7 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 		out.onError, out.onSuccess = errRow, noneAfter(reason, searched)
 		return out
 	}
-	out.success = &timedRequeue{in: success.afterIn, at: success.at, duration: success.after}
+	out.success = &timedRequeue{in: success.afterFn(), at: success.at, duration: success.after}
 	s := a.site(success.pos)
 	s.Class = ClassSuccessInterval
 	s.Primary = true
