@@ -150,7 +150,12 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 		for _, r := range rets {
 			if r.opaque != nil {
 				s := a.site(r.pos)
-				why := fmt.Sprintf("the result is built by %s at %s:%d, which ctrlcmp does not follow into", a.exprText(callee(r.opaque)), s.File, s.Line)
+				at := s
+				if a.fileOwn(r.opaque.Pos()) {
+					// Where the engine's trail ends, not the return.
+					at = a.site(r.opaque.Pos())
+				}
+				why := fmt.Sprintf("the result is built by %s at %s:%d, which ctrlcmp does not follow into", a.exprText(callee(r.opaque)), at.File, at.Line)
 				if r.note != "" {
 					why = fmt.Sprintf("%s at %s:%d", r.note, s.File, s.Line)
 				}
