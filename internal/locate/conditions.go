@@ -77,7 +77,7 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 			kindName = "the " + kind.Obj().Name()
 		}
 		return noneAfter("no status condition is set on the primary object on the reconcile path",
-			fmt.Sprintf("every store that reaches %s's Status.Conditions (a condition setter of the knowledge table, an append, an index store, a list assigned whole, a helper whose summary sets one) in the %d functions on the reconcile path (%s), with the helpers and library bodies they call", kindName, len(bodies), bodyNames(bodies)))
+			fmt.Sprintf("every store that reaches %s's Status.Conditions (a condition setter of the knowledge table, an append, an index store, a list assigned whole, a helper whose summary sets one) in %s on the reconcile path (%s), with the helpers and library bodies they call", kindName, countOf(len(bodies), "function"), bodyNames(bodies)))
 	}
 	var out []Site
 	for _, name := range names {
@@ -120,6 +120,14 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 		out[0].Note = strings.TrimPrefix(out[0].Note+"; "+note, "; ")
 	}
 	return Row{Sites: out}
+}
+
+// countOf says how many of a thing there are: "1 function", "3 functions".
+func countOf(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // bodyNames names the functions of some bodies, up to six, saying how
