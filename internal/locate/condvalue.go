@@ -21,8 +21,14 @@ func (r *condReader) condElems(e ast.Expr) []typeSource {
 }
 
 func (r *condReader) condAt(e ast.Expr, below []string) []typeSource {
+	ts, _ := r.condAtOf(e, below)
+	return ts
+}
+
+// condAtOf is condAt, and whether the engine found any value at all.
+func (r *condReader) condAtOf(e ast.Expr, below []string) ([]typeSource, bool) {
 	if e == nil {
-		return nil
+		return nil, false
 	}
 	if id, ok := stripConversions(r.info(), e).(*ast.Ident); ok && len(below) == 0 {
 		if v := varOf(r.info(), id); v != nil {
@@ -33,7 +39,7 @@ func (r *condReader) condAt(e ast.Expr, below []string) []typeSource {
 					// names one or is a parameter (not when it is read
 					// from a list).
 					if ts := r.typeOf(g.value); slices.ContainsFunc(ts, func(t typeSource) bool { return t.followed() || !t.settled() && len(t.path) == 0 }) {
-						return ts
+						return ts, true
 					}
 				}
 			}
@@ -50,14 +56,14 @@ func (r *condReader) condAt(e ast.Expr, below []string) []typeSource {
 			truth = true
 		}
 	}
-	out := r.types(e, slices.Concat(below, []string{"Type"}))
+	out, found := r.typesOf(e, slices.Concat(below, []string{"Type"}))
 	for i := range out {
 		out[i].truth = out[i].truth || truth
 		if !out[i].truth && statusParam >= 0 {
 			out[i].statusParam = statusParam
 		}
 	}
-	return out
+	return out, found
 }
 
 // typeOf resolves the values a condition type expression holds.
@@ -70,11 +76,19 @@ func (r *condReader) typeOf(e ast.Expr) []typeSource {
 // caller; a value read from an object is copied; anything else is where
 // the trail ends.
 func (r *condReader) types(e ast.Expr, path []string) []typeSource {
+	ts, _ := r.typesOf(e, path)
+	return ts
+}
+
+// typesOf is types, and whether the engine found any value at all (a zero
+// value, an empty list, sets no type but is no lost trail either).
+func (r *condReader) typesOf(e ast.Expr, path []string) ([]typeSource, bool) {
 	if e == nil {
-		return nil
+		return nil, false
 	}
 	var out []typeSource
-	for _, v := range r.f.fl.values(r.b, e, path...) {
+	vals := r.f.fl.values(r.b, e, path...)
+	for _, v := range vals {
 		switch {
 		case v.zero:
 		case v.param >= 0 && v.b == r.b:
@@ -91,7 +105,7 @@ func (r *condReader) types(e ast.Expr, path []string) []typeSource {
 			out = append(out, t)
 		}
 	}
-	return out
+	return out, len(vals) > 0
 }
 
 // isConditionsGetter reports whether e calls a method without arguments
@@ -116,15 +130,16 @@ func (r *condReader) instantiate(t typeSource, args []ast.Expr, partial bool) []
 	if t.settled() {
 		out = []typeSource{t}
 	} else if t.param < len(args) {
+		var found bool
 		if len(t.path) > 0 && t.path[len(t.path)-1] == "Type" {
-			out = r.condAt(args[t.param], t.path[:len(t.path)-1])
+			out, found = r.condAtOf(args[t.param], t.path[:len(t.path)-1])
 		} else {
-			out = r.types(args[t.param], t.path)
+			out, found = r.typesOf(args[t.param], t.path)
 		}
 		for i := range out {
 			out[i].truth = out[i].truth || t.truth
 		}
-		if len(out) == 0 {
+		if len(out) == 0 && !found {
 			out = []typeSource{unfollowed}
 		}
 	}

@@ -361,6 +361,10 @@ func (q *query) values(b *flowBody, e ast.Expr, path []string, depth int) []flow
 		// x[i:j] holds x's elements.
 		return q.values(b, x.X, path, depth+1)
 	case *ast.CallExpr:
+		if isBuiltin(info, x.Fun, "make") || isBuiltin(info, x.Fun, "new") {
+			// A new value: empty, its fields zero.
+			return []flowVal{{b: b, zero: true, param: -1}}
+		}
 		if isBuiltin(info, x.Fun, "append") && len(x.Args) > 0 && len(path) > 0 && path[0] == elem {
 			out := q.values(b, x.Args[0], path, depth+1)
 			for i, arg := range x.Args[1:] {
@@ -482,14 +486,16 @@ func (q *query) ident(b *flowBody, x *ast.Ident, path []string, depth int) []flo
 		return []flowVal{{b: b, e: x, param: -1, end: x.Pos(), why: "a package variable"}}
 	}
 	l := b.local()
-	if len(l.defs[v]) == 0 && isObject(v.Type()) {
-		// An API object read into a variable (var obj T; r.Get(…,
-		// &obj)): what its fields hold is the object's, whatever the
-		// body stores into them elsewhere.
-		return []flowVal{{b: b, e: x, param: -1, external: true, end: x.Pos(), why: "read from an object"}}
-	}
 	var out []flowVal
 	made := false
+	object := isObject(v.Type())
+	if object {
+		// An API object variable may be read into (var obj T, or obj :=
+		// &T{}, then r.Get(…, obj)): what its fields hold is then the
+		// object's, whatever the body stores into them elsewhere.
+		out = append(out, flowVal{b: b, e: x, param: -1, external: true, end: x.Pos(), why: "read from an object"})
+		made = true
+	}
 	for _, d := range l.defs[v] {
 		made = true
 		switch {
@@ -511,6 +517,9 @@ func (q *query) ident(b *flowBody, x *ast.Ident, path []string, depth int) []flo
 		}
 	}
 	for _, st := range l.stores[v] {
+		if object {
+			break
+		}
 		if n := len(st.path); n <= len(path) && strings.Join(st.path, ".") == strings.Join(path[:n], ".") {
 			made = true
 			out = append(out, q.values(b, st.value, path[n:], depth+1)...)
