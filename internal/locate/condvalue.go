@@ -20,6 +20,7 @@ func (r *condReader) condElems(e ast.Expr) []typeSource {
 	return r.condAt(e, []string{elem})
 }
 
+// condAt resolves the types the condition at the path below e holds.
 func (r *condReader) condAt(e ast.Expr, below []string) []typeSource {
 	ts, _ := r.condAtOf(e, below)
 	return ts

@@ -317,6 +317,7 @@ func (fl *flowEngine) values(b *flowBody, e ast.Expr, path ...string) []flowVal 
 	return q.values(b, e, path, 0)
 }
 
+// values is one step of a query: what e, or the path below it, may hold.
 func (q *query) values(b *flowBody, e ast.Expr, path []string, depth int) []flowVal {
 	if e == nil {
 		return []flowVal{{b: b, zero: true, param: -1}}
