@@ -20,14 +20,14 @@ import (
 // same objects as the tree's), once per package.
 
 // ownBody is the body of a function of the tree, or nil.
-func (a *analysis) ownBody(fn *types.Func) *condBody {
+func (a *analysis) ownBody(fn *types.Func) *flowBody {
 	if b, ok := a.bodies[fn]; ok {
 		return b
 	}
-	var b *condBody
+	var b *flowBody
 	if fd := a.decls[fn]; fd != nil && fd.Body != nil {
 		if info := a.infoAt(fd.Pos()); info != nil {
-			b = &condBody{decl: fd, info: info, params: paramsOf(fn), partial: a.prog.Unanalysed[fn]}
+			b = &flowBody{decl: fd, info: info, params: paramsOf(fn), partial: a.prog.Unanalysed[fn]}
 		}
 	}
 	a.bodies[fn] = b
@@ -59,12 +59,12 @@ func paramsOf(fn *types.Func) []*types.Var {
 // depPackage is a dependency package read in full: its declarations by
 // qualified name, and its type information.
 type depPackage struct {
-	funcs map[string]*condBody
+	funcs map[string]*flowBody
 }
 
 // depBody is the body of a dependency's function, read on demand, or nil
 // when its package cannot be read (the problem is warned once).
-func (a *analysis) depBody(fn *types.Func) *condBody {
+func (a *analysis) depBody(fn *types.Func) *flowBody {
 	if fn.Pkg() == nil {
 		return nil
 	}
@@ -124,7 +124,7 @@ func (a *analysis) depPackage(path string) *depPackage {
 		Error: func(error) {},
 	}
 	_, err := conf.Check(path, a.tree.Fset, files, info)
-	dp := &depPackage{funcs: map[string]*condBody{}}
+	dp := &depPackage{funcs: map[string]*flowBody{}}
 	for _, f := range files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
@@ -135,7 +135,7 @@ func (a *analysis) depPackage(path string) *depPackage {
 			if !ok {
 				continue
 			}
-			dp.funcs[funcKey(obj)] = &condBody{decl: fd, info: info, params: paramsOf(obj), partial: err != nil, dep: true}
+			dp.funcs[funcKey(obj)] = &flowBody{decl: fd, info: info, params: paramsOf(obj), partial: err != nil, dep: true}
 		}
 	}
 	a.deps[path] = dp

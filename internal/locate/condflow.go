@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // The flow of condition types. A condition type is a constant that flows
@@ -12,40 +13,25 @@ import (
 // project's own with Type and Status) that ends in the primary object's
 // .Status.Conditions. Each function is summarised once per primary type:
 // the conditions it sets, on what (the primary object, or one of its
-// parameters), with which type (a constant, or one of its parameters), and
-// the conditions it returns. A call of a summarised function instantiates
-// its summary with the call's arguments, so a type is followed through any
-// number of constructors, setters, methods of a custom conditions type and
-// library helpers (whose bodies are read on demand, bodies.go).
-//
-// The summaries are computed from the syntax and go/types, not from SSA:
-// the same reading serves the tree's own functions, those holding type
-// errors (no SSA is built from them) and dependency bodies read on demand
-// (never type-checked with the tree).
-
-// condBody is a function body the flow reads: its declaration, the type
-// information covering it, and its parameters (the receiver first).
-type condBody struct {
-	decl   *ast.FuncDecl
-	info   *types.Info
-	params []*types.Var
-	// partial says the body holds type errors: what is found in it is
-	// marked partial.
-	partial bool
-	// dep says the body is a dependency's, read on demand: its parameters
-	// are always followed to the caller.
-	dep bool
-}
+// parameters), with which type (a constant, or what one of its parameters
+// holds). A call of a summarised function instantiates its summary with the
+// call's arguments, so a type is followed through any number of setters,
+// methods of a custom conditions type and library helpers (whose bodies
+// are read on demand, bodies.go). What a type or a condition value holds
+// (a constructor's result, a list's elements, an options struct's field)
+// is asked of the value-flow engine (flow.go), over the same bodies: the
+// tree's own functions, those holding type errors and dependency bodies.
 
 // typeSource is where a condition's type comes from: a settled value (a
 // constant k, or a literal when k is nil), or a parameter of the function
-// (the type itself, or the Type field of a condition parameter, when cond
-// is set).
+// (param >= 0; path is what is selected below it: the Type field of a
+// condition parameter, a field of an options struct, an element of a
+// list).
 type typeSource struct {
 	value string
 	k     *types.Const
-	param int // >= 0: not settled here, the parameter's value decides
-	cond  bool
+	param int
+	path  []string
 	truth bool
 	// statusParam is the parameter holding the condition's Status, when
 	// one does (-1 otherwise): the caller's argument says whether it is
@@ -56,6 +42,10 @@ type typeSource struct {
 	// copied says the condition is one already in a list, copied (kept
 	// by a removal, or taken from another object): it sets no new type.
 	copied bool
+	// end is where the trail of an unfollowed type ends, when known, and
+	// why it ends there.
+	end token.Pos
+	why string
 }
 
 func (t typeSource) settled() bool { return t.param < 0 }
@@ -82,60 +72,106 @@ type condEffect struct {
 // condSummary is what a function does with conditions.
 type condSummary struct {
 	effects []condEffect
-	// returns are the condition types the function's results hold, by
-	// result index.
-	returns map[int][]typeSource
 }
 
-// condFlow computes summaries for one primary type.
+// condFlow computes summaries for one primary type. The summaries of
+// functions that call each other in a cycle are computed together, to a
+// fixpoint (sccs).
 type condFlow struct {
 	a    *analysis
 	kind *types.Named
+	fl   *flowEngine
 	sums map[*ast.FuncDecl]*condSummary
+	// stack are the bodies being summarised, low the lowest stack index
+	// each reaches through a call back into the stack (Tarjan's), and
+	// members the bodies of a cycle, by the body at its root; cyclic
+	// marks a body called back while on the stack.
+	stack   []*flowBody
+	low     map[*ast.FuncDecl]int
+	members map[*ast.FuncDecl][]*flowBody
+	cyclic  map[*ast.FuncDecl]bool
 }
 
 func (a *analysis) condFlowFor(kind *types.Named) *condFlow {
 	if f, ok := a.condFlows[kind]; ok {
 		return f
 	}
-	f := &condFlow{a: a, kind: kind, sums: map[*ast.FuncDecl]*condSummary{}}
+	f := &condFlow{a: a, kind: kind, fl: &flowEngine{a: a, follow: takesConditions},
+		sums: map[*ast.FuncDecl]*condSummary{}, low: map[*ast.FuncDecl]int{}, members: map[*ast.FuncDecl][]*flowBody{},
+		cyclic: map[*ast.FuncDecl]bool{}}
 	a.condFlows[kind] = f
 	return f
 }
 
-// summary returns the summary of a body, computing it once; a recursive
-// call sees an empty summary.
-func (f *condFlow) summary(b *condBody) *condSummary {
+// maxFixpoint bounds the rounds a cycle's summaries are recomputed in; the
+// effects only grow, and each is kept once, so they settle sooner.
+const maxFixpoint = 8
+
+// summary returns the summary of a body. A body called back while it is
+// being summarised (recursion) is part of a cycle: once the cycle's root
+// is done, every member is read again until no summary grows, so no member
+// keeps the partial summary the first reading saw.
+func (f *condFlow) summary(b *flowBody) *condSummary {
 	if s, ok := f.sums[b.decl]; ok {
+		for i, on := range f.stack {
+			if on.decl == b.decl {
+				top := f.stack[len(f.stack)-1].decl
+				f.low[top] = min(f.low[top], i)
+				f.cyclic[b.decl] = true
+			}
+		}
 		return s
 	}
-	s := &condSummary{returns: map[int][]typeSource{}}
+	s := &condSummary{}
 	f.sums[b.decl] = s
-	r := &condReader{f: f, b: b, defs: map[*types.Var][]valueDef{}, typeStores: map[*types.Var][]ast.Expr{}, writtenTo: map[*types.Var][]ast.Expr{}, guards: map[*types.Var][]typeGuard{}}
-	r.index()
-	r.read(s)
+	idx := len(f.stack)
+	f.stack = append(f.stack, b)
+	f.low[b.decl] = idx
+	f.read(b, s)
+	f.stack = f.stack[:idx]
+	if low := f.low[b.decl]; low < idx {
+		// Part of a cycle rooted lower on the stack: hand it to the root.
+		root := f.stack[low].decl
+		f.members[root] = append(append(f.members[root], f.members[b.decl]...), b)
+		delete(f.members, b.decl)
+		parent := f.stack[idx-1].decl
+		f.low[parent] = min(f.low[parent], low)
+		return s
+	}
+	if ms := f.members[b.decl]; len(ms) > 0 || f.cyclic[b.decl] {
+		all := append([]*flowBody{b}, ms...)
+		for round := 0; round < maxFixpoint; round++ {
+			grew := false
+			for _, m := range all {
+				// Read again against the last round's summaries, then
+				// update in place (callers hold the summary).
+				fresh := &condSummary{}
+				f.read(m, fresh)
+				ms := f.sums[m.decl]
+				grew = grew || len(fresh.effects) != len(ms.effects)
+				ms.effects = fresh.effects
+			}
+			if !grew {
+				break
+			}
+		}
+		delete(f.members, b.decl)
+		delete(f.cyclic, b.decl)
+	}
 	return s
 }
 
-// valueDef is one assignment of a local variable: the expression, and the
-// result index when it is a call with several results (-1 otherwise);
-// ranged says the variable is a range over expr.
-type valueDef struct {
-	expr   ast.Expr
-	index  int
-	ranged bool
+// read computes a body's summary.
+func (f *condFlow) read(b *flowBody, s *condSummary) {
+	r := &condReader{f: f, b: b, guards: map[*types.Var][]typeGuard{}}
+	r.index()
+	r.read(s)
 }
 
 // condReader reads one body.
 type condReader struct {
 	f *condFlow
-	b *condBody
-	// defs are the assignments of each local variable; typeStores the
-	// values stored in a condition variable's Type field; writtenTo the
-	// places a variable is stored back into (obj.Status.Conditions = v).
-	defs       map[*types.Var][]valueDef
-	typeStores map[*types.Var][]ast.Expr
-	writtenTo  map[*types.Var][]ast.Expr
+	b *flowBody
 	// guards are the tests v.Type == X of a condition variable, with the
 	// block they guard: there v's type is X.
 	guards map[*types.Var][]typeGuard
@@ -149,55 +185,11 @@ type typeGuard struct {
 
 func (r *condReader) info() *types.Info { return r.b.info }
 
-// varOf is the variable an identifier names.
-func (r *condReader) varOf(id *ast.Ident) *types.Var {
-	if v, ok := r.info().Defs[id].(*types.Var); ok {
-		return v
-	}
-	v, _ := r.info().Uses[id].(*types.Var)
-	return v
-}
-
-// index records the assignments of the body's variables.
+// index records the guards of the body's condition variables.
 func (r *condReader) index() {
 	ast.Inspect(r.b.decl.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for i, l := range n.Lhs {
-				var rhs ast.Expr
-				idx := -1
-				switch {
-				case len(n.Lhs) == len(n.Rhs):
-					rhs = n.Rhs[i]
-				case len(n.Rhs) == 1:
-					rhs, idx = n.Rhs[0], i
-				}
-				if rhs == nil || n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
-					continue
-				}
-				r.assign(l, rhs, idx)
-			}
-		case *ast.ValueSpec:
-			for i, id := range n.Names {
-				if v := r.varOf(id); v != nil {
-					switch {
-					case len(n.Values) == len(n.Names):
-						r.defs[v] = append(r.defs[v], valueDef{expr: n.Values[i], index: -1})
-					case len(n.Values) == 1:
-						r.defs[v] = append(r.defs[v], valueDef{expr: n.Values[0], index: i})
-					}
-				}
-			}
-		case *ast.IfStmt:
+		if n, ok := n.(*ast.IfStmt); ok {
 			r.guard(n)
-		case *ast.RangeStmt:
-			for _, e := range []ast.Expr{n.Key, n.Value} {
-				if id, ok := e.(*ast.Ident); ok {
-					if v := r.varOf(id); v != nil {
-						r.defs[v] = append(r.defs[v], valueDef{expr: n.X, ranged: true})
-					}
-				}
-			}
 		}
 		return true
 	})
@@ -228,7 +220,7 @@ func (r *condReader) guard(n *ast.IfStmt) {
 				continue
 			}
 			if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
-				if v := r.varOf(id); v != nil {
+				if v := varOf(r.info(), id); v != nil {
 					r.guards[v] = append(r.guards[v], typeGuard{value: side[1], block: n.Body})
 				}
 			}
@@ -236,46 +228,11 @@ func (r *condReader) guard(n *ast.IfStmt) {
 	}
 }
 
-// assign records one assignment lhs = rhs.
-func (r *condReader) assign(lhs, rhs ast.Expr, idx int) {
-	switch l := ast.Unparen(lhs).(type) {
-	case *ast.Ident:
-		if v := r.varOf(l); v != nil {
-			r.defs[v] = append(r.defs[v], valueDef{expr: rhs, index: idx})
-		}
-	case *ast.SelectorExpr:
-		// c.Type = X on a condition variable.
-		if id, ok := ast.Unparen(l.X).(*ast.Ident); ok && isConditionTypeField(r.info(), l) {
-			if v := r.varOf(id); v != nil {
-				r.typeStores[v] = append(r.typeStores[v], rhs)
-			}
-		}
-	}
-	// obj.Status.Conditions = v: v is stored back into what lhs names.
-	if id, ok := stripConversions(r.info(), rhs).(*ast.Ident); ok && idx < 0 {
-		if v := r.varOf(id); v != nil {
-			r.writtenTo[v] = append(r.writtenTo[v], lhs)
-		}
-	}
-}
-
-// read finds the body's condition effects and returns. A closure's calls
-// and stores are read with the body that makes it; its returns are its own.
+// read finds the body's condition effects: its calls and stores, those of
+// its closures included.
 func (r *condReader) read(s *condSummary) {
-	var open []ast.Node // the nodes being visited, outermost first
-	closures := 0       // how many of them are function literals
 	ast.Inspect(r.b.decl.Body, func(n ast.Node) bool {
-		if n == nil {
-			if _, lit := open[len(open)-1].(*ast.FuncLit); lit {
-				closures--
-			}
-			open = open[:len(open)-1]
-			return true
-		}
-		open = append(open, n)
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			closures++
 		case *ast.CallExpr:
 			r.readCall(s, n)
 		case *ast.AssignStmt:
@@ -284,28 +241,9 @@ func (r *condReader) read(s *condSummary) {
 					r.readStore(s, n.Lhs[i], n.Rhs[i])
 				}
 			}
-		case *ast.ReturnStmt:
-			if closures > 0 {
-				break
-			}
-			for i, e := range n.Results {
-				if len(n.Results) == 1 && isCall(e) && r.resultCount() > 1 {
-					break
-				}
-				if conditionStruct(r.info().TypeOf(e)) {
-					s.returns[i] = append(s.returns[i], r.cond(e, 0)...)
-				}
-			}
 		}
 		return true
 	})
-}
-
-func (r *condReader) resultCount() int {
-	if r.b.decl.Type.Results == nil {
-		return 0
-	}
-	return r.b.decl.Type.Results.NumFields()
 }
 
 // readCall records what a call sets: a library setter of the knowledge
@@ -324,9 +262,9 @@ func (r *condReader) readCall(s *condSummary, e *ast.CallExpr) {
 				srcs = []typeSource{{value: constant.StringVal(k.Val()), k: k, param: -1, truth: c.fact.True, statusParam: -1}}
 			}
 		case c.fact.ArgIsCondition:
-			srcs = r.cond(c.arg(c.fact.Arg), 0)
+			srcs = r.cond(c.arg(c.fact.Arg))
 		default:
-			srcs = r.typeOf(c.arg(c.fact.Arg), 0)
+			srcs = r.typeOf(c.arg(c.fact.Arg))
 			for i := range srcs {
 				srcs[i].truth = srcs[i].truth || c.fact.True
 			}
@@ -334,25 +272,35 @@ func (r *condReader) readCall(s *condSummary, e *ast.CallExpr) {
 		r.effect(s, c.arg(c.fact.Obj), srcs, e.Lparen)
 		return
 	}
-	for _, callee := range r.callees(c) {
+	for _, callee := range r.f.fl.callees(r.b, e) {
+		if callee.lit != nil {
+			// A closure's effects are read with the body that holds it.
+			continue
+		}
 		sum := r.f.summary(callee)
 		args := callArgs(r.info(), e, callee)
 		for _, eff := range sum.effects {
-			if eff.target < 0 || eff.target >= len(args) {
-				continue
+			switch {
+			case eff.target < 0 && !eff.typ.settled():
+				// Set on the primary object with a type the caller
+				// hands over.
+				r.record(s, -1, r.instantiate(eff.typ, args, callee.partial), e.Lparen)
+			case eff.target >= 0 && eff.target < len(args):
+				r.effect(s, args[eff.target], r.instantiate(eff.typ, args, callee.partial), e.Lparen)
 			}
-			r.effect(s, args[eff.target], r.instantiate(eff.typ, args, callee.partial, 0), e.Lparen)
 		}
 	}
 }
 
 // readStore records a condition stored straight into a conditions slice:
 // x.Conditions = append(x.Conditions, Condition{Type: T}), a slice
-// literal, or x.Conditions[i] = c.
+// literal, x.Conditions[i] = c, or a list made elsewhere (a local list, a
+// helper's result) whose elements the engine follows to where they are
+// made.
 func (r *condReader) readStore(s *condSummary, lhs, rhs ast.Expr) {
 	info := r.info()
 	if ix, ok := ast.Unparen(lhs).(*ast.IndexExpr); ok && isConditionSlice(info.TypeOf(ix.X)) {
-		r.effect(s, ix.X, r.cond(rhs, 0), lhs.Pos())
+		r.effect(s, ix.X, r.cond(rhs), lhs.Pos())
 		return
 	}
 	if !isConditionSlice(info.TypeOf(lhs)) {
@@ -369,14 +317,27 @@ func (r *condReader) readStore(s *condSummary, lhs, rhs ast.Expr) {
 	case *ast.CompositeLit:
 		elems = x.Elts
 	}
-	if len(elems) == 0 {
-		// The list is replaced by one made elsewhere: what it holds is
-		// set where it is made.
-		return
-	}
 	var srcs []typeSource
 	for _, el := range elems {
-		srcs = append(srcs, r.cond(el, 0)...)
+		srcs = append(srcs, r.cond(el)...)
+	}
+	if len(elems) == 0 {
+		if _, local := ast.Unparen(lhs).(*ast.Ident); local {
+			// A list read into a variable sets nothing; a store of the
+			// variable into an object does.
+			return
+		}
+		// The list is replaced by one made elsewhere: its elements are
+		// set here. Those copied from a list (the object's own, kept)
+		// set nothing.
+		for _, t := range r.condElems(rhs) {
+			if !t.copied {
+				srcs = append(srcs, t)
+			}
+		}
+		if len(srcs) == 0 {
+			return
+		}
 	}
 	r.effect(s, lhs, srcs, rhs.Pos())
 }
@@ -396,16 +357,34 @@ func (r *condReader) effect(s *condSummary, target ast.Expr, srcs []typeSource, 
 	if !ok {
 		return
 	}
+	r.record(s, t, srcs, site)
+}
+
+// record records the types set on a resolved target (-1: the primary
+// object; else a parameter) at site.
+func (r *condReader) record(s *condSummary, t int, srcs []typeSource, site token.Pos) {
 	if len(srcs) == 0 {
 		srcs = []typeSource{unfollowed}
 	}
 	for _, ty := range srcs {
 		ty.partial = ty.partial || r.b.partial
-		s.effects = append(s.effects, condEffect{target: t, typ: ty, site: site})
+		eff := condEffect{target: t, typ: ty, site: site}
+		if !slices.ContainsFunc(s.effects, func(o condEffect) bool { return sameEffect(o, eff) }) {
+			s.effects = append(s.effects, eff)
+		}
 	}
 }
 
-// maxDepth bounds the steps a value is followed through locals and calls.
+// sameEffect reports whether two effects set the same type source on the
+// same target at the same site.
+func sameEffect(a, b condEffect) bool {
+	return a.target == b.target && a.site == b.site && a.typ.value == b.typ.value && a.typ.k == b.typ.k &&
+		a.typ.param == b.typ.param && slices.Equal(a.typ.path, b.typ.path) && a.typ.truth == b.typ.truth &&
+		a.typ.statusParam == b.typ.statusParam && a.typ.partial == b.typ.partial && a.typ.copied == b.typ.copied &&
+		a.typ.end == b.typ.end
+}
+
+// maxDepth bounds the steps a target is followed through locals.
 const maxDepth = 8
 
 // target resolves where a setter's target leads: the primary object (-1),
@@ -439,6 +418,16 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (in
 		case *ast.IndexExpr:
 			e = stripConversions(info, x.X)
 			continue
+		case *ast.CompositeLit:
+			// A value stored into a literal (a status in an object
+			// sent by apply) goes where the literal goes.
+			h := r.b.holderOf(x)
+			if h == nil || depth > maxDepth {
+				return 0, false
+			}
+			depth++
+			e = stripConversions(info, h)
+			continue
 		}
 		break
 	}
@@ -446,11 +435,11 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (in
 	if !ok {
 		return 0, false
 	}
-	v := r.varOf(id)
+	v := varOf(info, id)
 	if v == nil {
 		return 0, false
 	}
-	if i := r.paramIndex(v); i >= 0 {
+	if i := r.b.paramIndex(v); i >= 0 {
 		if !r.b.dep && types.IsInterface(v.Type()) {
 			// A helper taking any object (conditions.Setter,
 			// client.Object): on this reconcile path it is handed the
@@ -464,7 +453,7 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (in
 	}
 	seen[v] = true
 	param := -1
-	for _, d := range r.defs[v] {
+	for _, d := range r.b.local().defs[v] {
 		if d.ranged {
 			continue
 		}
@@ -475,7 +464,7 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (in
 			param = t
 		}
 	}
-	for _, w := range r.writtenTo[v] {
+	for _, w := range r.b.sinks(v) {
 		if t, ok := r.target(w, depth+1, seen); ok {
 			if t < 0 {
 				return -1, true
@@ -503,15 +492,4 @@ func (r *condReader) isKind(t types.Type) bool {
 		return ok && IsObjectPointer(types.NewPointer(n))
 	}
 	return ok && types.Identical(n, r.f.kind)
-}
-
-// paramIndex is the index of a parameter of the body (the receiver
-// first), or -1.
-func (r *condReader) paramIndex(v *types.Var) int {
-	for i, p := range r.b.params {
-		if p == v {
-			return i
-		}
-	}
-	return -1
 }

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 )
 
 // conditionTypes finds every condition type the controller sets on its own
@@ -28,7 +29,8 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 	var names []string
 	var lost []string // where a type could not be followed
 	flow := a.condFlowFor(kind)
-	for _, b := range a.reachedBodies(reach) {
+	bodies := a.reachedBodies(reach)
+	for _, b := range bodies {
 		for _, eff := range flow.summary(b).effects {
 			t := eff.typ
 			if eff.target >= 0 || !t.settled() || t.copied {
@@ -36,7 +38,13 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 			}
 			if !t.followed() {
 				s := a.site(eff.site)
-				if at := fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func); !slices.Contains(lost, at) {
+				at := fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func)
+				if t.end.IsValid() {
+					if e := a.site(t.end); e.File != s.File || e.Line != s.Line {
+						at = fmt.Sprintf("%s:%d (%s; its type's trail ends at %s:%d, %s)", s.File, s.Line, s.Func, e.File, e.Line, t.why)
+					}
+				}
+				if !slices.Contains(lost, at) {
 					lost = append(lost, at)
 				}
 				continue
@@ -64,7 +72,12 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 		return none("not settled: a condition is set on the primary object at " + listSites(lost) + ", with a type that could not be followed to a constant")
 	}
 	if len(names) == 0 {
-		return none("no status condition is set on the primary object on the reconcile path")
+		kindName := "the primary object"
+		if kind != nil {
+			kindName = "the " + kind.Obj().Name()
+		}
+		return noneAfter("no status condition is set on the primary object on the reconcile path",
+			fmt.Sprintf("every store that reaches %s's Status.Conditions (a condition setter of the knowledge table, an append, an index store, a list assigned whole, a helper whose summary sets one) in %s on the reconcile path (%s), with the helpers and library bodies they call", kindName, countOf(len(bodies), "function"), bodyNames(bodies)))
 	}
 	var out []Site
 	for _, name := range names {
@@ -109,6 +122,28 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 	return Row{Sites: out}
 }
 
+// countOf says how many of a thing there are: "1 function", "3 functions".
+func countOf(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// bodyNames names the functions of some bodies, up to six, saying how
+// many more there are.
+func bodyNames(bodies []*flowBody) string {
+	var names []string
+	for _, b := range bodies {
+		names = append(names, cite.FuncName(b.decl))
+	}
+	const most = 6
+	if len(names) > most {
+		return fmt.Sprintf("%s and %d more", strings.Join(names[:most], ", "), len(names)-most)
+	}
+	return strings.Join(names, ", ")
+}
+
 // listSites joins up to three places, saying how many more there are.
 func listSites(at []string) string {
 	const most = 3
@@ -122,9 +157,9 @@ func listSites(at []string) string {
 // declarations of the reached functions (a closure is read with the
 // function that makes it) and of those left out of the call graph because
 // they hold type errors.
-func (a *analysis) reachedBodies(reach *callgraph.Reach) []*condBody {
-	var out []*condBody
-	seen := map[*condBody]bool{}
+func (a *analysis) reachedBodies(reach *callgraph.Reach) []*flowBody {
+	var out []*flowBody
+	seen := map[*flowBody]bool{}
 	for _, fn := range append(append([]*ssa.Function(nil), reach.Funcs()...), reach.Unanalysed...) {
 		for fn.Parent() != nil {
 			fn = fn.Parent()

@@ -5,103 +5,124 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
-// cond resolves the types a condition value holds.
-func (r *condReader) cond(e ast.Expr, depth int) []typeSource {
-	if e == nil || depth > maxDepth {
-		return nil
+// cond resolves the types a condition value holds: what flows into its
+// Type field, and whether its Status is True (or which parameter holds
+// it).
+func (r *condReader) cond(e ast.Expr) []typeSource {
+	return r.condAt(e, nil)
+}
+
+// condElems resolves the types the conditions of a list hold.
+func (r *condReader) condElems(e ast.Expr) []typeSource {
+	return r.condAt(e, []string{elem})
+}
+
+// condAt resolves the types the condition at the path below e holds.
+func (r *condReader) condAt(e ast.Expr, below []string) []typeSource {
+	ts, _ := r.condAtOf(e, below)
+	return ts
+}
+
+// condAtOf is condAt, and whether the engine found any value at all.
+func (r *condReader) condAtOf(e ast.Expr, below []string) ([]typeSource, bool) {
+	if e == nil {
+		return nil, false
 	}
-	info := r.info()
-	switch x := stripConversions(info, e).(type) {
-	case *ast.CompositeLit:
-		var out []typeSource
-		truth, statusParam := false, -1
-		var typeExpr ast.Expr
-		keyedFields(info, x, func(v *types.Var, kv *ast.KeyValueExpr) {
-			switch v.Name() {
-			case "Type":
-				typeExpr = kv.Value
-			case "Status":
-				truth = isTrue(info, kv.Value)
-				if id, ok := stripConversions(info, kv.Value).(*ast.Ident); ok {
-					if v := r.varOf(id); v != nil {
-						statusParam = r.paramIndex(v)
+	if id, ok := stripConversions(r.info(), e).(*ast.Ident); ok && len(below) == 0 {
+		if v := varOf(r.info(), id); v != nil {
+			for _, g := range r.guards[v] {
+				if g.block.Pos() <= id.Pos() && id.End() <= g.block.End() {
+					// Within the block the condition's type is the
+					// value it was tested against, when that value
+					// names one or is a parameter (not when it is read
+					// from a list).
+					if ts := r.typeOf(g.value); slices.ContainsFunc(ts, func(t typeSource) bool { return t.followed() || !t.settled() && len(t.path) == 0 }) {
+						return ts, true
 					}
 				}
 			}
-		})
-		for _, t := range r.typeOf(typeExpr, depth+1) {
-			t.truth = t.truth || truth
-			if !t.truth && statusParam >= 0 {
-				t.statusParam = statusParam
-			}
-			out = append(out, t)
-		}
-		return out
-	case *ast.Ident:
-		v := r.varOf(x)
-		if v == nil {
-			return nil
-		}
-		if i := r.paramIndex(v); i >= 0 {
-			return []typeSource{{param: i, cond: true, statusParam: -1}}
-		}
-		var out []typeSource
-		for _, g := range r.guards[v] {
-			if g.block.Pos() <= x.Pos() && x.End() <= g.block.End() {
-				return r.typeOf(g.value, depth+1)
-			}
-		}
-		for _, d := range r.defs[v] {
-			if d.ranged {
-				if isConditionSlice(info.TypeOf(d.expr)) {
-					out = append(out, copiedCondition)
-				}
-				continue
-			}
-			if d.index >= 0 {
-				out = append(out, r.callResult(d.expr, d.index, depth+1)...)
-			} else {
-				out = append(out, r.cond(d.expr, depth+1)...)
-			}
-		}
-		for _, st := range r.typeStores[v] {
-			out = append(out, r.typeOf(st, depth+1)...)
-		}
-		return out
-	case *ast.CallExpr:
-		return r.callResult(x, 0, depth+1)
-	case *ast.IndexExpr:
-		if isConditionSlice(info.TypeOf(x.X)) {
-			return []typeSource{copiedCondition}
 		}
 	}
-	return nil
+	truth, statusParam := false, -1
+	for _, v := range r.f.fl.values(r.b, e, slices.Concat(below, []string{"Status"})...) {
+		switch {
+		case v.param >= 0 && v.b == r.b:
+			if len(v.path) == 0 {
+				statusParam = v.param
+			}
+		case v.e != nil && isTrue(v.b.info, v.e):
+			truth = true
+		}
+	}
+	out, found := r.typesOf(e, slices.Concat(below, []string{"Type"}))
+	for i := range out {
+		out[i].truth = out[i].truth || truth
+		if !out[i].truth && statusParam >= 0 {
+			out[i].statusParam = statusParam
+		}
+	}
+	return out, found
 }
 
-// callResult resolves the condition types result index of a call returns.
-func (r *condReader) callResult(e ast.Expr, index, depth int) []typeSource {
-	ce, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok {
-		return nil
-	}
-	c := r.f.a.makeCall(r.info(), ce, nil)
-	if c.known {
-		return nil
+// typeOf resolves the values a condition type expression holds.
+func (r *condReader) typeOf(e ast.Expr) []typeSource {
+	return r.types(e, nil)
+}
+
+// types asks the engine what the path below e holds, as type sources: a
+// string constant is a type; a parameter of the body is settled by the
+// caller; a value read from an object is copied; anything else is where
+// the trail ends.
+func (r *condReader) types(e ast.Expr, path []string) []typeSource {
+	ts, _ := r.typesOf(e, path)
+	return ts
+}
+
+// typesOf is types, and whether the engine found any value at all (a zero
+// value, an empty list, sets no type but is no lost trail either).
+func (r *condReader) typesOf(e ast.Expr, path []string) ([]typeSource, bool) {
+	if e == nil {
+		return nil, false
 	}
 	var out []typeSource
-	for _, callee := range r.callees(c) {
-		args := callArgs(r.info(), ce, callee)
-		for _, t := range r.f.summary(callee).returns[index] {
-			out = append(out, r.instantiate(t, args, callee.partial, depth)...)
+	vals := r.f.fl.values(r.b, e, path...)
+	for _, v := range vals {
+		switch {
+		case v.zero:
+		case v.param >= 0 && v.b == r.b:
+			out = append(out, typeSource{param: v.param, path: v.path, statusParam: -1})
+		case v.external, v.ended() && isConditionsGetter(v.b.info, v.e):
+			out = append(out, copiedCondition)
+		default:
+			if s, ok := v.settledString(); ok {
+				out = append(out, typeSource{value: s, k: constOf(v.b.info, stripConversions(v.b.info, v.e)), param: -1, statusParam: -1, partial: v.b.partial})
+				continue
+			}
+			t := unfollowed
+			t.end, t.why = v.end, v.why
+			out = append(out, t)
 		}
 	}
-	return out
+	return out, len(vals) > 0
+}
+
+// isConditionsGetter reports whether e calls a method without arguments
+// that hands over a list of conditions (obj.GetConditions()): what it
+// holds is an object's list, copied.
+func isConditionsGetter(info *types.Info, e ast.Expr) bool {
+	ce, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(ce.Args) > 0 || !isConditionSlice(info.TypeOf(ce)) {
+		return false
+	}
+	sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr)
+	return ok && info.Selections[sel] != nil && info.Selections[sel].Kind() == types.MethodVal
 }
 
 // instantiate settles a callee's type source with the call's arguments.
-func (r *condReader) instantiate(t typeSource, args []ast.Expr, partial bool, depth int) []typeSource {
+func (r *condReader) instantiate(t typeSource, args []ast.Expr, partial bool) []typeSource {
 	var out []typeSource
 	if t.statusParam >= 0 && t.statusParam < len(args) && isTrue(r.info(), args[t.statusParam]) {
 		t.truth = true
@@ -110,15 +131,16 @@ func (r *condReader) instantiate(t typeSource, args []ast.Expr, partial bool, de
 	if t.settled() {
 		out = []typeSource{t}
 	} else if t.param < len(args) {
-		if t.cond {
-			out = r.cond(args[t.param], depth+1)
+		var found bool
+		if len(t.path) > 0 && t.path[len(t.path)-1] == "Type" {
+			out, found = r.condAtOf(args[t.param], t.path[:len(t.path)-1])
 		} else {
-			out = r.typeOf(args[t.param], depth+1)
+			out, found = r.typesOf(args[t.param], t.path)
 		}
 		for i := range out {
 			out[i].truth = out[i].truth || t.truth
 		}
-		if len(out) == 0 {
+		if len(out) == 0 && !found {
 			out = []typeSource{unfollowed}
 		}
 	}
@@ -126,92 +148,6 @@ func (r *condReader) instantiate(t typeSource, args []ast.Expr, partial bool, de
 		out[i].partial = out[i].partial || partial || t.partial
 	}
 	return out
-}
-
-// typeOf resolves the values a condition type expression holds.
-func (r *condReader) typeOf(e ast.Expr, depth int) []typeSource {
-	if e == nil || depth > maxDepth {
-		return nil
-	}
-	info := r.info()
-	if tv, ok := info.Types[e]; ok && tv.Value != nil {
-		if tv.Value.Kind() != constant.String {
-			return nil
-		}
-		inner := stripConversions(info, e)
-		return []typeSource{{value: constant.StringVal(tv.Value), k: constOf(info, inner), param: -1, statusParam: -1}}
-	}
-	switch x := stripConversions(info, e).(type) {
-	case *ast.Ident:
-		v := r.varOf(x)
-		if v == nil {
-			return nil
-		}
-		if i := r.paramIndex(v); i >= 0 {
-			return []typeSource{{param: i, statusParam: -1}}
-		}
-		var out []typeSource
-		for _, d := range r.defs[v] {
-			if !d.ranged && d.index < 0 {
-				out = append(out, r.typeOf(d.expr, depth+1)...)
-			}
-		}
-		return out
-	case *ast.SelectorExpr:
-		if isConditionTypeField(info, x) {
-			return r.cond(x.X, depth+1)
-		}
-	}
-	return nil
-}
-
-// callees are the bodies a call may run: the tree's own functions (the
-// static callee, or those the call graph gives a dynamic call), or a
-// dependency's function handed something that holds conditions (read on
-// demand).
-func (r *condReader) callees(c call) []*condBody {
-	var out []*condBody
-	if c.fn != nil {
-		if b := r.f.a.ownBody(c.fn.Origin()); b != nil {
-			return []*condBody{b}
-		}
-		if r.f.a.fileOwn(c.fn.Pos()) {
-			return nil
-		}
-		if takesConditions(c.fn) {
-			if b := r.f.a.depBody(c.fn.Origin()); b != nil {
-				return []*condBody{b}
-			}
-		}
-		return nil
-	}
-	for _, sf := range c.own {
-		if obj, ok := sf.Object().(*types.Func); ok {
-			if b := r.f.a.ownBody(obj); b != nil {
-				out = append(out, b)
-			}
-		}
-	}
-	return out
-}
-
-// callArgs lines a call's arguments up with a callee's parameters: the
-// receiver of a method call first.
-func callArgs(info *types.Info, e *ast.CallExpr, callee *condBody) []ast.Expr {
-	hasRecv := callee.decl.Recv != nil
-	if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok && hasRecv {
-		if s := info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
-			return append([]ast.Expr{sel.X}, e.Args...)
-		}
-		if s := info.Selections[sel]; s != nil && s.Kind() == types.MethodExpr {
-			return e.Args
-		}
-		return nil
-	}
-	if hasRecv {
-		return nil
-	}
-	return e.Args
 }
 
 // isTrue reports whether e is the constant "True" (metav1.ConditionTrue).

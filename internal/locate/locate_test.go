@@ -40,6 +40,8 @@ var fixtures = []string{
 	"linedir",
 	"finproof",
 	"depqueue",
+	"condflows",
+	"requeueflows",
 }
 
 type located struct {

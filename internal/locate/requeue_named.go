@@ -133,7 +133,7 @@ func (a *analysis) reachingAssignment(info *types.Info, ret *ast.ReturnStmt, v t
 			return x, true, x.Tok == token.ASSIGN
 		case *ast.IfStmt:
 			for _, br := range []ast.Stmt{x.Body, x.Else} {
-				if touches(br) && !leaves(br) {
+				if touches(br) && !leaves(info, br) {
 					return nil, true, false
 				}
 			}
@@ -183,7 +183,7 @@ func (a *analysis) reachingAssignment(info *types.Info, ret *ast.ReturnStmt, v t
 
 // leaves reports whether a branch ends by leaving the function (or the
 // loop or switch that holds it), so nothing it assigns falls through.
-func leaves(st ast.Stmt) bool {
+func leaves(info *types.Info, st ast.Stmt) bool {
 	b, ok := st.(*ast.BlockStmt)
 	if !ok {
 		return false
@@ -195,10 +195,8 @@ func leaves(st ast.Stmt) bool {
 	case *ast.ReturnStmt, *ast.BranchStmt:
 		return true
 	case *ast.ExprStmt:
-		if c, ok := x.X.(*ast.CallExpr); ok {
-			if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "panic" {
-				return true
-			}
+		if c, ok := x.X.(*ast.CallExpr); ok && isBuiltin(info, c.Fun, "panic") {
+			return true
 		}
 	}
 	return false
@@ -265,6 +263,7 @@ func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
 			if len(as.Lhs) != len(as.Rhs) {
 				return true
 			}
+			closure := a.bySyntax[lit]
 			for i, l := range as.Lhs {
 				id, ok := l.(*ast.Ident)
 				if !ok || !named[info.Uses[id]] {
@@ -272,19 +271,28 @@ func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
 				}
 				class := ""
 				var after ast.Expr
+				afterIn := closure
 				switch t := info.TypeOf(id); {
 				case isErrorType(t) && !isNil(info, as.Rhs[i]):
 					class = ClassErrorBackoff
 				case typeKey(t) == typeResult:
-					var requeue bool
-					if requeue, after = resultFields(info, as.Rhs[i]); requeue {
+					// What the result is set to, as the engine follows it.
+					rv, ok := a.resultValue(closure, as.Rhs[i])
+					if !ok {
+						out = append(out, retSite{pos: as.Pos(), in: closure, ret: as, at: as, opaque: rv.opaque, deferred: true})
+						continue
+					}
+					if rv.after != nil && rv.afterIn != nil {
+						afterIn = rv.afterIn
+					}
+					if after = rv.after; rv.requeue {
 						class = ClassImmediate
 					} else if after != nil {
 						class = ClassRetryAfterFailure
 					}
 				}
 				if class != "" {
-					out = append(out, retSite{pos: as.Pos(), class: class, in: a.bySyntax[lit], ret: as, at: as, after: after, deferred: true})
+					out = append(out, retSite{pos: as.Pos(), class: class, in: closure, afterIn: afterIn, ret: as, at: as, after: after, deferred: true})
 				}
 			}
 			return true

@@ -222,7 +222,7 @@ func handsQueue(info *types.Info, e *ast.CallExpr) bool {
 
 // paramIndex is the index of the parameter (receiver excluded) an
 // expression of a body names, or -1.
-func paramIndex(b *condBody, e ast.Expr) int {
+func paramIndex(b *flowBody, e ast.Expr) int {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
 		return -1

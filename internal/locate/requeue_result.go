@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 )
 
 // retSite is a return of a reconcile function, classified.
@@ -20,6 +22,8 @@ type retSite struct {
 	// interval is what names the RequeueAfter duration (a field, a
 	// variable, a getter), when there is one.
 	interval types.Object
+	// afterIn is the function after is an expression of.
+	afterIn *ssa.Function
 	// after is the RequeueAfter expression (or the call of the helper that
 	// builds the result), ret the return statement, and at where the
 	// result is made: the return, or the assignment of the named results a
@@ -40,21 +44,13 @@ type retSite struct {
 	afterWork bool
 }
 
-type guard int
-
-// scope is what the conditions around a return say about it.
-type scope struct {
-	guard guard
-	// terminal says a condition tests for a TerminalError, so the error
-	// returned under it is one.
-	terminal bool
+// afterFn is the function the site's RequeueAfter expression is in.
+func (r *retSite) afterFn() *ssa.Function {
+	if r.afterIn != nil {
+		return r.afterIn
+	}
+	return r.in
 }
-
-const (
-	guardNone  guard = iota
-	guardOther       // under a condition that tests no error
-	guardError       // under a condition that tests an error
-)
 
 // resultRequeues classifies every return of the reconcile path of a
 // controller-runtime reconciler, following returns that hand back a helper's
@@ -62,7 +58,9 @@ const (
 func (a *analysis) resultRequeues(f *found) *requeues {
 	out := &requeues{}
 	var rets []retSite
-	a.returns(f.entry, scope{}, map[*ssa.Function]bool{}, &rets)
+	walked := map[*ssa.Function]bool{}
+	a.returns(f.entry, scope{}, walked, &rets)
+	searched := fmt.Sprintf("the returns of %s (the entry and the functions whose results it hands back), and the named results its deferred functions assign: a reconcile.Result that may hold RequeueAfter or Requeue, with the error each is returned with", funcNames(walked))
 	rets = append(rets, a.deferredResults(f.entry)...)
 	// A failure path that requeues after a setting of the controller's own
 	// (a field of the reconciler) that it also waits on dependencies with
@@ -136,14 +134,14 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 	}
 	errRow := Row{Sites: errSites}
 	if _, ok := (Row{Sites: errSites}).Primary(); !ok {
-		errRow = none("no failure path returns an error or a retry requeue")
+		errRow = noneAfter("no failure path returns an error or a retry requeue", searched)
 		if len(errSites) > 0 {
 			errRow.Sites = errSites
 			errRow.None = "every failure return is terminal: nothing comes back on error"
 		}
 	}
 	if primary != nil && primary.class == ClassRetryAfterFailure {
-		out.retry = &timedRequeue{in: primary.in, at: primary.at, duration: primary.after}
+		out.retry = &timedRequeue{in: primary.afterFn(), at: primary.at, duration: primary.after}
 	}
 	if success == nil {
 		// Prefer a result built by a call (a builder) to one merely held
@@ -152,7 +150,12 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 		for _, r := range rets {
 			if r.opaque != nil {
 				s := a.site(r.pos)
-				why := fmt.Sprintf("the result is built by %s at %s:%d, which ctrlcmp does not follow into", a.exprText(callee(r.opaque)), s.File, s.Line)
+				at := s
+				if a.fileOwn(r.opaque.Pos()) {
+					// Where the engine's trail ends, not the return.
+					at = a.site(r.opaque.Pos())
+				}
+				why := fmt.Sprintf("the result is built by %s at %s:%d, which ctrlcmp does not follow into", a.exprText(callee(r.opaque)), at.File, at.Line)
 				if r.note != "" {
 					why = fmt.Sprintf("%s at %s:%d", r.note, s.File, s.Line)
 				}
@@ -160,18 +163,26 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 				return out
 			}
 		}
-		// No steady-state requeue, but a wait after work that succeeded
-		// (a child just created): that is the requeue a success makes.
+		// No steady-state requeue, but a wait with a nil error on a path
+		// that did not fail: after work that succeeded (a child just
+		// created) first, else on something else (a child still
+		// terminating). That is the requeue a success makes.
+		sort.SliceStable(rets, func(i, j int) bool { return rets[i].afterWork && !rets[j].afterWork })
 		for _, r := range rets {
-			if r.afterWork {
-				out.success = &timedRequeue{in: r.in, at: r.at, duration: r.after}
-				s := a.site(r.pos)
-				s.Class = ClassDependencyWait
-				s.Primary = true
-				s.Note = joinNotes(r.note, "a wait after work that succeeded, on what that work made; the final success return does not requeue: the steady state is event-driven")
-				out.onError, out.onSuccess = errRow, Row{Sites: []Site{s}}
-				return out
+			if r.class != ClassDependencyWait || r.deferred {
+				continue
 			}
+			out.success = &timedRequeue{in: r.afterFn(), at: r.at, duration: r.after}
+			s := a.site(r.pos)
+			s.Class = ClassDependencyWait
+			s.Primary = true
+			what := "a wait on something else than the object (a dependency, a child still terminating), with a nil error"
+			if r.afterWork {
+				what = "a wait after work that succeeded, on what that work made"
+			}
+			s.Note = joinNotes(r.note, what+"; the final success return does not requeue: the steady state is event-driven")
+			out.onError, out.onSuccess = errRow, Row{Sites: []Site{s}}
+			return out
 		}
 		reason := "event-driven only: no return on the success path sets RequeueAfter, so the object is reconciled again only on watch events"
 		if ps := a.syncPeriods(); len(ps) > 0 {
@@ -179,10 +190,19 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 		} else {
 			reason += " and the cache's periodic resync (no SyncPeriod is set in the tree: controller-runtime's default applies)"
 		}
-		out.onError, out.onSuccess = errRow, none(reason)
+		for _, r := range rets {
+			if r.class == ClassImmediate {
+				// Requeue: true with a nil error: not an interval, but
+				// not event-driven either.
+				at := a.site(r.pos)
+				reason = fmt.Sprintf("no timed requeue: no return on the success path sets RequeueAfter; the return at %s:%d asks for an immediate requeue (Requeue: true, rate-limited), otherwise the object is reconciled again on watch events", at.File, at.Line)
+				break
+			}
+		}
+		out.onError, out.onSuccess = errRow, noneAfter(reason, searched)
 		return out
 	}
-	out.success = &timedRequeue{in: success.in, at: success.at, duration: success.after}
+	out.success = &timedRequeue{in: success.afterFn(), at: success.at, duration: success.after}
 	s := a.site(success.pos)
 	s.Class = ClassSuccessInterval
 	s.Primary = true
@@ -205,61 +225,6 @@ func (a *analysis) returns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bo
 	a.walkReturns(info, b, sc, func(r *ast.ReturnStmt, sc scope) {
 		a.classifyReturn(fn, info, r, sc, seen, out)
 	})
-}
-
-// walkReturns visits the returns of a body (not of its closures) with what
-// the conditions around each say of it.
-func (a *analysis) walkReturns(info *types.Info, b *ast.BlockStmt, sc scope, visit func(*ast.ReturnStmt, scope)) {
-	under := func(sc scope, g guard, cond ast.Expr) scope {
-		sc.guard = max(sc.guard, g)
-		sc.terminal = sc.terminal || cond != nil && a.testsTerminal(info, cond)
-		return sc
-	}
-	var walk func(n ast.Stmt, sc scope)
-	walkList := func(list []ast.Stmt, sc scope) {
-		for _, s := range list {
-			walk(s, sc)
-		}
-	}
-	walk = func(n ast.Stmt, sc scope) {
-		switch s := n.(type) {
-		case *ast.BlockStmt:
-			walkList(s.List, sc)
-		case *ast.LabeledStmt:
-			walk(s.Stmt, sc)
-		case *ast.IfStmt:
-			cg := condGuard(info, s.Cond)
-			walk(s.Body, under(sc, cg, s.Cond))
-			if s.Else != nil {
-				eg := guardNone
-				if cg == guardOther {
-					eg = guardOther
-				}
-				walk(s.Else, under(sc, eg, nil))
-			}
-		case *ast.ForStmt:
-			walk(s.Body, under(sc, guardOther, nil))
-		case *ast.RangeStmt:
-			walk(s.Body, under(sc, guardOther, nil))
-		case *ast.SwitchStmt:
-			walk(s.Body, sc)
-		case *ast.TypeSwitchStmt:
-			walk(s.Body, sc)
-		case *ast.SelectStmt:
-			walk(s.Body, sc)
-		case *ast.CaseClause:
-			inner := under(sc, guardOther, nil)
-			for _, e := range s.List {
-				inner = under(inner, condGuard(info, e), e)
-			}
-			walkList(s.Body, inner)
-		case *ast.CommClause:
-			walkList(s.Body, under(sc, guardOther, nil))
-		case *ast.ReturnStmt:
-			visit(s, sc)
-		}
-	}
-	walkList(b.List, sc)
 }
 
 func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
@@ -287,27 +252,23 @@ func (a *analysis) followResults(fn *ssa.Function, info *types.Info, e ast.Expr,
 
 // classifyPair classifies a result and an error handed back by the return
 // s, made at at (the return itself, or the assignment of the named results);
-// a nil res or errE is a named result's zero value.
+// a nil res or errE is a named result's zero value. What the result holds
+// is asked of the value-flow engine: the Result literals that reach it
+// (assigned to a variable, built by a helper, copied field by field from
+// another result), or where its trail ends (a builder the engine cannot
+// follow: the class is then unknown).
 func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, at ast.Node, res, errE ast.Expr, sc scope, out *[]retSite) {
-	var requeue bool
-	var afterExpr ast.Expr
-	var interval types.Object
+	var rv resultValue
 	if res != nil {
-		res = a.lastValue(fn, info, res)
-		requeue, afterExpr = resultFields(info, res)
-		interval = namedBy(info, afterExpr)
-	}
-	if res != nil && !isResultLiteral(info, res) {
-		built, ok := a.builtResult(fn, info, res)
-		if !ok {
-			*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: res})
+		var ok bool
+		if rv, ok = a.resultValue(fn, res); !ok {
+			*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: rv.opaque})
 			return
 		}
-		requeue, afterExpr, interval = built.requeue, nil, built.interval
-		if built.after != nil {
-			// The trace starts at the call and follows it into the helper.
-			afterExpr = res
-		}
+	}
+	requeue, afterExpr, interval, afterIn := rv.requeue, rv.after, rv.interval, rv.afterIn
+	if afterIn == nil {
+		afterIn = fn
 	}
 	errClass := "nil"
 	switch {
@@ -319,6 +280,15 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	}
 	after := afterExpr != nil
 	g := sc.guard
+	if errClass == "error" && (after || requeue) && g == guardNone {
+		if _, call := ast.Unparen(errE).(*ast.CallExpr); call {
+			// return ctrl.Result{RequeueAfter: d}, r.update(…): the
+			// call's error decides; where it is nil, the result requeues
+			// after a success.
+			*out = append(*out, retSite{pos: at.Pos(), class: ClassErrorBackoff, in: fn, ret: s, at: at})
+			errClass = "nil"
+		}
+	}
 	afterWork := after && errClass == "nil" && g != guardNone && a.followsWrite(fn, info, s)
 	class := ClassNone
 	switch {
@@ -337,68 +307,102 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	case after:
 		class = ClassSuccessInterval
 	}
-	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, ret: s, at: at, afterWork: afterWork})
+	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, ret: s, at: at, afterWork: afterWork})
 }
 
-// builtResult is what the returns of a result-building helper say.
-type builtResult struct {
+// resultValue is what the engine says a returned reconcile.Result holds.
+type resultValue struct {
 	requeue bool
-	// after is a RequeueAfter expression of the helper's, interval what
-	// names it.
+	// after is the RequeueAfter expression, in afterIn (nil: the
+	// returning function), when it is not known to be zero; interval what
+	// names it. A result built by a helper of the tree gives the call
+	// itself, in the returning function, so that the trace follows it in.
 	after    ast.Expr
+	afterIn  *ssa.Function
 	interval types.Object
+	// opaque is where the trail ends, when it does.
+	opaque ast.Expr
 }
 
-// builtResult follows a result made by a call of the tree's own functions
-// (return r.requeueResult(obj), nil) into their returns: each must hand
-// back a reconcile.Result literal (or a variable last assigned one), else
-// the result is not followed.
-func (a *analysis) builtResult(fn *ssa.Function, info *types.Info, e ast.Expr) (builtResult, bool) {
-	ce, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok {
-		return builtResult{}, false
+// resultValue follows a returned result to the Result literals that reach
+// it; false when one of its values cannot be followed (opaque says where).
+func (a *analysis) resultValue(fn *ssa.Function, res ast.Expr) (resultValue, bool) {
+	b := a.flowBodyOf(fn)
+	if b == nil {
+		return resultValue{opaque: res}, false
 	}
-	c := a.makeCall(info, ce, fn)
-	if len(c.own) == 0 || c.known {
-		return builtResult{}, false
-	}
-	var out builtResult
-	found := false
-	for _, callee := range c.own {
-		b := body(callee)
-		if b == nil {
-			return builtResult{}, false
+	fl := &flowEngine{a: a}
+	var out resultValue
+	for _, v := range fl.values(b, res) {
+		switch {
+		case v.zero:
+			continue
+		case v.ended() || v.param >= 0:
+			return resultValue{opaque: cmpExpr(v.e, res)}, false
 		}
-		cinfo := a.infoAt(b.Pos())
-		settled := true
-		ast.Inspect(b, func(n ast.Node) bool {
-			switch r := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.ReturnStmt:
-				if len(r.Results) != 1 {
-					settled = false
-					return false
+		if !isResultLiteral(v.b.info, v.e) {
+			return resultValue{opaque: res}, false
+		}
+		requeue, after := resultFields(v.b.info, v.e)
+		out.requeue = out.requeue || requeue
+		if after == nil || out.after != nil {
+			continue
+		}
+		if v.b != b {
+			// Built by a helper: the trace starts at the call.
+			out.after, out.interval = res, namedBy(v.b.info, after)
+			continue
+		}
+		out.after, out.interval = after, namedBy(v.b.info, after)
+		if sel, ok := ast.Unparen(after).(*ast.SelectorExpr); ok && typeKey(v.b.info.TypeOf(sel.X)) == typeResult {
+			// RequeueAfter: inner.RequeueAfter, copied from another
+			// result: what that result holds.
+			out.after = nil
+			for _, w := range fl.values(b, after) {
+				if w.zero || w.e == nil {
+					continue
 				}
-				v := a.lastValue(callee, cinfo, r.Results[0])
-				if !isResultLiteral(cinfo, v) {
-					settled = false
-					return false
+				if tv, ok := w.b.info.Types[w.e]; ok && tv.Value != nil && constant.Sign(tv.Value) <= 0 {
+					continue
 				}
-				found = true
-				requeue, after := resultFields(cinfo, v)
-				out.requeue = out.requeue || requeue
-				if after != nil {
-					out.after, out.interval = after, namedBy(cinfo, after)
-				}
+				out.after, out.interval = w.e, namedBy(w.b.info, w.e)
+				out.afterIn = a.bySyntax[w.b.decl]
+				break
 			}
-			return settled
-		})
-		if !settled {
-			return builtResult{}, false
 		}
 	}
-	return out, found
+	return out, true
+}
+
+// funcNames names a set of functions in source order, up to six, saying
+// how many more there are.
+func funcNames(fns map[*ssa.Function]bool) string {
+	var list []*ssa.Function
+	for fn := range fns {
+		list = append(list, fn)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].Pos() < list[j].Pos() })
+	var names []string
+	for _, fn := range list {
+		if obj, ok := fn.Object().(*types.Func); ok {
+			names = append(names, cite.ObjectName(obj))
+		} else {
+			names = append(names, fn.String())
+		}
+	}
+	const most = 6
+	if len(names) > most {
+		return fmt.Sprintf("%s and %d more", strings.Join(names[:most], ", "), len(names)-most)
+	}
+	return strings.Join(names, ", ")
+}
+
+// cmpExpr is e, or else when e is nil.
+func cmpExpr(e, or ast.Expr) ast.Expr {
+	if e == nil {
+		return or
+	}
+	return e
 }
 
 // joinNotes joins the notes of a site that are not empty.
@@ -539,19 +543,4 @@ func resultFields(info *types.Info, e ast.Expr) (requeue bool, after ast.Expr) {
 		}
 	})
 	return requeue, after
-}
-
-// condGuard says whether a condition tests an error.
-func condGuard(info *types.Info, cond ast.Expr) guard {
-	g := guardOther
-	ast.Inspect(cond, func(n ast.Node) bool {
-		if e, ok := n.(ast.Expr); ok {
-			if t := info.TypeOf(e); t != nil && isErrorType(t) {
-				g = guardError
-				return false
-			}
-		}
-		return true
-	})
-	return g
 }

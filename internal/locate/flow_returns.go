@@ -1,0 +1,146 @@
+package locate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// The guards around a return, for the walk every requeue and write
+// locator shares.
+
+// guard is what the conditions around a return test.
+type guard int
+
+// scope is what the conditions around a return say about it.
+type scope struct {
+	guard guard
+	// terminal says a condition tests for a TerminalError, so the error
+	// returned under it is one.
+	terminal bool
+}
+
+const (
+	guardNone  guard = iota
+	guardOther       // under a condition that tests no error
+	guardError       // under a condition that tests an error
+)
+
+// walkReturns visits the returns of a body (not of its closures) with what
+// the conditions around each say of it.
+func (a *analysis) walkReturns(info *types.Info, b *ast.BlockStmt, sc scope, visit func(*ast.ReturnStmt, scope)) {
+	under := func(sc scope, g guard, cond ast.Expr) scope {
+		sc.guard = max(sc.guard, g)
+		sc.terminal = sc.terminal || cond != nil && a.testsTerminal(info, cond)
+		return sc
+	}
+	var walk func(n ast.Stmt, sc scope)
+	walkList := func(list []ast.Stmt, sc scope) {
+		for _, s := range list {
+			walk(s, sc)
+		}
+	}
+	walk = func(n ast.Stmt, sc scope) {
+		switch s := n.(type) {
+		case *ast.BlockStmt:
+			walkList(s.List, sc)
+		case *ast.LabeledStmt:
+			walk(s.Stmt, sc)
+		case *ast.IfStmt:
+			bg, eg := branchGuards(info, s.Cond)
+			walk(s.Body, under(sc, bg, s.Cond))
+			if s.Else != nil {
+				walk(s.Else, under(sc, eg, nil))
+			}
+		case *ast.ForStmt:
+			walk(s.Body, under(sc, guardOther, nil))
+		case *ast.RangeStmt:
+			walk(s.Body, under(sc, guardOther, nil))
+		case *ast.SwitchStmt:
+			walk(s.Body, sc)
+		case *ast.TypeSwitchStmt:
+			walk(s.Body, sc)
+		case *ast.SelectStmt:
+			walk(s.Body, sc)
+		case *ast.CaseClause:
+			inner := under(sc, guardOther, nil)
+			for _, e := range s.List {
+				inner = under(inner, condGuard(info, e), e)
+			}
+			walkList(s.Body, inner)
+		case *ast.CommClause:
+			walkList(s.Body, under(sc, guardOther, nil))
+		case *ast.ReturnStmt:
+			visit(s, sc)
+		}
+	}
+	walkList(b.List, sc)
+}
+
+// condGuard says whether a condition tests an error.
+func condGuard(info *types.Info, cond ast.Expr) guard {
+	g := guardOther
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok {
+			if t := info.TypeOf(e); t != nil && isErrorType(t) {
+				g = guardError
+				return false
+			}
+		}
+		return true
+	})
+	return g
+}
+
+// branchGuards say what an if's condition makes of its two branches. A
+// condition that an error is nil (err == nil, alone or in a conjunction)
+// guards a success path: its body is unguarded when the test is all the
+// condition says, else under another condition, and its else branch is
+// where the error is not nil. Any other test of an error guards its body as
+// a failure path; a condition that tests no error guards both branches.
+func branchGuards(info *types.Info, cond ast.Expr) (body, els guard) {
+	var conj []ast.Expr
+	var split func(e ast.Expr)
+	split = func(e ast.Expr) {
+		if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LAND {
+			split(b.X)
+			split(b.Y)
+			return
+		}
+		conj = append(conj, e)
+	}
+	split(cond)
+	nilErr, other := 0, guardNone
+	for _, c := range conj {
+		if errIsNil(info, c) {
+			nilErr++
+			continue
+		}
+		other = max(other, condGuard(info, c))
+	}
+	switch {
+	case nilErr > 0 && other == guardNone:
+		return guardNone, guardError
+	case nilErr > 0 && other == guardOther:
+		return guardOther, guardOther
+	}
+	g := condGuard(info, cond)
+	if g == guardOther {
+		return guardOther, guardOther
+	}
+	return g, guardNone
+}
+
+// errIsNil reports whether e tests that an error is nil (err == nil).
+func errIsNil(info *types.Info, e ast.Expr) bool {
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok || b.Op != token.EQL {
+		return false
+	}
+	for _, side := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		if t := info.TypeOf(side[0]); t != nil && isErrorType(t) && isNilExpr(info, side[1]) {
+			return true
+		}
+	}
+	return false
+}
