@@ -17,6 +17,10 @@ type found struct {
 	// kind is the primary type, when the registration names it (pass.kind
 	// falls back on the type re-read).
 	kind *types.Named
+	// watched are the types a registration without a For watches (the
+	// primary among them is the one the reconcile reads by the request's
+	// key).
+	watched []*types.Named
 	// entry is the reconcile entry: Reconcile, or the client-go sync function.
 	entry *ssa.Function
 	// worker is the client-go function that dequeues keys (nil otherwise,
@@ -118,17 +122,17 @@ func nameByEntry(ctrls []*found) {
 }
 
 // findRegistered finds the reconcilers a function registers with
-// controller-runtime's builder: For(&T{}) ... Complete(r).
+// controller-runtime: a builder's For(&T{}) ... Complete(r), or
+// controller.New(..., Options{Reconciler: r}) and its Watch(source.Kind(...)).
+// Each registration is paired with the For, or the watches, of its own
+// builder or controller value, however many a function registers.
 func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 	info := a.infoAt(fd.Pos())
-	var kinds []*types.Named
-	var completes []call
+	var fors, completes []call
 	a.allCalls(fd, func(c call) {
 		switch c.fact.Role {
 		case RoleRegisterFor:
-			if n, ok := deref(info.TypeOf(c.arg(c.fact.Arg))).(*types.Named); ok {
-				kinds = append(kinds, n)
-			}
+			fors = append(fors, c)
 		case RoleRegisterComplete:
 			completes = append(completes, c)
 		}
@@ -139,6 +143,7 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 		if c.fact.ArgIsOptions {
 			arg = optionsField(info, arg, optionsReconciler)
 		}
+		kinds := a.registeredKinds(fd, info, c, fors)
 		for _, rt := range a.reconcilerTypes(fd, info, arg) {
 			entry := a.methodFunc(rt, methodReconcile)
 			if entry == nil {
@@ -146,14 +151,142 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 			}
 			f := &found{name: rt.Obj().Name(), style: StyleControllerRuntime, entry: entry,
 				registration: []Site{a.site(c.expr.Lparen)}}
-			if len(kinds) > 0 {
+			if len(kinds) == 1 && !c.fact.ArgIsOptions {
 				f.kind = kinds[0]
+			} else {
+				f.watched = kinds
 			}
 			f.keyParams = requestParams(entry)
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// registeredKinds returns the types a registration names: for a builder's
+// Complete, the For of its own builder (the last one before it, when one
+// builder value is given several); for a controller made by an options
+// struct, the types of the source.Kind watches made on the value it
+// returns, in source order (which of them is the primary is the type the
+// reconcile reads by the request's key).
+func (a *analysis) registeredKinds(fd *ast.FuncDecl, info *types.Info, c call, fors []call) []*types.Named {
+	roots := map[any]bool{}
+	if sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr); ok && info.Selections[sel] != nil {
+		roots = builderGroup(info, fd.Body, builderRoot(info, sel.X))
+	} else {
+		vars := map[*types.Var]bool{}
+		assignedFrom(info, fd.Body, c.expr, true, vars)
+		for v := range vars {
+			for r := range builderGroup(info, fd.Body, v) {
+				roots[r] = true
+			}
+		}
+	}
+	var kinds []*types.Named
+	var last token.Pos // the builder's For nearest before its Complete
+	for _, fc := range fors {
+		n, ok := deref(info.TypeOf(fc.arg(fc.fact.Arg))).(*types.Named)
+		if !ok {
+			continue
+		}
+		if sel, isSel := ast.Unparen(fc.expr.Fun).(*ast.SelectorExpr); isSel && info.Selections[sel] != nil {
+			if roots[builderRoot(info, sel.X)] && fc.expr.Lparen < c.expr.Lparen && fc.expr.Lparen > last {
+				last = fc.expr.Lparen
+				kinds = []*types.Named{n}
+			}
+			continue
+		}
+		// source.Kind: an argument of a method call (Watch) on the value
+		// the registration returned.
+		if w := a.watchOf(fc); w != nil && roots[builderRoot(info, w)] && !slices.Contains(kinds, n) {
+			kinds = append(kinds, n)
+		}
+	}
+	return kinds
+}
+
+// watchOf returns the receiver of the method call that a source is handed
+// to (c.Watch(source.Kind(...))), or nil.
+func (a *analysis) watchOf(src call) ast.Expr {
+	path := a.path(src.expr.Pos(), src.expr.End())
+	for _, n := range path[1:] {
+		if ce, ok := n.(*ast.CallExpr); ok {
+			if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok {
+				return sel.X
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// builderRoot is what a fluent chain of method calls starts from: the
+// variable it is called on, or the first call (NewControllerManagedBy(mgr)).
+// A method that returns a value of its receiver's type is taken to return
+// the receiver, as a builder's do.
+func builderRoot(info *types.Info, e ast.Expr) any {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.CallExpr:
+			sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return x
+			}
+			s := info.Selections[sel]
+			sig, isSig := info.TypeOf(x.Fun).(*types.Signature)
+			if s == nil || s.Kind() != types.MethodVal || !isSig || sig.Results().Len() != 1 ||
+				!types.Identical(sig.Results().At(0).Type(), info.TypeOf(sel.X)) {
+				return x
+			}
+			e = sel.X
+		case *ast.Ident:
+			if v, ok := info.Uses[x].(*types.Var); ok {
+				return v
+			}
+			return x
+		default:
+			return x
+		}
+	}
+}
+
+// builderGroup returns the roots of one builder value, from the root of a
+// chain: the root and, when it is a variable, the roots of every value the
+// body assigns to it, transitively.
+func builderGroup(info *types.Info, body ast.Node, root any) map[any]bool {
+	group := map[any]bool{}
+	var visit func(r any)
+	visit = func(r any) {
+		if r == nil || group[r] {
+			return
+		}
+		group[r] = true
+		v, ok := r.(*types.Var)
+		if !ok {
+			return
+		}
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch s := n.(type) {
+			case *ast.AssignStmt:
+				if len(s.Lhs) == len(s.Rhs) {
+					for i, l := range s.Lhs {
+						if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) == v {
+							visit(builderRoot(info, s.Rhs[i]))
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for i, id := range s.Names {
+					if i < len(s.Values) && len(s.Names) == len(s.Values) && info.ObjectOf(id) == v {
+						visit(builderRoot(info, s.Values[i]))
+					}
+				}
+			}
+			return true
+		})
+	}
+	visit(root)
+	return group
 }
 
 // optionsField returns the value of a field in an options literal, or nil.
@@ -231,6 +364,12 @@ func (a *analysis) methodFunc(t *types.Named, name string) *ssa.Function {
 		return sf
 	}
 	sf := a.prog.Func(fn)
+	if sf == nil && t.TypeArgs().Len() > 0 {
+		// A method of an instantiated generic type: its instance.
+		if sel := a.prog.SSA.MethodSets.MethodSet(types.NewPointer(t)).Lookup(fn.Pkg(), name); sel != nil {
+			sf = a.prog.SSA.MethodValue(sel)
+		}
+	}
 	if sf == nil || !a.prog.Own[sf] {
 		return nil
 	}

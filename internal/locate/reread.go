@@ -1,8 +1,10 @@
 package locate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -74,29 +76,101 @@ func (a *analysis) keyParamsFromCallers(f *found, fn *ssa.Function, reach *callg
 
 // reread finds the Get of the primary object by the request's key: a
 // client.Reader Get, a lister Get(name) or a clientset Get(ctx, name, opts).
+// The primary is the type the registration names (For), else the one of
+// the watched types that the entry reads by the key, else the type it
+// reads by the key. When the entry reads by the key only another type than
+// the registration's For, the row is not settled and says both.
 func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 	memo := map[*ssa.Function]map[*types.Var]bool{}
+	var byKey []reread // every read by the key, in reach order
+	searched := 0
 	for _, fn := range reach.Funcs() {
 		info := a.infoAt(posOf(fn))
 		if info == nil {
 			continue
 		}
+		searched++
 		vars := a.keyVars(f, fn, reach, memo)
 		for _, c := range a.callsIn(fn) {
 			key, obj := a.readShape(info, c)
 			if key == nil || !mentions(info, key, vars) {
 				continue
 			}
-			n, ok := deref(obj).(*types.Named)
-			if !ok || (f.kind != nil && !types.Identical(n, f.kind)) {
+			n, ok := deref(a.instanceType(fn, obj)).(*types.Named)
+			if !ok {
 				continue
 			}
 			s := a.site(c.expr.Lparen)
 			s.Primary = true
-			return reread{row: Row{Sites: []Site{s}}, kind: n, pos: c.expr.Lparen}
+			byKey = append(byKey, reread{row: Row{Sites: []Site{s}}, kind: n, pos: c.expr.Lparen})
 		}
 	}
-	return reread{row: none("no Get of the primary object by the request's key is reachable from the entry")}
+	pick := func(kinds []*types.Named) (reread, bool) {
+		for _, r := range byKey {
+			for _, k := range kinds {
+				if types.Identical(r.kind, k) {
+					return r, true
+				}
+			}
+		}
+		return reread{}, false
+	}
+	switch {
+	case f.kind != nil:
+		if r, ok := pick([]*types.Named{f.kind}); ok {
+			return r
+		}
+		if len(byKey) > 0 {
+			other := byKey[0]
+			return reread{row: none(fmt.Sprintf("not settled: the entry reads a %s by the request's key at %s, but the registration names %s at %s; no Get of a %s by the key is reachable from the entry",
+				other.kind.Obj().Name(), fileLine(other.row.Sites[0]), f.kind.Obj().Name(), fileLine(f.registration[0]), f.kind.Obj().Name()))}
+		}
+	case len(f.watched) > 0:
+		if r, ok := pick(f.watched); ok {
+			return r
+		}
+		if len(byKey) > 0 {
+			r := byKey[0]
+			r.row.Sites[0].Note = fmt.Sprintf("the registration at %s watches %s, not the %s read by the request's key", fileLine(f.registration[0]), kindNames(f.watched), r.kind.Obj().Name())
+			return r
+		}
+	case len(byKey) > 0:
+		return byKey[0]
+	}
+	return reread{row: noneAfter("no Get of the primary object by the request's key is reachable from the entry",
+		fmt.Sprintf("reads by the request's key (client Get, lister Get, clientset Get, the tree's read helpers) in the %d functions reached from the entry", searched))}
+}
+
+// fileLine is a site as file:line.
+func fileLine(s Site) string { return fmt.Sprintf("%s:%d", s.File, s.Line) }
+
+// kindNames lists the names of types, comma-separated.
+func kindNames(ts []*types.Named) string {
+	var names []string
+	for _, t := range ts {
+		names = append(names, t.Obj().Name())
+	}
+	return strings.Join(names, ", ")
+}
+
+// instanceType is t as an instance of a generic function sees it: a type
+// parameter of the generic declaration becomes the instance's type
+// argument.
+func (a *analysis) instanceType(fn *ssa.Function, t types.Type) types.Type {
+	tp, ok := types.Unalias(t).(*types.TypeParam)
+	for fn.Parent() != nil {
+		fn = fn.Parent() // a closure sees its function's type arguments
+	}
+	if !ok || fn.Origin() == nil {
+		return t
+	}
+	params, args := fn.Origin().TypeParams(), fn.TypeArgs()
+	for i := 0; i < params.Len() && i < len(args); i++ {
+		if params.At(i) == tp {
+			return args[i]
+		}
+	}
+	return t
 }
 
 // readShape returns the key argument and the object type of a read: from the
