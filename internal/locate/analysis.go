@@ -97,7 +97,9 @@ func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analy
 		}
 	}
 	for f := range prog.Own {
-		if syn := f.Syntax(); syn != nil {
+		// The instances of a generic function share its syntax: the
+		// syntax names the generic function itself.
+		if syn := f.Syntax(); syn != nil && (a.bySyntax[syn] == nil || f.Origin() == nil) {
 			a.bySyntax[syn] = f
 		}
 	}
