@@ -496,14 +496,16 @@ func implementationName(entry *ssa.Function, all []*ssa.Function) string {
 }
 
 // sharedWorker finds the controllers of a worker loop shared by several: a
-// function that dequeues keys and hands them to a sync function it takes as
-// a parameter. Each call of the worker that passes its own sync function is
-// a controller of its own, named after the sync function's receiver (its
-// kind comes from what the sync re-reads). It returns nil when the sync
-// function is not a parameter of the worker.
+// function that dequeues keys (in its body or a closure of it) and hands
+// them to a sync function it takes as a parameter. Each call that passes
+// the worker its own sync function, directly or through the parameters of
+// other functions (layers, in other packages too), is a controller of its
+// own, named after the sync function's receiver (its kind comes from what
+// the sync re-reads). It returns nil when the sync function is not a
+// parameter of the worker.
 func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.Node, sync *call) []*found {
 	id, ok := ast.Unparen(sync.expr.Fun).(*ast.Ident)
-	if !ok || worker != ast.Node(fd) {
+	if !ok || worker.Pos() < fd.Pos() || worker.End() > fd.End() {
 		return nil
 	}
 	param, ok := info.Uses[id].(*types.Var)
@@ -511,36 +513,76 @@ func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.N
 	if !ok || !isFunc {
 		return nil
 	}
-	sig := obj.Type().(*types.Signature)
-	index := -1
-	for i := 0; i < sig.Params().Len(); i++ {
-		if sig.Params().At(i) == param {
-			index = i
-		}
-	}
+	index := paramIndex(obj, param)
 	if index < 0 {
 		return nil
 	}
 	var out []*found
+	for _, h := range a.handedFuncs(obj, index, map[*types.Func]bool{}) {
+		entry := h.entry
+		f := &found{name: syncName(entry), style: StyleClientGo, entry: entry,
+			worker: a.bySyntax[fd], keyParams: map[*types.Var]bool{}}
+		for i := 0; i < entry.Signature.Params().Len(); i++ {
+			if v := entry.Signature.Params().At(i); typeKey(v.Type()) != typeContext {
+				f.keyParams[v] = true
+			}
+		}
+		f.registration = []Site{a.site(h.at.expr.Lparen), a.site(sync.expr.Lparen)}
+		out = append(out, f)
+	}
+	return out
+}
+
+// paramIndex is the index of a parameter of fn, or -1.
+func paramIndex(fn *types.Func, param *types.Var) int {
+	sig := fn.Type().(*types.Signature)
+	for i := 0; i < sig.Params().Len(); i++ {
+		if sig.Params().At(i) == param {
+			return i
+		}
+	}
+	return -1
+}
+
+// handed is an own function handed to a parameter: the function, and the
+// call that hands it on first.
+type handed struct {
+	entry *ssa.Function
+	at    call
+}
+
+// handedFuncs returns the own functions the tree's calls hand to parameter
+// index of fn: a function or method value passed there, or, when a caller
+// passes a parameter of its own, what its callers pass to that one, through
+// any number of layers.
+func (a *analysis) handedFuncs(fn *types.Func, index int, seen map[*types.Func]bool) []handed {
+	if seen[fn] {
+		return nil
+	}
+	seen[fn] = true
+	var out []handed
 	for _, caller := range a.ownFuncs() {
 		cinfo := a.infoAt(caller.Pos())
 		a.allCalls(caller, func(c call) {
-			if c.fn == nil || c.fn.Origin() != obj || c.arg(index) == nil {
+			if c.fn == nil || c.fn.Origin() != fn || c.arg(index) == nil {
 				return
 			}
-			entry := a.funcValue(cinfo, c.arg(index))
-			if entry == nil {
+			if entry := a.funcValue(cinfo, c.arg(index)); entry != nil {
+				out = append(out, handed{entry: entry, at: c})
 				return
 			}
-			f := &found{name: syncName(entry), style: StyleClientGo, entry: entry,
-				worker: a.bySyntax[fd], keyParams: map[*types.Var]bool{}}
-			for i := 0; i < entry.Signature.Params().Len(); i++ {
-				if v := entry.Signature.Params().At(i); typeKey(v.Type()) != typeContext {
-					f.keyParams[v] = true
-				}
+			id, ok := ast.Unparen(c.arg(index)).(*ast.Ident)
+			if !ok {
+				return
 			}
-			f.registration = []Site{a.site(c.expr.Lparen), a.site(sync.expr.Lparen)}
-			out = append(out, f)
+			v, isVar := cinfo.Uses[id].(*types.Var)
+			cobj, isFunc := cinfo.Defs[caller.Name].(*types.Func)
+			if !isVar || !isFunc {
+				return
+			}
+			if j := paramIndex(cobj, v); j >= 0 {
+				out = append(out, a.handedFuncs(cobj, j, seen)...)
+			}
 		})
 	}
 	return out
@@ -638,6 +680,9 @@ func (a *analysis) syncCall(info *types.Info, worker ast.Node, vars map[*types.V
 				}
 				if len(c.own) > 0 && !c.known {
 					best = &c
+					if inner := a.closureSync(info, worker, c, vars); inner != nil {
+						best = inner
+					}
 					return false
 				}
 				break
@@ -646,6 +691,32 @@ func (a *analysis) syncCall(info *types.Info, worker ast.Node, vars map[*types.V
 		return true
 	})
 	return best
+}
+
+// closureSync follows a key handed to a closure of the worker
+// (processItem := func(obj interface{}) error { ... sync(key) ... }) into
+// it: the closure's parameters that receive the key carry it, and the sync
+// call is the one inside. It returns nil when the call runs no closure of
+// the worker.
+func (a *analysis) closureSync(info *types.Info, worker ast.Node, c call, vars map[*types.Var]bool) *call {
+	if len(c.own) != 1 {
+		return nil
+	}
+	lit, ok := c.own[0].Syntax().(*ast.FuncLit)
+	if !ok || lit.Pos() < worker.Pos() || lit.End() > worker.End() {
+		return nil
+	}
+	inner := map[*types.Var]bool{}
+	for v := range vars {
+		inner[v] = true
+	}
+	for i, p := range paramIdents(lit.Type) {
+		if v, ok := info.Defs[p].(*types.Var); ok && i < len(c.expr.Args) && mentions(info, c.expr.Args[i], vars) {
+			inner[v] = true
+		}
+	}
+	taint(info, lit.Body, inner)
+	return a.syncCall(info, lit.Body, inner)
 }
 
 // receiverName names a client-go controller after the worker's receiver
