@@ -118,8 +118,13 @@ func readFlowsOut(info *types.Info, body *ast.BlockStmt, c call) bool {
 	assignedFrom(info, body, c.expr, true, vars)
 	direct := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) > 0 && ast.Unparen(r.Results[0]) == c.expr {
-			direct = true
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false // a closure's return is not the helper's
+		case *ast.ReturnStmt:
+			if len(n.Results) > 0 && ast.Unparen(n.Results[0]) == c.expr {
+				direct = true
+			}
 		}
 		return !direct
 	})
