@@ -34,6 +34,9 @@ type found struct {
 	keyParams map[*types.Var]bool
 	// registration cites where the controller is wired up.
 	registration []Site
+	// events says the queue's items are events that carry the object, not
+	// keys (a FIFO popped with a process function, a channel of events).
+	events bool
 }
 
 // timedRequeue is a requeue after a duration: where it is asked for, and
@@ -89,7 +92,7 @@ func (a *analysis) findControllers() []*found {
 				out = append(out, f)
 			}
 		}
-		for _, f := range a.findWorkers(fd) {
+		for _, f := range append(a.findWorkers(fd), a.findEventWorkers(fd)...) {
 			if !seen[f.entry] {
 				seen[f.entry] = true
 				out = append(out, f)
@@ -449,6 +452,114 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 		out = append(out, a.workerFound(fd, info, worker, sync, sync.own[0]))
 	})
 	return out
+}
+
+// findEventWorkers finds the controllers whose queue holds events that
+// carry the object rather than keys: a FIFO popped with a process function
+// (the function is the entry), or a channel of events read by a worker
+// that hands each item to one of the tree's functions (that function is).
+func (a *analysis) findEventWorkers(fd *ast.FuncDecl) []*found {
+	info := a.infoAt(fd.Pos())
+	var out []*found
+	add := func(entry *ssa.Function, at token.Pos) {
+		f := &found{name: receiverName(fd, info), style: StyleClientGo, entry: entry,
+			worker: a.bySyntax[fd], keyParams: map[*types.Var]bool{}, events: true}
+		sig := entry.Signature
+		for i := 0; i < sig.Params().Len(); i++ {
+			if v := sig.Params().At(i); typeKey(v.Type()) != typeContext {
+				f.keyParams[v] = true
+			}
+		}
+		f.registration = []Site{a.site(at)}
+		out = append(out, f)
+	}
+	a.allCalls(fd, func(c call) {
+		if !c.known || c.fact.Role != RoleQueuePop {
+			return
+		}
+		fn := c.arg(c.fact.Arg)
+		// cache.PopProcessFunc(c.process): a conversion to the process type.
+		if conv, ok := ast.Unparen(fn).(*ast.CallExpr); ok && len(conv.Args) == 1 && info.Types[conv.Fun].IsType() {
+			fn = conv.Args[0]
+		}
+		if entry := a.funcValue(info, fn); entry != nil {
+			add(entry, c.expr.Lparen)
+		}
+	})
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		var item *types.Var
+		var scope ast.Node
+		switch s := n.(type) {
+		case *ast.RangeStmt: // for ev := range events
+			if id, ok := s.Key.(*ast.Ident); ok && isEventChan(info.TypeOf(s.X)) {
+				item, _ = info.Defs[id].(*types.Var)
+				scope = s.Body
+			}
+		case *ast.AssignStmt: // ev := <-events, ev, ok := <-events
+			if len(s.Rhs) != 1 || len(s.Lhs) == 0 {
+				break
+			}
+			if u, ok := ast.Unparen(s.Rhs[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW && isEventChan(info.TypeOf(u.X)) && inLoop(a.path(s.Pos(), s.End())) {
+				if id, ok := s.Lhs[0].(*ast.Ident); ok {
+					item, _ = info.ObjectOf(id).(*types.Var)
+					scope = fd.Body
+				}
+			}
+		}
+		if item == nil {
+			return true
+		}
+		vars := map[*types.Var]bool{item: true}
+		worker := enclosingFunc(a.path(n.Pos(), n.End()))
+		if worker == nil {
+			return true
+		}
+		taint(info, worker, vars)
+		if sync := a.syncCall(info, scope, vars); sync != nil {
+			add(sync.own[0], sync.expr.Lparen)
+		}
+		return true
+	})
+	return out
+}
+
+// isEventChan reports whether t is a channel whose items carry an API
+// object: an object pointer, or a struct (or pointer to one) with a field
+// holding an object pointer or an interface value.
+func isEventChan(t types.Type) bool {
+	ch, ok := types.Unalias(t).Underlying().(*types.Chan)
+	if !ok || ch.Dir() == types.SendOnly {
+		return false
+	}
+	elem := ch.Elem()
+	if IsObjectPointer(elem) {
+		return true
+	}
+	st, ok := deref(elem).Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	errType := types.Universe.Lookup("error").Type()
+	for i := 0; i < st.NumFields(); i++ {
+		if ft := st.Field(i).Type(); IsObjectPointer(ft) || types.IsInterface(ft) && !types.Identical(ft, errType) {
+			return true
+		}
+	}
+	return false
+}
+
+// inLoop reports whether the innermost function on a path runs the node in
+// a loop (a worker's).
+func inLoop(path []ast.Node) bool {
+	for _, n := range path {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		}
+	}
+	return false
 }
 
 // workerFound is the client-go controller of a worker whose sync call

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 )
 
 // keyVars returns the variables of fn that carry the request's key: the
@@ -35,11 +37,47 @@ func (a *analysis) keyVars(f *found, fn *ssa.Function, reach *callgraph.Reach, m
 			vars[v] = true
 		}
 	}
-	if b := body(fn); b != nil {
+	if b, _ := a.readBody(fn); b != nil {
 		taint(a.infoAt(b.Pos()), b, vars)
 	}
 	memo[fn] = vars
 	return vars
+}
+
+// readBody is the body of a function as the re-read reads it: its SSA
+// function's, or, for a function left out of SSA because of type errors,
+// its declaration's (partial: read with the types the checker recorded).
+func (a *analysis) readBody(fn *ssa.Function) (*ast.BlockStmt, bool) {
+	if b := body(fn); b != nil {
+		return b, false
+	}
+	if obj, ok := fn.Object().(*types.Func); ok && a.prog.Unanalysed[obj] {
+		if fd := a.decls[obj]; fd != nil && fd.Body != nil {
+			return fd.Body, true
+		}
+	}
+	return nil, false
+}
+
+// readCalls are the calls of a function as the re-read reads them, and
+// whether they were read from a body holding type errors.
+func (a *analysis) readCalls(fn *ssa.Function) ([]call, bool) {
+	b, partial := a.readBody(fn)
+	if !partial {
+		return a.callsIn(fn), false
+	}
+	info := a.infoAt(b.Pos())
+	var cs []call
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			cs = append(cs, a.makeCall(info, n, fn))
+		}
+		return true
+	})
+	return cs, true
 }
 
 // keyParamsFromCallers adds to vars the parameters of fn that a reached
@@ -84,14 +122,24 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 	memo := map[*ssa.Function]map[*types.Var]bool{}
 	var byKey []reread // every read by the key, in reach order
 	searched := 0
-	for _, fn := range reach.Funcs() {
+	// The functions left out of SSA because of type errors are read from
+	// their syntax, with the types recorded: a lister Get in a body holding
+	// an unrelated error still names the primary.
+	fns := slices.Clone(reach.Funcs())
+	for _, fn := range reach.Unanalysed {
+		if !slices.Contains(fns, fn) {
+			fns = append(fns, fn)
+		}
+	}
+	for _, fn := range fns {
 		info := a.infoAt(posOf(fn))
 		if info == nil {
 			continue
 		}
 		searched++
 		vars := a.keyVars(f, fn, reach, memo)
-		for _, c := range a.callsIn(fn) {
+		calls, partial := a.readCalls(fn)
+		for _, c := range calls {
 			key, obj := a.readShape(info, c)
 			if key == nil || !mentions(info, key, vars) {
 				continue
@@ -102,6 +150,7 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 			}
 			s := a.site(c.expr.Lparen)
 			s.Primary = true
+			s.Partial = partial
 			byKey = append(byKey, reread{row: Row{Sites: []Site{s}}, kind: n, pos: c.expr.Lparen})
 		}
 	}
@@ -137,12 +186,55 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 	case len(byKey) > 0:
 		return byKey[0]
 	}
-	return reread{row: noneAfter("no Get of the primary object by the request's key is reachable from the entry",
-		fmt.Sprintf("reads by the request's key (client Get, lister Get, clientset Get, the tree's read helpers) in the %d functions reached from the entry", searched))}
+	searchedWhat := fmt.Sprintf("reads by the request's key (client Get, lister Get, clientset Get, the tree's read helpers) in the %d functions reached from the entry", searched)
+	if f.events {
+		name := f.entry.Name()
+		if obj, ok := f.entry.Object().(*types.Func); ok {
+			name = cite.ObjectName(obj)
+		}
+		return reread{kind: a.eventKind(f), row: noneAfter(fmt.Sprintf("the queue's items are events that carry the object, handed to %s; nothing on the reconcile path fetches it again by its key", name), searchedWhat)}
+	}
+	return reread{row: noneAfter("no Get of the primary object by the request's key is reachable from the entry", searchedWhat)}
 }
 
 // fileLine is a site as file:line.
 func fileLine(s Site) string { return fmt.Sprintf("%s:%d", s.File, s.Line) }
+
+// eventKind is the type of the object an event-queue controller's items
+// carry: the object pointer type the entry asserts its item (or a field of
+// it) to, else the type of an object pointer parameter or field of one.
+func (a *analysis) eventKind(f *found) *types.Named {
+	b, _ := a.readBody(f.entry)
+	if b == nil {
+		return nil
+	}
+	info := a.infoAt(b.Pos())
+	var kind *types.Named
+	ast.Inspect(b, func(n ast.Node) bool {
+		if ta, ok := n.(*ast.TypeAssertExpr); ok && kind == nil && ta.Type != nil && mentions(info, ta.X, f.keyParams) {
+			if t := info.TypeOf(ta.Type); IsObjectPointer(t) {
+				kind, _ = deref(t).(*types.Named)
+			}
+		}
+		return kind == nil
+	})
+	params := f.entry.Signature.Params()
+	for i := 0; i < params.Len() && kind == nil; i++ {
+		if !f.keyParams[params.At(i)] {
+			continue
+		}
+		t := params.At(i).Type()
+		if st, ok := deref(t).Underlying().(*types.Struct); ok && !IsObjectPointer(t) {
+			for i := 0; i < st.NumFields() && !IsObjectPointer(t); i++ {
+				t = st.Field(i).Type()
+			}
+		}
+		if IsObjectPointer(t) {
+			kind, _ = deref(t).(*types.Named)
+		}
+	}
+	return kind
+}
 
 // kindNames lists the names of types, comma-separated.
 func kindNames(ts []*types.Named) string {
