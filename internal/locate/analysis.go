@@ -48,7 +48,7 @@ type analysis struct {
 	// readHelpers are the own functions that return what they read by a
 	// key they are handed: the index of that parameter, or -1
 	// (readhelper.go).
-	readHelpers map[*types.Func]int
+	readHelpers *readHelperState
 }
 
 // warn records a problem met while locating, once.
@@ -83,7 +83,7 @@ func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analy
 		callees: map[token.Pos][]*ssa.Function{}, calls: map[*ssa.Function][]call{},
 		declCalls: map[*ast.FuncDecl][]call{}, bodies: map[*types.Func]*condBody{},
 		deps: map[string]*depPackage{}, condFlows: map[*types.Named]*condFlow{},
-		readHelpers: map[*types.Func]int{}}
+		readHelpers: newReadHelperState()}
 	for _, p := range tree.Own {
 		for _, f := range p.Syntax {
 			a.files[tree.Fset.File(f.Pos()).Name()] = fileInfo{f, p.TypesInfo, p.Types}
