@@ -134,7 +134,7 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 	var fors, completes []call
 	a.allCalls(fd, func(c call) {
 		switch c.fact.Role {
-		case RoleRegisterFor:
+		case RoleRegisterFor, RoleEnqueueOwner:
 			fors = append(fors, c)
 		case RoleRegisterComplete:
 			completes = append(completes, c)
@@ -185,11 +185,20 @@ func (a *analysis) registeredKinds(fd *ast.FuncDecl, info *types.Info, c call, f
 			}
 		}
 	}
-	var kinds []*types.Named
+	var kinds, owners []*types.Named
 	var last token.Pos // the builder's For nearest before its Complete
 	for _, fc := range fors {
 		n, ok := deref(info.TypeOf(fc.arg(fc.fact.Arg))).(*types.Named)
 		if !ok {
+			continue
+		}
+		if fc.fact.Role == RoleEnqueueOwner {
+			// A watch enqueueing the owner of what it watches (a
+			// builder's Watches, a source.Kind's handler): the owner's
+			// type is a candidate when the builder has no For.
+			if w := a.watchOf(fc); w != nil && roots[builderRoot(info, w)] && !slices.Contains(owners, n) {
+				owners = append(owners, n)
+			}
 			continue
 		}
 		if sel, isSel := ast.Unparen(fc.expr.Fun).(*ast.SelectorExpr); isSel && info.Selections[sel] != nil {
@@ -200,9 +209,26 @@ func (a *analysis) registeredKinds(fd *ast.FuncDecl, info *types.Info, c call, f
 			continue
 		}
 		// source.Kind: an argument of a method call (Watch) on the value
-		// the registration returned.
-		if w := a.watchOf(fc); w != nil && roots[builderRoot(info, w)] && !slices.Contains(kinds, n) {
+		// the registration returned; when its handler enqueues the owner,
+		// the owner's type is the one watched.
+		w := a.watchOf(fc)
+		if w == nil || !roots[builderRoot(info, w)] {
+			continue
+		}
+		if h, ok := ast.Unparen(fc.arg(2)).(*ast.CallExpr); ok {
+			if hc := a.makeCall(info, h, nil); hc.known && hc.fact.Role == RoleEnqueueOwner {
+				n, ok = deref(info.TypeOf(hc.arg(hc.fact.Arg))).(*types.Named)
+			}
+		}
+		if ok && !slices.Contains(kinds, n) {
 			kinds = append(kinds, n)
+		}
+	}
+	if last == 0 {
+		for _, n := range owners {
+			if !slices.Contains(kinds, n) {
+				kinds = append(kinds, n)
+			}
 		}
 	}
 	return kinds

@@ -13,34 +13,82 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 )
 
+// keyState memoises keyVars for one controller. A function met again while
+// its variables are being worked out (a recursive cycle) gets its answer
+// from the previous round, and the rounds are repeated until no answer
+// grows (keyFixpoint), so that no answer is a cycle's partial one.
+type keyState struct {
+	memo, prev map[*ssa.Function]map[*types.Var]bool
+	pending    map[*ssa.Function]bool
+	cyclic     bool
+}
+
+// keyFixpoint works out the key variables of every function in fns.
+func (a *analysis) keyFixpoint(f *found, fns []*ssa.Function, reach *callgraph.Reach) *keyState {
+	var prev map[*ssa.Function]map[*types.Var]bool
+	for round := 0; ; round++ {
+		st := &keyState{memo: map[*ssa.Function]map[*types.Var]bool{}, prev: prev, pending: map[*ssa.Function]bool{}}
+		for _, fn := range fns {
+			a.keyVars(f, fn, reach, st)
+		}
+		if !st.cyclic || round == 8 || sameKeyVars(prev, st.memo) {
+			return st
+		}
+		prev = st.memo
+	}
+}
+
+// sameKeyVars reports whether two rounds of keyVars gave the same answers.
+func sameKeyVars(a, b map[*ssa.Function]map[*types.Var]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for fn, vs := range a {
+		ws, ok := b[fn]
+		if !ok || len(vs) != len(ws) {
+			return false
+		}
+		for v := range vs {
+			if !ws[v] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // keyVars returns the variables of fn that carry the request's key: the
 // entry's key parameters, or, in a helper, the parameters that a reached
 // caller hands an argument carrying the key; and what is computed from
-// them. memo holds the answers so far (nil while one is being worked out,
-// so that recursion through a cycle finds nothing).
-func (a *analysis) keyVars(f *found, fn *ssa.Function, reach *callgraph.Reach, memo map[*ssa.Function]map[*types.Var]bool) map[*types.Var]bool {
-	if vars, ok := memo[fn]; ok {
+// them.
+func (a *analysis) keyVars(f *found, fn *ssa.Function, reach *callgraph.Reach, st *keyState) map[*types.Var]bool {
+	if vars, ok := st.memo[fn]; ok {
 		return vars
 	}
-	memo[fn] = nil
+	if st.pending[fn] {
+		st.cyclic = true
+		return st.prev[fn]
+	}
+	st.pending[fn] = true
+	defer delete(st.pending, fn)
 	vars := map[*types.Var]bool{}
 	if fn == f.entry {
 		for v := range f.keyParams {
 			vars[v] = true
 		}
 	} else {
-		a.keyParamsFromCallers(f, fn, reach, memo, vars)
+		a.keyParamsFromCallers(f, fn, reach, st, vars)
 	}
 	if parent := fn.Parent(); parent != nil {
 		// A closure sees its creator's variables.
-		for v := range a.keyVars(f, parent, reach, memo) {
+		for v := range a.keyVars(f, parent, reach, st) {
 			vars[v] = true
 		}
 	}
 	if b, _ := a.readBody(fn); b != nil {
 		taint(a.infoAt(b.Pos()), b, vars)
 	}
-	memo[fn] = vars
+	st.memo[fn] = vars
 	return vars
 }
 
@@ -83,7 +131,7 @@ func (a *analysis) readCalls(fn *ssa.Function) ([]call, bool) {
 // keyParamsFromCallers adds to vars the parameters of fn that a reached
 // caller passes an argument carrying the key. An API object is never the
 // key (see taint).
-func (a *analysis) keyParamsFromCallers(f *found, fn *ssa.Function, reach *callgraph.Reach, memo map[*ssa.Function]map[*types.Var]bool, vars map[*types.Var]bool) {
+func (a *analysis) keyParamsFromCallers(f *found, fn *ssa.Function, reach *callgraph.Reach, st *keyState, vars map[*types.Var]bool) {
 	recv := 0
 	if fn.Signature.Recv() != nil {
 		recv = 1 // SSA's Params start with the receiver; the call's arguments do not
@@ -97,7 +145,7 @@ func (a *analysis) keyParamsFromCallers(f *found, fn *ssa.Function, reach *callg
 		if info == nil {
 			continue
 		}
-		callerVars := a.keyVars(f, caller, reach, memo)
+		callerVars := a.keyVars(f, caller, reach, st)
 		for _, c := range a.callsIn(caller) {
 			if c.expr.Lparen != e.Site.Pos() {
 				continue
@@ -119,8 +167,9 @@ func (a *analysis) keyParamsFromCallers(f *found, fn *ssa.Function, reach *callg
 // reads by the key. When the entry reads by the key only another type than
 // the registration's For, the row is not settled and says both.
 func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
-	memo := map[*ssa.Function]map[*types.Var]bool{}
-	var byKey []reread // every read by the key, in reach order
+	var byKey []reread  // every read by the key, in reach order
+	var unsettled *Site // the first call handed the key whose body is not read
+	var unsettledName string
 	searched := 0
 	// The functions left out of SSA because of type errors are read from
 	// their syntax, with the types recorded: a lister Get in a body holding
@@ -131,16 +180,25 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 			fns = append(fns, fn)
 		}
 	}
+	keys := a.keyFixpoint(f, fns, reach)
 	for _, fn := range fns {
 		info := a.infoAt(posOf(fn))
 		if info == nil {
 			continue
 		}
 		searched++
-		vars := a.keyVars(f, fn, reach, memo)
+		vars := a.keyVars(f, fn, reach, keys)
 		calls, partial := a.readCalls(fn)
 		for _, c := range calls {
 			key, obj := a.readShape(info, c)
+			if key == nil && unsettled == nil && a.unreadCandidate(info, c, vars) {
+				s := a.site(c.expr.Lparen)
+				unsettled = &s
+				unsettledName = "a function value"
+				if c.fn != nil {
+					unsettledName = cite.ObjectName(c.fn)
+				}
+			}
 			if key == nil || !mentions(info, key, vars) {
 				continue
 			}
@@ -186,6 +244,10 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 	case len(byKey) > 0:
 		return byKey[0]
 	}
+	if unsettled != nil {
+		return reread{row: none(fmt.Sprintf("not settled: the request's key and an object are handed to %s at %s, whose body is not read: it may read the primary object; no other Get by the key is reachable from the entry",
+			unsettledName, fileLine(*unsettled)))}
+	}
 	searchedWhat := fmt.Sprintf("reads by the request's key (client Get, lister Get, clientset Get, the tree's read helpers) in the %d functions reached from the entry", searched)
 	if f.events {
 		name := f.entry.Name()
@@ -195,6 +257,26 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 		return reread{kind: a.eventKind(f), row: noneAfter(fmt.Sprintf("the queue's items are events that carry the object, handed to %s; nothing on the reconcile path fetches it again by its key", name), searchedWhat)}
 	}
 	return reread{row: noneAfter("no Get of the primary object by the request's key is reachable from the entry", searchedWhat)}
+}
+
+// unreadCandidate reports whether a call that is no read the re-read knows
+// may still read the primary object by the key: it is handed the key, it
+// runs a function whose body is not read (a dependency's function outside
+// the knowledge table, or a function value the call graph cannot resolve),
+// and an object pointer goes in or comes out.
+func (a *analysis) unreadCandidate(info *types.Info, c call, vars map[*types.Var]bool) bool {
+	if c.known || len(c.own) > 0 || c.fn != nil && a.decls[c.fn.Origin()] != nil {
+		return false
+	}
+	if tv, ok := info.Types[c.expr.Fun]; ok && tv.IsType() {
+		return false // a conversion
+	}
+	keyed, object := false, objectResult(info, c) != nil
+	for _, arg := range c.expr.Args {
+		keyed = keyed || mentions(info, arg, vars)
+		object = object || IsObjectPointer(info.TypeOf(arg))
+	}
+	return keyed && object
 }
 
 // fileLine is a site as file:line.

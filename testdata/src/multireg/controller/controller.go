@@ -1,8 +1,9 @@
-// Package controller registers four controllers in one function, each for
+// Package controller registers five controllers in one function, each for
 // its own kind: two through the builder (one chained, one held in a
 // variable), one with controller.New whose first watch is of a secondary
 // type, and one with no For at all that watches its kind through an owner
-// handler and a metadata-only watch.
+// handler and a metadata-only watch. The fifth reads its Pod through a
+// function value the call graph cannot resolve: its re-read is not settled.
 package controller
 
 import (
@@ -22,7 +23,7 @@ import (
 // seenLabel marks an object a controller has seen.
 const seenLabel = "example.com/seen"
 
-// Setup registers the four controllers with the manager.
+// Setup registers the five controllers with the manager.
 func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).
 		Named("configmaps").
@@ -48,6 +49,11 @@ func Setup(mgr ctrl.Manager) error {
 		return err
 	}
 	if err := c.Watch(source.Kind(mgr.GetCache(), &corev1.ServiceAccount{}, &handler.TypedEnqueueRequestForObject[*corev1.ServiceAccount]{})); err != nil {
+		return err
+	}
+
+	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.Pod{}).
+		Complete(&PodReconciler{fetch: mgr.GetClient().Get, Client: mgr.GetClient()}); err != nil {
 		return err
 	}
 
@@ -104,13 +110,18 @@ func (r *SecretReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 }
 
 // AccountReconciler labels ServiceAccounts; it is wired with
-// controller.New, its Pods' watch first.
+// controller.New, its Pods' watch (enqueueing their owner) first.
 type AccountReconciler struct {
 	client.Client
 }
 
 // Reconcile labels one ServiceAccount once.
 func (r *AccountReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) { // want "AccountReconciler/reconcile-entry"
+	// A decoy: the Pod of the same name, read by the key first.
+	var pod corev1.Pod
+	if err := r.Get(ctx, req.NamespacedName, &pod); client.IgnoreNotFound(err) != nil {
+		return reconcile.Result{}, err
+	}
 	var sa corev1.ServiceAccount
 	if err := r.Get(ctx, req.NamespacedName, &sa); err != nil { // want "AccountReconciler/reread"
 		return reconcile.Result{}, client.IgnoreNotFound(err)
@@ -140,6 +151,29 @@ func (r *ServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		svc.Labels = map[string]string{seenLabel: "yes"}
 		if err := r.Update(ctx, &svc); err != nil { // want "ServiceReconciler/drift:apply"
 			return ctrl.Result{}, err // want "ServiceReconciler/requeue-error"
+		}
+	}
+	return ctrl.Result{}, nil
+}
+
+// PodReconciler labels Pods, reading them through a function value.
+type PodReconciler struct {
+	client.Client
+	fetch func(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error
+}
+
+// want-none "PodReconciler/reread"
+
+// Reconcile labels one Pod once.
+func (r *PodReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "PodReconciler/reconcile-entry"
+	var pod corev1.Pod
+	if err := r.fetch(ctx, req.NamespacedName, &pod); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if pod.Labels[seenLabel] == "" { // want "PodReconciler/drift:compare"
+		pod.Labels = map[string]string{seenLabel: "yes"}
+		if err := r.Update(ctx, &pod); err != nil { // want "PodReconciler/drift:apply"
+			return ctrl.Result{}, err // want "PodReconciler/requeue-error"
 		}
 	}
 	return ctrl.Result{}, nil
