@@ -440,7 +440,14 @@ func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
 			continue
 		}
 		out := append([]*callgraph.Edge(nil), node.Out...)
-		sort.SliceStable(out, func(i, j int) bool { return out[i].Pos() < out[j].Pos() })
+		sort.SliceStable(out, func(i, j int) bool {
+			if out[i].Pos() != out[j].Pos() {
+				return out[i].Pos() < out[j].Pos()
+			}
+			// One call, several callees (an interface's implementations,
+			// a generic function's instances): by name.
+			return out[i].Callee.Func.String() < out[j].Callee.Func.String()
+		})
 		for _, e := range out {
 			callee := e.Callee.Func
 			if pr.unanalysed(callee) && !slices.Contains(r.Unanalysed, callee) {

@@ -116,7 +116,14 @@ func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analy
 	}
 	for pos := range a.callees {
 		fs := a.callees[pos]
-		sort.Slice(fs, func(i, j int) bool { return fs[i].Pos() < fs[j].Pos() })
+		// Instances of one generic function share its position: their
+		// names (type arguments included) order them.
+		sort.Slice(fs, func(i, j int) bool {
+			if fs[i].Pos() != fs[j].Pos() {
+				return fs[i].Pos() < fs[j].Pos()
+			}
+			return fs[i].String() < fs[j].String()
+		})
 	}
 	return a
 }
