@@ -147,6 +147,12 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 			arg = optionsField(info, arg, optionsReconciler)
 		}
 		kinds := a.registeredKinds(fd, info, c, fors)
+		if len(kinds) == 0 && len(completes) == 1 {
+			// The one registration of the function, on a builder or
+			// controller held where the chain is not followed (a field):
+			// the function's own For, or its watches, are its.
+			kinds = registeredIn(info, fors)
+		}
 		for _, rt := range a.reconcilerTypes(fd, info, arg) {
 			entry := a.methodFunc(rt, methodReconcile)
 			if entry == nil {
@@ -229,6 +235,21 @@ func (a *analysis) registeredKinds(fd *ast.FuncDecl, info *types.Info, c call, f
 			if !slices.Contains(kinds, n) {
 				kinds = append(kinds, n)
 			}
+		}
+	}
+	return kinds
+}
+
+// registeredIn returns the types the For and source.Kind calls of a
+// function name, in source order.
+func registeredIn(info *types.Info, fors []call) []*types.Named {
+	var kinds []*types.Named
+	for _, fc := range fors {
+		if fc.fact.Role != RoleRegisterFor {
+			continue
+		}
+		if n, ok := deref(info.TypeOf(fc.arg(fc.fact.Arg))).(*types.Named); ok && !slices.Contains(kinds, n) {
+			kinds = append(kinds, n)
 		}
 	}
 	return kinds
