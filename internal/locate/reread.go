@@ -250,11 +250,11 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 	}
 	searchedWhat := fmt.Sprintf("reads by the request's key (client Get, lister Get, clientset Get, the tree's read helpers) in the %d functions reached from the entry", searched)
 	if f.events {
-		name := f.entry.Name()
+		name := "the function literal at " + fileLine(a.funcSite(f.entry))
 		if obj, ok := f.entry.Object().(*types.Func); ok {
 			name = cite.ObjectName(obj)
 		}
-		return reread{kind: a.eventKind(f), row: noneAfter(fmt.Sprintf("the queue's items are events that carry the object, handed to %s; nothing on the reconcile path fetches it again by its key", name), searchedWhat)}
+		return reread{kind: a.eventKind(f, fns, reach, keys), row: noneAfter(fmt.Sprintf("the queue's items are events that carry the object, handed to %s; nothing on the reconcile path fetches it again by its key", name), searchedWhat)}
 	}
 	return reread{row: noneAfter("no Get of the primary object by the request's key is reachable from the entry", searchedWhat)}
 }
@@ -283,23 +283,29 @@ func (a *analysis) unreadCandidate(info *types.Info, c call, vars map[*types.Var
 func fileLine(s Site) string { return fmt.Sprintf("%s:%d", s.File, s.Line) }
 
 // eventKind is the type of the object an event-queue controller's items
-// carry: the object pointer type the entry asserts its item (or a field of
-// it) to, else the type of an object pointer parameter or field of one.
-func (a *analysis) eventKind(f *found) *types.Named {
-	b, _ := a.readBody(f.entry)
-	if b == nil {
-		return nil
-	}
-	info := a.infoAt(b.Pos())
+// carry: the object pointer type the item (or a field of it) is asserted to
+// first on the reconcile path, else the type of an object pointer parameter
+// of the entry or field of one.
+func (a *analysis) eventKind(f *found, fns []*ssa.Function, reach *callgraph.Reach, keys *keyState) *types.Named {
 	var kind *types.Named
-	ast.Inspect(b, func(n ast.Node) bool {
-		if ta, ok := n.(*ast.TypeAssertExpr); ok && kind == nil && ta.Type != nil && mentions(info, ta.X, f.keyParams) {
-			if t := info.TypeOf(ta.Type); IsObjectPointer(t) {
-				kind, _ = deref(t).(*types.Named)
-			}
+	for _, fn := range fns {
+		b, _ := a.readBody(fn)
+		if b == nil || kind != nil {
+			continue
 		}
-		return kind == nil
-	})
+		info, vars := a.infoAt(b.Pos()), a.keyVars(f, fn, reach, keys)
+		ast.Inspect(b, func(n ast.Node) bool {
+			if _, lit := n.(*ast.FuncLit); lit {
+				return false
+			}
+			if ta, ok := n.(*ast.TypeAssertExpr); ok && kind == nil && ta.Type != nil && mentions(info, ta.X, vars) {
+				if t := info.TypeOf(ta.Type); IsObjectPointer(t) {
+					kind, _ = deref(t).(*types.Named)
+				}
+			}
+			return kind == nil
+		})
+	}
 	params := f.entry.Signature.Params()
 	for i := 0; i < params.Len() && kind == nil; i++ {
 		if !f.keyParams[params.At(i)] {

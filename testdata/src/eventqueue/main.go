@@ -1,6 +1,7 @@
 // Command labeller runs two controllers whose queues hold events that carry
-// the object, not keys: one pops a FIFO of Pods with a process function, the
-// other reads a channel of ConfigMap events. Neither fetches the object
+// the object, not keys: one pops a FIFO of Pods with a process function (a
+// closure handing the item to a helper), the other reads a channel of
+// ConfigMap events. Neither fetches the object
 // again; the items are what they act on.
 package main
 
@@ -35,14 +36,17 @@ type PodLabeller struct {
 // run pops Pods until the FIFO is closed.
 func (l *PodLabeller) run() {
 	for {
-		if _, err := l.queue.Pop(cache.PopProcessFunc(l.process)); err != nil {
+		_, err := l.queue.Pop(func(obj interface{}, _ bool) error { // want "PodLabeller/reconcile-entry"
+			return l.label(obj)
+		})
+		if err != nil {
 			return
 		}
 	}
 }
 
-// process labels one Pod, the item itself.
-func (l *PodLabeller) process(obj interface{}, _ bool) error { // want "PodLabeller/reconcile-entry"
+// label labels one Pod, the item itself.
+func (l *PodLabeller) label(obj interface{}) error {
 	pod, ok := obj.(*corev1.Pod)
 	if !ok {
 		return nil
