@@ -100,6 +100,7 @@ func SSA(all, own []*packages.Package) *Program {
 		}
 		pr.collect(sp)
 	}
+	pr.addInstances()
 	return pr
 }
 
@@ -255,7 +256,15 @@ func (pr *Program) collect(p *ssa.Package) {
 			add(m)
 		case *ssa.Type:
 			named, ok := m.Type().(*types.Named)
-			if !ok || named.TypeParams().Len() > 0 {
+			if !ok {
+				continue
+			}
+			if named.TypeParams().Len() > 0 {
+				// A generic type's methods, in their generic form; their
+				// instances are added by addInstances.
+				for i := 0; i < named.NumMethods(); i++ {
+					add(pr.SSA.FuncValue(named.Method(i)))
+				}
 				continue
 			}
 			for _, t := range []types.Type{named, types.NewPointer(named)} {
@@ -268,6 +277,81 @@ func (pr *Program) collect(p *ssa.Package) {
 			}
 		}
 	}
+}
+
+// addInstances adds to Own the instances of the tree's generic functions and
+// of the methods of its generic types (ssa.InstantiateGenerics builds one
+// body per instantiation, from the generic declaration's syntax): those
+// the own code calls or names, and the methods of the instantiated types it
+// turns into interfaces (a generic reconciler handed to the manager), until
+// nothing new is found.
+func (pr *Program) addInstances() {
+	queue := make([]*ssa.Function, 0, len(pr.Own))
+	for f := range pr.Own {
+		queue = append(queue, f)
+	}
+	add := func(f *ssa.Function) {
+		if f == nil || pr.Own[f] || len(f.Blocks) == 0 || !pr.ownOrigin(f) {
+			return
+		}
+		pr.Own[f] = true
+		queue = append(queue, f)
+		for _, anon := range f.AnonFuncs {
+			pr.Own[anon] = true
+			queue = append(queue, anon)
+		}
+	}
+	for len(queue) > 0 {
+		f := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				var ops [8]*ssa.Value
+				for _, op := range instr.Operands(ops[:0]) {
+					if op == nil {
+						continue
+					}
+					if g, ok := (*op).(*ssa.Function); ok {
+						add(g)
+					}
+				}
+				if mi, ok := instr.(*ssa.MakeInterface); ok {
+					for _, g := range pr.instanceMethods(mi.X.Type()) {
+						add(g)
+					}
+				}
+			}
+		}
+	}
+}
+
+// ownOrigin reports whether f is an instance of an own generic function
+// (or a closure within one).
+func (pr *Program) ownOrigin(f *ssa.Function) bool {
+	o := f.Origin()
+	return o != nil && o != f && pr.Own[o]
+}
+
+// instanceMethods returns the methods of an instantiated named type (or a
+// pointer to one) of the tree.
+func (pr *Program) instanceMethods(t types.Type) []*ssa.Function {
+	named, ok := types.Unalias(t).(*types.Named)
+	if p, isPtr := types.Unalias(t).(*types.Pointer); isPtr {
+		named, ok = types.Unalias(p.Elem()).(*types.Named)
+	}
+	if !ok || named.TypeArgs().Len() == 0 {
+		return nil
+	}
+	var out []*ssa.Function
+	for _, mt := range []types.Type{named, types.NewPointer(named)} {
+		ms := pr.SSA.MethodSets.MethodSet(mt)
+		for i := 0; i < ms.Len(); i++ {
+			if fn := pr.SSA.MethodValue(ms.At(i)); fn != nil {
+				out = append(out, fn)
+			}
+		}
+	}
+	return out
 }
 
 // withWrappers returns the own functions plus the synthetic wrappers they
@@ -328,17 +412,27 @@ func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
 			queue = append(queue, e)
 		}
 	}
+	listed := map[ast.Node]bool{}
 	for len(queue) > 0 {
 		f := queue[0]
 		queue = queue[1:]
-		r.order = append(r.order, f)
-		// A closure made here may be run by a library (a retry helper, a
-		// deferred call) that has no body in the graph: count it as reached.
-		for _, anon := range f.AnonFuncs {
-			if _, ok := r.via[anon]; !ok {
-				r.via[anon] = nil
-				r.encl[anon] = f
-				queue = append(queue, anon)
+		// Instances of one generic declaration share its syntax: the
+		// declaration is listed once, every instance is walked.
+		if syn := f.Syntax(); syn == nil || !listed[syn] {
+			if syn != nil {
+				listed[syn] = true
+			}
+			r.order = append(r.order, f)
+		}
+		// A closure made here, or a function or method value handed on
+		// from here, may be run by a library (a retry helper, a deferred
+		// call, a worker loop) that has no body in the graph: count it as
+		// reached.
+		for _, g := range pr.handedOn(f) {
+			if _, ok := r.via[g]; !ok {
+				r.via[g] = nil
+				r.encl[g] = f
+				queue = append(queue, g)
 			}
 		}
 		node := pr.graph.Nodes[f]
@@ -346,7 +440,14 @@ func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
 			continue
 		}
 		out := append([]*callgraph.Edge(nil), node.Out...)
-		sort.SliceStable(out, func(i, j int) bool { return out[i].Pos() < out[j].Pos() })
+		sort.SliceStable(out, func(i, j int) bool {
+			if out[i].Pos() != out[j].Pos() {
+				return out[i].Pos() < out[j].Pos()
+			}
+			// One call, several callees (an interface's implementations,
+			// a generic function's instances): by name.
+			return out[i].Callee.Func.String() < out[j].Callee.Func.String()
+		})
 		for _, e := range out {
 			callee := e.Callee.Func
 			if pr.unanalysed(callee) && !slices.Contains(r.Unanalysed, callee) {
@@ -360,6 +461,64 @@ func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
 		}
 	}
 	return r
+}
+
+// handedOn returns the own functions f makes values of: its closures, and
+// the own functions and methods it names as values (an operand other than
+// the callee of a static call), through the bound-method and thunk wrappers
+// that a method value makes.
+func (pr *Program) handedOn(f *ssa.Function) []*ssa.Function {
+	out := append([]*ssa.Function(nil), f.AnonFuncs...)
+	add := func(g *ssa.Function) {
+		if pr.Own[g] && !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			var callee ssa.Value
+			if c, ok := instr.(ssa.CallInstruction); ok && c.Common().StaticCallee() != nil {
+				callee = c.Common().Value
+			}
+			var ops [8]*ssa.Value
+			for _, op := range instr.Operands(ops[:0]) {
+				if op == nil || *op == callee {
+					continue
+				}
+				g, ok := (*op).(*ssa.Function)
+				if !ok {
+					continue
+				}
+				if pr.Own[g] {
+					add(g)
+					continue
+				}
+				for _, t := range wrapped(g) {
+					add(t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// wrapped returns the functions a synthetic wrapper (a bound method value,
+// a method expression's thunk) calls.
+func wrapped(w *ssa.Function) []*ssa.Function {
+	if w.Synthetic == "" {
+		return nil
+	}
+	var out []*ssa.Function
+	for _, b := range w.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok {
+				if g := c.Common().StaticCallee(); g != nil {
+					out = append(out, g)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // unanalysed reports whether f is an own function whose body was left out

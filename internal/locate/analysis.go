@@ -48,7 +48,7 @@ type analysis struct {
 	// readHelpers are the own functions that return what they read by a
 	// key they are handed: the index of that parameter, or -1
 	// (readhelper.go).
-	readHelpers map[*types.Func]int
+	readHelpers *readHelperState
 }
 
 // warn records a problem met while locating, once.
@@ -83,7 +83,7 @@ func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analy
 		callees: map[token.Pos][]*ssa.Function{}, calls: map[*ssa.Function][]call{},
 		declCalls: map[*ast.FuncDecl][]call{}, bodies: map[*types.Func]*flowBody{},
 		deps: map[string]*depPackage{}, condFlows: map[*types.Named]*condFlow{},
-		readHelpers: map[*types.Func]int{}}
+		readHelpers: newReadHelperState()}
 	for _, p := range tree.Own {
 		for _, f := range p.Syntax {
 			a.files[tree.Fset.File(f.Pos()).Name()] = fileInfo{f, p.TypesInfo, p.Types}
@@ -97,7 +97,9 @@ func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analy
 		}
 	}
 	for f := range prog.Own {
-		if syn := f.Syntax(); syn != nil {
+		// The instances of a generic function share its syntax: the
+		// syntax names the generic function itself.
+		if syn := f.Syntax(); syn != nil && (a.bySyntax[syn] == nil || f.Origin() == nil) {
 			a.bySyntax[syn] = f
 		}
 	}
@@ -114,7 +116,14 @@ func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analy
 	}
 	for pos := range a.callees {
 		fs := a.callees[pos]
-		sort.Slice(fs, func(i, j int) bool { return fs[i].Pos() < fs[j].Pos() })
+		// Instances of one generic function share its position: their
+		// names (type arguments included) order them.
+		sort.Slice(fs, func(i, j int) bool {
+			if fs[i].Pos() != fs[j].Pos() {
+				return fs[i].Pos() < fs[j].Pos()
+			}
+			return fs[i].String() < fs[j].String()
+		})
 	}
 	return a
 }

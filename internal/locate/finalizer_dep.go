@@ -154,7 +154,7 @@ func (a *analysis) depFinalizerIn(fn *types.Func, at *ast.CallExpr, obj, depth i
 		case *ast.AssignStmt:
 			if len(n.Lhs) == 1 && len(n.Rhs) == 1 && fieldOf(b.info, n.Lhs[0]) == fieldFinalizers && mentions(b.info, n.Lhs[0], vars) {
 				if v, ok := appended(b.info, n.Rhs[0]); ok {
-					ops = append(ops, depFinOp{RoleFinalizerAdd, paramIndex(b, v)})
+					ops = append(ops, depFinOp{RoleFinalizerAdd, b.argParam(v)})
 				} else {
 					ops = append(ops, depFinOp{RoleFinalizerRemove, -1})
 				}
@@ -175,10 +175,10 @@ func (a *analysis) depFinalizerIn(fn *types.Func, at *ast.CallExpr, obj, depth i
 				arg := (call{expr: n}).arg(f.Arg)
 				switch f.Role {
 				case RoleFinalizerAdd, RoleFinalizerRemove, RoleFinalizerHas:
-					ops = append(ops, depFinOp{f.Role, paramIndex(b, arg)})
+					ops = append(ops, depFinOp{f.Role, b.argParam(arg)})
 				case RoleSetFinalizers:
 					if v, ok := appended(b.info, arg); ok {
-						ops = append(ops, depFinOp{RoleFinalizerAdd, paramIndex(b, v)})
+						ops = append(ops, depFinOp{RoleFinalizerAdd, b.argParam(v)})
 					} else {
 						ops = append(ops, depFinOp{RoleFinalizerRemove, -1})
 					}
@@ -199,7 +199,7 @@ func (a *analysis) depFinalizerIn(fn *types.Func, at *ast.CallExpr, obj, depth i
 				for _, d := range sub {
 					// The finalizer, an argument of n, may be a parameter here.
 					if d.param >= 0 && d.param < len(n.Args) {
-						d.param = paramIndex(b, n.Args[d.param])
+						d.param = b.argParam(n.Args[d.param])
 					}
 					ops = append(ops, d)
 				}

@@ -17,6 +17,10 @@ type found struct {
 	// kind is the primary type, when the registration names it (pass.kind
 	// falls back on the type re-read).
 	kind *types.Named
+	// watched are the types a registration without a For watches (the
+	// primary among them is the one the reconcile reads by the request's
+	// key).
+	watched []*types.Named
 	// entry is the reconcile entry: Reconcile, or the client-go sync function.
 	entry *ssa.Function
 	// worker is the client-go function that dequeues keys (nil otherwise,
@@ -30,6 +34,9 @@ type found struct {
 	keyParams map[*types.Var]bool
 	// registration cites where the controller is wired up.
 	registration []Site
+	// events says the queue's items are events that carry the object, not
+	// keys (a FIFO popped with a process function, a channel of events).
+	events bool
 }
 
 // timedRequeue is a requeue after a duration: where it is asked for, and
@@ -85,7 +92,7 @@ func (a *analysis) findControllers() []*found {
 				out = append(out, f)
 			}
 		}
-		for _, f := range a.findWorkers(fd) {
+		for _, f := range append(a.findWorkers(fd), a.findEventWorkers(fd)...) {
 			if !seen[f.entry] {
 				seen[f.entry] = true
 				out = append(out, f)
@@ -118,17 +125,17 @@ func nameByEntry(ctrls []*found) {
 }
 
 // findRegistered finds the reconcilers a function registers with
-// controller-runtime's builder: For(&T{}) ... Complete(r).
+// controller-runtime: a builder's For(&T{}) ... Complete(r), or
+// controller.New(..., Options{Reconciler: r}) and its Watch(source.Kind(...)).
+// Each registration is paired with the For, or the watches, of its own
+// builder or controller value, however many a function registers.
 func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 	info := a.infoAt(fd.Pos())
-	var kinds []*types.Named
-	var completes []call
+	var fors, completes []call
 	a.allCalls(fd, func(c call) {
 		switch c.fact.Role {
-		case RoleRegisterFor:
-			if n, ok := deref(info.TypeOf(c.arg(c.fact.Arg))).(*types.Named); ok {
-				kinds = append(kinds, n)
-			}
+		case RoleRegisterFor, RoleEnqueueOwner:
+			fors = append(fors, c)
 		case RoleRegisterComplete:
 			completes = append(completes, c)
 		}
@@ -139,6 +146,13 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 		if c.fact.ArgIsOptions {
 			arg = optionsField(info, arg, optionsReconciler)
 		}
+		kinds := a.registeredKinds(fd, info, c, fors)
+		if len(kinds) == 0 && len(completes) == 1 {
+			// The one registration of the function, on a builder or
+			// controller held where the chain is not followed (a field):
+			// the function's own For, or its watches, are its.
+			kinds = registeredIn(info, fors)
+		}
 		for _, rt := range a.reconcilerTypes(fd, info, arg) {
 			entry := a.methodFunc(rt, methodReconcile)
 			if entry == nil {
@@ -146,14 +160,183 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 			}
 			f := &found{name: rt.Obj().Name(), style: StyleControllerRuntime, entry: entry,
 				registration: []Site{a.site(c.expr.Lparen)}}
-			if len(kinds) > 0 {
+			if len(kinds) == 1 && !c.fact.ArgIsOptions {
 				f.kind = kinds[0]
+			} else {
+				f.watched = kinds
 			}
 			f.keyParams = requestParams(entry)
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// registeredKinds returns the types a registration names: for a builder's
+// Complete, the For of its own builder (the last one before it, when one
+// builder value is given several); for a controller made by an options
+// struct, the types of the source.Kind watches made on the value it
+// returns, in source order (which of them is the primary is the type the
+// reconcile reads by the request's key).
+func (a *analysis) registeredKinds(fd *ast.FuncDecl, info *types.Info, c call, fors []call) []*types.Named {
+	roots := map[any]bool{}
+	if sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr); ok && info.Selections[sel] != nil {
+		roots = builderGroup(info, fd.Body, builderRoot(info, sel.X))
+	} else {
+		vars := map[*types.Var]bool{}
+		assignedFrom(info, fd.Body, c.expr, true, vars)
+		for v := range vars {
+			for r := range builderGroup(info, fd.Body, v) {
+				roots[r] = true
+			}
+		}
+	}
+	var kinds, owners []*types.Named
+	var last token.Pos // the builder's For nearest before its Complete
+	for _, fc := range fors {
+		n, ok := deref(info.TypeOf(fc.arg(fc.fact.Arg))).(*types.Named)
+		if !ok {
+			continue
+		}
+		if fc.fact.Role == RoleEnqueueOwner {
+			// A watch enqueueing the owner of what it watches (a
+			// builder's Watches, a source.Kind's handler): the owner's
+			// type is a candidate when the builder has no For.
+			if w := a.watchOf(fc); w != nil && roots[builderRoot(info, w)] && !slices.Contains(owners, n) {
+				owners = append(owners, n)
+			}
+			continue
+		}
+		if sel, isSel := ast.Unparen(fc.expr.Fun).(*ast.SelectorExpr); isSel && info.Selections[sel] != nil {
+			if roots[builderRoot(info, sel.X)] && fc.expr.Lparen < c.expr.Lparen && fc.expr.Lparen > last {
+				last = fc.expr.Lparen
+				kinds = []*types.Named{n}
+			}
+			continue
+		}
+		// source.Kind: an argument of a method call (Watch) on the value
+		// the registration returned; when its handler enqueues the owner,
+		// the owner's type is the one watched.
+		w := a.watchOf(fc)
+		if w == nil || !roots[builderRoot(info, w)] {
+			continue
+		}
+		if h, ok := ast.Unparen(fc.arg(2)).(*ast.CallExpr); ok {
+			if hc := a.makeCall(info, h, nil); hc.known && hc.fact.Role == RoleEnqueueOwner {
+				n, ok = deref(info.TypeOf(hc.arg(hc.fact.Arg))).(*types.Named)
+			}
+		}
+		if ok && !slices.Contains(kinds, n) {
+			kinds = append(kinds, n)
+		}
+	}
+	if last == 0 {
+		for _, n := range owners {
+			if !slices.Contains(kinds, n) {
+				kinds = append(kinds, n)
+			}
+		}
+	}
+	return kinds
+}
+
+// registeredIn returns the types the For and source.Kind calls of a
+// function name, in source order.
+func registeredIn(info *types.Info, fors []call) []*types.Named {
+	var kinds []*types.Named
+	for _, fc := range fors {
+		if fc.fact.Role != RoleRegisterFor {
+			continue
+		}
+		if n, ok := deref(info.TypeOf(fc.arg(fc.fact.Arg))).(*types.Named); ok && !slices.Contains(kinds, n) {
+			kinds = append(kinds, n)
+		}
+	}
+	return kinds
+}
+
+// watchOf returns the receiver of the method call that a source is handed
+// to (c.Watch(source.Kind(...))), or nil.
+func (a *analysis) watchOf(src call) ast.Expr {
+	path := a.path(src.expr.Pos(), src.expr.End())
+	for _, n := range path[1:] {
+		if ce, ok := n.(*ast.CallExpr); ok {
+			if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok {
+				return sel.X
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// builderRoot is what a fluent chain of method calls starts from: the
+// variable it is called on, or the first call (NewControllerManagedBy(mgr)).
+// A method that returns a value of its receiver's type is taken to return
+// the receiver, as a builder's do.
+func builderRoot(info *types.Info, e ast.Expr) any {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.CallExpr:
+			sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return x
+			}
+			s := info.Selections[sel]
+			sig, isSig := info.TypeOf(x.Fun).(*types.Signature)
+			if s == nil || s.Kind() != types.MethodVal || !isSig || sig.Results().Len() != 1 ||
+				!types.Identical(sig.Results().At(0).Type(), info.TypeOf(sel.X)) {
+				return x
+			}
+			e = sel.X
+		case *ast.Ident:
+			if v, ok := info.Uses[x].(*types.Var); ok {
+				return v
+			}
+			return x
+		default:
+			return x
+		}
+	}
+}
+
+// builderGroup returns the roots of one builder value, from the root of a
+// chain: the root and, when it is a variable, the roots of every value the
+// body assigns to it, transitively.
+func builderGroup(info *types.Info, body ast.Node, root any) map[any]bool {
+	group := map[any]bool{}
+	var visit func(r any)
+	visit = func(r any) {
+		if r == nil || group[r] {
+			return
+		}
+		group[r] = true
+		v, ok := r.(*types.Var)
+		if !ok {
+			return
+		}
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch s := n.(type) {
+			case *ast.AssignStmt:
+				if len(s.Lhs) == len(s.Rhs) {
+					for i, l := range s.Lhs {
+						if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) == v {
+							visit(builderRoot(info, s.Rhs[i]))
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for i, id := range s.Names {
+					if i < len(s.Values) && len(s.Names) == len(s.Values) && info.ObjectOf(id) == v {
+						visit(builderRoot(info, s.Values[i]))
+					}
+				}
+			}
+			return true
+		})
+	}
+	visit(root)
+	return group
 }
 
 // optionsField returns the value of a field in an options literal, or nil.
@@ -231,6 +414,12 @@ func (a *analysis) methodFunc(t *types.Named, name string) *ssa.Function {
 		return sf
 	}
 	sf := a.prog.Func(fn)
+	if sf == nil && t.TypeArgs().Len() > 0 {
+		// A method of an instantiated generic type: its instance.
+		if sel := a.prog.SSA.MethodSets.MethodSet(types.NewPointer(t)).Lookup(fn.Pkg(), name); sel != nil {
+			sf = a.prog.SSA.MethodValue(sel)
+		}
+	}
 	if sf == nil || !a.prog.Own[sf] {
 		return nil
 	}
@@ -312,6 +501,114 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 	return out
 }
 
+// findEventWorkers finds the controllers whose queue holds events that
+// carry the object rather than keys: a FIFO popped with a process function
+// (the function is the entry), or a channel of events read by a worker
+// that hands each item to one of the tree's functions (that function is).
+func (a *analysis) findEventWorkers(fd *ast.FuncDecl) []*found {
+	info := a.infoAt(fd.Pos())
+	var out []*found
+	add := func(entry *ssa.Function, at token.Pos) {
+		f := &found{name: receiverName(fd, info), style: StyleClientGo, entry: entry,
+			worker: a.bySyntax[fd], keyParams: map[*types.Var]bool{}, events: true}
+		sig := entry.Signature
+		for i := 0; i < sig.Params().Len(); i++ {
+			if v := sig.Params().At(i); typeKey(v.Type()) != typeContext {
+				f.keyParams[v] = true
+			}
+		}
+		f.registration = []Site{a.site(at)}
+		out = append(out, f)
+	}
+	a.allCalls(fd, func(c call) {
+		if !c.known || c.fact.Role != RoleQueuePop {
+			return
+		}
+		fn := c.arg(c.fact.Arg)
+		// cache.PopProcessFunc(c.process): a conversion to the process type.
+		if conv, ok := ast.Unparen(fn).(*ast.CallExpr); ok && len(conv.Args) == 1 && info.Types[conv.Fun].IsType() {
+			fn = conv.Args[0]
+		}
+		if entry := a.funcValue(info, fn); entry != nil {
+			add(entry, c.expr.Lparen)
+		}
+	})
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		var item *types.Var
+		var scope ast.Node
+		switch s := n.(type) {
+		case *ast.RangeStmt: // for ev := range events
+			if id, ok := s.Key.(*ast.Ident); ok && isEventChan(info.TypeOf(s.X)) {
+				item, _ = info.Defs[id].(*types.Var)
+				scope = s.Body
+			}
+		case *ast.AssignStmt: // ev := <-events, ev, ok := <-events
+			if len(s.Rhs) != 1 || len(s.Lhs) == 0 {
+				break
+			}
+			if u, ok := ast.Unparen(s.Rhs[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW && isEventChan(info.TypeOf(u.X)) && inLoop(a.path(s.Pos(), s.End())) {
+				if id, ok := s.Lhs[0].(*ast.Ident); ok {
+					item, _ = info.ObjectOf(id).(*types.Var)
+					scope = fd.Body
+				}
+			}
+		}
+		if item == nil {
+			return true
+		}
+		vars := map[*types.Var]bool{item: true}
+		worker := enclosingFunc(a.path(n.Pos(), n.End()))
+		if worker == nil {
+			return true
+		}
+		taint(info, worker, vars)
+		if sync := a.syncCall(info, scope, vars); sync != nil {
+			add(sync.own[0], sync.expr.Lparen)
+		}
+		return true
+	})
+	return out
+}
+
+// isEventChan reports whether t is a channel whose items carry an API
+// object: an object pointer, or a struct (or pointer to one) with a field
+// holding an object pointer or an interface value.
+func isEventChan(t types.Type) bool {
+	ch, ok := types.Unalias(t).Underlying().(*types.Chan)
+	if !ok || ch.Dir() == types.SendOnly {
+		return false
+	}
+	elem := ch.Elem()
+	if IsObjectPointer(elem) {
+		return true
+	}
+	st, ok := deref(elem).Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	errType := types.Universe.Lookup("error").Type()
+	for i := 0; i < st.NumFields(); i++ {
+		if ft := st.Field(i).Type(); IsObjectPointer(ft) || types.IsInterface(ft) && !types.Identical(ft, errType) {
+			return true
+		}
+	}
+	return false
+}
+
+// inLoop reports whether the innermost function on a path runs the node in
+// a loop (a worker's).
+func inLoop(path []ast.Node) bool {
+	for _, n := range path {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		}
+	}
+	return false
+}
+
 // workerFound is the client-go controller of a worker whose sync call
 // runs entry.
 func (a *analysis) workerFound(fd *ast.FuncDecl, info *types.Info, worker ast.Node, sync *call, entry *ssa.Function) *found {
@@ -357,14 +654,16 @@ func implementationName(entry *ssa.Function, all []*ssa.Function) string {
 }
 
 // sharedWorker finds the controllers of a worker loop shared by several: a
-// function that dequeues keys and hands them to a sync function it takes as
-// a parameter. Each call of the worker that passes its own sync function is
-// a controller of its own, named after the sync function's receiver (its
-// kind comes from what the sync re-reads). It returns nil when the sync
-// function is not a parameter of the worker.
+// function that dequeues keys (in its body or a closure of it) and hands
+// them to a sync function it takes as a parameter. Each call that passes
+// the worker its own sync function, directly or through the parameters of
+// other functions (layers, in other packages too), is a controller of its
+// own, named after the sync function's receiver (its kind comes from what
+// the sync re-reads). It returns nil when the sync function is not a
+// parameter of the worker.
 func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.Node, sync *call) []*found {
 	id, ok := ast.Unparen(sync.expr.Fun).(*ast.Ident)
-	if !ok || worker != ast.Node(fd) {
+	if !ok || worker.Pos() < fd.Pos() || worker.End() > fd.End() {
 		return nil
 	}
 	param, ok := info.Uses[id].(*types.Var)
@@ -372,36 +671,76 @@ func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.N
 	if !ok || !isFunc {
 		return nil
 	}
-	sig := obj.Type().(*types.Signature)
-	index := -1
-	for i := 0; i < sig.Params().Len(); i++ {
-		if sig.Params().At(i) == param {
-			index = i
-		}
-	}
+	index := paramIndex(obj, param)
 	if index < 0 {
 		return nil
 	}
 	var out []*found
+	for _, h := range a.handedFuncs(obj, index, map[*types.Func]bool{}) {
+		entry := h.entry
+		f := &found{name: syncName(entry), style: StyleClientGo, entry: entry,
+			worker: a.bySyntax[fd], keyParams: map[*types.Var]bool{}}
+		for i := 0; i < entry.Signature.Params().Len(); i++ {
+			if v := entry.Signature.Params().At(i); typeKey(v.Type()) != typeContext {
+				f.keyParams[v] = true
+			}
+		}
+		f.registration = []Site{a.site(h.at.expr.Lparen), a.site(sync.expr.Lparen)}
+		out = append(out, f)
+	}
+	return out
+}
+
+// paramIndex is the index of a parameter of fn, or -1.
+func paramIndex(fn *types.Func, param *types.Var) int {
+	sig := fn.Type().(*types.Signature)
+	for i := 0; i < sig.Params().Len(); i++ {
+		if sig.Params().At(i) == param {
+			return i
+		}
+	}
+	return -1
+}
+
+// handed is an own function handed to a parameter: the function, and the
+// call that hands it on first.
+type handed struct {
+	entry *ssa.Function
+	at    call
+}
+
+// handedFuncs returns the own functions the tree's calls hand to parameter
+// index of fn: a function or method value passed there, or, when a caller
+// passes a parameter of its own, what its callers pass to that one, through
+// any number of layers.
+func (a *analysis) handedFuncs(fn *types.Func, index int, seen map[*types.Func]bool) []handed {
+	if seen[fn] {
+		return nil
+	}
+	seen[fn] = true
+	var out []handed
 	for _, caller := range a.ownFuncs() {
 		cinfo := a.infoAt(caller.Pos())
 		a.allCalls(caller, func(c call) {
-			if c.fn == nil || c.fn.Origin() != obj || c.arg(index) == nil {
+			if c.fn == nil || c.fn.Origin() != fn || c.arg(index) == nil {
 				return
 			}
-			entry := a.funcValue(cinfo, c.arg(index))
-			if entry == nil {
+			if entry := a.funcValue(cinfo, c.arg(index)); entry != nil {
+				out = append(out, handed{entry: entry, at: c})
 				return
 			}
-			f := &found{name: syncName(entry), style: StyleClientGo, entry: entry,
-				worker: a.bySyntax[fd], keyParams: map[*types.Var]bool{}}
-			for i := 0; i < entry.Signature.Params().Len(); i++ {
-				if v := entry.Signature.Params().At(i); typeKey(v.Type()) != typeContext {
-					f.keyParams[v] = true
-				}
+			id, ok := ast.Unparen(c.arg(index)).(*ast.Ident)
+			if !ok {
+				return
 			}
-			f.registration = []Site{a.site(c.expr.Lparen), a.site(sync.expr.Lparen)}
-			out = append(out, f)
+			v, isVar := cinfo.Uses[id].(*types.Var)
+			cobj, isFunc := cinfo.Defs[caller.Name].(*types.Func)
+			if !isVar || !isFunc {
+				return
+			}
+			if j := paramIndex(cobj, v); j >= 0 {
+				out = append(out, a.handedFuncs(cobj, j, seen)...)
+			}
 		})
 	}
 	return out
@@ -499,6 +838,9 @@ func (a *analysis) syncCall(info *types.Info, worker ast.Node, vars map[*types.V
 				}
 				if len(c.own) > 0 && !c.known {
 					best = &c
+					if inner := a.closureSync(info, worker, c, vars); inner != nil {
+						best = inner
+					}
 					return false
 				}
 				break
@@ -507,6 +849,32 @@ func (a *analysis) syncCall(info *types.Info, worker ast.Node, vars map[*types.V
 		return true
 	})
 	return best
+}
+
+// closureSync follows a key handed to a closure of the worker
+// (processItem := func(obj interface{}) error { ... sync(key) ... }) into
+// it: the closure's parameters that receive the key carry it, and the sync
+// call is the one inside. It returns nil when the call runs no closure of
+// the worker.
+func (a *analysis) closureSync(info *types.Info, worker ast.Node, c call, vars map[*types.Var]bool) *call {
+	if len(c.own) != 1 {
+		return nil
+	}
+	lit, ok := c.own[0].Syntax().(*ast.FuncLit)
+	if !ok || lit.Pos() < worker.Pos() || lit.End() > worker.End() {
+		return nil
+	}
+	inner := map[*types.Var]bool{}
+	for v := range vars {
+		inner[v] = true
+	}
+	for i, p := range paramIdents(lit.Type) {
+		if v, ok := info.Defs[p].(*types.Var); ok && i < len(c.expr.Args) && mentions(info, c.expr.Args[i], vars) {
+			inner[v] = true
+		}
+	}
+	taint(info, lit.Body, inner)
+	return a.syncCall(info, lit.Body, inner)
 }
 
 // receiverName names a client-go controller after the worker's receiver

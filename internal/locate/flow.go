@@ -103,6 +103,25 @@ func (b *flowBody) paramIndex(v *types.Var) int {
 	return -1
 }
 
+// argParam is the index of the parameter (receiver excluded) that an
+// expression of the body names, or -1: the argument of a call of the body
+// that the expression's value comes from.
+func (b *flowBody) argParam(e ast.Expr) int {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return -1
+	}
+	v, _ := b.info.Uses[id].(*types.Var)
+	i := b.paramIndex(v)
+	if v == nil || i < 0 {
+		return -1
+	}
+	if b.decl.Recv != nil {
+		i--
+	}
+	return i
+}
+
 // local returns the body's index of its variables.
 func (b *flowBody) local() *flowLocals {
 	if b.locals != nil {

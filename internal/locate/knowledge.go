@@ -40,6 +40,8 @@ const (
 	RoleAddHandler               // registers an informer event handler: Arg is the handler
 	RoleNewInformer              // creates a shared informer: Arg is the example object of the watched type
 	RoleEventSink                // starts sending recorded events to the API server
+	RoleQueuePop                 // a FIFO of events hands its next item to a process function: Arg is the function
+	RoleEnqueueOwner             // a watch's handler enqueues the owner of the object watched: Arg is an object of the owner's type
 )
 
 // Fact is one entry of the knowledge table.
@@ -256,6 +258,13 @@ var knowledge = map[string]Fact{
 	cache + "NewSharedIndexInformer":                                        {Role: RoleNewInformer, Obj: -1, Key: -1, Arg: 1},
 	cache + "NewSharedIndexInformerWithOptions":                             {Role: RoleNewInformer, Obj: -1, Key: -1, Arg: 1},
 	"(k8s.io/client-go/tools/record.EventBroadcaster).StartRecordingToSink": {Role: RoleEventSink, Obj: -1, Key: -1, Arg: -1},
+	cr + "handler.EnqueueRequestForOwner":                                   {Role: RoleEnqueueOwner, Obj: -1, Key: -1, Arg: 2},
+	cr + "handler.TypedEnqueueRequestForOwner":                              {Role: RoleEnqueueOwner, Obj: -1, Key: -1, Arg: 2},
+	// A FIFO whose items are the objects (events), not keys.
+	"(*" + cache + "FIFO).Pop":      {Role: RoleQueuePop, Obj: -1, Key: -1, Arg: 0},
+	"(*" + cache + "DeltaFIFO).Pop": {Role: RoleQueuePop, Obj: -1, Key: -1, Arg: 0},
+	"(*" + cache + "RealFIFO).Pop":  {Role: RoleQueuePop, Obj: -1, Key: -1, Arg: 0},
+	"(" + cache + "Queue).Pop":      {Role: RoleQueuePop, Obj: -1, Key: -1, Arg: 0},
 }
 
 // VerbRecord is the verb of a recorded event: a write that no informer of

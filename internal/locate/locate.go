@@ -167,13 +167,20 @@ func (p *pass) reread() reread {
 	return p.rereadRes
 }
 
-// kind is the primary type: the one the registration names, else the one
-// the entry re-reads.
+// kind is the primary type: the one the registration's For names, else the
+// one the entry re-reads (among the watched types, when the registration
+// watches several), else the one type watched.
 func (p *pass) kind() *types.Named {
 	if p.f.kind != nil {
 		return p.f.kind
 	}
-	return p.reread().kind
+	if k := p.reread().kind; k != nil {
+		return k
+	}
+	if len(p.f.watched) == 1 {
+		return p.f.watched[0]
+	}
+	return nil
 }
 
 func (p *pass) finalizers() *finalizerOps {

@@ -42,6 +42,11 @@ var fixtures = []string{
 	"depqueue",
 	"condflows",
 	"requeueflows",
+	"multireg",
+	"generics",
+	"layeredworker",
+	"illtypedsync",
+	"eventqueue",
 }
 
 type located struct {

@@ -42,14 +42,61 @@ func objectResult(info *types.Info, c call) types.Type {
 	return nil
 }
 
+// readHelperState memoises readHelperKey. A function in a recursive cycle
+// is worked out again with its answer so far until that answer holds, and
+// an answer that used the answer so far of a function still being worked
+// out is not kept, so that every answer is the same whichever function or
+// controller asks first.
+type readHelperState struct {
+	settled map[*types.Func]int
+	// pending are the functions being worked out, by their depth, and
+	// sofar their answers so far.
+	pending map[*types.Func]int
+	sofar   map[*types.Func]int
+	// low is the lowest depth of a pending function whose answer so far
+	// the answer being worked out used.
+	low int
+}
+
+func newReadHelperState() *readHelperState {
+	return &readHelperState{settled: map[*types.Func]int{}, pending: map[*types.Func]int{}, sofar: map[*types.Func]int{}}
+}
+
 // readHelperKey is the index of the parameter of an own function whose
 // value, or what is computed from it, keys an untyped read whose result the
 // function returns; -1 when there is none.
 func (a *analysis) readHelperKey(fn *types.Func) int {
-	if i, ok := a.readHelpers[fn]; ok {
+	st := a.readHelpers
+	if i, ok := st.settled[fn]; ok {
 		return i
 	}
-	a.readHelpers[fn] = -1 // a recursion through fn finds none
+	if d, ok := st.pending[fn]; ok {
+		st.low = min(st.low, d)
+		return st.sofar[fn]
+	}
+	depth := len(st.pending)
+	st.pending[fn], st.sofar[fn] = depth, -1
+	outer := st.low
+	found := -1
+	for range 8 {
+		st.low = depth + 1
+		found = a.readHelperScan(fn)
+		if st.low > depth || found == st.sofar[fn] {
+			break
+		}
+		st.sofar[fn] = found // a cycle through fn: again, with this answer
+	}
+	delete(st.pending, fn)
+	delete(st.sofar, fn)
+	if st.low >= depth {
+		st.settled[fn] = found
+	}
+	st.low = min(outer, st.low)
+	return found
+}
+
+// readHelperScan works out readHelperKey for one function.
+func (a *analysis) readHelperScan(fn *types.Func) int {
 	fd := a.decls[fn]
 	sig, _ := fn.Type().(*types.Signature)
 	if fd == nil || fd.Body == nil || sig == nil {
@@ -77,7 +124,6 @@ func (a *analysis) readHelperKey(fn *types.Func) int {
 			}
 		}
 	})
-	a.readHelpers[fn] = found
 	return found
 }
 
@@ -118,8 +164,13 @@ func readFlowsOut(info *types.Info, body *ast.BlockStmt, c call) bool {
 	assignedFrom(info, body, c.expr, true, vars)
 	direct := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) > 0 && ast.Unparen(r.Results[0]) == c.expr {
-			direct = true
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false // a closure's return is not the helper's
+		case *ast.ReturnStmt:
+			if len(n.Results) > 0 && ast.Unparen(n.Results[0]) == c.expr {
+				direct = true
+			}
 		}
 		return !direct
 	})

@@ -169,7 +169,7 @@ func (a *analysis) depRequeueIn(fn *types.Func, at *ast.CallExpr, depth int, see
 			if f.Role == RoleQueueAddAfter && f.Arg < len(e.Args) {
 				site := a.site(e.Lparen)
 				res = depResult{site: &site}
-				if i := paramIndex(b, e.Args[f.Arg]); i >= 0 && i < len(at.Args) {
+				if i := b.argParam(e.Args[f.Arg]); i >= 0 && i < len(at.Args) {
 					res.duration = at.Args[i]
 				}
 			}
@@ -181,7 +181,7 @@ func (a *analysis) depRequeueIn(fn *types.Func, at *ast.CallExpr, depth int, see
 		if r := a.depRequeueIn(callee, e, depth+1, seen); r.site != nil || r.unsettled != "" {
 			res = depResult{site: r.site, unsettled: r.unsettled}
 			// The duration, an argument of e, may be a parameter here.
-			if i := paramIndex(b, r.duration); r.duration != nil && i >= 0 && i < len(at.Args) {
+			if i := b.argParam(r.duration); r.duration != nil && i >= 0 && i < len(at.Args) {
 				res.duration = at.Args[i]
 			}
 		}
@@ -218,26 +218,6 @@ func handsQueue(info *types.Info, e *ast.CallExpr) bool {
 		}
 	}
 	return false
-}
-
-// paramIndex is the index of the parameter (receiver excluded) an
-// expression of a body names, or -1.
-func paramIndex(b *flowBody, e ast.Expr) int {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok {
-		return -1
-	}
-	v, _ := b.info.Uses[id].(*types.Var)
-	params := b.params
-	if b.decl.Recv != nil && len(params) > 0 {
-		params = params[1:]
-	}
-	for i, p := range params {
-		if p == v {
-			return i
-		}
-	}
-	return -1
 }
 
 // moduleOfPkg is the module path of a loaded package ("" for the standard

@@ -1,49 +1,137 @@
 package locate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 )
+
+// keyState memoises keyVars for one controller. A function met again while
+// its variables are being worked out (a recursive cycle) gets its answer
+// from the previous round, and the rounds are repeated until no answer
+// grows (keyFixpoint), so that no answer is a cycle's partial one.
+type keyState struct {
+	memo, prev map[*ssa.Function]map[*types.Var]bool
+	pending    map[*ssa.Function]bool
+	cyclic     bool
+}
+
+// keyFixpoint works out the key variables of every function in fns.
+func (a *analysis) keyFixpoint(f *found, fns []*ssa.Function, reach *callgraph.Reach) *keyState {
+	var prev map[*ssa.Function]map[*types.Var]bool
+	for round := 0; ; round++ {
+		st := &keyState{memo: map[*ssa.Function]map[*types.Var]bool{}, prev: prev, pending: map[*ssa.Function]bool{}}
+		for _, fn := range fns {
+			a.keyVars(f, fn, reach, st)
+		}
+		if !st.cyclic || round == 8 || sameKeyVars(prev, st.memo) {
+			return st
+		}
+		prev = st.memo
+	}
+}
+
+// sameKeyVars reports whether two rounds of keyVars gave the same answers.
+func sameKeyVars(a, b map[*ssa.Function]map[*types.Var]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for fn, vs := range a {
+		ws, ok := b[fn]
+		if !ok || len(vs) != len(ws) {
+			return false
+		}
+		for v := range vs {
+			if !ws[v] {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // keyVars returns the variables of fn that carry the request's key: the
 // entry's key parameters, or, in a helper, the parameters that a reached
 // caller hands an argument carrying the key; and what is computed from
-// them. memo holds the answers so far (nil while one is being worked out,
-// so that recursion through a cycle finds nothing).
-func (a *analysis) keyVars(f *found, fn *ssa.Function, reach *callgraph.Reach, memo map[*ssa.Function]map[*types.Var]bool) map[*types.Var]bool {
-	if vars, ok := memo[fn]; ok {
+// them.
+func (a *analysis) keyVars(f *found, fn *ssa.Function, reach *callgraph.Reach, st *keyState) map[*types.Var]bool {
+	if vars, ok := st.memo[fn]; ok {
 		return vars
 	}
-	memo[fn] = nil
+	if st.pending[fn] {
+		st.cyclic = true
+		return st.prev[fn]
+	}
+	st.pending[fn] = true
+	defer delete(st.pending, fn)
 	vars := map[*types.Var]bool{}
 	if fn == f.entry {
 		for v := range f.keyParams {
 			vars[v] = true
 		}
 	} else {
-		a.keyParamsFromCallers(f, fn, reach, memo, vars)
+		a.keyParamsFromCallers(f, fn, reach, st, vars)
 	}
 	if parent := fn.Parent(); parent != nil {
 		// A closure sees its creator's variables.
-		for v := range a.keyVars(f, parent, reach, memo) {
+		for v := range a.keyVars(f, parent, reach, st) {
 			vars[v] = true
 		}
 	}
-	if b := body(fn); b != nil {
+	if b, _ := a.readBody(fn); b != nil {
 		taint(a.infoAt(b.Pos()), b, vars)
 	}
-	memo[fn] = vars
+	st.memo[fn] = vars
 	return vars
+}
+
+// readBody is the body of a function as the re-read reads it: its SSA
+// function's, or, for a function left out of SSA because of type errors,
+// its declaration's (partial: read with the types the checker recorded).
+func (a *analysis) readBody(fn *ssa.Function) (*ast.BlockStmt, bool) {
+	if b := body(fn); b != nil {
+		return b, false
+	}
+	if obj, ok := fn.Object().(*types.Func); ok && a.prog.Unanalysed[obj] {
+		if fd := a.decls[obj]; fd != nil && fd.Body != nil {
+			return fd.Body, true
+		}
+	}
+	return nil, false
+}
+
+// readCalls are the calls of a function as the re-read reads them, and
+// whether they were read from a body holding type errors.
+func (a *analysis) readCalls(fn *ssa.Function) ([]call, bool) {
+	b, partial := a.readBody(fn)
+	if !partial {
+		return a.callsIn(fn), false
+	}
+	info := a.infoAt(b.Pos())
+	var cs []call
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			cs = append(cs, a.makeCall(info, n, fn))
+		}
+		return true
+	})
+	return cs, true
 }
 
 // keyParamsFromCallers adds to vars the parameters of fn that a reached
 // caller passes an argument carrying the key. An API object is never the
 // key (see taint).
-func (a *analysis) keyParamsFromCallers(f *found, fn *ssa.Function, reach *callgraph.Reach, memo map[*ssa.Function]map[*types.Var]bool, vars map[*types.Var]bool) {
+func (a *analysis) keyParamsFromCallers(f *found, fn *ssa.Function, reach *callgraph.Reach, st *keyState, vars map[*types.Var]bool) {
 	recv := 0
 	if fn.Signature.Recv() != nil {
 		recv = 1 // SSA's Params start with the receiver; the call's arguments do not
@@ -57,7 +145,7 @@ func (a *analysis) keyParamsFromCallers(f *found, fn *ssa.Function, reach *callg
 		if info == nil {
 			continue
 		}
-		callerVars := a.keyVars(f, caller, reach, memo)
+		callerVars := a.keyVars(f, caller, reach, st)
 		for _, c := range a.callsIn(caller) {
 			if c.expr.Lparen != e.Site.Pos() {
 				continue
@@ -74,29 +162,195 @@ func (a *analysis) keyParamsFromCallers(f *found, fn *ssa.Function, reach *callg
 
 // reread finds the Get of the primary object by the request's key: a
 // client.Reader Get, a lister Get(name) or a clientset Get(ctx, name, opts).
+// The primary is the type the registration names (For), else the one of
+// the watched types that the entry reads by the key, else the type it
+// reads by the key. When the entry reads by the key only another type than
+// the registration's For, the row is not settled and says both.
 func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
-	memo := map[*ssa.Function]map[*types.Var]bool{}
-	for _, fn := range reach.Funcs() {
+	var byKey []reread  // every read by the key, in reach order
+	var unsettled *Site // the first call handed the key whose body is not read
+	var unsettledName string
+	searched := 0
+	// The functions left out of SSA because of type errors are read from
+	// their syntax, with the types recorded: a lister Get in a body holding
+	// an unrelated error still names the primary.
+	fns := slices.Clone(reach.Funcs())
+	for _, fn := range reach.Unanalysed {
+		if !slices.Contains(fns, fn) {
+			fns = append(fns, fn)
+		}
+	}
+	keys := a.keyFixpoint(f, fns, reach)
+	for _, fn := range fns {
 		info := a.infoAt(posOf(fn))
 		if info == nil {
 			continue
 		}
-		vars := a.keyVars(f, fn, reach, memo)
-		for _, c := range a.callsIn(fn) {
+		searched++
+		vars := a.keyVars(f, fn, reach, keys)
+		calls, partial := a.readCalls(fn)
+		for _, c := range calls {
 			key, obj := a.readShape(info, c)
+			if key == nil && unsettled == nil && a.unreadCandidate(info, c, vars) {
+				s := a.site(c.expr.Lparen)
+				unsettled = &s
+				unsettledName = "a function value"
+				if c.fn != nil {
+					unsettledName = cite.ObjectName(c.fn)
+				}
+			}
 			if key == nil || !mentions(info, key, vars) {
 				continue
 			}
-			n, ok := deref(obj).(*types.Named)
-			if !ok || (f.kind != nil && !types.Identical(n, f.kind)) {
+			n, ok := deref(a.instanceType(fn, obj)).(*types.Named)
+			if !ok {
 				continue
 			}
 			s := a.site(c.expr.Lparen)
 			s.Primary = true
-			return reread{row: Row{Sites: []Site{s}}, kind: n, pos: c.expr.Lparen}
+			s.Partial = partial
+			byKey = append(byKey, reread{row: Row{Sites: []Site{s}}, kind: n, pos: c.expr.Lparen})
 		}
 	}
-	return reread{row: none("no Get of the primary object by the request's key is reachable from the entry")}
+	pick := func(kinds []*types.Named) (reread, bool) {
+		for _, r := range byKey {
+			for _, k := range kinds {
+				if types.Identical(r.kind, k) {
+					return r, true
+				}
+			}
+		}
+		return reread{}, false
+	}
+	switch {
+	case f.kind != nil:
+		if r, ok := pick([]*types.Named{f.kind}); ok {
+			return r
+		}
+		if len(byKey) > 0 {
+			other := byKey[0]
+			return reread{row: none(fmt.Sprintf("not settled: the entry reads a %s by the request's key at %s, but the registration names %s at %s; no Get of a %s by the key is reachable from the entry",
+				other.kind.Obj().Name(), fileLine(other.row.Sites[0]), f.kind.Obj().Name(), fileLine(f.registration[0]), f.kind.Obj().Name()))}
+		}
+	case len(f.watched) > 0:
+		if r, ok := pick(f.watched); ok {
+			return r
+		}
+		if len(byKey) > 0 {
+			r := byKey[0]
+			r.row.Sites[0].Note = fmt.Sprintf("the registration at %s watches %s, not the %s read by the request's key", fileLine(f.registration[0]), kindNames(f.watched), r.kind.Obj().Name())
+			return r
+		}
+	case len(byKey) > 0:
+		return byKey[0]
+	}
+	if unsettled != nil {
+		return reread{row: none(fmt.Sprintf("not settled: the request's key and an object are handed to %s at %s, whose body is not read: it may read the primary object; no other Get by the key is reachable from the entry",
+			unsettledName, fileLine(*unsettled)))}
+	}
+	searchedWhat := fmt.Sprintf("reads by the request's key (client Get, lister Get, clientset Get, the tree's read helpers) in the %d functions reached from the entry", searched)
+	if f.events {
+		name := "the function literal at " + fileLine(a.funcSite(f.entry))
+		if obj, ok := f.entry.Object().(*types.Func); ok {
+			name = cite.ObjectName(obj)
+		}
+		return reread{kind: a.eventKind(f, fns, reach, keys), row: noneAfter(fmt.Sprintf("the queue's items are events that carry the object, handed to %s; nothing on the reconcile path fetches it again by its key", name), searchedWhat)}
+	}
+	return reread{row: noneAfter("no Get of the primary object by the request's key is reachable from the entry", searchedWhat)}
+}
+
+// unreadCandidate reports whether a call that is no read the re-read knows
+// may still read the primary object by the key: it is handed the key, it
+// runs a function whose body is not read (a dependency's function outside
+// the knowledge table, or a function value the call graph cannot resolve),
+// and an object pointer goes in or comes out.
+func (a *analysis) unreadCandidate(info *types.Info, c call, vars map[*types.Var]bool) bool {
+	if c.known || len(c.own) > 0 || c.fn != nil && a.decls[c.fn.Origin()] != nil {
+		return false
+	}
+	if tv, ok := info.Types[c.expr.Fun]; ok && tv.IsType() {
+		return false // a conversion
+	}
+	keyed, object := false, objectResult(info, c) != nil
+	for _, arg := range c.expr.Args {
+		keyed = keyed || mentions(info, arg, vars)
+		object = object || IsObjectPointer(info.TypeOf(arg))
+	}
+	return keyed && object
+}
+
+// fileLine is a site as file:line.
+func fileLine(s Site) string { return fmt.Sprintf("%s:%d", s.File, s.Line) }
+
+// eventKind is the type of the object an event-queue controller's items
+// carry: the object pointer type the item (or a field of it) is asserted to
+// first on the reconcile path, else the type of an object pointer parameter
+// of the entry or field of one.
+func (a *analysis) eventKind(f *found, fns []*ssa.Function, reach *callgraph.Reach, keys *keyState) *types.Named {
+	var kind *types.Named
+	for _, fn := range fns {
+		b, _ := a.readBody(fn)
+		if b == nil || kind != nil {
+			continue
+		}
+		info, vars := a.infoAt(b.Pos()), a.keyVars(f, fn, reach, keys)
+		ast.Inspect(b, func(n ast.Node) bool {
+			if _, lit := n.(*ast.FuncLit); lit {
+				return false
+			}
+			if ta, ok := n.(*ast.TypeAssertExpr); ok && kind == nil && ta.Type != nil && mentions(info, ta.X, vars) {
+				if t := info.TypeOf(ta.Type); IsObjectPointer(t) {
+					kind, _ = deref(t).(*types.Named)
+				}
+			}
+			return kind == nil
+		})
+	}
+	params := f.entry.Signature.Params()
+	for i := 0; i < params.Len() && kind == nil; i++ {
+		if !f.keyParams[params.At(i)] {
+			continue
+		}
+		t := params.At(i).Type()
+		if st, ok := deref(t).Underlying().(*types.Struct); ok && !IsObjectPointer(t) {
+			for i := 0; i < st.NumFields() && !IsObjectPointer(t); i++ {
+				t = st.Field(i).Type()
+			}
+		}
+		if IsObjectPointer(t) {
+			kind, _ = deref(t).(*types.Named)
+		}
+	}
+	return kind
+}
+
+// kindNames lists the names of types, comma-separated.
+func kindNames(ts []*types.Named) string {
+	var names []string
+	for _, t := range ts {
+		names = append(names, t.Obj().Name())
+	}
+	return strings.Join(names, ", ")
+}
+
+// instanceType is t as an instance of a generic function sees it: a type
+// parameter of the generic declaration becomes the instance's type
+// argument.
+func (a *analysis) instanceType(fn *ssa.Function, t types.Type) types.Type {
+	tp, ok := types.Unalias(t).(*types.TypeParam)
+	for fn.Parent() != nil {
+		fn = fn.Parent() // a closure sees its function's type arguments
+	}
+	if !ok || fn.Origin() == nil {
+		return t
+	}
+	params, args := fn.Origin().TypeParams(), fn.TypeArgs()
+	for i := 0; i < params.Len() && i < len(args); i++ {
+		if params.At(i) == tp {
+			return args[i]
+		}
+	}
+	return t
 }
 
 // readShape returns the key argument and the object type of a read: from the

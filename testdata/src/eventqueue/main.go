@@ -1,0 +1,144 @@
+// Command labeller runs two controllers whose queues hold events that carry
+// the object, not keys: one pops a FIFO of Pods with a process function (a
+// closure handing the item to a helper), the other reads a channel of
+// ConfigMap events. Neither fetches the object
+// again; the items are what they act on.
+package main
+
+import (
+	"context"
+	"flag"
+	"os"
+	"os/signal"
+	"syscall"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	kubeinformers "k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/klog/v2"
+)
+
+// want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "requeue-error" "requeue-success" "interval-trace" "reread"
+
+// seenLabel marks an object a controller has seen.
+const seenLabel = "example.com/seen"
+
+// PodLabeller labels the Pods its FIFO hands it.
+type PodLabeller struct {
+	client kubernetes.Interface
+	queue  *cache.FIFO
+}
+
+// run pops Pods until the FIFO is closed.
+func (l *PodLabeller) run() {
+	for {
+		_, err := l.queue.Pop(func(obj interface{}, _ bool) error { // want "PodLabeller/reconcile-entry"
+			return l.label(obj)
+		})
+		if err != nil {
+			return
+		}
+	}
+}
+
+// label labels one Pod, the item itself.
+func (l *PodLabeller) label(obj interface{}) error {
+	pod, ok := obj.(*corev1.Pod)
+	if !ok {
+		return nil
+	}
+	if pod.Labels[seenLabel] == "" { // want "PodLabeller/drift:compare"
+		pod = pod.DeepCopy()
+		pod.Labels = map[string]string{seenLabel: "yes"}
+		_, err := l.client.CoreV1().Pods(pod.Namespace).Update(context.TODO(), pod, metav1.UpdateOptions{}) // want "PodLabeller/drift:apply"
+		return err
+	}
+	return nil
+}
+
+// event is one change of a ConfigMap, carrying it.
+type event struct {
+	verb string
+	obj  interface{}
+}
+
+// ConfigMapLabeller labels the ConfigMaps of the events on its channel.
+type ConfigMapLabeller struct {
+	client kubernetes.Interface
+	events chan event
+	// errs carries the failures to report (a decoy: a channel of errors
+	// read in a loop is no controller).
+	errs chan error
+}
+
+// run handles events until the channel is closed.
+func (l *ConfigMapLabeller) run(ctx context.Context) {
+	for ev := range l.events {
+		l.handle(ctx, ev)
+	}
+}
+
+// report logs failures until the channel is closed.
+func (l *ConfigMapLabeller) report() {
+	for {
+		err, ok := <-l.errs
+		if !ok {
+			return
+		}
+		l.log(err)
+	}
+}
+
+// log logs one failure.
+func (l *ConfigMapLabeller) log(err error) { utilruntime.HandleError(err) }
+
+// handle labels the ConfigMap of one event.
+func (l *ConfigMapLabeller) handle(ctx context.Context, ev event) { // want "ConfigMapLabeller/reconcile-entry"
+	cm, ok := ev.obj.(*corev1.ConfigMap)
+	if !ok || ev.verb == "delete" {
+		return
+	}
+	if cm.Labels[seenLabel] == "" { // want "ConfigMapLabeller/drift:compare"
+		cm = cm.DeepCopy()
+		cm.Labels = map[string]string{seenLabel: "yes"}
+		if _, err := l.client.CoreV1().ConfigMaps(cm.Namespace).Update(ctx, cm, metav1.UpdateOptions{}); err != nil { // want "ConfigMapLabeller/drift:apply"
+			l.errs <- err
+		}
+	}
+}
+
+func main() {
+	kubeconfig := flag.String("kubeconfig", "", "Path to a kubeconfig. Only required if out-of-cluster.")
+	flag.Parse()
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	cfg, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
+	if err != nil {
+		klog.FlushAndExit(klog.ExitFlushTimeout, 1)
+	}
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		klog.FlushAndExit(klog.ExitFlushTimeout, 1)
+	}
+	factory := kubeinformers.NewSharedInformerFactory(client, 0)
+	pods := &PodLabeller{client: client, queue: cache.NewFIFO(cache.MetaNamespaceKeyFunc)}
+	_, _ = factory.Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj interface{}) { _ = pods.queue.Add(obj) },
+	})
+	cms := &ConfigMapLabeller{client: client, events: make(chan event, 100), errs: make(chan error, 100)}
+	_, _ = factory.Core().V1().ConfigMaps().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj interface{}) { cms.events <- event{verb: "add", obj: obj} },
+		UpdateFunc: func(_, obj interface{}) { cms.events <- event{verb: "update", obj: obj} },
+	})
+	factory.Start(ctx.Done())
+	go pods.run()
+	go cms.report()
+	go cms.run(ctx)
+	<-ctx.Done()
+	pods.queue.Close()
+	close(cms.events)
+}
