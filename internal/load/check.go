@@ -223,75 +223,119 @@ func (e *effort) String() string {
 // checked with no type information kept, and its syntax let go. Only the
 // *types.Package stays.
 func (g *graph) checkDeclarations(ctx context.Context, selected func(*node) bool, e *effort) error {
-	return g.inOrder(ctx, selected, func(n *node) {
-		if n.pkg.PkgPath == "unsafe" {
-			n.pkg.Types = types.Unsafe
-			return
+	return g.inOrder(ctx, selected, func(n *node) { g.typeDeclarations(n, e) })
+}
+
+// typeDeclarations types one package from its declarations
+// (checkDeclarations).
+func (g *graph) typeDeclarations(n *node, e *effort) {
+	if n.pkg.PkgPath == "unsafe" {
+		n.pkg.Types = types.Unsafe
+		return
+	}
+	start := time.Now()
+	var files []*ast.File
+	for _, name := range n.pkg.GoFiles {
+		f, err := parser.ParseFile(g.fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			n.illTyped = true
 		}
-		start := time.Now()
-		var files []*ast.File
-		for _, name := range n.pkg.GoFiles {
-			f, err := parser.ParseFile(g.fset, name, nil, parser.SkipObjectResolution)
-			if err != nil {
-				n.illTyped = true
-			}
-			if f == nil {
-				continue
-			}
-			for _, d := range f.Decls {
-				switch d := d.(type) {
-				case *ast.FuncDecl:
-					dropBody(d)
-				case *ast.GenDecl:
-					dropVarData(d)
-				}
-			}
-			files = append(files, f)
+		if f == nil {
+			continue
 		}
-		e.parse.Add(int64(time.Since(start)))
-		start = time.Now()
-		cfg := g.config(n, func(error) { n.illTyped = true })
-		cfg.IgnoreFuncBodies = true
-		n.pkg.Types = types.NewPackage(n.pkg.PkgPath, n.pkg.Name)
-		_ = types.NewChecker(cfg, g.fset, n.pkg.Types, nil).Files(files)
-		n.illTyped = n.illTyped || len(n.pkg.Errors) > 0 || importsIllTyped(n)
-		e.check.Add(int64(time.Since(start)))
-	})
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				dropBody(d)
+			case *ast.GenDecl:
+				dropVarData(d)
+			}
+		}
+		files = append(files, f)
+	}
+	e.parse.Add(int64(time.Since(start)))
+	start = time.Now()
+	cfg := g.config(n, func(error) { n.illTyped = true })
+	cfg.IgnoreFuncBodies = true
+	n.pkg.Types = types.NewPackage(n.pkg.PkgPath, n.pkg.Name)
+	_ = types.NewChecker(cfg, g.fset, n.pkg.Types, nil).Files(files)
+	n.illTyped = n.illTyped || len(n.pkg.Errors) > 0 || importsIllTyped(n)
+	e.check.Add(int64(time.Since(start)))
 }
 
 // checkOwn types the tree's own packages in full from the syntax parsed in
 // their GoFiles' order (syntax), keeping the syntax and the type
 // information, and records their errors as go/packages does.
+// A package a module dependency imports was typed with the dependencies
+// (checkMixed) and is not typed again.
 func (g *graph) checkOwn(ctx context.Context, syntax map[*node][]*ast.File) error {
-	return g.inOrder(ctx, func(n *node) bool { return n.own }, func(n *node) {
-		p := n.pkg
-		p.Syntax = syntax[n]
-		p.TypesInfo = &types.Info{
-			Types:        map[ast.Expr]types.TypeAndValue{},
-			Defs:         map[*ast.Ident]types.Object{},
-			Uses:         map[*ast.Ident]types.Object{},
-			Implicits:    map[ast.Node]types.Object{},
-			Instances:    map[*ast.Ident]types.Instance{},
-			Scopes:       map[ast.Node]*types.Scope{},
-			Selections:   map[*ast.SelectorExpr]*types.Selection{},
-			FileVersions: map[*ast.File]string{},
+	return g.inOrder(ctx, func(n *node) bool { return n.own && n.pkg.Types == nil }, func(n *node) { g.typeOwn(n, syntax[n]) })
+}
+
+// typeOwn types one own package in full from its syntax (checkOwn).
+func (g *graph) typeOwn(n *node, syntax []*ast.File) {
+	p := n.pkg
+	p.Syntax = syntax
+	p.TypesInfo = &types.Info{
+		Types:        map[ast.Expr]types.TypeAndValue{},
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Implicits:    map[ast.Node]types.Object{},
+		Instances:    map[*ast.Ident]types.Instance{},
+		Scopes:       map[ast.Node]*types.Scope{},
+		Selections:   map[*ast.SelectorExpr]*types.Selection{},
+		FileVersions: map[*ast.File]string{},
+	}
+	p.TypesSizes = g.sizes
+	p.Types = types.NewPackage(p.PkgPath, p.Name)
+	cfg := g.config(n, func(err error) {
+		if te, ok := err.(types.Error); ok {
+			p.TypeErrors = append(p.TypeErrors, te)
+			p.Errors = append(p.Errors, packages.Error{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
+			return
 		}
-		p.TypesSizes = g.sizes
-		p.Types = types.NewPackage(p.PkgPath, p.Name)
-		cfg := g.config(n, func(err error) {
-			if te, ok := err.(types.Error); ok {
-				p.TypeErrors = append(p.TypeErrors, te)
-				p.Errors = append(p.Errors, packages.Error{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
-				return
+		p.Errors = append(p.Errors, packages.Error{Pos: "-", Msg: err.Error(), Kind: packages.UnknownError})
+	})
+	err := types.NewChecker(cfg, g.fset, p.Types, p.TypesInfo).Files(p.Syntax)
+	if err != nil && len(p.Errors) == 0 {
+		p.Errors = append(p.Errors, packages.Error{Pos: "-", Msg: err.Error(), Kind: packages.UnknownError})
+	}
+	p.IllTyped = len(p.Errors) > 0 || importsIllTyped(n)
+	n.illTyped = p.IllTyped
+}
+
+// ownUnderModules returns the own packages that a module dependency
+// imports, directly or through other packages (the tree's API module
+// replaced by a local path, imported by the tree's runtime library).
+func (g *graph) ownUnderModules() map[*node]bool {
+	under := map[*node]bool{}
+	var walk func(n *node)
+	walk = func(n *node) {
+		for _, imp := range n.imports {
+			if imp.own && !under[imp] {
+				under[imp] = true
+				walk(imp)
 			}
-			p.Errors = append(p.Errors, packages.Error{Pos: "-", Msg: err.Error(), Kind: packages.UnknownError})
-		})
-		err := types.NewChecker(cfg, g.fset, p.Types, p.TypesInfo).Files(p.Syntax)
-		if err != nil && len(p.Errors) == 0 {
-			p.Errors = append(p.Errors, packages.Error{Pos: "-", Msg: err.Error(), Kind: packages.UnknownError})
 		}
-		p.IllTyped = len(p.Errors) > 0 || importsIllTyped(n)
-		n.illTyped = p.IllTyped
+	}
+	for _, n := range g.nodes {
+		if isModule(n) {
+			walk(n)
+		}
+	}
+	return under
+}
+
+// checkMixed types the module dependencies from their declarations and
+// the own packages they import (under) in full, in one dependency order,
+// so that a dependency sees the tree's own types and not a copy.
+func (g *graph) checkMixed(ctx context.Context, under map[*node]bool, syntax map[*node][]*ast.File, e *effort) error {
+	return g.inOrder(ctx, func(n *node) bool { return isModule(n) || under[n] }, func(n *node) {
+		if n.own {
+			g.typeOwn(n, syntax[n])
+			return
+		}
+		g.typeDeclarations(n, e)
 	})
 }
 

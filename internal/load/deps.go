@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"fmt"
+	"go/ast"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/phase"
 	"github.com/ctrlcmp/ctrlcmp/internal/resultcache"
@@ -20,10 +21,19 @@ import (
 // declarations too. (The compiler writes a standard library position as
 // $GOROOT/src/…, which is no file: from source, its positions are the
 // files' own, whichever way the modules went.)
-func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource, store *resultcache.Store) error {
+//
+// A module dependency that imports one of the tree's own packages (under)
+// is typed from its declarations, with those own packages typed in full
+// (their syntax) in the same order: a dependency's export data holds its
+// own copy of them, a second identity for the same types.
+func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource, store *resultcache.Store, syntax map[*node][]*ast.File) error {
 	keep := keptFor(store, t.Dir, g)
+	under := g.ownUnderModules()
+	if len(under) > 0 {
+		from = Declarations
+	}
 	var remembered keptExports
-	if keep != nil {
+	if keep != nil && len(under) == 0 {
 		var why string
 		if remembered, why = keep.moduleExports(); why != "" {
 			phase.Mark(ctx, "kept export data", "not used: "+why)
@@ -79,6 +89,14 @@ func (t *Tree) typeDependencies(ctx context.Context, g *graph, from DepSource, s
 		phase.Mark(ctx, "export data probe", why)
 	}
 	var modules effort
+	if len(under) > 0 {
+		if err := g.checkMixed(ctx, under, syntax, &modules); err != nil {
+			return err
+		}
+		t.DepsFrom = Declarations
+		phase.Mark(ctx, "type-check dependencies", fmt.Sprintf("from %s, with the %d own packages they import: %s", Declarations, len(under), &modules))
+		return nil
+	}
 	if err := g.checkDeclarations(ctx, isModule, &modules); err != nil {
 		return err
 	}

@@ -163,11 +163,11 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 	g := newGraph(list, t.Fset, abs, func(files []string) bool { return len(files) > 0 && t.IsOwnFile(files[0]) })
 	t.graph = g
 	phase.Mark(ctx, "go list", fmt.Sprintf("%d packages", len(g.nodes)))
-	if err := t.typeDependencies(ctx, g, from, kept); err != nil {
-		return nil, err
-	}
 	syntax := t.parseOwn(g)
 	phase.Mark(ctx, "parse", fmt.Sprintf("%d own packages", len(syntax)))
+	if err := t.typeDependencies(ctx, g, from, kept, syntax); err != nil {
+		return nil, err
+	}
 	if err := g.checkOwn(ctx, syntax); err != nil {
 		return nil, err
 	}

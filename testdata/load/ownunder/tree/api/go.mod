@@ -1,0 +1,3 @@
+module example.com/ownunder/api
+
+go 1.25
