@@ -38,6 +38,13 @@ const (
 	RoleAddHandler               // registers an informer event handler: Arg is the handler
 	RoleNewInformer              // creates a shared informer: Arg is the example object of the watched type
 	RoleEventSink                // starts sending recorded events to the API server
+	RoleRunSync                  // runs a generated reconciler's Reconcile(ctx, key) as a queue's sync function: Arg is the reconciler
+	RoleRequeueAfterEvent        // an error that asks for the key again after a delay, not as a failure: Arg is the delay
+	RoleSkipKey                  // an error that drops the key without a requeue
+	RoleManagedCondition         // a condition manager sets a condition: Arg is the type (-1: every type of its set)
+	RoleNewConditionSet          // makes a condition set: Implied is its happy type
+	RoleSetInsert                // adds to a set of strings: Arg is the element
+	RoleSetDelete                // removes from a set of strings: Arg is the element
 )
 
 // Fact is one entry of the knowledge table.
@@ -87,6 +94,8 @@ const (
 	fluxRuntime = "github.com/fluxcd/pkg/runtime/"
 	fluxSSA     = "github.com/fluxcd/pkg/ssa."
 	cache       = "k8s.io/client-go/tools/cache."
+	knPkg       = "knative.dev/pkg/"
+	kSets       = "k8s.io/apimachinery/pkg/util/sets."
 )
 
 // knowledge maps the fully qualified name of a library function or method
@@ -198,6 +207,30 @@ var knowledge = map[string]Fact{
 	cache + "NewSharedIndexInformer":                                        {Role: RoleNewInformer, Obj: -1, Key: -1, Arg: 1},
 	cache + "NewSharedIndexInformerWithOptions":                             {Role: RoleNewInformer, Obj: -1, Key: -1, Arg: 1},
 	"(k8s.io/client-go/tools/record.EventBroadcaster).StartRecordingToSink": {Role: RoleEventSink, Obj: -1, Key: -1, Arg: -1},
+
+	// Generated reconcilers: a controller.Impl runs the Reconcile(ctx, key)
+	// of the reconciler it is handed (its worker and queue are the
+	// dependency's); the hand-written ReconcileKind returns an event whose
+	// kind says what the queue does with the key; conditions are set through
+	// the kind's condition set; the generated finalizer code keeps the
+	// finalizers in a string set built from the object's list.
+	knPkg + "controller.NewContext":                             {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 1},
+	knPkg + "controller.NewImpl":                                {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0},
+	knPkg + "controller.NewImplFull":                            {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0},
+	knPkg + "controller.NewRequeueAfter":                        {Role: RoleRequeueAfterEvent, Obj: -1, Key: -1, Arg: 0},
+	knPkg + "controller.NewPermanentError":                      {Role: RoleTerminalError, Obj: -1, Key: -1, Arg: 0},
+	knPkg + "controller.NewSkipKey":                             {Role: RoleSkipKey, Obj: -1, Key: -1, Arg: 0},
+	"(*" + knPkg + "controller.Impl).EnqueueAfter":              {Role: RoleQueueAddAfter, Obj: 0, Key: -1, Arg: 1},
+	"(*" + knPkg + "controller.Impl).EnqueueKeyAfter":           {Role: RoleQueueAddAfter, Obj: -1, Key: 0, Arg: 1},
+	"(" + knPkg + "apis.ConditionManager).MarkTrue":             {Role: RoleManagedCondition, Obj: -1, Key: -1, Arg: 0, True: true},
+	"(" + knPkg + "apis.ConditionManager).MarkTrueWithReason":   {Role: RoleManagedCondition, Obj: -1, Key: -1, Arg: 0, True: true},
+	"(" + knPkg + "apis.ConditionManager).MarkFalse":            {Role: RoleManagedCondition, Obj: -1, Key: -1, Arg: 0},
+	"(" + knPkg + "apis.ConditionManager).MarkUnknown":          {Role: RoleManagedCondition, Obj: -1, Key: -1, Arg: 0},
+	"(" + knPkg + "apis.ConditionManager).InitializeConditions": {Role: RoleManagedCondition, Obj: -1, Key: -1, Arg: -1},
+	knPkg + "apis.NewLivingConditionSet":                        {Role: RoleNewConditionSet, Obj: -1, Key: -1, Arg: -1, Implied: knPkg + "apis.ConditionReady"},
+	knPkg + "apis.NewBatchConditionSet":                         {Role: RoleNewConditionSet, Obj: -1, Key: -1, Arg: -1, Implied: knPkg + "apis.ConditionSucceeded"},
+	"(" + kSets + "Set).Insert":                                 {Role: RoleSetInsert, Obj: -1, Key: -1, Arg: 0},
+	"(" + kSets + "Set).Delete":                                 {Role: RoleSetDelete, Obj: -1, Key: -1, Arg: 0},
 }
 
 // VerbRecord is the verb of a recorded event: a write that no informer of
@@ -265,6 +298,12 @@ const (
 	// List returns []*T: the type the informer watches.
 	generatedListerMethod = "Lister"
 	generatedListMethod   = "List"
+	// typeEvent is what a generated reconciler's hand-written methods
+	// return; generatedKindMethod and generatedFinalizeMethod are those
+	// methods, declared by the generated Interface and Finalizer.
+	typeEvent               = knPkg + "reconciler.Event"
+	generatedKindMethod     = "ReconcileKind"
+	generatedFinalizeMethod = "FinalizeKind"
 )
 
 // clientsetVerbs: a generated typed client's write methods take an options

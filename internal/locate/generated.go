@@ -1,0 +1,555 @@
+package locate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Generated reconcilers (spec/rows.md, "generated reconcilers"): a
+// dependency's controller runs the Reconcile(ctx, key) of a generated
+// reconciler handed to its constructor (RoleRunSync); that Reconcile re-reads
+// the object, keeps the finalizer and writes the status, and calls the
+// hand-written ReconcileKind (and FinalizeKind, when the hand-written type
+// implements the generated Finalizer) through the generated interfaces.
+// The controller's entry is that sync function, so that the reconcile path
+// covers both; the rows cite the hand-written methods where the contract
+// says so.
+
+// generatedKind is what a generated reconciler's Reconcile hands to the
+// hand-written code: the calls of ReconcileKind and FinalizeKind through the
+// generated interfaces, and the implementations they run.
+type generatedKind struct {
+	kindCall, finalizeCall *call
+	// reconcileKind is the hand-written ReconcileKind, finalizeKind its
+	// FinalizeKind (nil when the type does not implement the generated
+	// Finalizer).
+	reconcileKind, finalizeKind *ssa.Function
+	// finalizer is the generated Finalizer interface.
+	finalizer *types.Interface
+}
+
+// addGenerated appends to out the generated reconcilers a declaration hands
+// to the dependency's controller, skipping those already found.
+func (a *analysis) addGenerated(fd *ast.FuncDecl, out []*found, seen map[*ssa.Function]bool) []*found {
+	info := a.infoAt(fd.Pos())
+	a.allCalls(fd, func(c call) {
+		if !c.known || c.fact.Role != RoleRunSync {
+			return
+		}
+		for _, rt := range a.reconcilerTypes(fd, info, c.arg(c.fact.Arg)) {
+			sync := a.methodFunc(rt, methodReconcile)
+			if sync == nil || seen[sync] {
+				continue
+			}
+			g := a.generatedKind(sync)
+			if g == nil {
+				continue
+			}
+			seen[sync] = true
+			f := &found{name: syncName(g.reconcileKind), style: StyleGenerated, entry: sync,
+				keyParams: map[*types.Var]bool{}, registration: []Site{a.site(c.expr.Lparen)}}
+			for i := 0; i < sync.Signature.Params().Len(); i++ {
+				if v := sync.Signature.Params().At(i); typeKey(v.Type()) != typeContext {
+					f.keyParams[v] = true
+				}
+			}
+			if p := g.reconcileKind.Signature.Params(); p.Len() > 1 {
+				f.kind, _ = deref(p.At(1).Type()).(*types.Named)
+			}
+			out = append(out, f)
+		}
+	})
+	return out
+}
+
+// generatedKind finds, in a generated Reconcile, the calls of the
+// hand-written methods (interface methods returning an event) and the
+// implementation of ReconcileKind they run, or nil when there is none.
+func (a *analysis) generatedKind(sync *ssa.Function) *generatedKind {
+	g := &generatedKind{}
+	for _, c := range a.callsIn(sync) {
+		if c.fn == nil || len(c.own) == 0 {
+			continue
+		}
+		sig := c.fn.Type().(*types.Signature)
+		if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || sig.Results().Len() != 1 || typeKey(sig.Results().At(0).Type()) != typeEvent {
+			continue
+		}
+		switch c.fn.Name() {
+		case generatedKindMethod:
+			g.kindCall = &c
+			g.reconcileKind = c.own[0]
+		case generatedFinalizeMethod:
+			g.finalizeCall = &c
+			g.finalizer, _ = sig.Recv().Type().Underlying().(*types.Interface)
+		}
+	}
+	if g.reconcileKind == nil {
+		return nil
+	}
+	if recv := g.reconcileKind.Signature.Recv(); recv != nil && g.finalizer != nil && types.Implements(recv.Type(), g.finalizer) {
+		if n, ok := deref(recv.Type()).(*types.Named); ok {
+			g.finalizeKind = a.methodFunc(n, generatedFinalizeMethod)
+		}
+	}
+	return g
+}
+
+// generatedRows answers the rows whose sites, in this style, are in the
+// hand-written code or in the generated finalizer code: the entry, the
+// finalizer rows and the condition types.
+func (p *pass) generatedRows(rows map[string]Row) {
+	g := p.a.generatedKind(p.f.entry)
+	if g == nil {
+		return
+	}
+	entry := p.a.funcSite(g.reconcileKind)
+	entry.Primary = true
+	sync := p.a.funcSite(p.f.entry)
+	sync.Note = "the generated Reconcile(ctx, key): the queue's sync function, which calls ReconcileKind"
+	rows[RowEntry] = Row{Sites: append([]Site{entry, sync}, p.f.registration...)}
+	p.generatedFinalizerRows(g, rows)
+	rows[RowConditionTypes] = p.managedConditions()
+}
+
+// generatedFinalizerRows answers the finalizer rows: with FinalizeKind,
+// the generated code's additions and removals of the finalizer in the set
+// built from the object's list, its constant, and FinalizeKind as the
+// cleanup; without, none.
+func (p *pass) generatedFinalizerRows(g *generatedKind, rows map[string]Row) {
+	if g.finalizeKind == nil {
+		reason := fmt.Sprintf("no finalizer: %s does not implement the generated Finalizer (no %s method), so the generated reconciler neither adds nor removes one", syncName(g.reconcileKind), generatedFinalizeMethod)
+		for _, id := range []string{RowFinalizerConst, RowFinalizerAdd, RowFinalizerCleanup, RowFinalizerRemove} {
+			rows[id] = noneAfter(reason, "the type implementing the generated Interface, checked against the generated Finalizer interface")
+		}
+		return
+	}
+	var adds, removes []finOp
+	for _, fn := range p.reach.Funcs() {
+		b := body(fn)
+		if b == nil {
+			continue
+		}
+		info := p.a.infoAt(b.Pos())
+		for _, c := range p.a.callsIn(fn) {
+			if !c.known || c.fact.Role != RoleSetInsert && c.fact.Role != RoleSetDelete {
+				continue
+			}
+			sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr)
+			if !ok || !p.a.finalizerSet(info, b, sel.X, p.kind()) {
+				continue
+			}
+			op := finOp{pos: c.expr.Lparen, value: c.arg(c.fact.Arg), info: info, in: fn}
+			if c.fact.Role == RoleSetInsert {
+				adds = append(adds, op)
+			} else {
+				removes = append(removes, op)
+			}
+		}
+	}
+	// An addition's function may also remove (a helper that syncs the list
+	// both ways): the removals the cleanup alone reaches come first.
+	if len(adds) > 0 {
+		fromAdd := p.a.prog.Reachable(adds[0].in).Funcs()
+		slices.SortStableFunc(removes, func(x, y finOp) int {
+			return boolOrder(slices.Contains(fromAdd, x.in)) - boolOrder(slices.Contains(fromAdd, y.in))
+		})
+	}
+	var consts []Site
+	seen := map[types.Object]bool{}
+	for _, op := range append(append([]finOp(nil), adds...), removes...) {
+		k := p.a.finalizerConst(op)
+		if k == nil || seen[k] {
+			continue
+		}
+		seen[k] = true
+		s := p.a.objSite(k)
+		s.Name = constant.StringVal(k.Val())
+		consts = append(consts, s)
+	}
+	none := "not settled: the generated reconciler calls " + generatedFinalizeMethod + ", but no change of the finalizer set built from the object's list was found on the reconcile path"
+	rows[RowFinalizerConst] = rowOf(consts, "not settled: the finalizer the generated code adds was not followed to a constant")
+	rows[RowFinalizerAdd] = rowOf(p.opSites(adds), none)
+	rows[RowFinalizerRemove] = rowOf(p.opSites(removes), none)
+	cleanup := p.a.funcSite(g.finalizeKind)
+	cleanup.Primary = true
+	call := p.a.site(g.finalizeCall.expr.Lparen)
+	call.Note = "the generated Reconcile calls it on the deletion branch"
+	rows[RowFinalizerCleanup] = Row{Sites: []Site{cleanup, call}}
+}
+
+// boolOrder orders false before true.
+func boolOrder(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (p *pass) opSites(ops []finOp) []Site {
+	var out []Site
+	for _, op := range ops {
+		out = append(out, p.a.site(op.pos))
+	}
+	return out
+}
+
+// finalizerSet reports whether a set is built, in the body, from the
+// finalizer list of an object of the primary type.
+func (a *analysis) finalizerSet(info *types.Info, b *ast.BlockStmt, set ast.Expr, kind *types.Named) bool {
+	id, ok := ast.Unparen(set).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return false
+	}
+	from := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != len(as.Rhs) {
+			return !from
+		}
+		for i, l := range as.Lhs {
+			lid, ok := l.(*ast.Ident)
+			if !ok || info.Defs[lid] != v && info.Uses[lid] != v {
+				continue
+			}
+			ast.Inspect(as.Rhs[i], func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok && fieldOf(info, sel) == fieldFinalizers && ofKind(info, sel.X, kind) {
+					from = true
+				}
+				return !from
+			})
+		}
+		return !from
+	})
+	return from
+}
+
+// finalizerConst follows the finalizer an operation is handed to its
+// constant: the constant itself, or the constant every keyed literal and
+// assignment of the tree stores in the field it reads.
+func (a *analysis) finalizerConst(op finOp) *types.Const {
+	if op.value == nil {
+		return nil
+	}
+	if k := constOf(op.info, op.value); k != nil {
+		return k
+	}
+	sel, ok := ast.Unparen(op.value).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	field, ok := op.info.Uses[sel.Sel].(*types.Var)
+	if !ok || !field.IsField() {
+		return nil
+	}
+	var found *types.Const
+	settled := true
+	for _, fd := range a.ownFuncs() {
+		info := a.infoAt(fd.Pos())
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			var value ast.Expr
+			switch n := n.(type) {
+			case *ast.CompositeLit:
+				keyedFields(info, n, func(v *types.Var, kv *ast.KeyValueExpr) {
+					if v == field {
+						value = kv.Value
+					}
+				})
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					if s, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && info.Uses[s.Sel] == field && len(n.Lhs) == len(n.Rhs) {
+						value = n.Rhs[i]
+					}
+				}
+			}
+			if value != nil {
+				k := constOf(info, value)
+				if k == nil || found != nil && found != k {
+					settled = false
+				} else {
+					found = k
+				}
+			}
+			return true
+		})
+	}
+	if !settled {
+		return nil
+	}
+	return found
+}
+
+// managedConditions answers the condition types of a kind whose conditions
+// are set through a condition set's manager: each type a Mark… call on the
+// reconcile path names, cited at its constant with the first call setting
+// it, and the set's happy type, which every call of the manager recomputes.
+func (p *pass) managedConditions() Row {
+	var out []Site
+	index := map[string]int{}
+	add := func(k *types.Const, at token.Pos, truth bool) {
+		name := constant.StringVal(k.Val())
+		if i, ok := index[name]; ok {
+			if truth && !out[i].Primary {
+				set := p.a.site(at).Site
+				out[i].Set = &set
+				out[i].Primary = true // marks a True set, cleared below
+			}
+			return
+		}
+		s := p.a.objSite(k)
+		s.Name = name
+		set := p.a.site(at).Site
+		s.Set = &set
+		s.Primary = truth
+		index[name] = len(out)
+		out = append(out, s)
+	}
+	var lost []string
+	for _, fn := range p.reach.Funcs() {
+		b := body(fn)
+		if b == nil {
+			continue
+		}
+		info := p.a.infoAt(b.Pos())
+		for _, c := range p.a.callsIn(fn) {
+			if !c.known || c.fact.Role != RoleManagedCondition {
+				continue
+			}
+			if happy := p.a.happyType(info, c); happy != nil {
+				add(happy, c.expr.Lparen, false)
+			}
+			if c.fact.Arg < 0 {
+				continue
+			}
+			k := constOf(info, c.arg(c.fact.Arg))
+			if k == nil || k.Val().Kind() != constant.String {
+				s := p.a.site(c.expr.Lparen)
+				lost = append(lost, fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func))
+				continue
+			}
+			add(k, c.expr.Lparen, c.fact.True)
+		}
+	}
+	if len(out) == 0 {
+		if len(lost) > 0 {
+			return none("not settled: a condition is set through a condition set at " + listSites(lost) + ", with a type that could not be followed to a constant")
+		}
+		return none("no status condition is set through a condition set on the reconcile path")
+	}
+	for i := range out {
+		out[i].Primary = i == 0
+	}
+	if len(lost) > 0 {
+		out[0].Note = "not settled beyond these: a condition is also set at " + listSites(lost) + ", with a type that could not be followed to a constant"
+	}
+	return Row{Sites: out}
+}
+
+// happyType returns the happy type of the condition set whose manager a
+// call uses: set.Manage(status).MarkTrue(…), the set a package-level
+// variable made by a constructor that implies its happy type.
+func (a *analysis) happyType(info *types.Info, c call) *types.Const {
+	sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	manage, ok := ast.Unparen(sel.X).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	msel, ok := ast.Unparen(manage.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	var setVar *types.Var
+	switch x := ast.Unparen(msel.X).(type) {
+	case *ast.Ident:
+		setVar, _ = info.Uses[x].(*types.Var)
+	case *ast.SelectorExpr:
+		setVar, _ = info.Uses[x.Sel].(*types.Var)
+	}
+	if setVar == nil {
+		return nil
+	}
+	fi, ok := a.fileAt(setVar.Pos())
+	if !ok {
+		return nil
+	}
+	var implied string
+	for _, n := range a.path(setVar.Pos(), setVar.Pos()) {
+		vs, ok := n.(*ast.ValueSpec)
+		if !ok {
+			continue
+		}
+		for i, name := range vs.Names {
+			if fi.info.Defs[name] != setVar || i >= len(vs.Values) {
+				continue
+			}
+			if ce, ok := ast.Unparen(vs.Values[i]).(*ast.CallExpr); ok {
+				if mc := a.makeCall(fi.info, ce, nil); mc.known && mc.fact.Role == RoleNewConditionSet {
+					implied = mc.fact.Implied
+				}
+			}
+		}
+	}
+	if implied == "" {
+		return nil
+	}
+	pkgPath, name := splitQualified(implied)
+	return a.lookupConst(pkgPath, name)
+}
+
+// generatedRequeues classifies the events the hand-written ReconcileKind
+// returns: a NewRequeueAfter(d) brings the key back after d (classified as
+// a controller-runtime RequeueAfter would be), a permanent error is
+// terminal, a skipped key and nil bring nothing back, and any other error
+// is re-added rate-limited by the dependency's controller.
+func (a *analysis) generatedRequeues(f *found) *requeues {
+	out := &requeues{}
+	g := a.generatedKind(f.entry)
+	if g == nil {
+		out.onError = none("not settled: the generated Reconcile's call of " + generatedKindMethod + " was not found")
+		out.onSuccess = out.onError
+		return out
+	}
+	var rets []retSite
+	a.eventReturns(g.reconcileKind, scope{}, map[*ssa.Function]bool{}, &rets)
+	var success *retSite
+	for i := range rets {
+		if rets[i].class == ClassSuccessInterval {
+			out.successReturns = append(out.successReturns, rets[i].ret.Pos())
+			if success == nil || rets[i].in == g.reconcileKind {
+				success = &rets[i]
+			}
+		}
+	}
+	isFailure := func(c string) bool { return c == ClassErrorBackoff || c == ClassRetryAfterFailure }
+	var primary *retSite
+	for i := range rets {
+		r := &rets[i]
+		if !isFailure(r.class) {
+			continue
+		}
+		switch {
+		case success != nil:
+			if r.in == success.in && r.pos < success.pos && (primary == nil || r.pos > primary.pos) {
+				primary = r
+			}
+		case r.in == g.reconcileKind && (primary == nil || r.pos > primary.pos):
+			primary = r
+		}
+	}
+	var errSites []Site
+	for i := range rets {
+		r := &rets[i]
+		if !isFailure(r.class) && r.class != ClassTerminal {
+			continue
+		}
+		s := a.site(r.pos)
+		s.Class = r.class
+		s.Primary = r == primary
+		errSites = append(errSites, s)
+	}
+	if primary == nil {
+		for i := range errSites {
+			if errSites[i].Class != ClassTerminal {
+				errSites[i].Primary = true
+				break
+			}
+		}
+	}
+	out.onError = Row{Sites: errSites}
+	if _, ok := out.onError.Primary(); !ok {
+		out.onError = none("no failure path of " + generatedKindMethod + " returns an error")
+		if len(errSites) > 0 {
+			out.onError.Sites = errSites
+			out.onError.None = "every failure return of " + generatedKindMethod + " is a permanent error: nothing comes back on error"
+		}
+	} else if f.registration != nil {
+		reg := f.registration[0]
+		reg.Note = "the dependency's controller re-adds the key rate-limited when the generated Reconcile returns an error"
+		out.onError.Sites = append(out.onError.Sites, reg)
+	}
+	if primary != nil && primary.class == ClassRetryAfterFailure {
+		out.retry = &timedRequeue{in: primary.in, at: primary.at, duration: primary.after}
+	}
+	if success == nil {
+		out.onSuccess = none("event-driven only: no return of " + generatedKindMethod + " on the success path asks for a requeue after a delay, so the object is reconciled again only on informer events and resyncs")
+		return out
+	}
+	out.success = &timedRequeue{in: success.in, at: success.at, duration: success.after}
+	s := a.site(success.pos)
+	s.Class = ClassSuccessInterval
+	s.Primary = true
+	out.onSuccess = Row{Sites: []Site{s}}
+	return out
+}
+
+// eventReturns classifies the returns of a function returning an event,
+// following returns that hand back the event of another of the tree's
+// functions.
+func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
+	if seen[fn] {
+		return
+	}
+	seen[fn] = true
+	b := body(fn)
+	if b == nil {
+		return
+	}
+	info := a.infoAt(b.Pos())
+	a.walkReturns(info, b, sc, func(r *ast.ReturnStmt, sc scope) {
+		if len(r.Results) != 1 {
+			return
+		}
+		e := ast.Unparen(r.Results[len(r.Results)-1])
+		site := retSite{pos: r.Pos(), in: fn, ret: r, at: r}
+		if isNil(info, e) {
+			return
+		}
+		if ce, ok := e.(*ast.CallExpr); ok {
+			c := a.makeCall(info, ce, fn)
+			switch {
+			case c.known && c.fact.Role == RoleRequeueAfterEvent:
+				site.after = c.arg(c.fact.Arg)
+				site.interval = namedBy(info, site.after)
+				switch sc.guard {
+				case guardError:
+					site.class = ClassRetryAfterFailure
+				case guardOther:
+					site.class = ClassDependencyWait
+				default:
+					site.class = ClassSuccessInterval
+				}
+				*out = append(*out, site)
+				return
+			case c.known && c.fact.Role == RoleSkipKey:
+				return
+			case c.known && c.fact.Role == RoleTerminalError:
+				site.class = ClassTerminal
+				*out = append(*out, site)
+				return
+			case len(c.own) > 0 && !c.known:
+				for _, callee := range c.own {
+					a.eventReturns(callee, sc, seen, out)
+				}
+				return
+			}
+		}
+		site.class = ClassErrorBackoff
+		if sc.terminal {
+			site.class = ClassTerminal
+		}
+		*out = append(*out, site)
+	})
+}
