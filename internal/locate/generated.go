@@ -164,14 +164,15 @@ func (p *pass) generatedFinalizerRows(g *generatedKind, rows map[string]Row) {
 	var consts []Site
 	seen := map[types.Object]bool{}
 	for _, op := range append(append([]finOp(nil), adds...), removes...) {
-		k := p.a.finalizerConst(op)
-		if k == nil || seen[k] {
-			continue
+		for _, k := range p.a.finalizerConsts(op) {
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			s := p.a.objSite(k)
+			s.Name = constant.StringVal(k.Val())
+			consts = append(consts, s)
 		}
-		seen[k] = true
-		s := p.a.objSite(k)
-		s.Name = constant.StringVal(k.Val())
-		consts = append(consts, s)
 	}
 	none := "not settled: the generated reconciler calls " + generatedFinalizeMethod + ", but no change of the finalizer set built from the object's list was found on the reconcile path"
 	rows[RowFinalizerConst] = rowOf(consts, "not settled: the finalizer the generated code adds was not followed to a constant")
@@ -234,15 +235,16 @@ func (a *analysis) finalizerSet(info *types.Info, b *ast.BlockStmt, set ast.Expr
 	return from
 }
 
-// finalizerConst follows the finalizer an operation is handed to its
-// constant: the constant itself, or the constant every keyed literal and
-// assignment of the tree stores in the field it reads.
-func (a *analysis) finalizerConst(op finOp) *types.Const {
+// finalizerConsts follows the finalizer an operation is handed to its
+// constants: the constant itself, or the constants the tree stores in the
+// field it reads (finalizerFieldConsts). It returns nil when a store is not
+// followed to a constant.
+func (a *analysis) finalizerConsts(op finOp) []*types.Const {
 	if op.value == nil {
 		return nil
 	}
 	if k := constOf(op.info, op.value); k != nil {
-		return k
+		return []*types.Const{k}
 	}
 	sel, ok := ast.Unparen(op.value).(*ast.SelectorExpr)
 	if !ok {
@@ -252,8 +254,21 @@ func (a *analysis) finalizerConst(op finOp) *types.Const {
 	if !ok || !field.IsField() {
 		return nil
 	}
-	var found *types.Const
-	settled := true
+	consts, settled := a.finalizerFieldConsts(field, 0)
+	if !settled {
+		return nil
+	}
+	return consts
+}
+
+// finalizerFieldConsts returns the constants every keyed literal and
+// assignment of the tree stores in a field: a store of another field (an
+// option's override) is followed in turn, and its constants come first (an
+// override wins over the default); a field nothing stores adds none. It is
+// not settled when a store is neither.
+func (a *analysis) finalizerFieldConsts(field *types.Var, depth int) ([]*types.Const, bool) {
+	var defaults, overrides []*types.Const
+	settled := depth < 3
 	for _, fd := range a.ownFuncs() {
 		info := a.infoAt(fd.Pos())
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
@@ -272,21 +287,38 @@ func (a *analysis) finalizerConst(op finOp) *types.Const {
 					}
 				}
 			}
-			if value != nil {
-				k := constOf(info, value)
-				if k == nil || found != nil && found != k {
-					settled = false
-				} else {
-					found = k
+			if value == nil || !settled {
+				return settled
+			}
+			if k := constOf(info, value); k != nil {
+				if !slices.Contains(defaults, k) {
+					defaults = append(defaults, k)
+				}
+				return true
+			}
+			sel, ok := ast.Unparen(value).(*ast.SelectorExpr)
+			other, isVar := (*types.Var)(nil), false
+			if ok {
+				other, isVar = info.Uses[sel.Sel].(*types.Var)
+			}
+			if !isVar || !other.IsField() || other == field {
+				settled = false
+				return false
+			}
+			sub, ok := a.finalizerFieldConsts(other, depth+1)
+			if !ok {
+				settled = false
+				return false
+			}
+			for _, k := range sub {
+				if !slices.Contains(overrides, k) {
+					overrides = append(overrides, k)
 				}
 			}
 			return true
 		})
 	}
-	if !settled {
-		return nil
-	}
-	return found
+	return append(overrides, defaults...), settled
 }
 
 // managedConditions answers the condition types of a kind whose conditions

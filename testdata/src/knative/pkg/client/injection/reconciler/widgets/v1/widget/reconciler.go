@@ -8,6 +8,7 @@ package widget
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrs "k8s.io/apimachinery/pkg/api/errors"
@@ -46,25 +47,47 @@ type reconcilerImpl struct {
 	finalizerName string
 }
 
-// NewImpl wires a hand-written reconciler into a controller.
-func NewImpl(ctx context.Context, r Interface, client versioned.Interface, lister listers.WidgetLister) *controller.Impl {
+// NewImpl wires a hand-written reconciler into a controller; the options
+// may override the finalizer's name.
+func NewImpl(ctx context.Context, r Interface, client versioned.Interface, lister listers.WidgetLister, optionsFns ...controller.OptionsFn) *controller.Impl {
 	rec := &reconcilerImpl{
 		Client:        client,
 		Lister:        lister,
 		reconciler:    r,
 		finalizerName: defaultFinalizerName,
 	}
-	return controller.NewContext(ctx, rec, controller.ControllerOptions{WorkQueueName: "widgets"})
+	impl := controller.NewContext(ctx, rec, controller.ControllerOptions{WorkQueueName: "widgets"})
+	for _, fn := range optionsFns {
+		if opts := fn(impl); opts.FinalizerName != "" {
+			rec.finalizerName = opts.FinalizerName
+		}
+	}
+	return impl
+}
+
+// state is what one pass knows of its key.
+type state struct {
+	key, namespace, name string
+	reconciler           Interface
+}
+
+// newState splits the key for a pass.
+func newState(key string, r *reconcilerImpl) (*state, error) {
+	namespace, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return nil, fmt.Errorf("invalid resource key %q: %w", key, err)
+	}
+	return &state{key: key, namespace: namespace, name: name, reconciler: r.reconciler}, nil
 }
 
 // Reconcile is the queue's sync function.
 func (r *reconcilerImpl) Reconcile(ctx context.Context, key string) error {
-	namespace, name, err := cache.SplitMetaNamespaceKey(key)
+	s, err := newState(key, r)
 	if err != nil {
 		return controller.NewPermanentError(err)
 	}
-	getter := r.Lister.Widgets(namespace)
-	original, err := getter.Get(name) // want "reread"
+	getter := r.Lister.Widgets(s.namespace)
+	original, err := getter.Get(s.name) // want "reread"
 	if apierrs.IsNotFound(err) {
 		return nil
 	} else if err != nil {
@@ -78,8 +101,8 @@ func (r *reconcilerImpl) Reconcile(ctx context.Context, key string) error {
 		if err != nil {
 			return err
 		}
-		reconcileEvent = r.reconciler.ReconcileKind(ctx, resource)
-	} else if fin, ok := r.reconciler.(Finalizer); ok {
+		reconcileEvent = s.reconciler.ReconcileKind(ctx, resource)
+	} else if fin, ok := s.reconciler.(Finalizer); ok {
 		reconcileEvent = fin.FinalizeKind(ctx, resource)
 		resource, err = r.clearFinalizer(ctx, resource, reconcileEvent)
 		if err != nil {
