@@ -358,7 +358,8 @@ func (p *pass) managedConditions() Row {
 				continue
 			}
 			if happy := p.a.happyType(info, c); happy != nil {
-				add(happy, c.expr.Lparen, false)
+				// Marking a dependent True may make the happy type True.
+				add(happy, c.expr.Lparen, c.fact.True)
 			}
 			if c.fact.Arg < 0 {
 				continue
@@ -444,8 +445,9 @@ func (a *analysis) happyType(info *types.Info, c call) *types.Const {
 // generatedRequeues classifies the events the hand-written ReconcileKind
 // returns: a NewRequeueAfter(d) brings the key back after d (classified as
 // a controller-runtime RequeueAfter would be), a permanent error is
-// terminal, a skipped key and nil bring nothing back, and any other error
-// is re-added rate-limited by the dependency's controller.
+// terminal, a skipped key, a normal event and nil bring nothing back, and
+// any other error (a warning event too) is re-added rate-limited by the
+// dependency's controller.
 func (a *analysis) generatedRequeues(f *found) *requeues {
 	out := &requeues{}
 	g := a.generatedKind(f.entry)
@@ -555,10 +557,12 @@ func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Functi
 			case c.known && c.fact.Role == RoleRequeueAfterEvent:
 				site.after = c.arg(c.fact.Arg)
 				site.interval = namedBy(info, site.after)
-				switch sc.guard {
-				case guardError:
+				switch {
+				case site.after == nil:
+					site.class = ClassImmediate
+				case sc.guard == guardError:
 					site.class = ClassRetryAfterFailure
-				case guardOther:
+				case sc.guard == guardOther:
 					site.class = ClassDependencyWait
 				default:
 					site.class = ClassSuccessInterval
@@ -567,6 +571,10 @@ func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Functi
 				return
 			case c.known && c.fact.Role == RoleSkipKey:
 				return
+			case c.known && c.fact.Role == RoleReconcileEvent:
+				if v, ok := stringValue(info, c.arg(c.fact.Arg)); ok && v == eventTypeNormal {
+					return
+				}
 			case c.known && c.fact.Role == RoleTerminalError:
 				site.class = ClassTerminal
 				*out = append(*out, site)

@@ -39,7 +39,8 @@ const (
 	RoleNewInformer              // creates a shared informer: Arg is the example object of the watched type
 	RoleEventSink                // starts sending recorded events to the API server
 	RoleRunSync                  // runs a generated reconciler's Reconcile(ctx, key) as a queue's sync function: Arg is the reconciler
-	RoleRequeueAfterEvent        // an error that asks for the key again after a delay, not as a failure: Arg is the delay
+	RoleRequeueAfterEvent        // an error that asks for the key again after a delay, not as a failure: Arg is the delay (-1: at once)
+	RoleReconcileEvent           // an event a reconcile returns: Arg is its type (a normal one is no failure)
 	RoleSkipKey                  // an error that drops the key without a requeue
 	RoleManagedCondition         // a condition manager sets a condition: Arg is the type (-1: every type of its set)
 	RoleNewConditionSet          // makes a condition set: Implied is its happy type
@@ -218,6 +219,8 @@ var knowledge = map[string]Fact{
 	knPkg + "controller.NewImpl":                                {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0},
 	knPkg + "controller.NewImplFull":                            {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0},
 	knPkg + "controller.NewRequeueAfter":                        {Role: RoleRequeueAfterEvent, Obj: -1, Key: -1, Arg: 0},
+	knPkg + "controller.NewRequeueImmediately":                  {Role: RoleRequeueAfterEvent, Obj: -1, Key: -1, Arg: -1},
+	knPkg + "reconciler.NewEvent":                               {Role: RoleReconcileEvent, Obj: -1, Key: -1, Arg: 0},
 	knPkg + "controller.NewPermanentError":                      {Role: RoleTerminalError, Obj: -1, Key: -1, Arg: 0},
 	knPkg + "controller.NewSkipKey":                             {Role: RoleSkipKey, Obj: -1, Key: -1, Arg: 0},
 	"(*" + knPkg + "controller.Impl).EnqueueAfter":              {Role: RoleQueueAddAfter, Obj: 0, Key: -1, Arg: 1},
@@ -231,6 +234,8 @@ var knowledge = map[string]Fact{
 	knPkg + "apis.NewBatchConditionSet":                         {Role: RoleNewConditionSet, Obj: -1, Key: -1, Arg: -1, Implied: knPkg + "apis.ConditionSucceeded"},
 	"(" + kSets + "Set).Insert":                                 {Role: RoleSetInsert, Obj: -1, Key: -1, Arg: 0},
 	"(" + kSets + "Set).Delete":                                 {Role: RoleSetDelete, Obj: -1, Key: -1, Arg: 0},
+	"(" + kSets + "String).Insert":                              {Role: RoleSetInsert, Obj: -1, Key: -1, Arg: 0},
+	"(" + kSets + "String).Delete":                              {Role: RoleSetDelete, Obj: -1, Key: -1, Arg: 0},
 }
 
 // VerbRecord is the verb of a recorded event: a write that no informer of
@@ -304,6 +309,10 @@ const (
 	typeEvent               = knPkg + "reconciler.Event"
 	generatedKindMethod     = "ReconcileKind"
 	generatedFinalizeMethod = "FinalizeKind"
+	// eventTypeNormal is the type of an event that reports no failure
+	// (corev1.EventTypeNormal): returned from ReconcileKind, nothing is
+	// requeued.
+	eventTypeNormal = "Normal"
 )
 
 // clientsetVerbs: a generated typed client's write methods take an options

@@ -22,7 +22,7 @@ import (
 // expected sites in `// want "row"` comments. A fixture holding several
 // controllers names the controller a want is about: `// want
 // "LabelReconciler/reread"`; a want that names none is about every one.
-var fixtures = []string{"clientgo-finalizer", "clientgo-plain", "clientgo-logonly", "kubebuilder", "flux", "resultbuilder", "ctrlnew", "samekind", "childwait", "valueflow", "sharedworker", "condhelpers", "illtyped", "syncers", "knative"}
+var fixtures = []string{"clientgo-finalizer", "clientgo-plain", "clientgo-logonly", "kubebuilder", "flux", "resultbuilder", "ctrlnew", "samekind", "childwait", "valueflow", "sharedworker", "condhelpers", "illtyped", "syncers", "knative", "knative-nofinalizer"}
 
 type located struct {
 	tree  *load.Tree

@@ -12,12 +12,12 @@ var widgetConditions = apis.NewLivingConditionSet(WidgetConditionSourceReady)
 
 // InitializeConditions sets every condition of the set to Unknown.
 func (s *WidgetStatus) InitializeConditions() {
-	widgetConditions.Manage(s).InitializeConditions() // want "condition-type:Ready" "condition-set:Ready"
+	widgetConditions.Manage(s).InitializeConditions()
 }
 
 // MarkSourceReady records a probe that succeeded.
 func (s *WidgetStatus) MarkSourceReady() {
-	widgetConditions.Manage(s).MarkTrue(WidgetConditionSourceReady) // want "condition-set:SourceReady"
+	widgetConditions.Manage(s).MarkTrue(WidgetConditionSourceReady) // want "condition-set:SourceReady" "condition-type:Ready" "condition-set:Ready"
 }
 
 // MarkSourceFailed records a probe that failed.
