@@ -32,6 +32,9 @@ type generatedKind struct {
 	reconcileKind, finalizeKind *ssa.Function
 	// finalizer is the generated Finalizer interface.
 	finalizer *types.Interface
+	// others are the other implementations of the generated Interface,
+	// when there are several: which one the tree hands over is not settled.
+	others []*ssa.Function
 }
 
 // addGenerated appends to out the generated reconcilers a declaration hands
@@ -84,7 +87,7 @@ func (a *analysis) generatedKind(sync *ssa.Function) *generatedKind {
 		switch c.fn.Name() {
 		case generatedKindMethod:
 			g.kindCall = &c
-			g.reconcileKind = c.own[0]
+			g.reconcileKind, g.others = c.own[0], c.own[1:]
 		case generatedFinalizeMethod:
 			g.finalizeCall = &c
 			g.finalizer, _ = sig.Recv().Type().Underlying().(*types.Interface)
@@ -111,6 +114,14 @@ func (p *pass) generatedRows(rows map[string]Row) {
 	}
 	entry := p.a.funcSite(g.reconcileKind)
 	entry.Primary = true
+	if len(g.others) > 0 {
+		var also []string
+		for _, o := range g.others {
+			s := p.a.funcSite(o)
+			also = append(also, fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func))
+		}
+		entry.Note = "not settled: the generated Interface has other implementations, and which one is handed to the generated reconciler was not followed: " + listSites(also)
+	}
 	sync := p.a.funcSite(p.f.entry)
 	sync.Note = "the generated Reconcile(ctx, key): the queue's sync function, which calls ReconcileKind"
 	rows[RowEntry] = Row{Sites: append([]Site{entry, sync}, p.f.registration...)}
