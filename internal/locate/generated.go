@@ -22,10 +22,11 @@ import (
 // says so.
 
 // generatedKind is what a generated reconciler's Reconcile hands to the
-// hand-written code: the calls of ReconcileKind and FinalizeKind through the
-// generated interfaces, and the implementations they run.
+// hand-written code: where it selects ReconcileKind and FinalizeKind through
+// the generated interfaces, and the implementations they run.
 type generatedKind struct {
-	kindCall, finalizeCall *call
+	// finalizeAt is where the generated code selects FinalizeKind.
+	finalizeAt token.Pos
 	// reconcileKind is the hand-written ReconcileKind, finalizeKind its
 	// FinalizeKind (nil when the type does not implement the generated
 	// Finalizer).
@@ -71,37 +72,83 @@ func (a *analysis) addGenerated(fd *ast.FuncDecl, out []*found, seen map[*ssa.Fu
 	return out
 }
 
-// generatedKind finds, in a generated Reconcile, the calls of the
-// hand-written methods (interface methods returning an event) and the
-// implementation of ReconcileKind they run, or nil when there is none.
+// generatedKind finds, in a generated Reconcile and the tree's functions it
+// calls directly (a helper that picks the method for the object's state),
+// the selections of the hand-written methods: interface methods returning
+// an event, called or taken as method values; and the implementation of
+// ReconcileKind, or nil when there is none.
 func (a *analysis) generatedKind(sync *ssa.Function) *generatedKind {
 	g := &generatedKind{}
+	var iface *types.Interface
+	fns := []*ssa.Function{sync}
 	for _, c := range a.callsIn(sync) {
-		if c.fn == nil || len(c.own) == 0 {
-			continue
-		}
-		sig := c.fn.Type().(*types.Signature)
-		if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || sig.Results().Len() != 1 || typeKey(sig.Results().At(0).Type()) != typeEvent {
-			continue
-		}
-		switch c.fn.Name() {
-		case generatedKindMethod:
-			g.kindCall = &c
-			g.reconcileKind, g.others = c.own[0], c.own[1:]
-		case generatedFinalizeMethod:
-			g.finalizeCall = &c
-			g.finalizer, _ = sig.Recv().Type().Underlying().(*types.Interface)
+		for _, o := range c.own {
+			if !slices.Contains(fns, o) {
+				fns = append(fns, o)
+			}
 		}
 	}
-	if g.reconcileKind == nil {
+	for _, fn := range fns {
+		b := body(fn)
+		if b == nil {
+			continue
+		}
+		info := a.infoAt(b.Pos())
+		ast.Inspect(b, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			m, ok := info.Uses[sel.Sel].(*types.Func)
+			if !ok {
+				return true
+			}
+			sig := m.Type().(*types.Signature)
+			if sig.Recv() == nil || sig.Results().Len() != 1 || typeKey(sig.Results().At(0).Type()) != typeEvent {
+				return true
+			}
+			it, ok := sig.Recv().Type().Underlying().(*types.Interface)
+			if !ok {
+				return true
+			}
+			switch m.Name() {
+			case generatedKindMethod:
+				iface = it
+			case generatedFinalizeMethod:
+				if g.finalizer == nil {
+					g.finalizer, g.finalizeAt = it, sel.Sel.Pos()
+				}
+			}
+			return true
+		})
+	}
+	if iface == nil {
 		return nil
 	}
+	impls := a.implementations(iface, generatedKindMethod)
+	if len(impls) == 0 {
+		return nil
+	}
+	g.reconcileKind, g.others = impls[0], impls[1:]
 	if recv := g.reconcileKind.Signature.Recv(); recv != nil && g.finalizer != nil && types.Implements(recv.Type(), g.finalizer) {
 		if n, ok := deref(recv.Type()).(*types.Named); ok {
 			g.finalizeKind = a.methodFunc(n, generatedFinalizeMethod)
 		}
 	}
 	return g
+}
+
+// implementations returns the tree's methods of a name whose receivers
+// implement an interface, in source order.
+func (a *analysis) implementations(iface *types.Interface, name string) []*ssa.Function {
+	var out []*ssa.Function
+	for f := range a.prog.Own {
+		if recv := f.Signature.Recv(); recv != nil && f.Name() == name && f.Synthetic == "" && types.Implements(recv.Type(), iface) {
+			out = append(out, f)
+		}
+	}
+	slices.SortFunc(out, func(x, y *ssa.Function) int { return int(x.Pos() - y.Pos()) })
+	return out
 }
 
 // generatedRows answers the rows whose sites, in this style, are in the
@@ -191,8 +238,8 @@ func (p *pass) generatedFinalizerRows(g *generatedKind, rows map[string]Row) {
 	rows[RowFinalizerRemove] = rowOf(p.opSites(removes), none)
 	cleanup := p.a.funcSite(g.finalizeKind)
 	cleanup.Primary = true
-	call := p.a.site(g.finalizeCall.expr.Lparen)
-	call.Note = "the generated Reconcile calls it on the deletion branch"
+	call := p.a.site(g.finalizeAt)
+	call.Note = "the generated code runs it once the object is being deleted"
 	rows[RowFinalizerCleanup] = Row{Sites: []Site{cleanup, call}}
 }
 

@@ -80,6 +80,21 @@ func newState(key string, r *reconcilerImpl) (*state, error) {
 	return &state{key: key, namespace: namespace, name: name, reconciler: r.reconciler}, nil
 }
 
+// doReconcile is the hand-written method a pass runs.
+type doReconcile func(ctx context.Context, o *widgetsv1.Widget) reconciler.Event
+
+// reconcileMethodFor picks the hand-written method for the object's state:
+// ReconcileKind while it lives, FinalizeKind once it is being deleted (when
+// the reconciler is a Finalizer).
+func (s *state) reconcileMethodFor(o *widgetsv1.Widget) (string, doReconcile) {
+	if o.GetDeletionTimestamp().IsZero() {
+		return reconciler.DoReconcileKind, s.reconciler.ReconcileKind
+	} else if fin, ok := s.reconciler.(Finalizer); ok {
+		return reconciler.DoFinalizeKind, fin.FinalizeKind
+	}
+	return "unknown", nil
+}
+
 // Reconcile is the queue's sync function.
 func (r *reconcilerImpl) Reconcile(ctx context.Context, key string) error {
 	s, err := newState(key, r)
@@ -96,17 +111,16 @@ func (r *reconcilerImpl) Reconcile(ctx context.Context, key string) error {
 	resource := original.DeepCopy()
 
 	var reconcileEvent reconciler.Event
-	if resource.GetDeletionTimestamp().IsZero() {
-		resource, err = r.setFinalizerIfFinalizer(ctx, resource)
-		if err != nil {
-			return err
+	switch method, do := s.reconcileMethodFor(resource); method {
+	case reconciler.DoReconcileKind:
+		if resource, err = r.setFinalizerIfFinalizer(ctx, resource); err != nil {
+			return fmt.Errorf("setting the finalizer: %w", err)
 		}
-		reconcileEvent = s.reconciler.ReconcileKind(ctx, resource)
-	} else if fin, ok := s.reconciler.(Finalizer); ok {
-		reconcileEvent = fin.FinalizeKind(ctx, resource)
-		resource, err = r.clearFinalizer(ctx, resource, reconcileEvent)
-		if err != nil {
-			return err
+		reconcileEvent = do(ctx, resource)
+	case reconciler.DoFinalizeKind:
+		reconcileEvent = do(ctx, resource)
+		if resource, err = r.clearFinalizer(ctx, resource, reconcileEvent); err != nil {
+			return fmt.Errorf("clearing the finalizer: %w", err)
 		}
 	}
 
