@@ -576,7 +576,17 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 		out.retry = &timedRequeue{in: primary.in, at: primary.at, duration: primary.after}
 	}
 	if success == nil {
-		out.onSuccess = none("event-driven only: no return of " + generatedKindMethod + " on the success path asks for a requeue after a delay, so the object is reconciled again only on informer events and resyncs")
+		if after := a.enqueuedAfter(f); after != nil {
+			out.success = after
+			s := a.site(after.at.Pos())
+			s.Class = ClassSuccessInterval
+			s.Primary = true
+			s.Note = "the key is enqueued again after a delay through the controller"
+			out.onSuccess = Row{Sites: []Site{s}}
+			return out
+		}
+		out.onSuccess = noneAfter("event-driven only: no return of "+generatedKindMethod+" on the success path asks for a requeue after a delay, and nothing on the reconcile path enqueues the key after one, so the object is reconciled again only on informer events and resyncs",
+			"the returns of "+generatedKindMethod+" and the helpers whose events it returns; the delayed enqueues of every function reachable from the generated Reconcile")
 		return out
 	}
 	out.success = &timedRequeue{in: success.in, at: success.at, duration: success.after}
@@ -650,4 +660,17 @@ func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Functi
 		}
 		*out = append(*out, site)
 	})
+}
+
+// enqueuedAfter returns the first delayed enqueue (the controller's
+// EnqueueAfter) on the reconcile path, or nil.
+func (a *analysis) enqueuedAfter(f *found) *timedRequeue {
+	for _, fn := range a.prog.Reachable(f.entry).Funcs() {
+		for _, c := range a.callsIn(fn) {
+			if c.known && c.fact.Role == RoleQueueAddAfter && c.arg(c.fact.Arg) != nil {
+				return &timedRequeue{in: fn, at: c.expr, duration: c.arg(c.fact.Arg)}
+			}
+		}
+	}
+	return nil
 }
