@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -66,10 +67,31 @@ func (a *analysis) addGenerated(fd *ast.FuncDecl, out []*found, seen map[*ssa.Fu
 			if p := g.reconcileKind.Signature.Params(); p.Len() > 1 {
 				f.kind, _ = deref(p.At(1).Type()).(*types.Named)
 			}
+			a.qualifySameName(out, f, g.reconcileKind)
 			out = append(out, f)
 		}
 	})
 	return out
+}
+
+// qualifySameName names a generated-style controller and those found before
+// it that share its name (every kind's hand-written type is often called
+// Reconciler) after the packages of their hand-written types too:
+// pkg.Reconciler.
+func (a *analysis) qualifySameName(found []*found, f *found, impl *ssa.Function) {
+	clash := false
+	for _, o := range found {
+		if o.style != StyleGenerated || o.name != f.name && !strings.HasSuffix(o.name, "."+f.name) {
+			continue
+		}
+		clash = true
+		if g := a.generatedKind(o.entry); g != nil && o.name == f.name && g.reconcileKind.Pkg != nil {
+			o.name = g.reconcileKind.Pkg.Pkg.Name() + "." + o.name
+		}
+	}
+	if clash && impl.Pkg != nil {
+		f.name = impl.Pkg.Pkg.Name() + "." + f.name
+	}
 }
 
 // generatedKind finds, in a generated Reconcile and the tree's functions it
@@ -80,6 +102,7 @@ func (a *analysis) addGenerated(fd *ast.FuncDecl, out []*found, seen map[*ssa.Fu
 func (a *analysis) generatedKind(sync *ssa.Function) *generatedKind {
 	g := &generatedKind{}
 	var iface *types.Interface
+	var ifaceType types.Type
 	fns := []*ssa.Function{sync}
 	for _, c := range a.callsIn(sync) {
 		for _, o := range c.own {
@@ -113,7 +136,7 @@ func (a *analysis) generatedKind(sync *ssa.Function) *generatedKind {
 			}
 			switch m.Name() {
 			case generatedKindMethod:
-				iface = it
+				iface, ifaceType = it, sig.Recv().Type()
 			case generatedFinalizeMethod:
 				if g.finalizer == nil {
 					g.finalizer, g.finalizeAt = it, sel.Sel.Pos()
@@ -129,6 +152,9 @@ func (a *analysis) generatedKind(sync *ssa.Function) *generatedKind {
 	if len(impls) == 0 {
 		return nil
 	}
+	if handed := a.handedAs(ifaceType, impls); len(handed) > 0 {
+		impls = handed
+	}
 	g.reconcileKind, g.others = impls[0], impls[1:]
 	if recv := g.reconcileKind.Signature.Recv(); recv != nil && g.finalizer != nil && types.Implements(recv.Type(), g.finalizer) {
 		if n, ok := deref(recv.Type()).(*types.Named); ok {
@@ -136,6 +162,34 @@ func (a *analysis) generatedKind(sync *ssa.Function) *generatedKind {
 		}
 	}
 	return g
+}
+
+// handedAs returns the implementations whose receivers the tree passes as
+// an argument of the interface's type (the hand-written reconciler handed
+// to the generated constructor).
+func (a *analysis) handedAs(iface types.Type, impls []*ssa.Function) []*ssa.Function {
+	var out []*ssa.Function
+	for _, fd := range a.ownFuncs() {
+		info := a.infoAt(fd.Pos())
+		a.allCalls(fd, func(c call) {
+			if c.fn == nil {
+				return
+			}
+			params := c.fn.Type().(*types.Signature).Params()
+			for i, arg := range c.expr.Args {
+				if i >= params.Len() || !types.Identical(params.At(i).Type(), iface) {
+					continue
+				}
+				for _, impl := range impls {
+					if t := info.TypeOf(arg); t != nil && types.Identical(t, impl.Signature.Recv().Type()) && !slices.Contains(out, impl) {
+						out = append(out, impl)
+					}
+				}
+			}
+		})
+	}
+	slices.SortFunc(out, func(x, y *ssa.Function) int { return int(x.Pos() - y.Pos()) })
+	return out
 }
 
 // implementations returns the tree's methods of a name whose receivers
