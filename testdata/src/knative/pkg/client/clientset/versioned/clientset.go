@@ -24,6 +24,7 @@ type WidgetsV1Interface interface {
 
 // WidgetInterface writes Widgets.
 type WidgetInterface interface {
+	Get(ctx context.Context, name string, opts metav1.GetOptions) (*widgetsv1.Widget, error)
 	UpdateStatus(ctx context.Context, widget *widgetsv1.Widget, opts metav1.UpdateOptions) (*widgetsv1.Widget, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (*widgetsv1.Widget, error)
 }

@@ -132,11 +132,24 @@ func (r *reconcilerImpl) Reconcile(ctx context.Context, key string) error {
 	return reconcileEvent
 }
 
+// updateStatus writes the desired status, reading the object again after a
+// conflict.
 func (r *reconcilerImpl) updateStatus(ctx context.Context, existing, desired *widgetsv1.Widget) error {
 	existing = existing.DeepCopy()
-	existing.Status = desired.Status
-	_, err := r.Client.WidgetsV1().Widgets(desired.Namespace).UpdateStatus(ctx, existing, metav1.UpdateOptions{})
-	return err
+	return reconciler.RetryUpdateConflicts(func(attempts int) (err error) {
+		getter := r.Client.WidgetsV1().Widgets(desired.Namespace)
+		if attempts > 0 {
+			if existing, err = getter.Get(ctx, desired.Name, metav1.GetOptions{}); err != nil {
+				return err
+			}
+		}
+		if equality.Semantic.DeepEqual(existing.Status, desired.Status) {
+			return nil
+		}
+		existing.Status = desired.Status
+		_, err = getter.UpdateStatus(ctx, existing, metav1.UpdateOptions{})
+		return err
+	})
 }
 
 // updateFinalizersFiltered patches the Widget's finalizers to the desired
