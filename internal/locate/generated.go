@@ -489,7 +489,11 @@ func (p *pass) managedConditions() Row {
 		if len(lost) > 0 {
 			return none("not settled: a condition is set through a condition set at " + listSites(lost) + ", with a type that could not be followed to a constant")
 		}
-		return none("no status condition is set through a condition set on the reconcile path")
+		if at := p.depKindMethod(); at != "" {
+			return none("not settled: the kind's methods are declared in a dependency, whose bodies are not read for condition sets; the reconcile path calls one at " + at)
+		}
+		return noneAfter("no status condition is set through a condition set on the reconcile path",
+			"the condition managers' Mark… and InitializeConditions calls in every function reachable from the generated Reconcile")
 	}
 	for i := range out {
 		out[i].Primary = i == 0
@@ -498,6 +502,29 @@ func (p *pass) managedConditions() Row {
 		out[0].Note = "not settled beyond these: a condition is also set at " + listSites(lost) + ", with a type that could not be followed to a constant"
 	}
 	return Row{Sites: out}
+}
+
+// depKindMethod returns where the reconcile path first calls a method of a
+// type declared with the primary type, when that is in a dependency (the
+// kind's Mark… methods are then out of sight), or "".
+func (p *pass) depKindMethod() string {
+	kind := p.kind()
+	if kind == nil || kind.Obj().Pkg() == nil {
+		return ""
+	}
+	if _, own := p.a.fileAt(kind.Obj().Pos()); own {
+		return ""
+	}
+	for _, fn := range p.reach.Funcs() {
+		for _, c := range p.a.callsIn(fn) {
+			if c.fn == nil || c.fn.Pkg() != kind.Obj().Pkg() || c.fn.Type().(*types.Signature).Recv() == nil {
+				continue
+			}
+			s := p.a.site(c.expr.Lparen)
+			return fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func)
+		}
+	}
+	return ""
 }
 
 // happyType returns the happy type of the condition set whose manager a
