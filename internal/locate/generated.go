@@ -305,6 +305,7 @@ func boolOrder(b bool) int {
 	return 0
 }
 
+// opSites cites finalizer operations, in order.
 func (p *pass) opSites(ops []finOp) []Site {
 	var out []Site
 	for _, op := range ops {
