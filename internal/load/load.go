@@ -365,8 +365,12 @@ func (t *Tree) parseFile(fset *token.FileSet, filename string, src []byte) (*ast
 	return f, err
 }
 
+// maxGeneratedBody is the size of source above which a generated
+// function's body counts as data and is dropped.
+const maxGeneratedBody = 1 << 20
+
 // dropGeneratedData strips a generated file of its data, keeping its
-// functions: a generated reconciler's bodies hold half of a controller's
+// functions (but those whose bodies exceed maxGeneratedBody): a generated reconciler's bodies hold half of a controller's
 // answers, while what makes a generated file cost gigabytes is data. The
 // data of package-level variables goes (the initialiser of a variable
 // declared with a type, and the elements of the composite literals that
@@ -381,8 +385,14 @@ func dropGeneratedData(f *ast.File) {
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			if d.Recv == nil && d.Name.Name == "init" && d.Body != nil {
+			switch {
+			case d.Body == nil:
+			case d.Recv == nil && d.Name.Name == "init":
 				d.Body = &ast.BlockStmt{Lbrace: d.Body.Lbrace, Rbrace: d.Body.Rbrace}
+			case d.Body.End()-d.Body.Pos() > maxGeneratedBody && !isGeneric(d):
+				// A body this large is data returned by a function (an
+				// OpenAPI definitions table), not reconcile logic.
+				d.Body = nil
 			}
 		case *ast.GenDecl:
 			dropVarData(d)
