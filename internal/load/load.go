@@ -70,8 +70,8 @@ type Tree struct {
 	// to Root.
 	Warnings []string
 
-	// generated are the own generated files read for their declarations
-	// only (declarationsOnly).
+	// generated are the own generated files, read without their data
+	// (dropGeneratedData).
 	generated map[string]bool
 	// graph is the listed packages, for the dependencies completed on
 	// demand (Types).
@@ -308,8 +308,7 @@ func (t *Tree) relative(pos string) string {
 
 // dropDeclarationsOnlyErrors removes from an own package the soft type
 // errors (an import left unused) that lie in its generated files: reading
-// them for their declarations only made them, the files themselves hold
-// none.
+// them without their data made them, the files themselves hold none.
 func (t *Tree) dropDeclarationsOnlyErrors(p *packages.Package) {
 	dropped := map[string]bool{}
 	kept := p.TypeErrors[:0]
@@ -356,42 +355,54 @@ func nestedModulePatterns(mf *modfile.File, dir string) []string {
 }
 
 // parseFile parses an own file for the type checker: with its comments and
-// bodies, unless it is generated (it is then read for its declarations
-// only).
+// bodies, but a generated file loses its data (dropGeneratedData).
 func (t *Tree) parseFile(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
 	f, err := parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
 	if f != nil && ast.IsGenerated(f) {
-		declarationsOnly(f)
+		dropGeneratedData(f)
 		t.generated[filename] = true
 	}
 	return f, err
 }
 
-// declarationsOnly strips a generated file down to what its declarations
-// need: function bodies go (an init function's becomes empty, a generic
-// function keeps its own, which the type checker requires), and so does the
-// data of package-level variables: the initialiser of a variable declared
-// with a type, and the elements of the composite literals that give the
-// others their types (one syntax node and one typed expression per element
-// is what makes an embedded blob cost gigabytes). An array literal of
-// inferred length ([...]T) keeps its elements, each emptied in turn, so
-// that its type is unchanged. What is left type-checks as the file did,
-// except for imports only the dropped code used (a soft error, which Load
-// drops).
-func declarationsOnly(f *ast.File) {
+// maxGeneratedBody is the size of source above which a generated
+// function's body counts as data and is dropped.
+const maxGeneratedBody = 1 << 20
+
+// dropGeneratedData strips a generated file of its data, keeping its
+// functions (but those whose bodies exceed maxGeneratedBody): a generated reconciler's bodies hold half of a controller's
+// answers, while what makes a generated file cost gigabytes is data. The
+// data of package-level variables goes (the initialiser of a variable
+// declared with a type, and the elements of the composite literals that
+// give the others their types: one syntax node and one typed expression per
+// element is what makes an embedded blob cost gigabytes), and so does the
+// body of an init function (it becomes empty), which registers data rather
+// than reconciling anything. An array literal of inferred length ([...]T)
+// keeps its elements, each emptied in turn, so that its type is unchanged.
+// What is left type-checks as the file did, except for imports only the
+// dropped code used (a soft error, which Load drops).
+func dropGeneratedData(f *ast.File) {
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			dropBody(d)
+			switch {
+			case d.Body == nil:
+			case d.Recv == nil && d.Name.Name == "init":
+				d.Body = &ast.BlockStmt{Lbrace: d.Body.Lbrace, Rbrace: d.Body.Rbrace}
+			case d.Body.End()-d.Body.Pos() > maxGeneratedBody && !isGeneric(d):
+				// A body this large is data returned by a function (an
+				// OpenAPI definitions table), not reconcile logic.
+				d.Body = nil
+			}
 		case *ast.GenDecl:
 			dropVarData(d)
 		}
 	}
 }
 
-// dropBody drops a function's body, as far as the type checker allows:
-// an init function's becomes empty, and a generic function keeps its own
-// (the checker wants both, though with IgnoreFuncBodies it checks
+// dropBody drops a dependency's function body, as far as the type checker
+// allows: an init function's becomes empty, and a generic function keeps
+// its own (the checker wants both, though with IgnoreFuncBodies it checks
 // neither).
 func dropBody(d *ast.FuncDecl) {
 	switch {

@@ -81,7 +81,7 @@ func (a *analysis) allCalls(fd *ast.FuncDecl, visit func(call)) {
 }
 
 // findControllers finds every controller-runtime reconciler registered with a
-// manager and every client-go worker/sync pair.
+// manager, every client-go worker/sync pair and every generated reconciler.
 func (a *analysis) findControllers() []*found {
 	var out []*found
 	seen := map[*ssa.Function]bool{}
@@ -98,6 +98,7 @@ func (a *analysis) findControllers() []*found {
 				out = append(out, f)
 			}
 		}
+		out = a.addGenerated(fd, out, seen)
 	}
 	nameByEntry(out)
 	return out

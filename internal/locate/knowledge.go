@@ -42,6 +42,14 @@ const (
 	RoleEventSink                // starts sending recorded events to the API server
 	RoleQueuePop                 // a FIFO of events hands its next item to a process function: Arg is the function
 	RoleEnqueueOwner             // a watch's handler enqueues the owner of the object watched: Arg is an object of the owner's type
+	RoleRunSync                  // runs a generated reconciler's Reconcile(ctx, key) as a queue's sync function: Arg is the reconciler
+	RoleRequeueAfterEvent        // an error that asks for the key again after a delay, not as a failure: Arg is the delay (-1: at once)
+	RoleReconcileEvent           // an event a reconcile returns: Arg is its type (a normal one is no failure)
+	RoleSkipKey                  // an error that drops the key without a requeue
+	RoleManagedCondition         // a condition manager sets a condition: Arg is the type (-1: every type of its set)
+	RoleNewConditionSet          // makes a condition set: Implied is its happy type
+	RoleSetInsert                // adds to a set of strings: Arg is the element
+	RoleSetDelete                // removes from a set of strings: Arg is the element
 )
 
 // Fact is one entry of the knowledge table.
@@ -141,6 +149,8 @@ const (
 	fluxRuntime = "github.com/fluxcd/pkg/runtime/"
 	fluxSSA     = "github.com/fluxcd/pkg/ssa."
 	cache       = "k8s.io/client-go/tools/cache."
+	knPkg       = "knative.dev/pkg/"
+	kSets       = "k8s.io/apimachinery/pkg/util/sets."
 )
 
 // knowledge maps the fully qualified name of a library function or method
@@ -265,6 +275,34 @@ var knowledge = map[string]Fact{
 	"(*" + cache + "DeltaFIFO).Pop": {Role: RoleQueuePop, Obj: -1, Key: -1, Arg: 0},
 	"(*" + cache + "RealFIFO).Pop":  {Role: RoleQueuePop, Obj: -1, Key: -1, Arg: 0},
 	"(" + cache + "Queue).Pop":      {Role: RoleQueuePop, Obj: -1, Key: -1, Arg: 0},
+
+	// Generated reconcilers: a controller.Impl runs the Reconcile(ctx, key)
+	// of the reconciler it is handed (its worker and queue are the
+	// dependency's); the hand-written ReconcileKind returns an event whose
+	// kind says what the queue does with the key; conditions are set through
+	// the kind's condition set; the generated finalizer code keeps the
+	// finalizers in a string set built from the object's list.
+	knPkg + "controller.NewContext":                             {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 1},
+	knPkg + "controller.NewImpl":                                {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0},
+	knPkg + "controller.NewImplFull":                            {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0},
+	knPkg + "controller.NewRequeueAfter":                        {Role: RoleRequeueAfterEvent, Obj: -1, Key: -1, Arg: 0},
+	knPkg + "controller.NewRequeueImmediately":                  {Role: RoleRequeueAfterEvent, Obj: -1, Key: -1, Arg: -1},
+	knPkg + "reconciler.NewEvent":                               {Role: RoleReconcileEvent, Obj: -1, Key: -1, Arg: 0},
+	knPkg + "controller.NewPermanentError":                      {Role: RoleTerminalError, Obj: -1, Key: -1, Arg: 0},
+	knPkg + "controller.NewSkipKey":                             {Role: RoleSkipKey, Obj: -1, Key: -1, Arg: 0},
+	"(*" + knPkg + "controller.Impl).EnqueueAfter":              {Role: RoleQueueAddAfter, Obj: 0, Key: -1, Arg: 1},
+	"(*" + knPkg + "controller.Impl).EnqueueKeyAfter":           {Role: RoleQueueAddAfter, Obj: -1, Key: 0, Arg: 1},
+	"(" + knPkg + "apis.ConditionManager).MarkTrue":             {Role: RoleManagedCondition, Obj: -1, Key: -1, Arg: 0, True: true},
+	"(" + knPkg + "apis.ConditionManager).MarkTrueWithReason":   {Role: RoleManagedCondition, Obj: -1, Key: -1, Arg: 0, True: true},
+	"(" + knPkg + "apis.ConditionManager).MarkFalse":            {Role: RoleManagedCondition, Obj: -1, Key: -1, Arg: 0},
+	"(" + knPkg + "apis.ConditionManager).MarkUnknown":          {Role: RoleManagedCondition, Obj: -1, Key: -1, Arg: 0},
+	"(" + knPkg + "apis.ConditionManager).InitializeConditions": {Role: RoleManagedCondition, Obj: -1, Key: -1, Arg: -1},
+	knPkg + "apis.NewLivingConditionSet":                        {Role: RoleNewConditionSet, Obj: -1, Key: -1, Arg: -1, Implied: knPkg + "apis.ConditionReady"},
+	knPkg + "apis.NewBatchConditionSet":                         {Role: RoleNewConditionSet, Obj: -1, Key: -1, Arg: -1, Implied: knPkg + "apis.ConditionSucceeded"},
+	"(" + kSets + "Set).Insert":                                 {Role: RoleSetInsert, Obj: -1, Key: -1, Arg: 0},
+	"(" + kSets + "Set).Delete":                                 {Role: RoleSetDelete, Obj: -1, Key: -1, Arg: 0},
+	"(" + kSets + "String).Insert":                              {Role: RoleSetInsert, Obj: -1, Key: -1, Arg: 0},
+	"(" + kSets + "String).Delete":                              {Role: RoleSetDelete, Obj: -1, Key: -1, Arg: 0},
 }
 
 // VerbRecord is the verb of a recorded event: a write that no informer of
@@ -337,6 +375,16 @@ const (
 	// List returns []*T: the type the informer watches.
 	generatedListerMethod = "Lister"
 	generatedListMethod   = "List"
+	// typeEvent is what a generated reconciler's hand-written methods
+	// return; generatedKindMethod and generatedFinalizeMethod are those
+	// methods, declared by the generated Interface and Finalizer.
+	typeEvent               = knPkg + "reconciler.Event"
+	generatedKindMethod     = "ReconcileKind"
+	generatedFinalizeMethod = "FinalizeKind"
+	// eventTypeNormal is the type of an event that reports no failure
+	// (corev1.EventTypeNormal): returned from ReconcileKind, nothing is
+	// requeued.
+	eventTypeNormal = "Normal"
 )
 
 // clientsetVerbs: a generated typed client's write methods take an options

@@ -82,6 +82,9 @@ func (a *analysis) controller(f *found) Controller {
 	for _, l := range locators {
 		rows[l.ID] = l.run(p)
 	}
+	if f.style == StyleGenerated {
+		p.generatedRows(rows)
+	}
 	unanalysed := append(append([]*ssa.Function(nil), p.reach.Unanalysed...), f.unanalysed...)
 	unsettled(rows, unanalysed)
 	kindName := ""
@@ -199,9 +202,12 @@ func (p *pass) cleanup() *cleanup {
 
 func (p *pass) requeues() *requeues {
 	if p.requeueRes == nil {
-		if p.f.style == StyleClientGo {
+		switch p.f.style {
+		case StyleClientGo:
 			p.requeueRes = p.a.queueRequeues(p.f, p.reach, p.kind())
-		} else {
+		case StyleGenerated:
+			p.requeueRes = p.a.generatedRequeues(p.f)
+		default:
 			p.requeueRes = p.a.resultRequeues(p.f)
 		}
 	}

@@ -24,10 +24,11 @@ const (
 	RowRequeueSuccess   = "requeue-success"
 )
 
-// The two controller styles.
+// The controller styles.
 const (
 	StyleControllerRuntime = "controller-runtime"
 	StyleClientGo          = "client-go"
+	StyleGenerated         = "generated"
 )
 
 // Requeue classes (spec/rows.md).

@@ -23,17 +23,18 @@ func init() {
 }
 
 // setGadgetDefaults fills in a Gadget's defaults. The reconcile calls it on
-// every pass, but a generated file is read for its declarations only: what
-// its body does is no site of the controller's.
+// every pass, and a generated function's body is read like any other: its
+// addition of the finalizer supports the reconciler's own, and its Update is
+// a write of every pass.
 func setGadgetDefaults(ctx context.Context, c client.Client, gadget *gadgetsv1.Gadget) {
-	controllerutil.AddFinalizer(gadget, gadgetFinalizer) // decoy: finalizer-add (a generated body)
+	controllerutil.AddFinalizer(gadget, gadgetFinalizer) // a supporting finalizer-add site
 	for k, v := range gadgetDefaults {
 		if gadget.Spec.Data == nil {
 			gadget.Spec.Data = map[string]string{}
 		}
 		gadget.Spec.Data[k] = v
 	}
-	_ = c.Update(ctx, gadget) // decoy: write-always (a generated body)
+	_ = c.Update(ctx, gadget) // want "write-always" "hot-loop"
 }
 
 // firstOf is generic: the type checker needs its body.

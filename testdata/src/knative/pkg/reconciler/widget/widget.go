@@ -1,0 +1,65 @@
+// Package widget is the Widget kind's hand-written reconciler.
+package widget
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"knative.dev/pkg/controller"
+	"knative.dev/pkg/reconciler"
+
+	widgetsv1 "example.com/fixtures/knative/pkg/apis/widgets/v1"
+	"example.com/fixtures/knative/pkg/client/clientset/versioned"
+	widgetreconciler "example.com/fixtures/knative/pkg/client/injection/reconciler/widgets/v1/widget"
+	listers "example.com/fixtures/knative/pkg/client/listers/widgets/v1"
+)
+
+// Reconciler probes a Widget's source.
+type Reconciler struct { // want-none "drift"
+	client *http.Client
+}
+
+// NewController builds the Widget controller.
+func NewController(ctx context.Context, cs versioned.Interface, lister listers.WidgetLister) *controller.Impl {
+	r := &Reconciler{client: http.DefaultClient}
+	return widgetreconciler.NewImpl(ctx, r, cs, lister)
+}
+
+// ReconcileKind probes the source and asks to be run again after the
+// Widget's interval.
+func (r *Reconciler) ReconcileKind(ctx context.Context, w *widgetsv1.Widget) reconciler.Event { // want "reconcile-entry"
+	w.Status.InitializeConditions()
+	if w.Spec.Source == "" {
+		return controller.NewPermanentError(errors.New("spec.source is empty")) // decoy: terminal, not requeued
+	}
+	if err := r.probe(ctx, w.Spec.Source); err != nil {
+		w.Status.MarkSourceFailed("ProbeFailed", err.Error())
+		return fmt.Errorf("probing %s: %w", w.Spec.Source, err) // want "requeue-error"
+	}
+	w.Status.MarkSourceReady()
+	return controller.NewRequeueAfter(w.Spec.Interval.Duration) // want "requeue-success" "trace:return"
+}
+
+// FinalizeKind has nothing to clean up but the probe's connections.
+func (r *Reconciler) FinalizeKind(ctx context.Context, w *widgetsv1.Widget) reconciler.Event { // want "finalizer-cleanup"
+	r.client.CloseIdleConnections()
+	return nil
+}
+
+func (r *Reconciler) probe(ctx context.Context, source string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodHead, source, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := r.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 400 {
+		return fmt.Errorf("status %d", resp.StatusCode)
+	}
+	return nil
+}
