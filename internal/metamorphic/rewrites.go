@@ -423,7 +423,7 @@ func sliceRange(r *rewriter, t *target) (*change, []string, string) {
 	c := newChange()
 	// The value stays at the call, which is the line's site too (a
 	// condition's set site is where its type is given).
-	c.edits[t.f.rel] = []edit{{lo, hi, fmt.Sprintf("%s([]%s{%s}%s)%s", name, typ, expr, args, alsoComment(t))}}
+	c.edits[t.f.rel] = []edit{{lo, hi, withAlso(fmt.Sprintf("%s([]%s{%s}%s)", name, typ, expr, args), t)}}
 	c.appends[t.f.rel] = []string{fmt.Sprintf("func %s(items []%s%s) {\nfor _, %s := range items {\n%s\n}\n}", name, typ, params, it, body)}
 	return c, []string{t.at}, ""
 }
@@ -451,6 +451,17 @@ func alsoComment(t *target) string {
 		return ""
 	}
 	return " " + alsoMark + strings.Join(keys, " ")
+}
+
+// withAlso puts the also comment of the target's keys at the end of the
+// first line of text (the line a site on it is cited at), unless text
+// holds a comment already.
+func withAlso(text string, t *target) string {
+	also := alsoComment(t)
+	if also == "" || strings.Contains(text, "//") {
+		return text
+	}
+	return keepWants(text, 0, []string{strings.TrimSpace(also)})
 }
 
 // closure is a function literal returning the value of call.
@@ -524,12 +535,9 @@ func closureAssign(r *rewriter, t *target) (*change, []string, string) {
 	}
 	// The call now stands in the literal: its line is the line's site
 	// too.
-	also := ""
-	if !strings.Contains(lit, "//") {
-		also = alsoComment(t)
-	}
+	also := withAlso(name+" := "+lit, t)
 	ch := newChange()
-	ch.edits[t.f.rel] = []edit{{t.f.off(t.stmt.Pos()), t.f.stmtEnd(t.stmt), fmt.Sprintf("%s := %s%s\n%s", name, lit, also, stmt)}}
+	ch.edits[t.f.rel] = []edit{{t.f.off(t.stmt.Pos()), t.f.stmtEnd(t.stmt), fmt.Sprintf("%s\n%s", also, stmt)}}
 	return ch, []string{t.at}, ""
 }
 
