@@ -3,7 +3,7 @@ GO ?= go
 export GOTOOLCHAIN := local
 export CGO_ENABLED := 0
 
-.PHONY: build test vet fmt-check bench demo fuzz realworld e2e
+.PHONY: build test vet fmt-check bench demo fuzz realworld e2e metamorphic
 
 build:
 	$(GO) build -o bin/ctrlcmp ./cmd/ctrlcmp
@@ -16,6 +16,16 @@ test: fmt-check vet
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags e2e ./internal/liverun/
+
+# The metamorphic matrix on every fixture (docs/metamorphic.md): each
+# fixture rewritten by each refactoring, every row's answer judged against
+# the want comments the rewrite carried along; it fails on a wrong cell
+# not in internal/metamorphic/testdata/known.txt and reports the known ones
+# that now pass. `make test` runs two fixtures of it.
+# METAMORPHIC_MATRIX=FILE also writes the matrix to FILE;
+# METAMORPHIC_UPDATE=1 rewrites the known list from the run.
+metamorphic:
+	METAMORPHIC=full $(GO) test -count=1 -timeout 120m -run TestMatrix -v ./internal/metamorphic/
 
 # The end-to-end test of `stages --run`, outside `make test`: a real etcd and
 # kube-apiserver (built from the Go module proxy on the first run, about 6

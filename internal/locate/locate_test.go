@@ -1,12 +1,10 @@
 package locate_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -16,6 +14,7 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 	"github.com/ctrlcmp/ctrlcmp/internal/load"
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+	"github.com/ctrlcmp/ctrlcmp/internal/wants"
 )
 
 // fixtures are the controller trees under testdata/src, each stating its
@@ -81,83 +80,27 @@ func locateFixture(t *testing.T, name string) *located {
 	return l
 }
 
-var (
-	wantRE   = regexp.MustCompile(`(?://|#)\s*want\s+((?:"[^"]+"\s*)+)`)
-	noneRE   = regexp.MustCompile(`(?://|#)\s*want-none\s+((?:"[^"]+"\s*)+)`)
-	quotedRE = regexp.MustCompile(`"([^"]+)"`)
-)
-
-// expectations are what a fixture's comments state.
-type expectations struct {
-	primary  map[string]string // row -> file:line
-	none     map[string]bool
-	condDecl map[string]string // condition type -> file:line of its declaration
-	condSet  map[string]string // condition type -> file:line of its set site
-	// answers are the sites of the answers beyond the table: "trace:STEP",
-	// "drift:STEP", "write-always", and "partial" (a site found in a body
-	// holding type errors: a row's, a condition's set site, or a write),
-	// each to the lines stating it.
-	answers map[string][]string
-}
-
-// scanWants calls visit with every want (or want-none) comment of a
-// fixture's Go and YAML files, and the file:line it stands on, relative to
-// root.
-func scanWants(t *testing.T, dir, root string, visit func(at string, wants []string, isNone bool)) {
+// scanWants returns every want (or want-none) key of a fixture's Go and
+// YAML files, at its file:line relative to root.
+func scanWants(t *testing.T, dir, root string) []wants.Want {
 	t.Helper()
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		if ext := filepath.Ext(path); ext != ".go" && ext != ".yaml" {
-			return nil
-		}
-		abs, _ := filepath.Abs(path)
-		abs, _ = filepath.EvalSymlinks(abs)
-		rel, _ := filepath.Rel(root, abs)
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		for line := 1; sc.Scan(); line++ {
-			at := fmt.Sprintf("%s:%d", filepath.ToSlash(rel), line)
-			for _, re := range []*regexp.Regexp{noneRE, wantRE} {
-				m := re.FindStringSubmatch(sc.Text())
-				if m == nil {
-					continue
-				}
-				var wants []string
-				for _, q := range quotedRE.FindAllStringSubmatch(m[1], -1) {
-					wants = append(wants, q[1])
-				}
-				visit(at, wants, re == noneRE)
-			}
-		}
-		return sc.Err()
-	})
+	ws, err := wants.Scan(dir, root)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ws
 }
-
-// qualifiedRE matches a want that names its controller: "Name/want", or
-// "pkg.Name/want" for one of several controllers whose receivers share a name.
-var qualifiedRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)/(.+)$`)
 
 // wantedControllers are the controllers a fixture's wants name, sorted; nil
 // when they name none (the fixture holds one controller).
 func wantedControllers(t *testing.T, dir, root string) []string {
 	t.Helper()
 	seen := map[string]bool{}
-	scanWants(t, dir, root, func(_ string, wants []string, _ bool) {
-		for _, w := range wants {
-			if m := qualifiedRE.FindStringSubmatch(w); m != nil {
-				seen[m[1]] = true
-			}
+	for _, w := range scanWants(t, dir, root) {
+		if w.Ctrl != "" {
+			seen[w.Ctrl] = true
 		}
-	})
+	}
 	return keys(seen)
 }
 
@@ -182,38 +125,44 @@ func fixtureControllers(t *testing.T, name string, l *located) []locate.Controll
 
 // readExpectations reads what a fixture's comments state about the
 // controller named ctrl.
-func readExpectations(t *testing.T, dir, root, ctrl string) expectations {
+func readExpectations(t *testing.T, dir, root, ctrl string) wants.Expectations {
 	t.Helper()
-	e := expectations{primary: map[string]string{}, none: map[string]bool{},
-		condDecl: map[string]string{}, condSet: map[string]string{}, answers: map[string][]string{}}
-	scanWants(t, dir, root, func(at string, wants []string, isNone bool) {
-		for _, w := range wants {
-			if m := qualifiedRE.FindStringSubmatch(w); m != nil {
-				if m[1] != ctrl {
-					continue
-				}
-				w = m[2]
-			}
-			switch {
-			case isNone:
-				e.none[w] = true
-			case strings.HasPrefix(w, "condition-type:"):
-				e.condDecl[strings.TrimPrefix(w, "condition-type:")] = at
-			case strings.HasPrefix(w, "condition-set:"):
-				e.condSet[strings.TrimPrefix(w, "condition-set:")] = at
-			case strings.HasPrefix(w, "trace:"), strings.HasPrefix(w, "drift:"), w == "write-always", w == "hot-loop", w == "partial":
-				e.answers[w] = append(e.answers[w], at)
-			case strings.HasPrefix(w, "stage-"), strings.HasPrefix(w, locate.StageReentry):
-				// Stages are checked by TestStages.
-			default:
-				if prev, dup := e.primary[w]; dup {
-					t.Fatalf("%s: want %q already stated at %s", at, w, prev)
-				}
-				e.primary[w] = at
-			}
-		}
-	})
+	e, err := wants.For(scanWants(t, dir, root), ctrl)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return e
+}
+
+// TestWantKeys checks that every want of every fixture is read by a test,
+// as analysistest reports an unmatched expectation: a misspelled key, a
+// qualifier naming no controller of the fixture, or a stage key in a
+// fixture whose stages TestStages does not check fails, naming its
+// file:line.
+func TestWantKeys(t *testing.T) {
+	for _, name := range fixtures {
+		t.Run(name, func(t *testing.T) {
+			l := locateFixture(t, name)
+			if l.err != nil {
+				t.Fatalf("load: %v", l.err)
+			}
+			var names []string
+			for _, c := range l.ctrls {
+				names = append(names, c.Name)
+			}
+			ws := scanWants(t, filepath.Join("..", "..", "testdata", "src", name), l.tree.Root)
+			for _, err := range wants.Check(ws, names) {
+				t.Error(err)
+			}
+			if !slices.Contains(stageFixtures, name) {
+				for _, w := range ws {
+					if wants.IsStage(w.Key) {
+						t.Errorf("%s: want %q: TestStages does not check this fixture's stages (add it to stageFixtures)", w.At, w.Key)
+					}
+				}
+			}
+		})
+	}
 }
 
 // TestFixtures checks that each fixture's controllers have exactly the
@@ -230,10 +179,10 @@ func TestFixtures(t *testing.T) {
 }
 
 // checkRows checks one controller's rows against the wants.
-func checkRows(t *testing.T, c locate.Controller, want expectations) {
+func checkRows(t *testing.T, c locate.Controller, want wants.Expectations) {
 	t.Helper()
-	if len(want.condDecl) > 0 || len(want.condSet) > 0 {
-		want.primary[locate.RowConditionTypes] = "(condition types)"
+	if len(want.CondDecl) > 0 || len(want.CondSet) > 0 {
+		want.Primary[locate.RowConditionTypes] = "(condition types)"
 	}
 	for _, id := range locate.Rows {
 		row, ok := c.Rows[id]
@@ -243,18 +192,18 @@ func checkRows(t *testing.T, c locate.Controller, want expectations) {
 		}
 		p, hasPrimary := row.Primary()
 		switch {
-		case want.none[id]:
+		case want.None[id]:
 			if hasPrimary || row.None == "" {
 				t.Errorf("%s: %s: got %s:%d, want none with a reason", c.Name, id, p.File, p.Line)
 			}
 		case id == locate.RowConditionTypes:
 			checkConditions(t, row, want)
-		case want.primary[id] == "":
+		case want.Primary[id] == "":
 			t.Errorf("%s: %s: the fixture states no expectation (add a want or want-none comment)", c.Name, id)
 		case !hasPrimary:
-			t.Errorf("%s: %s: got none (%s), want %s", c.Name, id, row.None, want.primary[id])
-		case fmt.Sprintf("%s:%d", p.File, p.Line) != want.primary[id]:
-			t.Errorf("%s: %s: got %s:%d (%s), want %s", c.Name, id, p.File, p.Line, p.Text, want.primary[id])
+			t.Errorf("%s: %s: got none (%s), want %s", c.Name, id, row.None, want.Primary[id])
+		case fmt.Sprintf("%s:%d", p.File, p.Line) != want.Primary[id]:
+			t.Errorf("%s: %s: got %s:%d (%s), want %s", c.Name, id, p.File, p.Line, p.Text, want.Primary[id])
 		}
 		if hasPrimary && row.None != "" {
 			t.Errorf("%s: %s: has both a primary site and a none reason", c.Name, id)
@@ -265,7 +214,7 @@ func checkRows(t *testing.T, c locate.Controller, want expectations) {
 	}
 }
 
-func checkConditions(t *testing.T, row locate.Row, want expectations) {
+func checkConditions(t *testing.T, row locate.Row, want wants.Expectations) {
 	t.Helper()
 	got := map[string]locate.Site{}
 	for _, s := range row.Sites {
@@ -275,7 +224,7 @@ func checkConditions(t *testing.T, row locate.Row, want expectations) {
 	for n := range got {
 		gotNames = append(gotNames, n)
 	}
-	for n := range want.condDecl {
+	for n := range want.CondDecl {
 		wantNames = append(wantNames, n)
 	}
 	sort.Strings(gotNames)
@@ -287,15 +236,15 @@ func checkConditions(t *testing.T, row locate.Row, want expectations) {
 		decl := fmt.Sprintf("%s:%d", s.File, s.Line)
 		// A type declared in a dependency (Flux's meta.ReadyCondition) is
 		// marked on its set line in the fixture.
-		if decl != want.condDecl[name] && !strings.Contains(s.File, "@") {
-			t.Errorf("condition %s: declared at %s, want %s", name, decl, want.condDecl[name])
+		if decl != want.CondDecl[name] && !strings.Contains(s.File, "@") {
+			t.Errorf("condition %s: declared at %s, want %s", name, decl, want.CondDecl[name])
 		}
 		if s.Set == nil {
 			t.Errorf("condition %s: no set site", name)
 			continue
 		}
-		if set := fmt.Sprintf("%s:%d", s.Set.File, s.Set.Line); set != want.condSet[name] {
-			t.Errorf("condition %s: set at %s (%s), want %s", name, set, s.Set.Text, want.condSet[name])
+		if set := fmt.Sprintf("%s:%d", s.Set.File, s.Set.Line); set != want.CondSet[name] {
+			t.Errorf("condition %s: set at %s (%s), want %s", name, set, s.Set.Text, want.CondSet[name])
 		}
 	}
 }
@@ -318,7 +267,7 @@ func TestAnswers(t *testing.T) {
 
 // checkAnswers checks one controller's answers beyond the table against the
 // wants.
-func checkAnswers(t *testing.T, c locate.Controller, want expectations) {
+func checkAnswers(t *testing.T, c locate.Controller, want wants.Expectations) {
 	t.Helper()
 	steps := map[string]bool{}
 	for _, s := range c.IntervalTrace {
@@ -327,10 +276,10 @@ func checkAnswers(t *testing.T, c locate.Controller, want expectations) {
 	for _, s := range c.Drift {
 		steps[fmt.Sprintf("drift:%s@%s:%d", s.Step, s.File, s.Line)] = true
 	}
-	sameSites(t, c.Name+": writes on every pass", c.Writes, func(w locate.Write) bool { return w.Always }, want.answers["write-always"])
-	sameSites(t, c.Name+": hot-loop risks", c.Writes, func(w locate.Write) bool { return strings.Contains(w.Note, "hot-loop risk") }, want.answers["hot-loop"])
-	checkPartial(t, c, want.answers["partial"])
-	for key, ats := range want.answers {
+	sameSites(t, c.Name+": writes on every pass", c.Writes, func(w locate.Write) bool { return w.Always }, want.Answers["write-always"])
+	sameSites(t, c.Name+": hot-loop risks", c.Writes, func(w locate.Write) bool { return strings.Contains(w.Note, "hot-loop risk") }, want.Answers["hot-loop"])
+	checkPartial(t, c, want.Answers["partial"])
+	for key, ats := range want.Answers {
 		if key == "write-always" || key == "hot-loop" || key == "partial" {
 			continue
 		}
@@ -340,16 +289,16 @@ func checkAnswers(t *testing.T, c locate.Controller, want expectations) {
 			}
 		}
 	}
-	if want.none["interval-trace"] && len(c.IntervalTrace) > 0 {
+	if want.None["interval-trace"] && len(c.IntervalTrace) > 0 {
 		t.Errorf("%s: interval trace: got %d steps, want none", c.Name, len(c.IntervalTrace))
 	}
-	if want.none["drift"] && len(c.Drift) > 0 {
+	if want.None["drift"] && len(c.Drift) > 0 {
 		t.Errorf("%s: drift: got %v, want none", c.Name, c.Drift)
 	}
-	if !want.none["interval-trace"] && !hasPrefix(want.answers, "trace:") {
+	if !want.None["interval-trace"] && !hasPrefix(want.Answers, "trace:") {
 		t.Errorf("%s: the fixture states no interval trace (add trace: wants or want-none \"interval-trace\")", c.Name)
 	}
-	if !want.none["drift"] && !hasPrefix(want.answers, "drift:") {
+	if !want.None["drift"] && !hasPrefix(want.Answers, "drift:") {
 		t.Errorf("%s: the fixture states no drift (add drift: wants or want-none \"drift\")", c.Name)
 	}
 }

@@ -8,27 +8,29 @@ import (
 	"testing"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+	"github.com/ctrlcmp/ctrlcmp/internal/wants"
 )
 
 // stageWants reads a fixture's `// want "stage-…"` and `// want "re-entry:…"`
 // comments: stage id -> the file:line of each site it wants.
 func stageWants(t *testing.T, dir, root string) map[string][]string {
 	t.Helper()
-	wants := map[string][]string{}
-	scanWants(t, dir, root, func(at string, ws []string, isNone bool) {
-		for _, w := range ws {
-			id, _, _ := strings.Cut(w, ":")
-			if isNone || !strings.HasPrefix(id, "stage-") && id != locate.StageReentry {
-				continue
-			}
-			if w == locate.StageWatch+":handler" {
-				id = w
-			}
-			wants[id] = append(wants[id], at)
+	wanted := map[string][]string{}
+	for _, w := range scanWants(t, dir, root) {
+		id, _, _ := strings.Cut(w.Key, ":")
+		if w.None || !wants.IsStage(w.Key) {
+			continue
 		}
-	})
-	return wants
+		if w.Key == wants.WatchHandler {
+			id = w.Key
+		}
+		wanted[id] = append(wanted[id], w.At)
+	}
+	return wanted
 }
+
+// stageFixtures are the fixtures whose stages TestStages checks.
+var stageFixtures = []string{"clientgo-plain", "clientgo-finalizer"}
 
 // TestStages checks the stage sites of the client-go fixtures against their
 // want comments: the watch registration and handler of the primary type (not
@@ -43,7 +45,7 @@ func TestStages(t *testing.T) {
 		"clientgo-plain":     "ConfigMap add, ConfigMap update, Secret add, Secret delete, Secret update",
 		"clientgo-finalizer": "Secret add, Secret update, Widget add, Widget delete, Widget update",
 	}
-	for _, name := range []string{"clientgo-plain", "clientgo-finalizer"} {
+	for _, name := range stageFixtures {
 		t.Run(name, func(t *testing.T) {
 			l := locateFixture(t, name)
 			if l.err != nil {
