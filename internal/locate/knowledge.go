@@ -131,6 +131,7 @@ var knowledgeChecked = map[string]string{
 	"github.com/fluxcd/pkg/apis/meta": "v1.31.0",
 	"github.com/fluxcd/pkg/ssa":       "v0.77.0",
 	"github.com/google/go-cmp":        "v0.7.0",
+	"knative.dev/pkg":                 "v0.0.0-20260727151759-521cb33b33dd",
 }
 
 // ssaDrift is the drift comparison of fluxcd/pkg/ssa's apply: named
@@ -282,9 +283,12 @@ var knowledge = map[string]Fact{
 	// kind says what the queue does with the key; conditions are set through
 	// the kind's condition set; the generated finalizer code keeps the
 	// finalizers in a string set built from the object's list.
-	knPkg + "controller.NewContext":                             {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 1},
-	knPkg + "controller.NewImpl":                                {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0},
-	knPkg + "controller.NewImplFull":                            {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0},
+	knPkg + "controller.NewContext": {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 1},
+	// NewImpl and NewImplFull are gone from the version checked (their
+	// removal is older; Before marks the version checked without them):
+	// older trees still call them.
+	knPkg + "controller.NewImpl":                                {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0, Before: "v0.0.0-20260727151759-521cb33b33dd"},
+	knPkg + "controller.NewImplFull":                            {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0, Before: "v0.0.0-20260727151759-521cb33b33dd"},
 	knPkg + "controller.NewRequeueAfter":                        {Role: RoleRequeueAfterEvent, Obj: -1, Key: -1, Arg: 0},
 	knPkg + "controller.NewRequeueImmediately":                  {Role: RoleRequeueAfterEvent, Obj: -1, Key: -1, Arg: -1},
 	knPkg + "reconciler.NewEvent":                               {Role: RoleReconcileEvent, Obj: -1, Key: -1, Arg: 0},

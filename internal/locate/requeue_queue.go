@@ -108,7 +108,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 		reason += fmt.Sprintf("; informer resync period %s (%s:%d)", rs[0].Note, rs[0].File, rs[0].Line)
 	}
 	out.onError, out.onSuccess = errRow, noneAfter(reason,
-		fmt.Sprintf("AddAfter on the workqueue in the worker and the %d functions reachable from %s, and in the bodies of the dependency functions they hand the queue to", len(reach.Funcs()), cite.ObjectName(f.entry.Object().(*types.Func))))
+		fmt.Sprintf("AddAfter on the workqueue in the worker and the %d functions reachable from %s, and in the bodies of the dependency functions they hand the queue to", len(reach.Funcs()), a.funcName(f.entry)))
 	return out
 }
 

@@ -374,6 +374,15 @@ func (a *analysis) resultValue(fn *ssa.Function, res ast.Expr) (resultValue, boo
 	return out, true
 }
 
+// funcName names a function as a citation does, or a function literal by
+// its place.
+func (a *analysis) funcName(fn *ssa.Function) string {
+	if obj, ok := fn.Object().(*types.Func); ok {
+		return cite.ObjectName(obj)
+	}
+	return "the function literal at " + fileLine(a.funcSite(fn))
+}
+
 // funcNames names a set of functions in source order, up to six, saying
 // how many more there are.
 func funcNames(fns map[*ssa.Function]bool) string {

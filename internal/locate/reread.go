@@ -250,11 +250,7 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 	}
 	searchedWhat := fmt.Sprintf("reads by the request's key (client Get, lister Get, clientset Get, the tree's read helpers) in the %d functions reached from the entry", searched)
 	if f.events {
-		name := "the function literal at " + fileLine(a.funcSite(f.entry))
-		if obj, ok := f.entry.Object().(*types.Func); ok {
-			name = cite.ObjectName(obj)
-		}
-		return reread{kind: a.eventKind(f, fns, reach, keys), row: noneAfter(fmt.Sprintf("the queue's items are events that carry the object, handed to %s; nothing on the reconcile path fetches it again by its key", name), searchedWhat)}
+		return reread{kind: a.eventKind(f, fns, reach, keys), row: noneAfter(fmt.Sprintf("the queue's items are events that carry the object, handed to %s; nothing on the reconcile path fetches it again by its key", a.funcName(f.entry)), searchedWhat)}
 	}
 	return reread{row: noneAfter("no Get of the primary object by the request's key is reachable from the entry", searchedWhat)}
 }
