@@ -134,7 +134,7 @@ func TestFinalizerFixture(t *testing.T) {
 		return objs[0]
 	}
 	crd, secret, widget := read("crd.yaml"), read("secret.yaml"), read("widget.yaml")
-	if err := c.ApplyCRD(ctx, crd); err != nil {
+	if _, err := c.EnsureCRD(ctx, crd); err != nil {
 		t.Fatal(err)
 	}
 	twice := clone(widget)
@@ -477,3 +477,50 @@ func TestRunInterrupted(t *testing.T) {
 
 // logf is a progress printer into the test's log.
 func logf(t *testing.T) func(string) { return func(s string) { t.Log(s) } }
+
+// TestCRDNeverReplaced creates a CRD, ensures a changed version of it
+// (which leaves the cluster's as it is), and deletes it, as `stages --run
+// --kubeconfig` does with the CRDs of a tree in the user's cluster.
+func TestCRDNeverReplaced(t *testing.T) {
+	ctx := context.Background()
+	c := shared.client
+	crd := func(description string) cluster.Object {
+		return cluster.Object{
+			"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+			"metadata": map[string]any{"name": "gadgets.e2e.ctrlcmp.test"},
+			"spec": map[string]any{
+				"group": "e2e.ctrlcmp.test", "scope": "Namespaced",
+				"names": map[string]any{"plural": "gadgets", "singular": "gadget", "kind": "Gadget", "listKind": "GadgetList"},
+				"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
+					"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "description": description, "x-kubernetes-preserve-unknown-fields": true}}}},
+			},
+		}
+	}
+	if created, err := c.EnsureCRD(ctx, crd("the user's")); err != nil || !created {
+		t.Fatalf("EnsureCRD of a new CRD: %v, %v; want it created", created, err)
+	}
+	if created, err := c.EnsureCRD(ctx, crd("the tree's")); err != nil || created {
+		t.Fatalf("EnsureCRD of an existing CRD: %v, %v; want it left, no error", created, err)
+	}
+	var got struct {
+		Spec struct {
+			Versions []struct {
+				Schema struct {
+					OpenAPIV3Schema struct{ Description string }
+				}
+			}
+		}
+	}
+	if err := c.Get(ctx, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.e2e.ctrlcmp.test", &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Spec.Versions) != 1 || got.Spec.Versions[0].Schema.OpenAPIV3Schema.Description != "the user's" {
+		t.Errorf("the cluster's CRD was changed: %+v", got)
+	}
+	if err := c.DeleteCRD(ctx, crd("")); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DeleteCRD(ctx, crd("")); err != nil {
+		t.Errorf("deleting a CRD already gone: %v, want no error", err)
+	}
+}
