@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -81,14 +82,12 @@ func exportFiles(ctx context.Context, dir string, paths []string, cachedOnly, us
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	args := append([]string{"list", "-e", "-export", "-x", "-json=ImportPath,Export", "--"}, paths...)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
-	cmd.Env = untrustedEnv()
+	env := untrustedEnv()
 	if userCgo {
 		cachedOnly = true
-		cmd.Env = withUserCgo(cmd.Env)
+		env = withUserCgo(env)
 	}
-	ownGroup(cmd)
+	cmd := goCommand(ctx, dir, env, args...)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	building := false
@@ -137,13 +136,29 @@ type goError struct {
 func (e *goError) Error() string { return e.err.Error() + ": " + e.stderr }
 func (e *goError) Unwrap() error { return e.err }
 
+// waitDelay bounds how long, once the go command has exited or been
+// cancelled, its reaping waits for its output pipes to close: a process it
+// started that outlived it would otherwise hold them, and the load with
+// them.
+const waitDelay = 5 * time.Second
+
+// goCommand is the go command with args in dir with env: in a process
+// group of its own that cancelling ctx kills whole (ownGroup), with the
+// kernel's backstop should ctrlcmp itself be killed (on Linux), and a
+// bounded wait for its output once it has ended (waitDelay).
+func goCommand(ctx context.Context, dir string, env []string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	ownGroup(cmd)
+	cmd.WaitDelay = waitDelay
+	return cmd
+}
+
 // runGo runs the go command in dir with the untrusted tree's environment
 // and returns its standard output.
 func runGo(ctx context.Context, dir string, args []string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
-	cmd.Env = untrustedEnv()
-	ownGroup(cmd)
+	cmd := goCommand(ctx, dir, untrustedEnv(), args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -207,10 +222,7 @@ func withUserCgo(env []string) []string {
 // userBuildsWithCgo reports whether the user's go command builds with cgo
 // (`go env CGO_ENABLED` in their environment, with no toolchain switch).
 func userBuildsWithCgo(ctx context.Context, dir string) bool {
-	cmd := exec.CommandContext(ctx, "go", "env", "CGO_ENABLED")
-	cmd.Dir = dir
-	cmd.Env = withUserCgo(untrustedEnv())
-	ownGroup(cmd)
+	cmd := goCommand(ctx, dir, withUserCgo(untrustedEnv()), "env", "CGO_ENABLED")
 	out, err := cmd.Output()
 	return err == nil && strings.TrimSpace(string(out)) == "1"
 }
