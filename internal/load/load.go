@@ -207,7 +207,9 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 // Types is the complete *types.Package of the loaded package at path, or
 // nil. A module dependency typed from export data that the tree does not
 // import holds, until asked for here, only the declarations the tree
-// reaches: its export data is read now.
+// reaches: its export data is read now. When that fails, the package stays
+// as it was, and a warning (once) says so and how to have it typed from
+// its source.
 func (t *Tree) Types(path string) *types.Package {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -217,7 +219,8 @@ func (t *Tree) Types(path string) *types.Package {
 	}
 	if x := t.graph.exports; x != nil && !n.own && !n.listed.Standard && !x.read[path] {
 		if err := t.graph.readExports(n); err != nil {
-			return n.pkg.Types
+			x.read[path] = true // tried: warn once
+			t.Warnings = append(t.Warnings, fmt.Sprintf("%s: its export data could not be read (%v), so only the declarations the tree itself uses are known, and rows that need the others may be not settled; run `go clean -cache` to have it typed from its source", path, err))
 		}
 	}
 	return n.pkg.Types
