@@ -29,7 +29,7 @@ func Download(ctx context.Context, path, version string) (string, error) {
 	defer os.RemoveAll(tmp)
 	// -mod=mod last, so that a -mod=vendor in the user's GOFLAGS, which
 	// means nothing outside a module, does not stop the go command.
-	env := append(untrustedEnv(), "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
+	env := append(untrustedEnv(ctx), "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
 	cmd := goCommand(ctx, tmp, env, "mod", "download", "-json", path+"@"+version)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
