@@ -13,6 +13,7 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/cluster"
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/liverun"
+	"github.com/ctrlcmp/ctrlcmp/internal/load"
 )
 
 // RunOptions are the flags of `stages --run`.
@@ -55,6 +56,7 @@ func (r *RunOptions) flagsSet(c *cobra.Command) bool {
 func runStages(ctx context.Context, g *globals, opts *StagesOptions) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
+	ctx = load.WithTags(ctx, opts.Tags)
 	progress := func(msg string) {
 		if !g.quiet {
 			fmt.Fprintf(g.stderr, "ctrlcmp: %s\n", msg)

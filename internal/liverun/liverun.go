@@ -18,6 +18,7 @@ import (
 
 	"github.com/ctrlcmp/ctrlcmp/internal/cluster"
 	"github.com/ctrlcmp/ctrlcmp/internal/inspect"
+	"github.com/ctrlcmp/ctrlcmp/internal/load"
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
 	"github.com/ctrlcmp/ctrlcmp/internal/proc"
 	"github.com/ctrlcmp/ctrlcmp/internal/stages"
@@ -79,7 +80,7 @@ func Prepare(ctx context.Context, dir, kind string, progress func(string)) (p *P
 		return p, err
 	}
 	p.Binary = filepath.Join(work, "controller")
-	if _, errOut, err := proc.Run(ctx.Done(), "go build", "go", []string{"build", "-o", p.Binary, pkg}, p.Dir, nil); err != nil {
+	if _, errOut, err := proc.Run(ctx.Done(), "go build", "go", append(tagsFlag(ctx, "build", "-o", p.Binary), pkg), p.Dir, nil); err != nil {
 		if ctx.Err() != nil {
 			return p, ctx.Err()
 		}
@@ -94,7 +95,7 @@ func (p *Prepared) Remove() { os.RemoveAll(p.Work) }
 // mainPackage is the tree's command: the module root when it is a main
 // package, else the only main package in it.
 func mainPackage(ctx context.Context, dir string) (string, error) {
-	out, errOut, err := proc.Run(ctx.Done(), "go list", "go", []string{"list", "-f", "{{if eq .Name \"main\"}}{{.Dir}}{{end}}", "./..."}, dir, nil)
+	out, errOut, err := proc.Run(ctx.Done(), "go list", "go", append(tagsFlag(ctx, "list", "-f", "{{if eq .Name \"main\"}}{{.Dir}}{{end}}"), "./..."), dir, nil)
 	if err != nil {
 		return "", fmt.Errorf("list the packages of the copy: %w\n%s", err, lastLines(errOut, 20))
 	}
@@ -116,6 +117,15 @@ func mainPackage(ctx context.Context, dir string) (string, error) {
 		return mains[0], nil
 	}
 	return "", fmt.Errorf("the tree has %d main packages (%s) and no main package at its root; give the directory of the controller's own module", len(mains), strings.Join(mains, ", "))
+}
+
+// tagsFlag is the go command's args with -tags added when ctx carries
+// build tags (load.WithTags), so that the copy is built as it was loaded.
+func tagsFlag(ctx context.Context, args ...string) []string {
+	if tags := load.Tags(ctx); len(tags) > 0 {
+		args = append(args, "-tags="+strings.Join(tags, ","))
+	}
+	return args
 }
 
 // copyTree copies the regular files and symlinks of src to dst, leaving

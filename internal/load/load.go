@@ -34,8 +34,10 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -215,6 +217,12 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 		if len(t.Warnings) > 0 {
 			msg = t.Warnings[0]
 		}
+		if len(t.Excluded) == 0 {
+			t.Excluded = t.constrainedFiles(ctx) // go list lists no package all of whose files are left out
+		}
+		if len(t.Excluded) > 0 {
+			return nil, fail.Load("%s: %s; build constraints left out %s: give the tags that build them with --tags", dir, msg, strings.Join(t.Excluded, ", "))
+		}
 		return nil, fail.Load("%s: %s; run `go build ./...` there to see why", dir, msg)
 	}
 	return t, nil
@@ -341,6 +349,48 @@ func (t *Tree) excluded(g *graph) []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// constrainedFiles are the Go files of the tree (outside vendor, testdata
+// and the directories the go command skips) whose //go:build line a build
+// with the tags of ctx leaves out, each as excluded has it. A tag is taken
+// to hold when it is one of those tags, the target's GOOS or GOARCH, unix
+// on a Unix, gc, or a go1.N release tag.
+func (t *Tree) constrainedFiles(ctx context.Context) []string {
+	holds := map[string]bool{"gc": true, runtime.GOOS: true, goarch(): true}
+	for _, tag := range Tags(ctx) {
+		holds[tag] = true
+	}
+	switch runtime.GOOS {
+	case "aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos", "ios", "linux", "netbsd", "openbsd", "solaris":
+		holds["unix"] = true
+	}
+	var out []string
+	_ = filepath.WalkDir(t.Dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != t.Dir && (name == "vendor" || name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		expr := buildLine(path)
+		if expr == "" {
+			return nil
+		}
+		x, err := constraint.Parse("//go:build " + expr)
+		if err == nil && !x.Eval(func(tag string) bool { return holds[tag] || strings.HasPrefix(tag, "go1.") }) {
+			out = append(out, fmt.Sprintf("%s (//go:build %s)", t.relative(path), expr))
+		}
+		return nil
+	})
 	return out
 }
 
