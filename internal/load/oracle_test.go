@@ -22,6 +22,9 @@ import (
 // go/packages runs with the loader's environment for an untrusted tree
 // (goEnv), so that both see the same build.
 func TestAgainstGoPackages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("heavy: make test-heavy runs it")
+	}
 	fixtures, err := os.ReadDir(filepath.Join("..", "..", "testdata", "src"))
 	if err != nil {
 		t.Fatal(err)
