@@ -573,6 +573,16 @@ func TestRunKubeconfigCRDs(t *testing.T) {
 		return stderr.String()
 	}
 
+	// The Widget's secret, which the controller reads, so that it handles
+	// the Widget and its delete (its finalizer) as in TestFinalizerFixture.
+	secrets, err := cluster.ReadObjects(filepath.Join("testdata/widget", "secret.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Create(ctx, secrets[0]); err != nil && !cluster.IsStatus(err, http.StatusConflict) {
+		t.Fatal(err)
+	}
+	defer c.Delete(ctx, secrets[0])
 	if err := c.DeleteCRD(ctx, crd); err != nil || !gone() {
 		t.Fatalf("the Widget CRD could not be deleted before the run: %v", err)
 	}
