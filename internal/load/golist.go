@@ -280,12 +280,29 @@ func withUserCgo(env []string) []string {
 }
 
 // userBuildsWithCgo reports whether the user's go command builds with cgo
-// (`go env CGO_ENABLED` in their environment, with no toolchain switch).
+// (`go env CGO_ENABLED` in their environment, with no toolchain switch)
+// with a C compiler installed in a system directory (systemDirs). The go
+// command runs the C compiler to identify it (for the build cache's keys
+// of the cgo packages) even when every package it needs is cached, so the
+// probe of the user's cgo build is made only when that compiler is one
+// the system installed, never one that comes first on $PATH from
+// elsewhere.
 func userBuildsWithCgo(ctx context.Context, dir string) bool {
-	cmd := goCommand(ctx, dir, withUserCgo(untrustedEnv(ctx)), "env", "CGO_ENABLED")
-	out, err := cmd.Output()
-	return err == nil && strings.TrimSpace(string(out)) == "1"
+	env := withUserCgo(untrustedEnv(ctx))
+	out, err := goCommand(ctx, dir, env, "env", "CGO_ENABLED", "CC").Output()
+	lines := strings.Fields(string(out))
+	if err != nil || len(lines) != 2 || lines[0] != "1" {
+		return false
+	}
+	cc, err := exec.LookPath(lines[1])
+	if err == nil {
+		cc, err = filepath.EvalSymlinks(cc)
+	}
+	return err == nil && systemDirs[filepath.Dir(cc)]
 }
+
+// systemDirs are the directories a system installs its C compiler in.
+var systemDirs = map[string]bool{"/usr/bin": true, "/bin": true, "/usr/local/bin": true, "/usr/lib/gcc": true, "/opt/homebrew/bin": true}
 
 // withoutModFlag removes -mod=… from a GOFLAGS value.
 func withoutModFlag(goflags string) string {
