@@ -12,9 +12,10 @@
 // list -export -x` tells: it stops at the first command the go command
 // would run (exportFiles). It asks first for the export data built with
 // cgo off, then for the data the user's own go command built (cgo on
-// wherever a C compiler is installed, as after `go vet`); a dependency's
-// exported types do not change with cgo. Both ways give the same types
-// and positions, so the same report.
+// wherever a C compiler is installed, as after `go vet`; asked only when
+// that compiler is in a system directory, since the go command runs it to
+// identify it); a dependency's exported types do not change with cgo.
+// Both ways give the same types and positions, so the same report.
 //
 // The tree is treated as untrusted: cgo is off, GOTOOLCHAIN is local (a
 // go.mod cannot make the go command download a toolchain), a -mod flag in
