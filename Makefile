@@ -3,15 +3,28 @@ GO ?= go
 export GOTOOLCHAIN := local
 export CGO_ENABLED := 0
 
-.PHONY: build test vet fmt-check bench demo fuzz realworld e2e metamorphic
+.PHONY: build test test-heavy vet fmt-check bench demo fuzz realworld e2e metamorphic
 
 build:
 	$(GO) build -o bin/ctrlcmp ./cmd/ctrlcmp
 
-# The README's test command: formatting, vet, then every test (fixtures load
-# the real controller-runtime, client-go and fluxcd/pkg from the module proxy).
+# The README's test command: formatting, vet, then every test but the heavy
+# ones (-short; see test-heavy). Fixtures load the real controller-runtime,
+# client-go and fluxcd/pkg from the module proxy.
 test: fmt-check vet
-	$(GO) test -count=1 -timeout 30m ./...
+	$(GO) test -short -count=1 -timeout 30m ./...
+
+# The heavy tests, outside `make test` (CI runs both, this one second): the
+# loader's equivalence tests (export data against declarations, kept types,
+# export data built with cgo, the loader against go/packages), which compile
+# every dependency of every fixture, and table's two analyses at once, which
+# needs two analyses' memory. Each skips itself under -short with "heavy:
+# make test-heavy runs it", which is how this target finds them by name.
+HEAVY_MARK := make test-heavy runs it
+HEAVY_TESTS = $(shell grep -rh -B2 '$(HEAVY_MARK)' --include='*_test.go' internal | sed -n 's/^func \(Test[A-Za-z0-9_]*\).*/\1/p' | paste -sd'|' -)
+HEAVY_PKGS = $(shell grep -rl '$(HEAVY_MARK)' --include='*_test.go' internal | xargs -n1 dirname | sort -u | sed 's|^|./|')
+test-heavy:
+	$(GO) test -count=1 -timeout 60m -run '^($(HEAVY_TESTS))$$' $(HEAVY_PKGS)
 
 vet:
 	$(GO) vet ./...

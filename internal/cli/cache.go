@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/fetch"
 	"github.com/ctrlcmp/ctrlcmp/internal/inspect"
+	"github.com/ctrlcmp/ctrlcmp/internal/load"
 	"github.com/ctrlcmp/ctrlcmp/internal/resultcache"
 )
 
@@ -23,6 +25,7 @@ func analyse(ctx context.Context, dir, label string, f fetchFlags, progress func
 			progress(fmt.Sprintf(format, args...))
 		}
 	}
+	ctx = load.WithTags(ctx, f.tags)
 	cacheDir, err := fetch.CacheDir(f.cacheDir)
 	if err != nil {
 		say("%s: cache not used: %v", label, err)
@@ -40,6 +43,9 @@ func analyse(ctx context.Context, dir, label string, f fetchFlags, progress func
 	var k resultcache.Key
 	if err == nil {
 		k, err = keyOf()
+		if len(f.tags) > 0 {
+			k.Go += " -tags=" + strings.Join(f.tags, ",") // another build: another result
+		}
 	}
 	if err != nil {
 		say("%s: result cache not used: %v", label, err)

@@ -155,6 +155,9 @@ func damageEntries(t *testing.T, cache string) {
 // is the same, and so is stderr but for the line that says which, theirs's
 // progress all before ours's.
 func TestTableBothAtOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("heavy: make test-heavy runs it")
+	}
 	theirs, ours := filepath.Join(fixturesDir, "clientgo-finalizer"), filepath.Join(fixturesDir, "clientgo-plain")
 	table := func() (stdout string, stderr []string) {
 		t.Helper()

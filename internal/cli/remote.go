@@ -51,9 +51,12 @@ type fetchFlags struct {
 	// It is also set for a command that needs more than a stored result
 	// holds (stages reads the syntax of its anchors).
 	noCache bool
+	// tags are --tags: the build tags the trees are loaded with.
+	tags []string
 }
 
 func (f *fetchFlags) register(fs *pflag.FlagSet) {
+	tagsFlag(fs, &f.tags)
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "where fetched trees, analysis results and dependency types are kept (default $"+fetch.CacheEnv+", else the user cache directory's ctrlcmp)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "analyse the trees again instead of reading their stored results, and store none (the standard library's types, and where the build cache holds the dependencies' export data, are still kept under types/)")
 	fs.BoolVar(&f.offline, "offline", false, "never use the network: a pinned tree that is not in the cache is an error")

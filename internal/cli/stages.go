@@ -73,6 +73,7 @@ type StagesOptions struct {
 	// to (the journal's), or "" for plain citations.
 	LinkFrom string
 	Run      RunOptions // --run and its flags
+	Tags     []string   // --tags: the build tags the tree is loaded and built with
 	Out      io.Writer
 	ErrOut   io.Writer // where unpatched stages are reported
 	// Settle is --settle: how long an object stays quiet after its last
@@ -142,6 +143,7 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 	c.Flags().DurationVar(&opts.Settle, "settle", stages.DefaultSettle, "with --log: how long an object must stay quiet after its last pass to settle")
 	c.Flags().StringVar(&opts.Journal, "journal", "", "write the markdown into a fenced region of this journal")
 	opts.Run.addFlags(c)
+	tagsFlag(c.Flags(), &opts.Tags)
 	return c
 }
 
@@ -156,7 +158,7 @@ func stagesRun(ctx context.Context, g *globals, opts *StagesOptions) error {
 	}
 	// The probes need the syntax of the anchors, which no stored result
 	// holds.
-	t, err := g.inspectSource(ctx, source{dir: opts.Dir}, fetchFlags{noCache: true}, "", opts.LinkFrom)
+	t, err := g.inspectSource(ctx, source{dir: opts.Dir}, fetchFlags{noCache: true, tags: opts.Tags}, "", opts.LinkFrom)
 	if err != nil {
 		return err
 	}

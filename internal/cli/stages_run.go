@@ -13,6 +13,7 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/cluster"
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/liverun"
+	"github.com/ctrlcmp/ctrlcmp/internal/load"
 )
 
 // RunOptions are the flags of `stages --run`.
@@ -22,6 +23,7 @@ type RunOptions struct {
 	Object     string        // --object: the object to create, instead of the tree's example
 	Then       string        // --then: the object's new version, applied halfway
 	Kubeconfig string        // --kubeconfig: the user's cluster, instead of a throwaway one
+	Keep       bool          // --keep: leave the CRDs the run created in the --kubeconfig cluster
 }
 
 // linger is how long the controller keeps running after the delete, to
@@ -33,12 +35,13 @@ func (r *RunOptions) addFlags(c *cobra.Command) {
 	c.Flags().DurationVar(&r.For, "for", 30*time.Second, "with --run: how long the controller runs before the object is deleted")
 	c.Flags().StringVar(&r.Object, "object", "", "with --run: a YAML file of the object to create (CRDs in it are applied first), instead of the tree's example")
 	c.Flags().StringVar(&r.Then, "then", "", "with --run: a YAML file of the object's new version, applied once halfway")
-	c.Flags().StringVar(&r.Kubeconfig, "kubeconfig", "", "with --run: use this cluster instead of a throwaway one")
+	c.Flags().StringVar(&r.Kubeconfig, "kubeconfig", "", "with --run: use this cluster instead of a throwaway one (a CRD it already has is never replaced; those the run creates are deleted at the end)")
+	c.Flags().BoolVar(&r.Keep, "keep", false, "with --run --kubeconfig: leave the CRDs the run created in the cluster")
 }
 
 // flagsSet says whether a flag that goes with --run was given.
 func (r *RunOptions) flagsSet(c *cobra.Command) bool {
-	for _, f := range []string{"for", "object", "then", "kubeconfig"} {
+	for _, f := range []string{"for", "object", "then", "kubeconfig", "keep"} {
 		if c.Flags().Changed(f) {
 			return true
 		}
@@ -53,6 +56,7 @@ func (r *RunOptions) flagsSet(c *cobra.Command) bool {
 func runStages(ctx context.Context, g *globals, opts *StagesOptions) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
+	ctx = load.WithTags(ctx, opts.Tags)
 	progress := func(msg string) {
 		if !g.quiet {
 			fmt.Fprintf(g.stderr, "ctrlcmp: %s\n", msg)
@@ -130,11 +134,15 @@ func runStages(ctx context.Context, g *globals, opts *StagesOptions) error {
 	if err != nil {
 		return fail.Usage("%w", err)
 	}
-	for _, crd := range append(m.CRDs, extraCRDs...) {
-		progress("applying " + crd.String())
-		if err := client.ApplyCRD(ctx, crd); err != nil {
-			return err
-		}
+	if r.Kubeconfig != "" && !r.Keep {
+		var created []cluster.Object
+		defer func() { removeCRDs(ctx, client, created, progress) }()
+		err = ensureCRDs(ctx, client, append(m.CRDs, extraCRDs...), func(crd cluster.Object) { created = append(created, crd) }, progress)
+	} else {
+		err = ensureCRDs(ctx, client, append(m.CRDs, extraCRDs...), func(cluster.Object) {}, progress)
+	}
+	if err != nil {
+		return err
 	}
 	run, err := p.Start(ctx, kubeconfig)
 	if err != nil {
@@ -153,6 +161,37 @@ func runStages(ctx context.Context, g *globals, opts *StagesOptions) error {
 		read.ranOn = max(time.Since(fi.ModTime()), 0)
 	}
 	return readLog(g, &read)
+}
+
+// ensureCRDs creates each CRD the cluster lacks, handing each it created
+// to created; one the cluster already has is left as it is, and said.
+func ensureCRDs(ctx context.Context, client *cluster.Client, crds []cluster.Object, created func(cluster.Object), progress func(string)) error {
+	for _, crd := range crds {
+		made, err := client.EnsureCRD(ctx, crd)
+		if made {
+			created(crd)
+			progress("created " + crd.String())
+		} else if err == nil {
+			progress(crd.String() + " exists in the cluster already: left as it is (a CRD is never replaced), and the run uses the cluster's version")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeCRDs deletes the CRDs the run created, also after an interrupt.
+func removeCRDs(ctx context.Context, client *cluster.Client, crds []cluster.Object, progress func(string)) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	for _, crd := range crds {
+		if err := client.DeleteCRD(ctx, crd); err != nil {
+			progress(fmt.Sprintf("%v; delete it by hand", err))
+			continue
+		}
+		progress("deleted " + crd.String() + ", which the run created (--keep leaves it)")
+	}
 }
 
 // playStages plays the scenario on a running controller (create, the

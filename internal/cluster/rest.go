@@ -299,16 +299,34 @@ func (c *Client) WaitGone(ctx context.Context, o Object, timeout time.Duration) 
 // crdPath is where CustomResourceDefinitions are served.
 const crdPath = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
 
-// ApplyCRD creates the CRD, or replaces it when one of its name exists,
-// and waits until it is Established (its kind is served).
-func (c *Client) ApplyCRD(ctx context.Context, crd Object) error {
-	err := c.do(ctx, http.MethodPost, crdPath, crd, nil)
-	if IsStatus(err, http.StatusConflict) {
-		_, err = c.Replace(ctx, crd)
+// EnsureCRD creates the CRD unless one of its name exists, which it never
+// replaces (in the user's cluster, a CRD is a schema the user's other
+// workloads rely on), and waits until it is Established (its kind is
+// served). created says whether this call made it.
+func (c *Client) EnsureCRD(ctx context.Context, crd Object) (created bool, err error) {
+	err = c.do(ctx, http.MethodPost, crdPath, crd, nil)
+	switch {
+	case err == nil:
+		created = true
+	case IsStatus(err, http.StatusConflict):
+	default:
+		return false, fmt.Errorf("create %s: %w", crd, err)
 	}
-	if err != nil {
-		return fmt.Errorf("apply %s: %w", crd, err)
+	return created, c.waitEstablished(ctx, crd)
+}
+
+// DeleteCRD deletes the CRD (and with it every object of its kind); one
+// already gone is no error.
+func (c *Client) DeleteCRD(ctx context.Context, crd Object) error {
+	err := c.do(ctx, http.MethodDelete, crdPath+"/"+crd.Name(), nil, nil)
+	if err != nil && !IsStatus(err, http.StatusNotFound) {
+		return fmt.Errorf("delete %s: %w", crd, err)
 	}
+	return nil
+}
+
+// waitEstablished waits until the CRD's kind is served.
+func (c *Client) waitEstablished(ctx context.Context, crd Object) error {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var cur struct {

@@ -5,12 +5,13 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/base64"
+	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/proc"
@@ -24,6 +25,7 @@ type Cluster struct {
 	Ports      []int  // every port it listens on
 	procs      []*proc.Process
 	pki        *pki
+	reserved   *ports
 }
 
 // readyTimeout bounds the wait for /readyz.
@@ -32,10 +34,36 @@ const readyTimeout = 2 * time.Minute
 // stopGrace is how long a process has to exit after SIGTERM.
 const stopGrace = 10 * time.Second
 
-// Start starts etcd and then kube-apiserver on free loopback ports, waits
-// until the API server answers /readyz, and writes an admin kubeconfig.
-// On failure everything started is stopped again.
-func Start(ctx context.Context, b Binaries, progress func(string)) (c *Cluster, err error) {
+// startAttempts is how many times Start tries, each on new ports, when a
+// server finds one of its ports taken.
+const startAttempts = 3
+
+// errPortInUse is a server's exit because a port reserved for it was
+// taken before it bound it.
+var errPortInUse = errors.New("a port reserved for it was taken by another process first")
+
+// Start starts etcd and then kube-apiserver on loopback ports reserved for
+// them (reservePorts), waits until the API server answers /readyz, and
+// writes an admin kubeconfig. When a server exits because another process
+// took one of its ports first, it starts again on new ports. On failure
+// everything started is stopped again.
+func Start(ctx context.Context, b Binaries, progress func(string)) (*Cluster, error) {
+	for attempt := 1; ; attempt++ {
+		c, err := start(ctx, b, progress)
+		if err == nil || !errors.Is(err, errPortInUse) || attempt == startAttempts {
+			return c, err
+		}
+		progress(fmt.Sprintf("%s; starting again on other ports", firstLine(err.Error())))
+	}
+}
+
+// firstLine is s up to its first newline.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+func start(ctx context.Context, b Binaries, progress func(string)) (c *Cluster, err error) {
 	dir, err := os.MkdirTemp("", "ctrlcmp-cluster-")
 	if err != nil {
 		return nil, err
@@ -50,10 +78,10 @@ func Start(ctx context.Context, b Binaries, progress func(string)) (c *Cluster, 
 	if c.pki, err = newPKI(dir); err != nil {
 		return c, fmt.Errorf("make the cluster's certificates: %w", err)
 	}
-	ports, err := freePorts(3)
-	if err != nil {
+	if c.reserved, err = reservePorts(portLockDir(), 3); err != nil {
 		return c, err
 	}
+	ports := c.reserved.numbers
 	c.Ports = ports
 	etcdURL := func(p int) string { return "http://127.0.0.1:" + strconv.Itoa(p) }
 	etcdLog, err := os.Create(filepath.Join(dir, "etcd.log"))
@@ -124,15 +152,25 @@ func (c *Cluster) waitReady(ctx context.Context, etcd, api *proc.Process) error 
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-etcd.Exited():
-			return fmt.Errorf("etcd exited (%v) before the API server was ready; its log:\n%s", etcd.Err(), logTail(filepath.Join(c.Dir, "etcd.log")))
+			return exitedEarly("etcd", etcd, filepath.Join(c.Dir, "etcd.log"))
 		case <-api.Exited():
-			return fmt.Errorf("kube-apiserver exited (%v) before it was ready; its log:\n%s", api.Err(), logTail(filepath.Join(c.Dir, "kube-apiserver.log")))
+			return exitedEarly("kube-apiserver", api, filepath.Join(c.Dir, "kube-apiserver.log"))
 		case <-time.After(300 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("kube-apiserver not ready after %s; its log:\n%s", readyTimeout, logTail(filepath.Join(c.Dir, "kube-apiserver.log")))
 		}
 	}
+}
+
+// exitedEarly is the error of a server that exited before the API server
+// was ready: errPortInUse when its log says a port was taken.
+func exitedEarly(what string, p *proc.Process, log string) error {
+	data, _ := os.ReadFile(log)
+	if strings.Contains(string(data), "address already in use") {
+		return fmt.Errorf("%s exited (%v): %w; its log:\n%s", what, p.Err(), errPortInUse, tail(string(data), 15))
+	}
+	return fmt.Errorf("%s exited (%v) before the API server was ready; its log:\n%s", what, p.Err(), tail(string(data), 15))
 }
 
 func logTail(path string) string {
@@ -146,6 +184,7 @@ func (c *Cluster) Stop() {
 	for i := len(c.procs) - 1; i >= 0; i-- {
 		c.procs[i].Stop(stopGrace)
 	}
+	c.reserved.release()
 	os.RemoveAll(c.Dir)
 }
 
@@ -183,19 +222,4 @@ contexts:
   context: {cluster: ctrlcmp, user: ctrlcmp-admin}
 current-context: ctrlcmp
 `, c.Server, b64(c.pki.caCert), b64(c.pki.adminCert), b64(c.pki.adminKey))
-}
-
-// freePorts asks the kernel for n free loopback ports, holding them all
-// open until each is known, so that they differ.
-func freePorts(n int) ([]int, error) {
-	var ports []int
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, fmt.Errorf("find a free port on 127.0.0.1: %w", err)
-		}
-		defer l.Close()
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	return ports, nil
 }

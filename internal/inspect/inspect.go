@@ -93,7 +93,7 @@ func Analyse(ctx context.Context, dir string, progress func(string), kept *resul
 		warnings[i] = redact.URLs(w)
 	}
 	if len(ctrls) == 0 {
-		return Analysis{}, noController(dir, t.Warnings, prog.Warnings)
+		return Analysis{}, noController(dir, t.Warnings, prog.Warnings, t.Excluded)
 	}
 	return Analysis{
 		Tree:         result.Tree{Controllers: ctrls, Warnings: warnings, Unanalysed: unanalysedNames(t.Fset, prog.Unanalysed)},
@@ -171,10 +171,15 @@ const maxListed = 10
 // the tree does not load cleanly (type errors, dependencies missing from
 // go.sum), the controller may be behind the problems: they are listed (up
 // to maxListed), then the functions left out of the analysis because of
-// them (skipped, one line per package), then the fix.
-func noController(dir string, problems, skipped []string) error {
+// them (skipped, one line per package), then the fix. The files build
+// constraints left out (excluded) are named, with the flag that brings
+// them in.
+func noController(dir string, problems, skipped, excluded []string) error {
 	const why = "no type is registered with a controller-runtime builder (For(...).Complete(r)) and no client-go worker passes a workqueue key to a sync function"
 	if len(problems) == 0 && len(skipped) == 0 {
+		if len(excluded) > 0 {
+			return fail.Load("%s: no controller found: %s; build constraints left out %s, so if the controller is there, give its tags with --tags", dir, why, listExcluded(excluded))
+		}
 		return fail.Load("%s: no controller found: %s; give the module that holds the controller", dir, why)
 	}
 	these := fmt.Sprintf("these %d problems", len(problems))
@@ -195,8 +200,24 @@ func noController(dir string, problems, skipped []string) error {
 			lines = append(lines, "\t"+s)
 		}
 	}
+	if len(excluded) > 0 {
+		lines = append(lines, "build constraints left out "+listExcluded(excluded)+"; if the controller is there, give its tags with --tags")
+	}
 	lines = append(lines, "fix them (`go build ./...` in the module shows them all); that lets ctrlcmp see the controller")
 	return fail.Load("%s", strings.Join(lines, "\n"))
+}
+
+// listExcluded names the files build constraints left out, up to
+// maxListed.
+func listExcluded(files []string) string {
+	n := fmt.Sprintf("%d files: ", len(files))
+	if len(files) == 1 {
+		n = "1 file: "
+	}
+	if len(files) > maxListed {
+		return n + strings.Join(files[:maxListed], ", ") + fmt.Sprintf(", … and %d more", len(files)-maxListed)
+	}
+	return n + strings.Join(files, ", ")
 }
 
 // unanalysedNames names the functions left out of the analysis, in source

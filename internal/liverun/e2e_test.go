@@ -38,9 +38,10 @@ import (
 
 // shared is the cluster and the ctrlcmp binary every test uses.
 var shared struct {
-	root    string // the repository
-	client  *cluster.Client
-	ctrlcmp string
+	root       string // the repository
+	client     *cluster.Client
+	kubeconfig string
+	ctrlcmp    string
 }
 
 func TestMain(m *testing.M) {
@@ -76,6 +77,7 @@ func TestMain(m *testing.M) {
 			return 1
 		}
 		defer c.Stop()
+		shared.kubeconfig = c.Kubeconfig
 		if shared.client, err = cluster.NewClient(c.Kubeconfig); err != nil {
 			say(err.Error())
 			return 1
@@ -134,7 +136,7 @@ func TestFinalizerFixture(t *testing.T) {
 		return objs[0]
 	}
 	crd, secret, widget := read("crd.yaml"), read("secret.yaml"), read("widget.yaml")
-	if err := c.ApplyCRD(ctx, crd); err != nil {
+	if _, err := c.EnsureCRD(ctx, crd); err != nil {
 		t.Fatal(err)
 	}
 	twice := clone(widget)
@@ -477,3 +479,127 @@ func TestRunInterrupted(t *testing.T) {
 
 // logf is a progress printer into the test's log.
 func logf(t *testing.T) func(string) { return func(s string) { t.Log(s) } }
+
+// TestCRDNeverReplaced creates a CRD, ensures a changed version of it
+// (which leaves the cluster's as it is), and deletes it, as `stages --run
+// --kubeconfig` does with the CRDs of a tree in the user's cluster.
+func TestCRDNeverReplaced(t *testing.T) {
+	ctx := context.Background()
+	c := shared.client
+	crd := func(description string) cluster.Object {
+		return cluster.Object{
+			"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+			"metadata": map[string]any{"name": "gadgets.e2e.ctrlcmp.test"},
+			"spec": map[string]any{
+				"group": "e2e.ctrlcmp.test", "scope": "Namespaced",
+				"names": map[string]any{"plural": "gadgets", "singular": "gadget", "kind": "Gadget", "listKind": "GadgetList"},
+				"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
+					"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "description": description, "x-kubernetes-preserve-unknown-fields": true}}}},
+			},
+		}
+	}
+	if created, err := c.EnsureCRD(ctx, crd("the user's")); err != nil || !created {
+		t.Fatalf("EnsureCRD of a new CRD: %v, %v; want it created", created, err)
+	}
+	if created, err := c.EnsureCRD(ctx, crd("the tree's")); err != nil || created {
+		t.Fatalf("EnsureCRD of an existing CRD: %v, %v; want it left, no error", created, err)
+	}
+	var got struct {
+		Spec struct {
+			Versions []struct {
+				Schema struct {
+					OpenAPIV3Schema struct{ Description string }
+				}
+			}
+		}
+	}
+	if err := c.Get(ctx, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.e2e.ctrlcmp.test", &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Spec.Versions) != 1 || got.Spec.Versions[0].Schema.OpenAPIV3Schema.Description != "the user's" {
+		t.Errorf("the cluster's CRD was changed: %+v", got)
+	}
+	if err := c.DeleteCRD(ctx, crd("")); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DeleteCRD(ctx, crd("")); err != nil {
+		t.Errorf("deleting a CRD already gone: %v, want no error", err)
+	}
+}
+
+// TestRunKubeconfigCRDs runs `stages --run --kubeconfig` (the shared
+// cluster standing for the user's) with an --object file that holds the
+// Widget CRD: when the cluster lacks the CRD the run creates it and
+// deletes it at the end; when the cluster has it, the run leaves it.
+func TestRunKubeconfigCRDs(t *testing.T) {
+	ctx := context.Background()
+	c := shared.client
+	crdPath := "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.widgets.example.com"
+	objs, err := cluster.ReadObjects(filepath.Join("testdata/widget", "crd.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	crd := objs[0]
+	// gone waits until the CRD is deleted (a CRD's delete finishes once
+	// its objects are).
+	gone := func() bool {
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
+			if err := c.Get(ctx, crdPath, nil); cluster.IsStatus(err, http.StatusNotFound) {
+				return true
+			}
+		}
+		return false
+	}
+	crdFile, err := os.ReadFile(filepath.Join("testdata/widget", "crd.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	widget, err := os.ReadFile(filepath.Join("testdata/widget", "widget.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	object := filepath.Join(t.TempDir(), "object.yaml")
+	if err := os.WriteFile(object, append(append(crdFile, "\n---\n"...), widget...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func() string {
+		cmd := exec.Command(shared.ctrlcmp, "stages", filepath.Join(shared.root, "testdata/src/clientgo-finalizer"),
+			"--run", "--kubeconfig", shared.kubeconfig, "--object", object, "--for", "4s")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if out, err := cmd.Output(); err != nil {
+			t.Fatalf("stages --run --kubeconfig: %v\n%s\n%s", err, out, &stderr)
+		}
+		return stderr.String()
+	}
+
+	// The Widget's secret, which the controller reads, so that it handles
+	// the Widget and its delete (its finalizer) as in TestFinalizerFixture.
+	secrets, err := cluster.ReadObjects(filepath.Join("testdata/widget", "secret.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Create(ctx, secrets[0]); err != nil && !cluster.IsStatus(err, http.StatusConflict) {
+		t.Fatal(err)
+	}
+	defer c.Delete(ctx, secrets[0])
+	if err := c.DeleteCRD(ctx, crd); err != nil || !gone() {
+		t.Fatalf("the Widget CRD could not be deleted before the run: %v", err)
+	}
+	if stderr := run(); !strings.Contains(stderr, "created "+crd.String()) || !strings.Contains(stderr, "deleted "+crd.String()) {
+		t.Errorf("a run in a cluster without the CRD does not say it created and deleted it:\n%s", stderr)
+	}
+	if !gone() {
+		t.Error("the CRD the run created is still in the cluster")
+	}
+
+	if _, err := c.EnsureCRD(ctx, crd); err != nil {
+		t.Fatal(err)
+	}
+	if stderr := run(); !strings.Contains(stderr, "exists in the cluster already") || strings.Contains(stderr, "deleted "+crd.String()) {
+		t.Errorf("a run in a cluster with the CRD does not say it left it:\n%s", stderr)
+	}
+	if err := c.Get(ctx, crdPath, nil); err != nil {
+		t.Errorf("the cluster's own CRD is gone after the run: %v", err)
+	}
+}

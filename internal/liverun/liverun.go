@@ -18,6 +18,7 @@ import (
 
 	"github.com/ctrlcmp/ctrlcmp/internal/cluster"
 	"github.com/ctrlcmp/ctrlcmp/internal/inspect"
+	"github.com/ctrlcmp/ctrlcmp/internal/load"
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
 	"github.com/ctrlcmp/ctrlcmp/internal/proc"
 	"github.com/ctrlcmp/ctrlcmp/internal/stages"
@@ -30,6 +31,8 @@ type Prepared struct {
 	Binary     string // the built controller
 	Controller locate.Controller
 	Skipped    []string // stage sites the patch left out, and why
+
+	progress func(string)
 }
 
 // Prepare copies the tree at dir, patches the copy's controller (of kind,
@@ -39,7 +42,7 @@ func Prepare(ctx context.Context, dir, kind string, progress func(string)) (p *P
 	if err != nil {
 		return nil, err
 	}
-	p = &Prepared{Work: work, Dir: filepath.Join(work, "src")}
+	p = &Prepared{Work: work, Dir: filepath.Join(work, "src"), progress: progress}
 	defer func() {
 		if err != nil {
 			p.Remove()
@@ -77,7 +80,7 @@ func Prepare(ctx context.Context, dir, kind string, progress func(string)) (p *P
 		return p, err
 	}
 	p.Binary = filepath.Join(work, "controller")
-	if _, errOut, err := proc.Run(ctx.Done(), "go build", "go", []string{"build", "-o", p.Binary, pkg}, p.Dir, nil); err != nil {
+	if _, errOut, err := proc.Run(ctx.Done(), "go build", "go", append(tagsFlag(ctx, "build", "-o", p.Binary), pkg), p.Dir, nil); err != nil {
 		if ctx.Err() != nil {
 			return p, ctx.Err()
 		}
@@ -92,7 +95,7 @@ func (p *Prepared) Remove() { os.RemoveAll(p.Work) }
 // mainPackage is the tree's command: the module root when it is a main
 // package, else the only main package in it.
 func mainPackage(ctx context.Context, dir string) (string, error) {
-	out, errOut, err := proc.Run(ctx.Done(), "go list", "go", []string{"list", "-f", "{{if eq .Name \"main\"}}{{.Dir}}{{end}}", "./..."}, dir, nil)
+	out, errOut, err := proc.Run(ctx.Done(), "go list", "go", append(tagsFlag(ctx, "list", "-f", "{{if eq .Name \"main\"}}{{.Dir}}{{end}}"), "./..."), dir, nil)
 	if err != nil {
 		return "", fmt.Errorf("list the packages of the copy: %w\n%s", err, lastLines(errOut, 20))
 	}
@@ -114,6 +117,15 @@ func mainPackage(ctx context.Context, dir string) (string, error) {
 		return mains[0], nil
 	}
 	return "", fmt.Errorf("the tree has %d main packages (%s) and no main package at its root; give the directory of the controller's own module", len(mains), strings.Join(mains, ", "))
+}
+
+// tagsFlag is the go command's args with -tags added when ctx carries
+// build tags (load.WithTags), so that the copy is built as it was loaded.
+func tagsFlag(ctx context.Context, args ...string) []string {
+	if tags := load.Tags(ctx); len(tags) > 0 {
+		args = append(args, "-tags="+strings.Join(tags, ","))
+	}
+	return args
 }
 
 // copyTree copies the regular files and symlinks of src to dst, leaving
@@ -166,13 +178,18 @@ type Run struct {
 // stopGrace is how long the controller has to exit after SIGTERM.
 const stopGrace = 10 * time.Second
 
-// Start starts the patched controller against the cluster of kubeconfig:
-// KUBECONFIG always, and -kubeconfig when its command defines that flag.
-// Its output (klog on stderr) goes to a log file in the work directory.
+// Start starts the patched controller against the cluster of kubeconfig
+// and no other: KUBECONFIG always (and only that file), -kubeconfig when
+// its command defines that flag, and none of the variables by which a
+// controller in a pod finds the cluster it runs in (clusterEnv). Its
+// output (klog on stderr) goes to a log file in the work directory.
 func (p *Prepared) Start(ctx context.Context, kubeconfig string) (*Run, error) {
 	args, err := p.kubeconfigArgs(ctx, kubeconfig)
 	if err != nil {
 		return nil, err
+	}
+	if args == nil && p.progress != nil {
+		p.progress(fmt.Sprintf("the controller's command lists no -kubeconfig flag in its -h; it gets the cluster from KUBECONFIG=%s only (the in-cluster variables KUBERNETES_SERVICE_HOST/PORT are removed from its environment)", kubeconfig))
 	}
 	logFile := filepath.Join(p.Work, "controller.log")
 	f, err := os.Create(logFile)
@@ -180,7 +197,7 @@ func (p *Prepared) Start(ctx context.Context, kubeconfig string) (*Run, error) {
 		return nil, err
 	}
 	defer f.Close()
-	pr, err := proc.Start("the patched controller", p.Binary, args, p.Dir, []string{"KUBECONFIG=" + kubeconfig}, f, f)
+	pr, err := proc.Start("the patched controller", p.Binary, args, p.Dir, clusterEnv(kubeconfig), f, f)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +209,7 @@ func (p *Prepared) Start(ctx context.Context, kubeconfig string) (*Run, error) {
 func (p *Prepared) kubeconfigArgs(ctx context.Context, kubeconfig string) ([]string, error) {
 	hctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	out, errOut, err := proc.Run(hctx.Done(), "the controller's help", p.Binary, []string{"-h"}, p.Dir, []string{"KUBECONFIG=/dev/null"})
+	out, errOut, err := proc.Run(hctx.Done(), "the controller's help", p.Binary, []string{"-h"}, p.Dir, clusterEnv(os.DevNull))
 	if errors.Is(err, proc.ErrCancelled) && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -201,6 +218,23 @@ func (p *Prepared) kubeconfigArgs(ctx context.Context, kubeconfig string) ([]str
 		return []string{"--kubeconfig=" + kubeconfig}, nil // the go flag package takes -- too; pflag only takes --
 	}
 	return nil, nil
+}
+
+// clusterEnv are the changes (proc.Environ) to ctrlcmp's environment
+// that point a controller at kubeconfig's cluster and at no other:
+// KUBECONFIG is that file alone, and every KUBERNETES_* variable is
+// removed. A pod has KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT
+// (and the other service variables of the kubernetes Service) set, and a
+// client-go controller that finds no kubeconfig flag or file uses them to
+// reach the cluster it runs in: the user's real one, not the throwaway.
+func clusterEnv(kubeconfig string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "KUBERNETES_") {
+			env = append(env, name)
+		}
+	}
+	return append(env, "KUBECONFIG="+kubeconfig)
 }
 
 // Stop stops the controller and returns its log.

@@ -2,15 +2,20 @@ package load
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"io"
 	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -197,15 +202,61 @@ func readExportData(fset *token.FileSet, imports map[string]*types.Package, path
 		return nil, err
 	}
 	defer f.Close()
-	r, err := gcexportdata.NewReader(bufio.NewReader(f))
+	data, err := exportSection(bufio.NewReader(f))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	pkg, err := gcexportdata.Read(r, fset, imports, path)
+	pkg, err := gcexportdata.Read(bytes.NewReader(data), fset, imports, path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	return pkg, nil
+}
+
+// exportSection is the export data in a file `go list -export` names: the
+// whole file when it is the export tool's output (Go 1.28 on), else the
+// export section of the compiler's archive, which gcexportdata.Read does
+// not read itself. The archive is the ar format the go command writes: a
+// "!<arch>\n" magic, then members, each behind a 60-byte header whose
+// name is its first 16 bytes and whose decimal size is at bytes 48-58,
+// padded to an even length. The member __.PKGDEF holds header lines, then
+// "$$B\n", the export data, and "\n$$\n".
+func exportSection(r *bufio.Reader) ([]byte, error) {
+	const magic = "!<arch>\n"
+	head, err := r.Peek(len(magic))
+	if err != nil || string(head) != magic {
+		if len(head) > 0 && (head[0] == 'i' || head[0] == 'u') {
+			return io.ReadAll(r) // the export tool's output: all export data
+		}
+		return nil, errors.New("neither export data nor a compiler archive")
+	}
+	r.Discard(len(magic))
+	var hdr [60]byte
+	for {
+		if _, err := io.ReadFull(r, hdr[:]); err != nil {
+			return nil, errors.New("a compiler archive without the export data member __.PKGDEF")
+		}
+		size, err := strconv.ParseInt(strings.TrimSpace(string(hdr[48:58])), 10, 64)
+		if err != nil || size < 0 || string(hdr[58:60]) != "`\n" {
+			return nil, fmt.Errorf("a damaged archive member header %q", hdr[:])
+		}
+		if strings.TrimSpace(string(hdr[:16])) != "__.PKGDEF" {
+			if _, err := r.Discard(int(size + size%2)); err != nil {
+				return nil, errors.New("a truncated compiler archive")
+			}
+			continue
+		}
+		member := make([]byte, size)
+		if _, err := io.ReadFull(r, member); err != nil {
+			return nil, errors.New("a truncated export data member")
+		}
+		const start, end = "\n$$B\n", "\n$$\n"
+		i := bytes.Index(member, []byte(start))
+		if i < 0 || !bytes.HasSuffix(member, []byte(end)) || i+len(start) > len(member)-len(end) {
+			return nil, errors.New("an export data member without its $$B … $$ markers")
+		}
+		return member[i+len(start) : len(member)-len(end)], nil
+	}
 }
 
 // effort is the time the workers spent parsing and type-checking, summed

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 
 	"golang.org/x/mod/module"
@@ -28,11 +27,10 @@ func Download(ctx context.Context, path, version string) (string, error) {
 		return "", fmt.Errorf("downloading %s@%s: %w", path, version, err)
 	}
 	defer os.RemoveAll(tmp)
-	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", path+"@"+version)
-	cmd.Dir = tmp
 	// -mod=mod last, so that a -mod=vendor in the user's GOFLAGS, which
 	// means nothing outside a module, does not stop the go command.
-	cmd.Env = append(untrustedEnv(), "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
+	env := append(untrustedEnv(ctx), "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
+	cmd := goCommand(ctx, tmp, env, "mod", "download", "-json", path+"@"+version)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, runErr := cmd.Output()

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -22,12 +23,14 @@ type listed struct {
 	Name       string
 	Dir        string
 	GoFiles    []string
-	Imports    []string
-	ImportMap  map[string]string
-	Module     *packages.Module
-	DepOnly    bool
-	Standard   bool
-	Error      *struct {
+	// IgnoredGoFiles are the files build constraints leave out.
+	IgnoredGoFiles []string
+	Imports        []string
+	ImportMap      map[string]string
+	Module         *packages.Module
+	DepOnly        bool
+	Standard       bool
+	Error          *struct {
 		Pos         string
 		Err         string
 		ImportStack []string
@@ -36,14 +39,14 @@ type listed struct {
 
 // listFields are the fields asked of go list (-json=…), which spares it
 // computing the others.
-const listFields = "ImportPath,Name,Dir,GoFiles,Imports,ImportMap,Module,DepOnly,Standard,Error"
+const listFields = "ImportPath,Name,Dir,GoFiles,IgnoredGoFiles,Imports,ImportMap,Module,DepOnly,Standard,Error"
 
 // goList lists the packages matching patterns in dir and every package
 // they depend on (`go list -e -deps`), dependencies first. A go command
 // that refuses the tree is a ListError.
 func goList(ctx context.Context, dir, shown string, patterns []string) ([]*listed, error) {
-	args := append([]string{"list", "-e", "-deps", "-json=" + listFields, "--"}, patterns...)
-	out, err := runGo(ctx, dir, args)
+	args := append(append([]string{"list", "-e", "-deps", "-json=" + listFields}, buildFlags(ctx)...), "--")
+	out, err := runGo(ctx, dir, append(args, patterns...))
 	if err != nil {
 		return nil, listError(ctx, shown, err)
 	}
@@ -80,15 +83,14 @@ func goList(ctx context.Context, dir, shown string, patterns []string) ([]*liste
 func exportFiles(ctx context.Context, dir string, paths []string, cachedOnly, userCgo bool) (files map[string]string, ok bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	args := append([]string{"list", "-e", "-export", "-x", "-json=ImportPath,Export", "--"}, paths...)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
-	cmd.Env = untrustedEnv()
+	args := append(append([]string{"list", "-e", "-export", "-x", "-json=ImportPath,Export"}, buildFlags(ctx)...), "--")
+	args = append(args, paths...)
+	env := untrustedEnv(ctx)
 	if userCgo {
 		cachedOnly = true
-		cmd.Env = withUserCgo(cmd.Env)
+		env = withUserCgo(env)
 	}
-	ownGroup(cmd)
+	cmd := goCommand(ctx, dir, env, args...)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	building := false
@@ -137,13 +139,29 @@ type goError struct {
 func (e *goError) Error() string { return e.err.Error() + ": " + e.stderr }
 func (e *goError) Unwrap() error { return e.err }
 
+// waitDelay bounds how long, once the go command has exited or been
+// cancelled, its reaping waits for its output pipes to close: a process it
+// started that outlived it would otherwise hold them, and the load with
+// them.
+const waitDelay = 5 * time.Second
+
+// goCommand is the go command with args in dir with env: in a process
+// group of its own that cancelling ctx kills whole (ownGroup), with the
+// kernel's backstop should ctrlcmp itself be killed (on Linux), and a
+// bounded wait for its output once it has ended (waitDelay).
+func goCommand(ctx context.Context, dir string, env []string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	ownGroup(cmd)
+	cmd.WaitDelay = waitDelay
+	return cmd
+}
+
 // runGo runs the go command in dir with the untrusted tree's environment
 // and returns its standard output.
 func runGo(ctx context.Context, dir string, args []string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
-	cmd.Env = untrustedEnv()
-	ownGroup(cmd)
+	cmd := goCommand(ctx, dir, untrustedEnv(ctx), args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -170,12 +188,17 @@ func listError(ctx context.Context, shown string, err error) error {
 }
 
 // untrustedEnv is the go command's environment for a tree we do not trust:
-// no cgo, no toolchain download, no workspace, and no -mod flag from the
-// user's GOFLAGS (-mod=mod would let the go command rewrite the tree's
-// go.mod and go.sum; the go command's own choice, the vendor directory when
-// it is consistent and go.mod read-only otherwise, is what builds the tree).
-func untrustedEnv() []string {
-	env := []string{"CGO_ENABLED=0", "GOTOOLCHAIN=local", "GOWORK=off"}
+// no cgo, no toolchain download, the workspace ctx names (WithWorkspace;
+// none when it names none), and no -mod flag from the user's GOFLAGS
+// (-mod=mod would let the go command rewrite the tree's go.mod and go.sum;
+// the go command's own choice, the vendor directory when it is consistent
+// and go.mod read-only otherwise, is what builds the tree).
+func untrustedEnv(ctx context.Context) []string {
+	gowork, _ := ctx.Value(workspaceKey{}).(string)
+	if gowork == "" {
+		gowork = "off"
+	}
+	env := []string{"CGO_ENABLED=0", "GOTOOLCHAIN=local", "GOWORK=" + gowork}
 	for _, kv := range os.Environ() {
 		name, value, _ := strings.Cut(kv, "=")
 		switch name {
@@ -187,6 +210,58 @@ func untrustedEnv() []string {
 		env = append(env, kv)
 	}
 	return env
+}
+
+type workspaceKey struct{}
+
+type tagsKey struct{}
+
+// withWorkspace is ctx naming the go.work file the go command loads the
+// tree with ("" for none).
+func withWorkspace(ctx context.Context, gowork string) context.Context {
+	return context.WithValue(ctx, workspaceKey{}, gowork)
+}
+
+// WithTags is ctx carrying build tags: the loader lists and types the tree
+// with them (go list -tags), as a build with them would.
+func WithTags(ctx context.Context, tags []string) context.Context {
+	return context.WithValue(ctx, tagsKey{}, tags)
+}
+
+// Tags are the build tags ctx carries (WithTags).
+func Tags(ctx context.Context) []string {
+	tags, _ := ctx.Value(tagsKey{}).([]string)
+	return tags
+}
+
+// buildFlags are the go command's build flags for ctx: -tags when it
+// carries tags.
+func buildFlags(ctx context.Context) []string {
+	if tags := Tags(ctx); len(tags) > 0 {
+		return []string{"-tags=" + strings.Join(tags, ",")}
+	}
+	return nil
+}
+
+// workspace is the go.work file the go command uses for the module in dir
+// when it is run as the user runs it (GOWORK as the user set it, else the
+// nearest go.work above dir that uses the module), or "".
+func workspace(ctx context.Context, dir string) string {
+	env := untrustedEnv(ctx)
+	for i, kv := range env {
+		if strings.HasPrefix(kv, "GOWORK=") {
+			env = append(env[:i:i], env[i+1:]...)
+			break
+		}
+	}
+	if v, ok := os.LookupEnv("GOWORK"); ok {
+		env = append(env, "GOWORK="+v)
+	}
+	out, err := goCommand(ctx, dir, env, "env", "GOWORK").Output()
+	if gowork := strings.TrimSpace(string(out)); err == nil && gowork != "off" && filepath.IsAbs(gowork) {
+		return gowork
+	}
+	return ""
 }
 
 // withUserCgo is env with CGO_ENABLED as the user's environment has it
@@ -205,15 +280,29 @@ func withUserCgo(env []string) []string {
 }
 
 // userBuildsWithCgo reports whether the user's go command builds with cgo
-// (`go env CGO_ENABLED` in their environment, with no toolchain switch).
+// (`go env CGO_ENABLED` in their environment, with no toolchain switch)
+// with a C compiler installed in a system directory (systemDirs). The go
+// command runs the C compiler to identify it (for the build cache's keys
+// of the cgo packages) even when every package it needs is cached, so the
+// probe of the user's cgo build is made only when that compiler is one
+// the system installed, never one that comes first on $PATH from
+// elsewhere.
 func userBuildsWithCgo(ctx context.Context, dir string) bool {
-	cmd := exec.CommandContext(ctx, "go", "env", "CGO_ENABLED")
-	cmd.Dir = dir
-	cmd.Env = withUserCgo(untrustedEnv())
-	ownGroup(cmd)
-	out, err := cmd.Output()
-	return err == nil && strings.TrimSpace(string(out)) == "1"
+	env := withUserCgo(untrustedEnv(ctx))
+	out, err := goCommand(ctx, dir, env, "env", "CGO_ENABLED", "CC").Output()
+	lines := strings.Fields(string(out))
+	if err != nil || len(lines) != 2 || lines[0] != "1" {
+		return false
+	}
+	cc, err := exec.LookPath(lines[1])
+	if err == nil {
+		cc, err = filepath.EvalSymlinks(cc)
+	}
+	return err == nil && systemDirs[filepath.Dir(cc)]
 }
+
+// systemDirs are the directories a system installs its C compiler in.
+var systemDirs = map[string]bool{"/usr/bin": true, "/bin": true, "/usr/local/bin": true, "/usr/lib/gcc": true, "/opt/homebrew/bin": true}
 
 // withoutModFlag removes -mod=… from a GOFLAGS value.
 func withoutModFlag(goflags string) string {

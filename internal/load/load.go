@@ -12,9 +12,10 @@
 // list -export -x` tells: it stops at the first command the go command
 // would run (exportFiles). It asks first for the export data built with
 // cgo off, then for the data the user's own go command built (cgo on
-// wherever a C compiler is installed, as after `go vet`); a dependency's
-// exported types do not change with cgo. Both ways give the same types
-// and positions, so the same report.
+// wherever a C compiler is installed, as after `go vet`; asked only when
+// that compiler is in a system directory, since the go command runs it to
+// identify it); a dependency's exported types do not change with cgo.
+// Both ways give the same types and positions, so the same report.
 //
 // The tree is treated as untrusted: cgo is off, GOTOOLCHAIN is local (a
 // go.mod cannot make the go command download a toolchain), a -mod flag in
@@ -30,11 +31,14 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/build/constraint"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -64,6 +68,13 @@ type Tree struct {
 	// DepsFrom is where the dependencies' types came from: ExportData or
 	// Declarations.
 	DepsFrom DepSource
+	// Workspace is the go.work file the tree was loaded with, as the go
+	// command builds it for the user, or "" outside a workspace.
+	Workspace string
+	// Excluded are the own files that build constraints (a //go:build
+	// line) leave out, each as "FILE (//go:build EXPR)" relative to Root:
+	// where a controller behind a build tag would be.
+	Excluded []string
 	// Warnings are the problems that did not stop the load: the
 	// dependencies that could not be listed (a go.sum missing their lines),
 	// then the type errors of the tree's own packages, with paths relative
@@ -148,10 +159,17 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 		return nil, fail.Usage("%s: %w", dir, err)
 	}
 	t := &Tree{Dir: abs, Root: gitRoot(abs), Fset: token.NewFileSet(), generated: map[string]bool{}}
+	if t.Workspace = workspace(ctx, abs); t.Workspace != "" {
+		ctx = withWorkspace(ctx, t.Workspace)
+	}
 
 	patterns := append([]string{"./..."}, nestedModulePatterns(mf, abs)...)
 	if progress != nil {
-		progress(fmt.Sprintf("loading packages of %s (%s)", dir, strings.Join(patterns, " ")))
+		how := strings.Join(append(buildFlags(ctx), patterns...), " ")
+		if t.Workspace != "" {
+			how += ", in the workspace of " + t.Workspace
+		}
+		progress(fmt.Sprintf("loading packages of %s (%s)", dir, how))
 	}
 	list, err := goList(ctx, abs, dir, patterns)
 	if err != nil {
@@ -180,7 +198,8 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 	}
 	sort.Slice(t.All, func(i, j int) bool { return t.All[i].PkgPath < t.All[j].PkgPath })
 	sort.Slice(t.Own, func(i, j int) bool { return t.Own[i].PkgPath < t.Own[j].PkgPath })
-	t.Warnings = t.dependencyErrors(mf)
+	t.Warnings = t.dependencyErrors(mf, abs)
+	t.Excluded = t.excluded(g)
 	var own []packages.Error
 	for _, p := range t.Own {
 		t.dropDeclarationsOnlyErrors(p)
@@ -199,6 +218,12 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 		if len(t.Warnings) > 0 {
 			msg = t.Warnings[0]
 		}
+		if len(t.Excluded) == 0 {
+			t.Excluded = t.constrainedFiles(ctx) // go list lists no package all of whose files are left out
+		}
+		if len(t.Excluded) > 0 {
+			return nil, fail.Load("%s: %s; build constraints left out %s: give the tags that build them with --tags", dir, msg, strings.Join(t.Excluded, ", "))
+		}
 		return nil, fail.Load("%s: %s; run `go build ./...` there to see why", dir, msg)
 	}
 	return t, nil
@@ -207,7 +232,9 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 // Types is the complete *types.Package of the loaded package at path, or
 // nil. A module dependency typed from export data that the tree does not
 // import holds, until asked for here, only the declarations the tree
-// reaches: its export data is read now.
+// reaches: its export data is read now. When that fails, the package stays
+// as it was, and a warning (once) says so and how to have it typed from
+// its source.
 func (t *Tree) Types(path string) *types.Package {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -217,7 +244,8 @@ func (t *Tree) Types(path string) *types.Package {
 	}
 	if x := t.graph.exports; x != nil && !n.own && !n.listed.Standard && !x.read[path] {
 		if err := t.graph.readExports(n); err != nil {
-			return n.pkg.Types
+			x.read[path] = true // tried: warn once
+			t.Warnings = append(t.Warnings, fmt.Sprintf("%s: its export data could not be read (%v), so only the declarations the tree itself uses are known, and rows that need the others may be not settled; run `go clean -cache` to have it typed from its source", path, err))
 		}
 	}
 	return n.pkg.Types
@@ -227,11 +255,16 @@ func (t *Tree) Types(path string) *types.Package {
 // tree's dependencies (a package whose module is missing from go.sum, or
 // provided by no required module), one per package, each with the fix: to
 // download the module mf requires for it, which records its go.sum lines,
-// or to tidy go.mod when mf requires none. Their own type errors are not
-// among them: their bodies were dropped on purpose, which leaves imports
-// unused.
-func (t *Tree) dependencyErrors(mf *modfile.File) []string {
+// or to tidy go.mod when mf requires none (in a workspace: to add the
+// module that provides it to the workspace, since tidying would break
+// it). A replace directive of mf (in dir) whose directory does not exist
+// gives one warning, naming its line, for all the packages it leaves out.
+// Their own type errors are not among them: their bodies were dropped on
+// purpose, which leaves imports unused.
+func (t *Tree) dependencyErrors(mf *modfile.File, dir string) []string {
+	missing := missingReplacements(mf, dir)
 	var out []string
+	said := map[*modfile.Replace]bool{}
 	for _, p := range t.All {
 		if t.isOwnPackage(p) {
 			continue
@@ -240,7 +273,18 @@ func (t *Tree) dependencyErrors(mf *modfile.File) []string {
 			if e.Kind != packages.ListError {
 				continue
 			}
+			if r := replacing(missing, p.PkgPath); r != nil {
+				if !said[r] {
+					said[r] = true
+					out = append(out, fmt.Sprintf("%s:%d: replace %s => %s: the directory %s does not exist, so no package of %s is loaded; fix the replace line, or put the module there",
+						t.relative(filepath.Join(dir, "go.mod")), r.Syntax.Start.Line, r.Old.Path, r.New.Path, replaceDir(r, dir), r.Old.Path))
+				}
+				continue
+			}
 			fix := "run `go mod tidy` in the module to require it and record it in go.sum"
+			if t.Workspace != "" {
+				fix = "add the module that provides it to the workspace of " + t.Workspace + " (`go work use DIR`), or require it in go.mod"
+			}
 			if mod := requiredModule(mf, p.PkgPath); mod != "" {
 				fix = fmt.Sprintf("run `go mod download %s` in the module to record its go.sum lines", mod)
 			}
@@ -248,6 +292,127 @@ func (t *Tree) dependencyErrors(mf *modfile.File) []string {
 		}
 	}
 	return out
+}
+
+// missingReplacements are the replace directives of mf (in dir) that
+// name a directory that does not exist.
+func missingReplacements(mf *modfile.File, dir string) []*modfile.Replace {
+	var out []*modfile.Replace
+	for _, r := range mf.Replace {
+		if r.New.Version != "" {
+			continue
+		}
+		if st, err := os.Stat(replaceDir(r, dir)); err != nil || !st.IsDir() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// replaceDir is the directory a local replace directive of the go.mod in
+// dir names.
+func replaceDir(r *modfile.Replace, dir string) string {
+	if filepath.IsAbs(r.New.Path) {
+		return filepath.Clean(r.New.Path)
+	}
+	return filepath.Join(dir, r.New.Path)
+}
+
+// replacing is the directive of rs that replaces the module providing the
+// package at path (the longest module path it lies under), or nil.
+func replacing(rs []*modfile.Replace, path string) *modfile.Replace {
+	var best *modfile.Replace
+	for _, r := range rs {
+		if m := r.Old.Path; (path == m || strings.HasPrefix(path, m+"/")) && (best == nil || len(m) > len(best.Old.Path)) {
+			best = r
+		}
+	}
+	return best
+}
+
+// excluded are the own files that a //go:build line leaves out, each
+// with its constraint, relative to Root and sorted. Files left out by
+// their name alone (_windows.go) are not: no tag brings them in.
+func (t *Tree) excluded(g *graph) []string {
+	var out []string
+	for _, n := range g.nodes {
+		if n.listed.Dir == "" || !t.IsOwnFile(filepath.Join(n.listed.Dir, "x.go")) {
+			continue
+		}
+		for _, name := range n.listed.IgnoredGoFiles {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			path := filepath.Join(n.listed.Dir, name)
+			if expr := buildLine(path); expr != "" {
+				out = append(out, fmt.Sprintf("%s (//go:build %s)", t.relative(path), expr))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// constrainedFiles are the Go files of the tree (outside vendor, testdata
+// and the directories the go command skips) whose //go:build line a build
+// with the tags of ctx leaves out, each as excluded has it. A tag is taken
+// to hold when it is one of those tags, the target's GOOS or GOARCH, unix
+// on a Unix, gc, or a go1.N release tag.
+func (t *Tree) constrainedFiles(ctx context.Context) []string {
+	holds := map[string]bool{"gc": true, runtime.GOOS: true, goarch(): true}
+	for _, tag := range Tags(ctx) {
+		holds[tag] = true
+	}
+	switch runtime.GOOS {
+	case "aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos", "ios", "linux", "netbsd", "openbsd", "solaris":
+		holds["unix"] = true
+	}
+	var out []string
+	_ = filepath.WalkDir(t.Dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != t.Dir && (name == "vendor" || name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		expr := buildLine(path)
+		if expr == "" {
+			return nil
+		}
+		x, err := constraint.Parse("//go:build " + expr)
+		if err == nil && !x.Eval(func(tag string) bool { return holds[tag] || strings.HasPrefix(tag, "go1.") }) {
+			out = append(out, fmt.Sprintf("%s (//go:build %s)", t.relative(path), expr))
+		}
+		return nil
+	})
+	return out
+}
+
+// buildLine is the expression of a Go file's //go:build line, or "".
+func buildLine(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if constraint.IsGoBuild(line) {
+			if expr, err := constraint.Parse(line); err == nil {
+				return expr.String()
+			}
+		}
+		if strings.HasPrefix(line, "package ") {
+			break
+		}
+	}
+	return ""
 }
 
 // requiredModule is the module go.mod requires that provides the package

@@ -11,6 +11,6 @@ import (
 // cancelling it end the whole group: the compilers an export data probe
 // started stop with it instead of finishing their packages orphaned.
 func ownGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = groupAttr()
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 }

@@ -23,6 +23,9 @@ import (
 // the build cache's export data and from their declarations gives the same
 // controllers, rows, citations and warnings, byte for byte.
 func TestSourcesAgree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("heavy: make test-heavy runs it")
+	}
 	fixtures, err := os.ReadDir(filepath.Join("..", "..", "testdata", "src"))
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +78,9 @@ func analysedTree(t *testing.T, tree *load.Tree) []byte {
 // loader imports it, and the types agree with those from the
 // declarations.
 func TestExportDataBuiltWithCgo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("heavy: make test-heavy runs it")
+	}
 	t.Setenv("CGO_ENABLED", "1")
 	cc, err := exec.Command("go", "env", "CC").Output()
 	if err != nil {
@@ -113,6 +119,9 @@ func TestExportDataBuiltWithCgo(t *testing.T) {
 // places of the module dependencies' export data that the first kept, and
 // analyses the tree as the declarations do.
 func TestKeptTypes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("heavy: make test-heavy runs it")
+	}
 	dir := filepath.Join("..", "..", "testdata", "src", "flux")
 	store, err := resultcache.OpenTypes(t.TempDir())
 	if err != nil {

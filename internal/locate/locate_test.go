@@ -50,8 +50,12 @@ var fixtures = []string{
 	"knative-nofinalizer",
 }
 
+// located is what the tests read of a located fixture: the tree's root
+// and its controllers. The loaded tree and its program are not kept, so
+// that the test binary holds one fixture's types at a time, not all of
+// them (1.3 GB).
 type located struct {
-	tree  *load.Tree
+	root  string
 	ctrls []locate.Controller
 	err   error
 }
@@ -71,10 +75,12 @@ func locateFixture(t *testing.T, name string) *located {
 	}
 	l := &located{}
 	dir := filepath.Join("..", "..", "testdata", "src", name)
-	l.tree, l.err = load.Load(context.Background(), dir, nil, nil)
-	if l.err == nil {
-		prog := callgraph.Build(l.tree.All, l.tree.Own)
-		l.ctrls, _ = locate.Locate(l.tree, prog, cite.New(l.tree.Fset, l.tree.Root, l.tree.All, l.tree.Own))
+	tree, err := load.Load(context.Background(), dir, nil, nil)
+	l.err = err
+	if err == nil {
+		prog := callgraph.Build(tree.All, tree.Own)
+		l.root = tree.Root
+		l.ctrls, _ = locate.Locate(tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
 	}
 	cache[name] = l
 	return l
@@ -111,7 +117,7 @@ func fixtureControllers(t *testing.T, name string, l *located) []locate.Controll
 	if l.err != nil {
 		t.Fatalf("load: %v", l.err)
 	}
-	want := wantedControllers(t, filepath.Join("..", "..", "testdata", "src", name), l.tree.Root)
+	want := wantedControllers(t, filepath.Join("..", "..", "testdata", "src", name), l.root)
 	var got []string
 	for _, c := range l.ctrls {
 		got = append(got, c.Name)
@@ -172,7 +178,7 @@ func TestFixtures(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			l := locateFixture(t, name)
 			for _, c := range fixtureControllers(t, name, l) {
-				checkRows(t, c, readExpectations(t, filepath.Join("..", "..", "testdata", "src", name), l.tree.Root, c.Name))
+				checkRows(t, c, readExpectations(t, filepath.Join("..", "..", "testdata", "src", name), l.root, c.Name))
 			}
 		})
 	}
@@ -259,7 +265,7 @@ func TestAnswers(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			l := locateFixture(t, name)
 			for _, c := range fixtureControllers(t, name, l) {
-				checkAnswers(t, c, readExpectations(t, filepath.Join("..", "..", "testdata", "src", name), l.tree.Root, c.Name))
+				checkAnswers(t, c, readExpectations(t, filepath.Join("..", "..", "testdata", "src", name), l.root, c.Name))
 			}
 		})
 	}

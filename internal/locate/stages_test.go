@@ -52,7 +52,7 @@ func TestStages(t *testing.T) {
 				t.Fatalf("load: %v", l.err)
 			}
 			c := l.ctrls[0]
-			want := stageWants(t, filepath.Join("..", "..", "testdata", "src", name), l.tree.Root)
+			want := stageWants(t, filepath.Join("..", "..", "testdata", "src", name), l.root)
 			got := map[string][]string{}
 			for _, id := range locate.StageIDs {
 				row, ok := c.Stages[id]

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 )
@@ -24,16 +25,23 @@ type Process struct {
 	once sync.Once
 }
 
-// Start starts name (the binary path) with args in dir, with env added to
-// the environment, its output to stdout and stderr, in a process group of
-// its own (so that a terminal's Ctrl-C reaches ctrlcmp only, which then
-// stops it).
+// waitDelay bounds how long, once a process has exited, its reaping waits
+// for its output pipes to close: a descendant that left the process group
+// (setsid) and kept them open would otherwise hold Wait, and with it Stop
+// and Run, for as long as it lives.
+const waitDelay = 5 * time.Second
+
+// Start starts name (the binary path) with args in dir, with env applied
+// to ctrlcmp's environment (see Environ), its output to stdout and
+// stderr, in a process group of its own (so that a terminal's Ctrl-C
+// reaches ctrlcmp only, which then stops it).
 func Start(what, name string, args []string, dir string, env []string, stdout, stderr io.Writer) (*Process, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = Environ(os.Environ(), env)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.SysProcAttr = groupAttr()
+	cmd.WaitDelay = waitDelay
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s (%s): %w", what, name, err)
 	}
@@ -43,6 +51,27 @@ func Start(what, name string, args []string, dir string, env []string, stdout, s
 		close(p.done)
 	}()
 	return p, nil
+}
+
+// Environ is base with changes applied in order: NAME=VALUE sets NAME, and
+// a bare NAME (no "=") removes it, so that a child can be kept from
+// inheriting a variable.
+func Environ(base, changes []string) []string {
+	env := append([]string(nil), base...)
+	for _, c := range changes {
+		name, _, set := strings.Cut(c, "=")
+		kept := env[:0]
+		for _, kv := range env {
+			if n, _, _ := strings.Cut(kv, "="); n != name {
+				kept = append(kept, kv)
+			}
+		}
+		env = kept
+		if set {
+			env = append(env, c)
+		}
+	}
+	return env
 }
 
 // PID is the process's id (and its group's).
@@ -95,6 +124,9 @@ func Run(cancel <-chan struct{}, what, name string, args []string, dir string, e
 		return out.Bytes(), errOut.Bytes(), ErrCancelled
 	}
 	p.Stop(0) // stray children, if any
+	if errors.Is(p.err, exec.ErrWaitDelay) {
+		return out.Bytes(), errOut.Bytes(), fmt.Errorf("%s exited, but a process it started left its group and kept its output open, so the output may be incomplete: %w", what, p.err)
+	}
 	if p.err != nil {
 		return out.Bytes(), errOut.Bytes(), fmt.Errorf("%s: %w", what, p.err)
 	}

@@ -5,8 +5,12 @@ package proc
 import (
 	"bytes"
 	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -52,5 +56,42 @@ func TestRunOutput(t *testing.T) {
 	out, errOut, err := Run(nil, "echo", "sh", []string{"-c", "echo hello; echo $X >&2; exit 3"}, t.TempDir(), []string{"X=1"})
 	if err == nil || !strings.Contains(err.Error(), "exit status 3") || string(out) != "hello\n" || string(errOut) != "1\n" {
 		t.Fatalf("Run: %q, %q, %v; want hello, 1 and exit status 3", out, errOut, err)
+	}
+}
+
+// TestRunDoesNotWaitForAnEscapedChild runs a shell whose child leaves the
+// process group (setsid) with the shell's stdout: Run returns once the
+// shell has exited, with its output and an error that says what happened,
+// instead of waiting for the child to end.
+func TestRunDoesNotWaitForAnEscapedChild(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid on this machine")
+	}
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	t.Cleanup(func() {
+		if data, err := os.ReadFile(pidFile); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+	out, _, err := Run(nil, "a shell", "sh", []string{"-c", "setsid sleep 600 & echo $! > pid; echo hi"}, dir, nil)
+	if string(out) != "hi\n" || !errors.Is(err, exec.ErrWaitDelay) || !strings.Contains(err.Error(), "kept its output open") {
+		t.Fatalf("Run: %q, %v; want hi and an error that a process kept the output open", out, err)
+	}
+}
+
+// TestEnviron sets and removes variables.
+func TestEnviron(t *testing.T) {
+	got := Environ([]string{"A=1", "KUBECONFIG=/home/u/.kube/config", "B=2", "A=3"}, []string{"A", "KUBECONFIG=/tmp/k", "C=4"})
+	want := []string{"B=2", "KUBECONFIG=/tmp/k", "C=4"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("Environ = %v, want %v", got, want)
+	}
+	t.Setenv("PROC_TEST_X", "1")
+	out, _, err := Run(nil, "env", "sh", []string{"-c", "echo ${PROC_TEST_X-unset}"}, t.TempDir(), []string{"PROC_TEST_X"})
+	if err != nil || string(out) != "unset\n" {
+		t.Fatalf("a removed variable reached the child: %q, %v", out, err)
 	}
 }

@@ -35,7 +35,50 @@ func LocalKey(dir string) (Key, error) {
 		fmt.Fprintf(h, "replacement %s\n", r)
 		hashTree(h, r)
 	}
-	return key("local "+abs, hex.EncodeToString(h.Sum(nil)), abs)
+	k, err := key("local "+abs, "", abs)
+	if err != nil {
+		return Key{}, err
+	}
+	hashWorkspace(h, abs, k.Go)
+	k.Content = hex.EncodeToString(h.Sum(nil))
+	return k, nil
+}
+
+// hashWorkspace writes into h the workspace the go command loads the
+// module at dir in (settings is goSettings' JSON, which names its go.work
+// file): the go.work and go.work.sum files and every module it uses
+// outside dir, whose packages the tree is typed against.
+func hashWorkspace(h hash.Hash, dir, settings string) {
+	var s struct{ GOWORK string }
+	if json.Unmarshal([]byte(settings), &s) != nil || !filepath.IsAbs(s.GOWORK) {
+		return
+	}
+	fmt.Fprintf(h, "workspace %s\n", s.GOWORK)
+	data, err := os.ReadFile(s.GOWORK)
+	if err != nil {
+		fmt.Fprintf(h, "unreadable %q\n", s.GOWORK)
+		return
+	}
+	sum := sha256.Sum256(data)
+	fmt.Fprintf(h, "go.work %x\n", sum)
+	if data, err := os.ReadFile(s.GOWORK + ".sum"); err == nil {
+		sum := sha256.Sum256(data)
+		fmt.Fprintf(h, "go.work.sum %x\n", sum)
+	}
+	wf, err := modfile.ParseWork(s.GOWORK, data, nil)
+	if err != nil {
+		return
+	}
+	for _, u := range wf.Use {
+		used := u.Path
+		if !filepath.IsAbs(used) {
+			used = filepath.Join(filepath.Dir(s.GOWORK), used)
+		}
+		if rel, err := filepath.Rel(dir, used); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			fmt.Fprintf(h, "used module %s\n", used)
+			hashTree(h, used)
+		}
+	}
 }
 
 // PinnedKey is the key of a pinned tree: the verified checkout at dir of a
@@ -170,15 +213,16 @@ func outsideReplacements(dir string) []string {
 
 // goSettingNames are the go command's settings that change which files
 // are loaded and how they type-check.
-var goSettingNames = []string{"GOVERSION", "GOROOT", "GOOS", "GOARCH", "GOFLAGS", "GOEXPERIMENT",
+var goSettingNames = []string{"GOVERSION", "GOROOT", "GOOS", "GOARCH", "GOFLAGS", "GOEXPERIMENT", "GOWORK",
 	"GOAMD64", "GOARM", "GOARM64", "GO386", "GOMIPS", "GOMIPS64", "GOPPC64", "GORISCV64", "GOWASM"}
 
 // goSettings are the go command's settings in dir, as load runs it (cgo
-// off, the local toolchain, no workspace), as compact JSON.
+// off, the local toolchain, the workspace the user's go command uses), as
+// compact JSON.
 func goSettings(dir string) (string, error) {
 	cmd := exec.Command("go", append([]string{"env", "-json"}, goSettingNames...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOTOOLCHAIN=local", "GOWORK=off")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOTOOLCHAIN=local")
 	out, err := cmd.Output()
 	if err != nil {
 		return "", fmt.Errorf("go env: %w", err)

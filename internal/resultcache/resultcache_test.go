@@ -204,3 +204,42 @@ func TestStore(t *testing.T) {
 		t.Errorf("temporary files left: %v", tmp)
 	}
 }
+
+// TestLocalKeyWorkspace: a module of a go.work workspace is keyed with
+// the workspace: its go.work file and the modules it uses outside the
+// tree change the key's content, and GOWORK=off changes its settings.
+func TestLocalKeyWorkspace(t *testing.T) {
+	t.Setenv("GOWORK", "")
+	work := t.TempDir()
+	tree := filepath.Join(work, "op")
+	write(t, filepath.Join(work, "go.work"), "go 1.22\n\nuse (\n\t./lib\n\t./op\n)\n")
+	write(t, filepath.Join(tree, "go.mod"), "module example.com/op\n\ngo 1.22\n")
+	write(t, filepath.Join(tree, "main.go"), "package main\n\nimport _ \"example.com/lib\"\n\nfunc main() {}\n")
+	write(t, filepath.Join(work, "lib", "go.mod"), "module example.com/lib\n\ngo 1.22\n")
+	write(t, filepath.Join(work, "lib", "lib.go"), "package lib\n")
+	first, err := LocalKey(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(first.Go, filepath.Join(work, "go.work")) {
+		t.Fatalf("settings %s do not name the workspace", first.Go)
+	}
+	last := first
+	for _, file := range []string{"lib/lib.go", "go.work", "go.work.sum"} {
+		path := filepath.Join(work, file)
+		data, _ := os.ReadFile(path)
+		write(t, path, string(data)+"// changed\n")
+		k, err := LocalKey(tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k.Content == last.Content {
+			t.Errorf("%s changed, and the key's content did not", file)
+		}
+		last = k
+	}
+	t.Setenv("GOWORK", "off")
+	if k, _ := LocalKey(tree); k.Go == first.Go {
+		t.Error("GOWORK=off kept the key's settings")
+	}
+}

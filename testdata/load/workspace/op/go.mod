@@ -1,0 +1,3 @@
+module example.com/op
+
+go 1.26.0
