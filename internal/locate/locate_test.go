@@ -156,7 +156,7 @@ func TestWantKeys(t *testing.T) {
 			for _, c := range l.ctrls {
 				names = append(names, c.Name)
 			}
-			ws := scanWants(t, filepath.Join("..", "..", "testdata", "src", name), l.tree.Root)
+			ws := scanWants(t, filepath.Join("..", "..", "testdata", "src", name), l.root)
 			for _, err := range wants.Check(ws, names) {
 				t.Error(err)
 			}
