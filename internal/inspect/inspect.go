@@ -83,7 +83,10 @@ func Analyse(ctx context.Context, dir string, progress func(string), kept *resul
 	if progress != nil {
 		progress("locating controllers")
 	}
-	ctrls, located := locate.Locate(t, prog, cite.New(t.Fset, t.Root, t.All, t.Own))
+	ctrls, located, err := locate.Locate(t, prog, cite.New(t.Fset, t.Root, t.All, t.Own))
+	if err != nil {
+		return Analysis{}, fail.Load("%s: %w", dir, err)
+	}
 	phase.Mark(ctx, "locators", "")
 	warnings := append(append(append([]string(nil), t.Warnings...), prog.Warnings...), located...)
 	for i, w := range warnings {

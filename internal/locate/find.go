@@ -575,6 +575,9 @@ func (a *analysis) findEventWorkers(fd *ast.FuncDecl) []*found {
 // object: an object pointer, or a struct (or pointer to one) with a field
 // holding an object pointer or an interface value.
 func isEventChan(t types.Type) bool {
+	if t == nil {
+		return false // an expression the type checker left untyped
+	}
 	ch, ok := types.Unalias(t).Underlying().(*types.Chan)
 	if !ok || ch.Dir() == types.SendOnly {
 		return false

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -58,11 +60,25 @@ var Rows = func() []string {
 // Locate finds every controller of a loaded tree and answers its rows. It
 // also returns the warnings met on the way (a CRD file that is not YAML),
 // with paths relative to the tree.
-func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) ([]Controller, []string) {
+//
+// A defect of ctrlcmp's own that panics while the controllers are found is
+// returned as an error (never as "no controller found"); one that panics
+// while a controller's rows are answered leaves that controller's rows not
+// settled, saying so, and the others answered.
+func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) (ctrls []Controller, warnings []string, err error) {
 	a := newAnalysis(tree, prog, c)
+	var found []*found
+	if err := internalError(func() { found = a.findControllers() }); err != nil {
+		return nil, a.warnings, fmt.Errorf("finding the controllers: %w", err)
+	}
 	var out []Controller
-	for _, f := range a.findControllers() {
-		out = append(out, a.controller(f))
+	for _, f := range found {
+		var ctrl Controller
+		if err := internalError(func() { ctrl = a.controller(f) }); err != nil {
+			ctrl = failedController(f, err)
+			a.warn(fmt.Sprintf("%s: its rows are not settled: %v", f.name, err))
+		}
+		out = append(out, ctrl)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Kind != out[j].Kind {
@@ -70,7 +86,42 @@ func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) ([]Controll
 		}
 		return out[i].Name < out[j].Name
 	})
-	return out, a.warnings
+	return out, a.warnings, nil
+}
+
+// internalError runs do and returns the panic it ends with, if any, as an
+// error naming where it happened: a defect of ctrlcmp's, to report.
+func internalError(do func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			where := "an unknown place"
+			pcs := make([]uintptr, 32)
+			frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+			for {
+				fr, more := frames.Next()
+				if !strings.HasPrefix(fr.Function, "runtime.") {
+					where = fmt.Sprintf("%s:%d", filepath.Base(fr.File), fr.Line)
+					break
+				}
+				if !more {
+					break
+				}
+			}
+			err = fmt.Errorf("internal error in ctrlcmp (%v, at %s); please report it with the tree", r, where)
+		}
+	}()
+	do()
+	return nil
+}
+
+// failedController is a found controller whose analysis failed: every row
+// not settled, with the reason.
+func failedController(f *found, err error) Controller {
+	rows := map[string]Row{}
+	for _, l := range locators {
+		rows[l.ID] = none("not settled: " + err.Error())
+	}
+	return Controller{Name: f.name, Style: f.style, Rows: rows, Writes: []Write{}, Drift: []Step{}}
 }
 
 // controller runs every locator on one found controller, then writes the

@@ -80,7 +80,7 @@ func locateFixture(t *testing.T, name string) *located {
 	if err == nil {
 		prog := callgraph.Build(tree.All, tree.Own)
 		l.root = tree.Root
-		l.ctrls, _ = locate.Locate(tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
+		l.ctrls, _, l.err = locate.Locate(tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
 	}
 	cache[name] = l
 	return l

@@ -139,7 +139,10 @@ type Located struct {
 // Locate finds the controllers of a loaded tree as the locate tests do.
 func Locate(tree *load.Tree) (*Located, error) {
 	prog := callgraph.Build(tree.All, tree.Own)
-	ctrls, _ := locate.Locate(tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
+	ctrls, _, err := locate.Locate(tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
+	if err != nil {
+		return nil, err
+	}
 	ws, err := wants.Scan(tree.Dir, tree.Root)
 	if err != nil {
 		return nil, err
