@@ -85,3 +85,21 @@ func TestMissingReplaceDirectory(t *testing.T) {
 		t.Errorf("warnings %q: want one naming the replace line at go.mod:7 and no advice to download", tree.Warnings)
 	}
 }
+
+// TestWorkspaceOutsideRefused: a go.work that uses a directory outside its
+// own (`use ../elsewhere`) is not honoured: a fetched tree does not name
+// what else on the machine is read. The tree loads without it, with one
+// warning saying so.
+func TestWorkspaceOutsideRefused(t *testing.T) {
+	t.Setenv("GOWORK", "")
+	tree, err := LoadFrom(context.Background(), loadDir("wsoutside/ws/op"), nil, Declarations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tree.Workspace != "" {
+		t.Errorf("Workspace = %q, want none", tree.Workspace)
+	}
+	if len(tree.Warnings) != 1 || !strings.Contains(tree.Warnings[0], "uses ../elsewhere, outside the workspace's own directory") {
+		t.Errorf("warnings %q, want one about ../elsewhere", tree.Warnings)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -245,8 +246,49 @@ func buildFlags(ctx context.Context) []string {
 
 // workspace is the go.work file the go command uses for the module in dir
 // when it is run as the user runs it (GOWORK as the user set it, else the
-// nearest go.work above dir that uses the module), or "".
-func workspace(ctx context.Context, dir string) string {
+// nearest go.work above dir that uses the module), or "". A workspace that
+// uses a directory outside its own (`use ../x`, an absolute path) is not
+// honoured, since a fetched tree is not trusted to name what else on the
+// machine is read: refused says why.
+func workspace(ctx context.Context, dir string) (gowork, refused string) {
+	gowork = userWorkspace(ctx, dir)
+	if gowork == "" {
+		return "", ""
+	}
+	if outside := usedOutside(gowork); outside != "" {
+		return "", fmt.Sprintf("%s uses %s, outside the workspace's own directory; the tree is loaded without it (GOWORK=off), so that nothing outside is read", gowork, outside)
+	}
+	return gowork, ""
+}
+
+// usedOutside is the first directory a go.work file uses that is not
+// within the file's own directory (or the file itself when it cannot be
+// read as a go.work), or "".
+func usedOutside(gowork string) string {
+	data, err := os.ReadFile(gowork)
+	if err != nil {
+		return gowork
+	}
+	wf, err := modfile.ParseWork(gowork, data, nil)
+	if err != nil {
+		return gowork
+	}
+	root := filepath.Dir(gowork)
+	for _, u := range wf.Use {
+		p := u.Path
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(root, p)
+		}
+		if rel, err := filepath.Rel(root, p); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return u.Path
+		}
+	}
+	return ""
+}
+
+// userWorkspace is the go.work file the go command names for dir in the
+// user's environment, or "".
+func userWorkspace(ctx context.Context, dir string) string {
 	env := untrustedEnv(ctx)
 	for i, kv := range env {
 		if strings.HasPrefix(kv, "GOWORK=") {

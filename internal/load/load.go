@@ -159,7 +159,8 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 		return nil, fail.Usage("%s: %w", dir, err)
 	}
 	t := &Tree{Dir: abs, Root: gitRoot(abs), Fset: token.NewFileSet(), generated: map[string]bool{}}
-	if t.Workspace = workspace(ctx, abs); t.Workspace != "" {
+	var refusedWorkspace string
+	if t.Workspace, refusedWorkspace = workspace(ctx, abs); t.Workspace != "" {
 		ctx = withWorkspace(ctx, t.Workspace)
 	}
 
@@ -199,6 +200,9 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 	sort.Slice(t.All, func(i, j int) bool { return t.All[i].PkgPath < t.All[j].PkgPath })
 	sort.Slice(t.Own, func(i, j int) bool { return t.Own[i].PkgPath < t.Own[j].PkgPath })
 	t.Warnings = t.dependencyErrors(mf, abs)
+	if refusedWorkspace != "" {
+		t.Warnings = append([]string{refusedWorkspace}, t.Warnings...)
+	}
 	t.Excluded = t.excluded(g)
 	var own []packages.Error
 	for _, p := range t.Own {

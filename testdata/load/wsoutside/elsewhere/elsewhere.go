@@ -1,0 +1,2 @@
+// Package elsewhere lies outside the workspace's directory.
+package elsewhere

@@ -1,0 +1,3 @@
+module example.com/elsewhere
+
+go 1.25

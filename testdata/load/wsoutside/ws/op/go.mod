@@ -1,0 +1,3 @@
+module example.com/wsop
+
+go 1.25
