@@ -130,9 +130,16 @@ func (t *tracer) expr(fn *ssa.Function, e ast.Expr) {
 }
 
 func (t *tracer) call(fn *ssa.Function, info *types.Info, x *ast.CallExpr) {
+	t.callResult(fn, info, x, 0)
+}
+
+// callResult traces the result at index of a call: a library's jitter
+// wrapper (a single result), or the matching result of each return of
+// the tree's function called.
+func (t *tracer) callResult(fn *ssa.Function, info *types.Info, x *ast.CallExpr, index int) {
 	c := t.a.makeCall(info, x, fn)
 	switch {
-	case c.known && c.fact.Role == RoleJitter:
+	case c.known && c.fact.Role == RoleJitter && index == 0:
 		s := t.a.objSite(c.fn).Site
 		s.Func = cite.ObjectName(c.fn)
 		t.add(s, StepJitter, c.fact.Summary)
@@ -140,15 +147,16 @@ func (t *tracer) call(fn *ssa.Function, info *types.Info, x *ast.CallExpr) {
 		t.expr(fn, c.arg(c.fact.Arg))
 	case len(c.own) == 1 && body(c.own[0]) != nil:
 		callee := c.own[0]
+		results := callee.Signature.Results().Len()
 		t.add(t.a.funcSite(callee).Site, StepGetter, "")
 		ast.Inspect(body(callee), func(n ast.Node) bool {
 			switch r := n.(type) {
 			case *ast.FuncLit:
 				return false
 			case *ast.ReturnStmt:
-				if len(r.Results) == 1 {
+				if len(r.Results) == results && index < results {
 					t.add(t.a.site(r.Pos()).Site, StepGetterBody, "")
-					t.expr(callee, r.Results[0])
+					t.expr(callee, r.Results[index])
 				}
 			}
 			return true
@@ -232,22 +240,43 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	}
 	// Every assignment to the variable before its use: a default and the
 	// field that overrides it are both sources.
+	// A variable assigned one result of a call of several (ok, d :=
+	// interval()) is traced into that result.
+	type tupleResult struct {
+		call  *ast.CallExpr
+		index int
+	}
 	var values []ast.Expr
+	var tuples []tupleResult
 	ast.Inspect(b, func(n ast.Node) bool {
 		if _, lit := n.(*ast.FuncLit); lit {
 			return false
 		}
 		as, ok := n.(*ast.AssignStmt)
-		if !ok || as.Pos() > x.Pos() || len(as.Lhs) != len(as.Rhs) {
+		if !ok || as.Pos() > x.Pos() {
 			return true
 		}
+		call, isCall := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
 		for i, l := range as.Lhs {
-			if id, ok := l.(*ast.Ident); ok && (info.Defs[id] == v || info.Uses[id] == v) {
+			id, ok := l.(*ast.Ident)
+			if !ok || info.Defs[id] != v && info.Uses[id] != v {
+				continue
+			}
+			switch {
+			case len(as.Lhs) == len(as.Rhs):
 				values = append(values, as.Rhs[i])
+			case len(as.Rhs) == 1 && isCall:
+				tuples = append(tuples, tupleResult{call, i})
 			}
 		}
 		return true
 	})
+	for _, r := range tuples {
+		t.callResult(fn, info, r.call, r.index)
+	}
+	if len(tuples) > 0 && len(values) == 0 {
+		return
+	}
 	if len(values) == 0 {
 		if args := t.a.argumentsFor(t.reach, fn, v); len(args) > 0 {
 			// A parameter: what each call of the function passes.
