@@ -49,6 +49,7 @@ func (o *finalizerOps) absent() bool {
 // PersistentVolumeClaim) are left out.
 func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finalizerOps {
 	var adds, removes, tests []finOp
+	var applyUnsettled []string
 	for _, fn := range fns {
 		b := body(fn)
 		if b == nil {
@@ -108,6 +109,12 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 		patchAdds, patchRemoves := a.patchOps(fn, info, b, kind)
 		adds = append(adds, patchAdds...)
 		removes = append(removes, patchRemoves...)
+		if kind != nil {
+			applyAdds, applyRemoves, u := a.applyOps(fns, fn, info, b, kind)
+			adds = append(adds, applyAdds...)
+			removes = append(removes, applyRemoves...)
+			applyUnsettled = append(applyUnsettled, u...)
+		}
 	}
 	for _, list := range [][]finOp{adds, removes, tests} {
 		for i := range list {
@@ -130,9 +137,10 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 		}
 		unsettledAt = d.unsettled
 	}
+	unsettledAt = append(unsettledAt, applyUnsettled...)
 	ops := &finalizerOps{adds: adds, removes: removes, tests: tests, unsettled: unsettledAt,
 		noFinalizer: "no finalizer: nothing reachable from the entry adds one",
-		searched:    fmt.Sprintf("every change or test of the primary object's Finalizers (the knowledge table's finalizer functions, SetFinalizers, an assignment or append to .Finalizers, a JSON patch on %s) and every branch on its DeletionTimestamp, in the %d functions reachable from the entry", finalizersPath, len(fns))}
+		searched:    fmt.Sprintf("every change or test of the primary object's Finalizers (the knowledge table's finalizer functions, SetFinalizers, an assignment or append to .Finalizers, a JSON patch on %s, a server-side apply of a configuration's finalizer list) and every branch on its DeletionTimestamp, in the %d functions reachable from the entry", finalizersPath, len(fns))}
 	if ref := a.ownerRef(fns, kind); ref != nil {
 		ops.noFinalizer += fmt.Sprintf("; children are removed by garbage collection through their owner reference (%s:%d)", ref.File, ref.Line)
 	}
@@ -538,6 +546,11 @@ func (a *analysis) deletionTestIn(info *types.Info, cond ast.Expr, depth int) in
 			if t := a.deletionTestIn(info, e.Y, depth); t == 1 {
 				return 1
 			}
+		case token.LOR:
+			// Taken when the object is being deleted, among other times.
+			if a.deletionTestIn(info, e.X, depth) == 1 || a.deletionTestIn(info, e.Y, depth) == 1 {
+				return 1
+			}
 		case token.NEQ, token.EQL:
 			sign := 1
 			if e.Op == token.EQL {
@@ -546,6 +559,10 @@ func (a *analysis) deletionTestIn(info *types.Info, cond ast.Expr, depth int) in
 			if a.isDeletionTimestamp(info, e.X) && isNil(info, e.Y) || a.isDeletionTimestamp(info, e.Y) && isNil(info, e.X) {
 				return sign
 			}
+		}
+	case *ast.Ident:
+		if v := a.definedOnce(info, e); v != nil {
+			return a.deletionTestIn(info, v, depth)
 		}
 	case *ast.CallExpr:
 		sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)

@@ -309,6 +309,9 @@ const (
 	methodReconcile        = "Reconcile"
 	fieldDeletionTimestamp = typeObjectMeta + ".DeletionTimestamp"
 	fieldFinalizers        = typeObjectMeta + ".Finalizers"
+	// fieldApplyFinalizers is the finalizer list of an apply
+	// configuration's metadata (server-side apply).
+	fieldApplyFinalizers = "k8s.io/client-go/applyconfigurations/meta/v1.ObjectMetaApplyConfiguration.Finalizers"
 	// methodAddAfter is the name a workqueue's AddAfter is looked up by
 	// (the method found is then recognised by its key).
 	methodAddAfter = "AddAfter"

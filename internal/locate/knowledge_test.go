@@ -313,7 +313,7 @@ func TestKnowledgeTypesAndFields(t *testing.T) {
 			t.Errorf("type %s does not exist", q)
 		}
 	}
-	fields := []string{fieldConditionType, fieldConditionStatus, fieldResultRequeue, fieldResultRequeueAfter, fieldDeletionTimestamp, fieldFinalizers}
+	fields := []string{fieldConditionType, fieldConditionStatus, fieldResultRequeue, fieldResultRequeueAfter, fieldDeletionTimestamp, fieldFinalizers, fieldApplyFinalizers}
 	for q := range handlerFields {
 		fields = append(fields, q)
 	}

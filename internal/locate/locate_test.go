@@ -40,6 +40,7 @@ var fixtures = []string{
 	"linedir",
 	"finproof",
 	"depqueue",
+	"finapply",
 }
 
 type located struct {
