@@ -7,7 +7,6 @@ import (
 	"go/types"
 	"slices"
 
-	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -136,57 +135,4 @@ func (a *analysis) applyFinalizerParam(fn *types.Func) int {
 		return false
 	})
 	return index
-}
-
-// definedOnce is the value a local boolean variable is defined with
-// (finished := !obj.DeletionTimestamp.IsZero() || …) when the function
-// declaring it assigns it nowhere else, or nil.
-func (a *analysis) definedOnce(info *types.Info, id *ast.Ident) ast.Expr {
-	v, ok := info.Uses[id].(*types.Var)
-	if !ok || v.IsField() || !isBool(v.Type()) {
-		return nil
-	}
-	fi, ok := a.fileAt(v.Pos())
-	if !ok {
-		return nil
-	}
-	path, _ := astutil.PathEnclosingInterval(fi.file, v.Pos(), v.Pos())
-	var fnBody *ast.BlockStmt
-	for _, n := range path {
-		switch f := n.(type) {
-		case *ast.FuncDecl:
-			fnBody = f.Body
-		case *ast.FuncLit:
-			fnBody = f.Body
-		}
-		if fnBody != nil {
-			break
-		}
-	}
-	if fnBody == nil {
-		return nil
-	}
-	var value ast.Expr
-	stores := 0
-	ast.Inspect(fnBody, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok {
-			return true
-		}
-		for i, l := range as.Lhs {
-			lid, ok := ast.Unparen(l).(*ast.Ident)
-			if !ok || (info.Defs[lid] != v && info.Uses[lid] != v) {
-				continue
-			}
-			stores++
-			if len(as.Lhs) == len(as.Rhs) && as.Tok == token.DEFINE {
-				value = as.Rhs[i]
-			}
-		}
-		return true
-	})
-	if stores != 1 {
-		return nil
-	}
-	return value
 }

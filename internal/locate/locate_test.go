@@ -41,6 +41,7 @@ var fixtures = []string{
 	"finproof",
 	"depqueue",
 	"finapply",
+	"findispatch",
 }
 
 type located struct {
