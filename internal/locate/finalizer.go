@@ -275,6 +275,12 @@ func finalizerConstRow(p *pass) Row {
 			sites = append(sites, s)
 		}
 	}
+	if len(sites) == 0 && len(values) > 0 {
+		// Something adds, removes or tests a finalizer whose value is
+		// not followed to a constant: the row is open, not a none.
+		s := p.a.site(values[0].pos)
+		return none(fmt.Sprintf("not settled: the finalizer changed or tested at %s:%d is a value ctrlcmp does not follow to a constant or literal", s.File, s.Line))
+	}
 	if len(sites) == 0 {
 		return ops.none(ops.noFinalizer)
 	}
@@ -317,6 +323,11 @@ func finalizerAddRow(p *pass) Row {
 // finalizerCleanupRow cites the function the deletion branch runs.
 func finalizerCleanupRow(p *pass) Row {
 	if ops := p.finalizers(); ops.absent() {
+		// No finalizer, but the primary object's deletion branch may
+		// still run a function: that function is the cleanup.
+		if c := p.a.unguardedCleanup(p.reach, p.kind()); c != nil {
+			return rowOf(c.sites, "")
+		}
 		return ops.none(ops.noFinalizer + "; no branch on DeletionTimestamp needs a cleanup")
 	}
 	c := p.cleanup()

@@ -42,6 +42,8 @@ var fixtures = []string{
 	"depqueue",
 	"finapply",
 	"findispatch",
+	"finlib",
+	"finnoguard",
 }
 
 type located struct {
