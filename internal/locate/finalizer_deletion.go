@@ -9,6 +9,8 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 )
 
 // Deletion tests: a condition that holds when the primary object is being
@@ -316,4 +318,73 @@ func (a *analysis) assertedKinds(fn *ssa.Function) map[string]bool {
 		return true
 	})
 	return kinds
+}
+
+// unguardedCleanup is, for a controller that keeps no finalizer, the first
+// branch on the primary object's own deletion timestamp that runs a
+// function of the tree (a single one, or the one the primary type
+// decides), or nil. A branch on a child's deletion is not the primary's.
+func (a *analysis) unguardedCleanup(reach *callgraph.Reach, kind *types.Named) *cleanup {
+	if kind == nil {
+		return nil
+	}
+	for _, fn := range reach.Funcs() {
+		b := body(fn)
+		if b == nil {
+			continue
+		}
+		info := a.infoAt(b.Pos())
+		for _, d := range a.deletionBranches(info, b, kind) {
+			if !a.deletionOnKind(info, d.ifStmt.Cond, kind) {
+				continue
+			}
+			c, _ := a.cleanupOf(fn, info, d, kind, nil)
+			if c.inline || c.unsettled != "" {
+				continue
+			}
+			c.sites[0].Note = "no finalizer guards this branch: the object may be gone before it runs"
+			return c
+		}
+	}
+	return nil
+}
+
+// deletionOnKind reports whether a deletion test is about an object of the
+// primary type: the holder of the DeletionTimestamp it reads, or an
+// argument of the predicate it calls, is one.
+func (a *analysis) deletionOnKind(info *types.Info, cond ast.Expr, kind *types.Named) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if fieldOf(info, n) == fieldDeletionTimestamp && isKindHolder(info, n.X, kind) {
+				found = true
+			}
+		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && a.isDeletionTimestamp(info, n) && isKindHolder(info, sel.X, kind) {
+				found = true
+			}
+			for _, arg := range n.Args {
+				if isKind(info.TypeOf(arg), kind) {
+					found = true
+				}
+			}
+		case *ast.Ident:
+			if v := a.definedOnce(info, n); v != nil && a.deletionOnKind(info, v, kind) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isKindHolder reports whether e holds an object of the primary type (or
+// is its ObjectMeta).
+func isKindHolder(info *types.Info, e ast.Expr, kind *types.Named) bool {
+	if typeKey(info.TypeOf(e)) == typeObjectMeta {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		return ok && isKindHolder(info, sel.X, kind)
+	}
+	return isKind(info.TypeOf(e), kind)
 }
