@@ -106,10 +106,33 @@ func paramOf(info *types.Info, fn *ssa.Function, e ast.Expr) int {
 	return -1
 }
 
+// holdsApplyMeta reports whether fn is a method of an apply configuration:
+// its receiver is a struct embedding the metadata's apply configuration.
+// Only their bodies are read for a store into the finalizer list.
+func holdsApplyMeta(fn *types.Func) bool {
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return false
+	}
+	st, ok := deref(recv.Type()).Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if f := st.Field(i); f.Embedded() && typeKey(f.Type()) == typeApplyObjectMeta {
+			return true
+		}
+	}
+	return false
+}
+
 // applyFinalizerParam is the index of the parameter (not the receiver)
 // whose values a function stores in an apply configuration's finalizer
 // list, or -1.
 func (a *analysis) applyFinalizerParam(fn *types.Func) int {
+	if !holdsApplyMeta(fn) {
+		return -1
+	}
 	b := a.ownBody(fn.Origin())
 	if b == nil {
 		b = a.depBody(fn.Origin())

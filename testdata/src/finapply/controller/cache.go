@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// want-none "condition-types" "requeue-success" "interval-trace"
+// want-none "condition-types" "requeue-success" "interval-trace" "drift"
 
 // cacheFinalizer keeps a ConfigMap until its cache Secret is gone.
 const cacheFinalizer = "finapply.example.com/cache" // want "finalizer-const"
@@ -79,7 +79,7 @@ func (r *CacheReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	secret := corev1ac.Secret(cm.Name+"-cache", cm.Namespace).
 		WithFinalizers(secretFinalizer).
 		WithStringData(cm.Data)
-	if _, err := r.cs.CoreV1().Secrets(cm.Namespace).Apply(ctx, secret, metav1.ApplyOptions{FieldManager: fieldManager, Force: true}); err != nil {
+	if _, err := r.cs.CoreV1().Secrets(cm.Namespace).Apply(ctx, secret, metav1.ApplyOptions{FieldManager: fieldManager, Force: true}); err != nil { // want "write-always"
 		return ctrl.Result{}, err // want "requeue-error"
 	}
 	return ctrl.Result{}, nil
