@@ -73,10 +73,11 @@ func (a *analysis) deletionTestIn(info *types.Info, cond ast.Expr, kind *types.N
 // from its body: the tree's, or that of a library the knowledge table does
 // not cover (the API module's methods). A method of an interface is read
 // as the primary type's method of that name. A body that is one return is
-// that return's test; otherwise the predicate holds only when the object
-// is being deleted when each of its returns yields false, a test that holds
-// only then, or anything once the deletion is established (after an early
-// return when it is not, or in the branch taken when it is).
+// that return's test; otherwise the predicate holds when the object is
+// being deleted (among other times, as an || does) when one of its returns
+// yields a test that holds then, or yields anything once the deletion is
+// established (after an early return when it is not, or in the branch
+// taken when it is). One that only yields false then is no deletion test.
 func (a *analysis) deletionPredicate(info *types.Info, e *ast.CallExpr, kind *types.Named, depth int) int {
 	fn, ok := typeutil.Callee(info, e).(*types.Func)
 	if !ok {
@@ -109,7 +110,7 @@ func (a *analysis) deletionPredicate(info *types.Info, e *ast.CallExpr, kind *ty
 	}
 	w := predicateWalk{a: a, info: b.info, kind: kind, depth: depth + 1}
 	w.stmts(list, 0)
-	if w.other || w.positive == 0 {
+	if w.positive == 0 {
 		return 0
 	}
 	return 1
@@ -119,14 +120,13 @@ func (a *analysis) deletionPredicate(info *types.Info, e *ast.CallExpr, kind *ty
 // is known of the deletion where it stands (1: being deleted, -1: not,
 // 0: unknown).
 type predicateWalk struct {
-	a        *analysis
-	info     *types.Info
-	kind     *types.Named
-	depth    int
+	a     *analysis
+	info  *types.Info
+	kind  *types.Named
+	depth int
+	// positive counts the returns that yield true when the object is
+	// being deleted.
 	positive int
-	// other says a return may yield true when the object is not being
-	// deleted.
-	other bool
 }
 
 // stmts walks a statement list; an if whose body always returns
@@ -144,16 +144,11 @@ func (w *predicateWalk) stmt(s ast.Stmt, guard int) {
 	switch s := s.(type) {
 	case *ast.ReturnStmt:
 		if len(s.Results) != 1 {
-			w.other = true
 			return
 		}
 		r := s.Results[0]
-		switch {
-		case isConstBool(w.info, r, false):
-		case guard == 1 || w.a.deletionTestIn(w.info, r, w.kind, w.depth) == 1:
+		if !isConstBool(w.info, r, false) && (guard == 1 || w.a.deletionTestIn(w.info, r, w.kind, w.depth) == 1) {
 			w.positive++
-		default:
-			w.other = true
 		}
 	case *ast.IfStmt:
 		t := w.a.deletionTestIn(w.info, s.Cond, w.kind, w.depth)
@@ -171,19 +166,9 @@ func (w *predicateWalk) stmt(s ast.Stmt, guard int) {
 		}
 	case *ast.BlockStmt:
 		w.stmts(s.List, guard)
-	default:
-		// Any other statement holding a return (a loop, a switch) is not
-		// read: its returns could yield true at any time.
-		ast.Inspect(s, func(n ast.Node) bool {
-			switch n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.ReturnStmt:
-				w.other = true
-			}
-			return !w.other
-		})
 	}
+	// The returns inside other statements (a loop, a switch) are not read:
+	// they add no evidence either way.
 }
 
 // returns reports whether a block ends in a return.
