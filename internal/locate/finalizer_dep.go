@@ -57,7 +57,17 @@ func (a *analysis) depFinalizerOps(fns []*ssa.Function, kind *types.Named) depFi
 				continue
 			}
 			idx := objectParam(info, c.fn, c.expr.Args, kind)
-			if idx < 0 || !a.unknownLibrary(c.fn.Pkg().Path()) {
+			if idx < 0 {
+				continue
+			}
+			if isAbstract(c.fn) && a.fileOwn(c.fn.Pos()) {
+				// A method of the tree's own interface that the call graph
+				// resolves to no implementation: where the search ends.
+				s := a.site(c.expr.Lparen)
+				out.unsettled = append(out.unsettled, fmt.Sprintf("%s, handed the primary object at %s:%d, is a method of the tree's interface that the call graph resolves to no implementation", cite.ObjectName(c.fn), s.File, s.Line))
+				continue
+			}
+			if !a.unknownLibrary(c.fn.Pkg().Path()) {
 				continue
 			}
 			var ops []depFinOp
