@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
-	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 )
@@ -49,6 +48,7 @@ func (o *finalizerOps) absent() bool {
 // PersistentVolumeClaim) are left out.
 func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finalizerOps {
 	var adds, removes, tests []finOp
+	var applyUnsettled []string
 	for _, fn := range fns {
 		b := body(fn)
 		if b == nil {
@@ -108,6 +108,12 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 		patchAdds, patchRemoves := a.patchOps(fn, info, b, kind)
 		adds = append(adds, patchAdds...)
 		removes = append(removes, patchRemoves...)
+		if kind != nil {
+			applyAdds, applyRemoves, u := a.applyOps(fns, fn, info, b, kind)
+			adds = append(adds, applyAdds...)
+			removes = append(removes, applyRemoves...)
+			applyUnsettled = append(applyUnsettled, u...)
+		}
 	}
 	for _, list := range [][]finOp{adds, removes, tests} {
 		for i := range list {
@@ -130,9 +136,10 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 		}
 		unsettledAt = d.unsettled
 	}
+	unsettledAt = append(unsettledAt, applyUnsettled...)
 	ops := &finalizerOps{adds: adds, removes: removes, tests: tests, unsettled: unsettledAt,
 		noFinalizer: "no finalizer: nothing reachable from the entry adds one",
-		searched:    fmt.Sprintf("every change or test of the primary object's Finalizers (the knowledge table's finalizer functions, SetFinalizers, an assignment or append to .Finalizers, a JSON patch on %s) and every branch on its DeletionTimestamp, in the %d functions reachable from the entry", finalizersPath, len(fns))}
+		searched:    fmt.Sprintf("every change or test of the primary object's Finalizers (the knowledge table's finalizer functions, SetFinalizers, an assignment or append to .Finalizers, a JSON patch on %s, a server-side apply of a configuration's finalizer list) and every branch on its DeletionTimestamp, in the %d functions reachable from the entry", finalizersPath, len(fns))}
 	if ref := a.ownerRef(fns, kind); ref != nil {
 		ops.noFinalizer += fmt.Sprintf("; children are removed by garbage collection through their owner reference (%s:%d)", ref.File, ref.Line)
 	}
@@ -268,6 +275,12 @@ func finalizerConstRow(p *pass) Row {
 			sites = append(sites, s)
 		}
 	}
+	if len(sites) == 0 && len(values) > 0 {
+		// Something adds, removes or tests a finalizer whose value is
+		// not followed to a constant: the row is open, not a none.
+		s := p.a.site(values[0].pos)
+		return none(fmt.Sprintf("not settled: the finalizer changed or tested at %s:%d is a value ctrlcmp does not follow to a constant or literal", s.File, s.Line))
+	}
 	if len(sites) == 0 {
 		return ops.none(ops.noFinalizer)
 	}
@@ -310,11 +323,19 @@ func finalizerAddRow(p *pass) Row {
 // finalizerCleanupRow cites the function the deletion branch runs.
 func finalizerCleanupRow(p *pass) Row {
 	if ops := p.finalizers(); ops.absent() {
+		// No finalizer, but the primary object's deletion branch may
+		// still run a function: that function is the cleanup.
+		if c := p.a.unguardedCleanup(p.reach, p.kind()); c != nil {
+			return rowOf(c.sites, "")
+		}
 		return ops.none(ops.noFinalizer + "; no branch on DeletionTimestamp needs a cleanup")
 	}
 	c := p.cleanup()
 	if c.inline {
 		return Row{Sites: c.sites, None: "no cleanup function: " + c.sites[0].Note}
+	}
+	if c.unsettled != "" {
+		return Row{Sites: c.sites, None: "not settled: " + c.unsettled}
 	}
 	if len(c.sites) == 0 {
 		return noneAfter("no branch taken when DeletionTimestamp is set is reachable from the entry",
@@ -352,6 +373,9 @@ type cleanup struct {
 	// inline says the branch calls no function of the tree: its sites are
 	// evidence, and the row has no answer.
 	inline bool
+	// unsettled says why the function run could not be decided (an
+	// interface call with several implementations); sites are evidence.
+	unsettled string
 }
 
 // cleanup finds the deletion branch (taken when DeletionTimestamp is set) and
@@ -367,7 +391,7 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 			continue
 		}
 		info := a.infoAt(b.Pos())
-		for _, d := range a.deletionBranches(info, b) {
+		for _, d := range a.deletionBranches(info, b, kind) {
 			c, removing := a.cleanupOf(fn, info, d, kind, removes)
 			if removing {
 				return c
@@ -392,14 +416,14 @@ type deletionBranch struct {
 
 // deletionBranches are the deletion branches of a body, in source order
 // (not those inside another, nor inside closures).
-func (a *analysis) deletionBranches(info *types.Info, b *ast.BlockStmt) []deletionBranch {
+func (a *analysis) deletionBranches(info *types.Info, b *ast.BlockStmt, kind *types.Named) []deletionBranch {
 	var out []deletionBranch
 	ast.Inspect(b, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.IfStmt:
-			switch a.deletionTest(info, n.Cond) {
+			switch a.deletionTest(info, n.Cond, kind) {
 			case 1:
 				out = append(out, deletionBranch{n.Body, n})
 				return false
@@ -465,10 +489,23 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree: the finalizer is dropped inline, with no cleanup function"
 		return &cleanup{sites: []Site{ifSite}, removes: inBranch, inline: true}, removing
 	}
-	primary := a.funcSite(best.own[0])
-	primary.Primary = true
 	callSite := a.site(best.expr.Lparen)
 	callSite.Note = "dispatch"
+	impls := a.implementationsFor(best.own, kind)
+	if len(impls) != 1 {
+		if len(impls) == 0 {
+			impls = best.own
+		}
+		var names []string
+		for _, fn := range impls {
+			s := a.funcSite(fn)
+			names = append(names, fmt.Sprintf("%s (%s:%d)", fn.String(), s.File, s.Line))
+		}
+		return &cleanup{sites: []Site{ifSite, callSite}, removes: append(inBranch, bestRemoves...),
+			unsettled: fmt.Sprintf("the deletion branch's call at %s:%d may run %s, and the primary type does not decide which", callSite.File, callSite.Line, strings.Join(names, " or "))}, removing
+	}
+	primary := a.funcSite(impls[0])
+	primary.Primary = true
 	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...)}, removing
 }
 
@@ -510,73 +547,4 @@ func passesKind(info *types.Info, c call, kind *types.Named) bool {
 		}
 	}
 	return false
-}
-
-// deletionTest says whether cond holds when the object is being deleted
-// (1), when it is not (-1), or does not test the deletion timestamp (0).
-func (a *analysis) deletionTest(info *types.Info, cond ast.Expr) int {
-	return a.deletionTestIn(info, cond, 0)
-}
-
-// deletionPredicateDepth bounds how many predicates deep a deletion test
-// is followed.
-const deletionPredicateDepth = 2
-
-// deletionTestIn is deletionTest, depth predicates deep.
-func (a *analysis) deletionTestIn(info *types.Info, cond ast.Expr, depth int) int {
-	switch e := ast.Unparen(cond).(type) {
-	case *ast.UnaryExpr:
-		if e.Op == token.NOT {
-			return -a.deletionTestIn(info, e.X, depth)
-		}
-	case *ast.BinaryExpr:
-		switch e.Op {
-		case token.LAND:
-			if t := a.deletionTestIn(info, e.X, depth); t == 1 {
-				return 1
-			}
-			if t := a.deletionTestIn(info, e.Y, depth); t == 1 {
-				return 1
-			}
-		case token.NEQ, token.EQL:
-			sign := 1
-			if e.Op == token.EQL {
-				sign = -1
-			}
-			if a.isDeletionTimestamp(info, e.X) && isNil(info, e.Y) || a.isDeletionTimestamp(info, e.Y) && isNil(info, e.X) {
-				return sign
-			}
-		}
-	case *ast.CallExpr:
-		sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
-		if c := a.makeCall(info, e, nil); ok && c.known && c.fact.Role == RoleTimeIsZero && a.isDeletionTimestamp(info, sel.X) {
-			return -1
-		}
-		if depth < deletionPredicateDepth {
-			return a.deletionPredicate(info, e, depth)
-		}
-	}
-	return 0
-}
-
-// deletionPredicate reads a call of a function of the tree whose body only
-// returns a test of the deletion timestamp (isBeingDeleted(obj)) as that
-// test.
-func (a *analysis) deletionPredicate(info *types.Info, e *ast.CallExpr, depth int) int {
-	fn, ok := typeutil.Callee(info, e).(*types.Func)
-	if !ok {
-		return 0
-	}
-	fd := a.decls[fn.Origin()]
-	if fd == nil || fd.Body == nil || len(fd.Body.List) != 1 {
-		return 0
-	}
-	ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 1 {
-		return 0
-	}
-	if fi := a.infoAt(fd.Pos()); fi != nil {
-		return a.deletionTestIn(fi, ret.Results[0], depth+1)
-	}
-	return 0
 }

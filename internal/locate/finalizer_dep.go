@@ -53,16 +53,41 @@ func (a *analysis) depFinalizerOps(fns []*ssa.Function, kind *types.Named) depFi
 			continue
 		}
 		for _, c := range a.callsIn(fn) {
-			if c.known || c.fn == nil || len(c.own) > 0 || a.decls[c.fn.Origin()] != nil || c.fn.Pkg() == nil || isAbstract(c.fn) {
+			if c.known || c.fn == nil || len(c.own) > 0 || a.decls[c.fn.Origin()] != nil || c.fn.Pkg() == nil {
 				continue
 			}
 			idx := objectParam(info, c.fn, c.expr.Args, kind)
-			if idx < 0 || !a.unknownLibrary(c.fn.Pkg().Path()) {
+			if idx < 0 {
 				continue
 			}
-			ops, unsettled := a.depFinalizerIn(c.fn, c.expr, idx, 0, map[*types.Func]bool{})
-			if unsettled != "" {
-				out.unsettled = append(out.unsettled, unsettled)
+			if isAbstract(c.fn) && a.fileOwn(c.fn.Pos()) {
+				// A method of the tree's own interface that the call graph
+				// resolves to no implementation: where the search ends,
+				// unless every implementation in its package is promoted
+				// from a library the knowledge table covers (a generated
+				// clientset's methods change no finalizer).
+				if a.coveredImplementations(c.fn) {
+					continue
+				}
+				s := a.site(c.expr.Lparen)
+				out.unsettled = append(out.unsettled, fmt.Sprintf("%s, handed the primary object at %s:%d, is a method of the tree's interface that the call graph resolves to no implementation", cite.ObjectName(c.fn), s.File, s.Line))
+				continue
+			}
+			if !a.unknownLibrary(c.fn.Pkg().Path()) {
+				continue
+			}
+			var ops []depFinOp
+			impls := depImplementations(c.fn)
+			if len(impls) == 0 {
+				s := a.site(c.expr.Lparen)
+				out.unsettled = append(out.unsettled, fmt.Sprintf("%s, handed the primary object at %s:%d, is an interface method with no implementation in its package", cite.ObjectName(c.fn), s.File, s.Line))
+			}
+			for _, impl := range impls {
+				o, unsettled := a.depFinalizerIn(impl, c.expr, idx, 0, map[*types.Func]bool{})
+				if unsettled != "" {
+					out.unsettled = append(out.unsettled, unsettled)
+				}
+				ops = append(ops, o...)
 			}
 			for _, d := range ops {
 				op := finOp{pos: c.expr.Lparen, info: info, in: fn}
@@ -208,4 +233,52 @@ func (a *analysis) depFinalizerIn(fn *types.Func, at *ast.CallExpr, obj, depth i
 		return true
 	})
 	return ops, unsettled
+}
+
+// depImplementations are the functions a call of a dependency function may
+// run: the function itself, or for a method of one of the library's
+// interfaces (a finalizer object its constructor returns) the methods of
+// that name of the library package's types that implement the interface.
+func depImplementations(fn *types.Func) []*types.Func {
+	if !isAbstract(fn) {
+		return []*types.Func{fn}
+	}
+	iface, ok := fn.Type().(*types.Signature).Recv().Type().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	var out []*types.Func
+	scope := fn.Pkg().Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		if n, ok := tn.Type().(*types.Named); !ok || n.TypeParams().Len() > 0 {
+			continue
+		}
+		ptr := types.NewPointer(tn.Type())
+		if !types.Implements(ptr, iface) {
+			continue
+		}
+		if sel := types.NewMethodSet(ptr).Lookup(fn.Pkg(), fn.Name()); sel != nil {
+			if m, ok := sel.Obj().(*types.Func); ok {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// coveredImplementations reports whether an interface method has
+// implementations in its package and all of them are promoted from
+// libraries the knowledge table covers.
+func (a *analysis) coveredImplementations(fn *types.Func) bool {
+	impls := depImplementations(fn)
+	for _, impl := range impls {
+		if impl.Pkg() == nil || a.fileOwn(impl.Pos()) || a.unknownLibrary(impl.Pkg().Path()) {
+			return false
+		}
+	}
+	return len(impls) > 0
 }

@@ -100,11 +100,12 @@ func patchValue(v ast.Expr) ast.Expr {
 	return v
 }
 
-// sentWithKind reports whether the patch a literal goes into is handed, in
-// the same function, to a call that is also handed an object of the
-// primary type: the literal is an argument of that call, or the variables
-// it is assigned (appended) to reach one of its arguments.
-func (a *analysis) sentWithKind(fn *ssa.Function, info *types.Info, b *ast.BlockStmt, lit *ast.CompositeLit, kind *types.Named) bool {
+// sentWithKind reports whether the patch (or apply configuration) an
+// expression goes into is handed, in the same function, to a call that is
+// also handed an object of the primary type or returns one: the expression
+// is an argument of that call, or the variables it is assigned (appended)
+// to reach one of its arguments.
+func (a *analysis) sentWithKind(fn *ssa.Function, info *types.Info, b *ast.BlockStmt, lit ast.Expr, kind *types.Named) bool {
 	vars := map[*types.Var]bool{}
 	assignedFrom(info, b, lit, false, vars)
 	taint(info, b, vars)
@@ -114,13 +115,22 @@ func (a *analysis) sentWithKind(fn *ssa.Function, info *types.Info, b *ast.Block
 			if arg.Pos() <= lit.Pos() && lit.End() <= arg.End() || mentions(info, arg, vars) {
 				carries = true
 			}
-			if n, ok := deref(info.TypeOf(arg)).(*types.Named); ok && types.Identical(n, kind) {
+			if isKind(info.TypeOf(arg), kind) {
 				primary = true
 			}
+		}
+		if t, ok := info.TypeOf(c.expr).(*types.Tuple); ok && t.Len() > 0 && isKind(t.At(0).Type(), kind) {
+			primary = true // a clientset's Apply or Patch returns the object
 		}
 		if carries && primary {
 			return true
 		}
 	}
 	return false
+}
+
+// isKind reports whether t is the primary type or a pointer to it.
+func isKind(t types.Type, kind *types.Named) bool {
+	n, ok := deref(t).(*types.Named)
+	return ok && types.Identical(n, kind)
 }

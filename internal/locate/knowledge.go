@@ -360,6 +360,10 @@ const (
 	methodReconcile        = "Reconcile"
 	fieldDeletionTimestamp = typeObjectMeta + ".DeletionTimestamp"
 	fieldFinalizers        = typeObjectMeta + ".Finalizers"
+	// typeApplyObjectMeta is an apply configuration's metadata (server-side
+	// apply), and fieldApplyFinalizers its finalizer list.
+	typeApplyObjectMeta  = "k8s.io/client-go/applyconfigurations/meta/v1.ObjectMetaApplyConfiguration"
+	fieldApplyFinalizers = typeApplyObjectMeta + ".Finalizers"
 	// methodAddAfter is the name a workqueue's AddAfter is looked up by
 	// (the method found is then recognised by its key).
 	methodAddAfter = "AddAfter"

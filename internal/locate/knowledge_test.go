@@ -304,7 +304,7 @@ func TestKnowledgeTypesAndFields(t *testing.T) {
 		tn, _ := p.Scope().Lookup(name).(*types.TypeName)
 		return tn
 	}
-	typeNames := []string{typeResult, typeObjectMeta, typeGetOptions, typeCondition, typeRequest, typeContext}
+	typeNames := []string{typeResult, typeObjectMeta, typeApplyObjectMeta, typeGetOptions, typeCondition, typeRequest, typeContext}
 	for q := range clientsetVerbs {
 		typeNames = append(typeNames, q)
 	}
@@ -313,7 +313,7 @@ func TestKnowledgeTypesAndFields(t *testing.T) {
 			t.Errorf("type %s does not exist", q)
 		}
 	}
-	fields := []string{fieldConditionType, fieldConditionStatus, fieldResultRequeue, fieldResultRequeueAfter, fieldDeletionTimestamp, fieldFinalizers}
+	fields := []string{fieldConditionType, fieldConditionStatus, fieldResultRequeue, fieldResultRequeueAfter, fieldDeletionTimestamp, fieldFinalizers, fieldApplyFinalizers}
 	for q := range handlerFields {
 		fields = append(fields, q)
 	}

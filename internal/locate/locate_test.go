@@ -48,6 +48,10 @@ var fixtures = []string{
 	"eventqueue",
 	"knative",
 	"knative-nofinalizer",
+	"finapply",
+	"findispatch",
+	"finlib",
+	"finnoguard",
 }
 
 // located is what the tests read of a located fixture: the tree's root

@@ -29,3 +29,35 @@ func Has(obj metav1.Object, name string) bool {
 func Describe(obj metav1.Object) string {
 	return obj.GetNamespace() + "/" + obj.GetName()
 }
+
+// Finalizer adds and removes the one finalizer it was made for: the
+// finlib fixture reaches it only through the interface.
+type Finalizer interface {
+	AddFinalizer(obj metav1.Object)
+	RemoveFinalizer(obj metav1.Object)
+}
+
+// NewFinalizer returns the Finalizer of a finalizer name.
+func NewFinalizer(name string) Finalizer { return named(name) }
+
+// named is the Finalizer of one name.
+type named string
+
+// AddFinalizer adds the finalizer.
+func (n named) AddFinalizer(obj metav1.Object) { Add(obj, string(n)) }
+
+// RemoveFinalizer removes the finalizer.
+func (n named) RemoveFinalizer(obj metav1.Object) { Remove(obj, string(n)) }
+
+// Labeler reads an object through an interface and changes nothing.
+type Labeler interface {
+	Label(obj metav1.Object) string
+}
+
+// NewLabeler returns a Labeler.
+func NewLabeler() Labeler { return labeler{} }
+
+type labeler struct{}
+
+// Label names an object's namespace and name.
+func (labeler) Label(obj metav1.Object) string { return Describe(obj) }

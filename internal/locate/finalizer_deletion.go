@@ -1,0 +1,375 @@
+package locate
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+)
+
+// Deletion tests: a condition that holds when the primary object is being
+// deleted. Besides the timestamp's own tests it may be a local boolean
+// defined from one, an && or || holding one, or a call of a predicate
+// whose body decides it (isOrphaned(obj), a method IsBeingDeleted() of
+// the object's type, reached through an interface by the primary type).
+
+// deletionTest says whether cond holds when the object is being deleted
+// (1), when it is not (-1), or does not test the deletion timestamp (0).
+func (a *analysis) deletionTest(info *types.Info, cond ast.Expr, kind *types.Named) int {
+	return a.deletionTestIn(info, cond, kind, 0)
+}
+
+// deletionPredicateDepth bounds how many predicates deep a deletion test
+// is followed.
+const deletionPredicateDepth = 2
+
+// deletionTestIn is deletionTest, depth predicates deep.
+func (a *analysis) deletionTestIn(info *types.Info, cond ast.Expr, kind *types.Named, depth int) int {
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			return -a.deletionTestIn(info, e.X, kind, depth)
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LAND, token.LOR:
+			// && holds only when the object is being deleted; || holds
+			// then, among other times.
+			if a.deletionTestIn(info, e.X, kind, depth) == 1 || a.deletionTestIn(info, e.Y, kind, depth) == 1 {
+				return 1
+			}
+		case token.NEQ, token.EQL:
+			sign := 1
+			if e.Op == token.EQL {
+				sign = -1
+			}
+			if a.isDeletionTimestamp(info, e.X) && isNil(info, e.Y) || a.isDeletionTimestamp(info, e.Y) && isNil(info, e.X) {
+				return sign
+			}
+		}
+	case *ast.Ident:
+		if v := a.definedOnce(info, e); v != nil {
+			return a.deletionTestIn(info, v, kind, depth)
+		}
+	case *ast.CallExpr:
+		sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
+		if c := a.makeCall(info, e, nil); ok && c.known && c.fact.Role == RoleTimeIsZero && a.isDeletionTimestamp(info, sel.X) {
+			return -1
+		}
+		if depth < deletionPredicateDepth {
+			return a.deletionPredicate(info, e, kind, depth)
+		}
+	}
+	return 0
+}
+
+// deletionPredicate reads a call of a boolean function as a deletion test
+// from its body: the tree's, or that of a library the knowledge table does
+// not cover (the API module's methods). A method of an interface is read
+// as the primary type's method of that name. A body that is one return is
+// that return's test; otherwise the predicate holds when the object is
+// being deleted (among other times, as an || does) when one of its returns
+// yields a test that holds then, or yields anything once the deletion is
+// established (after an early return when it is not, or in the branch
+// taken when it is). One that only yields false then is no deletion test.
+func (a *analysis) deletionPredicate(info *types.Info, e *ast.CallExpr, kind *types.Named, depth int) int {
+	fn, ok := typeutil.Callee(info, e).(*types.Func)
+	if !ok {
+		return 0
+	}
+	if r := fn.Type().(*types.Signature).Results(); r.Len() != 1 || !isBool(r.At(0).Type()) {
+		return 0
+	}
+	if isAbstract(fn) {
+		if kind == nil {
+			return 0
+		}
+		m, _, _ := types.LookupFieldOrMethod(types.NewPointer(kind), true, fn.Pkg(), fn.Name())
+		if fn, ok = m.(*types.Func); !ok {
+			return 0
+		}
+	}
+	b := a.ownBody(fn.Origin())
+	if b == nil && fn.Pkg() != nil && a.unknownLibrary(fn.Pkg().Path()) {
+		b = a.depBody(fn.Origin())
+	}
+	if b == nil || b.decl == nil || b.decl.Body == nil {
+		return 0
+	}
+	list := b.decl.Body.List
+	if len(list) == 1 {
+		if ret, ok := list[0].(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
+			return a.deletionTestIn(b.info, ret.Results[0], kind, depth+1)
+		}
+	}
+	w := predicateWalk{a: a, info: b.info, kind: kind, depth: depth + 1}
+	w.stmts(list, 0)
+	if w.positive == 0 {
+		return 0
+	}
+	return 1
+}
+
+// predicateWalk reads the returns of a predicate's body, each under what
+// is known of the deletion where it stands (1: being deleted, -1: not,
+// 0: unknown).
+type predicateWalk struct {
+	a     *analysis
+	info  *types.Info
+	kind  *types.Named
+	depth int
+	// positive counts the returns that yield true when the object is
+	// being deleted.
+	positive int
+}
+
+// stmts walks a statement list; an if whose body always returns
+// establishes, for the statements after it, that its condition is false.
+func (w *predicateWalk) stmts(list []ast.Stmt, guard int) {
+	for _, s := range list {
+		w.stmt(s, guard)
+		if is, ok := s.(*ast.IfStmt); ok && is.Else == nil && guard == 0 && returns(is.Body) {
+			guard = -w.a.deletionTestIn(w.info, is.Cond, w.kind, w.depth)
+		}
+	}
+}
+
+func (w *predicateWalk) stmt(s ast.Stmt, guard int) {
+	switch s := s.(type) {
+	case *ast.ReturnStmt:
+		if len(s.Results) != 1 {
+			return
+		}
+		r := s.Results[0]
+		if !isConstBool(w.info, r, false) && (guard == 1 || w.a.deletionTestIn(w.info, r, w.kind, w.depth) == 1) {
+			w.positive++
+		}
+	case *ast.IfStmt:
+		t := w.a.deletionTestIn(w.info, s.Cond, w.kind, w.depth)
+		inner := guard
+		if guard == 0 {
+			inner = t
+		}
+		w.stmts(s.Body.List, inner)
+		if s.Else != nil {
+			inner = guard
+			if guard == 0 {
+				inner = -t
+			}
+			w.stmt(s.Else, inner)
+		}
+	case *ast.BlockStmt:
+		w.stmts(s.List, guard)
+	}
+	// The returns inside other statements (a loop, a switch) are not read:
+	// they add no evidence either way.
+}
+
+// returns reports whether a block ends in a return.
+func returns(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	_, ok := b.List[len(b.List)-1].(*ast.ReturnStmt)
+	return ok
+}
+
+// isConstBool reports whether e is the boolean constant want.
+func isConstBool(info *types.Info, e ast.Expr, want bool) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value) == want
+}
+
+// definedOnce is the value a local boolean variable is defined with
+// (finished := !obj.DeletionTimestamp.IsZero() || …) when the function
+// declaring it assigns it nowhere else, or nil.
+func (a *analysis) definedOnce(info *types.Info, id *ast.Ident) ast.Expr {
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.IsField() || !isBool(v.Type()) {
+		return nil
+	}
+	fi, ok := a.fileAt(v.Pos())
+	if !ok {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(fi.file, v.Pos(), v.Pos())
+	var fnBody *ast.BlockStmt
+	for _, n := range path {
+		switch f := n.(type) {
+		case *ast.FuncDecl:
+			fnBody = f.Body
+		case *ast.FuncLit:
+			fnBody = f.Body
+		}
+		if fnBody != nil {
+			break
+		}
+	}
+	if fnBody == nil {
+		return nil
+	}
+	var value ast.Expr
+	stores := 0
+	ast.Inspect(fnBody, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			lid, ok := ast.Unparen(l).(*ast.Ident)
+			if !ok || (info.Defs[lid] != v && info.Uses[lid] != v) {
+				continue
+			}
+			stores++
+			if len(as.Lhs) == len(as.Rhs) && as.Tok == token.DEFINE {
+				value = as.Rhs[i]
+			}
+		}
+		return true
+	})
+	if stores != 1 {
+		return nil
+	}
+	return value
+}
+
+// implementationsFor narrows the functions a call may run (the
+// implementations of an interface method) to those that can run for the
+// primary type: the ones that convert their object to it, else the ones
+// that convert it to no API object type (they serve every kind).
+func (a *analysis) implementationsFor(own []*ssa.Function, kind *types.Named) []*ssa.Function {
+	if len(own) < 2 || kind == nil {
+		return own
+	}
+	var forKind, generic []*ssa.Function
+	for _, fn := range own {
+		kinds := a.assertedKinds(fn)
+		switch {
+		case kinds[typeKey(kind)]:
+			forKind = append(forKind, fn)
+		case len(kinds) == 0:
+			generic = append(generic, fn)
+		}
+	}
+	if len(forKind) > 0 {
+		return forKind
+	}
+	return generic
+}
+
+// assertedKinds are the API object types a function's body converts a
+// value to (a type assertion or a type switch's case), by type key.
+func (a *analysis) assertedKinds(fn *ssa.Function) map[string]bool {
+	kinds := map[string]bool{}
+	b := body(fn)
+	if b == nil {
+		return kinds
+	}
+	info := a.infoAt(b.Pos())
+	if info == nil {
+		return kinds
+	}
+	note := func(e ast.Expr) {
+		t := info.TypeOf(e)
+		if t == nil {
+			return
+		}
+		if _, ok := types.Unalias(t).(*types.Pointer); !ok {
+			t = types.NewPointer(t)
+		}
+		if IsObjectPointer(t) {
+			kinds[typeKey(deref(t))] = true
+		}
+	}
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.TypeAssertExpr:
+			if n.Type != nil {
+				note(n.Type)
+			}
+		case *ast.TypeSwitchStmt:
+			for _, s := range n.Body.List {
+				for _, e := range s.(*ast.CaseClause).List {
+					note(e)
+				}
+			}
+		}
+		return true
+	})
+	return kinds
+}
+
+// unguardedCleanup is, for a controller that keeps no finalizer, the first
+// branch on the primary object's own deletion timestamp that runs a
+// function of the tree (a single one, or the one the primary type
+// decides), or nil. A branch on a child's deletion is not the primary's.
+func (a *analysis) unguardedCleanup(reach *callgraph.Reach, kind *types.Named) *cleanup {
+	if kind == nil {
+		return nil
+	}
+	for _, fn := range reach.Funcs() {
+		b := body(fn)
+		if b == nil {
+			continue
+		}
+		info := a.infoAt(b.Pos())
+		for _, d := range a.deletionBranches(info, b, kind) {
+			if !a.deletionOnKind(info, d.ifStmt.Cond, kind) {
+				continue
+			}
+			c, _ := a.cleanupOf(fn, info, d, kind, nil)
+			if c.inline || c.unsettled != "" {
+				continue
+			}
+			c.sites[0].Note = "no finalizer guards this branch: the object may be gone before it runs"
+			return c
+		}
+	}
+	return nil
+}
+
+// deletionOnKind reports whether a deletion test is about an object of the
+// primary type: the holder of the DeletionTimestamp it reads, or an
+// argument of the predicate it calls, is one.
+func (a *analysis) deletionOnKind(info *types.Info, cond ast.Expr, kind *types.Named) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if fieldOf(info, n) == fieldDeletionTimestamp && isKindHolder(info, n.X, kind) {
+				found = true
+			}
+		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && a.isDeletionTimestamp(info, n) && isKindHolder(info, sel.X, kind) {
+				found = true
+			}
+			for _, arg := range n.Args {
+				if isKind(info.TypeOf(arg), kind) {
+					found = true
+				}
+			}
+		case *ast.Ident:
+			if v := a.definedOnce(info, n); v != nil && a.deletionOnKind(info, v, kind) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isKindHolder reports whether e holds an object of the primary type (or
+// is its ObjectMeta).
+func isKindHolder(info *types.Info, e ast.Expr, kind *types.Named) bool {
+	if typeKey(info.TypeOf(e)) == typeObjectMeta {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		return ok && isKindHolder(info, sel.X, kind)
+	}
+	return isKind(info.TypeOf(e), kind)
+}

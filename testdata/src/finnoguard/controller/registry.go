@@ -1,0 +1,61 @@
+// Package controller holds a reconciler that keeps no finalizer but runs a
+// cleanup on the branch taken when its object is being deleted.
+package controller
+
+import (
+	"context"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+)
+
+// want-none "finalizer-const" "finalizer-add" "finalizer-remove"
+// want-none "condition-types" "requeue-success" "interval-trace" "drift"
+
+// RegistryReconciler keeps an in-memory registry of Services and their
+// endpoints; it holds no finalizer, so a deleted Service may be gone
+// before its entry is dropped.
+type RegistryReconciler struct {
+	client.Client
+	entries sync.Map
+}
+
+// Reconcile records one Service, or drops it when it is being deleted.
+func (r *RegistryReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "reconcile-entry"
+	var svc corev1.Service
+	if err := r.Get(ctx, req.NamespacedName, &svc); err != nil { // want "reread"
+		r.entries.Delete(req.NamespacedName)
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	var ep corev1.Endpoints
+	if err := r.Get(ctx, req.NamespacedName, &ep); client.IgnoreNotFound(err) != nil {
+		return ctrl.Result{}, err // want "requeue-error"
+	}
+	if ep.DeletionTimestamp != nil {
+		r.noteEndpointsGoing(ctx, &ep) // decoy: a child's deletion, not the Service's
+	}
+	if !svc.DeletionTimestamp.IsZero() {
+		r.forget(&svc)
+		return ctrl.Result{}, nil
+	}
+	r.entries.Store(req.NamespacedName, len(ep.Subsets))
+	return ctrl.Result{}, nil
+}
+
+// noteEndpointsGoing logs that a Service's endpoints are being deleted.
+func (r *RegistryReconciler) noteEndpointsGoing(ctx context.Context, ep *corev1.Endpoints) {
+	log.FromContext(ctx).Info("endpoints going", "name", ep.Name)
+}
+
+// forget drops a Service's registry entry.
+func (r *RegistryReconciler) forget(svc *corev1.Service) { // want "finalizer-cleanup"
+	r.entries.Delete(client.ObjectKeyFromObject(svc))
+}
+
+// SetupWithManager registers the reconciler for Services.
+func (r *RegistryReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).For(&corev1.Service{}).Named("registry").Complete(r)
+}
