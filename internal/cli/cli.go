@@ -30,9 +30,11 @@ citations, where each part of a controller lives: the reconcile entry, where
 the object is re-read, the finalizer (constant, added, cleaned up, removed),
 the status condition types, and the requeues on error and on success.
 
-It understands controller-runtime reconcilers (kubebuilder, Flux) and
-hand-wired client-go controllers (informers, listers, a workqueue). It reads
-the source with go/packages and go/ssa; it never runs the code it reads.
+It understands controller-runtime reconcilers (kubebuilder, Flux),
+hand-wired client-go controllers (informers, listers, a workqueue, or a
+queue of events), and generated reconcilers (knative.dev/pkg: the generated
+Reconcile and the hand-written ReconcileKind). It reads the source with
+go/packages and go/ssa; it never runs the code it reads.
 
 Exit codes: 0 success; 1 findings (check); 2 usage error; 3 the tree could not
 be loaded or analysed; 4 the source could not be fetched (or its server went
