@@ -32,8 +32,9 @@ type SecretReconciler struct {
 	Writer client.Writer
 }
 
-//line templates/reconcile.tmpl:500
 // Reconcile labels one Secret if it is not labelled yet.
+//
+//line templates/reconcile.tmpl:500
 func (r *SecretReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) { // want "reconcile-entry"
 	var secret corev1.Secret
 	if err := r.Reader.Get(ctx, req.NamespacedName, &secret); err != nil { // want "reread"
