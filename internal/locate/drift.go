@@ -201,7 +201,22 @@ func isObjectValue(t types.Type) bool {
 	if IsObjectPointer(t) {
 		return true
 	}
+	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
+		// A generic reconciler's object: its constraint makes it one
+		// (client.Object's metadata accessors).
+		return hasMethods(tp, "GetNamespace", "GetLabels")
+	}
 	return IsObjectPointer(types.NewPointer(t))
+}
+
+// hasMethods reports whether t has every method named.
+func hasMethods(t types.Type, names ...string) bool {
+	for _, name := range names {
+		if obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name); obj == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // assignmentsTo lists the expressions body assigns to a local variable

@@ -359,39 +359,20 @@ func optionsField(info *types.Info, e ast.Expr, field string) ast.Expr {
 // to Complete: the argument's own type when concrete, else the concrete types
 // assigned to the variable it names, else the registering method's receiver.
 func (a *analysis) reconcilerTypes(fd *ast.FuncDecl, info *types.Info, arg ast.Expr) []*types.Named {
-	var out []*types.Named
-	add := func(t types.Type) {
-		if n, ok := deref(t).(*types.Named); ok && !types.IsInterface(n) {
-			if _, own := a.fileAt(n.Obj().Pos()); own && !slices.Contains(out, n) {
-				out = append(out, n)
-			}
-		}
-	}
 	if arg == nil {
 		return nil
 	}
-	add(info.TypeOf(arg))
-	if len(out) > 0 {
-		return out
-	}
-	if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
-		if v, ok := info.Uses[id].(*types.Var); ok {
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
-					for i, l := range as.Lhs {
-						if lid, ok := l.(*ast.Ident); ok && (info.Uses[lid] == v || info.Defs[lid] == v) {
-							add(info.TypeOf(as.Rhs[i]))
-						}
-					}
-				}
-				return true
-			})
-		}
-	}
+	out := a.ownTypesOf(fd, info, arg)
 	if len(out) == 0 && fd.Recv != nil {
 		if obj, ok := info.Defs[fd.Name].(*types.Func); ok {
-			add(obj.Type().(*types.Signature).Recv().Type())
+			out = a.ownNamed(out, obj.Type().(*types.Signature).Recv().Type())
 		}
+	}
+	if len(out) == 0 {
+		// A reconciler handed to a library's wrapper (a rate limiter, a
+		// conflict filter: Complete(wrap(name, r, …))): the wrapper's
+		// Reconcile calls the one it holds, which is the tree's entry.
+		return a.wrappedReconcilers(fd, info, arg, wrapDepth)
 	}
 	var withReconcile []*types.Named
 	for _, n := range out {
@@ -400,6 +381,84 @@ func (a *analysis) reconcilerTypes(fd *ast.FuncDecl, info *types.Info, arg ast.E
 		}
 	}
 	return withReconcile
+}
+
+// ownTypesOf returns the tree's own concrete types an expression holds: its
+// type, or for a variable the types of the values the function assigns it.
+func (a *analysis) ownTypesOf(fd *ast.FuncDecl, info *types.Info, e ast.Expr) []*types.Named {
+	out := a.ownNamed(nil, info.TypeOf(e))
+	if len(out) > 0 {
+		return out
+	}
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if v, ok := info.Uses[id].(*types.Var); ok {
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+					for i, l := range as.Lhs {
+						if lid, ok := l.(*ast.Ident); ok && (info.Uses[lid] == v || info.Defs[lid] == v) {
+							out = a.ownNamed(out, info.TypeOf(as.Rhs[i]))
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	return out
+}
+
+// ownNamed appends t's named type to out when the tree declares it and it
+// is concrete, once.
+func (a *analysis) ownNamed(out []*types.Named, t types.Type) []*types.Named {
+	if t == nil {
+		return out
+	}
+	if n, ok := deref(t).(*types.Named); ok && !types.IsInterface(n) {
+		if _, own := a.fileAt(n.Obj().Pos()); own && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// wrapDepth bounds how many wrappers deep a registered reconciler is looked
+// for.
+const wrapDepth = 3
+
+// wrappedReconcilers returns the tree's reconciler types handed, as
+// arguments, to the calls that build a registered reconciler the tree does
+// not declare, up to depth wrappers deep: only types whose Reconcile takes
+// a reconcile.Request, as the wrapper's own does.
+func (a *analysis) wrappedReconcilers(fd *ast.FuncDecl, info *types.Info, arg ast.Expr, depth int) []*types.Named {
+	call, ok := ast.Unparen(arg).(*ast.CallExpr)
+	if !ok || depth == 0 || info.Types[call.Fun].IsType() {
+		return nil
+	}
+	var out []*types.Named
+	for _, inner := range call.Args {
+		found := a.ownTypesOf(fd, info, inner)
+		if len(found) == 0 {
+			found = a.wrappedReconcilers(fd, info, inner, depth-1)
+		}
+		for _, n := range found {
+			if fn := a.methodFunc(n, methodReconcile); fn != nil && takesRequest(fn) && !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// takesRequest reports whether a Reconcile method takes a
+// reconcile.Request.
+func takesRequest(f *ssa.Function) bool {
+	params := f.Signature.Params()
+	for i := 0; i < params.Len(); i++ {
+		if typeKey(params.At(i).Type()) == typeRequest {
+			return true
+		}
+	}
+	return false
 }
 
 // methodFunc returns the own SSA function of a method of *T or T: one

@@ -52,6 +52,7 @@ var fixtures = []string{
 	"findispatch",
 	"finlib",
 	"finnoguard",
+	"wrapped",
 }
 
 // located is what the tests read of a located fixture: the tree's root

@@ -15,7 +15,7 @@ import (
 )
 
 // want-none "requeue-success" "interval-trace" "condition-types"
-// want-none "LabelReconciler/drift" "Pruner/drift"
+// want-none "LabelReconciler/drift"
 // want-none "Pruner/finalizer-const" "Pruner/finalizer-add" "Pruner/finalizer-cleanup" "Pruner/finalizer-remove"
 
 const (
@@ -38,8 +38,8 @@ func (p *Pruner[T]) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resul
 	if err := fetch(ctx, p.Client, req.NamespacedName, obj); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if obj.GetLabels()[staleLabel] == "true" {
-		if err := p.Delete(ctx, obj); err != nil {
+	if obj.GetLabels()[staleLabel] == "true" { // want "Pruner/drift:compare"
+		if err := p.Delete(ctx, obj); err != nil { // want "Pruner/drift:apply"
 			return ctrl.Result{}, err // want "Pruner/requeue-error"
 		}
 	}
