@@ -99,7 +99,7 @@ func TestWorkspaceOutsideRefused(t *testing.T) {
 	if tree.Workspace != "" {
 		t.Errorf("Workspace = %q, want none", tree.Workspace)
 	}
-	if len(tree.Warnings) != 1 || !strings.Contains(tree.Warnings[0], "uses ../elsewhere, outside the workspace's own directory") {
+	if len(tree.Warnings) != 1 || !strings.HasPrefix(tree.Warnings[0], "../go.work uses ../elsewhere, outside the workspace's own directory") {
 		t.Errorf("warnings %q, want one about ../elsewhere", tree.Warnings)
 	}
 }

@@ -256,7 +256,11 @@ func workspace(ctx context.Context, dir string) (gowork, refused string) {
 		return "", ""
 	}
 	if outside := usedOutside(gowork); outside != "" {
-		return "", fmt.Sprintf("%s uses %s, outside the workspace's own directory; the tree is loaded without it (GOWORK=off), so that nothing outside is read", gowork, outside)
+		shown := gowork // named relative to the tree, as warnings are
+		if rel, err := filepath.Rel(dir, gowork); err == nil {
+			shown = rel
+		}
+		return "", fmt.Sprintf("%s uses %s, outside the workspace's own directory; the tree is loaded without it (GOWORK=off), so that nothing outside is read", shown, outside)
 	}
 	return gowork, ""
 }
