@@ -672,10 +672,7 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 		return out
 	}
 	out.success = &timedRequeue{in: success.in, at: success.at, duration: success.after}
-	s := a.site(success.pos)
-	s.Class = ClassSuccessInterval
-	s.Primary = true
-	out.onSuccess = Row{Sites: []Site{s}}
+	out.onSuccess = a.successRow(success.pos, "")
 	return out
 }
 

@@ -203,12 +203,18 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 		return out
 	}
 	out.success = &timedRequeue{in: success.afterFn(), at: success.at, duration: success.after}
-	s := a.site(success.pos)
+	out.onError, out.onSuccess = errRow, a.successRow(success.pos, success.note)
+	return out
+}
+
+// successRow is the requeue-success row of a timed success return: its
+// site, classed success-interval, the primary one.
+func (a *analysis) successRow(pos token.Pos, note string) Row {
+	s := a.site(pos)
 	s.Class = ClassSuccessInterval
 	s.Primary = true
-	s.Note = success.note
-	out.onError, out.onSuccess = errRow, Row{Sites: []Site{s}}
-	return out
+	s.Note = note
+	return Row{Sites: []Site{s}}
 }
 
 // returns collects the classified returns of fn under a guard.
