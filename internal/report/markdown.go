@@ -132,6 +132,15 @@ func mdText(t result.Tree, s string) string {
 		return mdEscape(s)
 	}
 	var b strings.Builder
+	splitProse(s, func(text string) { b.WriteString(mdEscape(text)) }, func(file string, line int) {
+		fmt.Fprintf(&b, "[%s](%s)", mdEscape(fmt.Sprintf("%s:%d", path.Base(file), line)), t.Link(file, line))
+	})
+	return b.String()
+}
+
+// splitProse cuts prose from the analysis into its text, passed to text,
+// and the citations in it (path:line, the path in the tree), passed to at.
+func splitProse(s string, text func(string), at func(file string, line int)) {
 	last := 0
 	for _, m := range proseCite.FindAllStringSubmatchIndex(s, -1) {
 		if m[0] > 0 && strings.IndexByte("@/:", s[m[0]-1]) >= 0 || m[1] < len(s) && isWordByte(s[m[1]]) {
@@ -141,13 +150,11 @@ func mdText(t result.Tree, s string) string {
 		if err != nil {
 			continue
 		}
-		file := s[m[2]:m[3]]
-		b.WriteString(mdEscape(s[last:m[0]]))
-		fmt.Fprintf(&b, "[%s](%s)", mdEscape(fmt.Sprintf("%s:%d", path.Base(file), line)), t.Link(file, line))
+		text(s[last:m[0]])
+		at(s[m[2]:m[3]], line)
 		last = m[1]
 	}
-	b.WriteString(mdEscape(s[last:]))
-	return b.String()
+	text(s[last:])
 }
 
 func isWordByte(c byte) bool {
