@@ -160,8 +160,9 @@ func (b *pageBuilder) page(sides []result.Side) (htmlPage, error) {
 		col := htmlColumn{Side: s.Tree.Side, Controller: headingName(s.Tree, s.Controller), Kind: s.Controller.Kind, Style: s.Controller.Style,
 			Label: s.Tree.Label(), Dirty: s.Tree.Dirty, Warnings: len(s.Tree.Warnings)}
 		if s.Tree.Pinned {
-			col.Repo, col.Sha = redact.URLs(s.Tree.Repo), s.Tree.Sha
+			col.Repo = redact.URLs(s.Tree.Repo)
 		}
+		col.Sha = s.Tree.Sha
 		p.Columns = append(p.Columns, col)
 		names = append(names, strings.TrimSpace(col.Side+" "+col.Controller+" ("+col.Label+")"))
 		p.Partial = p.Partial || controllerPartial(s.Controller)
@@ -246,8 +247,12 @@ func (b *pageBuilder) cell(i int, s result.Side, id string, refs map[string]none
 		}
 		tab := htmlTab{ID: fmt.Sprintf("%s-%d-%d", id, i, len(c.Tabs)), Class: site.Class, Note: site.Note, Primary: site.Primary, Partial: site.Partial,
 			Main: b.h.excerpt(key(s), s.Tree, b.read(i), site.Site, rowRadius)}
-		tab.Label = site.Name
-		if tab.Label == "" {
+		switch {
+		case site.Name != "":
+			tab.Label = site.Name
+		case site.File == p.File:
+			tab.Label = fmt.Sprintf("line %d", site.Line)
+		default:
 			tab.Label = tab.Main.Label
 		}
 		if site.Set != nil {

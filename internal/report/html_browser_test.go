@@ -100,6 +100,13 @@ func artifacts(t *testing.T) string {
 // screenshot saves the whole page, width pixels wide, as a PNG.
 func screenshot(t *testing.T, ctx context.Context, width int64, dark bool, file string) {
 	t.Helper()
+	shoot(t, ctx, width, dark, chromedp.FullScreenshot(100), file)
+}
+
+// shoot takes a screenshot with the viewport width pixels wide, in the
+// light or the dark colour scheme, and saves it to file.
+func shoot(t *testing.T, ctx context.Context, width int64, dark bool, take chromedp.Action[[]byte], file string) {
+	t.Helper()
 	scheme := "light"
 	if dark {
 		scheme = "dark"
@@ -110,7 +117,7 @@ func screenshot(t *testing.T, ctx context.Context, width int64, dark bool, file 
 	}))
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	png, err := chromedp.Run(ctx, take)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,8 +187,9 @@ func TestHTMLInBrowser(t *testing.T) {
 
 // TestHTMLShots (under -shots) takes screenshots of the page in
 // $CTRLCMP_HTML_FILE, its first row open, at 1280 and 390 px wide, into
-// $CTRLCMP_ARTIFACTS as NAME-1280.png and NAME-390.png, NAME the page's
-// file name without .html.
+// $CTRLCMP_ARTIFACTS as NAME-1280.png and NAME-390.png (NAME the page's
+// file name without .html), with NAME-1280-dark.png in the dark colour
+// scheme and NAME-1280-top.png, the first screenful.
 func TestHTMLShots(t *testing.T) {
 	if !*shots {
 		t.Skip("screenshots of a page of your own: go test -run TestHTMLShots -shots with CTRLCMP_HTML_FILE=PAGE and CTRLCMP_ARTIFACTS=DIR")
@@ -205,4 +213,7 @@ func TestHTMLShots(t *testing.T) {
 	screenshot(t, ctx, 1280, false, filepath.Join(out, name+"-1280.png"))
 	screenshot(t, ctx, 390, false, filepath.Join(out, name+"-390.png"))
 	screenshot(t, ctx, 1280, true, filepath.Join(out, name+"-1280-dark.png"))
+	// The top of the page, as a reader first sees it: small enough for a
+	// README.
+	shoot(t, ctx, 1280, false, chromedp.CaptureScreenshot(), filepath.Join(out, name+"-1280-top.png"))
 }
