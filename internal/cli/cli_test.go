@@ -175,6 +175,7 @@ func TestBadInput(t *testing.T) {
 		{"stages for without run", []string{"stages", ".", "--for", "1m"}, "go with --run"},
 		{"stages run for nothing", []string{"stages", ".", "--run", "--for", "0s"}, "--for 0s: give a positive duration"},
 		{"stages run as mermaid", []string{"stages", ".", "--run", "--format", "mermaid"}, "a run's reading prints as"},
+		{"stages log as html", []string{"stages", ".", "--log", "x.log", "--format", "html"}, "--format html draws the stages of the code"},
 		{"zero timeout", []string{"locate", "--rev", sha, "--timeout", "0"}, `invalid argument "0" for "--timeout" flag: a fetch needs time; give a positive duration`},
 		{"timeout without unit", []string{"check", "--timeout", "30", "j.md"}, `invalid argument "30" for "--timeout" flag: not a duration; give one such as 30s`},
 	} {

@@ -1,6 +1,7 @@
 package report_test
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+	"github.com/ctrlcmp/ctrlcmp/internal/report"
 )
 
 // shots is -shots: TestHTMLShots takes the screenshots of the page in
@@ -216,4 +218,43 @@ func TestHTMLShots(t *testing.T) {
 	// The top of the page, as a reader first sees it: small enough for a
 	// README.
 	shoot(t, ctx, 1280, false, chromedp.CaptureScreenshot(), filepath.Join(out, name+"-1280-top.png"))
+}
+
+// TestStagesHTMLInBrowser opens the stages page of the client-go fixture:
+// the keyboard reaches the first arrow's link and follows it to the
+// excerpt of its site, which marks the cited line.
+func TestStagesHTMLInBrowser(t *testing.T) {
+	ctx := browser(t)
+	tr := trees(t)[1]
+	var b bytes.Buffer
+	if err := report.StagesHTML(&b, report.TreeFiles(filepath.Join("..", "..", "testdata", "src", tr.Root), ""), tr, tr.Controllers[0]); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(t.TempDir(), "stages.html")
+	if err := os.WriteFile(page, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	guard(t, ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate("file://"+filepath.ToSlash(page)))
+	presses := 0
+	for ; eval[string](t, ctx, `document.activeElement.closest("svg") ? document.activeElement.getAttribute("href") : ""`) == ""; presses++ {
+		if presses == 20 {
+			t.Fatal("20 Tab presses did not reach an arrow's link")
+		}
+		guard(t, ctx, chromedp.KeyEvent(kb.Tab))
+	}
+	target := eval[string](t, ctx, `document.activeElement.getAttribute("href")`)
+	guard(t, ctx, chromedp.KeyEvent(kb.Enter))
+	if got := eval[string](t, ctx, `location.hash`); got != target {
+		t.Fatalf("Enter on the arrow's link went to %q, want %q", got, target)
+	}
+	watch := tr.Controllers[0].Stages[locate.StageWatch].Sites[0]
+	mark := fmt.Sprintf(`document.querySelector(%q)`, target+" mark[aria-current]")
+	if !eval[bool](t, ctx, mark+` !== null && `+mark+`.checkVisibility()`) {
+		t.Fatalf("%s: no visible marked line", target)
+	}
+	if got := eval[string](t, ctx, mark+`.dataset.line`); got != fmt.Sprint(watch.Line) {
+		t.Errorf("the first arrow's excerpt marks line %s, want the watch stage's %d", got, watch.Line)
+	}
+	t.Logf("%d Tab presses reached the first arrow's link; Enter followed it to %s", presses, target)
+	screenshot(t, ctx, 390, false, filepath.Join(artifacts(t), "stages-390.png"))
 }

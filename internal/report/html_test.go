@@ -39,3 +39,15 @@ func htmlPage(t *testing.T) []byte {
 func TestHTML(t *testing.T) {
 	golden.Check(t, goldenPath("html.html"), htmlPage(t))
 }
+
+// TestStagesHTML writes the stages page of the client-go fixture: one
+// object's life drawn in SVG, each arrow linked to its site's excerpt.
+func TestStagesHTML(t *testing.T) {
+	tr := trees(t)[1]
+	files := report.TreeFiles(filepath.Join("..", "..", "testdata", "src", tr.Root), "")
+	var b bytes.Buffer
+	if err := report.StagesHTML(&b, files, tr, tr.Controllers[0]); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, goldenPath("stages.html"), b.Bytes())
+}
