@@ -68,11 +68,11 @@ type highlighter struct {
 	files  map[string]*sourceFile
 }
 
-// sourceFile is one cited file: each line highlighted, and as text.
+// sourceFile is one cited file: each line's tokens, and its text.
 type sourceFile struct {
-	html []template.HTML
-	text []string
-	err  error
+	tokens [][]chroma.Token
+	text   []string
+	err    error
 }
 
 func newHighlighter() *highlighter {
@@ -130,19 +130,55 @@ func (h *highlighter) file(key string, read Files, file string) *sourceFile {
 		if n := len(line); n > 0 {
 			line[n-1].Value = strings.TrimSuffix(line[n-1].Value, "\n")
 		}
-		var b bytes.Buffer
-		if err := h.format.Format(&b, h.style, chroma.Literator(line...)); err != nil {
-			f.err = err
-			return f
-		}
 		var text strings.Builder
 		for _, tok := range line {
 			text.WriteString(tok.Value)
 		}
-		f.html = append(f.html, template.HTML(b.String())) // chroma escapes each token
+		f.tokens = append(f.tokens, line)
 		f.text = append(f.text, text.String())
 	}
 	return f
+}
+
+// highlight formats one line's tokens, without the first cut bytes of
+// its indentation.
+func (h *highlighter) highlight(line []chroma.Token, cut int) (template.HTML, error) {
+	var toks []chroma.Token
+	for _, tok := range line {
+		if cut > 0 {
+			n := min(cut, len(tok.Value))
+			tok.Value, cut = tok.Value[n:], cut-n
+			if tok.Value == "" {
+				continue
+			}
+		}
+		toks = append(toks, tok)
+	}
+	var b bytes.Buffer
+	if err := h.format.Format(&b, h.style, chroma.Literator(toks...)); err != nil {
+		return "", err
+	}
+	return template.HTML(b.String()), nil // chroma escapes each token
+}
+
+// indent is the white space a window of lines shares at their start
+// (blank lines aside).
+func indent(lines []string) string {
+	common, first := "", true
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		lead := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		if first {
+			common, first = lead, false
+			continue
+		}
+		for !strings.HasPrefix(lead, common) {
+			common = common[:len(common)-1]
+		}
+	}
+	return common
 }
 
 // htmlExcerpt is a cited site with the lines around it.
@@ -176,13 +212,19 @@ func (h *highlighter) excerpt(key string, t result.Tree, read Files, s cite.Site
 	case f.err != nil:
 		ex.Missing = fmt.Sprintf("no excerpt: %v", f.err)
 		return ex
-	case s.Line < 1 || s.Line > len(f.html):
-		ex.Missing = fmt.Sprintf("no excerpt: %s has %d lines, none numbered %d", s.File, len(f.html), s.Line)
+	case s.Line < 1 || s.Line > len(f.text):
+		ex.Missing = fmt.Sprintf("no excerpt: %s has %d lines, none numbered %d", s.File, len(f.text), s.Line)
 		return ex
 	}
 	ex.Changed = strings.TrimSpace(f.text[s.Line-1]) != strings.TrimSpace(s.Text)
-	for n := max(1, s.Line-radius); n <= min(len(f.html), s.Line+radius); n++ {
-		ex.Lines = append(ex.Lines, htmlLine{N: n, Code: f.html[n-1], Cited: n == s.Line})
+	from, to := max(1, s.Line-radius), min(len(f.text), s.Line+radius)
+	cut := len(indent(f.text[from-1 : to]))
+	for n := from; n <= to; n++ {
+		code, err := h.highlight(f.tokens[n-1], cut)
+		if err != nil {
+			return htmlExcerpt{File: s.File, Line: s.Line, Label: ex.Label, Text: s.Text, Href: ex.Href, Missing: fmt.Sprintf("no excerpt: %v", err)}
+		}
+		ex.Lines = append(ex.Lines, htmlLine{N: n, Code: code, Cited: n == s.Line})
 	}
 	return ex
 }
