@@ -191,7 +191,8 @@ func TestHTMLInBrowser(t *testing.T) {
 // $CTRLCMP_HTML_FILE, its first row open, at 1280 and 390 px wide, into
 // $CTRLCMP_ARTIFACTS as NAME-1280.png and NAME-390.png (NAME the page's
 // file name without .html), with NAME-1280-dark.png in the dark colour
-// scheme and NAME-1280-top.png, the first screenful.
+// scheme and NAME-1280-top.png, the first screenful. The page must be
+// under 1 MB.
 func TestHTMLShots(t *testing.T) {
 	if !*shots {
 		t.Skip("screenshots of a page of your own: go test -run TestHTMLShots -shots with CTRLCMP_HTML_FILE=PAGE and CTRLCMP_ARTIFACTS=DIR")
@@ -204,9 +205,15 @@ func TestHTMLShots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(abs); err != nil {
+	st, err := os.Stat(abs)
+	if err != nil {
 		t.Fatalf("$CTRLCMP_HTML_FILE: %v", err)
 	}
+	// A page is one file to attach or mail: it stays under 1 MB.
+	if st.Size() >= 1<<20 {
+		t.Errorf("%s is %d bytes; a page must stay under 1 MB", abs, st.Size())
+	}
+	t.Logf("%s: %d bytes", abs, st.Size())
 	ctx := browser(t)
 	guard(t, ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate("file://"+filepath.ToSlash(abs)))
 	eval[bool](t, ctx, `(document.querySelector("details.row").open = true)`)
