@@ -169,7 +169,7 @@ func TestHTMLInBrowser(t *testing.T) {
 			t.Errorf("%s: the excerpt is not visible", s.Tree.Side)
 			continue
 		}
-		mark := sel + `.querySelector("[role=tabpanel]:not([hidden]) mark[aria-current]")`
+		mark := sel + `.querySelector(".panel:not([hidden]) mark[aria-current]")`
 		if !eval[bool](t, ctx, mark+` !== null && `+mark+`.checkVisibility()`) {
 			t.Errorf("%s: no visible marked line", s.Tree.Side)
 			continue

@@ -145,14 +145,11 @@ func (h *highlighter) file(key string, read Files, file string) *sourceFile {
 func (h *highlighter) highlight(line []chroma.Token, cut int) (template.HTML, error) {
 	var toks []chroma.Token
 	for _, tok := range line {
-		if cut > 0 {
-			n := min(cut, len(tok.Value))
-			tok.Value, cut = tok.Value[n:], cut-n
-			if tok.Value == "" {
-				continue
-			}
+		n := min(cut, len(tok.Value))
+		tok.Value, cut = tok.Value[n:], cut-n
+		if tok.Value != "" {
+			toks = append(toks, tok)
 		}
-		toks = append(toks, tok)
 	}
 	var b bytes.Buffer
 	if err := h.format.Format(&b, h.style, chroma.Literator(toks...)); err != nil {
