@@ -22,6 +22,8 @@ toolchain.
 Paths in the output are relative to the git repository holding PATH (or PATH
 itself outside git); sites in dependencies are written module@version/path.
 
+` + htmlHelp + ` Each controller of the tree is a column.
+
 Instead of PATH, --rev REV (with --repo URL) locates a pinned tree. ` + pinnedHelp
 
 // LocateOptions is what locate was asked to do: its flags and PATH,
@@ -29,7 +31,7 @@ Instead of PATH, --rev REV (with --repo URL) locates a pinned tree. ` + pinnedHe
 type LocateOptions struct {
 	Source source     // PATH, or --repo at --rev
 	Kind   string     // --kind: only this controller; "" for all
-	Format string     // text, markdown or json
+	Format string     // text, markdown, json or html
 	Fetch  fetchFlags // how to fetch a pinned tree
 	Out    io.Writer
 	Width  int // the columns a text table fits in (textWidth of Out)
@@ -47,10 +49,11 @@ func newLocate(g *globals, runF func(*LocateOptions) error) *cobra.Command {
 		Example: `  ctrlcmp locate ./my-operator
   ctrlcmp locate ./kustomize-controller --kind Kustomization --format json
   ctrlcmp locate --rev 186fb3b29138ce82ff61ba1a9370b96a3dd598fe --format markdown
-  ctrlcmp locate --repo https://github.com/fluxcd/source-controller --rev main`,
+  ctrlcmp locate --repo https://github.com/fluxcd/source-controller --rev main
+  ctrlcmp locate ./my-operator --format html > locate.html`,
 		Args: pathOrRev(&rev),
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := checkFormat(opts.Format, "text", "markdown", "json"); err != nil {
+			if err := checkFormat(opts.Format, "text", "markdown", "json", "html"); err != nil {
 				return err
 			}
 			opts.Source = locateSource(args, repo, rev)
@@ -63,7 +66,7 @@ func newLocate(g *globals, runF func(*LocateOptions) error) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&opts.Kind, "kind", "", "only the controllers of this kind (or the one of this reconciler type name)")
-	c.Flags().StringVar(&opts.Format, "format", "text", "output format: text, markdown or json")
+	c.Flags().StringVar(&opts.Format, "format", "text", "output format: text, markdown, json or html (a page for a browser)")
 	c.Flags().StringVar(&rev, "rev", "", "locate --repo pinned at REV (a full or abbreviated sha, a tag or a branch) instead of PATH")
 	c.Flags().StringVar(&repo, "repo", defaultTheirsRepo, "repository of --rev REV")
 	opts.Fetch.register(c.Flags())
@@ -77,10 +80,11 @@ func locateRun(ctx context.Context, g *globals, opts *LocateOptions) error {
 		linkFrom = "."
 	}
 	ctx = g.phases(ctx)
-	t, err := g.inspectSource(ctx, opts.Source, opts.Fetch, "", linkFrom)
+	t, dir, err := g.inspectAt(ctx, opts.Source, opts.Fetch, "", linkFrom, g.progress())
 	if err != nil {
 		return err
 	}
+	g.printWarnings(t)
 	t = withoutAnalysis(t)
 	if opts.Kind != "" {
 		if t.Controllers, err = inspect.Matching(t, opts.Kind); err != nil {
@@ -91,10 +95,20 @@ func locateRun(ctx context.Context, g *globals, opts *LocateOptions) error {
 		switch opts.Format {
 		case "json":
 			return report.JSON(opts.Out, t)
-		case "markdown":
+		case "markdown", "html":
+			var files []report.Files
+			if opts.Format == "html" {
+				read := htmlTree(&t, dir)
+				for range t.Controllers {
+					files = append(files, read)
+				}
+			}
 			var sides []result.Side
 			for _, ctrl := range t.Controllers {
 				sides = append(sides, result.Side{Tree: t, Controller: ctrl})
+			}
+			if opts.Format == "html" {
+				return report.HTML(opts.Out, files, sides...)
 			}
 			return report.Markdown(opts.Out, sides...)
 		}

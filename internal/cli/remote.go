@@ -193,29 +193,38 @@ func (g *globals) printWarnings(t result.Tree) {
 // inspect analyses a local or pinned source for inspectSource, with its
 // progress lines to progress.
 func (g *globals) inspect(ctx context.Context, s source, f fetchFlags, side, linkFrom string, progress func(string)) (result.Tree, error) {
+	t, _, err := g.inspectAt(ctx, s, f, side, linkFrom, progress)
+	return t, err
+}
+
+// inspectAt is inspect that also gives the directory on this machine the
+// tree's citations are relative to (for a pinned tree, in the checkout
+// the analysis read), where --format html reads its excerpts.
+func (g *globals) inspectAt(ctx context.Context, s source, f fetchFlags, side, linkFrom string, progress func(string)) (result.Tree, string, error) {
 	if s.rev == "" {
 		a, err := analyse(ctx, s.dir, s.dir, f, progress, func() (resultcache.Key, error) { return resultcache.LocalKey(s.dir) })
 		if err != nil {
-			return result.Tree{}, err
+			return result.Tree{}, "", err
 		}
-		return inspect.Describe(a, s.dir, side, linkFrom)
+		t, err := inspect.Describe(a, s.dir, side, linkFrom)
+		return t, a.CitationRoot, err
 	}
 	res, err := fetch.Checkout(ctx, fetch.Options{Repo: s.repo, Rev: s.rev, CacheDir: f.cacheDir, Offline: f.offline, Timeout: f.timeout, Progress: progress})
 	if err != nil {
-		return result.Tree{}, fetchHint(err)
+		return result.Tree{}, "", fetchHint(err)
 	}
 	g.reportFetch(s.rev, res)
 	label := res.Repo + " at " + res.Sha
 	a, err := analyse(ctx, res.Dir, label, f, progress, func() (resultcache.Key, error) { return resultcache.PinnedKey(res.Dir, res.Sha) })
 	if err != nil {
-		return result.Tree{}, err
+		return result.Tree{}, "", err
 	}
 	t := a.Tree
 	t.Side, t.Root, t.Repo, t.Sha, t.Dirty, t.Pinned = side, res.Repo, res.Repo, res.Sha, false, true
 	if linkFrom != "" {
 		t.Link = permalinks(res.Repo, res.Sha)
 	}
-	return t, nil
+	return t, a.CitationRoot, nil
 }
 
 // reportFetch says on stderr which sha a tag or branch named (unless

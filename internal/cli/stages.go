@@ -24,7 +24,9 @@ import (
 const stagesLong = `Show the five stages of a client-go controller — watch, enqueue, dequeue,
 read, write — with file:line and enclosing function, and the re-entry paths:
 which informer handlers fire again because of the controller's own writes.
---format mermaid draws one object's life as a sequence diagram.
+--format mermaid draws one object's life as a sequence diagram; --format html
+writes one self-contained page that draws it in SVG, each arrow linked to the
+excerpt of its site, read from the tree.
 
 --patch prints a unified diff (paths relative to PATH, for git apply or
 patch -p1 inside PATH) that adds one klog line per stage, tagged STAGE/watch
@@ -64,7 +66,7 @@ a fenced region of a journal, leaving the rest of it untouched.`
 type StagesOptions struct {
 	Dir     string // PATH: the controller's module
 	Kind    string // --kind: the controller; "" when the tree holds one
-	Format  string // text, markdown, json or mermaid
+	Format  string // text, markdown, json, mermaid or html
 	Patch   bool   // --patch: print the diff that adds the STAGE lines
 	Write   bool   // --write: apply that patch in place
 	Log     string // --log: the patched controller's log to read, or ""
@@ -93,13 +95,14 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 		Short: "Show, instrument and read the five stages of a client-go controller",
 		Long:  stagesLong,
 		Example: `  ctrlcmp stages ./sample-controller --format mermaid
+  ctrlcmp stages ./sample-controller --format html > stages.html
   ctrlcmp stages ./sample-controller --patch | git -C ./sample-controller apply
   ctrlcmp stages ./sample-controller --log controller.log --journal notes.md
   ctrlcmp stages ./sample-controller --run --for 1m`,
 		Args: exactArgs(1, "one PATH, the directory of a Go module"),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Dir = args[0]
-			if err := checkFormat(opts.Format, "text", "markdown", "json", "mermaid"); err != nil {
+			if err := checkFormat(opts.Format, "text", "markdown", "json", "mermaid", "html"); err != nil {
 				return err
 			}
 			switch {
@@ -117,10 +120,10 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 				return fail.Usage("--for, --object, --then and --kubeconfig go with --run")
 			case opts.Run.On && opts.Run.For <= 0:
 				return fail.Usage("--for %s: give a positive duration, such as 30s", opts.Run.For)
-			case opts.Run.On && opts.Format == "mermaid":
-				return fail.Usage("--format mermaid draws the stages of the code; a run's reading prints as text, markdown or json")
-			case opts.Log != "" && opts.Format == "mermaid":
-				return fail.Usage("--format mermaid draws the stages of the code; a log reading prints as text, markdown or json")
+			case opts.Run.On && (opts.Format == "mermaid" || opts.Format == "html"):
+				return fail.Usage("--format %s draws the stages of the code; a run's reading prints as text, markdown or json", opts.Format)
+			case opts.Log != "" && (opts.Format == "mermaid" || opts.Format == "html"):
+				return fail.Usage("--format %s draws the stages of the code; a log reading prints as text, markdown or json", opts.Format)
 			}
 			switch {
 			case opts.Journal != "":
@@ -136,7 +139,7 @@ func newStages(g *globals, runF func(*StagesOptions) error) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&opts.Kind, "kind", "", "the controller of this kind (or type name, or DIR/NAME), when the tree holds several")
-	c.Flags().StringVar(&opts.Format, "format", "text", "output format: text, markdown, json or mermaid")
+	c.Flags().StringVar(&opts.Format, "format", "text", "output format: text, markdown, json, mermaid or html (a page for a browser)")
 	c.Flags().BoolVar(&opts.Patch, "patch", false, "print the diff that adds a STAGE log line at each stage")
 	c.Flags().BoolVar(&opts.Write, "write", false, "with --patch: apply the patch to the files in place")
 	c.Flags().StringVar(&opts.Log, "log", "", "read this log of the patched controller (klog text or JSON)")
@@ -158,10 +161,11 @@ func stagesRun(ctx context.Context, g *globals, opts *StagesOptions) error {
 	}
 	// The probes need the syntax of the anchors, which no stored result
 	// holds.
-	t, err := g.inspectSource(ctx, source{dir: opts.Dir}, fetchFlags{noCache: true, tags: opts.Tags}, "", opts.LinkFrom)
+	t, dir, err := g.inspectAt(ctx, source{dir: opts.Dir}, fetchFlags{noCache: true, tags: opts.Tags}, "", opts.LinkFrom, g.progress())
 	if err != nil {
 		return err
 	}
+	g.printWarnings(t)
 	ctrl, err := inspect.Select(t, opts.Kind, "--kind")
 	if err != nil {
 		return err
@@ -208,6 +212,8 @@ func stagesRun(ctx context.Context, g *globals, opts *StagesOptions) error {
 		return stages.Markdown(opts.Out, t, ctrl)
 	case "mermaid":
 		return stages.Mermaid(opts.Out, ctrl)
+	case "html":
+		return report.StagesHTML(opts.Out, htmlTree(&t, dir), t, ctrl)
 	}
 	return stages.Text(opts.Out, t, ctrl)
 }

@@ -30,6 +30,8 @@ replaced on every run, every byte around it is kept, and the file is
 created when missing. --check writes nothing and exits 1 with a diff when
 the journal's table is out of date. ` + "`ctrlcmp check FILE`" + ` verifies its citations.
 
+` + htmlHelp + `
+
 When a tree holds several controllers, choose one with --theirs-kind or
 --ours-kind (a kind such as Kustomization, or a reconciler's type name).
 
@@ -42,7 +44,7 @@ type TableOptions struct {
 	Ours       string // --ours: the directory of our module
 	TheirsKind string // --theirs-kind: the controller in theirs; "" when it holds one
 	OursKind   string // --ours-kind: the controller in ours; "" when it holds one
-	Format     string // markdown, text or json
+	Format     string // markdown, text, json or html
 	// LinkFrom is the directory local citations link relative to: the
 	// journal's, --link-from, or "" (plain citations) outside markdown.
 	LinkFrom string
@@ -66,10 +68,11 @@ func newTable(g *globals, runF func(*TableOptions) error) *cobra.Command {
 		Example: `  ctrlcmp table --theirs 186fb3b29138ce82ff61ba1a9370b96a3dd598fe --ours .
   ctrlcmp table --theirs v1.5.0 --theirs-repo https://github.com/fluxcd/source-controller --ours .
   ctrlcmp table --theirs-dir ../kustomize-controller --ours .
-  ctrlcmp table --theirs-dir ../kustomize-controller --ours ./operator --ours-kind Widget --format text`,
+  ctrlcmp table --theirs-dir ../kustomize-controller --ours ./operator --ours-kind Widget --format text
+  ctrlcmp table --theirs-dir ../kustomize-controller --ours . --format html > compare.html`,
 		Args: exactArgs(0, "no positional arguments (use --theirs or --theirs-dir, and --ours)"),
 		RunE: func(c *cobra.Command, _ []string) error {
-			if err := checkFormat(opts.Format, "markdown", "text", "json"); err != nil {
+			if err := checkFormat(opts.Format, "markdown", "text", "json", "html"); err != nil {
 				return err
 			}
 			if opts.ID != "" && opts.Journal == "" {
@@ -113,7 +116,7 @@ func newTable(g *globals, runF func(*TableOptions) error) *cobra.Command {
 	c.Flags().StringVar(&opts.Ours, "ours", "", "directory of your controller's Go module (ours)")
 	c.Flags().StringVar(&opts.TheirsKind, "theirs-kind", "", "the controller to use in theirs, when it holds several: its kind, its reconciler's type name, or DIR/NAME (the name qualified by its package's directory)")
 	c.Flags().StringVar(&opts.OursKind, "ours-kind", "", "the controller to use in ours, when it holds several: its kind, its reconciler's type name, or DIR/NAME (the name qualified by its package's directory)")
-	c.Flags().StringVar(&opts.Format, "format", "markdown", "output format: markdown, text or json")
+	c.Flags().StringVar(&opts.Format, "format", "markdown", "output format: markdown, text, json or html (a page for a browser)")
 	c.Flags().StringVar(&opts.LinkFrom, "link-from", ".", "directory the markdown will live in; local citations link relative to it")
 	c.Flags().StringVar(&opts.Journal, "journal", "", "write the table into this markdown journal, in its ctrlcmp fence")
 	c.Flags().StringVar(&opts.ID, "id", "", "with --journal: name the table's fence table/ID, so that tables of one pair of controllers at other commits of theirs keep fences of their own (default: table/THEIRKIND/OURKIND)")
@@ -147,6 +150,7 @@ func tableRun(ctx context.Context, g *globals, opts *TableOptions) error {
 	held := make([]*heldLines, len(specs))
 	analysed := make([]struct {
 		tree result.Tree
+		dir  string // where the tree's cited files are, for --format html
 		err  error
 		done chan struct{} // nil until the analysis starts
 	}, len(specs))
@@ -156,7 +160,7 @@ func tableRun(ctx context.Context, g *globals, opts *TableOptions) error {
 		go func() {
 			defer close(analysed[i].done)
 			s := specs[i]
-			analysed[i].tree, analysed[i].err = g.inspect(g.phasesTo(ctx, held[i].line), s.src, opts.Fetch, s.side, opts.LinkFrom, held[i].line)
+			analysed[i].tree, analysed[i].dir, analysed[i].err = g.inspectAt(g.phasesTo(ctx, held[i].line), s.src, opts.Fetch, s.side, opts.LinkFrom, held[i].line)
 		}()
 	}
 	// stop ends the analyses still running and waits for them.
@@ -174,6 +178,7 @@ func tableRun(ctx context.Context, g *globals, opts *TableOptions) error {
 	}
 	var sides []result.Side
 	var trees []result.Tree
+	var files []report.Files
 	for i, s := range specs {
 		if analysed[i].done == nil {
 			start(i)
@@ -193,6 +198,9 @@ func tableRun(ctx context.Context, g *globals, opts *TableOptions) error {
 			return err
 		}
 		t.Controllers = []locate.Controller{ctrl}
+		if opts.Format == "html" {
+			files = append(files, htmlTree(&t, analysed[i].dir))
+		}
 		trees = append(trees, t)
 		sides = append(sides, result.Side{Tree: t, Controller: ctrl})
 	}
@@ -205,6 +213,8 @@ func tableRun(ctx context.Context, g *globals, opts *TableOptions) error {
 			return report.JSON(opts.Out, trees...)
 		case "text":
 			return report.TextTable(opts.Out, opts.Width, sides...)
+		case "html":
+			return report.HTML(opts.Out, files, sides...)
 		}
 		return report.Markdown(opts.Out, sides...)
 	})

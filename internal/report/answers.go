@@ -35,14 +35,7 @@ func Answers(w io.Writer, sides ...result.Side) error {
 
 	b.WriteString("\n### What one reconcile of an unchanged object writes\n\n")
 	for _, s := range sides {
-		var always, some []locate.Write
-		for _, wr := range s.Controller.Writes {
-			if wr.Always {
-				always = append(always, wr)
-			} else {
-				some = append(some, wr)
-			}
-		}
+		always, some := splitWrites(s.Controller.Writes)
 		fmt.Fprintf(&b, "- %s: ", sideName(s))
 		if len(always) == 0 {
 			b.WriteString("no write dominates the normal return, so an unchanged object's pass writes nothing unless a branch finds a difference")
@@ -103,79 +96,21 @@ func stepNote(t result.Tree, note string) string {
 }
 
 func writeText(t result.Tree, w locate.Write) string {
-	s := fmt.Sprintf("%s %s at %s", w.Verb, mdEscape(w.Target), mdCite(t, w.File, w.Line, w.Func, w.Text))
-	if w.Note != "" {
-		s += " (" + mdText(t, w.Note) + ")"
-	}
-	if w.Partial {
-		s += " " + partialMark
-	}
-	return s
+	return mdPieces(writePieces(t, w))
 }
 
 // lacks lists, with citations, each row or answer where theirs has an
 // answer and ours has none.
 func lacks(b *bytes.Buffer, theirs, ours result.Side) {
-	var items []string
-	// missing says whether theirs answers every row of ids and ours none,
-	// and gives ours' reason (the last row's).
-	missing := func(ids ...string) (reason string, ok bool) {
-		for _, id := range ids {
-			if !hasPrimary(theirs.Controller.Rows[id]) || hasPrimary(ours.Controller.Rows[id]) {
-				return "", false
-			}
-			reason = ours.Controller.Rows[id].None
-		}
-		return reason, true
-	}
-	theirCite := func(id string) string {
-		p, _ := theirs.Controller.Rows[id].Primary()
-		return mdCite(theirs.Tree, p.File, p.Line, p.Func, p.Text)
-	}
-	finalizer := []string{locate.RowFinalizerConst, locate.RowFinalizerAdd, locate.RowFinalizerCleanup, locate.RowFinalizerRemove}
-	if reason, ok := missing(finalizer...); ok {
-		var cites []string
-		for _, id := range finalizer {
-			cites = append(cites, locate.Question(id)+" "+theirCite(id))
-		}
-		items = append(items, fmt.Sprintf("a finalizer: theirs has %s; ours none (%s)", strings.Join(cites, ", "), mdText(ours.Tree, reason)))
-	}
-	for _, id := range []string{locate.RowEntry, locate.RowReread, locate.RowConditionTypes, locate.RowRequeueError} {
-		reason, ok := missing(id)
-		if !ok {
-			continue
-		}
-		has := theirCite(id)
-		if id == locate.RowConditionTypes {
-			has = strings.Join(conditionTypes(theirs.Tree, theirs.Controller.Rows[id]), ", ")
-		}
-		items = append(items, fmt.Sprintf("%s: theirs has %s; ours none (%s)", locate.Question(id), has, mdText(ours.Tree, reason)))
-	}
-	if tt := theirs.Controller.IntervalTrace; len(tt) > 0 && len(ours.Controller.IntervalTrace) == 0 {
-		end := tt[len(tt)-1]
-		items = append(items, fmt.Sprintf("a timed requeue on success: theirs returns one at %s and its duration comes from %s %s, so it reconciles again on a timer as well as on watch events; ours none (%s)",
-			stepCite(theirs.Tree, tt[0]), end.Step, stepCite(theirs.Tree, end), mdText(ours.Tree, ours.Controller.Rows[locate.RowRequeueSuccess].None)))
-	}
-	if td := theirs.Controller.Drift; hasStep(td, locate.StepLibraryCompare) && !hasStep(ours.Controller.Drift, locate.StepLibraryCompare) {
-		ourDrift := "none found"
-		if len(ours.Controller.Drift) > 0 {
-			ourDrift = "a comparison by hand at " + stepCite(ours.Tree, ours.Controller.Drift[0])
-		}
-		items = append(items, fmt.Sprintf("drift correction as an explicit step: theirs applies through a drift-detecting library at %s; ours: %s",
-			stepCite(theirs.Tree, td[0]), ourDrift))
-	}
+	items := lacksItems(theirs, ours)
 	b.WriteString("\n### What theirs has that ours lacks\n\n")
 	if len(items) == 0 {
 		b.WriteString("Nothing: every row and answer theirs has, ours has too.\n")
 		return
 	}
 	for _, it := range items {
-		b.WriteString("- " + it + "\n")
+		b.WriteString("- " + mdPieces(it) + "\n")
 	}
-}
-
-func stepCite(t result.Tree, s locate.Step) string {
-	return mdCite(t, s.File, s.Line, s.Func, s.Text)
 }
 
 func hasStep(steps []locate.Step, name string) bool {

@@ -43,7 +43,7 @@ func Markdown(w io.Writer, sides ...result.Side) error {
 		b.WriteString("\n")
 	}
 	for _, note := range partialNotes(sides) {
-		fmt.Fprintf(&b, "\n_%s_\n", note)
+		fmt.Fprintf(&b, "\n_%s_\n", mdPieces(note))
 	}
 	for _, s := range sides {
 		if controllerPartial(s.Controller) {
@@ -59,44 +59,6 @@ func Markdown(w io.Writer, sides ...result.Side) error {
 
 // maxNamed bounds the functions a partial-analysis note names.
 const maxNamed = 5
-
-// partialNotes say, for each tree of the sides whose analysis was partial,
-// why: functions left out because of type errors (whose rows are not
-// settled), or other problems met reading it. A journal written from a
-// partial analysis says so.
-func partialNotes(sides []result.Side) []string {
-	var notes []string
-	seen := map[string]bool{}
-	for _, s := range sides {
-		t := s.Tree
-		name := t.Side
-		if name == "" {
-			name = t.Label()
-		}
-		if seen[name] || len(t.Warnings) == 0 && len(t.Unanalysed) == 0 {
-			continue
-		}
-		seen[name] = true
-		if n := len(t.Unanalysed); n > 0 {
-			var named []string
-			for _, f := range t.Unanalysed[:min(n, maxNamed)] {
-				named = append(named, "`"+f+"`")
-			}
-			if n > maxNamed {
-				named = append(named, "…")
-			}
-			they := "they"
-			if n == 1 {
-				they = "it"
-			}
-			notes = append(notes, fmt.Sprintf("Partial analysis: %s of %s could not be analysed because of type errors (%s; see the warnings); rows %s might answer say \"not settled\".",
-				plural(n, "function"), mdEscape(name), strings.Join(named, ", "), they))
-			continue
-		}
-		notes = append(notes, fmt.Sprintf("Partial analysis: reading %s met %s (see the warnings); rows may lack answers the tree holds.", mdEscape(name), plural(len(t.Warnings), "problem")))
-	}
-	return notes
-}
 
 // plural writes a count of things.
 func plural(n int, thing string) string {
@@ -114,7 +76,11 @@ func mdCell(t result.Tree, id string, r locate.Row) string {
 		return mdText(t, noneText(r.None))
 	}
 	if id == locate.RowConditionTypes {
-		return strings.Join(conditionTypes(t, r), "<br>")
+		var types []string
+		for _, c := range conditionTypes(t, r) {
+			types = append(types, mdPieces(c))
+		}
+		return strings.Join(types, "<br>")
 	}
 	p, _ := r.Primary()
 	cell := mdCite(t, p.File, p.Line, p.Func, p.Text)
@@ -131,23 +97,6 @@ func mdCell(t result.Tree, id string, r locate.Row) string {
 		cell += fmt.Sprintf(" +%d more", n)
 	}
 	return cell
-}
-
-// conditionTypes renders each condition type of the conditions row, cited
-// at its constant, with the site that sets it.
-func conditionTypes(t result.Tree, r locate.Row) []string {
-	var out []string
-	for _, s := range r.Sites {
-		cell := fmt.Sprintf("**%s** %s", mdEscape(s.Name), mdCite(t, s.File, s.Line, s.Func, s.Text))
-		if s.Set != nil {
-			cell += " set " + mdCite(t, s.Set.File, s.Set.Line, s.Set.Func, s.Set.Text)
-		}
-		if s.Partial {
-			cell += " " + partialMark
-		}
-		out = append(out, cell)
-	}
-	return out
 }
 
 func hasPrimary(r locate.Row) bool {
@@ -183,6 +132,15 @@ func mdText(t result.Tree, s string) string {
 		return mdEscape(s)
 	}
 	var b strings.Builder
+	splitProse(s, func(text string) { b.WriteString(mdEscape(text)) }, func(file string, line int) {
+		fmt.Fprintf(&b, "[%s](%s)", mdEscape(fmt.Sprintf("%s:%d", path.Base(file), line)), t.Link(file, line))
+	})
+	return b.String()
+}
+
+// splitProse cuts prose from the analysis into its text, passed to text,
+// and the citations in it (path:line, the path in the tree), passed to at.
+func splitProse(s string, text func(string), at func(file string, line int)) {
 	last := 0
 	for _, m := range proseCite.FindAllStringSubmatchIndex(s, -1) {
 		if m[0] > 0 && strings.IndexByte("@/:", s[m[0]-1]) >= 0 || m[1] < len(s) && isWordByte(s[m[1]]) {
@@ -192,13 +150,11 @@ func mdText(t result.Tree, s string) string {
 		if err != nil {
 			continue
 		}
-		file := s[m[2]:m[3]]
-		b.WriteString(mdEscape(s[last:m[0]]))
-		fmt.Fprintf(&b, "[%s](%s)", mdEscape(fmt.Sprintf("%s:%d", path.Base(file), line)), t.Link(file, line))
+		text(s[last:m[0]])
+		at(s[m[2]:m[3]], line)
 		last = m[1]
 	}
-	b.WriteString(mdEscape(s[last:]))
-	return b.String()
+	text(s[last:])
 }
 
 func isWordByte(c byte) bool {

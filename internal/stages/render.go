@@ -72,74 +72,23 @@ func cell(s string) string {
 // stages, with the file:line of each step, as a fenced block markdown
 // renders (GitHub draws mermaid blocks).
 func Mermaid(w io.Writer, c locate.Controller) error {
-	kind := c.Kind
-	if kind == "" {
-		kind = "object"
-	}
+	seq := Life(c)
 	var b strings.Builder
 	b.WriteString("```mermaid\nsequenceDiagram\n    autonumber\n")
-	b.WriteString("    participant API as API server\n")
-	fmt.Fprintf(&b, "    participant I0 as %s informer\n", mm(kind))
-	b.WriteString("    participant Q as workqueue\n    participant S as worker and sync\n")
-	informers := map[string]string{kind: "I0"}
-	reentry := c.Stages[locate.StageReentry]
-	var types []string
-	for _, s := range reentry.Sites {
-		if typ, _, ok := strings.Cut(s.Name, " "); ok && s.Name != "" && informers[typ] == "" {
-			informers[typ] = fmt.Sprintf("I%d", len(informers))
-			types = append(types, typ)
+	for _, p := range seq.Participants {
+		fmt.Fprintf(&b, "    participant %s as %s\n", p.ID, mm(p.Name))
+	}
+	for _, m := range seq.Messages {
+		switch {
+		case m.Site != nil:
+			fmt.Fprintf(&b, "    %s->>%s: %s · %s · %s\n", m.From, m.To, m.Stage, mm(m.What), at(*m.Site))
+		case m.Event:
+			fmt.Fprintf(&b, "    %s-->>%s: %s\n", m.From, m.To, mm(m.What))
+		default:
+			fmt.Fprintf(&b, "    %s->>%s: %s\n", m.From, m.To, mm(m.What))
 		}
 	}
-	for _, typ := range types {
-		fmt.Fprintf(&b, "    participant %s as %s informer\n", informers[typ], mm(typ))
-	}
-	fmt.Fprintf(&b, "    API->>I0: %s added\n", mm(kind))
-	step := func(from, to, stage string, s locate.Site, what string) {
-		fmt.Fprintf(&b, "    %s->>%s: %s · %s · %s\n", from, to, stage, mm(what), at(s))
-	}
-	if r := c.Stages[locate.StageWatch]; len(r.Sites) > 0 {
-		what := "AddFunc"
-		for _, s := range r.Sites {
-			if s.Name == "handler" {
-				what += " → " + s.Func
-			}
-		}
-		step("I0", "I0", stageWatch, r.Sites[0], what)
-	}
-	for _, s := range c.Stages[locate.StageEnqueue].Sites {
-		step("I0", "Q", stageEnqueue, s, "Add key")
-	}
-	for _, s := range c.Stages[locate.StageDequeue].Sites {
-		step("Q", "S", stageDequeue, s, "Get key")
-	}
-	for _, s := range c.Stages[locate.StageRead].Sites {
-		step("S", "I0", stageRead, s, "lister Get from the cache")
-	}
-	for _, s := range c.Stages[locate.StageWrite].Sites {
-		if s.Name != "" {
-			step("S", "API", stageWrite, s, s.Name)
-		}
-	}
-	// The worker's own requeues: a re-add in the function that dequeues.
-	if deq := c.Stages[locate.StageDequeue].Sites; len(deq) > 0 {
-		for _, rq := range []struct{ row, what string }{
-			{locate.RowRequeueError, "rate-limited after a failed pass"},
-			{locate.RowRequeueSuccess, "after a delay"},
-		} {
-			if s, ok := c.Rows[rq.row].Primary(); ok && s.Func == deq[0].Func {
-				step("S", "Q", stageRequeue, s, rq.what)
-			}
-		}
-	}
-	for _, s := range reentry.Sites {
-		typ, event, ok := strings.Cut(s.Name, " ")
-		if !ok || s.Name == "" {
-			continue
-		}
-		fmt.Fprintf(&b, "    API-->>%s: %s %s event\n", informers[typ], mm(typ), event)
-		step(informers[typ], "Q", "re-entry", s, event+" handler enqueues the owner again")
-	}
-	b.WriteString("    Note over Q,S: each re-entry or requeue is one more pass through dequeue, read and write. The object settles when a pass writes no change that comes back (event records and no-op writes bring nothing back); failed passes come back at growing gaps\n")
+	fmt.Fprintf(&b, "    Note over Q,S: %s\n", seq.Note)
 	b.WriteString("```\n")
 	_, err := io.WriteString(w, b.String())
 	return err
