@@ -217,6 +217,23 @@ type workspaceKey struct{}
 
 type tagsKey struct{}
 
+type onItsOwnKey struct{}
+
+// OnItsOwn is ctx for a tree that is not the user's own (theirs: a
+// fetched tree, or their checkout): the workspace of the user's
+// environment (GOWORK) is not applied to it, and a go.work the go command
+// finds above it is honoured only when it lies inside the tree's
+// repository (Root), so that the tree is loaded as it builds on its own.
+func OnItsOwn(ctx context.Context) context.Context {
+	return context.WithValue(ctx, onItsOwnKey{}, true)
+}
+
+// onItsOwn reports whether ctx loads a tree on its own (OnItsOwn).
+func onItsOwn(ctx context.Context) bool {
+	own, _ := ctx.Value(onItsOwnKey{}).(bool)
+	return own
+}
+
 // withWorkspace is ctx naming the go.work file the go command loads the
 // tree with ("" for none).
 func withWorkspace(ctx context.Context, gowork string) context.Context {
@@ -246,13 +263,15 @@ func buildFlags(ctx context.Context) []string {
 
 // workspace is the go.work file the go command uses for the module in dir
 // when it is run as the user runs it (GOWORK as the user set it, else the
-// nearest go.work above dir that uses the module), or "". A workspace that
-// uses a directory outside its own (`use ../x`, an absolute path) is not
-// honoured, since a fetched tree is not trusted to name what else on the
-// machine is read: refused says why.
-func workspace(ctx context.Context, dir string) (gowork, refused string) {
+// nearest go.work above dir that uses the module), or "". For a tree
+// loaded on its own (OnItsOwn), the user's GOWORK is not applied, and the
+// nearest go.work counts only when it lies inside root, the tree's
+// repository. A workspace that uses a directory outside its own (`use
+// ../x`, an absolute path) is not honoured, since a fetched tree is not
+// trusted to name what else on the machine is read: refused says why.
+func workspace(ctx context.Context, dir, root string) (gowork, refused string) {
 	gowork = userWorkspace(ctx, dir)
-	if gowork == "" {
+	if gowork == "" || onItsOwn(ctx) && !within(root, gowork) {
 		return "", ""
 	}
 	if outside := usedOutside(gowork); outside != "" {
@@ -283,7 +302,7 @@ func usedOutside(gowork string) string {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(root, p)
 		}
-		if rel, err := filepath.Rel(root, p); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if !within(root, p) {
 			return u.Path
 		}
 	}
@@ -291,7 +310,8 @@ func usedOutside(gowork string) string {
 }
 
 // userWorkspace is the go.work file the go command names for dir in the
-// user's environment, or "".
+// user's environment (without its GOWORK for a tree loaded on its own:
+// the go command's search from dir), or "".
 func userWorkspace(ctx context.Context, dir string) string {
 	env := untrustedEnv(ctx)
 	for i, kv := range env {
@@ -300,7 +320,7 @@ func userWorkspace(ctx context.Context, dir string) string {
 			break
 		}
 	}
-	if v, ok := os.LookupEnv("GOWORK"); ok {
+	if v, ok := os.LookupEnv("GOWORK"); ok && !onItsOwn(ctx) {
 		env = append(env, "GOWORK="+v)
 	}
 	out, err := goCommand(ctx, dir, env, "env", "GOWORK").Output()

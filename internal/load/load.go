@@ -160,7 +160,7 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 	}
 	t := &Tree{Dir: abs, Root: gitRoot(abs), Fset: token.NewFileSet(), generated: map[string]bool{}}
 	var refusedWorkspace string
-	if t.Workspace, refusedWorkspace = workspace(ctx, abs); t.Workspace != "" {
+	if t.Workspace, refusedWorkspace = workspace(ctx, abs, t.Root); t.Workspace != "" {
 		ctx = withWorkspace(ctx, t.Workspace)
 	}
 
