@@ -71,24 +71,33 @@ func goList(ctx context.Context, dir, shown string, patterns []string) ([]*liste
 // exportFiles asks the go command for the export data file of each of
 // paths (`go list -e -export`), from the build cache. What the cache lacks
 // the go command compiles (it never runs it); with cachedOnly, the probe
-// stops at the first command it starts (-x names each on stderr before it
-// runs), so that a warm cache answers once the files are hashed and a cold
-// one costs no more than that. ok is false when it stopped, failed, or
-// left a package without export data. What it compiled stays in the build
-// cache.
+// builds nothing: -n makes the go command print the commands of what the
+// cache lacks instead of running them (no compiler, no cgo, no
+// pkg-config), and the first such line ends the probe, so that a warm
+// cache answers once the files are hashed and a cold one costs no more
+// than that. ok is false when it stopped, failed, or left a package
+// without export data. What it compiled stays in the build cache.
 //
 // With userCgo, the probe asks for the export data the user's own go
 // command builds (cgo on, as `go vet` has it wherever a C compiler is
-// installed) and is always cachedOnly: it reads what the user compiled and
-// never starts a command, cgo least of all.
+// installed) and is always cachedOnly: it reads what the user compiled.
+// The only program the go command then runs is the C compiler, to
+// identify it (`CC -### -x c -c -`, nothing of the tree's), which is why
+// userBuildsWithCgo asks for a system one.
 func exportFiles(ctx context.Context, dir string, paths []string, cachedOnly, userCgo bool) (files map[string]string, ok bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	args := append(append([]string{"list", "-e", "-export", "-x", "-json=ImportPath,Export"}, buildFlags(ctx)...), "--")
+	if userCgo {
+		cachedOnly = true
+	}
+	show := "-x"
+	if cachedOnly {
+		show = "-n" // print, never run, what the cache lacks
+	}
+	args := append(append([]string{"list", "-e", "-export", show, "-json=ImportPath,Export"}, buildFlags(ctx)...), "--")
 	args = append(args, paths...)
 	env := untrustedEnv(ctx)
 	if userCgo {
-		cachedOnly = true
 		env = withUserCgo(env)
 	}
 	cmd := goCommand(ctx, dir, env, args...)
