@@ -266,6 +266,9 @@ func TestBadTree(t *testing.T) {
 	noController := t.TempDir()
 	write := func(dir, name, content string) {
 		t.Helper()
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -282,6 +285,12 @@ func TestBadTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A workspace root, a directory holding a module further down, and a
+	// directory inside a module: the error names the modules to give.
+	repo := t.TempDir()
+	write(filepath.Join(repo, "ws"), "go.work", "go 1.26.0\n\nuse (\n\t./lib\n\t./op\n)\n")
+	write(filepath.Join(repo, "deploy", "operator"), "go.mod", "module example.com/operator\n\ngo 1.26\n")
+	write(filepath.Join(repo, "deploy", "operator", "examples"), "README", "examples\n")
 
 	for _, tc := range []struct {
 		name string
@@ -290,7 +299,13 @@ func TestBadTree(t *testing.T) {
 		says string
 	}{
 		{"missing path", []string{"locate", filepath.Join(empty, "nope")}, fail.CodeUsage, "no such directory"},
-		{"not a module", []string{"locate", empty}, fail.CodeLoad, "not a Go module"},
+		{"not a module", []string{"locate", empty}, fail.CodeLoad, empty + " is not a Go module (no go.mod); give the module's root directory"},
+		{"a workspace root", []string{"locate", filepath.Join(repo, "ws")}, fail.CodeLoad,
+			filepath.Join(repo, "ws") + " is not a Go module (no go.mod); it is a go.work workspace: give one of the modules it uses: " + filepath.Join(repo, "ws", "lib") + ", " + filepath.Join(repo, "ws", "op")},
+		{"a module further down", []string{"locate", repo}, fail.CodeLoad,
+			repo + " is not a Go module (no go.mod); give one of the modules below it: " + filepath.Join(repo, "deploy", "operator")},
+		{"inside a module", []string{"locate", filepath.Join(repo, "deploy", "operator", "examples")}, fail.CodeLoad,
+			filepath.Join(repo, "deploy", "operator", "examples") + " is not a Go module (no go.mod); it is inside the module at " + filepath.Join(repo, "deploy", "operator") + ": give that directory"},
 		{"malformed go.mod", []string{"locate", badMod}, fail.CodeLoad, "go.mod"},
 		{"no controller", []string{"locate", noController}, fail.CodeLoad, "no controller found"},
 		{"empty module", []string{"locate", goModOnly}, fail.CodeLoad, goModOnly + ": no Go packages could be loaded; run `go build ./...` there to see why"},
