@@ -257,6 +257,19 @@ import "C"
 	writeText(t, filepath.Join(native, "nocgo.go"), "//go:build !cgo\n\npackage native\n\n// Answer is the answer without cgo.\nfunc Answer() int { return 42 }\n")
 }
 
+// TestNoGoCommand (case 40 of the second trial): with no go command on
+// $PATH, loading a tree fails with exit 3 and one line naming the tree,
+// the missing go command and where to get it.
+func TestNoGoCommand(t *testing.T) {
+	tree := filepath.Join(copyFixture(t, "clientgo-plain"), "clientgo-plain")
+	t.Setenv("PATH", t.TempDir())
+	code, out, errs := run(t, "locate", "--no-cache", tree)
+	if code != fail.CodeLoad || out != "" {
+		t.Errorf("exit %d, stdout %q; want exit %d and nothing on stdout", code, out, fail.CodeLoad)
+	}
+	wantOneLine(t, errs, tree+": go list failed: the go command is not on $PATH, and ctrlcmp runs it to list packages and download modules; install Go (https://go.dev/dl/) or put its bin directory on $PATH")
+}
+
 // TestUsageErrorsAtRun (case 35 of the hostile-input trial; the rest of its
 // usage errors are in TestBadInput) checks the mistakes found only once the
 // command runs: check of a journal that does not exist, and stages of a

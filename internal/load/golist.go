@@ -146,7 +146,17 @@ type goError struct {
 	err    error
 }
 
-func (e *goError) Error() string { return e.err.Error() + ": " + e.stderr }
+func (e *goError) Error() string {
+	if strings.TrimSpace(e.stderr) == "" {
+		return e.err.Error()
+	}
+	return e.err.Error() + ": " + e.stderr
+}
+
+// goMissing says that the go command could not be started because it is
+// not on $PATH, and how to fix that.
+const goMissing = "the go command is not on $PATH, and ctrlcmp runs it to list packages and download modules; install Go (https://go.dev/dl/) or put its bin directory on $PATH"
+
 func (e *goError) Unwrap() error { return e.err }
 
 // waitDelay bounds how long, once the go command has exited or been
@@ -190,6 +200,9 @@ func listError(ctx context.Context, shown string, err error) error {
 		return err
 	}
 	msg := err.Error()
+	if errors.Is(err, exec.ErrNotFound) {
+		msg = goMissing
+	}
 	var ge *goError
 	if errors.As(err, &ge) && strings.TrimSpace(ge.stderr) != "" {
 		msg = ge.stderr
