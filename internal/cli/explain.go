@@ -26,7 +26,7 @@ var explainLong = func() string {
 			fmt.Fprintf(&b, "  %-18s   %s\n", "", l)
 		}
 	}
-	b.WriteString("\nInstead of PATH, --rev REV (with --repo URL) explains a pinned tree. " + pinnedHelp)
+	b.WriteString("\nInstead of PATH, --rev REV (with --repo URL) explains a pinned tree.\n" + pinnedHelp)
 	return b.String()
 }()
 
