@@ -280,8 +280,8 @@ func (t *Tree) dependencyErrors(mf *modfile.File, dir string) []string {
 			if r := replacing(missing, p.PkgPath); r != nil {
 				if !said[r] {
 					said[r] = true
-					out = append(out, fmt.Sprintf("%s:%d: replace %s => %s: the directory %s does not exist, so no package of %s is loaded; fix the replace line, or put the module there",
-						t.relative(filepath.Join(dir, "go.mod")), r.Syntax.Start.Line, r.Old.Path, r.New.Path, replaceDir(r, dir), r.Old.Path))
+					out = append(out, fmt.Sprintf("%s:%d: replace %s => %s: that directory does not exist, so no package of %s is loaded; fix the replace line, or put the module there",
+						t.relative(filepath.Join(dir, "go.mod")), r.Syntax.Start.Line, r.Old.Path, r.New.Path, r.Old.Path))
 				}
 				continue
 			}
