@@ -257,6 +257,29 @@ import "C"
 	writeText(t, filepath.Join(native, "nocgo.go"), "//go:build !cgo\n\npackage native\n\n// Answer is the answer without cgo.\nfunc Answer() int { return 42 }\n")
 }
 
+// TestTheirsOutsideUsersWorkspace: the user's GOWORK names the workspace
+// of their own module, which theirs is not part of (a go.work that uses
+// ours alone, in the directory above both). table loads theirs on its own
+// and ours in the workspace: both load cleanly, with no warning.
+func TestTheirsOutsideUsersWorkspace(t *testing.T) {
+	moduleCacheHolds(t, "clientgo-plain")
+	t.Setenv("GOPROXY", "off")
+	work := copyFixture(t, "clientgo-plain")
+	if err := os.Rename(filepath.Join(work, "clientgo-plain"), filepath.Join(work, "ours")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(filepath.Join(work, "theirs"), os.DirFS(filepath.Join(fixturesDir, "clientgo-plain"))); err != nil {
+		t.Fatal(err)
+	}
+	gowork := filepath.Join(work, "go.work")
+	writeText(t, gowork, "go 1.26.0\n\nuse ./ours\n")
+	t.Setenv("GOWORK", gowork)
+	code, out, errs := run(t, "table", "--no-cache", "--theirs-dir", filepath.Join(work, "theirs"), "--ours", filepath.Join(work, "ours"), "--format", "text")
+	if code != 0 || out == "" || errs != "" {
+		t.Errorf("exit %d, stderr %q; want exit 0, the table, no warning", code, errs)
+	}
+}
+
 // TestNoGoCommand (case 40 of the second trial): with no go command on
 // $PATH, loading a tree fails with exit 3 and one line naming the tree,
 // the missing go command and where to get it.
