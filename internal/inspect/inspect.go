@@ -175,8 +175,8 @@ const maxListed = 10
 // go.sum), the controller may be behind the problems: they are listed (up
 // to maxListed), then the functions left out of the analysis because of
 // them (skipped, one line per package), then the fix. The files build
-// constraints left out (excluded) are named, with the flag that brings
-// them in.
+// constraints left out (excluded) are named last, with the flag that
+// brings them in.
 func noController(dir string, problems, skipped, excluded []string) error {
 	const why = "no type is registered with a controller-runtime builder (For(...).Complete(r)) and no client-go worker passes a workqueue key to a sync function"
 	if len(problems) == 0 && len(skipped) == 0 {
@@ -203,10 +203,10 @@ func noController(dir string, problems, skipped, excluded []string) error {
 			lines = append(lines, "\t"+s)
 		}
 	}
-	if len(excluded) > 0 {
-		lines = append(lines, "build constraints left out "+listExcluded(excluded)+"; if the controller is there, give its tags with --tags")
-	}
 	lines = append(lines, "fix them (`go build ./...` in the module shows them all); that lets ctrlcmp see the controller")
+	if len(excluded) > 0 {
+		lines = append(lines, "also, build constraints left out "+listExcluded(excluded)+"; if the controller is there, give its tags with --tags")
+	}
 	return fail.Load("%s", strings.Join(lines, "\n"))
 }
 
