@@ -9,8 +9,8 @@
 // library code compiled. The standard library always is; a module
 // dependency is typed instead from the compiler's export data when the
 // build cache holds it for every module dependency, which a probe of `go
-// list -export -x` tells: it stops at the first command the go command
-// would run (exportFiles). It asks first for the export data built with
+// list -export -n` tells: -n prints, and never runs, the commands of what
+// the cache lacks, and the first such line ends it (exportFiles). It asks first for the export data built with
 // cgo off, then for the data the user's own go command built (cgo on
 // wherever a C compiler is installed, as after `go vet`; asked only when
 // that compiler is in a system directory, since the go command runs it to
