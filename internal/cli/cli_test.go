@@ -164,6 +164,7 @@ func TestBadInput(t *testing.T) {
 		{"journal as html", []string{"table", "--theirs-dir", ".", "--ours", ".", "--journal", "j.md", "--format", "html"}, "drop --format html"},
 		{"explain no row", []string{"explain"}, "explain takes a ROW first"},
 		{"explain unknown row", []string{"explain", "nope", "."}, `unknown ROW "nope"`},
+		{"explain path and row swapped", []string{"explain", "./op", "Writes"}, `unknown ROW "./op": the ROW comes first, then the PATH: ctrlcmp explain writes ./op`},
 		{"check no file", []string{"check"}, "one or more journal FILEs"},
 		{"check format", []string{"check", "--format", "yaml", "j.md"}, "unknown --format"},
 		{"stages write alone", []string{"stages", ".", "--write"}, "use it with --patch"},
@@ -216,6 +217,8 @@ func TestOptions(t *testing.T) {
 			&LocateOptions{Source: source{dir: "op"}, Format: "html", Width: 90, Fetch: fetchFlags{timeout: fetch.DefaultTimeout}}},
 		{"explain", []string{"explain", "writes", "op", "--kind", "Widget"},
 			&ExplainOptions{Row: "writes", Source: source{dir: "op"}, Kind: "Widget", Fetch: fetchFlags{timeout: fetch.DefaultTimeout}}},
+		{"explain a row in capitals", []string{"explain", "Reread", "op"},
+			&ExplainOptions{Row: "reread", Source: source{dir: "op"}, Fetch: fetchFlags{timeout: fetch.DefaultTimeout}}},
 		{"check", []string{"check", "--fix", "--strict", "--root", "r", "a.md", "b.md"},
 			&CheckOptions{Files: []string{"a.md", "b.md"}, Root: "r", Format: "text", Fix: true, Strict: true, Timeout: fetch.DefaultTimeout}},
 		{"check timeout", []string{"check", "--timeout", "1m30s", "a.md"},
@@ -272,6 +275,9 @@ func TestBadTree(t *testing.T) {
 	noController := t.TempDir()
 	write := func(dir, name, content string) {
 		t.Helper()
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -288,6 +294,12 @@ func TestBadTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A workspace root, a directory holding a module further down, and a
+	// directory inside a module: the error names the modules to give.
+	repo := t.TempDir()
+	write(filepath.Join(repo, "ws"), "go.work", "go 1.26.0\n\nuse (\n\t./lib\n\t./op\n)\n")
+	write(filepath.Join(repo, "deploy", "operator"), "go.mod", "module example.com/operator\n\ngo 1.26\n")
+	write(filepath.Join(repo, "deploy", "operator", "examples"), "README", "examples\n")
 
 	for _, tc := range []struct {
 		name string
@@ -296,7 +308,13 @@ func TestBadTree(t *testing.T) {
 		says string
 	}{
 		{"missing path", []string{"locate", filepath.Join(empty, "nope")}, fail.CodeUsage, "no such directory"},
-		{"not a module", []string{"locate", empty}, fail.CodeLoad, "not a Go module"},
+		{"not a module", []string{"locate", empty}, fail.CodeLoad, empty + " is not a Go module (no go.mod); give the module's root directory"},
+		{"a workspace root", []string{"locate", filepath.Join(repo, "ws")}, fail.CodeLoad,
+			filepath.Join(repo, "ws") + " is not a Go module (no go.mod); it is a go.work workspace: give one of the modules it uses: " + filepath.Join(repo, "ws", "lib") + ", " + filepath.Join(repo, "ws", "op")},
+		{"a module further down", []string{"locate", repo}, fail.CodeLoad,
+			repo + " is not a Go module (no go.mod); give one of the modules below it: " + filepath.Join(repo, "deploy", "operator")},
+		{"inside a module", []string{"locate", filepath.Join(repo, "deploy", "operator", "examples")}, fail.CodeLoad,
+			filepath.Join(repo, "deploy", "operator", "examples") + " is not a Go module (no go.mod); it is inside the module at " + filepath.Join(repo, "deploy", "operator") + ": give that directory"},
 		{"malformed go.mod", []string{"locate", badMod}, fail.CodeLoad, "go.mod"},
 		{"no controller", []string{"locate", noController}, fail.CodeLoad, "no controller found"},
 		{"empty module", []string{"locate", goModOnly}, fail.CodeLoad, goModOnly + ": no Go packages could be loaded; run `go build ./...` there to see why"},

@@ -26,7 +26,7 @@ var explainLong = func() string {
 			fmt.Fprintf(&b, "  %-18s   %s\n", "", l)
 		}
 	}
-	b.WriteString("\nInstead of PATH, --rev REV (with --repo URL) explains a pinned tree. " + pinnedHelp)
+	b.WriteString("\nInstead of PATH, --rev REV (with --repo URL) explains a pinned tree.\n" + pinnedHelp)
 	return b.String()
 }()
 
@@ -75,8 +75,15 @@ func newExplain(g *globals, runF func(*ExplainOptions) error) *cobra.Command {
 			if len(args) == 0 {
 				return fail.Usage("explain takes a ROW first, one of: %s", strings.Join(report.Explainable(), ", "))
 			}
-			if !slices.Contains(report.Explainable(), args[0]) {
-				return fail.Usage("unknown ROW %q; use one of: %s", args[0], strings.Join(report.Explainable(), ", "))
+			rows := report.Explainable()
+			if i := slices.IndexFunc(rows, func(r string) bool { return strings.EqualFold(r, args[0]) }); i >= 0 {
+				args[0] = rows[i] // Reread is reread
+			}
+			if !slices.Contains(rows, args[0]) {
+				if len(args) == 2 && slices.ContainsFunc(rows, func(r string) bool { return strings.EqualFold(r, args[1]) }) {
+					return fail.Usage("unknown ROW %q: the ROW comes first, then the PATH: ctrlcmp explain %s %s", args[0], strings.ToLower(args[1]), args[0])
+				}
+				return fail.Usage("unknown ROW %q; use one of: %s", args[0], strings.Join(rows, ", "))
 			}
 			return pathOrRev(&rev)(c, args[1:])
 		},

@@ -17,14 +17,18 @@ PATH is the directory holding go.mod. Nested modules wired in by a local
 replace directive (an api/ module holding the CRD types) are loaded with it.
 Dependencies must be in the module cache or reachable through GOPROXY; cgo is
 off and GOTOOLCHAIN=local, so a go.mod cannot make the go command fetch a
-toolchain.
+toolchain. A module of a go.work workspace is loaded in it, as the go command
+builds it (GOWORK as you set it; GOWORK=off loads the module alone); a pinned
+tree is loaded on its own, in a go.work only when its repository holds one.
+Files behind a //go:build line are loaded with --tags.
 
 Paths in the output are relative to the git repository holding PATH (or PATH
 itself outside git); sites in dependencies are written module@version/path.
 
 ` + htmlHelp + ` Each controller of the tree is a column.
 
-Instead of PATH, --rev REV (with --repo URL) locates a pinned tree. ` + pinnedHelp
+Instead of PATH, --rev REV (with --repo URL) locates a pinned tree.
+` + pinnedHelp
 
 // LocateOptions is what locate was asked to do: its flags and PATH,
 // checked.

@@ -14,6 +14,7 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/fetch"
 	"github.com/ctrlcmp/ctrlcmp/internal/inspect"
+	"github.com/ctrlcmp/ctrlcmp/internal/load"
 	"github.com/ctrlcmp/ctrlcmp/internal/result"
 	"github.com/ctrlcmp/ctrlcmp/internal/resultcache"
 )
@@ -201,8 +202,12 @@ func (g *globals) inspect(ctx context.Context, s source, f fetchFlags, side, lin
 // tree's citations are relative to (for a pinned tree, in the checkout
 // the analysis read), where --format html reads its excerpts.
 func (g *globals) inspectAt(ctx context.Context, s source, f fetchFlags, side, linkFrom string, progress func(string)) (result.Tree, string, error) {
+	theirs := s.rev != "" || side == "theirs"
+	if theirs {
+		ctx = load.OnItsOwn(ctx) // not the user's tree: not in the user's workspace
+	}
 	if s.rev == "" {
-		a, err := analyse(ctx, s.dir, s.dir, f, progress, func() (resultcache.Key, error) { return resultcache.LocalKey(s.dir) })
+		a, err := analyse(ctx, s.dir, s.dir, f, progress, func() (resultcache.Key, error) { return resultcache.LocalKey(s.dir, theirs) })
 		if err != nil {
 			return result.Tree{}, "", err
 		}

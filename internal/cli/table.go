@@ -33,10 +33,12 @@ the journal's table is out of date. ` + "`ctrlcmp check FILE`" + ` verifies its 
 ` + htmlHelp + `
 
 When a tree holds several controllers, choose one with --theirs-kind or
---ours-kind (a kind such as Kustomization, or a reconciler's type name).
+--ours-kind (a kind such as Kustomization, a reconciler's type name, or
+DIR/NAME: the type name qualified by its package's directory).
 
 Their tree is a local directory (--theirs-dir) or pinned (--theirs REV of
---theirs-repo). ` + pinnedHelp
+--theirs-repo); either is loaded on its own, not in the workspace your GOWORK
+names (ours is loaded as locate loads a tree). ` + pinnedHelp
 
 // TableOptions is what table was asked to do: its flags, checked.
 type TableOptions struct {

@@ -150,21 +150,92 @@ func firstLine(s string) string {
 	return line
 }
 
-// TestHostileTreeRunsNothing (case 11 of the hostile-input trial) reads a
-// tree that tries to have code run: a cgo file whose preamble asks
-// pkg-config for flags, //go:generate lines, a go.mod asking for a newer
-// toolchain, and fake gcc, cc, pkg-config, touch and git first on $PATH,
-// each of which would leave a mark, with CGO_ENABLED=1 and GOTOOLCHAIN=auto
-// in the environment. locate, stages and
-// table read it as usual (exit 0, no warning), no fake is ever run and
-// nothing is generated.
+// TestHostileTreeRunsNothing (case 11 of the hostile-input trial; the
+// second trial's review) reads a tree that tries to have code run: a cgo
+// file whose preamble asks pkg-config for flags, //go:generate lines, a
+// go.mod asking for a newer toolchain, and a dependency outside the tree
+// (a local replace) that is cgo too, asks pkg-config and is in no build
+// cache, with CGO_ENABLED=1 and GOTOOLCHAIN=auto in the environment. Fake
+// pkg-config, touch and git come first on $PATH, each of which would leave
+// a mark, and the C compiler is in turn a fake one first on $PATH, the
+// system's (when one is installed: the loader then asks the go command for
+// the export data the user's cgo build made, which must build nothing), and
+// none at all. locate, stages and table read it as usual (exit 0, no
+// warning), no fake is ever run and nothing is generated.
 func TestHostileTreeRunsNothing(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the fake tools are shell scripts")
 	}
-	dir := copyFixture(t, "clientgo-plain")
+	moduleCacheHolds(t, "clientgo-plain")
+	systemCC := ""
+	for _, cc := range []string{"/usr/bin/gcc", "/usr/bin/cc"} {
+		if _, err := os.Stat(cc); err == nil {
+			systemCC = cc
+			break
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		fakes []string
+		cc    string // $CC; "" leaves it unset
+	}{
+		{"fake C compilers first on PATH", []string{"gcc", "cc", "pkg-config", "touch", "git"}, ""},
+		{"the system's C compiler", []string{"pkg-config", "touch", "git"}, systemCC},
+		{"no C compiler", []string{"pkg-config", "touch", "git"}, "/nonexistent/cc"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "the system's C compiler" && systemCC == "" {
+				t.Skip("no C compiler installed in /usr/bin")
+			}
+			bin, marks := t.TempDir(), t.TempDir()
+			dir := copyFixture(t, "clientgo-plain")
+			hostileTree(t, dir, marks)
+			for _, tool := range tc.fakes {
+				script := "#!/bin/sh\n: > '" + filepath.Join(marks, tool) + "'\nexit 1\n"
+				if err := os.WriteFile(filepath.Join(bin, tool), []byte(script), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+			if tc.cc != "" {
+				t.Setenv("CC", tc.cc)
+			}
+			t.Setenv("CGO_ENABLED", "1")
+			t.Setenv("GOTOOLCHAIN", "auto")
+			t.Setenv("GOPROXY", "off")
+			if found, err := exec.LookPath("pkg-config"); err != nil || found != filepath.Join(bin, "pkg-config") {
+				t.Fatalf("pkg-config is %s (%v), want the fake in %s", found, err, bin)
+			}
+			before := snapshot(t, dir)
+			t.Chdir(dir)
+
+			for _, args := range [][]string{
+				{"locate", "clientgo-plain"},
+				{"stages", "clientgo-plain"},
+				{"table", "--theirs-dir", "clientgo-plain", "--ours", "clientgo-plain"},
+			} {
+				code, out, errs := run(t, args...)
+				if code != 0 || out == "" || errs != "" {
+					t.Errorf("%s: exit %d, stderr %q; want exit 0, the output, no warning", args[0], code, errs)
+				}
+			}
+			if ran, _ := os.ReadDir(marks); len(ran) > 0 {
+				t.Errorf("a fake tool ran: %s left its mark", ran[0].Name())
+			}
+			if after := snapshot(t, dir); !maps.Equal(after, before) {
+				t.Errorf("the tree changed (something was generated): %d files before, %d after", len(before), len(after))
+			}
+		})
+	}
+}
+
+// hostileTree makes the copy of clientgo-plain in dir hostile (see
+// TestHostileTreeRunsNothing). Its cgo dependency names
+// marks in a comment, so that no build cache holds it.
+func hostileTree(t *testing.T, dir, marks string) {
+	t.Helper()
 	tree := filepath.Join(dir, "clientgo-plain")
-	writeText(t, filepath.Join(tree, "native.go"), `package main
+	cgoFile := `
 
 //go:generate touch GENERATED
 
@@ -175,45 +246,51 @@ static int answer(void) { return 42; }
 */
 import "C"
 
-func nativeAnswer() int { return int(C.answer()) }
-`)
-	replaceIn(t, filepath.Join(tree, "go.mod"), "\ngo 1.26.0\n", "\ngo 1.26.0\n\ntoolchain go1.99.0\n")
+`
+	writeText(t, filepath.Join(tree, "native.go"), "package main"+cgoFile+"func nativeAnswer() int { return int(C.answer()) }\n")
 	writeText(t, filepath.Join(tree, "gen.go"), "package main\n\n//go:generate touch GENERATED\n//go:generate sh -c \"touch GENERATED\"\n//go:generate git init\n")
+	writeText(t, filepath.Join(tree, "dep.go"), "package main\n\nimport \"example.com/native\"\n\nvar _ = native.Answer\n")
+	replaceIn(t, filepath.Join(tree, "go.mod"), "\ngo 1.26.0\n", "\ngo 1.26.0\n\ntoolchain go1.99.0\n\nrequire example.com/native v0.0.0\n\nreplace example.com/native => ../native\n")
+	native := filepath.Join(dir, "native")
+	writeText(t, filepath.Join(native, "go.mod"), "module example.com/native\n\ngo 1.26.0\n")
+	writeText(t, filepath.Join(native, "native.go"), "// Package native is built only with cgo ("+marks+").\npackage native"+cgoFile+"// Answer is C's answer.\nfunc Answer() int { return int(C.answer()) }\n")
+	writeText(t, filepath.Join(native, "nocgo.go"), "//go:build !cgo\n\npackage native\n\n// Answer is the answer without cgo.\nfunc Answer() int { return 42 }\n")
+}
 
-	bin, marks := t.TempDir(), t.TempDir()
-	for _, tool := range []string{"gcc", "cc", "pkg-config", "touch", "git"} {
-		script := "#!/bin/sh\n: > '" + filepath.Join(marks, tool) + "'\nexit 1\n"
-		if err := os.WriteFile(filepath.Join(bin, tool), []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+// TestTheirsOutsideUsersWorkspace: the user's GOWORK names the workspace
+// of their own module, which theirs is not part of (a go.work that uses
+// ours alone, in the directory above both). table loads theirs on its own
+// and ours in the workspace: both load cleanly, with no warning.
+func TestTheirsOutsideUsersWorkspace(t *testing.T) {
 	moduleCacheHolds(t, "clientgo-plain")
-	t.Setenv("CGO_ENABLED", "1")
-	t.Setenv("GOTOOLCHAIN", "auto")
 	t.Setenv("GOPROXY", "off")
-	if found, err := exec.LookPath("pkg-config"); err != nil || found != filepath.Join(bin, "pkg-config") {
-		t.Fatalf("pkg-config is %s (%v), want the fake in %s", found, err, bin)
+	work := copyFixture(t, "clientgo-plain")
+	if err := os.Rename(filepath.Join(work, "clientgo-plain"), filepath.Join(work, "ours")); err != nil {
+		t.Fatal(err)
 	}
-	before := snapshot(t, tree)
-	t.Chdir(dir)
+	if err := os.CopyFS(filepath.Join(work, "theirs"), os.DirFS(filepath.Join(fixturesDir, "clientgo-plain"))); err != nil {
+		t.Fatal(err)
+	}
+	gowork := filepath.Join(work, "go.work")
+	writeText(t, gowork, "go 1.26.0\n\nuse ./ours\n")
+	t.Setenv("GOWORK", gowork)
+	code, out, errs := run(t, "table", "--no-cache", "--theirs-dir", filepath.Join(work, "theirs"), "--ours", filepath.Join(work, "ours"), "--format", "text")
+	if code != 0 || out == "" || errs != "" {
+		t.Errorf("exit %d, stderr %q; want exit 0, the table, no warning", code, errs)
+	}
+}
 
-	for _, args := range [][]string{
-		{"locate", "clientgo-plain"},
-		{"stages", "clientgo-plain"},
-		{"table", "--theirs-dir", "clientgo-plain", "--ours", "clientgo-plain"},
-	} {
-		code, out, errs := run(t, args...)
-		if code != 0 || out == "" || errs != "" {
-			t.Errorf("%s: exit %d, stderr %q; want exit 0, the output, no warning", args[0], code, errs)
-		}
+// TestNoGoCommand (case 40 of the second trial): with no go command on
+// $PATH, loading a tree fails with exit 3 and one line naming the tree,
+// the missing go command and where to get it.
+func TestNoGoCommand(t *testing.T) {
+	tree := filepath.Join(copyFixture(t, "clientgo-plain"), "clientgo-plain")
+	t.Setenv("PATH", t.TempDir())
+	code, out, errs := run(t, "locate", "--no-cache", tree)
+	if code != fail.CodeLoad || out != "" {
+		t.Errorf("exit %d, stdout %q; want exit %d and nothing on stdout", code, out, fail.CodeLoad)
 	}
-	if ran, _ := os.ReadDir(marks); len(ran) > 0 {
-		t.Errorf("a fake tool ran: %s left its mark", ran[0].Name())
-	}
-	if after := snapshot(t, tree); !maps.Equal(after, before) {
-		t.Error("the tree changed (something was generated)")
-	}
+	wantOneLine(t, errs, tree+": go list failed: the go command is not on $PATH, and ctrlcmp runs it to list packages and download modules; install Go (https://go.dev/dl/) or put its bin directory on $PATH")
 }
 
 // TestUsageErrorsAtRun (case 35 of the hostile-input trial; the rest of its

@@ -175,8 +175,8 @@ const maxListed = 10
 // go.sum), the controller may be behind the problems: they are listed (up
 // to maxListed), then the functions left out of the analysis because of
 // them (skipped, one line per package), then the fix. The files build
-// constraints left out (excluded) are named, with the flag that brings
-// them in.
+// constraints left out (excluded) are named last, with the flag that
+// brings them in.
 func noController(dir string, problems, skipped, excluded []string) error {
 	const why = "no type is registered with a controller-runtime builder (For(...).Complete(r)) and no client-go worker passes a workqueue key to a sync function"
 	if len(problems) == 0 && len(skipped) == 0 {
@@ -203,10 +203,10 @@ func noController(dir string, problems, skipped, excluded []string) error {
 			lines = append(lines, "\t"+s)
 		}
 	}
-	if len(excluded) > 0 {
-		lines = append(lines, "build constraints left out "+listExcluded(excluded)+"; if the controller is there, give its tags with --tags")
-	}
 	lines = append(lines, "fix them (`go build ./...` in the module shows them all); that lets ctrlcmp see the controller")
+	if len(excluded) > 0 {
+		lines = append(lines, "also, build constraints left out "+listExcluded(excluded)+"; if the controller is there, give its tags with --tags")
+	}
 	return fail.Load("%s", strings.Join(lines, "\n"))
 }
 
@@ -279,7 +279,7 @@ func Select(t result.Tree, kind, flag string) (locate.Controller, error) {
 		if len(t.Controllers) == 1 {
 			return t.Controllers[0], nil
 		}
-		return locate.Controller{}, fail.Usage("%s holds %d controllers: %s; choose one with %s KIND", t.Root, len(t.Controllers), candidates(t.Controllers), flag)
+		return locate.Controller{}, fail.Usage("%s holds %d controllers: %s; choose one with %s KIND (or its reconciler's type name, or DIR/NAME), e.g. %s %s", t.Root, len(t.Controllers), candidates(t.Controllers), flag, flag, selector(t.Controllers[0], t.Controllers))
 	}
 	ctrls, err := Matching(t, kind)
 	if err != nil {
@@ -292,7 +292,29 @@ func Select(t result.Tree, kind, flag string) (locate.Controller, error) {
 		// Reconcilers of one type name in several packages.
 		return locate.Controller{}, fail.Usage("%s holds %d controllers named %q: %s; choose one by its package's directory, e.g. %s %s", t.Root, len(ctrls), kind, entries(ctrls), flag, Qualified(ctrls[0]))
 	}
-	return locate.Controller{}, fail.Usage("%s holds %d controllers of kind %q: %s; choose one by its reconciler's type name, e.g. %s %s", t.Root, len(ctrls), kind, candidates(ctrls), flag, ctrls[0].Name)
+	return locate.Controller{}, fail.Usage("%s holds %d controllers of kind %q: %s; choose one by its reconciler's type name, e.g. %s %s", t.Root, len(ctrls), kind, candidates(ctrls), flag, selector(ctrls[0], t.Controllers))
+}
+
+// selector is the shortest name that selects c among all: its kind when
+// no other controller has it, else its reconciler's type name when no
+// other has that, else its qualified name (DIR/NAME).
+func selector(c locate.Controller, all []locate.Controller) string {
+	kinds, names := 0, 0
+	for _, o := range all {
+		if c.Kind != "" && strings.EqualFold(o.Kind, c.Kind) {
+			kinds++
+		}
+		if strings.EqualFold(o.Name, c.Name) {
+			names++
+		}
+	}
+	switch {
+	case kinds == 1:
+		return c.Kind
+	case names == 1:
+		return c.Name
+	}
+	return Qualified(c)
 }
 
 // Matching returns the controllers of a tree named by kind: those whose
@@ -300,6 +322,9 @@ func Select(t result.Tree, kind, flag string) (locate.Controller, error) {
 // the one it names whole when there is one; else those whose reconciler's
 // type name it is; else all of that kind (case-insensitively).
 func Matching(t result.Tree, kind string) ([]locate.Controller, error) {
+	if rest, ok := strings.CutPrefix(kind, "./"); ok && strings.Contains(rest, "/") {
+		kind = rest // ./DIR/NAME: DIR/NAME, relative to the tree
+	}
 	var exact, byQualified, byName, byKind []locate.Controller
 	for _, c := range t.Controllers {
 		q := Qualified(c)
@@ -353,15 +378,24 @@ func entries(ctrls []locate.Controller) string {
 }
 
 // candidates lists controllers as "Kind (Name)", or "Name (no kind)" for a
-// controller whose kind is unknown.
+// controller whose kind is unknown; a type name that several of them share
+// is qualified by its package's directory (DIR/NAME), which selects it.
 func candidates(ctrls []locate.Controller) string {
+	count := map[string]int{}
+	for _, c := range ctrls {
+		count[strings.ToLower(c.Name)]++
+	}
 	var names []string
 	for _, c := range ctrls {
+		name := c.Name
+		if count[strings.ToLower(name)] > 1 {
+			name = Qualified(c)
+		}
 		if c.Kind == "" {
-			names = append(names, c.Name+" (no kind)")
+			names = append(names, name+" (no kind)")
 			continue
 		}
-		names = append(names, c.Kind+" ("+c.Name+")")
+		names = append(names, c.Kind+" ("+name+")")
 	}
 	return strings.Join(names, ", ")
 }

@@ -91,7 +91,21 @@ func TestSelectQualified(t *testing.T) {
 		}
 	}
 	_, err = Select(tree, "", "--ours-kind")
-	if want := "ConfigMap (ConfigMapReconciler), StatusReconciler (no kind)"; err == nil || !strings.Contains(err.Error(), want) {
+	if want := "holds 4 controllers: ConfigMap (./ConfigMapReconciler), ConfigMap (plugins/controllers/ConfigMapReconciler), ConfigMap (internal/controllers/ConfigMapReconciler), StatusReconciler (no kind); choose one with --ours-kind KIND (or its reconciler's type name, or DIR/NAME), e.g. --ours-kind ./ConfigMapReconciler"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("Select without a kind: %v, want %q", err, want)
+	}
+	_, err = Select(tree, "ConfigMap", "--ours-kind")
+	if want := "choose one by its reconciler's type name, e.g. --ours-kind ./ConfigMapReconciler"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Select(ConfigMap): %v, want %q (a name that selects one)", err, want)
+	}
+	if c, err := Select(tree, "./plugins/controllers/ConfigMapReconciler", "--ours-kind"); err != nil || c.Rows[locate.RowEntry].Sites[0].File != "plugins/controllers/configmap.go" {
+		t.Errorf("Select(./plugins/controllers/ConfigMapReconciler): %v; want the one in plugins/controllers", err)
+	}
+	// Every name each listing offers selects its controller.
+	for _, c := range tree.Controllers {
+		sel := selector(c, tree.Controllers)
+		if got, err := Select(tree, sel, "--ours-kind"); err != nil || got.Rows[locate.RowEntry].Sites[0].File != c.Rows[locate.RowEntry].Sites[0].File {
+			t.Errorf("Select(%s): %v; want %s", sel, err, Qualified(c))
+		}
 	}
 }

@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,6 +42,66 @@ func TestWorkspaceHonoured(t *testing.T) {
 	}
 }
 
+// TestWorkspaceOnItsOwn: a tree that is not the user's (OnItsOwn: theirs,
+// fetched or checked out) is loaded as it builds on its own. The user's
+// GOWORK, which names their own workspace, is not applied to it, and a
+// go.work above its repository (the user's, or one in a directory the
+// cache sits in) is not used; a go.work inside its repository is.
+func TestWorkspaceOnItsOwn(t *testing.T) {
+	work := t.TempDir()
+	repo := func(name string) string { // a repository holding a copy of workspace/
+		dir := filepath.Join(work, name)
+		if err := os.CopyFS(dir, os.DirFS(loadDir("workspace"))); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	users, err := filepath.Abs(loadDir("workspace/go.work"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inside := repo("inside")
+	t.Setenv("GOWORK", users)
+	tree, err := LoadFrom(OnItsOwn(context.Background()), filepath.Join(inside, "op"), nil, Declarations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(inside, "go.work"); tree.Workspace != want || len(tree.Warnings) != 0 {
+		t.Errorf("theirs with its own go.work, the user's GOWORK set: workspace %q, warnings %q; want %q and none", tree.Workspace, tree.Warnings, want)
+	}
+
+	// The user's workspace uses the sibling module; their tree has no go.work.
+	alone := repo("alone")
+	if err := os.Remove(filepath.Join(alone, "go.work")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(work, "go.work"), []byte("go 1.26.0\n\nuse ./alone/op\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, gowork := range []string{users, ""} {
+		t.Setenv("GOWORK", gowork)
+		tree, err = LoadFrom(OnItsOwn(context.Background()), filepath.Join(alone, "op"), nil, Declarations)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tree.Workspace != "" || len(tree.Warnings) == 0 || !strings.Contains(tree.Warnings[0], "example.com/lib") {
+			t.Errorf("theirs without a go.work, GOWORK=%q and a go.work above its repository: workspace %q, warnings %q; want none, and a warning about example.com/lib", gowork, tree.Workspace, tree.Warnings)
+		}
+	}
+
+	// The user's own tree, the same directory: the go.work above it is theirs to use.
+	tree, err = LoadFrom(context.Background(), filepath.Join(alone, "op"), nil, Declarations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(work, "go.work"); tree.Workspace != want {
+		t.Errorf("the user's tree: workspace %q, want %q", tree.Workspace, want)
+	}
+}
+
 // TestBuildTags: a file behind a //go:build tag is left out, and named
 // with its constraint (a file left out by its name is not: no tag brings
 // it in); with the tag (WithTags) it is loaded.
@@ -74,7 +135,7 @@ func TestMissingReplaceDirectory(t *testing.T) {
 	}
 	var replace, download int
 	for _, w := range tree.Warnings {
-		if strings.Contains(w, "go.mod:7: replace example.com/forked => ../forks/forked: the directory") {
+		if strings.Contains(w, "go.mod:7: replace example.com/forked => ../forks/forked: that directory does not exist") {
 			replace++
 		}
 		if strings.Contains(w, "go mod download") {

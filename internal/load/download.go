@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 
 	"golang.org/x/mod/module"
@@ -37,6 +39,9 @@ func Download(ctx context.Context, path, version string) (string, error) {
 	var m struct{ Dir, Error string }
 	if err := json.Unmarshal(out, &m); err == nil && m.Error != "" {
 		return "", fmt.Errorf("go mod download: %s", m.Error)
+	}
+	if errors.Is(runErr, exec.ErrNotFound) {
+		return "", fmt.Errorf("go mod download %s@%s: %s", path, version, goMissing)
 	}
 	if runErr != nil || m.Dir == "" {
 		// A citation's verdict is one line: the go command's first says why.

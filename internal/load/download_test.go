@@ -51,3 +51,13 @@ func TestDownload(t *testing.T) {
 		}
 	}
 }
+
+// TestDownloadWithoutGo: with no go command on $PATH, the failure says so
+// and how to fix it (no dangling "exec: … :").
+func TestDownloadWithoutGo(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, err := Download(context.Background(), "example.com/m", "v1.0.0")
+	if err == nil || err.Error() != "go mod download example.com/m@v1.0.0: "+goMissing {
+		t.Errorf("Download without go: %v, want the module and %q", err, goMissing)
+	}
+}

@@ -71,24 +71,33 @@ func goList(ctx context.Context, dir, shown string, patterns []string) ([]*liste
 // exportFiles asks the go command for the export data file of each of
 // paths (`go list -e -export`), from the build cache. What the cache lacks
 // the go command compiles (it never runs it); with cachedOnly, the probe
-// stops at the first command it starts (-x names each on stderr before it
-// runs), so that a warm cache answers once the files are hashed and a cold
-// one costs no more than that. ok is false when it stopped, failed, or
-// left a package without export data. What it compiled stays in the build
-// cache.
+// builds nothing: -n makes the go command print the commands of what the
+// cache lacks instead of running them (no compiler, no cgo, no
+// pkg-config), and the first such line ends the probe, so that a warm
+// cache answers once the files are hashed and a cold one costs no more
+// than that. ok is false when it stopped, failed, or left a package
+// without export data. What it compiled stays in the build cache.
 //
 // With userCgo, the probe asks for the export data the user's own go
 // command builds (cgo on, as `go vet` has it wherever a C compiler is
-// installed) and is always cachedOnly: it reads what the user compiled and
-// never starts a command, cgo least of all.
+// installed) and is always cachedOnly: it reads what the user compiled.
+// The only program the go command then runs is the C compiler, to
+// identify it (`CC -### -x c -c -`, nothing of the tree's), which is why
+// userBuildsWithCgo asks for a system one.
 func exportFiles(ctx context.Context, dir string, paths []string, cachedOnly, userCgo bool) (files map[string]string, ok bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	args := append(append([]string{"list", "-e", "-export", "-x", "-json=ImportPath,Export"}, buildFlags(ctx)...), "--")
+	if userCgo {
+		cachedOnly = true
+	}
+	show := "-x"
+	if cachedOnly {
+		show = "-n" // print, never run, what the cache lacks
+	}
+	args := append(append([]string{"list", "-e", "-export", show, "-json=ImportPath,Export"}, buildFlags(ctx)...), "--")
 	args = append(args, paths...)
 	env := untrustedEnv(ctx)
 	if userCgo {
-		cachedOnly = true
 		env = withUserCgo(env)
 	}
 	cmd := goCommand(ctx, dir, env, args...)
@@ -137,7 +146,17 @@ type goError struct {
 	err    error
 }
 
-func (e *goError) Error() string { return e.err.Error() + ": " + e.stderr }
+func (e *goError) Error() string {
+	if strings.TrimSpace(e.stderr) == "" {
+		return e.err.Error()
+	}
+	return e.err.Error() + ": " + e.stderr
+}
+
+// goMissing says that the go command could not be started because it is
+// not on $PATH, and how to fix that.
+const goMissing = "the go command is not on $PATH, and ctrlcmp runs it to list packages and download modules; install Go (https://go.dev/dl/) or put its bin directory on $PATH"
+
 func (e *goError) Unwrap() error { return e.err }
 
 // waitDelay bounds how long, once the go command has exited or been
@@ -181,6 +200,9 @@ func listError(ctx context.Context, shown string, err error) error {
 		return err
 	}
 	msg := err.Error()
+	if errors.Is(err, exec.ErrNotFound) {
+		msg = goMissing
+	}
 	var ge *goError
 	if errors.As(err, &ge) && strings.TrimSpace(ge.stderr) != "" {
 		msg = ge.stderr
@@ -217,6 +239,23 @@ type workspaceKey struct{}
 
 type tagsKey struct{}
 
+type onItsOwnKey struct{}
+
+// OnItsOwn is ctx for a tree that is not the user's own (theirs: a
+// fetched tree, or their checkout): the workspace of the user's
+// environment (GOWORK) is not applied to it, and a go.work the go command
+// finds above it is honoured only when it lies inside the tree's
+// repository (Root), so that the tree is loaded as it builds on its own.
+func OnItsOwn(ctx context.Context) context.Context {
+	return context.WithValue(ctx, onItsOwnKey{}, true)
+}
+
+// onItsOwn reports whether ctx loads a tree on its own (OnItsOwn).
+func onItsOwn(ctx context.Context) bool {
+	own, _ := ctx.Value(onItsOwnKey{}).(bool)
+	return own
+}
+
 // withWorkspace is ctx naming the go.work file the go command loads the
 // tree with ("" for none).
 func withWorkspace(ctx context.Context, gowork string) context.Context {
@@ -246,13 +285,15 @@ func buildFlags(ctx context.Context) []string {
 
 // workspace is the go.work file the go command uses for the module in dir
 // when it is run as the user runs it (GOWORK as the user set it, else the
-// nearest go.work above dir that uses the module), or "". A workspace that
-// uses a directory outside its own (`use ../x`, an absolute path) is not
-// honoured, since a fetched tree is not trusted to name what else on the
-// machine is read: refused says why.
-func workspace(ctx context.Context, dir string) (gowork, refused string) {
+// nearest go.work above dir that uses the module), or "". For a tree
+// loaded on its own (OnItsOwn), the user's GOWORK is not applied, and the
+// nearest go.work counts only when it lies inside root, the tree's
+// repository. A workspace that uses a directory outside its own (`use
+// ../x`, an absolute path) is not honoured, since a fetched tree is not
+// trusted to name what else on the machine is read: refused says why.
+func workspace(ctx context.Context, dir, root string) (gowork, refused string) {
 	gowork = userWorkspace(ctx, dir)
-	if gowork == "" {
+	if gowork == "" || onItsOwn(ctx) && !within(root, gowork) {
 		return "", ""
 	}
 	if outside := usedOutside(gowork); outside != "" {
@@ -283,7 +324,7 @@ func usedOutside(gowork string) string {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(root, p)
 		}
-		if rel, err := filepath.Rel(root, p); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if !within(root, p) {
 			return u.Path
 		}
 	}
@@ -291,7 +332,8 @@ func usedOutside(gowork string) string {
 }
 
 // userWorkspace is the go.work file the go command names for dir in the
-// user's environment, or "".
+// user's environment (without its GOWORK for a tree loaded on its own:
+// the go command's search from dir), or "".
 func userWorkspace(ctx context.Context, dir string) string {
 	env := untrustedEnv(ctx)
 	for i, kv := range env {
@@ -300,7 +342,7 @@ func userWorkspace(ctx context.Context, dir string) string {
 			break
 		}
 	}
-	if v, ok := os.LookupEnv("GOWORK"); ok {
+	if v, ok := os.LookupEnv("GOWORK"); ok && !onItsOwn(ctx) {
 		env = append(env, "GOWORK="+v)
 	}
 	out, err := goCommand(ctx, dir, env, "env", "GOWORK").Output()

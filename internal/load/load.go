@@ -9,8 +9,8 @@
 // library code compiled. The standard library always is; a module
 // dependency is typed instead from the compiler's export data when the
 // build cache holds it for every module dependency, which a probe of `go
-// list -export -x` tells: it stops at the first command the go command
-// would run (exportFiles). It asks first for the export data built with
+// list -export -n` tells: -n prints, and never runs, the commands of what
+// the cache lacks, and the first such line ends it (exportFiles). It asks first for the export data built with
 // cgo off, then for the data the user's own go command built (cgo on
 // wherever a C compiler is installed, as after `go vet`; asked only when
 // that compiler is in a system directory, since the go command runs it to
@@ -146,7 +146,7 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 	gomod := filepath.Join(abs, "go.mod")
 	data, err := os.ReadFile(gomod)
 	if err != nil {
-		return nil, fail.Load("%s is not a Go module (no go.mod); give the module's root directory", dir)
+		return nil, notAModule(dir, abs)
 	}
 	mf, err := modfile.Parse(gomod, data, nil)
 	if err != nil {
@@ -160,7 +160,7 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 	}
 	t := &Tree{Dir: abs, Root: gitRoot(abs), Fset: token.NewFileSet(), generated: map[string]bool{}}
 	var refusedWorkspace string
-	if t.Workspace, refusedWorkspace = workspace(ctx, abs); t.Workspace != "" {
+	if t.Workspace, refusedWorkspace = workspace(ctx, abs, t.Root); t.Workspace != "" {
 		ctx = withWorkspace(ctx, t.Workspace)
 	}
 
@@ -280,8 +280,8 @@ func (t *Tree) dependencyErrors(mf *modfile.File, dir string) []string {
 			if r := replacing(missing, p.PkgPath); r != nil {
 				if !said[r] {
 					said[r] = true
-					out = append(out, fmt.Sprintf("%s:%d: replace %s => %s: the directory %s does not exist, so no package of %s is loaded; fix the replace line, or put the module there",
-						t.relative(filepath.Join(dir, "go.mod")), r.Syntax.Start.Line, r.Old.Path, r.New.Path, replaceDir(r, dir), r.Old.Path))
+					out = append(out, fmt.Sprintf("%s:%d: replace %s => %s: that directory does not exist, so no package of %s is loaded; fix the replace line, or put the module there",
+						t.relative(filepath.Join(dir, "go.mod")), r.Syntax.Start.Line, r.Old.Path, r.New.Path, r.Old.Path))
 				}
 				continue
 			}
@@ -671,6 +671,74 @@ func (t *Tree) isOwnPackage(p *packages.Package) bool {
 func within(dir, path string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// notAModule is the error for dir (abs, absolute), which holds no go.mod.
+// It names where the modules are: the module dir lies in, the modules a
+// go.work in dir uses, or the modules in dir's subdirectories (a few
+// levels down), each as a path to give instead.
+func notAModule(dir, abs string) error {
+	const msg = "%s is not a Go module (no go.mod); %s"
+	shown := func(p string) string { return filepath.Join(dir, p) }
+	if data, err := os.ReadFile(filepath.Join(abs, "go.work")); err == nil {
+		if wf, err := modfile.ParseWork("go.work", data, nil); err == nil && len(wf.Use) > 0 {
+			var used []string
+			for _, u := range wf.Use {
+				used = append(used, shown(u.Path))
+			}
+			return fail.Load(msg, dir, "it is a go.work workspace: give one of the modules it uses: "+strings.Join(used, ", "))
+		}
+	}
+	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			rel, err := filepath.Rel(abs, d)
+			if err != nil {
+				break
+			}
+			return fail.Load(msg, dir, "it is inside the module at "+shown(rel)+": give that directory")
+		}
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
+	if found := modulesBelow(abs, 3, 5); len(found) > 0 {
+		for i, f := range found {
+			found[i] = shown(f)
+		}
+		return fail.Load(msg, dir, "give one of the modules below it: "+strings.Join(found, ", "))
+	}
+	return fail.Load(msg, dir, "give the module's root directory")
+}
+
+// modulesBelow lists up to most directories under root, depth levels down
+// at most, that hold a go.mod, relative to root (hidden directories,
+// vendor and testdata are not searched).
+func modulesBelow(root string, depth, most int) []string {
+	var found []string
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil // an unreadable directory is not searched
+		case !d.IsDir():
+			return nil
+		case len(found) == most:
+			return filepath.SkipAll
+		}
+		rel, _ := filepath.Rel(root, p)
+		if rel == "." {
+			return nil
+		}
+		name := d.Name()
+		if strings.HasPrefix(name, ".") || name == "vendor" || name == "testdata" || strings.Count(rel, string(filepath.Separator)) >= depth {
+			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+			found = append(found, rel)
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	return found
 }
 
 // gitRoot returns the closest ancestor of dir (dir included) holding .git,

@@ -20,7 +20,9 @@ import (
 )
 
 // LocalKey is the key of the local tree at dir (a module's directory).
-func LocalKey(dir string) (Key, error) {
+// onItsOwn says that the tree is loaded on its own (load.OnItsOwn: theirs),
+// without the workspace of the user's GOWORK.
+func LocalKey(dir string, onItsOwn bool) (Key, error) {
 	abs, err := filepath.Abs(dir)
 	if err == nil {
 		abs, err = filepath.EvalSymlinks(abs)
@@ -35,7 +37,7 @@ func LocalKey(dir string) (Key, error) {
 		fmt.Fprintf(h, "replacement %s\n", r)
 		hashTree(h, r)
 	}
-	k, err := key("local "+abs, "", abs)
+	k, err := key("local "+abs, "", abs, onItsOwn)
 	if err != nil {
 		return Key{}, err
 	}
@@ -82,7 +84,8 @@ func hashWorkspace(h hash.Hash, dir, settings string) {
 }
 
 // PinnedKey is the key of a pinned tree: the verified checkout at dir of a
-// repository at sha, which names its content, with its go.sum.
+// repository at sha, which names its content, with its go.sum. A pinned
+// tree is loaded on its own (load.OnItsOwn).
 func PinnedKey(dir, sha string) (Key, error) {
 	content := "sha " + sha + ", no go.sum"
 	sum, err := os.ReadFile(filepath.Join(dir, "go.sum"))
@@ -93,7 +96,7 @@ func PinnedKey(dir, sha string) (Key, error) {
 	case !os.IsNotExist(err):
 		return Key{}, err
 	}
-	return key("pinned "+dir+" at "+sha, content, dir)
+	return key("pinned "+dir+" at "+sha, content, dir, true)
 }
 
 // DerivedKey is the key of what ctrlcmp derives from content alone, where
@@ -108,13 +111,13 @@ func DerivedKey(slot, content string) (Key, error) {
 }
 
 // key completes a key with ctrlcmp's build and the go command's settings
-// in dir.
-func key(slot, content, dir string) (Key, error) {
+// in dir (without the user's GOWORK when onItsOwn).
+func key(slot, content, dir string, onItsOwn bool) (Key, error) {
 	build, err := executableBuild()
 	if err != nil {
 		return Key{}, err
 	}
-	settings, err := goSettings(dir)
+	settings, err := goSettings(dir, onItsOwn)
 	if err != nil {
 		return Key{}, err
 	}
@@ -217,12 +220,19 @@ var goSettingNames = []string{"GOVERSION", "GOROOT", "GOOS", "GOARCH", "GOFLAGS"
 	"GOAMD64", "GOARM", "GOARM64", "GO386", "GOMIPS", "GOMIPS64", "GOPPC64", "GORISCV64", "GOWASM"}
 
 // goSettings are the go command's settings in dir, as load runs it (cgo
-// off, the local toolchain, the workspace the user's go command uses), as
+// off, the local toolchain, the workspace the user's go command uses, or
+// for a tree loaded on its own the one the go command finds from dir), as
 // compact JSON.
-func goSettings(dir string) (string, error) {
+func goSettings(dir string, onItsOwn bool) (string, error) {
 	cmd := exec.Command("go", append([]string{"env", "-json"}, goSettingNames...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOTOOLCHAIN=local")
+	var env []string
+	for _, kv := range os.Environ() {
+		if !onItsOwn || !strings.HasPrefix(kv, "GOWORK=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = append(env, "CGO_ENABLED=0", "GOTOOLCHAIN=local")
 	out, err := cmd.Output()
 	if err != nil {
 		return "", fmt.Errorf("go env: %w", err)

@@ -34,7 +34,7 @@ func TestLocalKey(t *testing.T) {
 	write(t, filepath.Join(work, "lib", "go.mod"), "module example.com/lib\n")
 	write(t, filepath.Join(work, "lib", "lib.go"), "package lib\n")
 
-	first, err := LocalKey(tree)
+	first, err := LocalKey(tree, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestLocalKey(t *testing.T) {
 		path := filepath.Join(work, filepath.FromSlash(tc.file))
 		data, _ := os.ReadFile(path)
 		write(t, path, string(data)+"// changed\n")
-		k, err := LocalKey(tree)
+		k, err := LocalKey(tree, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,14 +79,14 @@ func TestLocalKey(t *testing.T) {
 	if err := os.Rename(filepath.Join(tree, ".git"), filepath.Join(work, ".git")); err != nil {
 		t.Fatal(err)
 	}
-	if k, _ := LocalKey(tree); k.Content == last.Content {
+	if k, _ := LocalKey(tree, false); k.Content == last.Content {
 		t.Error("a tree whose citations are now relative to its parent kept its key")
 	}
 	// The slot is the directory, whatever the path it is named by.
 	if err := os.Symlink(tree, filepath.Join(work, "link")); err != nil {
 		t.Fatal(err)
 	}
-	if k, _ := LocalKey(filepath.Join(work, "link")); k.Slot != first.Slot {
+	if k, _ := LocalKey(filepath.Join(work, "link"), false); k.Slot != first.Slot {
 		t.Errorf("through a symlink, slot %q, want %q", k.Slot, first.Slot)
 	}
 }
@@ -217,7 +217,7 @@ func TestLocalKeyWorkspace(t *testing.T) {
 	write(t, filepath.Join(tree, "main.go"), "package main\n\nimport _ \"example.com/lib\"\n\nfunc main() {}\n")
 	write(t, filepath.Join(work, "lib", "go.mod"), "module example.com/lib\n\ngo 1.22\n")
 	write(t, filepath.Join(work, "lib", "lib.go"), "package lib\n")
-	first, err := LocalKey(tree)
+	first, err := LocalKey(tree, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestLocalKeyWorkspace(t *testing.T) {
 		path := filepath.Join(work, file)
 		data, _ := os.ReadFile(path)
 		write(t, path, string(data)+"// changed\n")
-		k, err := LocalKey(tree)
+		k, err := LocalKey(tree, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,7 +239,7 @@ func TestLocalKeyWorkspace(t *testing.T) {
 		last = k
 	}
 	t.Setenv("GOWORK", "off")
-	if k, _ := LocalKey(tree); k.Go == first.Go {
+	if k, _ := LocalKey(tree, false); k.Go == first.Go {
 		t.Error("GOWORK=off kept the key's settings")
 	}
 }
