@@ -55,6 +55,7 @@ var fixtures = []string{
 	"wrapped",
 	"answerflows",
 	"intervalflows",
+	"resyncflows",
 }
 
 // located is what the tests read of a located fixture: the tree's root
