@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 )
@@ -60,7 +62,7 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 			}
 			for _, st := range block.List {
 				ifs, ok := st.(*ast.IfStmt)
-				if !ok || !a.compares(info, b, kind, ifs.Cond) {
+				if !ok || !a.compares(info, b, kind, ifs.Cond, ifs.Body, 0) {
 					continue
 				}
 				// The write the comparison guards: in its branch, or after
@@ -96,8 +98,13 @@ func endsInReturn(b *ast.BlockStmt) bool {
 // compares reports whether a condition compares desired with live state:
 // a deep comparison from the knowledge table, or ==, != between values that
 // are neither nil nor errors nor the deletion timestamp, one side (one
-// argument) reading live state.
-func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond ast.Expr) bool {
+// argument) reading live state, or a predicate of the tree's own handed
+// live state whose body compares (deploymentNeedsUpdate(obj, live)). A
+// live field tested against a constant (phase == Done) is a test of state,
+// not a comparison with desired state, unless the branch it guards sets
+// that field (the desired value written back). depth bounds the
+// predicates followed.
+func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond ast.Expr, branch *ast.BlockStmt, depth int) bool {
 	found := false
 	live := func(es ...ast.Expr) bool {
 		for _, e := range es {
@@ -110,8 +117,12 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 	ast.Inspect(cond, func(n ast.Node) bool {
 		switch e := n.(type) {
 		case *ast.CallExpr:
-			if c := a.makeCall(info, e, nil); c.known && c.fact.Role == RoleCompare && live(e.Args...) {
+			c := a.makeCall(info, e, nil)
+			switch {
+			case c.known && c.fact.Role == RoleCompare && live(e.Args...):
 				found = true
+			case !c.known && depth < 2 && len(c.own) == 1 && returnsBool(c.own[0]) && live(e.Args...):
+				found = a.predicateCompares(c.own[0], kind, depth+1)
 			}
 		case *ast.BinaryExpr:
 			if e.Op != token.EQL && e.Op != token.NEQ {
@@ -125,7 +136,102 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 					return true
 				}
 			}
+			if field := stateTest(info, e); field != nil && !assignsField(info, branch, field) {
+				return true
+			}
 			found = live(e.X, e.Y)
+		}
+		return !found
+	})
+	return found
+}
+
+// returnsBool reports whether fn's only result is a bool.
+func returnsBool(fn *ssa.Function) bool {
+	r := fn.Signature.Results()
+	if r.Len() != 1 {
+		return false
+	}
+	b, ok := r.At(0).Type().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+// predicateCompares reports whether a predicate's body compares desired
+// with live state: in the condition of an if or in a returned value.
+func (a *analysis) predicateCompares(fn *ssa.Function, kind *types.Named, depth int) bool {
+	b := body(fn)
+	if b == nil {
+		return false
+	}
+	info := a.infoAt(b.Pos())
+	if info == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			found = a.compares(info, b, kind, x.Cond, x.Body, depth)
+		case *ast.ReturnStmt:
+			for _, r := range x.Results {
+				if t := info.TypeOf(r); t != nil && !isConst(info, r) {
+					found = found || a.compares(info, b, kind, r, nil, depth)
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isConst reports whether e is a constant expression.
+func isConst(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[ast.Unparen(e)]
+	return ok && tv.Value != nil
+}
+
+// stateTest returns the field of a comparison of a field with a constant
+// (obj.Status.Phase == Done), or nil.
+func stateTest(info *types.Info, e *ast.BinaryExpr) *types.Var {
+	var other ast.Expr
+	switch {
+	case isConst(info, e.Y):
+		other = e.X
+	case isConst(info, e.X):
+		other = e.Y
+	default:
+		return nil
+	}
+	sel, ok := ast.Unparen(other).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
+		return s.Obj().(*types.Var)
+	}
+	return nil
+}
+
+// assignsField reports whether a block assigns a field.
+func assignsField(info *types.Info, b *ast.BlockStmt, field *types.Var) bool {
+	if b == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return !found
+		}
+		for _, l := range as.Lhs {
+			if s, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && info.Uses[s.Sel] == field {
+				found = true
+			}
 		}
 		return !found
 	})

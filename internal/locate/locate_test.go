@@ -53,6 +53,9 @@ var fixtures = []string{
 	"finlib",
 	"finnoguard",
 	"wrapped",
+	"answerflows",
+	"intervalflows",
+	"resyncflows",
 }
 
 // located is what the tests read of a located fixture: the tree's root

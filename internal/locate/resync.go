@@ -12,31 +12,38 @@ import (
 // may watch the primary type, with their resync period as written: those
 // an informer of the primary type is taken from first, then those whose
 // informers are not known; a factory whose informers all watch other
-// types (a child's Deployments) is left out, its period not the one that
-// brings the primary object back.
+// types (a child's Deployments), or whose type gives no informer of the
+// primary type (the Kubernetes types' factory, for a custom resource), is
+// left out, its period not the one that brings the primary object back.
 func (a *analysis) resyncs(kind *types.Named) []Site {
 	var primary, unknown []Site
+	kinds := map[string][]*types.Named{}
 	for _, fd := range a.ownFuncs() {
 		info := a.infoAt(fd.Pos())
 		a.allCalls(fd, func(c call) {
-			isFactory := c.known && c.fact.Role == RoleInformerFactory
-			// Generated informer factories live in the tree (read for their
-			// declarations only): their shape is the knowledge.
-			if !isFactory && c.fn != nil && strings.HasPrefix(c.fn.Name(), generatedFactoryName) && a.decls[c.fn.Origin()] != nil && len(c.expr.Args) >= 2 {
-				isFactory = true
-			}
-			if !isFactory || len(c.expr.Args) < 2 {
+			period := a.factoryPeriod(info, c)
+			if period < 0 {
 				return
 			}
 			// A period passed through from a parameter is a factory's own
 			// plumbing (generated constructors calling each other), not a choice.
-			if id, ok := ast.Unparen(c.expr.Args[1]).(*ast.Ident); ok {
+			if id, ok := ast.Unparen(c.expr.Args[period]).(*ast.Ident); ok {
 				if v, ok := info.Uses[id].(*types.Var); ok && isParam(fd, info, v) {
 					return
 				}
 			}
+			if kind != nil {
+				t := info.TypeOf(c.expr)
+				key := types.TypeString(t, nil)
+				if _, done := kinds[key]; !done {
+					kinds[key] = factoryKinds(t)
+				}
+				if ks := kinds[key]; len(ks) > 0 && !slices.ContainsFunc(ks, func(n *types.Named) bool { return types.Identical(n, kind) }) {
+					return
+				}
+			}
 			s := a.site(c.expr.Lparen)
-			arg := c.expr.Args[1]
+			arg := c.expr.Args[period]
 			s.Note = a.tree.Fset.PositionFor(arg.Pos(), false).String()
 			if src := a.exprText(arg); src != "" {
 				s.Note = src
@@ -50,6 +57,81 @@ func (a *analysis) resyncs(kind *types.Named) []Site {
 		})
 	}
 	return append(primary, unknown...)
+}
+
+// factoryPeriod returns the index of the resync period argument of a call
+// that creates an informer factory, or -1: a factory from the knowledge
+// table, or one generated into the tree, known by its name or by its
+// shape (a function of the tree taking a duration and returning a type
+// whose methods lead to informers).
+func (a *analysis) factoryPeriod(info *types.Info, c call) int {
+	switch {
+	case c.known && c.fact.Role == RoleInformerFactory:
+		if c.fact.Arg >= 0 && c.fact.Arg < len(c.expr.Args) {
+			return c.fact.Arg
+		}
+		return -1
+	case c.fn == nil || a.decls[c.fn.Origin()] == nil:
+		return -1
+	case strings.HasPrefix(c.fn.Name(), generatedFactoryName) && len(c.expr.Args) >= 2:
+		return 1
+	}
+	sig, ok := c.fn.Type().(*types.Signature)
+	if !ok || sig.Results().Len() != 1 {
+		return -1
+	}
+	period := -1
+	for i := 0; i < sig.Params().Len() && i < len(c.expr.Args); i++ {
+		if isDuration(sig.Params().At(i).Type()) {
+			period = i
+			break
+		}
+	}
+	if period < 0 || len(factoryKinds(sig.Results().At(0).Type())) == 0 {
+		return -1
+	}
+	return period
+}
+
+// isDuration reports whether t is time.Duration.
+func isDuration(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
+}
+
+// factoryKinds lists the object types an informer factory's type gives
+// informers of: the types listed by the informers its methods without
+// parameters lead to (factory.Group().Version().Kind()), three calls deep.
+func factoryKinds(t types.Type) []*types.Named {
+	var out []*types.Named
+	seen := map[string]bool{}
+	var walk func(types.Type, int)
+	walk = func(t types.Type, depth int) {
+		if n := listedType(t); n != nil {
+			out = append(out, n)
+			return
+		}
+		key := types.TypeString(t, nil)
+		if depth == 3 || seen[key] {
+			return
+		}
+		seen[key] = true
+		ms := types.NewMethodSet(t)
+		for i := 0; i < ms.Len(); i++ {
+			fn, ok := ms.At(i).Obj().(*types.Func)
+			if !ok || !fn.Exported() {
+				continue
+			}
+			sig := fn.Type().(*types.Signature)
+			if sig.Params().Len() == 0 && sig.Results().Len() == 1 {
+				walk(sig.Results().At(0).Type(), depth+1)
+			}
+		}
+	}
+	if t != nil {
+		walk(t, 0)
+	}
+	return out
 }
 
 // factoryWatches lists the types watched by the informers body takes from

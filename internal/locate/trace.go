@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -86,7 +87,9 @@ func (t *tracer) expr(fn *ssa.Function, e ast.Expr) {
 	if info == nil {
 		return
 	}
-	e = ast.Unparen(e)
+	// A conversion (time.Duration(n), a pointer's target) holds the value
+	// converted: that is traced.
+	e = stripConversions(info, e)
 	if tv, ok := info.Types[e]; ok && tv.Value != nil {
 		note := "a constant: no field of the object sets it"
 		if k := constOf(info, e); k != nil {
@@ -138,6 +141,7 @@ func (t *tracer) call(fn *ssa.Function, info *types.Info, x *ast.CallExpr) {
 // the tree's function called.
 func (t *tracer) callResult(fn *ssa.Function, info *types.Info, x *ast.CallExpr, index int) {
 	c := t.a.makeCall(info, x, fn)
+	c.own = t.ofKind(c.own)
 	switch {
 	case c.known && c.fact.Role == RoleJitter && index == 0:
 		s := t.a.objSite(c.fn).Site
@@ -161,13 +165,53 @@ func (t *tracer) callResult(fn *ssa.Function, info *types.Info, x *ast.CallExpr,
 			}
 			return true
 		})
+	case len(c.own) > 1:
+		t.add(t.a.site(x.Lparen).Site, StepComputed, fmt.Sprintf("not settled: the call may run %d functions of the tree; the trace ends", len(c.own)))
 	default:
 		name := "a function"
 		if c.fn != nil {
 			name = cite.ObjectName(c.fn)
 		}
-		t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+"; the trace ends")
+		if len(x.Args) == 0 || c.fn == nil {
+			t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+"; the trace ends")
+			return
+		}
+		// A library's function computes the duration from its arguments
+		// (a parser of a field's text, a minimum of two): they are traced.
+		t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+" from its arguments, traced below")
+		for _, arg := range x.Args {
+			if at := info.TypeOf(arg); at != nil && !isContext(at) {
+				t.expr(fn, arg)
+			}
+		}
 	}
+}
+
+// ofKind narrows the functions a dynamic call may run (a getter called
+// through an interface) to the methods of the primary type, when some
+// are.
+func (t *tracer) ofKind(own []*ssa.Function) []*ssa.Function {
+	if len(own) < 2 || t.kind == nil {
+		return own
+	}
+	var out []*ssa.Function
+	for _, f := range own {
+		if r := f.Signature.Recv(); r != nil {
+			if n, ok := deref(r.Type()).(*types.Named); ok && types.Identical(n.Origin(), t.kind.Origin()) {
+				out = append(out, f)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return own
+	}
+	return out
+}
+
+// isContext reports whether t is context.Context.
+func isContext(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
 }
 
 // libraryReturns cites the returns of a dependency's function, read from
@@ -209,6 +253,12 @@ func (t *tracer) selector(fn *ssa.Function, info *types.Info, x *ast.SelectorExp
 		// A library wrapper's field (metav1.Duration.Duration): the value is
 		// the holder's.
 		t.expr(fn, x.X)
+		return
+	}
+	if tags, ok := t.specPath(info, x); ok && tags[0] == "status" {
+		// Observed state (the time of the last run): it computes the
+		// duration, no setting of the object's does.
+		t.add(t.a.site(x.Pos()).Site, StepComputed, "read from the object's "+strings.Join(tags, ".")+": observed state, not a setting")
 		return
 	}
 	if tags, ok := t.specPath(info, x); ok {
@@ -285,7 +335,7 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 			}
 			return
 		}
-		t.add(t.a.site(x.Pos()).Site, StepComputed, "a parameter or a value computed elsewhere; the trace ends")
+		t.add(t.a.site(x.Pos()).Site, StepComputed, "not settled: a parameter or a value computed elsewhere, whose callers were not found; the trace ends")
 		return
 	}
 	for _, v := range values {

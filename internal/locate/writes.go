@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -235,25 +236,106 @@ func typeName(t types.Type) string {
 	return types.TypeString(t, func(*types.Package) string { return "" })
 }
 
-// alwaysReached walks the call graph from the entry along the calls that
-// dominate their function's normal returns: the functions every succeeding
-// pass runs, each with the edge it is first reached by.
+// alwaysReached walks the call graph from the entry along the calls every
+// path to their function's normal returns makes: first the calls that
+// dominate those returns, then, for the functions not reached so, several
+// calls of one function that together cut every path (a helper that
+// records an event, called on each branch). It returns the functions
+// every succeeding pass runs, each with the edge it is first reached by.
 func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][]*ssa.Return) map[*ssa.Function]*callgraph.Edge {
 	via := map[*ssa.Function]*callgraph.Edge{entry: nil}
-	queue := []*ssa.Function{entry}
-	for len(queue) > 0 {
-		f := queue[0]
-		queue = queue[1:]
-		for _, e := range a.prog.CallsFrom(f) {
-			callee := e.Callee.Func
-			if _, seen := via[callee]; seen || !a.prog.Own[callee] || !dominatesReturns(e.Site, normal[f]) {
-				continue
+	walk := func(queue []*ssa.Function, cutSets bool) {
+		for len(queue) > 0 {
+			f := queue[0]
+			queue = queue[1:]
+			byCallee := map[*ssa.Function][]*callgraph.Edge{}
+			var order []*ssa.Function
+			for _, e := range a.prog.CallsFrom(f) {
+				callee := e.Callee.Func
+				if _, seen := via[callee]; seen || !a.prog.Own[callee] || e.Site == nil {
+					continue
+				}
+				if !cutSets {
+					if dominatesReturns(e.Site, normal[f]) {
+						via[callee] = e
+						queue = append(queue, callee)
+					}
+					continue
+				}
+				if byCallee[callee] == nil {
+					order = append(order, callee)
+				}
+				byCallee[callee] = append(byCallee[callee], e)
 			}
-			via[callee] = e
-			queue = append(queue, callee)
+			for _, callee := range order {
+				edges := byCallee[callee]
+				var sites []ssa.Instruction
+				for _, e := range edges {
+					sites = append(sites, e.Site)
+				}
+				if cutsReturns(f, sites, normal[f]) {
+					via[callee] = edges[0]
+					queue = append(queue, callee)
+				}
+			}
 		}
 	}
+	walk([]*ssa.Function{entry}, false)
+	// The cut sets, from every function reached, until nothing more is.
+	for n := 0; n != len(via); {
+		n = len(via)
+		var from []*ssa.Function
+		for f := range via {
+			from = append(from, f)
+		}
+		sort.Slice(from, func(i, j int) bool {
+			if from[i].Pos() != from[j].Pos() {
+				return from[i].Pos() < from[j].Pos()
+			}
+			return from[i].String() < from[j].String()
+		})
+		walk(from, true)
+	}
 	return via
+}
+
+// cutsReturns reports whether every path from fn's entry to one of its
+// normal returns passes through a block holding one of the instructions:
+// a single instruction that dominates the returns, or calls of one helper
+// on each branch.
+func cutsReturns(fn *ssa.Function, sites []ssa.Instruction, rets []*ssa.Return) bool {
+	if len(rets) == 0 || len(fn.Blocks) == 0 {
+		return false
+	}
+	if len(sites) == 0 {
+		return false
+	}
+	cut := map[*ssa.BasicBlock]bool{}
+	for _, s := range sites {
+		if s.Block() == nil || s.Parent() != fn {
+			return false
+		}
+		cut[s.Block()] = true
+	}
+	ret := map[*ssa.BasicBlock]bool{}
+	for _, r := range rets {
+		ret[r.Block()] = true
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{fn.Blocks[0]}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] || cut[b] {
+			continue
+		}
+		seen[b] = true
+		if ret[b] {
+			return false
+		}
+		stack = append(stack, b.Succs...)
+	}
+	return true
 }
 
 // always reports whether a write in fn runs on every succeeding pass: fn is

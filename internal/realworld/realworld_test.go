@@ -31,6 +31,8 @@ type key struct {
 type expect struct {
 	Right *int `json:"right"`
 	Wrong *int `json:"wrong"`
+	// Answers is the same ratchet for the answers beyond the table.
+	Answers *expect `json:"answers"`
 }
 
 type controller struct {
@@ -38,6 +40,8 @@ type controller struct {
 	Name  string            `json:"name"`
 	Style string            `json:"style"`
 	Rows  map[string]answer `json:"rows"`
+	// Answers are the answers beyond the table, when keyed.
+	Answers *answersKey `json:"answers"`
 }
 
 // answer is the key's answer to one row.
@@ -117,27 +121,34 @@ func TestRealworld(t *testing.T) {
 	var trees []string
 	byRow := map[string]map[string]*tally{tuning: {}, heldout: {}}
 	total := map[string]*tally{tuning: {}, heldout: {}}
+	byAnswer := map[string]map[string]*tally{tuning: {}, heldout: {}}
+	answersTotal := map[string]*tally{tuning: {}, heldout: {}}
+	var answerTrees []string
 	for _, k := range present {
 		t.Run(k.name, func(t *testing.T) {
-			perRow, got := score(t, filepath.Join(dir, k.name), k)
-			for row, tl := range perRow {
+			s := score(t, filepath.Join(dir, k.name), k)
+			for row, tl := range s.perRow {
 				if byRow[k.half][row] == nil {
 					byRow[k.half][row] = &tally{}
 				}
 				byRow[k.half][row].plus(tl)
 			}
-			total[k.half].plus(got)
-			ratchet := "-"
-			if e := k.Expect; e != nil {
-				ratchet = fmt.Sprintf("right ≥ %s, wrong ≤ %s", orDash(e.Right), orDash(e.Wrong))
-				if e.Right != nil && got.right < *e.Right {
-					t.Errorf("%d rows right, the key's ratchet expects at least %d (%s): find the row that moved in the log above; if the loss is meant, lower expect.right in %s and say why in the commit", got.right, *e.Right, k.path, k.path)
+			for id, tl := range s.perAnswer {
+				if byAnswer[k.half][id] == nil {
+					byAnswer[k.half][id] = &tally{}
 				}
-				if e.Wrong != nil && got.wrong > *e.Wrong {
-					t.Errorf("%d rows wrong and stated as certain, the key's ratchet allows at most %d: find the row in the log above; a wrong answer stated as certain is the worst failure, so fix the locator rather than raise expect.wrong in %s", got.wrong, *e.Wrong, k.path)
-				}
+				byAnswer[k.half][id].plus(tl)
 			}
-			trees = append(trees, fmt.Sprintf("| %s | %s@%s | %s | %s |", k.half, k.name, k.Sha[:7], got.cells(), ratchet))
+			total[k.half].plus(s.rows)
+			answersTotal[k.half].plus(s.answers)
+			var e, ea *expect
+			if e = k.Expect; e != nil {
+				ea = e.Answers
+			}
+			trees = append(trees, fmt.Sprintf("| %s | %s@%s | %s | %s |", k.half, k.name, k.Sha[:7], s.rows.cells(), ratchetOf(t, "rows", "expect", e, s.rows, k.path)))
+			if s.answers != (tally{}) || ea != nil {
+				answerTrees = append(answerTrees, fmt.Sprintf("| %s | %s@%s | %s | %s |", k.half, k.name, k.Sha[:7], s.answers.cells(), ratchetOf(t, "answers", "expect.answers", ea, s.answers, k.path)))
+			}
 		})
 	}
 	var b strings.Builder
@@ -154,7 +165,37 @@ func TestRealworld(t *testing.T) {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", row, cellsOf(tu), cellsOf(he))
 	}
 	fmt.Fprintf(&b, "| **total** | %s | %s |\n", total[tuning].cells(), total[heldout].cells())
+	b.WriteString("\nThe answers beyond the table (interval trace, writes of an unchanged pass, drift):\n")
+	b.WriteString("\n| half | tree | right | wrong-certain | not settled | scored | ratchet |\n|---|---|---|---|---|---|---|\n")
+	for _, l := range answerTrees {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString("\n| answer | " + tuning + ": right | wrong-certain | not settled | scored | " + heldout + ": right | wrong-certain | not settled | scored |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, id := range answerIDs {
+		tu, he := byAnswer[tuning][id], byAnswer[heldout][id]
+		if tu == nil && he == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", id, cellsOf(tu), cellsOf(he))
+	}
+	fmt.Fprintf(&b, "| **total** | %s | %s |\n", answersTotal[tuning].cells(), answersTotal[heldout].cells())
 	t.Log(b.String())
+}
+
+// ratchetOf checks a tree's tally of rows or answers against its key's
+// ratchet (the field named), and describes the ratchet for the table.
+func ratchetOf(t *testing.T, what, field string, e *expect, got tally, path string) string {
+	t.Helper()
+	if e == nil {
+		return "-"
+	}
+	if e.Right != nil && got.right < *e.Right {
+		t.Errorf("%d %s right, the key's ratchet expects at least %d (%s.right in %s): find the %s that moved in the log above; if the loss is meant, lower it and say why in the commit", got.right, what, *e.Right, field, path, what)
+	}
+	if e.Wrong != nil && got.wrong > *e.Wrong {
+		t.Errorf("%d %s wrong and stated as certain, the key's ratchet allows at most %d (%s.wrong in %s): find it in the log above; a wrong answer stated as certain is the worst failure, so fix the locator rather than raise the ratchet", got.wrong, what, *e.Wrong, field, path)
+	}
+	return fmt.Sprintf("right ≥ %s, wrong ≤ %s", orDash(e.Right), orDash(e.Wrong))
 }
 
 // readKeys reads and checks every key, the tuning half and the held-out.
@@ -195,15 +236,30 @@ func readKeys(t *testing.T) []keyFile {
 	return keys
 }
 
-// score locates the tree and judges each keyed controller's rows, logging
-// every row that is not right.
-func score(t *testing.T, root string, k keyFile) (map[string]tally, tally) {
-	perRow, sum := map[string]tally{}, tally{}
+// scores are one tree's verdicts: per row and per answer, and their sums.
+type scores struct {
+	perRow, perAnswer map[string]tally
+	rows, answers     tally
+}
+
+// score locates the tree and judges each keyed controller's rows and
+// answers, logging every one that is not right.
+func score(t *testing.T, root string, k keyFile) scores {
+	s := scores{perRow: map[string]tally{}, perAnswer: map[string]tally{}}
 	note := func(row string, v verdict) {
-		tl := perRow[row]
+		tl := s.perRow[row]
 		tl.add(v)
-		perRow[row] = tl
-		sum.add(v)
+		s.perRow[row] = tl
+		s.rows.add(v)
+	}
+	noteAnswer := func(id string, v verdict) {
+		if v == unscored {
+			return
+		}
+		tl := s.perAnswer[id]
+		tl.add(v)
+		s.perAnswer[id] = tl
+		s.answers.add(v)
 	}
 	tr, err := inspect.Tree(context.Background(), filepath.Join(root, k.Module), "", "", nil)
 	if err != nil {
@@ -215,8 +271,15 @@ func score(t *testing.T, root string, k keyFile) (map[string]tally, tally) {
 					note(row, notSettled)
 				}
 			}
+			if kc.Answers != nil {
+				for _, id := range answerIDs {
+					if want := kc.Answers.byID(id); want != nil && !want.Unsettled {
+						noteAnswer(id, notSettled)
+					}
+				}
+			}
 		}
-		return perRow, sum
+		return s
 	}
 	if tr.Sha != "" && tr.Sha != k.Sha {
 		t.Errorf("%s is checked out at %s, the key %s is written against %s: git -C %s checkout -q %s", root, tr.Sha, k.path, k.Sha, root, k.Sha)
@@ -246,8 +309,21 @@ func score(t *testing.T, root string, k keyFile) (map[string]tally, tally) {
 				t.Logf("%s %s: not settled: %s", kc.Kind, row, why)
 			}
 		}
+		if kc.Answers == nil {
+			continue
+		}
+		for _, id := range answerIDs {
+			v, why := judgeAnswer(id, got, kc.Answers.byID(id), prefix, found)
+			noteAnswer(id, v)
+			switch v {
+			case wrong:
+				t.Logf("%s answer %s: wrong-certain: %s", kc.Kind, id, why)
+			case notSettled:
+				t.Logf("%s answer %s: not settled: %s", kc.Kind, id, why)
+			}
+		}
 	}
-	return perRow, sum
+	return s
 }
 
 // find picks the located controller of a keyed one: by its entry, when
