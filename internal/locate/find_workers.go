@@ -36,10 +36,12 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 			out = append(out, shared...)
 			return
 		}
-		if len(sync.own) > 1 && sync.fn != nil && types.IsInterface(sync.fn.Type().(*types.Signature).Recv().Type()) {
+		if len(sync.own) > 1 && dynamicCall(sync) {
 			// A worker shared through an interface (a Syncer each
-			// controller implements): one controller per implementation,
-			// each named after its own receiver.
+			// controller implements) or a function value it holds (a
+			// field set from each controller's method value): one
+			// controller per function the call may run, each named
+			// after its own receiver.
 			for _, entry := range sync.own {
 				f := a.workerFound(fd, info, worker, sync, entry)
 				f.name = implementationName(entry, sync.own)
@@ -181,6 +183,13 @@ func (a *analysis) workerFound(fd *ast.FuncDecl, info *types.Info, worker ast.No
 	}
 	f.registration = []Site{a.site(sync.expr.Lparen)}
 	return f
+}
+
+// dynamicCall reports whether a call runs what the call graph says: a
+// method of an interface, or a function value (a field, a parameter, a
+// variable), rather than one static function.
+func dynamicCall(c *call) bool {
+	return c.fn == nil || isInterfaceMethod(c.fn)
 }
 
 // syncName names the controller of a sync function after its receiver
