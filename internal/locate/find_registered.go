@@ -16,20 +16,39 @@ import (
 // builder or controller value, however many a function registers.
 func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 	info := a.infoAt(fd.Pos())
+	a.liftedRoles()
 	var fors, completes []call
-	a.allCalls(fd, func(c call) {
+	for _, c := range a.registrationCalls(fd) {
 		switch c.fact.Role {
 		case RoleRegisterFor, RoleEnqueueOwner:
 			fors = append(fors, c)
 		case RoleRegisterComplete:
 			completes = append(completes, c)
 		}
-	})
+	}
+	var body *flowBody
+	if obj, ok := info.Defs[fd.Name].(*types.Func); ok {
+		body = a.ownBody(obj)
+	}
+	fl := &flowEngine{a: a}
 	var out []*found
 	for _, c := range completes {
 		arg := c.arg(c.fact.Arg)
 		if c.fact.ArgIsOptions {
 			arg = optionsField(info, arg, optionsReconciler)
+		}
+		var rts []*types.Named
+		if body != nil && arg != nil {
+			h := a.heldReconcilers(fl, body, arg, nil, maxWrapDepth)
+			if len(h.types) == 0 && len(h.params) > 0 {
+				// The reconciler is the caller's: each call of this
+				// function registers it (liftedRoles).
+				continue
+			}
+			rts = h.types
+		}
+		if len(rts) == 0 {
+			rts = a.reconcilerTypes(fd, info, arg)
 		}
 		kinds := a.registeredKinds(fd, info, c, fors)
 		if len(kinds) == 0 && len(completes) == 1 {
@@ -38,7 +57,7 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 			// the function's own For, or its watches, are its.
 			kinds = registeredIn(info, fors)
 		}
-		for _, rt := range a.reconcilerTypes(fd, info, arg) {
+		for _, rt := range rts {
 			entry := a.methodFunc(rt, methodReconcile)
 			if entry == nil {
 				continue
@@ -81,6 +100,13 @@ func (a *analysis) registeredKinds(fd *ast.FuncDecl, info *types.Info, c call, f
 	for _, fc := range fors {
 		n, ok := deref(info.TypeOf(fc.arg(fc.fact.Arg))).(*types.Named)
 		if !ok {
+			continue
+		}
+		if fc.expr == c.expr {
+			// One call of the tree's own helper that is given both the
+			// object and the reconciler (liftedRoles).
+			last = fc.expr.Lparen
+			kinds = []*types.Named{n}
 			continue
 		}
 		if fc.fact.Role == RoleEnqueueOwner {

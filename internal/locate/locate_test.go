@@ -53,6 +53,8 @@ var fixtures = []string{
 	"finlib",
 	"finnoguard",
 	"wrapped",
+	"embedworker",
+	"ownbuilder",
 }
 
 // located is what the tests read of a located fixture: the tree's root
