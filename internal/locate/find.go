@@ -84,9 +84,17 @@ func (a *analysis) allCalls(fd *ast.FuncDecl, visit func(call)) {
 func (a *analysis) findControllers() []*found {
 	var out []*found
 	seen := map[*ssa.Function]bool{}
+	// One reconciler type registered for several kinds is a controller
+	// per kind.
+	type entryKind struct {
+		entry *ssa.Function
+		kind  *types.Named
+	}
+	seenKind := map[entryKind]bool{}
 	for _, fd := range a.ownFuncs() {
 		for _, f := range a.findRegistered(fd) {
-			if !seen[f.entry] {
+			if k := (entryKind{f.entry, f.kind}); !seenKind[k] {
+				seenKind[k] = true
 				seen[f.entry] = true
 				out = append(out, f)
 			}

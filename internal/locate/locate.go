@@ -138,6 +138,7 @@ func (a *analysis) controller(f *found) Controller {
 	}
 	unanalysed := append(append([]*ssa.Function(nil), p.reach.Unanalysed...), f.unanalysed...)
 	unsettled(rows, unanalysed)
+	handledThrough(rows, p.reread())
 	kindName := ""
 	if k := p.kind(); k != nil {
 		kindName = k.Obj().Name()
@@ -179,6 +180,29 @@ func unsettled(rows map[string]Row, unanalysed []*ssa.Function) {
 	}
 }
 
+// kindRows are the rows whose search looks for the primary kind's own
+// operations (its finalizers, its status conditions).
+var kindRows = []string{RowFinalizerConst, RowFinalizerAdd, RowFinalizerCleanup, RowFinalizerRemove, RowConditionTypes}
+
+// handledThrough marks the kind rows without an answer as not settled when
+// the entry reads the primary object as an interface or a type parameter:
+// what is done to it there goes through the interface's methods, which
+// those searches do not see as the kind's operations.
+func handledThrough(rows map[string]Row, r reread) {
+	if r.through == nil {
+		return
+	}
+	for _, id := range kindRows {
+		row, ok := rows[id]
+		if _, has := row.Primary(); !ok || has || strings.HasPrefix(row.None, "not settled") {
+			continue
+		}
+		row.None = fmt.Sprintf("not settled: the primary object is handled as %s at %s, through which the search cannot see what is done to it; without it: %s",
+			shortType(r.throughType), fileLine(*r.through), row.None)
+		rows[id] = row
+	}
+}
+
 // pass is one controller under analysis. Its getters compute, once, what
 // several locators and answers share.
 type pass struct {
@@ -200,6 +224,11 @@ type reread struct {
 	// kind is the type read; pos the call.
 	kind *types.Named
 	pos  token.Pos
+	// through is the read, when the entry reads the object as an
+	// interface or a type parameter (throughType): the locators that
+	// search for the kind's own operations cannot see them there.
+	through     *Site
+	throughType types.Type
 }
 
 // requeues are a controller's requeue rows and the timed requeues whose

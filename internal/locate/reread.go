@@ -202,33 +202,54 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 			if key == nil || !mentions(info, key, vars) {
 				continue
 			}
-			n, ok := deref(a.instanceType(fn, obj)).(*types.Named)
-			if !ok {
-				continue
-			}
+			read := deref(a.instanceType(fn, obj))
 			s := a.site(c.expr.Lparen)
 			s.Primary = true
 			s.Partial = partial
+			if iface, ok := abstractType(read); ok {
+				// Read as an interface or a type parameter: the kind
+				// is the registration's, when it fits (below).
+				byKey = append(byKey, reread{row: Row{Sites: []Site{s}}, pos: c.expr.Lparen, through: &s, throughType: iface})
+				continue
+			}
+			n, ok := read.(*types.Named)
+			if !ok {
+				continue
+			}
 			byKey = append(byKey, reread{row: Row{Sites: []Site{s}}, kind: n, pos: c.expr.Lparen})
 		}
 	}
 	pick := func(kinds []*types.Named) (reread, bool) {
 		for _, r := range byKey {
 			for _, k := range kinds {
-				if types.Identical(r.kind, k) {
+				if r.kind != nil && types.Identical(r.kind, k) {
 					return r, true
 				}
 			}
 		}
 		return reread{}, false
 	}
+	// concrete drops the reads of the object as an interface: the kind
+	// cannot be told from them.
+	var concrete []reread
+	for _, r := range byKey {
+		if r.kind != nil {
+			concrete = append(concrete, r)
+		}
+	}
 	switch {
 	case f.kind != nil:
 		if r, ok := pick([]*types.Named{f.kind}); ok {
 			return r
 		}
-		if len(byKey) > 0 {
-			other := byKey[0]
+		if r, ok := throughInterface(byKey, f.kind); ok && len(concrete) == 0 {
+			r.kind = f.kind
+			r.row.Sites[0].Note = fmt.Sprintf("the entry reads the object by the request's key as %s; its kind is the registration's, %s at %s",
+				shortType(r.throughType), f.kind.Obj().Name(), fileLine(f.registration[0]))
+			return r
+		}
+		if len(concrete) > 0 {
+			other := concrete[0]
 			return reread{row: none(fmt.Sprintf("not settled: the entry reads a %s by the request's key at %s, but the registration names %s at %s; no Get of a %s by the key is reachable from the entry",
 				other.kind.Obj().Name(), fileLine(other.row.Sites[0]), f.kind.Obj().Name(), fileLine(f.registration[0]), f.kind.Obj().Name()))}
 		}
@@ -236,13 +257,21 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 		if r, ok := pick(f.watched); ok {
 			return r
 		}
-		if len(byKey) > 0 {
-			r := byKey[0]
+		if len(concrete) > 0 {
+			r := concrete[0]
 			r.row.Sites[0].Note = fmt.Sprintf("the registration at %s watches %s, not the %s read by the request's key", fileLine(f.registration[0]), kindNames(f.watched), r.kind.Obj().Name())
 			return r
 		}
-	case len(byKey) > 0:
-		return byKey[0]
+	case len(concrete) > 0:
+		return concrete[0]
+	}
+	if len(byKey) > 0 {
+		// Read by the key only as an interface the registration's kind
+		// (if any) does not fit: the read is cited, its kind is not
+		// settled.
+		r := byKey[0]
+		r.row.Sites[0].Note = fmt.Sprintf("the entry reads the object by the request's key only as %s, which does not tell its kind", shortType(r.throughType))
+		return r
 	}
 	if unsettled != nil {
 		return reread{row: none(fmt.Sprintf("not settled: the request's key and an object are handed to %s at %s, whose body is not read: it may read the primary object; no other Get by the key is reachable from the entry",
@@ -253,6 +282,43 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 		return reread{kind: a.eventKind(f, fns, reach, keys), row: noneAfter(fmt.Sprintf("the queue's items are events that carry the object, handed to %s; nothing on the reconcile path fetches it again by its key", a.funcName(f.entry)), searchedWhat)}
 	}
 	return reread{row: noneAfter("no Get of the primary object by the request's key is reachable from the entry", searchedWhat)}
+}
+
+// abstractType reports whether a read object's type is an interface or a
+// type parameter (its kind is not in the read), and names it.
+func abstractType(t types.Type) (types.Type, bool) {
+	switch x := types.Unalias(t).(type) {
+	case *types.TypeParam:
+		return x, true
+	case *types.Named:
+		if types.IsInterface(x) {
+			return x, true
+		}
+	}
+	return nil, false
+}
+
+// shortType names a type with package names, not paths.
+func shortType(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+// throughInterface returns the first read of the object as an interface or
+// type parameter that kind (a pointer to it) satisfies.
+func throughInterface(byKey []reread, kind *types.Named) (reread, bool) {
+	for _, r := range byKey {
+		if r.throughType == nil {
+			continue
+		}
+		iface, ok := r.throughType.Underlying().(*types.Interface)
+		if !ok {
+			continue
+		}
+		if types.Implements(types.NewPointer(kind), iface) || types.Implements(kind, iface) {
+			return r, true
+		}
+	}
+	return reread{}, false
 }
 
 // unreadCandidate reports whether a call that is no read the re-read knows
