@@ -38,6 +38,14 @@ type found struct {
 	events bool
 }
 
+// miss is a registration or a worker that gave no controller: where it is,
+// and why the trail ended there (a gap of ctrlcmp's, said as such when no
+// controller is found at all).
+type miss struct {
+	at  Site
+	why string
+}
+
 // timedRequeue is a requeue after a duration: where it is asked for, and
 // the duration.
 type timedRequeue struct {

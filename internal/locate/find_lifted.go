@@ -130,6 +130,9 @@ func layerParams(b *flowBody, vals []flowVal) []int {
 type held struct {
 	types  []*types.Named
 	params []int
+	// end is where the first trail the engine could not follow ends, and
+	// why (the reason a registration gave no controller).
+	end *flowVal
 }
 
 // heldReconcilers follows a registered reconciler value (or the path below
@@ -147,6 +150,10 @@ func (a *analysis) heldReconcilers(fl *flowEngine, b *flowBody, e ast.Expr, path
 				}
 			}
 			continue
+		}
+		if v.ended() && out.end == nil {
+			end := v
+			out.end = &end
 		}
 		if v.e == nil || v.b == nil {
 			continue

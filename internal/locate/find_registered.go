@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -38,6 +39,7 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 			arg = optionsField(info, arg, optionsReconciler)
 		}
 		var rts []*types.Named
+		var end *flowVal
 		if body != nil && arg != nil {
 			h := a.heldReconcilers(fl, body, arg, nil, maxWrapDepth)
 			if len(h.types) == 0 && len(h.params) > 0 {
@@ -45,11 +47,12 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 				// function registers it (liftedRoles).
 				continue
 			}
-			rts = h.types
+			rts, end = h.types, h.end
 		}
 		if len(rts) == 0 {
 			rts = a.reconcilerTypes(fd, info, arg)
 		}
+		before := len(out)
 		kinds := a.registeredKinds(fd, info, c, fors)
 		if len(kinds) == 0 && len(completes) == 1 {
 			// The one registration of the function, on a builder or
@@ -72,8 +75,26 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 			f.keyParams = requestParams(entry)
 			out = append(out, f)
 		}
+		if len(out) == before {
+			a.miss(c, arg, end)
+		}
 	}
 	return out
+}
+
+// miss records a registration that gave no controller, and where the trail
+// of its reconciler ends.
+func (a *analysis) miss(c call, arg ast.Expr, end *flowVal) {
+	m := miss{at: a.site(c.expr.Lparen)}
+	switch {
+	case arg == nil:
+		m.why = "its reconciler argument is not one ctrlcmp reads"
+	case end != nil:
+		m.why = fmt.Sprintf("the reconciler's value is not followed past %s (%s)", fileLine(a.site(end.end)), end.why)
+	default:
+		m.why = fmt.Sprintf("the reconciler's value at %s is none of the tree's types with a Reconcile method", fileLine(a.site(arg.Pos())))
+	}
+	a.misses = append(a.misses, m)
 }
 
 // registeredKinds returns the types a registration names: for a builder's

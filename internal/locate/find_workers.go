@@ -20,6 +20,7 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 		path := a.path(c.expr.Pos(), c.expr.End())
 		item := dequeuedVar(info, path)
 		if item == nil {
+			a.misses = append(a.misses, miss{at: a.site(c.expr.Lparen), why: "what it takes off the queue is not kept in a variable ctrlcmp follows"})
 			return
 		}
 		worker := enclosingFunc(path)
@@ -30,6 +31,7 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 		taint(info, worker, vars)
 		sync := a.syncCall(info, worker, vars)
 		if sync == nil {
+			a.misses = append(a.misses, miss{at: a.site(c.expr.Lparen), why: "the key it takes off the queue is handed to no function of the tree that ctrlcmp follows"})
 			return
 		}
 		if shared := a.sharedWorker(fd, info, worker, sync); shared != nil {

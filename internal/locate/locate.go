@@ -64,12 +64,17 @@ var Rows = func() []string {
 // A defect of ctrlcmp's own that panics while the controllers are found is
 // returned as an error (never as "no controller found"); one that panics
 // while a controller's rows are answered leaves that controller's rows not
-// settled, saying so, and the others answered.
+// settled, saying so, and the others answered. A tree whose registrations
+// or workers were seen but could not be followed to any controller gives
+// an error that says so ("not settled", with where each trail ended).
 func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) (ctrls []Controller, warnings []string, err error) {
 	a := newAnalysis(tree, prog, c)
 	var found []*found
 	if err := internalError(func() { found = a.findControllers() }); err != nil {
 		return nil, a.warnings, fmt.Errorf("finding the controllers: %w", err)
+	}
+	if len(found) == 0 && len(a.misses) > 0 {
+		return nil, a.warnings, a.notFound()
 	}
 	var out []Controller
 	for _, f := range found {
@@ -87,6 +92,25 @@ func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) (ctrls []Co
 		return out[i].Name < out[j].Name
 	})
 	return out, a.warnings, nil
+}
+
+// maxMisses bounds the registrations a not-found error lists.
+const maxMisses = 5
+
+// notFound is the error for a tree where registrations or workers were
+// seen but none could be followed to a controller: a gap of ctrlcmp's,
+// said with where each trail ended, not a claim that there is none.
+func (a *analysis) notFound() error {
+	var parts []string
+	for i, m := range a.misses {
+		if i == maxMisses {
+			parts = append(parts, fmt.Sprintf("and %d more", len(a.misses)-maxMisses))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("at %s, %s", fileLine(m.at), m.why))
+	}
+	return fmt.Errorf("not settled: no controller could be followed from the %d registration or worker site(s) ctrlcmp saw: %s; the tree has controllers of a style ctrlcmp knows, so this is a gap of ctrlcmp's, not proof that there is none",
+		len(a.misses), strings.Join(parts, "; "))
 }
 
 // internalError runs do and returns the panic it ends with, if any, as an
