@@ -191,7 +191,7 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 		calls, partial := a.readCalls(fn)
 		for _, c := range calls {
 			key, obj := a.readShape(info, c)
-			if key == nil && unsettled == nil && a.unreadCandidate(info, c, vars) {
+			if key == nil && unsettled == nil && a.unreadCandidate(info, c, vars, append([]*types.Named{f.kind}, f.watched...)) {
 				s := a.site(c.expr.Lparen)
 				unsettled = &s
 				unsettledName = "a function value"
@@ -325,8 +325,9 @@ func throughInterface(byKey []reread, kind *types.Named) (reread, bool) {
 // may still read the primary object by the key: it is handed the key, it
 // runs a function whose body is not read (a dependency's function outside
 // the knowledge table, or a function value the call graph cannot resolve),
-// and an object pointer goes in or comes out.
-func (a *analysis) unreadCandidate(info *types.Info, c call, vars map[*types.Var]bool) bool {
+// and an object pointer goes in or comes out (or an interface one of the
+// registration's kinds satisfies goes in).
+func (a *analysis) unreadCandidate(info *types.Info, c call, vars map[*types.Var]bool, kinds []*types.Named) bool {
 	if c.known || len(c.own) > 0 || c.fn != nil && a.decls[c.fn.Origin()] != nil {
 		return false
 	}
@@ -336,9 +337,28 @@ func (a *analysis) unreadCandidate(info *types.Info, c call, vars map[*types.Var
 	keyed, object := false, objectResult(info, c) != nil
 	for _, arg := range c.expr.Args {
 		keyed = keyed || mentions(info, arg, vars)
-		object = object || IsObjectPointer(info.TypeOf(arg))
+		object = object || IsObjectPointer(info.TypeOf(arg)) || satisfiedBy(info.TypeOf(arg), kinds)
 	}
 	return keyed && object
+}
+
+// satisfiedBy reports whether t is a non-empty interface (or a type
+// parameter constrained by one) that one of kinds satisfies: an object
+// handed on as an interface may be the primary.
+func satisfiedBy(t types.Type, kinds []*types.Named) bool {
+	if t == nil || !types.IsInterface(t) {
+		return false
+	}
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return false
+	}
+	for _, k := range kinds {
+		if k != nil && (types.Implements(types.NewPointer(k), iface) || types.Implements(k, iface)) {
+			return true
+		}
+	}
+	return false
 }
 
 // fileLine is a site as file:line.
