@@ -14,7 +14,11 @@ import (
 // controller-runtime: a builder's For(&T{}) ... Complete(r), or
 // controller.New(..., Options{Reconciler: r}) and its Watch(source.Kind(...)).
 // Each registration is paired with the For, or the watches, of its own
-// builder or controller value, however many a function registers.
+// builder or controller value, however many a function registers. A call
+// of the tree's own layer over these (liftedRoles) registers as they do;
+// the layer's own call of the library, given its caller's reconciler,
+// registers nothing itself. A registration that gives no controller is
+// recorded as a miss, with where its reconciler's trail ends.
 func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 	info := a.infoAt(fd.Pos())
 	a.liftedRoles()
