@@ -40,6 +40,10 @@ type Program struct {
 	// Unanalysed are the own functions whose bodies were left out because
 	// they hold type errors.
 	Unanalysed map[*types.Func]bool
+	// promoted are the synthetic methods of the own types that wrap
+	// another method (promoted through an embedded field): the graph
+	// spans them, so that an interface call reaches the wrapped method.
+	promoted []*ssa.Function
 }
 
 // Build creates SSA for every package in all (types only) and own (with
@@ -270,8 +274,17 @@ func (pr *Program) collect(p *ssa.Package) {
 			for _, t := range []types.Type{named, types.NewPointer(named)} {
 				ms := pr.SSA.MethodSets.MethodSet(t)
 				for i := 0; i < ms.Len(); i++ {
-					if fn := pr.SSA.MethodValue(ms.At(i)); fn != nil && fn.Pkg == p {
+					fn := pr.SSA.MethodValue(ms.At(i))
+					switch {
+					case fn == nil:
+					case fn.Pkg == p:
 						add(fn)
+					case fn.Synthetic != "":
+						// A method promoted from an embedded field (or
+						// a value method through a pointer): calls
+						// through an interface the type is made into
+						// run it, and it runs the method it wraps.
+						pr.promoted = append(pr.promoted, fn)
 					}
 				}
 			}
@@ -356,10 +369,13 @@ func (pr *Program) instanceMethods(t types.Type) []*ssa.Function {
 
 // withWrappers returns the own functions plus the synthetic wrappers they
 // make (bound method values such as c.syncFoo stored in a field, method
-// expression thunks), so that calls through them reach the wrapped method
+// expression thunks) and those of the methods their types promote, so that calls through them reach the wrapped method
 // once the wrappers are removed from the graph.
 func (pr *Program) withWrappers() map[*ssa.Function]bool {
 	funcs := map[*ssa.Function]bool{}
+	for _, w := range pr.promoted {
+		funcs[w] = true
+	}
 	for f := range pr.Own {
 		funcs[f] = true
 		for _, b := range f.Blocks {

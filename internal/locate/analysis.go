@@ -49,6 +49,12 @@ type analysis struct {
 	// key they are handed: the index of that parameter, or -1
 	// (readhelper.go).
 	readHelpers *readHelperState
+	// lifted are the registration roles of the tree's own functions that
+	// hand a parameter on to the library's registration (find_lifted.go).
+	lifted map[*types.Func][]Fact
+	// misses are the registrations and workers that gave no controller
+	// (find.go).
+	misses []miss
 }
 
 // warn records a problem met while locating, once.

@@ -64,12 +64,17 @@ var Rows = func() []string {
 // A defect of ctrlcmp's own that panics while the controllers are found is
 // returned as an error (never as "no controller found"); one that panics
 // while a controller's rows are answered leaves that controller's rows not
-// settled, saying so, and the others answered.
+// settled, saying so, and the others answered. A tree whose registrations
+// or workers were seen but could not be followed to any controller gives
+// an error that says so ("not settled", with where each trail ended).
 func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) (ctrls []Controller, warnings []string, err error) {
 	a := newAnalysis(tree, prog, c)
 	var found []*found
 	if err := internalError(func() { found = a.findControllers() }); err != nil {
 		return nil, a.warnings, fmt.Errorf("finding the controllers: %w", err)
+	}
+	if len(found) == 0 && len(a.misses) > 0 {
+		return nil, a.warnings, a.notFound()
 	}
 	var out []Controller
 	for _, f := range found {
@@ -87,6 +92,25 @@ func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) (ctrls []Co
 		return out[i].Name < out[j].Name
 	})
 	return out, a.warnings, nil
+}
+
+// maxMisses bounds the registrations a not-found error lists.
+const maxMisses = 5
+
+// notFound is the error for a tree where registrations or workers were
+// seen but none could be followed to a controller: a gap of ctrlcmp's,
+// said with where each trail ended, not a claim that there is none.
+func (a *analysis) notFound() error {
+	var parts []string
+	for i, m := range a.misses {
+		if i == maxMisses {
+			parts = append(parts, fmt.Sprintf("and %d more", len(a.misses)-maxMisses))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("at %s, %s", fileLine(m.at), m.why))
+	}
+	return fmt.Errorf("not settled: no controller could be followed from the %d registration or worker site(s) ctrlcmp saw: %s; the tree has controllers of a style ctrlcmp knows, so this is a gap of ctrlcmp's, not proof that there is none",
+		len(a.misses), strings.Join(parts, "; "))
 }
 
 // internalError runs do and returns the panic it ends with, if any, as an
@@ -138,6 +162,7 @@ func (a *analysis) controller(f *found) Controller {
 	}
 	unanalysed := append(append([]*ssa.Function(nil), p.reach.Unanalysed...), f.unanalysed...)
 	unsettled(rows, unanalysed)
+	handledThrough(rows, p.reread())
 	kindName := ""
 	if k := p.kind(); k != nil {
 		kindName = k.Obj().Name()
@@ -179,6 +204,29 @@ func unsettled(rows map[string]Row, unanalysed []*ssa.Function) {
 	}
 }
 
+// kindRows are the rows whose search looks for the primary kind's own
+// operations (its finalizers, its status conditions).
+var kindRows = []string{RowFinalizerConst, RowFinalizerAdd, RowFinalizerCleanup, RowFinalizerRemove, RowConditionTypes}
+
+// handledThrough marks the kind rows without an answer as not settled when
+// the entry reads the primary object as an interface or a type parameter:
+// what is done to it there goes through the interface's methods, which
+// those searches do not see as the kind's operations.
+func handledThrough(rows map[string]Row, r reread) {
+	if r.through == nil {
+		return
+	}
+	for _, id := range kindRows {
+		row, ok := rows[id]
+		if _, has := row.Primary(); !ok || has || strings.HasPrefix(row.None, "not settled") {
+			continue
+		}
+		row.None = fmt.Sprintf("not settled: the primary object is handled as %s at %s, through which the search cannot see what is done to it; without it: %s",
+			shortType(r.throughType), fileLine(*r.through), row.None)
+		rows[id] = row
+	}
+}
+
 // pass is one controller under analysis. Its getters compute, once, what
 // several locators and answers share.
 type pass struct {
@@ -200,6 +248,11 @@ type reread struct {
 	// kind is the type read; pos the call.
 	kind *types.Named
 	pos  token.Pos
+	// through is the read, when the entry reads the object as an
+	// interface or a type parameter (throughType): the locators that
+	// search for the kind's own operations cannot see them there.
+	through     *Site
+	throughType types.Type
 }
 
 // requeues are a controller's requeue rows and the timed requeues whose

@@ -56,6 +56,9 @@ var fixtures = []string{
 	"answerflows",
 	"intervalflows",
 	"resyncflows",
+	"embedworker",
+	"ownbuilder",
+	"ifacekind",
 }
 
 // located is what the tests read of a located fixture: the tree's root

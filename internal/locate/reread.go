@@ -191,7 +191,7 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 		calls, partial := a.readCalls(fn)
 		for _, c := range calls {
 			key, obj := a.readShape(info, c)
-			if key == nil && unsettled == nil && a.unreadCandidate(info, c, vars) {
+			if key == nil && unsettled == nil && a.unreadCandidate(info, c, vars, append([]*types.Named{f.kind}, f.watched...)) {
 				s := a.site(c.expr.Lparen)
 				unsettled = &s
 				unsettledName = "a function value"
@@ -202,33 +202,54 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 			if key == nil || !mentions(info, key, vars) {
 				continue
 			}
-			n, ok := deref(a.instanceType(fn, obj)).(*types.Named)
-			if !ok {
-				continue
-			}
+			read := deref(a.instanceType(fn, obj))
 			s := a.site(c.expr.Lparen)
 			s.Primary = true
 			s.Partial = partial
+			if iface, ok := abstractType(read); ok {
+				// Read as an interface or a type parameter: the kind
+				// is the registration's, when it fits (below).
+				byKey = append(byKey, reread{row: Row{Sites: []Site{s}}, pos: c.expr.Lparen, through: &s, throughType: iface})
+				continue
+			}
+			n, ok := read.(*types.Named)
+			if !ok {
+				continue
+			}
 			byKey = append(byKey, reread{row: Row{Sites: []Site{s}}, kind: n, pos: c.expr.Lparen})
 		}
 	}
 	pick := func(kinds []*types.Named) (reread, bool) {
 		for _, r := range byKey {
 			for _, k := range kinds {
-				if types.Identical(r.kind, k) {
+				if r.kind != nil && types.Identical(r.kind, k) {
 					return r, true
 				}
 			}
 		}
 		return reread{}, false
 	}
+	// concrete drops the reads of the object as an interface: the kind
+	// cannot be told from them.
+	var concrete []reread
+	for _, r := range byKey {
+		if r.kind != nil {
+			concrete = append(concrete, r)
+		}
+	}
 	switch {
 	case f.kind != nil:
 		if r, ok := pick([]*types.Named{f.kind}); ok {
 			return r
 		}
-		if len(byKey) > 0 {
-			other := byKey[0]
+		if r, ok := throughInterface(byKey, f.kind); ok && len(concrete) == 0 {
+			r.kind = f.kind
+			r.row.Sites[0].Note = fmt.Sprintf("the entry reads the object by the request's key as %s; its kind is the registration's, %s at %s",
+				shortType(r.throughType), f.kind.Obj().Name(), fileLine(f.registration[0]))
+			return r
+		}
+		if len(concrete) > 0 {
+			other := concrete[0]
 			return reread{row: none(fmt.Sprintf("not settled: the entry reads a %s by the request's key at %s, but the registration names %s at %s; no Get of a %s by the key is reachable from the entry",
 				other.kind.Obj().Name(), fileLine(other.row.Sites[0]), f.kind.Obj().Name(), fileLine(f.registration[0]), f.kind.Obj().Name()))}
 		}
@@ -236,13 +257,21 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 		if r, ok := pick(f.watched); ok {
 			return r
 		}
-		if len(byKey) > 0 {
-			r := byKey[0]
+		if len(concrete) > 0 {
+			r := concrete[0]
 			r.row.Sites[0].Note = fmt.Sprintf("the registration at %s watches %s, not the %s read by the request's key", fileLine(f.registration[0]), kindNames(f.watched), r.kind.Obj().Name())
 			return r
 		}
-	case len(byKey) > 0:
-		return byKey[0]
+	case len(concrete) > 0:
+		return concrete[0]
+	}
+	if len(byKey) > 0 {
+		// Read by the key only as an interface the registration's kind
+		// (if any) does not fit: the read is cited, its kind is not
+		// settled.
+		r := byKey[0]
+		r.row.Sites[0].Note = fmt.Sprintf("the entry reads the object by the request's key only as %s, which does not tell its kind", shortType(r.throughType))
+		return r
 	}
 	if unsettled != nil {
 		return reread{row: none(fmt.Sprintf("not settled: the request's key and an object are handed to %s at %s, whose body is not read: it may read the primary object; no other Get by the key is reachable from the entry",
@@ -255,12 +284,50 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 	return reread{row: noneAfter("no Get of the primary object by the request's key is reachable from the entry", searchedWhat)}
 }
 
+// abstractType reports whether a read object's type is an interface or a
+// type parameter (its kind is not in the read), and names it.
+func abstractType(t types.Type) (types.Type, bool) {
+	switch x := types.Unalias(t).(type) {
+	case *types.TypeParam:
+		return x, true
+	case *types.Named:
+		if types.IsInterface(x) {
+			return x, true
+		}
+	}
+	return nil, false
+}
+
+// shortType names a type with package names, not paths.
+func shortType(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+// throughInterface returns the first read of the object as an interface or
+// type parameter that kind (a pointer to it) satisfies.
+func throughInterface(byKey []reread, kind *types.Named) (reread, bool) {
+	for _, r := range byKey {
+		if r.throughType == nil {
+			continue
+		}
+		iface, ok := r.throughType.Underlying().(*types.Interface)
+		if !ok {
+			continue
+		}
+		if types.Implements(types.NewPointer(kind), iface) || types.Implements(kind, iface) {
+			return r, true
+		}
+	}
+	return reread{}, false
+}
+
 // unreadCandidate reports whether a call that is no read the re-read knows
 // may still read the primary object by the key: it is handed the key, it
 // runs a function whose body is not read (a dependency's function outside
 // the knowledge table, or a function value the call graph cannot resolve),
-// and an object pointer goes in or comes out.
-func (a *analysis) unreadCandidate(info *types.Info, c call, vars map[*types.Var]bool) bool {
+// and an object pointer goes in or comes out (or an interface one of the
+// registration's kinds satisfies goes in).
+func (a *analysis) unreadCandidate(info *types.Info, c call, vars map[*types.Var]bool, kinds []*types.Named) bool {
 	if c.known || len(c.own) > 0 || c.fn != nil && a.decls[c.fn.Origin()] != nil {
 		return false
 	}
@@ -270,9 +337,28 @@ func (a *analysis) unreadCandidate(info *types.Info, c call, vars map[*types.Var
 	keyed, object := false, objectResult(info, c) != nil
 	for _, arg := range c.expr.Args {
 		keyed = keyed || mentions(info, arg, vars)
-		object = object || IsObjectPointer(info.TypeOf(arg))
+		object = object || IsObjectPointer(info.TypeOf(arg)) || satisfiedBy(info.TypeOf(arg), kinds)
 	}
 	return keyed && object
+}
+
+// satisfiedBy reports whether t is a non-empty interface (or a type
+// parameter constrained by one) that one of kinds satisfies: an object
+// handed on as an interface may be the primary.
+func satisfiedBy(t types.Type, kinds []*types.Named) bool {
+	if t == nil || !types.IsInterface(t) {
+		return false
+	}
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return false
+	}
+	for _, k := range kinds {
+		if k != nil && (types.Implements(types.NewPointer(k), iface) || types.Implements(k, iface)) {
+			return true
+		}
+	}
+	return false
 }
 
 // fileLine is a site as file:line.

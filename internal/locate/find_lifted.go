@@ -1,0 +1,232 @@
+package locate
+
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+)
+
+// A tree may register its reconcilers through its own layer over the
+// library's: a builder of its own whose For and Build hand their arguments
+// on to the library's, a setup helper taking the reconciler and the object,
+// a wrapper type whose Reconcile calls the reconciler it holds in a field.
+// The registration the library sees is then made once, in the layer, with
+// values the layer's callers give. The flow engine follows the registered
+// value back to the layer's parameters; a call of the layer then registers
+// as the library's call would, with the argument at that parameter
+// (liftedRoles), and a wrapper stands for the reconciler it delegates to
+// (heldReconcilers).
+
+// maxLiftRounds bounds how many layers deep a registration is lifted (a
+// helper calling a helper calling the library).
+const maxLiftRounds = 4
+
+// maxWrapDepth bounds how many wrappers deep a reconciler is unwrapped.
+const maxWrapDepth = 4
+
+// liftedRoles returns the registration roles of the tree's own functions
+// that hand a parameter on to a registration: a call of such a function
+// is a For (Arg: the object) or a Complete (Arg: the reconciler) of its
+// own. Computed once.
+func (a *analysis) liftedRoles() map[*types.Func][]Fact {
+	if a.lifted != nil {
+		return a.lifted
+	}
+	a.lifted = map[*types.Func][]Fact{}
+	fl := &flowEngine{a: a}
+	for round := 0; round < maxLiftRounds; round++ {
+		changed := false
+		for _, fd := range a.ownFuncs() {
+			obj, ok := a.infoAt(fd.Pos()).Defs[fd.Name].(*types.Func)
+			b := a.ownBody(obj)
+			if !ok || b == nil {
+				continue
+			}
+			for _, c := range a.registrationCalls(fd) {
+				arg := c.arg(c.fact.Arg)
+				if c.fact.ArgIsOptions {
+					arg = optionsField(b.info, arg, optionsReconciler)
+				}
+				if arg == nil {
+					continue
+				}
+				var params []int
+				switch c.fact.Role {
+				case RoleRegisterComplete:
+					params = a.heldReconcilers(fl, b, arg, nil, maxWrapDepth).params
+				case RoleRegisterFor:
+					params = layerParams(b, fl.values(b, arg))
+				}
+				for _, p := range params {
+					f := Fact{Role: c.fact.Role, Obj: -1, Key: -1, Arg: p}
+					if !slices.Contains(a.lifted[obj], f) {
+						a.lifted[obj] = append(a.lifted[obj], f)
+						changed = true
+					}
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return a.lifted
+}
+
+// registrationCalls are a declaration's calls that register a controller
+// part: the library's For and Complete (and their kin), and the calls of
+// the tree's own functions that hand their arguments on to them, once for
+// each role such a call has.
+func (a *analysis) registrationCalls(fd *ast.FuncDecl) []call {
+	var out []call
+	a.allCalls(fd, func(c call) {
+		switch {
+		case c.known:
+			if c.fact.Role == RoleRegisterFor || c.fact.Role == RoleRegisterComplete || c.fact.Role == RoleEnqueueOwner {
+				out = append(out, c)
+			}
+		case c.fn != nil && a.lifted != nil:
+			for _, f := range a.lifted[c.fn.Origin()] {
+				lc := c
+				lc.fact = f
+				out = append(out, lc)
+			}
+		}
+	})
+	return out
+}
+
+// layerParams returns the parameters of b (receiver excluded, by index
+// in a call's arguments) that values come from, when they are declared as
+// an interface or a type parameter: what the layer's callers hand it
+// decides. A parameter of a concrete type is the value itself.
+func layerParams(b *flowBody, vals []flowVal) []int {
+	var out []int
+	for _, v := range vals {
+		if v.param < 0 || v.b != b || len(v.path) > 0 || v.param >= len(b.params) {
+			continue
+		}
+		p := b.params[v.param]
+		if p == nil || !types.IsInterface(p.Type()) {
+			continue
+		}
+		i := v.param
+		if b.lit == nil && b.decl.Recv != nil {
+			if i == 0 {
+				continue // the receiver: the layer itself
+			}
+			i--
+		}
+		if !slices.Contains(out, i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// held is what a registered reconciler value holds: the tree's reconciler
+// types, and the parameters of the registering body it comes from (see
+// layerParams).
+type held struct {
+	types  []*types.Named
+	params []int
+	// end is where the first trail the engine could not follow ends, and
+	// why (the reason a registration gave no controller).
+	end *flowVal
+}
+
+// heldReconcilers follows a registered reconciler value (or the path below
+// it) with the flow engine: to the tree's concrete types whose Reconcile
+// takes a request, through the wrappers that delegate to a reconciler held
+// in a field (the field's value is then the reconciler), and to the
+// registering body's parameters.
+func (a *analysis) heldReconcilers(fl *flowEngine, b *flowBody, e ast.Expr, path []string, depth int) held {
+	var out held
+	for _, v := range fl.values(b, e, path...) {
+		if v.param >= 0 {
+			for _, p := range layerParams(b, []flowVal{v}) {
+				if !slices.Contains(out.params, p) {
+					out.params = append(out.params, p)
+				}
+			}
+			continue
+		}
+		if v.ended() && out.end == nil {
+			end := v
+			out.end = &end
+		}
+		if v.e == nil || v.b == nil {
+			continue
+		}
+		for _, n := range a.ownNamed(nil, v.b.info.TypeOf(v.e)) {
+			fn := a.methodFunc(n, methodReconcile)
+			if fn == nil || !takesRequest(fn) {
+				continue
+			}
+			if f := a.delegateField(n); f != nil && depth > 0 {
+				inner := a.heldReconcilers(fl, v.b, v.e, f, depth-1)
+				if len(inner.types) > 0 || len(inner.params) > 0 {
+					for _, t := range inner.types {
+						if !slices.Contains(out.types, t) {
+							out.types = append(out.types, t)
+						}
+					}
+					if v.b == b {
+						for _, p := range inner.params {
+							if !slices.Contains(out.params, p) {
+								out.params = append(out.params, p)
+							}
+						}
+					}
+					continue
+				}
+			}
+			if !slices.Contains(out.types, n) {
+				out.types = append(out.types, n)
+			}
+		}
+	}
+	return out
+}
+
+// delegateField is the field path of a reconciler type whose Reconcile
+// hands the request on to the Reconcile of a reconciler it holds in a field
+// of an interface type (a wrapper that rate-limits, traces or filters):
+// that field; nil when it holds none.
+func (a *analysis) delegateField(t *types.Named) []string {
+	entry := a.methodFunc(t, methodReconcile)
+	if entry == nil {
+		return nil
+	}
+	b := a.flowBodyOf(entry)
+	if b == nil || b.lit != nil || len(b.params) == 0 || b.decl.Recv == nil {
+		return nil
+	}
+	req := requestParams(entry)
+	var field []string
+	ast.Inspect(b.decl.Body, func(n ast.Node) bool {
+		ce, ok := n.(*ast.CallExpr)
+		if !ok || field != nil {
+			return field == nil
+		}
+		sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != methodReconcile {
+			return true
+		}
+		if s := b.info.Selections[sel]; s == nil || s.Kind() != types.MethodVal || !types.IsInterface(s.Recv()) {
+			return true
+		}
+		v, path := storePath(b.info, sel.X)
+		if v == nil || v != b.params[0] || len(path) == 0 {
+			return true
+		}
+		for _, arg := range ce.Args {
+			if mentions(b.info, arg, req) {
+				field = path
+				return false
+			}
+		}
+		return true
+	})
+	return field
+}

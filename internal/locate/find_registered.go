@@ -1,0 +1,453 @@
+package locate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// findRegistered finds the reconcilers a function registers with
+// controller-runtime: a builder's For(&T{}) ... Complete(r), or
+// controller.New(..., Options{Reconciler: r}) and its Watch(source.Kind(...)).
+// Each registration is paired with the For, or the watches, of its own
+// builder or controller value, however many a function registers. A call
+// of the tree's own layer over these (liftedRoles) registers as they do;
+// the layer's own call of the library, given its caller's reconciler,
+// registers nothing itself. A registration that gives no controller is
+// recorded as a miss, with where its reconciler's trail ends.
+func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
+	info := a.infoAt(fd.Pos())
+	a.liftedRoles()
+	var fors, completes []call
+	for _, c := range a.registrationCalls(fd) {
+		switch c.fact.Role {
+		case RoleRegisterFor, RoleEnqueueOwner:
+			fors = append(fors, c)
+		case RoleRegisterComplete:
+			completes = append(completes, c)
+		}
+	}
+	var body *flowBody
+	if obj, ok := info.Defs[fd.Name].(*types.Func); ok {
+		body = a.ownBody(obj)
+	}
+	fl := &flowEngine{a: a}
+	var out []*found
+	for _, c := range completes {
+		arg := c.arg(c.fact.Arg)
+		if c.fact.ArgIsOptions {
+			arg = optionsField(info, arg, optionsReconciler)
+		}
+		var rts []*types.Named
+		var end *flowVal
+		if body != nil && arg != nil {
+			h := a.heldReconcilers(fl, body, arg, nil, maxWrapDepth)
+			if len(h.types) == 0 && len(h.params) > 0 {
+				// The reconciler is the caller's: each call of this
+				// function registers it (liftedRoles).
+				continue
+			}
+			rts, end = h.types, h.end
+		}
+		if len(rts) == 0 {
+			rts = a.reconcilerTypes(fd, info, arg)
+		}
+		before := len(out)
+		kinds := a.registeredKinds(fd, info, c, fors)
+		if len(kinds) == 0 && len(completes) == 1 {
+			// The one registration of the function, on a builder or
+			// controller held where the chain is not followed (a field):
+			// the function's own For, or its watches, are its.
+			kinds = registeredIn(info, fors)
+		}
+		for _, rt := range rts {
+			entry := a.methodFunc(rt, methodReconcile)
+			if entry == nil {
+				continue
+			}
+			f := &found{name: rt.Obj().Name(), style: StyleControllerRuntime, entry: entry,
+				registration: []Site{a.site(c.expr.Lparen)}}
+			if len(kinds) == 1 && !c.fact.ArgIsOptions {
+				f.kind = kinds[0]
+			} else {
+				f.watched = kinds
+			}
+			f.keyParams = requestParams(entry)
+			out = append(out, f)
+		}
+		if len(out) == before {
+			a.miss(c, arg, end)
+		}
+	}
+	return out
+}
+
+// miss records a registration that gave no controller, and where the trail
+// of its reconciler ends.
+func (a *analysis) miss(c call, arg ast.Expr, end *flowVal) {
+	m := miss{at: a.site(c.expr.Lparen)}
+	switch {
+	case arg == nil:
+		m.why = "its reconciler argument is not one ctrlcmp reads"
+	case end != nil:
+		m.why = fmt.Sprintf("the reconciler's value is not followed past %s (%s)", fileLine(a.site(end.end)), end.why)
+	default:
+		m.why = fmt.Sprintf("the reconciler's value at %s is none of the tree's types with a Reconcile method", fileLine(a.site(arg.Pos())))
+	}
+	a.misses = append(a.misses, m)
+}
+
+// registeredKinds returns the types a registration names: for a builder's
+// Complete, the For of its own builder (the last one before it, when one
+// builder value is given several); for a controller made by an options
+// struct, the types of the source.Kind watches made on the value it
+// returns, in source order (which of them is the primary is the type the
+// reconcile reads by the request's key).
+func (a *analysis) registeredKinds(fd *ast.FuncDecl, info *types.Info, c call, fors []call) []*types.Named {
+	roots := map[any]bool{}
+	if sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr); ok && info.Selections[sel] != nil {
+		roots = builderGroup(info, fd.Body, builderRoot(info, sel.X))
+	} else {
+		vars := map[*types.Var]bool{}
+		assignedFrom(info, fd.Body, c.expr, true, vars)
+		for v := range vars {
+			for r := range builderGroup(info, fd.Body, v) {
+				roots[r] = true
+			}
+		}
+	}
+	var kinds, owners []*types.Named
+	var last token.Pos // the builder's For nearest before its Complete
+	for _, fc := range fors {
+		n, ok := deref(info.TypeOf(fc.arg(fc.fact.Arg))).(*types.Named)
+		if !ok {
+			continue
+		}
+		if fc.expr == c.expr {
+			// One call of the tree's own helper that is given both the
+			// object and the reconciler (liftedRoles).
+			last = fc.expr.Lparen
+			kinds = []*types.Named{n}
+			continue
+		}
+		if fc.fact.Role == RoleEnqueueOwner {
+			// A watch enqueueing the owner of what it watches (a
+			// builder's Watches, a source.Kind's handler): the owner's
+			// type is a candidate when the builder has no For.
+			if w := a.watchOf(fc); w != nil && roots[builderRoot(info, w)] && !slices.Contains(owners, n) {
+				owners = append(owners, n)
+			}
+			continue
+		}
+		if sel, isSel := ast.Unparen(fc.expr.Fun).(*ast.SelectorExpr); isSel && info.Selections[sel] != nil {
+			if roots[builderRoot(info, sel.X)] && fc.expr.Lparen < c.expr.Lparen && fc.expr.Lparen > last {
+				last = fc.expr.Lparen
+				kinds = []*types.Named{n}
+			}
+			continue
+		}
+		// source.Kind: an argument of a method call (Watch) on the value
+		// the registration returned; when its handler enqueues the owner,
+		// the owner's type is the one watched.
+		w := a.watchOf(fc)
+		if w == nil || !roots[builderRoot(info, w)] {
+			continue
+		}
+		if h, ok := ast.Unparen(fc.arg(2)).(*ast.CallExpr); ok {
+			if hc := a.makeCall(info, h, nil); hc.known && hc.fact.Role == RoleEnqueueOwner {
+				n, ok = deref(info.TypeOf(hc.arg(hc.fact.Arg))).(*types.Named)
+			}
+		}
+		if ok && !slices.Contains(kinds, n) {
+			kinds = append(kinds, n)
+		}
+	}
+	if last == 0 {
+		for _, n := range owners {
+			if !slices.Contains(kinds, n) {
+				kinds = append(kinds, n)
+			}
+		}
+	}
+	return kinds
+}
+
+// registeredIn returns the types the For and source.Kind calls of a
+// function name, in source order.
+func registeredIn(info *types.Info, fors []call) []*types.Named {
+	var kinds []*types.Named
+	for _, fc := range fors {
+		if fc.fact.Role != RoleRegisterFor {
+			continue
+		}
+		if n, ok := deref(info.TypeOf(fc.arg(fc.fact.Arg))).(*types.Named); ok && !slices.Contains(kinds, n) {
+			kinds = append(kinds, n)
+		}
+	}
+	return kinds
+}
+
+// watchOf returns the receiver of the method call that a source is handed
+// to (c.Watch(source.Kind(...))), or nil.
+func (a *analysis) watchOf(src call) ast.Expr {
+	path := a.path(src.expr.Pos(), src.expr.End())
+	for _, n := range path[1:] {
+		if ce, ok := n.(*ast.CallExpr); ok {
+			if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok {
+				return sel.X
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// builderRoot is what a fluent chain of method calls starts from: the
+// variable it is called on, or the first call (NewControllerManagedBy(mgr)).
+// A method that returns a value of its receiver's type is taken to return
+// the receiver, as a builder's do.
+func builderRoot(info *types.Info, e ast.Expr) any {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.CallExpr:
+			sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return x
+			}
+			s := info.Selections[sel]
+			sig, isSig := info.TypeOf(x.Fun).(*types.Signature)
+			if s == nil || s.Kind() != types.MethodVal || !isSig || sig.Results().Len() != 1 ||
+				!types.Identical(sig.Results().At(0).Type(), info.TypeOf(sel.X)) {
+				return x
+			}
+			e = sel.X
+		case *ast.Ident:
+			if v, ok := info.Uses[x].(*types.Var); ok {
+				return v
+			}
+			return x
+		default:
+			return x
+		}
+	}
+}
+
+// builderGroup returns the roots of one builder value, from the root of a
+// chain: the root and, when it is a variable, the roots of every value the
+// body assigns to it, transitively.
+func builderGroup(info *types.Info, body ast.Node, root any) map[any]bool {
+	group := map[any]bool{}
+	var visit func(r any)
+	visit = func(r any) {
+		if r == nil || group[r] {
+			return
+		}
+		group[r] = true
+		v, ok := r.(*types.Var)
+		if !ok {
+			return
+		}
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch s := n.(type) {
+			case *ast.AssignStmt:
+				if len(s.Lhs) == len(s.Rhs) {
+					for i, l := range s.Lhs {
+						if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) == v {
+							visit(builderRoot(info, s.Rhs[i]))
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for i, id := range s.Names {
+					if i < len(s.Values) && len(s.Names) == len(s.Values) && info.ObjectOf(id) == v {
+						visit(builderRoot(info, s.Values[i]))
+					}
+				}
+			}
+			return true
+		})
+	}
+	visit(root)
+	return group
+}
+
+// optionsField returns the value of a field in an options literal, or nil.
+func optionsField(info *types.Info, e ast.Expr, field string) ast.Expr {
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	if !ok {
+		return nil
+	}
+	var value ast.Expr
+	keyedFields(info, lit, func(v *types.Var, kv *ast.KeyValueExpr) {
+		if v.Name() == field {
+			value = kv.Value
+		}
+	})
+	return value
+}
+
+// reconcilerTypes returns the tree's types that may be the reconciler passed
+// to Complete: the argument's own type when concrete, else the concrete types
+// assigned to the variable it names, else the registering method's receiver.
+func (a *analysis) reconcilerTypes(fd *ast.FuncDecl, info *types.Info, arg ast.Expr) []*types.Named {
+	if arg == nil {
+		return nil
+	}
+	out := a.ownTypesOf(fd, info, arg)
+	if len(out) == 0 && fd.Recv != nil {
+		if obj, ok := info.Defs[fd.Name].(*types.Func); ok {
+			out = a.ownNamed(out, obj.Type().(*types.Signature).Recv().Type())
+		}
+	}
+	if len(out) == 0 {
+		// A reconciler handed to a library's wrapper (a rate limiter, a
+		// conflict filter: Complete(wrap(name, r, …))): the wrapper's
+		// Reconcile calls the one it holds, which is the tree's entry.
+		return a.wrappedReconcilers(fd, info, arg, wrapDepth)
+	}
+	var withReconcile []*types.Named
+	for _, n := range out {
+		if a.methodFunc(n, methodReconcile) != nil {
+			withReconcile = append(withReconcile, n)
+		}
+	}
+	return withReconcile
+}
+
+// ownTypesOf returns the tree's own concrete types an expression holds: its
+// type, or for a variable the types of the values the function assigns it.
+func (a *analysis) ownTypesOf(fd *ast.FuncDecl, info *types.Info, e ast.Expr) []*types.Named {
+	out := a.ownNamed(nil, info.TypeOf(e))
+	if len(out) > 0 {
+		return out
+	}
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if v, ok := info.Uses[id].(*types.Var); ok {
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+					for i, l := range as.Lhs {
+						if lid, ok := l.(*ast.Ident); ok && (info.Uses[lid] == v || info.Defs[lid] == v) {
+							out = a.ownNamed(out, info.TypeOf(as.Rhs[i]))
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	return out
+}
+
+// ownNamed appends t's named type to out when the tree declares it and it
+// is concrete, once.
+func (a *analysis) ownNamed(out []*types.Named, t types.Type) []*types.Named {
+	if t == nil {
+		return out
+	}
+	if n, ok := deref(t).(*types.Named); ok && !types.IsInterface(n) {
+		if _, own := a.fileAt(n.Obj().Pos()); own && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// wrapDepth bounds how many wrappers deep a registered reconciler is looked
+// for.
+const wrapDepth = 3
+
+// wrappedReconcilers returns the tree's reconciler types handed, as
+// arguments, to the calls that build a registered reconciler the tree does
+// not declare, up to depth wrappers deep: only types whose Reconcile takes
+// a reconcile.Request, as the wrapper's own does.
+func (a *analysis) wrappedReconcilers(fd *ast.FuncDecl, info *types.Info, arg ast.Expr, depth int) []*types.Named {
+	call, ok := ast.Unparen(arg).(*ast.CallExpr)
+	if !ok || depth == 0 || info.Types[call.Fun].IsType() {
+		return nil
+	}
+	var out []*types.Named
+	for _, inner := range call.Args {
+		found := a.ownTypesOf(fd, info, inner)
+		if len(found) == 0 {
+			found = a.wrappedReconcilers(fd, info, inner, depth-1)
+		}
+		for _, n := range found {
+			if fn := a.methodFunc(n, methodReconcile); fn != nil && takesRequest(fn) && !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// takesRequest reports whether a Reconcile method takes a
+// reconcile.Request.
+func takesRequest(f *ssa.Function) bool {
+	params := f.Signature.Params()
+	for i := 0; i < params.Len(); i++ {
+		if typeKey(params.At(i).Type()) == typeRequest {
+			return true
+		}
+	}
+	return false
+}
+
+// methodFunc returns the own SSA function of a method of *T or T: one
+// analysed, or one left out because of its type errors (an entry whose rows
+// are then not settled).
+func (a *analysis) methodFunc(t *types.Named, name string) *ssa.Function {
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, t.Obj().Pkg(), name)
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return nil
+	}
+	if sf := a.leftOut(fn); sf != nil {
+		return sf
+	}
+	sf := a.prog.Func(fn)
+	if sf == nil && t.TypeArgs().Len() > 0 {
+		// A method of an instantiated generic type: its instance.
+		if sel := a.prog.SSA.MethodSets.MethodSet(types.NewPointer(t)).Lookup(fn.Pkg(), name); sel != nil {
+			sf = a.prog.SSA.MethodValue(sel)
+		}
+	}
+	if sf == nil || !a.prog.Own[sf] {
+		return nil
+	}
+	return sf
+}
+
+// leftOut returns the SSA function of an own function whose body was left
+// out of the analysis because it holds type errors, or nil.
+func (a *analysis) leftOut(fn *types.Func) *ssa.Function {
+	if fn == nil || !a.prog.Unanalysed[fn.Origin()] {
+		return nil
+	}
+	return a.prog.Func(fn.Origin())
+}
+
+// requestParams returns the Reconcile parameters of type reconcile.Request
+// (or its typed form), falling back to every non-context parameter.
+func requestParams(f *ssa.Function) map[*types.Var]bool {
+	vars := map[*types.Var]bool{}
+	sig := f.Signature
+	for i := 0; i < sig.Params().Len(); i++ {
+		v := sig.Params().At(i)
+		if typeKey(v.Type()) == typeRequest {
+			vars[v] = true
+		}
+	}
+	if len(vars) == 0 {
+		for i := 0; i < sig.Params().Len(); i++ {
+			v := sig.Params().At(i)
+			if typeKey(v.Type()) != typeContext {
+				vars[v] = true
+			}
+		}
+	}
+	return vars
+}

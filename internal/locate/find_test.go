@@ -1,0 +1,97 @@
+package locate_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
+	"github.com/ctrlcmp/ctrlcmp/internal/load"
+	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+)
+
+// TestKindThroughInterface: a reconciler that reads its object by the
+// request's key as an interface, registered for a concrete kind, has the
+// registration's kind, its re-read says so, and the rows that search for
+// the kind's own operations are not settled rather than a false none; a
+// reconciler of the same tree that reads its object as what it is keeps
+// its nones.
+func TestKindThroughInterface(t *testing.T) {
+	l := locateFixture(t, "ifacekind")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	kindRows := []string{locate.RowFinalizerConst, locate.RowFinalizerAdd, locate.RowFinalizerCleanup, locate.RowFinalizerRemove}
+	for _, c := range l.ctrls {
+		through := c.Name == "ObjectReconciler"
+		if through {
+			if c.Kind != "Widget" {
+				t.Errorf("%s: kind %q, want Widget (the registration's)", c.Name, c.Kind)
+			}
+			if p, ok := c.Rows[locate.RowReread].Primary(); !ok || !strings.Contains(p.Note, "its kind is the registration's") {
+				t.Errorf("%s: reread %+v, want the Get with a note that the kind is the registration's", c.Name, c.Rows[locate.RowReread])
+			}
+		}
+		for _, id := range kindRows {
+			reason := c.Rows[id].None
+			if got := strings.HasPrefix(reason, "not settled: the primary object is handled as"); got != through {
+				t.Errorf("%s: %s: %q, want not settled through the interface: %v", c.Name, id, reason, through)
+			}
+		}
+	}
+}
+
+// TestNotFoundIsNotSettled: a registration whose reconciler ctrlcmp cannot
+// follow (it is read from a package variable) leaves no controller; the
+// error says the search is not settled and where the trail ended, not
+// that the tree has no controller.
+func TestNotFoundIsNotSettled(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "testdata", "src", "ownbuilder")
+	for _, name := range []string{"go.mod", "go.sum"} {
+		data, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code := `package main
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
+
+var registry = map[string]reconcile.Reconciler{}
+
+func setup(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).For(&corev1.Secret{}).Complete(registry["secrets"])
+}
+
+func main() { _ = setup }
+`
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tree, err := load.Load(context.Background(), dir, nil, nil)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	prog := callgraph.Build(tree.All, tree.Own)
+	ctrls, _, err := locate.Locate(tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
+	if err == nil {
+		t.Fatalf("found %d controllers, want an error", len(ctrls))
+	}
+	t.Log(err)
+	for _, want := range []string{"not settled", "main.go:12", "a package variable"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+}

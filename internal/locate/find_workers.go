@@ -1,0 +1,456 @@
+package locate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// findWorkers finds client-go workers in a declaration: a workqueue Get, and
+// the call of the tree's own function that the dequeued key flows into.
+func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
+	info := a.infoAt(fd.Pos())
+	var out []*found
+	a.allCalls(fd, func(c call) {
+		if c.fact.Role != RoleQueueGet {
+			return
+		}
+		path := a.path(c.expr.Pos(), c.expr.End())
+		item := dequeuedVar(info, path)
+		if item == nil {
+			a.misses = append(a.misses, miss{at: a.site(c.expr.Lparen), why: "what it takes off the queue is not kept in a variable ctrlcmp follows"})
+			return
+		}
+		worker := enclosingFunc(path)
+		if worker == nil {
+			return
+		}
+		vars := map[*types.Var]bool{item: true}
+		taint(info, worker, vars)
+		sync := a.syncCall(info, worker, vars)
+		if sync == nil {
+			a.misses = append(a.misses, miss{at: a.site(c.expr.Lparen), why: "the key it takes off the queue is handed to no function of the tree that ctrlcmp follows"})
+			return
+		}
+		if shared := a.sharedWorker(fd, info, worker, sync); shared != nil {
+			out = append(out, shared...)
+			return
+		}
+		if len(sync.own) > 1 && dynamicCall(sync) {
+			// A worker shared through an interface (a Syncer each
+			// controller implements) or a function value it holds (a
+			// field set from each controller's method value): one
+			// controller per function the call may run, each named
+			// after its own receiver.
+			for _, entry := range sync.own {
+				f := a.workerFound(fd, info, worker, sync, entry)
+				f.name = implementationName(entry, sync.own)
+				out = append(out, f)
+			}
+			return
+		}
+		out = append(out, a.workerFound(fd, info, worker, sync, sync.own[0]))
+	})
+	return out
+}
+
+// findEventWorkers finds the controllers whose queue holds events that
+// carry the object rather than keys: a FIFO popped with a process function
+// (the function is the entry), or a channel of events read by a worker
+// that hands each item to one of the tree's functions (that function is).
+func (a *analysis) findEventWorkers(fd *ast.FuncDecl) []*found {
+	info := a.infoAt(fd.Pos())
+	var out []*found
+	add := func(entry *ssa.Function, at token.Pos) {
+		f := &found{name: receiverName(fd, info), style: StyleClientGo, entry: entry,
+			worker: a.bySyntax[fd], keyParams: map[*types.Var]bool{}, events: true}
+		sig := entry.Signature
+		for i := 0; i < sig.Params().Len(); i++ {
+			if v := sig.Params().At(i); typeKey(v.Type()) != typeContext {
+				f.keyParams[v] = true
+			}
+		}
+		f.registration = []Site{a.site(at)}
+		out = append(out, f)
+	}
+	a.allCalls(fd, func(c call) {
+		if !c.known || c.fact.Role != RoleQueuePop {
+			return
+		}
+		fn := c.arg(c.fact.Arg)
+		// cache.PopProcessFunc(c.process): a conversion to the process type.
+		if conv, ok := ast.Unparen(fn).(*ast.CallExpr); ok && len(conv.Args) == 1 && info.Types[conv.Fun].IsType() {
+			fn = conv.Args[0]
+		}
+		if entry := a.funcValue(info, fn); entry != nil {
+			add(entry, c.expr.Lparen)
+		}
+	})
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		var item *types.Var
+		var scope ast.Node
+		switch s := n.(type) {
+		case *ast.RangeStmt: // for ev := range events
+			if id, ok := s.Key.(*ast.Ident); ok && isEventChan(info.TypeOf(s.X)) {
+				item, _ = info.Defs[id].(*types.Var)
+				scope = s.Body
+			}
+		case *ast.AssignStmt: // ev := <-events, ev, ok := <-events
+			if len(s.Rhs) != 1 || len(s.Lhs) == 0 {
+				break
+			}
+			if u, ok := ast.Unparen(s.Rhs[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW && isEventChan(info.TypeOf(u.X)) && inLoop(a.path(s.Pos(), s.End())) {
+				if id, ok := s.Lhs[0].(*ast.Ident); ok {
+					item, _ = info.ObjectOf(id).(*types.Var)
+					scope = fd.Body
+				}
+			}
+		}
+		if item == nil {
+			return true
+		}
+		vars := map[*types.Var]bool{item: true}
+		worker := enclosingFunc(a.path(n.Pos(), n.End()))
+		if worker == nil {
+			return true
+		}
+		taint(info, worker, vars)
+		if sync := a.syncCall(info, scope, vars); sync != nil {
+			add(sync.own[0], sync.expr.Lparen)
+		}
+		return true
+	})
+	return out
+}
+
+// isEventChan reports whether t is a channel whose items carry an API
+// object: an object pointer, or a struct (or pointer to one) with a field
+// holding an object pointer or an interface value.
+func isEventChan(t types.Type) bool {
+	if t == nil {
+		return false // an expression the type checker left untyped
+	}
+	ch, ok := types.Unalias(t).Underlying().(*types.Chan)
+	if !ok || ch.Dir() == types.SendOnly {
+		return false
+	}
+	elem := ch.Elem()
+	if IsObjectPointer(elem) {
+		return true
+	}
+	st, ok := deref(elem).Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	errType := types.Universe.Lookup("error").Type()
+	for i := 0; i < st.NumFields(); i++ {
+		if ft := st.Field(i).Type(); IsObjectPointer(ft) || types.IsInterface(ft) && !types.Identical(ft, errType) {
+			return true
+		}
+	}
+	return false
+}
+
+// inLoop reports whether the innermost function on a path runs the node in
+// a loop (a worker's).
+func inLoop(path []ast.Node) bool {
+	for _, n := range path {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		}
+	}
+	return false
+}
+
+// workerFound is the client-go controller of a worker whose sync call
+// runs entry.
+func (a *analysis) workerFound(fd *ast.FuncDecl, info *types.Info, worker ast.Node, sync *call, entry *ssa.Function) *found {
+	f := &found{name: receiverName(fd, info), style: StyleClientGo, entry: entry,
+		worker: a.bySyntax[worker], keyParams: map[*types.Var]bool{}}
+	sig := entry.Signature
+	for i := 0; i < sig.Params().Len(); i++ {
+		if v := sig.Params().At(i); typeKey(v.Type()) != typeContext {
+			f.keyParams[v] = true
+		}
+	}
+	if obj, ok := info.Defs[fd.Name].(*types.Func); ok && f.worker == nil {
+		if sf := a.leftOut(obj); sf != nil {
+			f.unanalysed = append(f.unanalysed, sf)
+		}
+	}
+	f.registration = []Site{a.site(sync.expr.Lparen)}
+	return f
+}
+
+// dynamicCall reports whether a call runs what the call graph says: a
+// method of an interface, or a function value (a field, a parameter, a
+// variable), rather than one static function.
+func dynamicCall(c *call) bool {
+	return c.fn == nil || isInterfaceMethod(c.fn)
+}
+
+// syncName names the controller of a sync function after its receiver
+// type, or the function itself.
+func syncName(f *ssa.Function) string {
+	if recv := f.Signature.Recv(); recv != nil {
+		if n, ok := deref(recv.Type()).(*types.Named); ok {
+			return n.Obj().Name()
+		}
+	}
+	return f.Name()
+}
+
+// implementationName names the controller of one implementation of an
+// interface's sync method after its receiver type, qualified by its
+// package when another implementation's receiver has the same name.
+func implementationName(entry *ssa.Function, all []*ssa.Function) string {
+	own := syncName(entry)
+	for _, f := range all {
+		if f != entry && syncName(f) == own && entry.Pkg != nil {
+			return entry.Pkg.Pkg.Name() + "." + own
+		}
+	}
+	return own
+}
+
+// sharedWorker finds the controllers of a worker loop shared by several: a
+// function that dequeues keys (in its body or a closure of it) and hands
+// them to a sync function it takes as a parameter. Each call that passes
+// the worker its own sync function, directly or through the parameters of
+// other functions (layers, in other packages too), is a controller of its
+// own, named after the sync function's receiver (its kind comes from what
+// the sync re-reads). It returns nil when the sync function is not a
+// parameter of the worker.
+func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.Node, sync *call) []*found {
+	id, ok := ast.Unparen(sync.expr.Fun).(*ast.Ident)
+	if !ok || worker.Pos() < fd.Pos() || worker.End() > fd.End() {
+		return nil
+	}
+	param, ok := info.Uses[id].(*types.Var)
+	obj, isFunc := info.Defs[fd.Name].(*types.Func)
+	if !ok || !isFunc {
+		return nil
+	}
+	index := paramIndex(obj, param)
+	if index < 0 {
+		return nil
+	}
+	var out []*found
+	for _, h := range a.handedFuncs(obj, index, map[*types.Func]bool{}) {
+		entry := h.entry
+		f := &found{name: syncName(entry), style: StyleClientGo, entry: entry,
+			worker: a.bySyntax[fd], keyParams: map[*types.Var]bool{}}
+		for i := 0; i < entry.Signature.Params().Len(); i++ {
+			if v := entry.Signature.Params().At(i); typeKey(v.Type()) != typeContext {
+				f.keyParams[v] = true
+			}
+		}
+		f.registration = []Site{a.site(h.at.expr.Lparen), a.site(sync.expr.Lparen)}
+		out = append(out, f)
+	}
+	return out
+}
+
+// paramIndex is the index of a parameter of fn, or -1.
+func paramIndex(fn *types.Func, param *types.Var) int {
+	sig := fn.Type().(*types.Signature)
+	for i := 0; i < sig.Params().Len(); i++ {
+		if sig.Params().At(i) == param {
+			return i
+		}
+	}
+	return -1
+}
+
+// handed is an own function handed to a parameter: the function, and the
+// call that hands it on first.
+type handed struct {
+	entry *ssa.Function
+	at    call
+}
+
+// handedFuncs returns the own functions the tree's calls hand to parameter
+// index of fn: a function or method value passed there, or, when a caller
+// passes a parameter of its own, what its callers pass to that one, through
+// any number of layers.
+func (a *analysis) handedFuncs(fn *types.Func, index int, seen map[*types.Func]bool) []handed {
+	if seen[fn] {
+		return nil
+	}
+	seen[fn] = true
+	var out []handed
+	for _, caller := range a.ownFuncs() {
+		cinfo := a.infoAt(caller.Pos())
+		a.allCalls(caller, func(c call) {
+			if c.fn == nil || c.fn.Origin() != fn || c.arg(index) == nil {
+				return
+			}
+			if entry := a.funcValue(cinfo, c.arg(index)); entry != nil {
+				out = append(out, handed{entry: entry, at: c})
+				return
+			}
+			id, ok := ast.Unparen(c.arg(index)).(*ast.Ident)
+			if !ok {
+				return
+			}
+			v, isVar := cinfo.Uses[id].(*types.Var)
+			cobj, isFunc := cinfo.Defs[caller.Name].(*types.Func)
+			if !isVar || !isFunc {
+				return
+			}
+			if j := paramIndex(cobj, v); j >= 0 {
+				out = append(out, a.handedFuncs(cobj, j, seen)...)
+			}
+		})
+	}
+	return out
+}
+
+// funcValue resolves a function value to the tree's own function it names:
+// a method value (c.sync), a function, or a function literal.
+func (a *analysis) funcValue(info *types.Info, e ast.Expr) *ssa.Function {
+	var fn *types.Func
+	switch x := ast.Unparen(e).(type) {
+	case *ast.FuncLit:
+		return a.bySyntax[x]
+	case *ast.Ident:
+		fn, _ = info.Uses[x].(*types.Func)
+	case *ast.SelectorExpr:
+		if sel := info.Selections[x]; sel != nil && sel.Kind() == types.MethodVal {
+			fn, _ = sel.Obj().(*types.Func)
+		} else {
+			fn, _ = info.Uses[x.Sel].(*types.Func)
+		}
+	}
+	if fn == nil {
+		return nil
+	}
+	if sf := a.leftOut(fn); sf != nil {
+		return sf
+	}
+	if sf := a.prog.Func(fn.Origin()); sf != nil && a.prog.Own[sf] {
+		return sf
+	}
+	return nil
+}
+
+// dequeuedVar returns the variable a queue's Get result is assigned to.
+func dequeuedVar(info *types.Info, path []ast.Node) *types.Var {
+	for _, n := range path[1:] {
+		switch s := n.(type) {
+		case *ast.AssignStmt:
+			if len(s.Lhs) > 0 {
+				if id, ok := s.Lhs[0].(*ast.Ident); ok {
+					if v, ok := info.Defs[id].(*types.Var); ok {
+						return v
+					}
+					v, _ := info.Uses[id].(*types.Var)
+					return v
+				}
+			}
+			return nil
+		case *ast.ValueSpec:
+			if len(s.Names) > 0 {
+				v, _ := info.Defs[s.Names[0]].(*types.Var)
+				return v
+			}
+			return nil
+		case ast.Stmt:
+			return nil
+		}
+	}
+	return nil
+}
+
+// enclosingFunc returns the innermost FuncDecl or FuncLit on a path.
+func enclosingFunc(path []ast.Node) ast.Node {
+	for _, n := range path {
+		switch n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return n
+		}
+	}
+	return nil
+}
+
+// syncCall returns the first call in the worker, in source order, that
+// passes the dequeued key to one of the tree's own functions (one left out
+// because of its type errors included: it is then an entry whose rows are
+// not settled).
+func (a *analysis) syncCall(info *types.Info, worker ast.Node, vars map[*types.Var]bool) *call {
+	var best *call
+	ast.Inspect(worker, func(n ast.Node) bool {
+		if best != nil {
+			return false
+		}
+		e, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if _, lit := ast.Unparen(e.Fun).(*ast.FuncLit); lit {
+			return true
+		}
+		for _, arg := range e.Args {
+			if mentions(info, arg, vars) {
+				c := a.makeCall(info, e, nil)
+				if sf := a.leftOut(c.fn); len(c.own) == 0 && sf != nil {
+					c.own = []*ssa.Function{sf}
+				}
+				if len(c.own) > 0 && !c.known {
+					best = &c
+					if inner := a.closureSync(info, worker, c, vars); inner != nil {
+						best = inner
+					}
+					return false
+				}
+				break
+			}
+		}
+		return true
+	})
+	return best
+}
+
+// closureSync follows a key handed to a closure of the worker
+// (processItem := func(obj interface{}) error { ... sync(key) ... }) into
+// it: the closure's parameters that receive the key carry it, and the sync
+// call is the one inside. It returns nil when the call runs no closure of
+// the worker.
+func (a *analysis) closureSync(info *types.Info, worker ast.Node, c call, vars map[*types.Var]bool) *call {
+	if len(c.own) != 1 {
+		return nil
+	}
+	lit, ok := c.own[0].Syntax().(*ast.FuncLit)
+	if !ok || lit.Pos() < worker.Pos() || lit.End() > worker.End() {
+		return nil
+	}
+	inner := map[*types.Var]bool{}
+	for v := range vars {
+		inner[v] = true
+	}
+	for i, p := range paramIdents(lit.Type) {
+		if v, ok := info.Defs[p].(*types.Var); ok && i < len(c.expr.Args) && mentions(info, c.expr.Args[i], vars) {
+			inner[v] = true
+		}
+	}
+	taint(info, lit.Body, inner)
+	return a.syncCall(info, lit.Body, inner)
+}
+
+// receiverName names a client-go controller after the worker's receiver
+// type, or the worker itself.
+func receiverName(fd *ast.FuncDecl, info *types.Info) string {
+	if obj, ok := info.Defs[fd.Name].(*types.Func); ok {
+		if recv := obj.Type().(*types.Signature).Recv(); recv != nil {
+			if n, ok := deref(recv.Type()).(*types.Named); ok {
+				return n.Obj().Name()
+			}
+		}
+	}
+	return fd.Name.Name
+}
