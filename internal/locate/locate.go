@@ -126,7 +126,7 @@ func failedController(f *found, err error) Controller {
 
 // controller runs every locator on one found controller, then writes the
 // answers under the table (writes, traces, drift) and, for a client-go
-// controller, its stages.
+// controller or a generated reconciler, its stages.
 func (a *analysis) controller(f *found) Controller {
 	p := &pass{a: a, f: f, reach: a.prog.Reachable(f.entry)}
 	rows := map[string]Row{}
@@ -153,8 +153,12 @@ func (a *analysis) controller(f *found) Controller {
 	if ctrl.Drift == nil {
 		ctrl.Drift = []Step{}
 	}
-	if f.style == StyleClientGo {
+	switch f.style {
+	case StyleClientGo:
 		ctrl.Stages, ctrl.Anchors = a.stages(p)
+		unsettled(ctrl.Stages, unanalysed)
+	case StyleGenerated:
+		ctrl.Stages = a.generatedStages(p)
 		unsettled(ctrl.Stages, unanalysed)
 	}
 	return ctrl

@@ -87,7 +87,7 @@ func (r *reconcilerImpl) Reconcile(ctx context.Context, key string) error {
 		return controller.NewPermanentError(err)
 	}
 	getter := r.Lister.Gauges(s.namespace)
-	original, err := getter.Get(s.name) // want "reread"
+	original, err := getter.Get(s.name) // want "reread" "stage-read"
 	if apierrs.IsNotFound(err) {
 		return nil
 	} else if err != nil {
@@ -121,7 +121,7 @@ func (r *reconcilerImpl) Reconcile(ctx context.Context, key string) error {
 func (r *reconcilerImpl) updateStatus(ctx context.Context, existing, desired *gaugesv1.Gauge) error {
 	existing = existing.DeepCopy()
 	existing.Status = desired.Status
-	_, err := r.Client.GaugesV1().Gauges(desired.Namespace).UpdateStatus(ctx, existing, metav1.UpdateOptions{})
+	_, err := r.Client.GaugesV1().Gauges(desired.Namespace).UpdateStatus(ctx, existing, metav1.UpdateOptions{}) // want "stage-write:update status"
 	return err
 }
 
@@ -148,7 +148,7 @@ func (r *reconcilerImpl) updateFinalizersFiltered(ctx context.Context, resource 
 	if err != nil {
 		return resource, err
 	}
-	return r.Client.GaugesV1().Gauges(resource.Namespace).Patch(ctx, resource.Name, types.MergePatchType, patch, metav1.PatchOptions{})
+	return r.Client.GaugesV1().Gauges(resource.Namespace).Patch(ctx, resource.Name, types.MergePatchType, patch, metav1.PatchOptions{}) // want "stage-write:patch finalizers"
 }
 
 // setFinalizerIfFinalizer adds the finalizer when the reconciler is a
