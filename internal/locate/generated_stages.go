@@ -419,7 +419,13 @@ func (a *analysis) generatedStages(p *pass) map[string]Row {
 	}
 	st[StageRead] = rowOf(read, "no lister Get of "+kindName+" by the key in the generated Reconcile")
 
-	wcs := a.stageWrites(p.reach, p.writes())
+	never := p.unfinalized(a.generatedKind(p.f.entry))
+	var wcs []stageWrite
+	for _, w := range a.stageWrites(p.reach, p.writes()) {
+		if !never[w.call.in] {
+			wcs = append(wcs, w)
+		}
+	}
 	st[StageWrite] = a.writeStage(p, wcs)
 	st[StageReentry] = a.genReentry(regs, wcs, loop)
 	return st

@@ -442,7 +442,10 @@ const (
 	// typeEvent is what a generated reconciler's hand-written methods
 	// return; generatedKindMethod and generatedFinalizeMethod are those
 	// methods, declared by the generated Interface and Finalizer.
-	typeEvent               = knPkg + "reconciler.Event"
+	typeEvent = knPkg + "reconciler.Event"
+	// typeReconcilerEvent is the concrete event a reconcile returns (its
+	// EventType, Reason, …), which the generated Reconcile records.
+	typeReconcilerEvent     = knPkg + "reconciler.ReconcilerEvent"
 	generatedKindMethod     = "ReconcileKind"
 	generatedFinalizeMethod = "FinalizeKind"
 	// eventTypeNormal is the type of an event that reports no failure

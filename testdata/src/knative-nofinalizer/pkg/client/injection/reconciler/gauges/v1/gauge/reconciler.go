@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"knative.dev/pkg/controller"
 	"knative.dev/pkg/reconciler"
 
@@ -43,6 +44,7 @@ type Finalizer interface {
 type reconcilerImpl struct {
 	Client        versioned.Interface
 	Lister        listers.GaugeLister
+	Recorder      record.EventRecorder
 	reconciler    Interface
 	finalizerName string
 }
@@ -53,6 +55,7 @@ func NewImpl(ctx context.Context, r Interface, client versioned.Interface, liste
 	rec := &reconcilerImpl{
 		Client:        client,
 		Lister:        lister,
+		Recorder:      controller.GetEventRecorder(ctx),
 		reconciler:    r,
 		finalizerName: defaultFinalizerName,
 	}
@@ -115,7 +118,27 @@ func (r *reconcilerImpl) Reconcile(ctx context.Context, key string) error {
 			return err
 		}
 	}
-	return reconcileEvent
+
+	// Report the reconciler's event, if any.
+	if reconcileEvent != nil {
+		var event *reconciler.ReconcilerEvent
+		if reconciler.EventAs(reconcileEvent, &event) {
+			r.Recorder.Event(resource, event.EventType, event.Reason, event.Error()) // want "write-always" "stage-write:event Normal"
+			if _, isEvent := reconcileEvent.(*reconciler.ReconcilerEvent); !isEvent {
+				return reconcileEvent
+			}
+			return nil
+		}
+		if controller.IsSkipKey(reconcileEvent) {
+			// A wrapped error: no event.
+		} else if ok, _ := controller.IsRequeueKey(reconcileEvent); ok {
+			// A wrapped error: no event.
+		} else {
+			r.Recorder.Event(resource, "Warning", "InternalError", reconcileEvent.Error()) // want "stage-write:event Warning"
+		}
+		return reconcileEvent
+	}
+	return nil
 }
 
 func (r *reconcilerImpl) updateStatus(ctx context.Context, existing, desired *gaugesv1.Gauge) error {
@@ -148,7 +171,7 @@ func (r *reconcilerImpl) updateFinalizersFiltered(ctx context.Context, resource 
 	if err != nil {
 		return resource, err
 	}
-	return r.Client.GaugesV1().Gauges(resource.Namespace).Patch(ctx, resource.Name, types.MergePatchType, patch, metav1.PatchOptions{}) // want "stage-write:patch finalizers"
+	return r.Client.GaugesV1().Gauges(resource.Namespace).Patch(ctx, resource.Name, types.MergePatchType, patch, metav1.PatchOptions{})
 }
 
 // setFinalizerIfFinalizer adds the finalizer when the reconciler is a
