@@ -44,6 +44,9 @@ func (p *pass) managedConditions() Row {
 			if !c.known || c.fact.Role != RoleManagedCondition {
 				continue
 			}
+			if !p.a.managesKind(info, c, p.kind()) {
+				continue
+			}
 			if happy := p.a.happyType(info, c); happy != nil {
 				// Marking a dependent True may make the happy type True.
 				add(happy, c.expr.Lparen, c.fact.True)
@@ -154,4 +157,54 @@ func (a *analysis) happyType(info *types.Info, c call) *types.Const {
 	}
 	pkgPath, name := splitQualified(implied)
 	return a.lookupConst(pkgPath, name)
+}
+
+// managesKind says whether a condition manager's call sets conditions of
+// the primary object: set.Manage(x).Mark…(…) where x is the kind's status,
+// or is reached from a value of the kind or of its status (rev.GetStatus(),
+// &rev.Status.Status). A manager of a status the code makes itself (a
+// scratch duck status it then translates) is not. A manager held in a
+// variable is not followed, and counts.
+func (a *analysis) managesKind(info *types.Info, c call, kind *types.Named) bool {
+	sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr)
+	if !ok || kind == nil {
+		return true
+	}
+	manage, ok := ast.Unparen(sel.X).(*ast.CallExpr)
+	if !ok || len(manage.Args) != 1 {
+		return true
+	}
+	var status types.Type
+	if f, _, _ := types.LookupFieldOrMethod(kind, true, kind.Obj().Pkg(), statusField); f != nil {
+		if v, ok := f.(*types.Var); ok && v.IsField() {
+			status = v.Type()
+		}
+	}
+	ofKind := func(e ast.Expr) bool {
+		t := deref(info.TypeOf(e))
+		return t != nil && (types.Identical(t, kind) || status != nil && types.Identical(t, deref(status)))
+	}
+	e := manage.Args[0]
+	for range 8 {
+		if ofKind(e) {
+			return true
+		}
+		switch x := ast.Unparen(e).(type) {
+		case *ast.UnaryExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.CallExpr:
+			fs, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return false
+			}
+			e = fs.X
+		default:
+			return false
+		}
+	}
+	return false
 }

@@ -423,8 +423,10 @@ const (
 	// methodAddAfter is the name a workqueue's AddAfter is looked up by
 	// (the method found is then recognised by its key).
 	methodAddAfter = "AddAfter"
-	// specField is the field holding an API object's desired state.
-	specField = "Spec"
+	// specField is the field holding an API object's desired state, and
+	// statusField its observed state.
+	specField   = "Spec"
+	statusField = "Status"
 	// optionsReconciler is the field of controller.Options holding the
 	// reconciler.
 	optionsReconciler = "Reconciler"

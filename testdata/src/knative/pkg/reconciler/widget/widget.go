@@ -26,10 +26,10 @@ func (r *Reconciler) ReconcileKind(ctx context.Context, w *widgetsv1.Widget) rec
 		return controller.NewPermanentError(errors.New("spec.source is empty")) // decoy: terminal, not requeued
 	}
 	if err := r.probe(ctx, w.Spec.Source); err != nil {
-		w.Status.MarkSourceFailed("ProbeFailed", err.Error())
+		w.Status.MarkProbed(err)
 		return fmt.Errorf("probing %s: %w", w.Spec.Source, err) // want "requeue-error"
 	}
-	w.Status.MarkSourceReady()
+	w.Status.MarkProbed(nil)
 	return controller.NewRequeueAfter(w.Spec.Interval.Duration) // want "requeue-success" "trace:return"
 }
 
