@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -21,14 +22,14 @@ func (p *pass) generatedWrites(g *generatedKind) {
 	if len(calls) != len(ws) {
 		return
 	}
-	onlyThrough := p.unfinalized(g)
+	never := p.unfinalized(g)
 	event := p.a.normalEventReturn(g.reconcileKind)
 	for i, wc := range calls {
 		switch {
-		case onlyThrough[wc.call.in]:
+		case never[wc.call.in]:
 			ws[i].Always = false
 			ws[i].Path = nil
-			ws[i].Note = fmt.Sprintf("never for this controller: only the generated finalizer code reaches it, which returns before it because %s implements no %s", syncName(g.reconcileKind), generatedFinalizeMethod)
+			ws[i].Note = fmt.Sprintf("never for this controller: only the generated finalizer code runs it, which returns first because %s implements no %s", syncName(g.reconcileKind), generatedFinalizeMethod)
 		case event != "" && wc.call.in == p.f.entry && ws[i].Verb == VerbRecord && recordsReturnedEvent(wc.info, wc.call):
 			ws[i].Always = true
 			ws[i].Note = "records the normal event " + generatedKindMethod + " returns on every succeeding pass (" + event + ")"
@@ -37,47 +38,66 @@ func (p *pass) generatedWrites(g *generatedKind) {
 }
 
 // unfinalized returns, when the hand-written type implements no
-// FinalizeKind, the functions only the generated finalizer helpers reach:
-// they never run for this controller.
+// FinalizeKind, the functions that run only inside the generated finalizer
+// helpers (the functions that change the finalizer set after returning
+// early when the reconciler is no generated Finalizer): they never run for
+// this controller. A function is counted only when every call of it the
+// graph knows (and, for a closure, the function making it) is in such a
+// helper or in a function counted already.
 func (p *pass) unfinalized(g *generatedKind) map[*ssa.Function]bool {
-	if g == nil || g.finalizeKind != nil {
+	if g == nil || g.finalizeKind != nil || g.finalizer == nil {
 		return nil
 	}
-	helpers := map[*ssa.Function]bool{}
+	never := map[*ssa.Function]bool{}
 	adds, removes := p.generatedFinalizerOps()
 	for _, op := range append(adds, removes...) {
-		helpers[op.in] = true
+		if p.a.assertsFinalizer(op.in, g.finalizer) {
+			never[op.in] = true
+		}
 	}
-	if len(helpers) == 0 {
+	if len(never) == 0 {
 		return nil
 	}
-	return p.a.reachedOnlyThrough(p.f.entry, helpers)
-}
-
-// reachedOnlyThrough returns the functions reachable from entry only
-// through the functions of through (those included).
-func (a *analysis) reachedOnlyThrough(entry *ssa.Function, through map[*ssa.Function]bool) map[*ssa.Function]bool {
-	free := map[*ssa.Function]bool{entry: true}
-	queue := []*ssa.Function{entry}
-	for len(queue) > 0 {
-		f := queue[0]
-		queue = queue[1:]
-		for _, e := range a.prog.CallsFrom(f) {
-			callee := e.Callee.Func
-			if free[callee] || through[callee] || !a.prog.Own[callee] {
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range p.reach.Funcs() {
+			if never[fn] || fn == p.f.entry {
 				continue
 			}
-			free[callee] = true
-			queue = append(queue, callee)
+			var callers []*ssa.Function
+			if fn.Parent() != nil {
+				callers = append(callers, fn.Parent())
+			}
+			for _, e := range p.a.prog.CallsInto(fn) {
+				callers = append(callers, e.Caller.Func)
+			}
+			if len(callers) > 0 && !slices.ContainsFunc(callers, func(c *ssa.Function) bool { return !never[c] }) {
+				never[fn] = true
+				changed = true
+			}
 		}
 	}
-	out := map[*ssa.Function]bool{}
-	for _, f := range a.prog.Reachable(entry).Funcs() {
-		if !free[f] {
-			out[f] = true
-		}
+	return never
+}
+
+// assertsFinalizer says whether a function's body asserts a value to the
+// generated Finalizer interface (if _, ok := r.reconciler.(Finalizer); !ok).
+func (a *analysis) assertsFinalizer(fn *ssa.Function, finalizer *types.Interface) bool {
+	b := body(fn)
+	if b == nil {
+		return false
 	}
-	return out
+	info := a.infoAt(b.Pos())
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		if ta, ok := n.(*ast.TypeAssertExpr); ok && ta.Type != nil {
+			if t := info.TypeOf(ta.Type); t != nil && types.Identical(t.Underlying(), finalizer) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // normalEventReturn returns, when every return of a hand-written method

@@ -141,11 +141,16 @@ func (r *reconcilerImpl) Reconcile(ctx context.Context, key string) error {
 	return nil
 }
 
+// updateStatus writes the desired status, in a closure the dependency's
+// retry helper runs (only the generated finalizer helpers are skipped for
+// a reconciler that is no Finalizer, not this).
 func (r *reconcilerImpl) updateStatus(ctx context.Context, existing, desired *gaugesv1.Gauge) error {
 	existing = existing.DeepCopy()
-	existing.Status = desired.Status
-	_, err := r.Client.GaugesV1().Gauges(desired.Namespace).UpdateStatus(ctx, existing, metav1.UpdateOptions{}) // want "stage-write:update status"
-	return err
+	return reconciler.RetryUpdateConflicts(func(int) error {
+		existing.Status = desired.Status
+		_, err := r.Client.GaugesV1().Gauges(desired.Namespace).UpdateStatus(ctx, existing, metav1.UpdateOptions{}) // want "stage-write:update status"
+		return err
+	})
 }
 
 // updateFinalizersFiltered patches the Gauge's finalizers to the desired
