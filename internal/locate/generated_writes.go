@@ -146,3 +146,31 @@ func recordsReturnedEvent(info *types.Info, c call) bool {
 	}
 	return false
 }
+
+// generatedDrift leaves out of a generated reconciler's drift answer the
+// steps inside the functions that never run for it (unfinalized): the
+// generated finalizer code's comparison and patch of the finalizer list.
+func (p *pass) generatedDrift(steps []Step) []Step {
+	never := p.unfinalized(p.a.generatedKind(p.f.entry))
+	if len(never) == 0 {
+		return steps
+	}
+	type span struct {
+		file       string
+		start, end int
+	}
+	var spans []span
+	for fn := range never {
+		if syn := fn.Syntax(); syn != nil {
+			from, to := p.a.site(syn.Pos()), p.a.site(syn.End())
+			spans = append(spans, span{from.File, from.Line, to.Line})
+		}
+	}
+	out := []Step{}
+	for _, s := range steps {
+		if !slices.ContainsFunc(spans, func(sp span) bool { return s.File == sp.file && s.Line >= sp.start && s.Line <= sp.end }) {
+			out = append(out, s)
+		}
+	}
+	return out
+}

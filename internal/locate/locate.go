@@ -150,6 +150,9 @@ func (a *analysis) controller(f *found) Controller {
 		ctrl.RetryTrace = a.intervalTrace(p.kind(), p.reach, r.in, r.at, r.duration)
 	}
 	ctrl.Drift = a.drift(p.reach, p.kind())
+	if f.style == StyleGenerated {
+		ctrl.Drift = p.generatedDrift(ctrl.Drift)
+	}
 	if ctrl.Drift == nil {
 		ctrl.Drift = []Step{}
 	}
