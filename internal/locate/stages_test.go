@@ -30,7 +30,7 @@ func stageWants(t *testing.T, dir, root string) map[string][]string {
 }
 
 // stageFixtures are the fixtures whose stages TestStages checks.
-var stageFixtures = []string{"clientgo-plain", "clientgo-finalizer", "knative", "knative-nofinalizer"}
+var stageFixtures = []string{"clientgo-plain", "clientgo-finalizer", "knative", "knative-nofinalizer", "knative-enqueueafter"}
 
 // knativeController is the file of knative.dev/pkg's controller.Impl at the
 // version the generated fixtures pin.
@@ -41,8 +41,9 @@ const knativeController = "knative.dev/pkg@v0.0.0-20260727151759-521cb33b33dd/co
 // (impl.Enqueue), the workqueue Add its enqueues end in, and the worker's
 // Get, its call of the generated Reconcile and handleErr's re-adds.
 var depStages = map[string]map[string][]string{
-	"knative":             knativeDepStages,
-	"knative-nofinalizer": knativeDepStages,
+	"knative":              knativeDepStages,
+	"knative-nofinalizer":  knativeDepStages,
+	"knative-enqueueafter": knativeDepStages,
 }
 
 var knativeDepStages = map[string][]string{
