@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -43,7 +44,7 @@ func Markdown(w io.Writer, t result.Tree, c locate.Controller) error {
 		}
 		for _, s := range r.Sites {
 			site := "`" + at(s) + "`"
-			if t.Link != nil && !strings.Contains(s.File, "@") {
+			if t.Link != nil && !inDependency(s) {
 				site = fmt.Sprintf("[%s:%d](%s %q)", filepath.Base(s.File), s.Line, t.Link(s.File, s.Line), "ctrlcmp "+s.Func+" "+cite.Anchor(s.Text))
 			}
 			fmt.Fprintf(w, "| `%s` | %s | `%s` | %s |\n", id, site, s.Func, cell(what(s)))
@@ -106,10 +107,16 @@ func Mermaid(w io.Writer, c locate.Controller) error {
 		}
 		step("I0", "I0", stageWatch, r.Sites[0], what)
 	}
-	for _, s := range c.Stages[locate.StageEnqueue].Sites {
-		step("I0", "Q", stageEnqueue, s, "Add key")
+	// A generated reconciler's enqueue in the tree ends in the dependency's
+	// Add, cited after it: one arrow, at the tree's site.
+	enq := c.Stages[locate.StageEnqueue].Sites
+	own := slices.ContainsFunc(enq, func(s locate.Site) bool { return !inDependency(s) })
+	for _, s := range enq {
+		if !own || !inDependency(s) {
+			step("I0", "Q", stageEnqueue, s, "Add key")
+		}
 	}
-	for _, s := range c.Stages[locate.StageDequeue].Sites {
+	if s, ok := c.Stages[locate.StageDequeue].Primary(); ok {
 		step("Q", "S", stageDequeue, s, "Get key")
 	}
 	for _, s := range c.Stages[locate.StageRead].Sites {
@@ -126,7 +133,9 @@ func Mermaid(w io.Writer, c locate.Controller) error {
 			{locate.RowRequeueError, "rate-limited after a failed pass"},
 			{locate.RowRequeueSuccess, "after a delay"},
 		} {
-			if s, ok := c.Rows[rq.row].Primary(); ok && s.Func == deq[0].Func {
+			// A generated reconciler's worker is the dependency's: its
+			// requeues are those the hand-written code asks for.
+			if s, ok := c.Rows[rq.row].Primary(); ok && (s.Func == deq[0].Func || c.Style == locate.StyleGenerated) {
 				step("S", "Q", stageRequeue, s, rq.what)
 			}
 		}
@@ -144,6 +153,10 @@ func Mermaid(w io.Writer, c locate.Controller) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// inDependency says whether a site is in a dependency's source
+// (module@version/path), not in the tree.
+func inDependency(s locate.Site) bool { return strings.Contains(s.File, "@") }
 
 // mm keeps text from ending a mermaid message early.
 func mm(s string) string {
