@@ -37,6 +37,11 @@ type genHandler struct {
 	fn  *ssa.Function
 	// filter is the FilterFunc of a filtering handler around it.
 	filter ast.Expr
+	// recv is the controller whose enqueue enq is (impl in impl.Enqueue),
+	// read with info in decl.
+	recv ast.Expr
+	info *types.Info
+	decl *ast.FuncDecl
 }
 
 // genRegistration is one handler registration with its handlers read
@@ -88,7 +93,7 @@ func (a *analysis) genHandlers(info *types.Info, fd *ast.FuncDecl, e ast.Expr, f
 		c := a.makeCall(info, x, nil)
 		if c.known && c.fact.Role == RoleHandleAll {
 			for _, ev := range []string{eventAdd, eventUpdate, eventDelete} {
-				*out = append(*out, a.genHandlerFunc(info, c.arg(c.fact.Arg), ev, filter))
+				*out = append(*out, a.genHandlerFunc(info, fd, c.arg(c.fact.Arg), ev, filter))
 			}
 		}
 	case *ast.CompositeLit:
@@ -104,7 +109,7 @@ func (a *analysis) genHandlers(info *types.Info, fd *ast.FuncDecl, e ast.Expr, f
 			case eventNested:
 				a.genHandlers(info, fd, kv.Value, filter, out, depth+1)
 			default:
-				*out = append(*out, a.genHandlerFunc(info, kv.Value, ev, filter))
+				*out = append(*out, a.genHandlerFunc(info, fd, kv.Value, ev, filter))
 			}
 		})
 	}
@@ -151,8 +156,8 @@ func localValue(info *types.Info, fd *ast.FuncDecl, id *ast.Ident) ast.Expr {
 // genHandlerFunc reads the function a handler's event runs: the
 // dependency's enqueue (a method value, or a call returning the function),
 // through PassNew, or a function of the tree.
-func (a *analysis) genHandlerFunc(info *types.Info, e ast.Expr, event string, filter ast.Expr) genHandler {
-	h := genHandler{event: event, filter: filter}
+func (a *analysis) genHandlerFunc(info *types.Info, fd *ast.FuncDecl, e ast.Expr, event string, filter ast.Expr) genHandler {
+	h := genHandler{event: event, filter: filter, info: info, decl: fd}
 	if e == nil {
 		return h
 	}
@@ -169,6 +174,9 @@ func (a *analysis) genHandlerFunc(info *types.Info, e ast.Expr, event string, fi
 			continue
 		case mc.known && mc.fact.Role == RoleImplEnqueue:
 			h.enq = mc.fn
+			if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok {
+				h.recv = sel.X
+			}
 		}
 		return h
 	}
@@ -179,6 +187,7 @@ func (a *analysis) genHandlerFunc(info *types.Info, e ast.Expr, event string, fi
 		return h
 	case *ast.SelectorExpr:
 		obj = info.Uses[x.Sel]
+		h.recv = x.X
 	case *ast.Ident:
 		obj = info.Uses[x]
 	}
@@ -192,41 +201,70 @@ func (a *analysis) genHandlerFunc(info *types.Info, e ast.Expr, event string, fi
 	return h
 }
 
-// enqueues returns the dependency's enqueues a handler makes: itself, or
-// those its function reaches.
-func (a *analysis) enqueues(h genHandler) []*types.Func {
+// enqueues returns the enqueues of the controller ctor makes that a
+// handler makes: itself, or the calls its function reaches (ctor nil: of
+// any controller).
+func (a *analysis) enqueues(h genHandler, ctor *ssa.Function) []*types.Func {
 	if h.enq != nil {
+		if ctor != nil && !a.madeBy(h.info, h.decl, h.recv, ctor) {
+			return nil
+		}
 		return []*types.Func{h.enq}
 	}
-	if h.fn == nil {
-		return nil
-	}
 	var out []*types.Func
-	for _, g := range a.prog.Reachable(h.fn).Funcs() {
-		for _, c := range a.callsIn(g) {
-			if c.known && c.fact.Role == RoleImplEnqueue {
-				out = append(out, c.fn)
-			}
-		}
+	for _, c := range a.enqueueCalls(h, ctor) {
+		out = append(out, c.fn)
 	}
 	return out
 }
 
-// enqueueCalls returns the calls of the dependency's enqueues a handler's
-// own function reaches (none when the handler is the enqueue itself).
-func (a *analysis) enqueueCalls(h genHandler) []call {
+// enqueueCalls returns the calls of the enqueues of the controller ctor
+// makes that a handler's own function reaches (none when the handler is
+// the enqueue itself).
+func (a *analysis) enqueueCalls(h genHandler, ctor *ssa.Function) []call {
 	if h.fn == nil {
 		return nil
 	}
 	var out []call
 	for _, g := range a.prog.Reachable(h.fn).Funcs() {
 		for _, c := range a.callsIn(g) {
-			if c.known && c.fact.Role == RoleImplEnqueue {
-				out = append(out, c)
+			if !c.known || c.fact.Role != RoleImplEnqueue {
+				continue
 			}
+			sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr)
+			if ctor != nil && (!ok || !a.madeBy(a.infoAt(c.expr.Pos()), a.enclosingDecl(c.expr.Pos()), sel.X, ctor)) {
+				continue
+			}
+			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// madeBy says whether a controller value is the one ctor (the generated
+// constructor handing this reconciler to the dependency) makes: a local
+// variable of decl given the result of ctor, or of a function of the tree
+// that calls ctor.
+func (a *analysis) madeBy(info *types.Info, decl *ast.FuncDecl, recv ast.Expr, ctor *ssa.Function) bool {
+	id, ok := ast.Unparen(recv).(*ast.Ident)
+	if !ok || info == nil {
+		return false
+	}
+	ce, ok := ast.Unparen(localValue(info, decl, id)).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	for _, o := range a.makeCall(info, ce, nil).own {
+		if o == ctor {
+			return true
+		}
+		for _, e := range a.prog.CallsFrom(o) {
+			if e.Callee.Func == ctor {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // depLoop is the dependency's worker and queue, cited in its source.
@@ -238,6 +276,9 @@ type depLoop struct {
 	add, get, sync, rateLimited, after *Site
 	// lost says why the loop is not cited ("" when it is).
 	lost string
+	// ctor is the tree's function that hands the generated reconciler to
+	// the dependency's controller (the generated NewImpl).
+	ctor *ssa.Function
 }
 
 // loopOf cites the worker and queue of the dependency's controller that
@@ -246,6 +287,7 @@ type depLoop struct {
 func (a *analysis) loopOf(f *found) depLoop {
 	var runner *types.Func
 	var k *LoopKnowledge
+	var ctor *ssa.Function
 	for _, fd := range a.ownFuncs() {
 		info := a.infoAt(fd.Pos())
 		a.allCalls(fd, func(c call) {
@@ -255,6 +297,9 @@ func (a *analysis) loopOf(f *found) depLoop {
 			for _, rt := range a.reconcilerTypes(fd, info, c.arg(c.fact.Arg)) {
 				if a.methodFunc(rt, methodReconcile) == f.entry {
 					runner, k = c.fn, c.fact.Loop
+					if obj, ok := info.Defs[fd.Name].(*types.Func); ok {
+						ctor = a.prog.Func(obj)
+					}
 				}
 			}
 		})
@@ -273,10 +318,10 @@ func (a *analysis) loopOf(f *found) depLoop {
 		}
 	}
 	if dir == "" {
-		return depLoop{lost: "not settled: the source of " + runner.Pkg().Path() + " is not loaded"}
+		return depLoop{lost: "not settled: the source of " + runner.Pkg().Path() + " is not loaded", ctor: ctor}
 	}
 	file := filepath.Join(dir, k.File)
-	var out depLoop
+	out := depLoop{ctor: ctor}
 	var missing []string
 	method := func(name string, calls map[string]**Site) {
 		fd, fset := a.depFunc(file, func(fd *ast.FuncDecl, _ *token.FileSet) bool {
@@ -339,13 +384,13 @@ func (a *analysis) generatedStages(p *pass) map[string]Row {
 			continue
 		}
 		for _, h := range r.handlers {
-			if h.event == eventAdd && prim == nil && len(a.enqueues(h)) > 0 {
+			if h.event == eventAdd && prim == nil && len(a.enqueues(h, loop.ctor)) > 0 {
 				prim, primAdd = &regs[i], h
 			}
 		}
 	}
 	if prim == nil {
-		st[StageWatch] = none(fmt.Sprintf("no add handler registered on an informer of %s reaches the controller's enqueue (AddEventHandler with HandleAll(impl.Enqueue), or a handler struct whose AddFunc enqueues)", kindName))
+		st[StageWatch] = none(fmt.Sprintf("not settled: no add handler registered on an informer of %s could be followed to an enqueue of this controller (AddEventHandler with HandleAll(impl.Enqueue), or a handler struct whose AddFunc enqueues, impl being the result of the generated constructor in the same function)", kindName))
 		st[StageEnqueue] = none("no watch handler of " + kindName + " to follow to the workqueue")
 	} else {
 		reg := a.site(primAdd.at)
@@ -375,7 +420,7 @@ func (a *analysis) generatedStages(p *pass) map[string]Row {
 			s.Note = "the key added on the watch path: " + enqueueSummary(primAdd.enq)
 			enq = append(enq, s)
 		}
-		for _, c := range a.enqueueCalls(primAdd) {
+		for _, c := range a.enqueueCalls(primAdd, loop.ctor) {
 			s := a.site(c.expr.Lparen)
 			s.Note = "the key added on the watch path: " + enqueueSummary(c.fn)
 			enq = append(enq, s)
@@ -473,13 +518,13 @@ func (a *analysis) genReentry(regs []genRegistration, ws []stageWrite, loop depL
 				continue
 			}
 			for _, h := range r.handlers {
-				if h.event != event || len(a.enqueues(h)) == 0 {
+				if h.event != event || len(a.enqueues(h, loop.ctor)) == 0 {
 					continue
 				}
 				s := a.site(h.at)
-				k := fmt.Sprintf("%s:%d", s.File, s.Line)
+				s.Name = r.typ.Obj().Name() + " " + event
+				k := fmt.Sprintf("%s:%d %s", s.File, s.Line, s.Name)
 				if _, ok := index[k]; !ok {
-					s.Name = r.typ.Obj().Name() + " " + event
 					index[k] = len(named)
 					named = append(named, s)
 				}
