@@ -291,7 +291,7 @@ func (a *analysis) loopOf(f *found) depLoop {
 	for _, fd := range a.ownFuncs() {
 		info := a.infoAt(fd.Pos())
 		a.allCalls(fd, func(c call) {
-			if runner != nil || !c.known || c.fact.Role != RoleRunSync || c.fact.Loop == nil {
+			if runner != nil || !c.known || c.fact.Role != RoleRunSync {
 				return
 			}
 			for _, rt := range a.reconcilerTypes(fd, info, c.arg(c.fact.Arg)) {
@@ -305,7 +305,10 @@ func (a *analysis) loopOf(f *found) depLoop {
 		})
 	}
 	if runner == nil {
-		return depLoop{lost: "not settled: the constructor that hands the generated reconciler to the dependency's controller has no knowledge of where that controller's worker and queue are (internal/locate/knowledge.go)"}
+		return depLoop{lost: "not settled: the call that hands the generated reconciler to the dependency's controller was not found again"}
+	}
+	if k == nil {
+		return depLoop{lost: "not settled: the knowledge table (internal/locate/knowledge.go) does not say where the worker and queue of " + cite.ObjectName(runner) + "'s controller are", ctor: ctor}
 	}
 	var dir, at string
 	for _, p := range a.tree.All {

@@ -308,9 +308,11 @@ var knowledge = map[string]Fact{
 	knPkg + "controller.NewContext": {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 1, Loop: knLoop},
 	// NewImpl and NewImplFull are gone from the version checked (their
 	// removal is older; Before marks the version checked without them):
-	// older trees still call them.
-	knPkg + "controller.NewImpl":                                {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0, Before: "v0.0.0-20260727151759-521cb33b33dd"},
-	knPkg + "controller.NewImplFull":                            {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0, Before: "v0.0.0-20260727151759-521cb33b33dd"},
+	// older trees still call them (their controller's worker and queue
+	// are looked for by the same names; a version that lacks one is
+	// warned about and its stage not settled).
+	knPkg + "controller.NewImpl":                                {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0, Before: "v0.0.0-20260727151759-521cb33b33dd", Loop: knLoop},
+	knPkg + "controller.NewImplFull":                            {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0, Before: "v0.0.0-20260727151759-521cb33b33dd", Loop: knLoop},
 	knPkg + "controller.NewRequeueAfter":                        {Role: RoleRequeueAfterEvent, Obj: -1, Key: -1, Arg: 0},
 	knPkg + "controller.NewRequeueImmediately":                  {Role: RoleRequeueAfterEvent, Obj: -1, Key: -1, Arg: -1},
 	knPkg + "reconciler.NewEvent":                               {Role: RoleReconcileEvent, Obj: -1, Key: -1, Arg: 0},
