@@ -28,6 +28,11 @@ which informer handlers fire again because of the controller's own writes.
 writes one self-contained page that draws it in SVG, each arrow linked to the
 excerpt of its site, read from the tree.
 
+A generated reconciler (knative.dev/pkg style) has the same stages, its
+workqueue and worker cited in the dependency's source at the version the
+tree requires (module@version/path:line); --patch and --run are for
+client-go controllers only.
+
 --patch prints a unified diff (paths relative to PATH, for git apply or
 patch -p1 inside PATH) that adds one klog line per stage, tagged STAGE/watch
 … STAGE/write, after the call where the stage acts, and STAGE/requeue after
@@ -170,8 +175,11 @@ func stagesRun(ctx context.Context, g *globals, opts *StagesOptions) error {
 	if err != nil {
 		return err
 	}
-	if ctrl.Style != locate.StyleClientGo {
-		return fail.Usage("%s: %s is a %s controller; the five stages are those of client-go controllers (informers, a workqueue, a sync function)", opts.Dir, ctrl.Name, ctrl.Style)
+	switch {
+	case ctrl.Style == locate.StyleGenerated && opts.Patch:
+		return fail.Usage("%s: %s is a generated reconciler, whose workqueue and worker are in a dependency (the controller.Impl of knative.dev/pkg), outside the tree; --patch instruments client-go controllers only: `ctrlcmp stages %s` lists the stage sites, the dependency's cited at its version", opts.Dir, ctrl.Name, opts.Dir)
+	case ctrl.Style != locate.StyleClientGo && ctrl.Style != locate.StyleGenerated:
+		return fail.Usage("%s: %s is a %s controller; the five stages are those of client-go controllers (informers, a workqueue, a sync function) and of generated reconcilers", opts.Dir, ctrl.Name, ctrl.Style)
 	}
 	if opts.Patch {
 		ins, err := stages.Instrument(opts.Dir, ctrl.Anchors)

@@ -295,11 +295,13 @@ func TestNoGoCommand(t *testing.T) {
 
 // TestUsageErrorsAtRun (case 35 of the hostile-input trial; the rest of its
 // usage errors are in TestBadInput) checks the mistakes found only once the
-// command runs: check of a journal that does not exist, and stages of a
-// controller-runtime tree, each exit 2 with one line naming the input.
+// command runs: check of a journal that does not exist, stages of a
+// controller-runtime tree, and stages --patch or --run of a generated
+// reconciler, each exit 2 with one line naming the input.
 func TestUsageErrorsAtRun(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "missing.md")
 	kubebuilder := filepath.Join(fixturesDir, "kubebuilder")
+	knative := filepath.Join(fixturesDir, "knative")
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -308,6 +310,10 @@ func TestUsageErrorsAtRun(t *testing.T) {
 		{"check a missing journal", []string{"check", missing}, "journal " + missing + " does not exist; give the path of a markdown file"},
 		{"stages of a controller-runtime tree", []string{"stages", kubebuilder},
 			kubebuilder + ": GadgetReconciler is a controller-runtime controller; the five stages are those of client-go controllers"},
+		{"stages --patch of a generated reconciler", []string{"stages", knative, "--patch"},
+			knative + ": Reconciler is a generated reconciler, whose workqueue and worker are in a dependency"},
+		{"stages --run of a generated reconciler", []string{"stages", knative, "--run"},
+			": Reconciler is a generated reconciler; --run does not run this style"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := run(t, tc.args...)

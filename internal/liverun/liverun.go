@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/cluster"
+	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/inspect"
 	"github.com/ctrlcmp/ctrlcmp/internal/load"
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
@@ -58,6 +59,9 @@ func Prepare(ctx context.Context, dir, kind string, progress func(string)) (p *P
 	}
 	if p.Controller, err = inspect.Select(t, kind, "--kind"); err != nil {
 		return p, err
+	}
+	if p.Controller.Style == locate.StyleGenerated {
+		return p, fail.Usage("%s: %s is a generated reconciler; --run does not run this style: its main starts through the dependency's injection (knative.dev/pkg's sharedmain), which needs the project's webhooks, config maps and informer injection in the cluster; `ctrlcmp stages %s` lists its stage sites without running it", dir, p.Controller.Name, dir)
 	}
 	if p.Controller.Style != locate.StyleClientGo {
 		return p, fmt.Errorf("%s: %s is a %s controller; --run runs client-go controllers, whose five stages ctrlcmp patches in", dir, p.Controller.Name, p.Controller.Style)

@@ -228,6 +228,7 @@ func (p *pass) generatedRows(rows map[string]Row) {
 	rows[RowEntry] = Row{Sites: append([]Site{entry, sync}, p.f.registration...)}
 	p.generatedFinalizerRows(g, rows)
 	rows[RowConditionTypes] = p.managedConditions()
+	p.generatedWrites(g)
 }
 
 // generatedFinalizerRows answers the finalizer rows: with FinalizeKind,
@@ -242,29 +243,7 @@ func (p *pass) generatedFinalizerRows(g *generatedKind, rows map[string]Row) {
 		}
 		return
 	}
-	var adds, removes []finOp
-	for _, fn := range p.reach.Funcs() {
-		b := body(fn)
-		if b == nil {
-			continue
-		}
-		info := p.a.infoAt(b.Pos())
-		for _, c := range p.a.callsIn(fn) {
-			if !c.known || c.fact.Role != RoleSetInsert && c.fact.Role != RoleSetDelete {
-				continue
-			}
-			sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr)
-			if !ok || !p.a.finalizerSet(info, b, sel.X, p.kind()) {
-				continue
-			}
-			op := finOp{pos: c.expr.Lparen, value: c.arg(c.fact.Arg), info: info, in: fn}
-			if c.fact.Role == RoleSetInsert {
-				adds = append(adds, op)
-			} else {
-				removes = append(removes, op)
-			}
-		}
-	}
+	adds, removes := p.generatedFinalizerOps()
 	// An addition's function may also remove (a helper that syncs the list
 	// both ways): the removals the cleanup alone reaches come first.
 	if len(adds) > 0 {
@@ -295,6 +274,35 @@ func (p *pass) generatedFinalizerRows(g *generatedKind, rows map[string]Row) {
 	call := p.a.site(g.finalizeAt)
 	call.Note = "the generated code runs it once the object is being deleted"
 	rows[RowFinalizerCleanup] = Row{Sites: []Site{cleanup, call}}
+}
+
+// generatedFinalizerOps returns the additions and removals of the
+// finalizer in a string set built from the primary object's list, on the
+// reconcile path.
+func (p *pass) generatedFinalizerOps() (adds, removes []finOp) {
+	for _, fn := range p.reach.Funcs() {
+		b := body(fn)
+		if b == nil {
+			continue
+		}
+		info := p.a.infoAt(b.Pos())
+		for _, c := range p.a.callsIn(fn) {
+			if !c.known || c.fact.Role != RoleSetInsert && c.fact.Role != RoleSetDelete {
+				continue
+			}
+			sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr)
+			if !ok || !p.a.finalizerSet(info, b, sel.X, p.kind()) {
+				continue
+			}
+			op := finOp{pos: c.expr.Lparen, value: c.arg(c.fact.Arg), info: info, in: fn}
+			if c.fact.Role == RoleSetInsert {
+				adds = append(adds, op)
+			} else {
+				removes = append(removes, op)
+			}
+		}
+	}
+	return adds, removes
 }
 
 // boolOrder orders false before true.
@@ -432,324 +440,4 @@ func (a *analysis) finalizerFieldConsts(field *types.Var, depth int) ([]*types.C
 		})
 	}
 	return append(overrides, defaults...), settled
-}
-
-// managedConditions answers the condition types of a kind whose conditions
-// are set through a condition set's manager: each type a Mark… call on the
-// reconcile path names, cited at its constant with the first call setting
-// it, and the set's happy type, which every call of the manager recomputes.
-func (p *pass) managedConditions() Row {
-	var out []Site
-	index := map[string]int{}
-	add := func(k *types.Const, at token.Pos, truth bool) {
-		name := constant.StringVal(k.Val())
-		if i, ok := index[name]; ok {
-			if truth && !out[i].Primary {
-				set := p.a.site(at).Site
-				out[i].Set = &set
-				out[i].Primary = true // marks a True set, cleared below
-			}
-			return
-		}
-		s := p.a.objSite(k)
-		s.Name = name
-		set := p.a.site(at).Site
-		s.Set = &set
-		s.Primary = truth
-		index[name] = len(out)
-		out = append(out, s)
-	}
-	var lost []string
-	for _, fn := range p.reach.Funcs() {
-		b := body(fn)
-		if b == nil {
-			continue
-		}
-		info := p.a.infoAt(b.Pos())
-		for _, c := range p.a.callsIn(fn) {
-			if !c.known || c.fact.Role != RoleManagedCondition {
-				continue
-			}
-			if happy := p.a.happyType(info, c); happy != nil {
-				// Marking a dependent True may make the happy type True.
-				add(happy, c.expr.Lparen, c.fact.True)
-			}
-			if c.fact.Arg < 0 {
-				continue
-			}
-			k := constOf(info, c.arg(c.fact.Arg))
-			if k == nil || k.Val().Kind() != constant.String {
-				s := p.a.site(c.expr.Lparen)
-				lost = append(lost, fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func))
-				continue
-			}
-			add(k, c.expr.Lparen, c.fact.True)
-		}
-	}
-	if len(out) == 0 {
-		if len(lost) > 0 {
-			return none("not settled: a condition is set through a condition set at " + listSites(lost) + ", with a type that could not be followed to a constant")
-		}
-		if at := p.depKindMethod(); at != "" {
-			return none("not settled: the kind's methods are declared in a dependency, whose bodies are not read for condition sets; the reconcile path calls one at " + at)
-		}
-		return noneAfter("no status condition is set through a condition set on the reconcile path",
-			"the condition managers' Mark… and InitializeConditions calls in every function reachable from the generated Reconcile")
-	}
-	for i := range out {
-		out[i].Primary = i == 0
-	}
-	if len(lost) > 0 {
-		out[0].Note = "not settled beyond these: a condition is also set at " + listSites(lost) + ", with a type that could not be followed to a constant"
-	}
-	return Row{Sites: out}
-}
-
-// depKindMethod returns where the reconcile path first calls a method of a
-// type declared with the primary type, when that is in a dependency (the
-// kind's Mark… methods are then out of sight), or "".
-func (p *pass) depKindMethod() string {
-	kind := p.kind()
-	if kind == nil || kind.Obj().Pkg() == nil {
-		return ""
-	}
-	if _, own := p.a.fileAt(kind.Obj().Pos()); own {
-		return ""
-	}
-	for _, fn := range p.reach.Funcs() {
-		for _, c := range p.a.callsIn(fn) {
-			if c.fn == nil || c.fn.Pkg() != kind.Obj().Pkg() || c.fn.Type().(*types.Signature).Recv() == nil {
-				continue
-			}
-			s := p.a.site(c.expr.Lparen)
-			return fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func)
-		}
-	}
-	return ""
-}
-
-// happyType returns the happy type of the condition set whose manager a
-// call uses: set.Manage(status).MarkTrue(…), the set a package-level
-// variable made by a constructor that implies its happy type.
-func (a *analysis) happyType(info *types.Info, c call) *types.Const {
-	sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	manage, ok := ast.Unparen(sel.X).(*ast.CallExpr)
-	if !ok {
-		return nil
-	}
-	msel, ok := ast.Unparen(manage.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	var setVar *types.Var
-	switch x := ast.Unparen(msel.X).(type) {
-	case *ast.Ident:
-		setVar, _ = info.Uses[x].(*types.Var)
-	case *ast.SelectorExpr:
-		setVar, _ = info.Uses[x.Sel].(*types.Var)
-	}
-	if setVar == nil {
-		return nil
-	}
-	fi, ok := a.fileAt(setVar.Pos())
-	if !ok {
-		return nil
-	}
-	var implied string
-	for _, n := range a.path(setVar.Pos(), setVar.Pos()) {
-		vs, ok := n.(*ast.ValueSpec)
-		if !ok {
-			continue
-		}
-		for i, name := range vs.Names {
-			if fi.info.Defs[name] != setVar || i >= len(vs.Values) {
-				continue
-			}
-			if ce, ok := ast.Unparen(vs.Values[i]).(*ast.CallExpr); ok {
-				if mc := a.makeCall(fi.info, ce, nil); mc.known && mc.fact.Role == RoleNewConditionSet {
-					implied = mc.fact.Implied
-				}
-			}
-		}
-	}
-	if implied == "" {
-		return nil
-	}
-	pkgPath, name := splitQualified(implied)
-	return a.lookupConst(pkgPath, name)
-}
-
-// generatedRequeues classifies the events the hand-written ReconcileKind
-// returns: a NewRequeueAfter(d) brings the key back after d (classified as
-// a controller-runtime RequeueAfter would be), a permanent error is
-// terminal, a skipped key, a normal event and nil bring nothing back, and
-// any other error (a warning event too) is re-added rate-limited by the
-// dependency's controller.
-func (a *analysis) generatedRequeues(f *found) *requeues {
-	out := &requeues{}
-	g := a.generatedKind(f.entry)
-	if g == nil {
-		out.onError = none("not settled: the generated Reconcile's call of " + generatedKindMethod + " was not found")
-		out.onSuccess = out.onError
-		return out
-	}
-	var rets []retSite
-	a.eventReturns(g.reconcileKind, scope{}, map[*ssa.Function]bool{}, &rets)
-	var success *retSite
-	for i := range rets {
-		if rets[i].class == ClassSuccessInterval {
-			out.successReturns = append(out.successReturns, rets[i].ret.Pos())
-			if success == nil || rets[i].in == g.reconcileKind {
-				success = &rets[i]
-			}
-		}
-	}
-	isFailure := func(c string) bool { return c == ClassErrorBackoff || c == ClassRetryAfterFailure }
-	var primary *retSite
-	for i := range rets {
-		r := &rets[i]
-		if !isFailure(r.class) {
-			continue
-		}
-		switch {
-		case success != nil:
-			if r.in == success.in && r.pos < success.pos && (primary == nil || r.pos > primary.pos) {
-				primary = r
-			}
-		case r.in == g.reconcileKind && (primary == nil || r.pos > primary.pos):
-			primary = r
-		}
-	}
-	var errSites []Site
-	for i := range rets {
-		r := &rets[i]
-		if !isFailure(r.class) && r.class != ClassTerminal {
-			continue
-		}
-		s := a.site(r.pos)
-		s.Class = r.class
-		s.Primary = r == primary
-		errSites = append(errSites, s)
-	}
-	if primary == nil {
-		for i := range errSites {
-			if errSites[i].Class != ClassTerminal {
-				errSites[i].Primary = true
-				break
-			}
-		}
-	}
-	out.onError = Row{Sites: errSites}
-	if _, ok := out.onError.Primary(); !ok {
-		out.onError = none("no failure path of " + generatedKindMethod + " returns an error")
-		if len(errSites) > 0 {
-			out.onError.Sites = errSites
-			out.onError.None = "every failure return of " + generatedKindMethod + " is a permanent error: nothing comes back on error"
-		}
-	} else if f.registration != nil {
-		reg := f.registration[0]
-		reg.Note = "the dependency's controller re-adds the key rate-limited when the generated Reconcile returns an error"
-		out.onError.Sites = append(out.onError.Sites, reg)
-	}
-	if primary != nil && primary.class == ClassRetryAfterFailure {
-		out.retry = &timedRequeue{in: primary.in, at: primary.at, duration: primary.after}
-	}
-	if success == nil {
-		if after := a.enqueuedAfter(f); after != nil {
-			out.success = after
-			s := a.site(after.at.Pos())
-			s.Class = ClassSuccessInterval
-			s.Primary = true
-			s.Note = "the key is enqueued again after a delay through the controller"
-			out.onSuccess = Row{Sites: []Site{s}}
-			return out
-		}
-		out.onSuccess = noneAfter("event-driven only: no return of "+generatedKindMethod+" on the success path asks for a requeue after a delay, and nothing on the reconcile path enqueues the key after one, so the object is reconciled again only on informer events and resyncs",
-			"the returns of "+generatedKindMethod+" and the helpers whose events it returns; the delayed enqueues of every function reachable from the generated Reconcile")
-		return out
-	}
-	out.success = &timedRequeue{in: success.in, at: success.at, duration: success.after}
-	out.onSuccess = a.successRow(success.pos, "")
-	return out
-}
-
-// eventReturns classifies the returns of a function returning an event,
-// following returns that hand back the event of another of the tree's
-// functions.
-func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
-	if seen[fn] {
-		return
-	}
-	seen[fn] = true
-	b := body(fn)
-	if b == nil {
-		return
-	}
-	info := a.infoAt(b.Pos())
-	a.walkReturns(info, b, sc, func(r *ast.ReturnStmt, sc scope) {
-		if len(r.Results) != 1 {
-			return
-		}
-		e := ast.Unparen(r.Results[len(r.Results)-1])
-		site := retSite{pos: r.Pos(), in: fn, ret: r, at: r}
-		if isNil(info, e) {
-			return
-		}
-		if ce, ok := e.(*ast.CallExpr); ok {
-			c := a.makeCall(info, ce, fn)
-			switch {
-			case c.known && c.fact.Role == RoleRequeueAfterEvent:
-				site.after = c.arg(c.fact.Arg)
-				site.interval = namedBy(info, site.after)
-				switch {
-				case site.after == nil:
-					site.class = ClassImmediate
-				case sc.guard == guardError:
-					site.class = ClassRetryAfterFailure
-				case sc.guard == guardOther:
-					site.class = ClassDependencyWait
-				default:
-					site.class = ClassSuccessInterval
-				}
-				*out = append(*out, site)
-				return
-			case c.known && c.fact.Role == RoleSkipKey:
-				return
-			case c.known && c.fact.Role == RoleReconcileEvent:
-				if v, ok := stringValue(info, c.arg(c.fact.Arg)); ok && v == eventTypeNormal {
-					return
-				}
-			case c.known && c.fact.Role == RoleTerminalError:
-				site.class = ClassTerminal
-				*out = append(*out, site)
-				return
-			case len(c.own) > 0 && !c.known:
-				for _, callee := range c.own {
-					a.eventReturns(callee, sc, seen, out)
-				}
-				return
-			}
-		}
-		site.class = ClassErrorBackoff
-		if sc.terminal {
-			site.class = ClassTerminal
-		}
-		*out = append(*out, site)
-	})
-}
-
-// enqueuedAfter returns the first delayed enqueue (the controller's
-// EnqueueAfter) on the reconcile path, or nil.
-func (a *analysis) enqueuedAfter(f *found) *timedRequeue {
-	for _, fn := range a.prog.Reachable(f.entry).Funcs() {
-		for _, c := range a.callsIn(fn) {
-			if c.known && c.fact.Role == RoleQueueAddAfter && c.arg(c.fact.Arg) != nil {
-				return &timedRequeue{in: fn, at: c.expr, duration: c.arg(c.fact.Arg)}
-			}
-		}
-	}
-	return nil
 }

@@ -50,6 +50,9 @@ const (
 	RoleNewConditionSet          // makes a condition set: Implied is its happy type
 	RoleSetInsert                // adds to a set of strings: Arg is the element
 	RoleSetDelete                // removes from a set of strings: Arg is the element
+	RoleHandleAll                // makes an event handler that hands every event's object to one function: Arg is the function
+	RoleHandlerPass              // adapts a handler function to another event's signature: Arg is the function
+	RoleImplEnqueue              // a dependency's controller enqueues a key (the object's, its owner's…), or returns a function that does: Obj is the object, Key the key (-1: none)
 )
 
 // Fact is one entry of the knowledge table.
@@ -83,6 +86,10 @@ type Fact struct {
 	// the difference (the library's bodies are not type-checked, so these
 	// are read from its source by name).
 	Drift *DriftKnowledge
+	// Loop names, for the constructor of a dependency's controller that
+	// runs a generated reconciler, where that controller's worker and
+	// queue are (read from its source by name, as Drift).
+	Loop *LoopKnowledge
 	// Before, when set, says the key names a declaration only in versions
 	// of its module older than this one: from it on, the name is an alias
 	// (or a type defined from a generic one) and calls resolve to the
@@ -99,6 +106,21 @@ type DriftKnowledge struct {
 	File, Func string // file in the module, method name (its receiver is the entry's)
 	Compare    []VersionedName
 	Apply      string // callee inside Func
+}
+
+// LoopKnowledge locates, in the source of a dependency's controller that
+// owns the workqueue and the worker loop, the sites of the stages it
+// holds: File is in the constructor's package; Worker is the method that
+// takes a key off the queue (calling Get) and runs the sync function
+// (calling Sync); Errors the method it hands a failed key to, which puts
+// it back (AddRateLimited, or AddAfter when the pass asked for a delay);
+// Enqueue the method every enqueue ends in (calling Add). The methods'
+// receiver is the type the constructor returns.
+type LoopKnowledge struct {
+	File                     string
+	Worker, Errors, Enqueue  string
+	Get, Sync, Add           string
+	AddRateLimited, AddAfter string
 }
 
 // VersionedName is a library's unexported name with the versions of its
@@ -283,12 +305,14 @@ var knowledge = map[string]Fact{
 	// kind says what the queue does with the key; conditions are set through
 	// the kind's condition set; the generated finalizer code keeps the
 	// finalizers in a string set built from the object's list.
-	knPkg + "controller.NewContext": {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 1},
+	knPkg + "controller.NewContext": {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 1, Loop: knLoop},
 	// NewImpl and NewImplFull are gone from the version checked (their
 	// removal is older; Before marks the version checked without them):
-	// older trees still call them.
-	knPkg + "controller.NewImpl":                                {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0, Before: "v0.0.0-20260727151759-521cb33b33dd"},
-	knPkg + "controller.NewImplFull":                            {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0, Before: "v0.0.0-20260727151759-521cb33b33dd"},
+	// older trees still call them (their controller's worker and queue
+	// are looked for by the same names; a version that lacks one is
+	// warned about and its stage not settled).
+	knPkg + "controller.NewImpl":                                {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0, Before: "v0.0.0-20260727151759-521cb33b33dd", Loop: knLoop},
+	knPkg + "controller.NewImplFull":                            {Role: RoleRunSync, Obj: -1, Key: -1, Arg: 0, Before: "v0.0.0-20260727151759-521cb33b33dd", Loop: knLoop},
 	knPkg + "controller.NewRequeueAfter":                        {Role: RoleRequeueAfterEvent, Obj: -1, Key: -1, Arg: 0},
 	knPkg + "controller.NewRequeueImmediately":                  {Role: RoleRequeueAfterEvent, Obj: -1, Key: -1, Arg: -1},
 	knPkg + "reconciler.NewEvent":                               {Role: RoleReconcileEvent, Obj: -1, Key: -1, Arg: 0},
@@ -307,7 +331,37 @@ var knowledge = map[string]Fact{
 	"(" + kSets + "Set).Delete":                                 {Role: RoleSetDelete, Obj: -1, Key: -1, Arg: 0},
 	"(" + kSets + "String).Insert":                              {Role: RoleSetInsert, Obj: -1, Key: -1, Arg: 0},
 	"(" + kSets + "String).Delete":                              {Role: RoleSetDelete, Obj: -1, Key: -1, Arg: 0},
+
+	// The watches of generated reconcilers: HandleAll makes a handler
+	// whose add, update and delete hand the object to one function
+	// (PassNew adapts it to an update's), usually one of the controller's
+	// enqueues, which end in its workqueue's Add.
+	knPkg + "controller.HandleAll": {Role: RoleHandleAll, Obj: -1, Key: -1, Arg: 0},
+	knPkg + "controller.PassNew":   {Role: RoleHandlerPass, Obj: -1, Key: -1, Arg: 0},
+	"(*" + knPkg + "controller.Impl).Enqueue": {Role: RoleImplEnqueue, Obj: 0, Key: -1, Arg: -1,
+		Summary: "adds the object's namespace/name to the controller's workqueue"},
+	"(*" + knPkg + "controller.Impl).EnqueueSlow": {Role: RoleImplEnqueue, Obj: 0, Key: -1, Arg: -1,
+		Summary: "adds the object's namespace/name to the slow lane of the controller's workqueue"},
+	"(*" + knPkg + "controller.Impl).EnqueueControllerOf": {Role: RoleImplEnqueue, Obj: 0, Key: -1, Arg: -1,
+		Summary: "adds the namespace/name of the object's controller (its controlling owner reference) to the controller's workqueue"},
+	"(*" + knPkg + "controller.Impl).EnqueueNamespaceOf": {Role: RoleImplEnqueue, Obj: 0, Key: -1, Arg: -1,
+		Summary: "adds the name of the object's namespace to the controller's workqueue"},
+	"(*" + knPkg + "controller.Impl).EnqueueKey": {Role: RoleImplEnqueue, Obj: -1, Key: 0, Arg: -1,
+		Summary: "adds the key to the controller's workqueue"},
+	"(*" + knPkg + "controller.Impl).EnqueueSlowKey": {Role: RoleImplEnqueue, Obj: -1, Key: 0, Arg: -1,
+		Summary: "adds the key to the slow lane of the controller's workqueue"},
+	"(*" + knPkg + "controller.Impl).EnqueueSentinel": {Role: RoleImplEnqueue, Obj: -1, Key: 0, Arg: -1,
+		Summary: "returns a handler function that adds this fixed key, whatever the object"},
+	"(*" + knPkg + "controller.Impl).EnqueueLabelOfNamespaceScopedResource": {Role: RoleImplEnqueue, Obj: -1, Key: -1, Arg: -1,
+		Summary: "returns a handler function that adds the namespace/name the object's labels name"},
+	"(*" + knPkg + "controller.Impl).EnqueueLabelOfClusterScopedResource": {Role: RoleImplEnqueue, Obj: -1, Key: -1, Arg: -1,
+		Summary: "returns a handler function that adds the name the object's label names"},
 }
+
+// knLoop is where the generated reconcilers' controller keeps its worker
+// and queue.
+var knLoop = &LoopKnowledge{File: "controller.go", Worker: "processNextWorkItem", Errors: "handleErr", Enqueue: "EnqueueKey",
+	Get: "Get", Sync: "Reconcile", Add: "Add", AddRateLimited: "AddRateLimited", AddAfter: "AddAfter"}
 
 // VerbRecord is the verb of a recorded event: a write that no informer of
 // the controller watches, so it brings no object back.
@@ -343,6 +397,10 @@ var handlerFields = map[string]string{
 	cache + "FilteringResourceEventHandler.Handler":        eventNested,
 }
 
+// handlerFilterField is the field of client-go's filtering handler whose
+// function decides which objects reach the handler it wraps.
+const handlerFilterField = cache + "FilteringResourceEventHandler.FilterFunc"
+
 // Types the locators recognise by identity.
 const (
 	typeResult     = cr + "reconcile.Result"
@@ -367,8 +425,10 @@ const (
 	// methodAddAfter is the name a workqueue's AddAfter is looked up by
 	// (the method found is then recognised by its key).
 	methodAddAfter = "AddAfter"
-	// specField is the field holding an API object's desired state.
-	specField = "Spec"
+	// specField is the field holding an API object's desired state, and
+	// statusField its observed state.
+	specField   = "Spec"
+	statusField = "Status"
 	// optionsReconciler is the field of controller.Options holding the
 	// reconciler.
 	optionsReconciler = "Reconciler"
@@ -386,7 +446,10 @@ const (
 	// typeEvent is what a generated reconciler's hand-written methods
 	// return; generatedKindMethod and generatedFinalizeMethod are those
 	// methods, declared by the generated Interface and Finalizer.
-	typeEvent               = knPkg + "reconciler.Event"
+	typeEvent = knPkg + "reconciler.Event"
+	// typeReconcilerEvent is the concrete event a reconcile returns (its
+	// EventType, Reason, …), which the generated Reconcile records.
+	typeReconcilerEvent     = knPkg + "reconciler.ReconcilerEvent"
 	generatedKindMethod     = "ReconcileKind"
 	generatedFinalizeMethod = "FinalizeKind"
 	// eventTypeNormal is the type of an event that reports no failure

@@ -142,6 +142,9 @@ func TestKnowledgeResolves(t *testing.T) {
 		if f.Drift != nil {
 			checkDrift(t, tree, key, f.Drift, r)
 		}
+		if f.Loop != nil {
+			checkLoop(t, tree, key, f.Loop, r)
+		}
 	}
 	for _, f := range knowledge {
 		if f.Implied != "" {
@@ -262,6 +265,55 @@ func checkDrift(t *testing.T, tree *load.Tree, key string, k *DriftKnowledge, r 
 	}
 	if !called[k.Apply] {
 		t.Errorf("%s: drift: %s does not call %s at %s", key, k.Func, k.Apply, r.module.Version)
+	}
+}
+
+// checkLoop checks that the methods a loop entry names exist in its file
+// at the version checked, each calling the queue methods the entry says.
+func checkLoop(t *testing.T, tree *load.Tree, key string, k *LoopKnowledge, r resolved) {
+	t.Helper()
+	var dir string
+	for _, p := range tree.All {
+		if p.PkgPath == r.fn.Pkg().Path() && len(p.GoFiles) > 0 {
+			dir = filepath.Dir(p.GoFiles[0])
+		}
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, k.File), nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Errorf("%s: loop: %v", key, err)
+		return
+	}
+	called := map[string]map[string]bool{}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv == nil || fd.Body == nil {
+			continue
+		}
+		calls := map[string]bool{}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				if sel, ok := c.Fun.(*ast.SelectorExpr); ok {
+					calls[sel.Sel.Name] = true
+				}
+			}
+			return true
+		})
+		called[fd.Name.Name] = calls
+	}
+	for method, calls := range map[string][]string{
+		k.Enqueue: {k.Add},
+		k.Worker:  {k.Get, k.Sync},
+		k.Errors:  {k.AddRateLimited, k.AddAfter},
+	} {
+		if called[method] == nil {
+			t.Errorf("%s: loop: %s declares no method %s at %s", key, k.File, method, r.module.Version)
+			continue
+		}
+		for _, c := range calls {
+			if !called[method][c] {
+				t.Errorf("%s: loop: %s does not call %s at %s", key, method, c, r.module.Version)
+			}
+		}
 	}
 }
 

@@ -150,7 +150,7 @@ func failedController(f *found, err error) Controller {
 
 // controller runs every locator on one found controller, then writes the
 // answers under the table (writes, traces, drift) and, for a client-go
-// controller, its stages.
+// controller or a generated reconciler, its stages.
 func (a *analysis) controller(f *found) Controller {
 	p := &pass{a: a, f: f, reach: a.prog.Reachable(f.entry)}
 	rows := map[string]Row{}
@@ -175,11 +175,18 @@ func (a *analysis) controller(f *found) Controller {
 		ctrl.RetryTrace = a.intervalTrace(p.kind(), p.reach, r.in, r.at, r.duration)
 	}
 	ctrl.Drift = a.drift(p.reach, p.kind())
+	if f.style == StyleGenerated {
+		ctrl.Drift = p.generatedDrift(ctrl.Drift)
+	}
 	if ctrl.Drift == nil {
 		ctrl.Drift = []Step{}
 	}
-	if f.style == StyleClientGo {
+	switch f.style {
+	case StyleClientGo:
 		ctrl.Stages, ctrl.Anchors = a.stages(p)
+		unsettled(ctrl.Stages, unanalysed)
+	case StyleGenerated:
+		ctrl.Stages = a.generatedStages(p)
 		unsettled(ctrl.Stages, unanalysed)
 	}
 	return ctrl

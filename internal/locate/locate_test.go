@@ -48,6 +48,7 @@ var fixtures = []string{
 	"eventqueue",
 	"knative",
 	"knative-nofinalizer",
+	"knative-enqueueafter",
 	"finapply",
 	"findispatch",
 	"finlib",

@@ -100,6 +100,22 @@ func (a *analysis) stages(p *pass) (map[string]Row, []StageAnchor) {
 	st[StageRead] = rowOf(read, "no lister Get of "+kindName+" by the key in the sync")
 
 	wcs := a.stageWrites(reach, p.writes())
+	for _, w := range wcs {
+		anchor := a.callAnchor(StageWrite, w.call)
+		anchor.Verb, anchor.Target, anchor.Kind = w.Verb, w.Target, kind
+		anchor.Unwatched = unwatched(regs, w)
+		anchors = append(anchors, anchor)
+	}
+	st[StageWrite] = a.writeStage(p, wcs)
+	st[StageReentry] = a.reentry(regs, wcs)
+	anchors = append(anchors, a.requeueAnchors(f, reach)...)
+	return st, anchors
+}
+
+// writeStage cites each write of the sync, whether it happens on every
+// pass, the calls of the helpers that make them, and the sink recorded
+// events go through.
+func (a *analysis) writeStage(p *pass, wcs []stageWrite) Row {
 	var ws []Site
 	for _, w := range wcs {
 		s := Site{Site: w.Site, Name: w.Verb + " " + w.Target}
@@ -111,14 +127,10 @@ func (a *analysis) stages(p *pass) (map[string]Row, []StageAnchor) {
 			s.Note += "; reached through " + strings.Join(w.Path, " → ")
 		}
 		ws = append(ws, s)
-		anchor := a.callAnchor(StageWrite, w.call)
-		anchor.Verb, anchor.Target, anchor.Kind = w.Verb, w.Target, kind
-		anchor.Unwatched = unwatched(regs, w)
-		anchors = append(anchors, anchor)
 	}
 	seen := map[string]bool{}
 	for _, w := range wcs {
-		for _, e := range reach.Path(w.call.in) {
+		for _, e := range p.reach.Path(w.call.in) {
 			s := a.site(e.Site.Pos())
 			if k := fmt.Sprintf("%s:%d", s.File, s.Line); !seen[k] {
 				seen[k] = true
@@ -133,10 +145,7 @@ func (a *analysis) stages(p *pass) (map[string]Row, []StageAnchor) {
 			ws = append(ws, sink)
 		}
 	}
-	st[StageWrite] = rowOf(ws, "the sync makes no write to the API server")
-	st[StageReentry] = a.reentry(regs, wcs)
-	anchors = append(anchors, a.requeueAnchors(f, reach)...)
-	return st, anchors
+	return rowOf(ws, "the sync makes no write to the API server")
 }
 
 // watchAnchors anchors a watch line in every handler registered on an

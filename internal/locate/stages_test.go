@@ -30,13 +30,37 @@ func stageWants(t *testing.T, dir, root string) map[string][]string {
 }
 
 // stageFixtures are the fixtures whose stages TestStages checks.
-var stageFixtures = []string{"clientgo-plain", "clientgo-finalizer"}
+var stageFixtures = []string{"clientgo-plain", "clientgo-finalizer", "knative", "knative-nofinalizer", "knative-enqueueafter"}
 
-// TestStages checks the stage sites of the client-go fixtures against their
-// want comments: the watch registration and handler of the primary type (not
-// the secondary informer's), the enqueue, dequeue and read, every write of
-// the sync (not those inside the tree's own typed client), and the handlers
-// the controller's writes fire again.
+// knativeController is the file of knative.dev/pkg's controller.Impl at the
+// version the generated fixtures pin.
+const knativeController = "knative.dev/pkg@v0.0.0-20260727151759-521cb33b33dd/controller/controller.go"
+
+// depStages are the stage sites a fixture's stages cite in a dependency,
+// where no want comment can stand: a generated reconciler's watch handler
+// (impl.Enqueue), the workqueue Add its enqueues end in, and the worker's
+// Get, its call of the generated Reconcile and handleErr's re-adds.
+var depStages = map[string]map[string][]string{
+	"knative":              knativeDepStages,
+	"knative-nofinalizer":  knativeDepStages,
+	"knative-enqueueafter": knativeDepStages,
+}
+
+var knativeDepStages = map[string][]string{
+	locate.StageWatch + ":handler": {knativeController + ":297"},
+	locate.StageEnqueue:            {knativeController + ":405"},
+	locate.StageDequeue:            {knativeController + ":494", knativeController + ":522", knativeController + ":545", knativeController + ":553"},
+	locate.StageReentry:            {knativeController + ":405"},
+}
+
+// TestStages checks the stage sites of the client-go and generated
+// fixtures against their want comments: the watch registration and handler
+// of the primary type (not the secondary informer's), the enqueue, dequeue
+// and read, every write of the sync (not those inside the tree's own typed
+// client), and the handlers the controller's writes fire again. The sites a
+// generated reconciler's stages cite in the dependency are checked against
+// depStages; such a controller has no anchors (the dependency cannot be
+// patched).
 func TestStages(t *testing.T) {
 	// The handlers a watch line goes in: every handler that reaches the
 	// workqueue, each with its informer and event; the secondary
@@ -53,7 +77,7 @@ func TestStages(t *testing.T) {
 			}
 			c := l.ctrls[0]
 			want := stageWants(t, filepath.Join("..", "..", "testdata", "src", name), l.root)
-			got := map[string][]string{}
+			got, dep := map[string][]string{}, map[string][]string{}
 			for _, id := range locate.StageIDs {
 				row, ok := c.Stages[id]
 				if !ok {
@@ -66,6 +90,14 @@ func TestStages(t *testing.T) {
 				for _, s := range row.Sites {
 					at := fmt.Sprintf("%s:%d", s.File, s.Line)
 					switch {
+					case strings.Contains(s.File, "@"):
+						key := id
+						if id == locate.StageWatch && s.Name == "handler" {
+							key += ":handler"
+						}
+						dep[key] = append(dep[key], at)
+					case id == locate.StageWatch && s.Name == "":
+						// supporting: the filter a handler sits behind
 					case id == locate.StageWatch && s.Name == "handler":
 						got[locate.StageWatch+":handler"] = append(got[locate.StageWatch+":handler"], at)
 					case (id == locate.StageWrite || id == locate.StageReentry) && s.Name == "":
@@ -82,6 +114,23 @@ func TestStages(t *testing.T) {
 				if strings.Join(got[id], " ") != strings.Join(want[id], " ") {
 					t.Errorf("%s: got %v, want %v", id, got[id], want[id])
 				}
+			}
+			for id, sites := range depStages[name] {
+				sort.Strings(dep[id])
+				if strings.Join(dep[id], " ") != strings.Join(sites, " ") {
+					t.Errorf("%s in the dependency: got %v, want %v", id, dep[id], sites)
+				}
+			}
+			for id := range dep {
+				if _, ok := depStages[name][id]; !ok {
+					t.Errorf("%s in the dependency: got %v, want none", id, dep[id])
+				}
+			}
+			if c.Style == locate.StyleGenerated {
+				if len(c.Anchors) > 0 {
+					t.Errorf("%d anchors, want none: a generated reconciler's queue and worker are not in the tree", len(c.Anchors))
+				}
+				return
 			}
 			anchors := map[string]int{}
 			var watched []string

@@ -14,8 +14,9 @@ import (
 )
 
 // viewed are the trees of the views' fixed input, testdata/in-NAME.json:
-// client-go controllers with their stage rows, with and without a finalizer.
-var viewed = []string{"clientgo-finalizer", "clientgo-plain"}
+// client-go controllers with their stage rows, with and without a finalizer,
+// and a generated reconciler whose queue and worker the dependency holds.
+var viewed = []string{"clientgo-finalizer", "clientgo-plain", "knative"}
 
 // decode reads testdata/in-name.json into v.
 func decode(t *testing.T, name string, v any) {

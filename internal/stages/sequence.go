@@ -2,6 +2,7 @@ package stages
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
@@ -67,8 +68,14 @@ func Life(c locate.Controller) Sequence {
 		}
 		step("I0", "I0", stageWatch, r.Sites[0], what)
 	}
-	for _, s := range c.Stages[locate.StageEnqueue].Sites {
-		step("I0", "Q", stageEnqueue, s, "Add key")
+	// A generated reconciler's enqueue in the tree ends in the dependency's
+	// Add, cited after it: one arrow, at the tree's site.
+	enq := c.Stages[locate.StageEnqueue].Sites
+	own := slices.ContainsFunc(enq, func(s locate.Site) bool { return !inDependency(s) })
+	for _, s := range enq {
+		if !own || !inDependency(s) {
+			step("I0", "Q", stageEnqueue, s, "Add key")
+		}
 	}
 	for _, s := range c.Stages[locate.StageDequeue].Sites {
 		step("Q", "S", stageDequeue, s, "Get key")
@@ -87,7 +94,9 @@ func Life(c locate.Controller) Sequence {
 			{locate.RowRequeueError, "rate-limited after a failed pass"},
 			{locate.RowRequeueSuccess, "after a delay"},
 		} {
-			if s, ok := c.Rows[rq.row].Primary(); ok && s.Func == deq[0].Func {
+			// A generated reconciler's worker is the dependency's: its
+			// requeues are those the hand-written code asks for.
+			if s, ok := c.Rows[rq.row].Primary(); ok && (s.Func == deq[0].Func || c.Style == locate.StyleGenerated) {
 				step("S", "Q", stageRequeue, s, rq.what)
 			}
 		}
@@ -103,3 +112,7 @@ func Life(c locate.Controller) Sequence {
 	seq.Note = "each re-entry or requeue is one more pass through dequeue, read and write. The object settles when a pass writes no change that comes back (event records and no-op writes bring nothing back); failed passes come back at growing gaps"
 	return seq
 }
+
+// inDependency says whether a site is in a dependency's source
+// (module@version/path), not in the tree.
+func inDependency(s locate.Site) bool { return strings.Contains(s.File, "@") }

@@ -6,22 +6,13 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
-	"knative.dev/pkg/controller"
 	"knative.dev/pkg/reconciler"
 
 	gaugesv1 "example.com/fixtures/knative-nofinalizer/pkg/apis/gauges/v1"
-	"example.com/fixtures/knative-nofinalizer/pkg/client/clientset/versioned"
-	gaugereconciler "example.com/fixtures/knative-nofinalizer/pkg/client/injection/reconciler/gauges/v1/gauge"
-	listers "example.com/fixtures/knative-nofinalizer/pkg/client/listers/gauges/v1"
 )
 
 // Reconciler checks a Gauge; it implements no FinalizeKind.
 type Reconciler struct{} // want-none "requeue-success" "interval-trace" "drift"
-
-// NewController builds the Gauge controller.
-func NewController(ctx context.Context, cs versioned.Interface, lister listers.GaugeLister) *controller.Impl {
-	return gaugereconciler.NewImpl(ctx, &Reconciler{}, cs, lister)
-}
 
 // ReconcileKind checks the value against the limit; the Gauge is checked
 // again only when it changes.

@@ -11,20 +11,11 @@ import (
 	"knative.dev/pkg/reconciler"
 
 	widgetsv1 "example.com/fixtures/knative/pkg/apis/widgets/v1"
-	"example.com/fixtures/knative/pkg/client/clientset/versioned"
-	widgetreconciler "example.com/fixtures/knative/pkg/client/injection/reconciler/widgets/v1/widget"
-	listers "example.com/fixtures/knative/pkg/client/listers/widgets/v1"
 )
 
 // Reconciler probes a Widget's source.
 type Reconciler struct { // want-none "drift"
 	client *http.Client
-}
-
-// NewController builds the Widget controller.
-func NewController(ctx context.Context, cs versioned.Interface, lister listers.WidgetLister) *controller.Impl {
-	r := &Reconciler{client: http.DefaultClient}
-	return widgetreconciler.NewImpl(ctx, r, cs, lister)
 }
 
 // ReconcileKind probes the source and asks to be run again after the
@@ -35,10 +26,10 @@ func (r *Reconciler) ReconcileKind(ctx context.Context, w *widgetsv1.Widget) rec
 		return controller.NewPermanentError(errors.New("spec.source is empty")) // decoy: terminal, not requeued
 	}
 	if err := r.probe(ctx, w.Spec.Source); err != nil {
-		w.Status.MarkSourceFailed("ProbeFailed", err.Error())
+		w.Status.MarkProbed(err)
 		return fmt.Errorf("probing %s: %w", w.Spec.Source, err) // want "requeue-error"
 	}
-	w.Status.MarkSourceReady()
+	w.Status.MarkProbed(nil)
 	return controller.NewRequeueAfter(w.Spec.Interval.Duration) // want "requeue-success" "trace:return"
 }
 

@@ -5,6 +5,7 @@ package v1
 
 import (
 	"k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 
@@ -13,6 +14,7 @@ import (
 
 // GaugeLister lists Gauges.
 type GaugeLister interface {
+	List(selector labels.Selector) ([]*gaugesv1.Gauge, error)
 	Gauges(namespace string) GaugeNamespaceLister
 }
 
@@ -27,6 +29,13 @@ func NewGaugeLister(indexer cache.Indexer) GaugeLister {
 }
 
 type gaugeLister struct{ indexer cache.Indexer }
+
+func (l gaugeLister) List(selector labels.Selector) (ret []*gaugesv1.Gauge, err error) {
+	err = cache.ListAll(l.indexer, selector, func(m interface{}) {
+		ret = append(ret, m.(*gaugesv1.Gauge))
+	})
+	return ret, err
+}
 
 func (l gaugeLister) Gauges(namespace string) GaugeNamespaceLister {
 	return gaugeNamespaceLister{indexer: l.indexer, namespace: namespace}

@@ -5,6 +5,7 @@ package v1
 
 import (
 	"k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 
@@ -13,6 +14,7 @@ import (
 
 // WidgetLister lists Widgets.
 type WidgetLister interface {
+	List(selector labels.Selector) ([]*widgetsv1.Widget, error)
 	Widgets(namespace string) WidgetNamespaceLister
 }
 
@@ -27,6 +29,13 @@ func NewWidgetLister(indexer cache.Indexer) WidgetLister {
 }
 
 type widgetLister struct{ indexer cache.Indexer }
+
+func (l widgetLister) List(selector labels.Selector) (ret []*widgetsv1.Widget, err error) {
+	err = cache.ListAll(l.indexer, selector, func(m interface{}) {
+		ret = append(ret, m.(*widgetsv1.Widget))
+	})
+	return ret, err
+}
 
 func (l widgetLister) Widgets(namespace string) WidgetNamespaceLister {
 	return widgetNamespaceLister{indexer: l.indexer, namespace: namespace}

@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"knative.dev/pkg/controller"
 	"knative.dev/pkg/reconciler"
 
@@ -43,6 +44,7 @@ type Finalizer interface {
 type reconcilerImpl struct {
 	Client        versioned.Interface
 	Lister        listers.GaugeLister
+	Recorder      record.EventRecorder
 	reconciler    Interface
 	finalizerName string
 }
@@ -53,6 +55,7 @@ func NewImpl(ctx context.Context, r Interface, client versioned.Interface, liste
 	rec := &reconcilerImpl{
 		Client:        client,
 		Lister:        lister,
+		Recorder:      controller.GetEventRecorder(ctx),
 		reconciler:    r,
 		finalizerName: defaultFinalizerName,
 	}
@@ -87,7 +90,7 @@ func (r *reconcilerImpl) Reconcile(ctx context.Context, key string) error {
 		return controller.NewPermanentError(err)
 	}
 	getter := r.Lister.Gauges(s.namespace)
-	original, err := getter.Get(s.name) // want "reread"
+	original, err := getter.Get(s.name) // want "reread" "stage-read"
 	if apierrs.IsNotFound(err) {
 		return nil
 	} else if err != nil {
@@ -115,14 +118,39 @@ func (r *reconcilerImpl) Reconcile(ctx context.Context, key string) error {
 			return err
 		}
 	}
-	return reconcileEvent
+
+	// Report the reconciler's event, if any.
+	if reconcileEvent != nil {
+		var event *reconciler.ReconcilerEvent
+		if reconciler.EventAs(reconcileEvent, &event) {
+			r.Recorder.Event(resource, event.EventType, event.Reason, event.Error()) // want "write-always" "stage-write:event Normal"
+			if _, isEvent := reconcileEvent.(*reconciler.ReconcilerEvent); !isEvent {
+				return reconcileEvent
+			}
+			return nil
+		}
+		if controller.IsSkipKey(reconcileEvent) {
+			// A wrapped error: no event.
+		} else if ok, _ := controller.IsRequeueKey(reconcileEvent); ok {
+			// A wrapped error: no event.
+		} else {
+			r.Recorder.Event(resource, "Warning", "InternalError", reconcileEvent.Error()) // want "stage-write:event Warning"
+		}
+		return reconcileEvent
+	}
+	return nil
 }
 
+// updateStatus writes the desired status, in a closure the dependency's
+// retry helper runs (only the generated finalizer helpers are skipped for
+// a reconciler that is no Finalizer, not this).
 func (r *reconcilerImpl) updateStatus(ctx context.Context, existing, desired *gaugesv1.Gauge) error {
 	existing = existing.DeepCopy()
-	existing.Status = desired.Status
-	_, err := r.Client.GaugesV1().Gauges(desired.Namespace).UpdateStatus(ctx, existing, metav1.UpdateOptions{})
-	return err
+	return reconciler.RetryUpdateConflicts(func(int) error {
+		existing.Status = desired.Status
+		_, err := r.Client.GaugesV1().Gauges(desired.Namespace).UpdateStatus(ctx, existing, metav1.UpdateOptions{}) // want "stage-write:update status"
+		return err
+	})
 }
 
 // updateFinalizersFiltered patches the Gauge's finalizers to the desired

@@ -102,7 +102,7 @@ func (r *reconcilerImpl) Reconcile(ctx context.Context, key string) error {
 		return controller.NewPermanentError(err)
 	}
 	getter := r.Lister.Widgets(s.namespace)
-	original, err := getter.Get(s.name) // want "reread"
+	original, err := getter.Get(s.name) // want "reread" "stage-read"
 	if apierrs.IsNotFound(err) {
 		return nil
 	} else if err != nil {
@@ -147,7 +147,7 @@ func (r *reconcilerImpl) updateStatus(ctx context.Context, existing, desired *wi
 			return nil
 		}
 		existing.Status = desired.Status
-		_, err = getter.UpdateStatus(ctx, existing, metav1.UpdateOptions{})
+		_, err = getter.UpdateStatus(ctx, existing, metav1.UpdateOptions{}) // want "stage-write:update status"
 		return err
 	})
 }
@@ -175,7 +175,7 @@ func (r *reconcilerImpl) updateFinalizersFiltered(ctx context.Context, resource 
 	if err != nil {
 		return resource, err
 	}
-	return r.Client.WidgetsV1().Widgets(resource.Namespace).Patch(ctx, resource.Name, types.MergePatchType, patch, metav1.PatchOptions{})
+	return r.Client.WidgetsV1().Widgets(resource.Namespace).Patch(ctx, resource.Name, types.MergePatchType, patch, metav1.PatchOptions{}) // want "stage-write:patch finalizers"
 }
 
 // setFinalizerIfFinalizer adds the finalizer when the reconciler is a

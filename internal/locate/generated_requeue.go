@@ -1,0 +1,179 @@
+package locate
+
+import (
+	"go/ast"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// generatedRequeues classifies the events the hand-written ReconcileKind
+// returns: a NewRequeueAfter(d) brings the key back after d (classified as
+// a controller-runtime RequeueAfter would be), a permanent error is
+// terminal, a skipped key, a normal event and nil bring nothing back, and
+// any other error (a warning event too) is re-added rate-limited by the
+// dependency's controller.
+func (a *analysis) generatedRequeues(f *found) *requeues {
+	out := &requeues{}
+	g := a.generatedKind(f.entry)
+	if g == nil {
+		out.onError = none("not settled: the generated Reconcile's call of " + generatedKindMethod + " was not found")
+		out.onSuccess = out.onError
+		return out
+	}
+	var rets []retSite
+	a.eventReturns(g.reconcileKind, scope{}, map[*ssa.Function]bool{}, &rets)
+	var success *retSite
+	for i := range rets {
+		if rets[i].class == ClassSuccessInterval {
+			out.successReturns = append(out.successReturns, rets[i].ret.Pos())
+			if success == nil || rets[i].in == g.reconcileKind {
+				success = &rets[i]
+			}
+		}
+	}
+	isFailure := func(c string) bool { return c == ClassErrorBackoff || c == ClassRetryAfterFailure }
+	var primary *retSite
+	for i := range rets {
+		r := &rets[i]
+		if !isFailure(r.class) {
+			continue
+		}
+		switch {
+		case success != nil:
+			if r.in == success.in && r.pos < success.pos && (primary == nil || r.pos > primary.pos) {
+				primary = r
+			}
+		case r.in == g.reconcileKind && (primary == nil || r.pos > primary.pos):
+			primary = r
+		}
+	}
+	var errSites []Site
+	for i := range rets {
+		r := &rets[i]
+		if !isFailure(r.class) && r.class != ClassTerminal {
+			continue
+		}
+		s := a.site(r.pos)
+		s.Class = r.class
+		s.Primary = r == primary
+		errSites = append(errSites, s)
+	}
+	if primary == nil {
+		for i := range errSites {
+			if errSites[i].Class != ClassTerminal {
+				errSites[i].Primary = true
+				break
+			}
+		}
+	}
+	out.onError = Row{Sites: errSites}
+	if _, ok := out.onError.Primary(); !ok {
+		out.onError = none("no failure path of " + generatedKindMethod + " returns an error")
+		if len(errSites) > 0 {
+			out.onError.Sites = errSites
+			out.onError.None = "every failure return of " + generatedKindMethod + " is a permanent error: nothing comes back on error"
+		}
+	} else if f.registration != nil {
+		reg := f.registration[0]
+		reg.Note = "the dependency's controller re-adds the key rate-limited when the generated Reconcile returns an error"
+		out.onError.Sites = append(out.onError.Sites, reg)
+	}
+	if primary != nil && primary.class == ClassRetryAfterFailure {
+		out.retry = &timedRequeue{in: primary.in, at: primary.at, duration: primary.after}
+	}
+	if success == nil {
+		if after := a.enqueuedAfter(f); after != nil {
+			out.success = after
+			s := a.site(after.at.Pos())
+			s.Class = ClassSuccessInterval
+			s.Primary = true
+			s.Note = "the key is enqueued again after a delay through the controller"
+			out.onSuccess = Row{Sites: []Site{s}}
+			return out
+		}
+		out.onSuccess = noneAfter("event-driven only: no return of "+generatedKindMethod+" on the success path asks for a requeue after a delay, and nothing on the reconcile path enqueues the key after one, so the object is reconciled again only on informer events and resyncs",
+			"the returns of "+generatedKindMethod+" and the helpers whose events it returns; the delayed enqueues of every function reachable from the generated Reconcile")
+		return out
+	}
+	out.success = &timedRequeue{in: success.in, at: success.at, duration: success.after}
+	out.onSuccess = a.successRow(success.pos, "")
+	return out
+}
+
+// eventReturns classifies the returns of a function returning an event,
+// following returns that hand back the event of another of the tree's
+// functions.
+func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
+	if seen[fn] {
+		return
+	}
+	seen[fn] = true
+	b := body(fn)
+	if b == nil {
+		return
+	}
+	info := a.infoAt(b.Pos())
+	a.walkReturns(info, b, sc, func(r *ast.ReturnStmt, sc scope) {
+		if len(r.Results) != 1 {
+			return
+		}
+		e := ast.Unparen(r.Results[len(r.Results)-1])
+		site := retSite{pos: r.Pos(), in: fn, ret: r, at: r}
+		if isNil(info, e) {
+			return
+		}
+		if ce, ok := e.(*ast.CallExpr); ok {
+			c := a.makeCall(info, ce, fn)
+			switch {
+			case c.known && c.fact.Role == RoleRequeueAfterEvent:
+				site.after = c.arg(c.fact.Arg)
+				site.interval = namedBy(info, site.after)
+				switch {
+				case site.after == nil:
+					site.class = ClassImmediate
+				case sc.guard == guardError:
+					site.class = ClassRetryAfterFailure
+				case sc.guard == guardOther:
+					site.class = ClassDependencyWait
+				default:
+					site.class = ClassSuccessInterval
+				}
+				*out = append(*out, site)
+				return
+			case c.known && c.fact.Role == RoleSkipKey:
+				return
+			case c.known && c.fact.Role == RoleReconcileEvent:
+				if v, ok := stringValue(info, c.arg(c.fact.Arg)); ok && v == eventTypeNormal {
+					return
+				}
+			case c.known && c.fact.Role == RoleTerminalError:
+				site.class = ClassTerminal
+				*out = append(*out, site)
+				return
+			case len(c.own) > 0 && !c.known:
+				for _, callee := range c.own {
+					a.eventReturns(callee, sc, seen, out)
+				}
+				return
+			}
+		}
+		site.class = ClassErrorBackoff
+		if sc.terminal {
+			site.class = ClassTerminal
+		}
+		*out = append(*out, site)
+	})
+}
+
+// enqueuedAfter returns the first delayed enqueue (the controller's
+// EnqueueAfter) on the reconcile path, or nil.
+func (a *analysis) enqueuedAfter(f *found) *timedRequeue {
+	for _, fn := range a.prog.Reachable(f.entry).Funcs() {
+		for _, c := range a.callsIn(fn) {
+			if c.known && c.fact.Role == RoleQueueAddAfter && c.arg(c.fact.Arg) != nil {
+				return &timedRequeue{in: fn, at: c.expr, duration: c.arg(c.fact.Arg)}
+			}
+		}
+	}
+	return nil
+}
