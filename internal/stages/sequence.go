@@ -77,7 +77,7 @@ func Life(c locate.Controller) Sequence {
 			step("I0", "Q", stageEnqueue, s, "Add key")
 		}
 	}
-	for _, s := range c.Stages[locate.StageDequeue].Sites {
+	if s, ok := c.Stages[locate.StageDequeue].Primary(); ok {
 		step("Q", "S", stageDequeue, s, "Get key")
 	}
 	for _, s := range c.Stages[locate.StageRead].Sites {
