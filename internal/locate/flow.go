@@ -161,7 +161,8 @@ func (q *query) values(b *flowBody, e ast.Expr, path []string, depth int) []flow
 	if tv, ok := info.Types[e]; ok && tv.Value != nil && len(path) == 0 {
 		return []flowVal{{b: b, e: e, param: -1}}
 	}
-	if isNilExpr(info, e) {
+	if isNilExpr(info, e) || isNilExpr(info, stripConversions(info, e)) {
+		// nil, or nil converted to a type ([]T(nil)): the zero value.
 		return []flowVal{{b: b, zero: true, param: -1}}
 	}
 	switch x := stripConversions(info, e).(type) {
