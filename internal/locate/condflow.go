@@ -338,13 +338,13 @@ func (r *condReader) readCall(s *condSummary, e *ast.CallExpr) {
 					// callee settles, counted where it is set.
 					continue
 				}
-				r.recordAt(s, to, r.instantiate(eff.typ, args, callee.partial), e.Lparen)
+				r.recordAt(s, to, r.instantiate(eff.typ, args, callee.partial, variadicAt(callee, e, args)), e.Lparen)
 			case eff.target < 0 && !eff.typ.settled():
 				// Set on the primary object with a type the caller
 				// hands over.
-				r.record(s, -1, r.instantiate(eff.typ, args, callee.partial), e.Lparen)
+				r.record(s, -1, r.instantiate(eff.typ, args, callee.partial, variadicAt(callee, e, args)), e.Lparen)
 			case eff.target >= 0 && eff.target < len(args) && callee.lit == nil:
-				r.effect(s, args[eff.target], r.instantiate(eff.typ, args, callee.partial), e.Lparen)
+				r.effect(s, args[eff.target], r.instantiate(eff.typ, args, callee.partial, variadicAt(callee, e, args)), e.Lparen)
 			}
 		}
 	}
@@ -546,8 +546,9 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 }
 
 // paramOf is the parameter an object expression selects from (obj,
-// &obj.Status, obj.Status.Conditions): one of the body's, or of one of
-// its closures; the zero value when the object is not a parameter.
+// &obj.Status, obj.Status.Conditions), when the parameter is of the
+// primary's type or an interface: one of the body's, or of one of its
+// closures; the zero value otherwise.
 func (r *condReader) paramOf(e ast.Expr) objParam {
 	info := r.info()
 	for {
@@ -560,7 +561,9 @@ func (r *condReader) paramOf(e ast.Expr) objParam {
 			continue
 		case *ast.Ident:
 			v := varOf(info, x)
-			if v == nil {
+			if v == nil || !r.isKind(v.Type()) && !types.IsInterface(v.Type()) {
+				// Not an object taken for the primary by its type (a
+				// struct that holds one is followed no further).
 				return objParam{}
 			}
 			if r.b.paramIndex(v) >= 0 {

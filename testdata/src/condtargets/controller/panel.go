@@ -52,6 +52,9 @@ func (r *PanelReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		}
 	}
 	markReady(&obj.Status)
+	setConditions(&obj.Status, metav1.Condition{Type: v1.PanelHealthy, Status: metav1.ConditionTrue, Reason: v1.PanelFine}) // want "condition-set:Healthy"
+	h := &panelHandler{panel: &obj}
+	h.markSeen()
 	setPanelCondition(&obj, metav1.Condition{Type: v1.PanelSynced, Status: metav1.ConditionTrue, Reason: "Synced"}) // want "condition-set:Synced"
 	if err := patchPanel(ctx, r.Client, &obj, func(p *v1.Panel) { p.Labels = map[string]string{"panel": "seen"} }); err != nil {
 		return ctrl.Result{}, err
@@ -67,6 +70,24 @@ func markReady(c Conditioner) {
 // markComplete sets Complete on any status.
 func markComplete(c Conditioner) {
 	c.SetCondition(metav1.Condition{Type: v1.PlateComplete, Status: metav1.ConditionTrue, Reason: "Done"})
+}
+
+// setConditions sets each condition it is handed: their Status and Reason
+// are no types.
+func setConditions(s *v1.PanelStatus, cs ...metav1.Condition) {
+	for _, c := range cs {
+		meta.SetStatusCondition(&s.Conditions, c)
+	}
+}
+
+// panelHandler holds the Panel a pass works on.
+type panelHandler struct {
+	panel *v1.Panel
+}
+
+// markSeen sets Seen on the Panel the handler holds.
+func (h *panelHandler) markSeen() {
+	meta.SetStatusCondition(&h.panel.Status.Conditions, metav1.Condition{Type: v1.PanelSeen, Status: metav1.ConditionTrue, Reason: v1.PanelFine}) // want "condition-set:Seen"
 }
 
 // setPanelCondition sets a condition on a Panel.

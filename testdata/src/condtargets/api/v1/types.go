@@ -10,8 +10,12 @@ import (
 
 // The condition types.
 const (
-	PanelReady  = "Ready"  // want "condition-type:Ready"
-	PanelSynced = "Synced" // want "condition-type:Synced"
+	PanelReady   = "Ready"   // want "condition-type:Ready"
+	PanelSynced  = "Synced"  // want "condition-type:Synced"
+	PanelHealthy = "Healthy" // want "condition-type:Healthy"
+	PanelSeen    = "Seen"    // want "condition-type:Seen"
+	// PanelFine is a reason, not a type.
+	PanelFine = "Fine"
 	// PanelGone is set only on a Panel made on the spot for a deleted
 	// one, which nothing writes.
 	PanelGone = "Gone"
