@@ -33,24 +33,29 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 	var unsure []string // types set where the path may not run
 	flow := a.condFlowFor(kind)
 	bodies, spans := a.reachedSpans(reach)
-	bound := &binding{f: flow, reach: reach, memo: map[objParam]int{}}
+	bound := &binding{f: flow, reach: reach, spans: spans, memo: map[objParam]bindState{}}
 	for _, b := range bodies {
 		for _, eff := range flow.summary(b).effects {
 			t := eff.typ
 			if eff.target >= 0 || !t.settled() || t.copied || !spans.holds(b, eff.site) {
 				continue
 			}
-			if eff.via.v != nil && !bound.toPrimary(eff.via) {
+			h := handedPrimary
+			if eff.via.v != nil {
+				h = bound.toPrimary(eff.via)
+			}
+			if h == handedOther {
 				// Handed another object by every caller on the
 				// reconcile path.
 				continue
 			}
-			if t.followed() && !spans.madeOnPath(b, eff.site) {
-				// In a closure whose maker the path never calls: the
-				// call graph says a function value may bring it here,
-				// but not that this one does.
+			if t.followed() && (h == handedMaybe || !spans.madeOnPath(b, eff.site)) {
+				// In a closure whose maker the path never calls, or
+				// handed the primary only from one: the call graph says
+				// a function value may bring it here, not that this
+				// one does.
 				s := a.site(eff.site)
-				at := fmt.Sprintf("%s:%d (%s, type %s, in a closure made off the reconcile path that the call graph says a function value may run)", s.File, s.Line, s.Func, t.value)
+				at := fmt.Sprintf("%s:%d (%s, type %s, run only through a closure made off the reconcile path, which the call graph says a function value may run)", s.File, s.Line, s.Func, t.value)
 				if !slices.Contains(unsure, at) {
 					unsure = append(unsure, at)
 				}
@@ -251,54 +256,64 @@ func (sp spans) holds(b *flowBody, pos token.Pos) bool {
 type binding struct {
 	f     *condFlow
 	reach *callgraph.Reach
-	// memo holds each parameter's answer: 1 being worked out (a call
-	// back into it adds nothing), 2 the primary, 3 another object.
-	memo map[objParam]int
+	spans spans
+	// memo holds each parameter's answer (handedUnknown while it is
+	// worked out: a call back into it adds nothing).
+	memo map[objParam]bindState
 }
 
-// toPrimary reports whether some call on the reconcile path hands the
+// bindState is what a parameter is handed on the reconcile path.
+type bindState int
+
+const (
+	handedUnknown bindState = iota
+	handedOther             // another object by every call
+	handedMaybe             // the primary only by calls in closures the path may not run
+	handedPrimary           // the primary by some call
+)
+
+// toPrimary tells whether some call on the reconcile path hands the
 // parameter the primary object (or a parameter that is). A function no
 // call on the path reaches (the entry, one handed to a library that runs
-// it, one the call graph does not know) is taken to be handed it.
-func (bd *binding) toPrimary(p objParam) bool {
-	switch bd.memo[p] {
-	case 1, 3:
-		return false
-	case 2:
-		return true
+// it, one the call graph does not know) is taken to be handed it. Calls
+// made in a closure whose maker the path never calls hand it only maybe.
+func (bd *binding) toPrimary(p objParam) bindState {
+	if h, ok := bd.memo[p]; ok {
+		if h == handedUnknown {
+			return handedOther
+		}
+		return h
 	}
-	bd.memo[p] = 1
-	ok := bd.bound(p)
-	bd.memo[p] = 3
-	if ok {
-		bd.memo[p] = 2
-	}
-	return ok
+	bd.memo[p] = handedUnknown
+	h := bd.bound(p)
+	bd.memo[p] = h
+	return h
 }
 
-func (bd *binding) bound(p objParam) bool {
+func (bd *binding) bound(p objParam) bindState {
 	a := bd.f.a
 	fn := a.bySyntax[p.fn]
 	if fn == nil {
-		return true
+		return handedPrimary
 	}
 	callee := a.flowBodyOf(fn)
 	if _, ok := p.fn.(*ast.FuncLit); ok {
 		callee = a.closureBody(fn)
 	}
 	if callee == nil {
-		return true
+		return handedPrimary
 	}
-	root := true
+	root, best := true, handedOther
 	for _, e := range a.prog.CallsInto(fn) {
 		if e.Site == nil || !bd.reach.Has(e.Caller.Func) {
 			continue
 		}
-		caller := a.flowBodyOf(e.Caller.Func)
+		holder := a.flowBodyOf(e.Caller.Func)
+		caller := holder
 		if _, ok := e.Caller.Func.Syntax().(*ast.FuncLit); ok {
 			caller = a.closureBody(e.Caller.Func)
 		}
-		if caller == nil {
+		if caller == nil || holder == nil {
 			continue
 		}
 		ce := callAt(caller, e.Site.Common().Pos())
@@ -309,31 +324,38 @@ func (bd *binding) bound(p objParam) bool {
 		args := callArgs(caller.info, ce, callee)
 		i := callee.paramIndex(p.v)
 		if i < 0 || i >= len(args) {
-			return true
+			return handedPrimary
 		}
 		if bd.f.freshUnwritten(caller, args[i], callee) {
 			continue
 		}
+		h := handedOther
 		to, ok := bd.f.reader(caller).target(args[i], 0, map[*types.Var]bool{})
 		switch {
 		case !ok:
 		case to.t < 0 && to.via.v == nil:
-			return true
+			h = handedPrimary
 		case to.t < 0:
-			if bd.toPrimary(to.via) {
-				return true
-			}
+			h = bd.toPrimary(to.via)
 		case to.t < len(caller.params) && caller.params[to.t] != nil:
 			var n ast.Node = caller.decl
 			if caller.lit != nil {
 				n = caller.lit
 			}
-			if bd.toPrimary(objParam{v: caller.params[to.t], fn: n}) {
-				return true
-			}
+			h = bd.toPrimary(objParam{v: caller.params[to.t], fn: n})
 		}
+		if h == handedPrimary && !bd.spans.madeOnPath(holder, ce.Lparen) {
+			h = handedMaybe
+		}
+		if h == handedPrimary {
+			return h
+		}
+		best = max(best, h)
 	}
-	return root
+	if root {
+		return handedPrimary
+	}
+	return best
 }
 
 // callAt is the call of a body whose left parenthesis is at pos (where
