@@ -104,14 +104,23 @@ func patchPanel(ctx context.Context, c client.Client, p *v1.Panel, mutate func(*
 
 // Sweep marks a Panel stale and clears its annotations; nothing on the
 // reconcile path calls it, but its closure goes to patchPanel as the
-// reconcile's does.
+// reconcile's does, so the call graph says the reconcile may run it: what
+// it sets is not settled, never certain.
 func Sweep(ctx context.Context, c client.Client, key types.NamespacedName) error {
 	var stale v1.Panel
 	if err := c.Get(ctx, key, &stale); err != nil {
 		return err
 	}
 	setPanelCondition(&stale, metav1.Condition{Type: v1.PanelStale, Status: metav1.ConditionTrue, Reason: "Swept"})
-	return patchPanel(ctx, c, &stale, func(p *v1.Panel) { p.Annotations = nil })
+	return patchPanel(ctx, c, &stale, func(p *v1.Panel) {
+		p.Annotations = nil
+		markStale(p)
+	})
+}
+
+// markStale sets Stale on a Panel: only Sweep's closure calls it.
+func markStale(p *v1.Panel) {
+	meta.SetStatusCondition(&p.Status.Conditions, metav1.Condition{Type: v1.PanelStale, Status: metav1.ConditionTrue, Reason: "Swept"})
 }
 
 // SetupWithManager registers the reconciler.
