@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+
+	"golang.org/x/tools/go/ssa"
 )
 
 // The flow of condition types. A condition type is a constant that flows
@@ -63,10 +65,30 @@ func (t typeSource) followed() bool { return t.value != "" }
 // condEffect is one condition set by a function: on the primary object
 // (target < 0) or on the object, status or conditions its parameter
 // target is handed; at site, the setter (or the call that leads to it).
+// An object taken for the primary because of its type alone (a parameter
+// of the primary's type, or of an interface any object satisfies) says
+// which parameter it is (via): the callers decide whether it is handed
+// the primary object or another one.
 type condEffect struct {
 	target int
+	via    objParam
 	typ    typeSource
 	site   token.Pos
+}
+
+// objParam is a parameter that holds an object taken for the primary by
+// its type: v, declared by fn (a function declaration or a closure); the
+// zero value when the object is not a parameter.
+type objParam struct {
+	v  *types.Var
+	fn ast.Node
+}
+
+// condTarget is where a setter's target leads: the primary object (t < 0,
+// through the parameter via when it is one), or a parameter t.
+type condTarget struct {
+	t   int
+	via objParam
 }
 
 // condSummary is what a function does with conditions.
@@ -90,6 +112,9 @@ type condFlow struct {
 	low     map[*ast.FuncDecl]int
 	members map[*ast.FuncDecl][]*flowBody
 	cyclic  map[*ast.FuncDecl]bool
+	// writes says whether a function, or one it reaches, writes to the
+	// API server (freshUnwritten).
+	writes map[*ssa.Function]bool
 }
 
 func (a *analysis) condFlowFor(kind *types.Named) *condFlow {
@@ -98,7 +123,7 @@ func (a *analysis) condFlowFor(kind *types.Named) *condFlow {
 	}
 	f := &condFlow{a: a, kind: kind, fl: &flowEngine{a: a, follow: takesConditions},
 		sums: map[*ast.FuncDecl]*condSummary{}, low: map[*ast.FuncDecl]int{}, members: map[*ast.FuncDecl][]*flowBody{},
-		cyclic: map[*ast.FuncDecl]bool{}}
+		cyclic: map[*ast.FuncDecl]bool{}, writes: map[*ssa.Function]bool{}}
 	a.condFlows[kind] = f
 	return f
 }
@@ -163,9 +188,15 @@ func (f *condFlow) summary(b *flowBody) *condSummary {
 
 // read computes a body's summary.
 func (f *condFlow) read(b *flowBody, s *condSummary) {
-	r := &condReader{f: f, b: b, guards: map[*types.Var][]typeGuard{}}
-	r.index()
+	r := f.reader(b)
 	r.read(s)
+}
+
+// reader makes the reader of one body, its index built.
+func (f *condFlow) reader(b *flowBody) *condReader {
+	r := &condReader{f: f, b: b, guards: map[*types.Var][]typeGuard{}, litParams: map[*types.Var]*ast.FuncLit{}}
+	r.index()
+	return r
 }
 
 // condReader reads one body.
@@ -175,6 +206,9 @@ type condReader struct {
 	// guards are the tests v.Type == X of a condition variable, with the
 	// block they guard: there v's type is X.
 	guards map[*types.Var][]typeGuard
+	// litParams are the parameters of the body's closures, by the
+	// closure that declares each.
+	litParams map[*types.Var]*ast.FuncLit
 }
 
 // typeGuard is a block entered only when a condition's Type equals value.
@@ -185,11 +219,19 @@ type typeGuard struct {
 
 func (r *condReader) info() *types.Info { return r.b.info }
 
-// index records the guards of the body's condition variables.
+// index records the guards of the body's condition variables and the
+// parameters of its closures.
 func (r *condReader) index() {
 	ast.Inspect(r.b.decl.Body, func(n ast.Node) bool {
-		if n, ok := n.(*ast.IfStmt); ok {
+		switch n := n.(type) {
+		case *ast.IfStmt:
 			r.guard(n)
+		case *ast.FuncLit:
+			for _, id := range paramIdents(n.Type) {
+				if v, ok := r.info().Defs[id].(*types.Var); ok {
+					r.litParams[v] = n
+				}
+			}
 		}
 		return true
 	})
@@ -273,20 +315,36 @@ func (r *condReader) readCall(s *condSummary, e *ast.CallExpr) {
 		return
 	}
 	for _, callee := range r.f.fl.callees(r.b, e) {
-		if callee.lit != nil {
-			// A closure's effects are read with the body that holds it.
-			continue
-		}
 		sum := r.f.summary(callee)
 		args := callArgs(r.info(), e, callee)
 		for _, eff := range sum.effects {
+			if callee.lit != nil && eff.via.fn != callee.lit {
+				// A closure's effects are read with the body that
+				// holds it; only those on its own parameters depend
+				// on this call.
+				continue
+			}
 			switch {
+			case eff.target < 0 && eff.via.v != nil:
+				// Set on what the caller hands the parameter: the
+				// primary object, or another one.
+				i := callee.paramIndex(eff.via.v)
+				if i < 0 || i >= len(args) || r.f.freshUnwritten(r.b, args[i], callee) {
+					continue
+				}
+				to, ok := r.target(args[i], 0, map[*types.Var]bool{})
+				if !ok || to.t < 0 && eff.typ.settled() {
+					// Another object; or the primary with a type the
+					// callee settles, counted where it is set.
+					continue
+				}
+				r.recordAt(s, to, r.instantiate(eff.typ, args, callee.partial, variadicAt(callee, e, args)), e.Lparen)
 			case eff.target < 0 && !eff.typ.settled():
 				// Set on the primary object with a type the caller
 				// hands over.
-				r.record(s, -1, r.instantiate(eff.typ, args, callee.partial), e.Lparen)
-			case eff.target >= 0 && eff.target < len(args):
-				r.effect(s, args[eff.target], r.instantiate(eff.typ, args, callee.partial), e.Lparen)
+				r.record(s, -1, r.instantiate(eff.typ, args, callee.partial, variadicAt(callee, e, args)), e.Lparen)
+			case eff.target >= 0 && eff.target < len(args) && callee.lit == nil:
+				r.effect(s, args[eff.target], r.instantiate(eff.typ, args, callee.partial, variadicAt(callee, e, args)), e.Lparen)
 			}
 		}
 	}
@@ -353,22 +411,27 @@ func (r *condReader) effect(s *condSummary, target ast.Expr, srcs []typeSource, 
 	if target == nil {
 		return
 	}
-	t, ok := r.target(target, 0, map[*types.Var]bool{})
+	to, ok := r.target(target, 0, map[*types.Var]bool{})
 	if !ok {
 		return
 	}
-	r.record(s, t, srcs, site)
+	r.recordAt(s, to, srcs, site)
 }
 
-// record records the types set on a resolved target (-1: the primary
-// object; else a parameter) at site.
+// record records the types set on a target (-1: the primary object; else
+// a parameter) at site.
 func (r *condReader) record(s *condSummary, t int, srcs []typeSource, site token.Pos) {
+	r.recordAt(s, condTarget{t: t}, srcs, site)
+}
+
+// recordAt records the types set on a resolved target at site.
+func (r *condReader) recordAt(s *condSummary, to condTarget, srcs []typeSource, site token.Pos) {
 	if len(srcs) == 0 {
 		srcs = []typeSource{unfollowed}
 	}
 	for _, ty := range srcs {
 		ty.partial = ty.partial || r.b.partial
-		eff := condEffect{target: t, typ: ty, site: site}
+		eff := condEffect{target: to.t, via: to.via, typ: ty, site: site}
 		if !slices.ContainsFunc(s.effects, func(o condEffect) bool { return sameEffect(o, eff) }) {
 			s.effects = append(s.effects, eff)
 		}
@@ -378,7 +441,7 @@ func (r *condReader) record(s *condSummary, t int, srcs []typeSource, site token
 // sameEffect reports whether two effects set the same type source on the
 // same target at the same site.
 func sameEffect(a, b condEffect) bool {
-	return a.target == b.target && a.site == b.site && a.typ.value == b.typ.value && a.typ.k == b.typ.k &&
+	return a.target == b.target && a.via == b.via && a.site == b.site && a.typ.value == b.typ.value && a.typ.k == b.typ.k &&
 		a.typ.param == b.typ.param && slices.Equal(a.typ.path, b.typ.path) && a.typ.truth == b.typ.truth &&
 		a.typ.statusParam == b.typ.statusParam && a.typ.partial == b.typ.partial && a.typ.copied == b.typ.copied &&
 		a.typ.end == b.typ.end
@@ -387,24 +450,25 @@ func sameEffect(a, b condEffect) bool {
 // maxDepth bounds the steps a target is followed through locals.
 const maxDepth = 8
 
-// target resolves where a setter's target leads: the primary object (-1),
-// a parameter (its index), or elsewhere (false: another object, or a value
-// the flow cannot follow).
-func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (int, bool) {
+// target resolves where a setter's target leads: the primary object (-1,
+// with the parameter it is handed through when it is one), a parameter
+// (its index), or elsewhere (false: another object, or a value the flow
+// cannot follow).
+func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (condTarget, bool) {
 	if depth > maxDepth || e == nil {
-		return 0, false
+		return condTarget{}, false
 	}
 	info := r.info()
 	e = stripConversions(info, e)
 	for {
 		if r.isKind(info.TypeOf(e)) {
-			return -1, true
+			return condTarget{t: -1, via: r.paramOf(e)}, true
 		}
 		switch x := e.(type) {
 		case *ast.SelectorExpr:
 			sel := info.Selections[x]
 			if sel == nil {
-				return 0, false
+				return condTarget{}, false
 			}
 			e = stripConversions(info, x.X)
 			continue
@@ -414,7 +478,7 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (in
 				e = stripConversions(info, sel.X)
 				continue
 			}
-			return 0, false
+			return condTarget{}, false
 		case *ast.IndexExpr:
 			e = stripConversions(info, x.X)
 			continue
@@ -423,7 +487,7 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (in
 			// sent by apply) goes where the literal goes.
 			h := r.b.holderOf(x)
 			if h == nil || depth > maxDepth {
-				return 0, false
+				return condTarget{}, false
 			}
 			depth++
 			e = stripConversions(info, h)
@@ -433,23 +497,23 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (in
 	}
 	id, ok := e.(*ast.Ident)
 	if !ok {
-		return 0, false
+		return condTarget{}, false
 	}
 	v := varOf(info, id)
 	if v == nil {
-		return 0, false
+		return condTarget{}, false
 	}
 	if i := r.b.paramIndex(v); i >= 0 {
 		if !r.b.dep && types.IsInterface(v.Type()) {
 			// A helper taking any object (conditions.Setter,
 			// client.Object): on this reconcile path it is handed the
-			// primary object.
-			return -1, true
+			// primary object, unless its callers say otherwise.
+			return condTarget{t: -1, via: r.paramOf(id)}, true
 		}
-		return i, true
+		return condTarget{t: i}, true
 	}
 	if seen[v] {
-		return 0, false
+		return condTarget{}, false
 	}
 	seen[v] = true
 	param := -1
@@ -457,28 +521,63 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (in
 		if d.ranged {
 			continue
 		}
-		if t, ok := r.target(d.expr, depth+1, seen); ok {
-			if t < 0 {
-				return -1, true
+		if to, ok := r.target(d.expr, depth+1, seen); ok {
+			if to.t < 0 {
+				return to, true
 			}
-			param = t
+			param = to.t
 		}
 	}
 	for _, w := range r.b.sinks(v) {
-		if t, ok := r.target(w, depth+1, seen); ok {
-			if t < 0 {
-				return -1, true
+		if to, ok := r.target(w, depth+1, seen); ok {
+			if to.t < 0 {
+				return to, true
 			}
-			param = t
+			param = to.t
 		}
 	}
 	if param >= 0 {
-		return param, true
+		return condTarget{t: param}, true
 	}
 	if !r.b.dep && types.IsInterface(v.Type()) {
-		return -1, true
+		return condTarget{t: -1, via: r.paramOf(id)}, true
 	}
-	return 0, false
+	return condTarget{}, false
+}
+
+// paramOf is the parameter an object expression selects from (obj,
+// &obj.Status, obj.Status.Conditions), when the parameter is of the
+// primary's type or an interface: one of the body's, or of one of its
+// closures; the zero value otherwise.
+func (r *condReader) paramOf(e ast.Expr) objParam {
+	info := r.info()
+	for {
+		switch x := stripConversions(info, e).(type) {
+		case *ast.SelectorExpr:
+			if s := info.Selections[x]; s == nil || s.Kind() != types.FieldVal {
+				return objParam{}
+			}
+			e = x.X
+			continue
+		case *ast.Ident:
+			v := varOf(info, x)
+			if v == nil || !r.isKind(v.Type()) && !types.IsInterface(v.Type()) {
+				// Not an object taken for the primary by its type (a
+				// struct that holds one is followed no further).
+				return objParam{}
+			}
+			if r.b.paramIndex(v) >= 0 {
+				if r.b.lit != nil {
+					return objParam{v: v, fn: r.b.lit}
+				}
+				return objParam{v: v, fn: r.b.decl}
+			}
+			if lit := r.litParams[v]; lit != nil {
+				return objParam{v: v, fn: lit}
+			}
+		}
+		return objParam{}
+	}
 }
 
 // isKind reports whether t is the primary type (or a pointer to it); with
@@ -492,4 +591,37 @@ func (r *condReader) isKind(t types.Type) bool {
 		return ok && IsObjectPointer(types.NewPointer(n))
 	}
 	return ok && types.Identical(n, r.f.kind)
+}
+
+// freshUnwritten reports whether arg is an object made on the spot (a
+// composite literal handed straight to the call) that the callee never
+// writes to the API server: whatever the callee sets on it is set on an
+// object nobody reads, not on the primary. One the callee may write (a
+// status sent by server-side apply) stays a candidate.
+func (f *condFlow) freshUnwritten(b *flowBody, arg ast.Expr, callee *flowBody) bool {
+	lit, ok := stripConversions(b.info, arg).(*ast.CompositeLit)
+	if !ok || !isObject(b.info.TypeOf(lit)) || b.holderOf(lit) != nil {
+		return false
+	}
+	var node ast.Node = callee.decl
+	if callee.lit != nil {
+		node = callee.lit
+	}
+	fn := f.a.bySyntax[node]
+	if fn == nil {
+		return false
+	}
+	if w, ok := f.writes[fn]; ok {
+		return !w
+	}
+	w := false
+	for _, g := range f.a.prog.Reachable(fn).Funcs() {
+		for _, c := range f.a.callsIn(g) {
+			if c.known && (c.fact.Role == RoleWrite || c.fact.Role == RoleApply) {
+				w = true
+			}
+		}
+	}
+	f.writes[fn] = w
+	return !w
 }

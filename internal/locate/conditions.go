@@ -2,6 +2,8 @@ package locate
 
 import (
 	"fmt"
+	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 	"sort"
@@ -27,13 +29,36 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 	sets := map[string][]setSite{}
 	seenSet := map[string]bool{}
 	var names []string
-	var lost []string // where a type could not be followed
+	var lost []string   // where a type could not be followed
+	var unsure []string // types set where the path may not run
 	flow := a.condFlowFor(kind)
-	bodies := a.reachedBodies(reach)
+	bodies, spans := a.reachedSpans(reach)
+	bound := &binding{f: flow, reach: reach, spans: spans, memo: map[objParam]bindState{}}
 	for _, b := range bodies {
 		for _, eff := range flow.summary(b).effects {
 			t := eff.typ
-			if eff.target >= 0 || !t.settled() || t.copied {
+			if eff.target >= 0 || !t.settled() || t.copied || !spans.holds(b, eff.site) {
+				continue
+			}
+			h := handedPrimary
+			if eff.via.v != nil {
+				h = bound.toPrimary(eff.via)
+			}
+			if h == handedOther {
+				// Handed another object by every caller on the
+				// reconcile path.
+				continue
+			}
+			if t.followed() && (h == handedMaybe || !spans.madeOnPath(b, eff.site)) {
+				// In a closure whose maker the path never calls, or
+				// handed the primary only from one: the call graph says
+				// a function value may bring it here, not that this
+				// one does.
+				s := a.site(eff.site)
+				at := fmt.Sprintf("%s:%d (%s, type %s, run only through a closure made off the reconcile path, which the call graph says a function value may run)", s.File, s.Line, s.Func, t.value)
+				if !slices.Contains(unsure, at) {
+					unsure = append(unsure, at)
+				}
 				continue
 			}
 			if !t.followed() {
@@ -68,7 +93,10 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 			sets[name] = append(sets[name], setSite{a.site(eff.site), t.truth, t.partial})
 		}
 	}
-	if len(names) == 0 && len(lost) > 0 {
+	if len(names) == 0 && len(lost)+len(unsure) > 0 {
+		if len(lost) == 0 {
+			return none("not settled: a condition may be set on the primary object at " + listSites(unsure))
+		}
 		return none("not settled: a condition is set on the primary object at " + listSites(lost) + ", with a type that could not be followed to a constant")
 	}
 	if len(names) == 0 {
@@ -119,6 +147,10 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 		note := "not settled beyond these: a condition is also set at " + listSites(lost) + ", with a type that could not be followed to a constant"
 		out[0].Note = strings.TrimPrefix(out[0].Note+"; "+note, "; ")
 	}
+	if len(unsure) > 0 {
+		note := "not settled beyond these: a condition may also be set at " + listSites(unsure)
+		out[0].Note = strings.TrimPrefix(out[0].Note+"; "+note, "; ")
+	}
 	return Row{Sites: out}
 }
 
@@ -158,21 +190,187 @@ func listSites(at []string) string {
 // function that makes it) and of those left out of the call graph because
 // they hold type errors.
 func (a *analysis) reachedBodies(reach *callgraph.Reach) []*flowBody {
+	bodies, _ := a.reachedSpans(reach)
+	return bodies
+}
+
+// reachedSpans are reachedBodies, with the parts of each the reconcile
+// path runs: the whole body when its function is reached, else only its
+// reached closures (a closure handed on to code that runs it does not
+// run the function that made it).
+func (a *analysis) reachedSpans(reach *callgraph.Reach) ([]*flowBody, spans) {
 	var out []*flowBody
-	seen := map[*flowBody]bool{}
+	sp := spans{}
 	for _, fn := range append(append([]*ssa.Function(nil), reach.Funcs()...), reach.Unanalysed...) {
-		for fn.Parent() != nil {
-			fn = fn.Parent()
+		top := fn
+		for top.Parent() != nil {
+			top = top.Parent()
 		}
-		obj, ok := fn.Object().(*types.Func)
+		obj, ok := top.Object().(*types.Func)
 		if !ok {
 			continue
 		}
-		if b := a.ownBody(obj.Origin()); b != nil && !seen[b] {
-			seen[b] = true
+		b := a.ownBody(obj.Origin())
+		if b == nil {
+			continue
+		}
+		if _, seen := sp[b]; !seen {
 			out = append(out, b)
+			sp[b] = nil
+		}
+		var n ast.Node = b.decl
+		if lit, ok := fn.Syntax().(*ast.FuncLit); ok && fn != top {
+			n = lit
+		}
+		sp[b] = append(sp[b], n)
+	}
+	return out, sp
+}
+
+// spans are the parts of reached bodies that run on the reconcile path.
+type spans map[*flowBody][]ast.Node
+
+// madeOnPath reports whether pos lies in a part of b whose function is
+// reached itself, not only through a closure it makes.
+func (sp spans) madeOnPath(b *flowBody, pos token.Pos) bool {
+	for _, n := range sp[b] {
+		if _, lit := n.(*ast.FuncLit); !lit && n.Pos() <= pos && pos < n.End() {
+			return true
 		}
 	}
+	return false
+}
+
+// holds reports whether pos lies in a part of b that runs.
+func (sp spans) holds(b *flowBody, pos token.Pos) bool {
+	for _, n := range sp[b] {
+		if n.Pos() <= pos && pos < n.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// binding tells whether a parameter taken for the primary object by its
+// type is handed the primary object on the reconcile path.
+type binding struct {
+	f     *condFlow
+	reach *callgraph.Reach
+	spans spans
+	// memo holds each parameter's answer (handedUnknown while it is
+	// worked out: a call back into it adds nothing).
+	memo map[objParam]bindState
+}
+
+// bindState is what a parameter is handed on the reconcile path.
+type bindState int
+
+const (
+	handedUnknown bindState = iota
+	handedOther             // another object by every call
+	handedMaybe             // the primary only by calls in closures the path may not run
+	handedPrimary           // the primary by some call
+)
+
+// toPrimary tells whether some call on the reconcile path hands the
+// parameter the primary object (or a parameter that is). A function no
+// call on the path reaches (the entry, one handed to a library that runs
+// it, one the call graph does not know) is taken to be handed it. Calls
+// made in a closure whose maker the path never calls hand it only maybe.
+func (bd *binding) toPrimary(p objParam) bindState {
+	if h, ok := bd.memo[p]; ok {
+		if h == handedUnknown {
+			return handedOther
+		}
+		return h
+	}
+	bd.memo[p] = handedUnknown
+	h := bd.bound(p)
+	bd.memo[p] = h
+	return h
+}
+
+func (bd *binding) bound(p objParam) bindState {
+	a := bd.f.a
+	fn := a.bySyntax[p.fn]
+	if fn == nil {
+		return handedPrimary
+	}
+	callee := a.flowBodyOf(fn)
+	if _, ok := p.fn.(*ast.FuncLit); ok {
+		callee = a.closureBody(fn)
+	}
+	if callee == nil {
+		return handedPrimary
+	}
+	root, best := true, handedOther
+	for _, e := range a.prog.CallsInto(fn) {
+		if e.Site == nil || !bd.reach.Has(e.Caller.Func) {
+			continue
+		}
+		holder := a.flowBodyOf(e.Caller.Func)
+		caller := holder
+		if _, ok := e.Caller.Func.Syntax().(*ast.FuncLit); ok {
+			caller = a.closureBody(e.Caller.Func)
+		}
+		if caller == nil || holder == nil {
+			continue
+		}
+		ce := callAt(caller, e.Site.Common().Pos())
+		if ce == nil {
+			continue
+		}
+		root = false
+		args := callArgs(caller.info, ce, callee)
+		i := callee.paramIndex(p.v)
+		if i < 0 || i >= len(args) {
+			return handedPrimary
+		}
+		if bd.f.freshUnwritten(caller, args[i], callee) {
+			continue
+		}
+		h := handedOther
+		to, ok := bd.f.reader(caller).target(args[i], 0, map[*types.Var]bool{})
+		switch {
+		case !ok:
+		case to.t < 0 && to.via.v == nil:
+			h = handedPrimary
+		case to.t < 0:
+			h = bd.toPrimary(to.via)
+		case to.t < len(caller.params) && caller.params[to.t] != nil:
+			var n ast.Node = caller.decl
+			if caller.lit != nil {
+				n = caller.lit
+			}
+			h = bd.toPrimary(objParam{v: caller.params[to.t], fn: n})
+		}
+		if h == handedPrimary && !bd.spans.madeOnPath(holder, ce.Lparen) {
+			h = handedMaybe
+		}
+		if h == handedPrimary {
+			return h
+		}
+		best = max(best, h)
+	}
+	if root {
+		return handedPrimary
+	}
+	return best
+}
+
+// callAt is the call of a body whose left parenthesis is at pos (where
+// the call graph places a call), or nil.
+func callAt(b *flowBody, pos token.Pos) *ast.CallExpr {
+	var out *ast.CallExpr
+	ast.Inspect(b.block(), func(n ast.Node) bool {
+		if out != nil {
+			return false
+		}
+		if ce, ok := n.(*ast.CallExpr); ok && ce.Lparen == pos {
+			out = ce
+		}
+		return true
+	})
 	return out
 }
 

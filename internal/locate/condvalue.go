@@ -122,7 +122,10 @@ func isConditionsGetter(info *types.Info, e ast.Expr) bool {
 }
 
 // instantiate settles a callee's type source with the call's arguments.
-func (r *condReader) instantiate(t typeSource, args []ast.Expr, partial bool) []typeSource {
+// variadic is the index of the callee's variadic parameter when the call
+// hands it separate arguments (f(a, b), not f(s...)), else -1: an element
+// of that parameter is one of those arguments.
+func (r *condReader) instantiate(t typeSource, args []ast.Expr, partial bool, variadic int) []typeSource {
 	var out []typeSource
 	if t.statusParam >= 0 && t.statusParam < len(args) && isTrue(r.info(), args[t.statusParam]) {
 		t.truth = true
@@ -130,13 +133,22 @@ func (r *condReader) instantiate(t typeSource, args []ast.Expr, partial bool) []
 	t.statusParam = -1
 	if t.settled() {
 		out = []typeSource{t}
+	} else if variadic >= 0 && t.param == variadic && len(t.path) > 0 && t.path[0] == elem {
+		// No argument for it sets nothing.
+		found := variadic >= len(args)
+		for _, arg := range args[min(variadic, len(args)):] {
+			ts, ok := r.instantiateArg(t.path[1:], arg)
+			out, found = append(out, ts...), found || ok
+		}
+		for i := range out {
+			out[i].truth = out[i].truth || t.truth
+		}
+		if len(out) == 0 && !found {
+			out = []typeSource{unfollowed}
+		}
 	} else if t.param < len(args) {
 		var found bool
-		if len(t.path) > 0 && t.path[len(t.path)-1] == "Type" {
-			out, found = r.condAtOf(args[t.param], t.path[:len(t.path)-1])
-		} else {
-			out, found = r.typesOf(args[t.param], t.path)
-		}
+		out, found = r.instantiateArg(t.path, args[t.param])
 		for i := range out {
 			out[i].truth = out[i].truth || t.truth
 		}
@@ -148,6 +160,33 @@ func (r *condReader) instantiate(t typeSource, args []ast.Expr, partial bool) []
 		out[i].partial = out[i].partial || partial || t.partial
 	}
 	return out
+}
+
+// instantiateArg resolves what a path of a type source selects below one
+// argument.
+func (r *condReader) instantiateArg(path []string, arg ast.Expr) ([]typeSource, bool) {
+	if len(path) > 0 && path[len(path)-1] == "Type" {
+		return r.condAtOf(arg, path[:len(path)-1])
+	}
+	return r.typesOf(arg, path)
+}
+
+// variadicAt is the index, among a call's arguments lined up with the
+// callee's parameters, of the callee's variadic parameter when the call
+// hands it separate arguments; -1 otherwise.
+func variadicAt(callee *flowBody, e *ast.CallExpr, args []ast.Expr) int {
+	ft := callee.funcType()
+	if e.Ellipsis.IsValid() || ft.Params == nil || len(ft.Params.List) == 0 {
+		return -1
+	}
+	if _, ok := ft.Params.List[len(ft.Params.List)-1].Type.(*ast.Ellipsis); !ok {
+		return -1
+	}
+	i := len(callee.params) - 1
+	if i < 0 || i > len(args) {
+		return -1
+	}
+	return i
 }
 
 // isTrue reports whether e is the constant "True" (metav1.ConditionTrue).

@@ -60,6 +60,7 @@ var fixtures = []string{
 	"embedworker",
 	"ownbuilder",
 	"ifacekind",
+	"condtargets",
 }
 
 // located is what the tests read of a located fixture: the tree's root

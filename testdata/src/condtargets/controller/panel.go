@@ -1,0 +1,129 @@
+// Package controller holds a reconciler whose condition helpers are shared
+// with objects that are not its own: a setter taking any status, handed
+// a Plate's; a setter taking a Panel, handed one made on the spot that
+// nothing writes; and a function off the reconcile path whose closure the
+// path may run, through a helper that runs every function value handed to
+// it.
+package controller
+
+import (
+	"context"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	v1 "example.com/fixtures/condtargets/api/v1"
+)
+
+// want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "requeue-success" "interval-trace" "drift"
+
+// Conditioner is any status that sets conditions.
+type Conditioner interface {
+	SetCondition(c metav1.Condition)
+}
+
+// PanelReconciler reconciles Panels.
+type PanelReconciler struct {
+	client.Client
+}
+
+// Reconcile marks the Panel ready and synced, and the Plate of the same
+// name complete.
+func (r *PanelReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "reconcile-entry"
+	var obj v1.Panel
+	if err := r.Get(ctx, req.NamespacedName, &obj); err != nil { // want "reread"
+		if apierrors.IsNotFound(err) {
+			// Decoy: a Panel made for the deleted one, never written.
+			setPanelCondition(&v1.Panel{ObjectMeta: metav1.ObjectMeta{Name: req.Name, Namespace: req.Namespace}}, metav1.Condition{Type: v1.PanelGone, Status: metav1.ConditionFalse, Reason: "Deleted"})
+			return ctrl.Result{}, nil
+		}
+		return ctrl.Result{}, err
+	}
+	// Decoy: the Plate is handed the helper that sets Complete.
+	var plate v1.Plate
+	if err := r.Get(ctx, types.NamespacedName{Namespace: obj.Namespace, Name: obj.Name}, &plate); err == nil {
+		markComplete(&plate.Status)
+		if err := r.Status().Update(ctx, &plate); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+	markReady(&obj.Status)
+	setConditions(&obj.Status, metav1.Condition{Type: v1.PanelHealthy, Status: metav1.ConditionTrue, Reason: v1.PanelFine}) // want "condition-set:Healthy"
+	h := &panelHandler{panel: &obj}
+	h.markSeen()
+	setPanelCondition(&obj, metav1.Condition{Type: v1.PanelSynced, Status: metav1.ConditionTrue, Reason: "Synced"}) // want "condition-set:Synced"
+	if err := patchPanel(ctx, r.Client, &obj, func(p *v1.Panel) { p.Labels = map[string]string{"panel": "seen"} }); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.Status().Update(ctx, &obj) // want "requeue-error" "write-always"
+}
+
+// markReady sets Ready on any status.
+func markReady(c Conditioner) {
+	c.SetCondition(metav1.Condition{Type: v1.PanelReady, Status: metav1.ConditionTrue, Reason: "Done"}) // want "condition-set:Ready"
+}
+
+// markComplete sets Complete on any status.
+func markComplete(c Conditioner) {
+	c.SetCondition(metav1.Condition{Type: v1.PlateComplete, Status: metav1.ConditionTrue, Reason: "Done"})
+}
+
+// setConditions sets each condition it is handed: their Status and Reason
+// are no types.
+func setConditions(s *v1.PanelStatus, cs ...metav1.Condition) {
+	for _, c := range cs {
+		meta.SetStatusCondition(&s.Conditions, c)
+	}
+}
+
+// panelHandler holds the Panel a pass works on.
+type panelHandler struct {
+	panel *v1.Panel
+}
+
+// markSeen sets Seen on the Panel the handler holds.
+func (h *panelHandler) markSeen() {
+	meta.SetStatusCondition(&h.panel.Status.Conditions, metav1.Condition{Type: v1.PanelSeen, Status: metav1.ConditionTrue, Reason: v1.PanelFine}) // want "condition-set:Seen"
+}
+
+// setPanelCondition sets a condition on a Panel.
+func setPanelCondition(p *v1.Panel, c metav1.Condition) {
+	meta.SetStatusCondition(&p.Status.Conditions, c)
+}
+
+// patchPanel runs mutate on a Panel and patches it.
+func patchPanel(ctx context.Context, c client.Client, p *v1.Panel, mutate func(*v1.Panel)) error {
+	base := p.DeepCopyObject().(*v1.Panel)
+	mutate(p)
+	return c.Patch(ctx, p, client.MergeFrom(base)) // want "write-always"
+}
+
+// Sweep marks a Panel stale and clears its annotations; nothing on the
+// reconcile path calls it, but its closure goes to patchPanel as the
+// reconcile's does, so the call graph says the reconcile may run it: what
+// it sets is not settled, never certain.
+func Sweep(ctx context.Context, c client.Client, key types.NamespacedName) error {
+	var stale v1.Panel
+	if err := c.Get(ctx, key, &stale); err != nil {
+		return err
+	}
+	setPanelCondition(&stale, metav1.Condition{Type: v1.PanelStale, Status: metav1.ConditionTrue, Reason: "Swept"})
+	return patchPanel(ctx, c, &stale, func(p *v1.Panel) {
+		p.Annotations = nil
+		markStale(p)
+	})
+}
+
+// markStale sets Stale on a Panel: only Sweep's closure calls it.
+func markStale(p *v1.Panel) {
+	meta.SetStatusCondition(&p.Status.Conditions, metav1.Condition{Type: v1.PanelStale, Status: metav1.ConditionTrue, Reason: "Swept"})
+}
+
+// SetupWithManager registers the reconciler.
+func (r *PanelReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).For(&v1.Panel{}).Complete(r)
+}
