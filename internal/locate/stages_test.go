@@ -30,7 +30,7 @@ func stageWants(t *testing.T, dir, root string) map[string][]string {
 }
 
 // stageFixtures are the fixtures whose stages TestStages checks.
-var stageFixtures = []string{"clientgo-plain", "clientgo-finalizer", "knative", "knative-nofinalizer", "knative-enqueueafter"}
+var stageFixtures = []string{"clientgo-plain", "clientgo-finalizer", "knative", "knative-nofinalizer", "knative-enqueueafter", "resyncflows"}
 
 // knativeController is the file of knative.dev/pkg's controller.Impl at the
 // version the generated fixtures pin.
@@ -68,6 +68,7 @@ func TestStages(t *testing.T) {
 	watches := map[string]string{
 		"clientgo-plain":     "ConfigMap add, ConfigMap update, Secret add, Secret delete, Secret update",
 		"clientgo-finalizer": "Secret add, Secret update, Widget add, Widget delete, Widget update",
+		"resyncflows":        "ConfigMap add, ConfigMap update, Secret add, Secret delete, Secret update",
 	}
 	for _, name := range stageFixtures {
 		t.Run(name, func(t *testing.T) {
