@@ -53,6 +53,7 @@ var fixtures = []string{
 	"finlib",
 	"finnoguard",
 	"wrapped",
+	"requeuehelpers",
 }
 
 // located is what the tests read of a located fixture: the tree's root
