@@ -54,6 +54,7 @@ var fixtures = []string{
 	"finnoguard",
 	"wrapped",
 	"requeuehelpers",
+	"queuewait",
 }
 
 // located is what the tests read of a located fixture: the tree's root
