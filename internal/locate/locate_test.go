@@ -55,6 +55,7 @@ var fixtures = []string{
 	"wrapped",
 	"requeuehelpers",
 	"queuewait",
+	"finlookup",
 }
 
 // located is what the tests read of a located fixture: the tree's root
