@@ -178,6 +178,10 @@ func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
 	}
 	if success != nil {
 		primary = lastFailureBefore(rets, success, isFailure)
+	} else if !bareEnd {
+		if r := a.workErrorReturn(f.entry, rets, isFailure); r != nil {
+			primary = r
+		}
 	}
 	var errSites []Site
 	for i := range rets {
@@ -299,6 +303,58 @@ func lastFailureBefore(rets []retSite, success *retSite, isFailure func(string) 
 		}
 	}
 	return nil
+}
+
+// workErrorReturn is, when the entry ends by handing the main work's error
+// to a helper whose results it returns (err = r.work(…); return
+// r.status(ctx, obj, err)), the failure return of that helper that returns
+// the error it was handed: the one that handles the main work's error.
+// Nil when the entry does not end so, or the helper returns that error at
+// no single failure return.
+func (a *analysis) workErrorReturn(entry *ssa.Function, rets []retSite, isFailure func(string) bool) *retSite {
+	b := body(entry)
+	if b == nil || len(b.List) == 0 {
+		return nil
+	}
+	ret, ok := b.List[len(b.List)-1].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return nil
+	}
+	ce, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	info := a.infoAt(ret.Pos())
+	arg := -1
+	for i, e := range ce.Args {
+		if t := info.TypeOf(e); t != nil && isErrorType(t) && !isNil(info, e) {
+			if arg >= 0 {
+				return nil // two errors handed: which is the work's is not said
+			}
+			arg = i
+		}
+	}
+	c := a.makeCall(info, ce, entry)
+	if arg < 0 || c.known || len(c.own) != 1 {
+		return nil
+	}
+	fb := a.flowBodyOf(c.own[0])
+	if fb == nil || fb.lit != nil {
+		return nil
+	}
+	var found *retSite
+	for i := range rets {
+		r := &rets[i]
+		rs, ok := r.ret.(*ast.ReturnStmt)
+		if !ok || r.in != c.own[0] || !isFailure(r.class) || len(rs.Results) != 2 || fb.argParam(rs.Results[1]) != arg {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = r
+	}
+	return found
 }
 
 // successRow is the requeue-success row of a timed success return: its

@@ -5,7 +5,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 )
 
-// Setup registers the three reconcilers.
+// Setup registers the four reconcilers.
 func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.ConfigMap{}).Complete(&StateReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
@@ -13,5 +13,8 @@ func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.Secret{}).Complete(&BuilderReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
 	}
-	return ctrl.NewControllerManagedBy(mgr).For(&corev1.ServiceAccount{}).Complete(&PhaseReconciler{Client: mgr.GetClient()})
+	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.ServiceAccount{}).Complete(&PhaseReconciler{Client: mgr.GetClient()}); err != nil {
+		return err
+	}
+	return ctrl.NewControllerManagedBy(mgr).For(&corev1.Namespace{}).Complete(&StatusReconciler{Client: mgr.GetClient()})
 }
