@@ -53,6 +53,9 @@ type retSite struct {
 type retHop struct {
 	in  *ssa.Function
 	pos token.Pos
+	// pair says the return hands back the two results a call made,
+	// after testing them (res, err := f(); …; return res, err).
+	pair bool
 }
 
 // retWalk is one walk of a reconciler's returns: the primary type (what a
@@ -63,6 +66,8 @@ type retWalk struct {
 	kind *types.Named
 	seen map[*ssa.Function]scope
 	via  []retHop
+	// pair marks the next hop as a return of a call's tested pair.
+	pair bool
 }
 
 // newRetWalk starts a walk of the returns of a reconciler of kind.
@@ -159,6 +164,12 @@ func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
 	// success return; when it is bare, a deferred closure's failure
 	// assignment to the named error is what that return hands back last.
 	bareEnd := success == nil && endsBare(f.entry)
+	final := token.Pos(f.entry.Syntax().End())
+	if b := body(f.entry); b != nil && len(b.List) > 0 {
+		if last, ok := b.List[len(b.List)-1].(*ast.ReturnStmt); ok && len(last.Results) == 1 {
+			final = last.Pos()
+		}
+	}
 	var primary *retSite
 	for i := range rets {
 		r := &rets[i]
@@ -172,7 +183,10 @@ func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
 			if primary == nil || !primary.deferred || r.pos > primary.pos {
 				primary = r
 			}
-		case r.in == f.entry && (primary == nil || !primary.deferred && r.pos > primary.pos):
+		case r.posIn(f.entry).IsValid() && r.posIn(f.entry) < final && (primary == nil || !primary.deferred && r.posIn(f.entry) > primary.posIn(f.entry)):
+			// The entry's failure returns, and those it hands back from
+			// a helper before its final return (what that return hands
+			// back is the success path's).
 			primary = r
 		}
 	}
@@ -292,10 +306,11 @@ func lastFailureBefore(rets []retSite, success *retSite, isFailure func(string) 
 	}
 	for _, l := range levels {
 		var primary *retSite
+		at := token.NoPos
 		for i := range rets {
 			r := &rets[i]
-			if isFailure(r.class) && r.in == l.in && r.pos < l.pos && (primary == nil || r.pos > primary.pos) {
-				primary = r
+			if p := r.posIn(l.in); isFailure(r.class) && p.IsValid() && p < l.pos && p > at {
+				primary, at = r, p
 			}
 		}
 		if primary != nil {
@@ -303,6 +318,26 @@ func lastFailureBefore(rets []retSite, success *retSite, isFailure func(string) 
 		}
 	}
 	return nil
+}
+
+// posIn is where fn hands back the site's results: the site itself when it
+// is fn's, else the last return of fn that hands them back whole (return
+// r.fail(err), a branch extracted into a helper); NoPos when fn does not,
+// or hands them back only after testing them (res, err := f(); …; return
+// res, err: a failure of f returned first).
+func (r *retSite) posIn(fn *ssa.Function) token.Pos {
+	if r.in == fn {
+		return r.pos
+	}
+	for i := len(r.via) - 1; i >= 0; i-- {
+		if r.via[i].in == fn {
+			if r.via[i].pair {
+				return token.NoPos
+			}
+			return r.via[i].pos
+		}
+	}
+	return token.NoPos
 }
 
 // workErrorReturn is, when the entry ends by handing the main work's error
@@ -394,12 +429,20 @@ func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.Ret
 	case 1:
 		a.followResults(fn, info, s, s.Results[0], sc, w, out)
 	case 2:
-		if call := a.pairOfCall(fn, info, s); call != nil && sc.guard != guardError && a.followResults(fn, info, s, call, sc, w, out) {
+		if call := a.pairOfCall(fn, info, s); call != nil && sc.guard != guardError && a.followPair(fn, info, s, call, sc, w, out) {
 			// return res, err, both made by one call: its returns.
 			return
 		}
 		a.classifyPair(fn, info, s, s, s.Results[0], s.Results[1], sc, w, out)
 	}
+}
+
+// followPair is followResults for a return of the pair a call made: its
+// hop is marked so.
+func (a *analysis) followPair(fn *ssa.Function, info *types.Info, hop ast.Node, e ast.Expr, sc scope, w *retWalk, out *[]retSite) bool {
+	w.pair = true
+	defer func() { w.pair = false }()
+	return a.followResults(fn, info, hop, e, sc, w, out)
 }
 
 // followResults classifies the returns of the tree's own functions a call
@@ -414,7 +457,8 @@ func (a *analysis) followResults(fn *ssa.Function, info *types.Info, hop ast.Nod
 	if len(c.own) == 0 || c.known {
 		return false
 	}
-	w.via = append(w.via, retHop{in: fn, pos: hop.Pos()})
+	w.via = append(w.via, retHop{in: fn, pos: hop.Pos(), pair: w.pair})
+	w.pair = false
 	for _, callee := range c.own {
 		a.returns(callee, sc, w, out)
 	}
