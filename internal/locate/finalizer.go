@@ -455,7 +455,7 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	// The cleanup is the first of the tree's functions the branch calls
 	// with the primary object (the work done before the finalizer goes),
 	// else the first that reaches a removal, else the first.
-	var withObj, reaching, first *call
+	var withObj, reaching, first, lookup *call
 	var bestRemoves []finOp
 	for _, c := range a.callsIn(fn) {
 		c := c
@@ -464,6 +464,14 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		}
 		if a.predicate(c, removes) {
 			continue // a test (hasFinalizer(obj)), not the work
+		}
+		if a.lookup(c, removes) {
+			// A read of what the cleanup works on (list the children),
+			// not the work: the cleanup only when nothing else is called.
+			if lookup == nil {
+				lookup = &c
+			}
+			continue
 		}
 		if first == nil {
 			first = &c
@@ -484,7 +492,7 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		bestRemoves = append(bestRemoves, reached...)
 	}
 	removing := len(inBranch) > 0 || reaching != nil
-	best := cmp.Or(withObj, reaching, first)
+	best := cmp.Or(withObj, reaching, first, lookup)
 	if best == nil {
 		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree: the finalizer is dropped inline, with no cleanup function"
 		return &cleanup{sites: []Site{ifSite}, removes: inBranch, inline: true}, removing
@@ -515,6 +523,34 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 func (a *analysis) predicate(c call, removes []finOp) bool {
 	for _, fn := range c.own {
 		if r := fn.Signature.Results(); r.Len() != 1 || !isBool(r.At(0).Type()) {
+			return false
+		}
+	}
+	sub := a.prog.Reachable(c.own...)
+	if len(a.writeCalls(sub)) > 0 || len(sub.Unanalysed) > 0 {
+		return false
+	}
+	for _, op := range removes {
+		if sub.Has(op.in) {
+			return false
+		}
+	}
+	return true
+}
+
+// lookup reports whether a call only reads: its functions return values
+// besides an error, and reach neither a write nor a removal of the
+// finalizer (all of them analysed).
+func (a *analysis) lookup(c call, removes []finOp) bool {
+	for _, fn := range c.own {
+		res := fn.Signature.Results()
+		values := 0
+		for i := 0; i < res.Len(); i++ {
+			if !isErrorType(res.At(i).Type()) {
+				values++
+			}
+		}
+		if values == 0 {
 			return false
 		}
 	}

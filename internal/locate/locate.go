@@ -319,7 +319,7 @@ func (p *pass) requeues() *requeues {
 		case StyleGenerated:
 			p.requeueRes = p.a.generatedRequeues(p.f)
 		default:
-			p.requeueRes = p.a.resultRequeues(p.f)
+			p.requeueRes = p.a.resultRequeues(p.f, p.kind())
 		}
 	}
 	return p.requeueRes

@@ -61,6 +61,9 @@ var fixtures = []string{
 	"ownbuilder",
 	"ifacekind",
 	"condtargets",
+	"requeuehelpers",
+	"queuewait",
+	"finlookup",
 }
 
 // located is what the tests read of a located fixture: the tree's root

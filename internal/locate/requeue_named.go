@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -15,7 +16,7 @@ import (
 // evidence that hands it back. Named results never assigned before the
 // return are the zero result and a nil error; an assignment the return may
 // or may not see (under a condition) leaves the result not settled.
-func (a *analysis) classifyBare(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
+func (a *analysis) classifyBare(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, sc scope, w *retWalk, out *[]retSite) {
 	idents := namedResults(fn)
 	if len(idents) != 2 || typeKey(info.TypeOf(idents[0])) != typeResult {
 		return
@@ -44,14 +45,14 @@ func (a *analysis) classifyBare(fn *ssa.Function, info *types.Info, s *ast.Retur
 	errE, errVal := value(errAs, 1)
 	switch {
 	case !resOK || !errOK:
-		*out = append(*out, retSite{pos: s.Pos(), in: fn, ret: s, at: s, opaque: idents[0],
+		*out = append(*out, retSite{pos: s.Pos(), in: fn, ret: s, at: s, opaque: idents[0], via: slices.Clone(w.via),
 			note: "the named results this bare return hands back are assigned under a condition before it"})
 	case resAs != nil && resAs == errAs && len(resAs.Lhs) == 2 && len(resAs.Rhs) == 1:
 		// result, retErr = r.reconcile(ctx, obj): the callee's returns.
-		a.followResults(fn, info, resAs.Rhs[0], sc, seen, out)
+		a.followResults(fn, info, s, resAs.Rhs[0], sc, w, out)
 	case !resVal || !errVal:
 		at := cmp.Or(resAs, errAs)
-		*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: at.Rhs[0]})
+		*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: at.Rhs[0], via: slices.Clone(w.via)})
 	default:
 		// A named result never assigned is its zero value (nil below).
 		var at ast.Node = s
@@ -61,7 +62,7 @@ func (a *analysis) classifyBare(fn *ssa.Function, info *types.Info, s *ast.Retur
 		case errAs != nil:
 			at = errAs
 		}
-		a.classifyPair(fn, info, s, at, res, errE, sc, out)
+		a.classifyPair(fn, info, s, at, res, errE, sc, w, out)
 		if at != ast.Node(s) {
 			(*out)[len(*out)-1].note = fmt.Sprintf("handed back by the bare return at line %d", retLine)
 		}
@@ -214,7 +215,7 @@ func endsBare(fn *ssa.Function) bool {
 
 // deferredResults classifies the values a deferred closure of the entry
 // stores into its named results (retErr = ..., result = ...).
-func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
+func (a *analysis) deferredResults(entry *ssa.Function, kind *types.Named) []retSite {
 	fd, ok := entry.Syntax().(*ast.FuncDecl)
 	if !ok || fd.Type.Results == nil {
 		return nil
@@ -230,7 +231,8 @@ func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
 		return nil
 	}
 	var out []retSite
-	seen := map[*ssa.Function]bool{entry: true}
+	w := newRetWalk(kind)
+	w.seen[entry] = scope{}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		d, ok := n.(*ast.DeferStmt)
 		if !ok {
@@ -251,9 +253,7 @@ func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
 				for _, l := range as.Lhs {
 					if id, ok := l.(*ast.Ident); ok && named[info.Uses[id]] && typeKey(info.TypeOf(id)) == typeResult {
 						closure := a.bySyntax[lit]
-						n := len(out)
-						a.followResults(closure, info, as.Rhs[0], scope{}, seen, &out)
-						if len(out) == n {
+						if !a.followResults(closure, info, as, as.Rhs[0], scope{}, w, &out) {
 							out = append(out, retSite{pos: as.Pos(), in: closure, ret: as, at: as, opaque: as.Rhs[0], deferred: true})
 						}
 					}
@@ -277,7 +277,7 @@ func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
 					class = ClassErrorBackoff
 				case typeKey(t) == typeResult:
 					// What the result is set to, as the engine follows it.
-					rv, ok := a.resultValue(closure, as.Rhs[i])
+					rv, ok := a.resultValue(closure, as.Rhs[i], kind)
 					if !ok {
 						out = append(out, retSite{pos: as.Pos(), in: closure, ret: as, at: as, opaque: rv.opaque, deferred: true})
 						continue
@@ -300,4 +300,92 @@ func (a *analysis) deferredResults(entry *ssa.Function) []retSite {
 		return false
 	})
 	return out
+}
+
+// pairOfCall is the call whose two results a return hands back as they
+// are (res, err := f(…); …; return res, err), when the nearest assignment
+// before the return in its block, or an enclosing one, that assigns either
+// assigns both from that call; nil otherwise.
+func (a *analysis) pairOfCall(fn *ssa.Function, info *types.Info, ret *ast.ReturnStmt) ast.Expr {
+	var vars [2]types.Object
+	for i, e := range ret.Results {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		if vars[i] = info.Uses[id]; vars[i] == nil {
+			return nil
+		}
+	}
+	if typeKey(vars[0].Type()) != typeResult || !isErrorType(vars[1].Type()) {
+		return nil
+	}
+	for _, v := range vars {
+		if id := namedResults(fn); len(id) == 2 && (info.Defs[id[0]] == v || info.Defs[id[1]] == v) {
+			return nil // a named result: its assignments decide
+		}
+	}
+	for _, as := range []*ast.AssignStmt{a.lastAssign(info, ret, vars[0]), a.lastAssign(info, ret, vars[1])} {
+		if as == nil || len(as.Lhs) != 2 || len(as.Rhs) != 1 || !assigns(info, as.Lhs[0], vars[0]) && !defines(info, as.Lhs[0], vars[0]) ||
+			!assigns(info, as.Lhs[1], vars[1]) && !defines(info, as.Lhs[1], vars[1]) {
+			return nil
+		}
+	}
+	as := a.lastAssign(info, ret, vars[0])
+	if _, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); !ok {
+		return nil
+	}
+	return as.Rhs[0]
+}
+
+// defines reports whether the left-hand side l declares the variable v.
+func defines(info *types.Info, l ast.Expr, v types.Object) bool {
+	id, ok := ast.Unparen(l).(*ast.Ident)
+	return ok && v != nil && info.Defs[id] == v
+}
+
+// lastAssign is the nearest statement before ret, in its block or an
+// enclosing one of its function, that assigns or declares v, when it is an
+// assignment; nil otherwise.
+func (a *analysis) lastAssign(info *types.Info, ret *ast.ReturnStmt, v types.Object) *ast.AssignStmt {
+	touches := func(n ast.Node) bool {
+		found := false
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.AssignStmt:
+				for _, l := range x.Lhs {
+					found = found || assigns(info, l, v) || defines(info, l, v)
+				}
+			case *ast.UnaryExpr:
+				found = found || x.Op == token.AND && assigns(info, x.X, v)
+			}
+			return !found
+		})
+		return found
+	}
+	child := ast.Node(ret)
+	for _, n := range a.path(ret.Pos(), ret.End()) {
+		var list []ast.Stmt
+		switch b := n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return nil
+		case *ast.BlockStmt:
+			list = b.List
+		case *ast.CaseClause:
+			list = b.Body
+		case *ast.CommClause:
+			list = b.Body
+		}
+		for i := len(list) - 1; i >= 0; i-- {
+			if list[i].Pos() >= child.Pos() || !touches(list[i]) {
+				continue
+			}
+			as, _ := list[i].(*ast.AssignStmt)
+			return as
+		}
+		child = n
+	}
+	return nil
 }

@@ -23,7 +23,10 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 		fns = append([]*ssa.Function{f.worker}, f.worker.AnonFuncs...)
 	}
 	var rateLimited, after, forget []Site
+	// timed are the requeues of after, one for each of its sites.
+	var timed []*timedRequeue
 	var unsettledAt []string
+	worker := map[*ssa.Function]bool{}
 	scan := func(fn *ssa.Function) {
 		info := a.infoAt(posOf(fn))
 		for _, c := range a.callsIn(fn) {
@@ -35,9 +38,8 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 					s.Note = fmt.Sprintf("hands the queue to %s, whose body calls AddAfter (%s:%d)", cite.ObjectName(c.fn), r.site.File, r.site.Line)
 					r.site.Note = "the AddAfter in the dependency's body"
 					after = append(after, s, *r.site)
-					if out.success == nil {
-						out.success = &timedRequeue{in: fn, at: c.expr, duration: r.duration}
-					}
+					tr := &timedRequeue{in: fn, at: c.expr, duration: r.duration}
+					timed = append(timed, tr, tr)
 				} else if r.unsettled != "" {
 					unsettledAt = append(unsettledAt, r.unsettled)
 				}
@@ -54,16 +56,27 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 			case RoleQueueAddAfter:
 				s := a.site(c.expr.Lparen)
 				s.Class = ClassSuccessInterval
-				after = append(after, s)
-				if out.success == nil {
-					out.success = &timedRequeue{in: fn, at: c.expr, duration: c.arg(c.fact.Arg)}
+				if !worker[fn] && info != nil {
+					// In the sync path, what the conditions around the
+					// call test says what it waits on (as for a returned
+					// RequeueAfter); the worker's own re-add is the
+					// interval.
+					switch a.requeueGuard(info, c.expr, kind) {
+					case guardError:
+						s.Class = ClassRetryAfterFailure
+					case guardOther:
+						s.Class = ClassDependencyWait
+					}
 				}
+				after = append(after, s)
+				timed = append(timed, &timedRequeue{in: fn, at: c.expr, duration: c.arg(c.fact.Arg)})
 			case RoleQueueForget:
 				forget = append(forget, a.site(c.expr.Lparen))
 			}
 		}
 	}
 	for _, fn := range fns {
+		worker[fn] = true
 		scan(fn)
 	}
 	for _, fn := range reach.Funcs() {
@@ -93,6 +106,22 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	}
 	errRow := rowOf(append(rateLimited, syncErrs...), "no AddRateLimited in the worker: a failed sync is only logged, so a failed key comes back only with the next event or resync")
 	if len(after) > 0 {
+		// The interval, else a wait on something else: the final success
+		// return then does not requeue.
+		best := 0
+		for i, s := range after {
+			if s.Class == ClassSuccessInterval && after[best].Class != ClassSuccessInterval {
+				best = i
+			}
+			if after[best].Class != ClassSuccessInterval && s.Class == ClassDependencyWait && after[best].Class != ClassDependencyWait {
+				best = i
+			}
+		}
+		if after[best].Class == ClassDependencyWait {
+			after[best].Note = joinNotes(after[best].Note, "a wait on something else than the object, with no failure; the final success return does not requeue: the steady state is event-driven")
+		}
+		after[0], after[best] = after[best], after[0]
+		out.success = timed[best]
 		out.onError, out.onSuccess = errRow, rowOf(after, "")
 		return out
 	}

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -42,6 +43,69 @@ type retSite struct {
 	// afterWork says the return waits after a write that succeeded in its
 	// own block (a child just created): a dependency wait, not a retry.
 	afterWork bool
+	// via are the returns that hand this one's results back towards the
+	// entry (return r.reconcile(ctx, obj)), outermost first.
+	via []retHop
+}
+
+// retHop is a return that hands back the results of a call: where, and in
+// which function.
+type retHop struct {
+	in  *ssa.Function
+	pos token.Pos
+	// pair says the return hands back the two results a call made,
+	// after testing them (res, err := f(); …; return res, err).
+	pair bool
+}
+
+// retWalk is one walk of a reconciler's returns: the primary type (what a
+// condition testing the object alone reads), the weakest scope each
+// function was walked under, and the returns that hand back the results of
+// the function being walked.
+type retWalk struct {
+	kind *types.Named
+	seen map[*ssa.Function]scope
+	via  []retHop
+	// pair marks the next hop as a return of a call's tested pair.
+	pair bool
+}
+
+// newRetWalk starts a walk of the returns of a reconciler of kind.
+func newRetWalk(kind *types.Named) *retWalk {
+	return &retWalk{kind: kind, seen: map[*ssa.Function]scope{}}
+}
+
+// walked names the functions the walk read.
+func (w *retWalk) walked() map[*ssa.Function]bool {
+	out := map[*ssa.Function]bool{}
+	for fn := range w.seen {
+		out[fn] = true
+	}
+	return out
+}
+
+// weaker reports whether scope s says less of a return than t: a function
+// reached again under a weaker scope (a helper every return builds its
+// result with, reached first from a failure path, then from the success
+// path) is walked again, and its returns are classified under the weakest.
+func weaker(s, t scope) bool {
+	return s.guard < t.guard || s.guard == t.guard && !s.terminal && t.terminal
+}
+
+// lastWalk keeps, of the sites a walk classified at one place, the last:
+// a function walked again is walked under a weaker scope.
+func lastWalk(rets []retSite) []retSite {
+	last := map[token.Pos]int{}
+	for i, r := range rets {
+		last[r.at.Pos()] = i
+	}
+	var out []retSite
+	for i, r := range rets {
+		if last[r.at.Pos()] == i {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // afterFn is the function the site's RequeueAfter expression is in.
@@ -55,13 +119,14 @@ func (r *retSite) afterFn() *ssa.Function {
 // resultRequeues classifies every return of the reconcile path of a
 // controller-runtime reconciler, following returns that hand back a helper's
 // result.
-func (a *analysis) resultRequeues(f *found) *requeues {
+func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
 	out := &requeues{}
 	var rets []retSite
-	walked := map[*ssa.Function]bool{}
-	a.returns(f.entry, scope{}, walked, &rets)
-	searched := fmt.Sprintf("the returns of %s (the entry and the functions whose results it hands back), and the named results its deferred functions assign: a reconcile.Result that may hold RequeueAfter or Requeue, with the error each is returned with", funcNames(walked))
-	rets = append(rets, a.deferredResults(f.entry)...)
+	w := newRetWalk(kind)
+	a.returns(f.entry, scope{}, w, &rets)
+	rets = lastWalk(rets)
+	searched := fmt.Sprintf("the returns of %s (the entry and the functions whose results it hands back), and the named results its deferred functions assign: a reconcile.Result that may hold RequeueAfter or Requeue, with the error each is returned with", funcNames(w.walked()))
+	rets = append(rets, a.deferredResults(f.entry, kind)...)
 	// A failure path that requeues after a setting of the controller's own
 	// (a field of the reconciler) that it also waits on dependencies with
 	// is waiting on a dependency too; an interval of the object is a retry.
@@ -77,13 +142,21 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 		}
 	}
 
+	// The success return: the entry's own, else the first function's the
+	// walk met; in that function, the last in the source (the steady
+	// state, past the returns of the special cases).
 	var success *retSite
 	for i := range rets {
-		if rets[i].class == ClassSuccessInterval {
-			out.successReturns = append(out.successReturns, rets[i].ret.Pos())
-			if success == nil || rets[i].in == f.entry {
-				success = &rets[i]
-			}
+		r := &rets[i]
+		if r.class != ClassSuccessInterval {
+			continue
+		}
+		out.successReturns = append(out.successReturns, r.ret.Pos())
+		switch {
+		case success == nil,
+			r.in == f.entry && success.in != f.entry,
+			r.in == success.in && r.pos > success.pos:
+			success = r
 		}
 	}
 	isFailure := func(c string) bool { return c == ClassErrorBackoff || c == ClassRetryAfterFailure }
@@ -91,6 +164,12 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 	// success return; when it is bare, a deferred closure's failure
 	// assignment to the named error is what that return hands back last.
 	bareEnd := success == nil && endsBare(f.entry)
+	final := token.Pos(f.entry.Syntax().End())
+	if b := body(f.entry); b != nil && len(b.List) > 0 {
+		if last, ok := b.List[len(b.List)-1].(*ast.ReturnStmt); ok && len(last.Results) == 1 {
+			final = last.Pos()
+		}
+	}
 	var primary *retSite
 	for i := range rets {
 		r := &rets[i]
@@ -99,14 +178,22 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 		}
 		switch {
 		case success != nil:
-			if r.in == success.in && r.pos < success.pos && (primary == nil || r.pos > primary.pos) {
-				primary = r
-			}
+			// Found below, along the returns that hand the success back.
 		case bareEnd && r.deferred:
 			if primary == nil || !primary.deferred || r.pos > primary.pos {
 				primary = r
 			}
-		case r.in == f.entry && (primary == nil || !primary.deferred && r.pos > primary.pos):
+		case r.posIn(f.entry).IsValid() && r.posIn(f.entry) < final && (primary == nil || !primary.deferred && r.posIn(f.entry) > primary.posIn(f.entry)):
+			// The entry's failure returns, and those it hands back from
+			// a helper before its final return (what that return hands
+			// back is the success path's).
+			primary = r
+		}
+	}
+	if success != nil {
+		primary = lastFailureBefore(rets, success, isFailure)
+	} else if !bareEnd {
+		if r := a.workErrorReturn(f.entry, rets, isFailure); r != nil {
 			primary = r
 		}
 	}
@@ -207,6 +294,104 @@ func (a *analysis) resultRequeues(f *found) *requeues {
 	return out
 }
 
+// lastFailureBefore is the failure return that handles the main work's
+// error: the last failure return before the success return, in the
+// function that returns it; when that function has none (a helper that
+// only builds the result), the last before the return that hands the
+// success back, one function out at a time.
+func lastFailureBefore(rets []retSite, success *retSite, isFailure func(string) bool) *retSite {
+	levels := []retHop{{in: success.in, pos: success.pos}}
+	for i := len(success.via) - 1; i >= 0; i-- {
+		levels = append(levels, success.via[i])
+	}
+	for _, l := range levels {
+		var primary *retSite
+		at := token.NoPos
+		for i := range rets {
+			r := &rets[i]
+			if p := r.posIn(l.in); isFailure(r.class) && p.IsValid() && p < l.pos && p > at {
+				primary, at = r, p
+			}
+		}
+		if primary != nil {
+			return primary
+		}
+	}
+	return nil
+}
+
+// posIn is where fn hands back the site's results: the site itself when it
+// is fn's, else the last return of fn that hands them back whole (return
+// r.fail(err), a branch extracted into a helper); NoPos when fn does not,
+// or hands them back only after testing them (res, err := f(); …; return
+// res, err: a failure of f returned first).
+func (r *retSite) posIn(fn *ssa.Function) token.Pos {
+	if r.in == fn {
+		return r.pos
+	}
+	for i := len(r.via) - 1; i >= 0; i-- {
+		if r.via[i].in == fn {
+			if r.via[i].pair {
+				return token.NoPos
+			}
+			return r.via[i].pos
+		}
+	}
+	return token.NoPos
+}
+
+// workErrorReturn is, when the entry ends by handing the main work's error
+// to a helper whose results it returns (err = r.work(…); return
+// r.status(ctx, obj, err)), the failure return of that helper that returns
+// the error it was handed: the one that handles the main work's error.
+// Nil when the entry does not end so, or the helper returns that error at
+// no single failure return.
+func (a *analysis) workErrorReturn(entry *ssa.Function, rets []retSite, isFailure func(string) bool) *retSite {
+	b := body(entry)
+	if b == nil || len(b.List) == 0 {
+		return nil
+	}
+	ret, ok := b.List[len(b.List)-1].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return nil
+	}
+	ce, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	info := a.infoAt(ret.Pos())
+	arg := -1
+	for i, e := range ce.Args {
+		if t := info.TypeOf(e); t != nil && isErrorType(t) && !isNil(info, e) {
+			if arg >= 0 {
+				return nil // two errors handed: which is the work's is not said
+			}
+			arg = i
+		}
+	}
+	c := a.makeCall(info, ce, entry)
+	if arg < 0 || c.known || len(c.own) != 1 {
+		return nil
+	}
+	fb := a.flowBodyOf(c.own[0])
+	if fb == nil || fb.lit != nil {
+		return nil
+	}
+	var found *retSite
+	for i := range rets {
+		r := &rets[i]
+		rs, ok := r.ret.(*ast.ReturnStmt)
+		if !ok || r.in != c.own[0] || !isFailure(r.class) || len(rs.Results) != 2 || fb.argParam(rs.Results[1]) != arg {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = r
+	}
+	return found
+}
+
 // successRow is the requeue-success row of a timed success return: its
 // site, classed success-interval, the primary one.
 func (a *analysis) successRow(pos token.Pos, note string) Row {
@@ -217,43 +402,68 @@ func (a *analysis) successRow(pos token.Pos, note string) Row {
 	return Row{Sites: []Site{s}}
 }
 
-// returns collects the classified returns of fn under a guard.
-func (a *analysis) returns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
-	if seen[fn] {
+// returns collects the classified returns of fn under a guard: the
+// conditions around each return within fn (requeueGuard), under those of
+// the returns that hand fn's results back. A function reached again under
+// a weaker scope is walked again.
+func (a *analysis) returns(fn *ssa.Function, sc scope, w *retWalk, out *[]retSite) {
+	if prev, ok := w.seen[fn]; ok && !weaker(sc, prev) {
 		return
 	}
-	seen[fn] = true
+	w.seen[fn] = sc
 	b := body(fn)
 	if b == nil {
 		return
 	}
 	info := a.infoAt(b.Pos())
-	a.walkReturns(info, b, sc, func(r *ast.ReturnStmt, sc scope) {
-		a.classifyReturn(fn, info, r, sc, seen, out)
+	a.walkReturns(info, b, scope{terminal: sc.terminal}, func(r *ast.ReturnStmt, rs scope) {
+		rs.guard = max(sc.guard, a.requeueGuard(info, r, w.kind))
+		a.classifyReturn(fn, info, r, rs, w, out)
 	})
 }
 
-func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
+func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, sc scope, w *retWalk, out *[]retSite) {
 	switch len(s.Results) {
 	case 0:
-		a.classifyBare(fn, info, s, sc, seen, out)
+		a.classifyBare(fn, info, s, sc, w, out)
 	case 1:
-		a.followResults(fn, info, s.Results[0], sc, seen, out)
+		a.followResults(fn, info, s, s.Results[0], sc, w, out)
 	case 2:
-		a.classifyPair(fn, info, s, s, s.Results[0], s.Results[1], sc, out)
+		if call := a.pairOfCall(fn, info, s); call != nil && sc.guard != guardError && a.followPair(fn, info, s, call, sc, w, out) {
+			// return res, err, both made by one call: its returns.
+			return
+		}
+		a.classifyPair(fn, info, s, s, s.Results[0], s.Results[1], sc, w, out)
 	}
 }
 
+// followPair is followResults for a return of the pair a call made: its
+// hop is marked so.
+func (a *analysis) followPair(fn *ssa.Function, info *types.Info, hop ast.Node, e ast.Expr, sc scope, w *retWalk, out *[]retSite) bool {
+	w.pair = true
+	defer func() { w.pair = false }()
+	return a.followResults(fn, info, hop, e, sc, w, out)
+}
+
 // followResults classifies the returns of the tree's own functions a call
-// hands its results back from (return r.reconcile(ctx, obj)).
-func (a *analysis) followResults(fn *ssa.Function, info *types.Info, e ast.Expr, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
-	if ce, ok := ast.Unparen(e).(*ast.CallExpr); ok {
-		if c := a.makeCall(info, ce, fn); len(c.own) > 0 && !c.known {
-			for _, callee := range c.own {
-				a.returns(callee, sc, seen, out)
-			}
-		}
+// hands its results back from (return r.reconcile(ctx, obj)), at the return
+// hop; false when the call runs none of them.
+func (a *analysis) followResults(fn *ssa.Function, info *types.Info, hop ast.Node, e ast.Expr, sc scope, w *retWalk, out *[]retSite) bool {
+	ce, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
 	}
+	c := a.makeCall(info, ce, fn)
+	if len(c.own) == 0 || c.known {
+		return false
+	}
+	w.via = append(w.via, retHop{in: fn, pos: hop.Pos(), pair: w.pair})
+	w.pair = false
+	for _, callee := range c.own {
+		a.returns(callee, sc, w, out)
+	}
+	w.via = w.via[:len(w.via)-1]
+	return true
 }
 
 // classifyPair classifies a result and an error handed back by the return
@@ -263,12 +473,13 @@ func (a *analysis) followResults(fn *ssa.Function, info *types.Info, e ast.Expr,
 // (assigned to a variable, built by a helper, copied field by field from
 // another result), or where its trail ends (a builder the engine cannot
 // follow: the class is then unknown).
-func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, at ast.Node, res, errE ast.Expr, sc scope, out *[]retSite) {
+func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, at ast.Node, res, errE ast.Expr, sc scope, w *retWalk, out *[]retSite) {
+	via := slices.Clone(w.via)
 	var rv resultValue
 	if res != nil {
 		var ok bool
-		if rv, ok = a.resultValue(fn, res); !ok {
-			*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: rv.opaque})
+		if rv, ok = a.resultValue(fn, res, w.kind); !ok {
+			*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: rv.opaque, via: via})
 			return
 		}
 	}
@@ -291,19 +502,21 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 			// return ctrl.Result{RequeueAfter: d}, r.update(…): the
 			// call's error decides; where it is nil, the result requeues
 			// after a success.
-			*out = append(*out, retSite{pos: at.Pos(), class: ClassErrorBackoff, in: fn, ret: s, at: at})
+			*out = append(*out, retSite{pos: at.Pos(), class: ClassErrorBackoff, in: fn, ret: s, at: at, via: via})
 			errClass = "nil"
 		}
 	}
+	// Where the result's RequeueAfter was stored into it (result.RequeueAfter
+	// = d under a condition), that condition guards the wait too.
+	g = max(g, rv.guard)
 	afterWork := after && errClass == "nil" && g != guardNone && a.followsWrite(fn, info, s)
+	// RequeueAfter before Requeue, as controller-runtime reads a result.
 	class := ClassNone
 	switch {
 	case errClass == ClassTerminal:
 		class = ClassTerminal
 	case errClass == "error":
 		class = ClassErrorBackoff
-	case requeue:
-		class = ClassImmediate
 	case afterWork:
 		class = ClassDependencyWait
 	case after && g == guardError:
@@ -312,8 +525,10 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		class = ClassDependencyWait
 	case after:
 		class = ClassSuccessInterval
+	case requeue:
+		class = ClassImmediate
 	}
-	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, ret: s, at: at, afterWork: afterWork})
+	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, ret: s, at: at, afterWork: afterWork, via: via})
 }
 
 // resultValue is what the engine says a returned reconcile.Result holds.
@@ -328,20 +543,30 @@ type resultValue struct {
 	interval types.Object
 	// opaque is where the trail ends, when it does.
 	opaque ast.Expr
+	// guard is what the conditions around a store of RequeueAfter into a
+	// result variable (result.RequeueAfter = d) test.
+	guard guard
 }
 
 // resultValue follows a returned result to the Result literals that reach
-// it; false when one of its values cannot be followed (opaque says where).
-func (a *analysis) resultValue(fn *ssa.Function, res ast.Expr) (resultValue, bool) {
+// it, and to the stores into the fields of a result variable
+// (result.RequeueAfter = d); false when one of its values cannot be
+// followed (opaque says where).
+func (a *analysis) resultValue(fn *ssa.Function, res ast.Expr, kind *types.Named) (resultValue, bool) {
 	b := a.flowBodyOf(fn)
 	if b == nil {
 		return resultValue{opaque: res}, false
 	}
 	fl := &flowEngine{a: a}
 	var out resultValue
+	a.resultStores(b, res, kind, &out)
 	for _, v := range fl.values(b, res) {
 		switch {
 		case v.zero:
+			continue
+		case v.external && a.resultStores(v.b, v.e, kind, &out):
+			// A result variable declared without a value: zero, but for
+			// the stores into its fields.
 			continue
 		case v.ended() || v.param >= 0:
 			return resultValue{opaque: cmpExpr(v.e, res)}, false
@@ -378,6 +603,42 @@ func (a *analysis) resultValue(fn *ssa.Function, res ast.Expr) (resultValue, boo
 		}
 	}
 	return out, true
+}
+
+// resultStores adds to out what the stores into the fields of a result
+// variable of body b hold (result.Requeue = true, result.RequeueAfter = d,
+// in the body or in a closure of it), and the conditions around the store
+// of RequeueAfter; it reports whether e names a local variable of type
+// reconcile.Result.
+func (a *analysis) resultStores(b *flowBody, e ast.Expr, kind *types.Named, out *resultValue) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || b == nil {
+		return false
+	}
+	v := varOf(b.info, id)
+	if v == nil || b.paramIndex(v) >= 0 || typeKey(v.Type()) != typeResult || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+		return false
+	}
+	for _, st := range b.local().stores[v] {
+		if len(st.path) != 1 {
+			continue
+		}
+		tv := b.info.Types[st.value]
+		switch typeResult + "." + st.path[0] {
+		case fieldResultRequeue:
+			out.requeue = out.requeue || tv.Value == nil || constant.BoolVal(tv.Value)
+		case fieldResultRequeueAfter:
+			if tv.Value != nil && constant.Sign(tv.Value) <= 0 {
+				continue
+			}
+			out.guard = max(out.guard, a.requeueGuard(b.info, st.value, kind))
+			if out.after == nil {
+				out.after, out.interval = st.value, namedBy(b.info, st.value)
+				out.afterIn = a.bySyntax[b.decl]
+			}
+		}
+	}
+	return true
 }
 
 // funcName names a function as a citation does, or a function literal by

@@ -1,0 +1,47 @@
+package locate_test
+
+import (
+	"testing"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+)
+
+// TestRequeueClasses checks the class of the requeue rows' primary sites,
+// which the want comments do not state: a timed requeue under a condition
+// that tests something else than the object waits on it (a dependency
+// wait), one under a test of the object alone, or none, is the interval.
+func TestRequeueClasses(t *testing.T) {
+	cases := []struct {
+		fixture, ctrl, row, class string
+	}{
+		{"queuewait", "SecretWaiter", locate.RowRequeueSuccess, locate.ClassDependencyWait},
+		{"queuewait", "AccountTicker", locate.RowRequeueSuccess, locate.ClassSuccessInterval},
+		{"requeuehelpers", "StateReconciler", locate.RowRequeueSuccess, locate.ClassSuccessInterval},
+		{"requeuehelpers", "BuilderReconciler", locate.RowRequeueSuccess, locate.ClassSuccessInterval},
+		{"requeuehelpers", "BuilderReconciler", locate.RowRequeueError, locate.ClassErrorBackoff},
+		{"requeuehelpers", "PhaseReconciler", locate.RowRequeueSuccess, locate.ClassSuccessInterval},
+		{"requeuehelpers", "PhaseReconciler", locate.RowRequeueError, locate.ClassErrorBackoff},
+	}
+	for _, c := range cases {
+		t.Run(c.fixture+"/"+c.ctrl+"/"+c.row, func(t *testing.T) {
+			l := locateFixture(t, c.fixture)
+			if l.err != nil {
+				t.Fatalf("load: %v", l.err)
+			}
+			for _, ctrl := range l.ctrls {
+				if ctrl.Name != c.ctrl {
+					continue
+				}
+				p, ok := ctrl.Rows[c.row].Primary()
+				if !ok {
+					t.Fatalf("no primary site: %s", ctrl.Rows[c.row].None)
+				}
+				if p.Class != c.class {
+					t.Errorf("%s:%d: class %s, want %s", p.File, p.Line, p.Class, c.class)
+				}
+				return
+			}
+			t.Fatalf("no controller %s", c.ctrl)
+		})
+	}
+}

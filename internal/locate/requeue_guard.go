@@ -1,0 +1,202 @@
+package locate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// What a requeue waits on, read from the conditions around it. A timed
+// requeue under a condition that tests something else than the object (a
+// child's readiness, a cache, a value a call computed) waits on that: a
+// dependency wait. A condition that tests only the primary object itself
+// (its spec, its status, a method or a function of the object alone, a
+// switch on one of its fields) chooses what this pass does; it waits on
+// nothing, and a requeue under it is the object's own interval. A test of
+// the object's deletion is not such a test: a requeue on the deletion
+// branch waits for what the deletion waits on.
+
+// requeueGuard is what the conditions around n, within the function that
+// holds it (a closure's own body), say of it: guardError under a test of
+// an error, guardOther under a test of something else than the object,
+// else guardNone. Loops and select cases guard what they hold.
+func (a *analysis) requeueGuard(info *types.Info, n ast.Node, kind *types.Named) guard {
+	g := guardNone
+	path := a.path(n.Pos(), n.End())
+	for i := 1; i < len(path); i++ {
+		child := path[i-1]
+		switch p := path[i].(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return g
+		case *ast.IfStmt:
+			var bg, eg guard
+			if a.ownTest(info, p.Cond, kind) {
+				bg, eg = guardNone, guardNone
+			} else {
+				bg, eg = branchGuards(info, p.Cond)
+			}
+			switch child {
+			case ast.Node(p.Body):
+				g = max(g, bg)
+			case p.Else:
+				g = max(g, eg)
+			}
+		case *ast.ForStmt:
+			if child == ast.Node(p.Body) {
+				g = max(g, guardOther)
+			}
+		case *ast.RangeStmt:
+			if child == ast.Node(p.Body) {
+				g = max(g, guardOther)
+			}
+		case *ast.CommClause:
+			g = max(g, guardOther)
+		case *ast.CaseClause:
+			g = max(g, a.caseGuard(info, p, path[i+1:], kind))
+		}
+	}
+	return g
+}
+
+// caseGuard is what a case clause says of its body: nothing when its
+// switch selects on the object alone (a tag of the object's, constant
+// cases; or cases that each test the object alone), else what its
+// expressions test, at least another condition. outer are the clause's
+// enclosing nodes, innermost first.
+func (a *analysis) caseGuard(info *types.Info, cc *ast.CaseClause, outer []ast.Node, kind *types.Named) guard {
+	var sw *ast.SwitchStmt
+	for _, n := range outer {
+		if s, ok := n.(*ast.SwitchStmt); ok {
+			sw = s
+			break
+		}
+		if _, ok := n.(*ast.BlockStmt); !ok {
+			break
+		}
+	}
+	own := sw != nil && (sw.Tag == nil || a.ownTest(info, sw.Tag, kind)) && (sw.Tag != nil || len(cc.List) > 0)
+	for _, e := range cc.List {
+		if sw != nil && sw.Tag != nil {
+			// A case of a tag: a value the tag is compared with.
+			_, ok := ownValue(info, e, kind)
+			own = own && ok
+			continue
+		}
+		own = own && a.ownTest(info, e, kind)
+	}
+	if own {
+		return guardNone
+	}
+	g := guardOther
+	for _, e := range cc.List {
+		g = max(g, condGuard(info, e))
+	}
+	return g
+}
+
+// ownTest reports whether a condition tests only the primary object: every
+// value it reads is a constant or comes from a value of the primary type
+// (its fields, its methods, functions handed it and constants), at least
+// one does, and it does not test the object's deletion.
+func (a *analysis) ownTest(info *types.Info, cond ast.Expr, kind *types.Named) bool {
+	if kind == nil || cond == nil {
+		return false
+	}
+	rooted, ok := ownValue(info, cond, kind)
+	return ok && rooted && a.deletionTest(info, cond, kind) == 0
+}
+
+// ownValue reports whether e reads only constants and values of the
+// primary type (ok), and whether it reads one of the latter (rooted).
+func ownValue(info *types.Info, e ast.Expr, kind *types.Named) (rooted, ok bool) {
+	e = ast.Unparen(e)
+	if tv, found := info.Types[e]; found && (tv.Value != nil || tv.IsNil()) {
+		return false, true
+	}
+	if isKindValue(info.TypeOf(e), kind) {
+		return true, isLocalValue(info, e)
+	}
+	all := func(es ...ast.Expr) (bool, bool) {
+		rooted := false
+		for _, x := range es {
+			r, ok := ownValue(info, x, kind)
+			if !ok {
+				return false, false
+			}
+			rooted = rooted || r
+		}
+		return rooted, true
+	}
+	switch x := e.(type) {
+	case *ast.SelectorExpr:
+		if sel := info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
+			return all(x.X)
+		}
+	case *ast.UnaryExpr:
+		if x.Op == token.NOT || x.Op == token.AND || x.Op == token.SUB {
+			return all(x.X)
+		}
+	case *ast.StarExpr:
+		return all(x.X)
+	case *ast.BinaryExpr:
+		return all(x.X, x.Y)
+	case *ast.IndexExpr:
+		return all(x.X, x.Index)
+	case *ast.CallExpr:
+		if tv, found := info.Types[x.Fun]; found && tv.IsType() {
+			return all(x.Args...) // a conversion
+		}
+		if sel, isSel := ast.Unparen(x.Fun).(*ast.SelectorExpr); isSel {
+			if s := info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+				// A method of a value read from the object.
+				return all(append([]ast.Expr{sel.X}, x.Args...)...)
+			}
+		}
+		if isBuiltin(info, x.Fun, "len") {
+			return all(x.Args...)
+		}
+		if _, isFunc := typeOfCallee(info, x).(*types.Func); isFunc {
+			// A function handed the object (and constants) alone.
+			rooted, ok := all(x.Args...)
+			return rooted, ok && rooted
+		}
+	}
+	return false, false
+}
+
+// typeOfCallee is the object a call's function expression names.
+func typeOfCallee(info *types.Info, c *ast.CallExpr) types.Object {
+	switch f := ast.Unparen(c.Fun).(type) {
+	case *ast.Ident:
+		return info.Uses[f]
+	case *ast.SelectorExpr:
+		return info.Uses[f.Sel]
+	}
+	return nil
+}
+
+// isKindValue reports whether t is the primary type or a pointer to it.
+func isKindValue(t types.Type, kind *types.Named) bool {
+	if t == nil || kind == nil {
+		return false
+	}
+	n, ok := types.Unalias(deref(t)).(*types.Named)
+	return ok && types.Identical(n.Origin(), kind.Origin())
+}
+
+// isLocalValue reports whether e names a variable (or what it points to,
+// or a field of one) rather than the result of a call.
+func isLocalValue(info *types.Info, e ast.Expr) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		_, ok := info.Uses[x].(*types.Var)
+		return ok
+	case *ast.UnaryExpr:
+		return isLocalValue(info, x.X)
+	case *ast.StarExpr:
+		return isLocalValue(info, x.X)
+	case *ast.SelectorExpr:
+		return isLocalValue(info, x.X)
+	}
+	return false
+}
