@@ -57,14 +57,15 @@ var fixtures = []string{
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
 // check under -short (make test): those the package's other tests read, the
-// Flux-style one and the Knative one (a library family of its own). Loading a
-// fixture costs about three seconds of CPU, so the other fixtures' subtests
-// skip under -short and make test-heavy checks every fixture.
+// Flux-style one, the Knative one (a library family of its own) and the one
+// docs/cases.md names (linedir). Loading a fixture costs about three seconds
+// of CPU, so the other fixtures' subtests skip under -short and make
+// test-heavy checks every fixture.
 var representative = map[string]bool{
 	"clientgo-finalizer": true, "clientgo-plain": true, "kubebuilder": true,
 	"flux": true, "resultbuilder": true, "ctrlnew": true, "valueflow": true,
 	"condhelpers": true, "finproof": true, "depqueue": true, "condflows": true,
-	"requeueflows": true, "knative": true,
+	"requeueflows": true, "knative": true, "linedir": true,
 }
 
 // located is what the tests read of a located fixture: the tree's root
