@@ -38,7 +38,7 @@ vet:
 # fixture rewritten by each refactoring, every row's answer judged against
 # the want comments the rewrite carried along; it fails on a wrong cell
 # not in internal/metamorphic/testdata/known.txt and reports the known ones
-# that now pass. `make test` runs two fixtures of it.
+# that now pass. `make test-heavy` runs two fixtures of it, `make test` one.
 # METAMORPHIC_MATRIX=FILE also writes the matrix to FILE;
 # METAMORPHIC_UPDATE=1 rewrites the known list from the run.
 metamorphic:
