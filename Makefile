@@ -18,10 +18,14 @@ test: fmt-check vet
 # loader's equivalence tests (export data against declarations, kept types,
 # export data built with cgo, the loader against go/packages), which compile
 # every dependency of every fixture, and table's two analyses at once, which
-# needs two analyses' memory. Each skips itself under -short with "heavy:
-# make test-heavy runs it", which is how this target finds them by name.
+# needs two analyses' memory; and the long matrices in full, of which `make
+# test` runs a representative part (the want comments of every fixture,
+# TestWantKeys, TestFixtures and TestAnswers; the metamorphic matrix's
+# second fixture). Each skips itself, or its subtests beyond that part,
+# under -short with "heavy: make test-heavy runs it": the Test function
+# whose body holds that message is how this target finds it by name.
 HEAVY_MARK := make test-heavy runs it
-HEAVY_TESTS = $(shell grep -rh -B2 '$(HEAVY_MARK)' --include='*_test.go' internal | sed -n 's/^func \(Test[A-Za-z0-9_]*\).*/\1/p' | paste -sd'|' -)
+HEAVY_TESTS = ${shell grep -rl '$(HEAVY_MARK)' --include='*_test.go' internal | xargs awk '/^func /{n=""} /^func Test[A-Za-z0-9_]*\(/{n=$$2; sub(/\(.*/,"",n)} index($$0,"$(HEAVY_MARK)") && n!="" {print n}' | sort -u | paste -sd'|' -}
 HEAVY_PKGS = $(shell grep -rl '$(HEAVY_MARK)' --include='*_test.go' internal | xargs -n1 dirname | sort -u | sed 's|^|./|')
 test-heavy:
 	$(GO) test -count=1 -timeout 60m -run '^($(HEAVY_TESTS))$$' $(HEAVY_PKGS)
@@ -34,7 +38,7 @@ vet:
 # fixture rewritten by each refactoring, every row's answer judged against
 # the want comments the rewrite carried along; it fails on a wrong cell
 # not in internal/metamorphic/testdata/known.txt and reports the known ones
-# that now pass. `make test` runs two fixtures of it.
+# that now pass. `make test-heavy` runs two fixtures of it, `make test` one.
 # METAMORPHIC_MATRIX=FILE also writes the matrix to FILE;
 # METAMORPHIC_UPDATE=1 rewrites the known list from the run.
 metamorphic:

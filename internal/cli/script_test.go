@@ -40,6 +40,10 @@ func (o ownCache) Run() int {
 // (write the table into a journal, move code, check, fix) over copies of
 // the fixtures, in a git repository of their own.
 func TestScript(t *testing.T) {
+	// A script costs a few seconds of CPU a ctrlcmp run. Under -short
+	// (make test) journal-checkout, journal-label and journal-pins, whose
+	// steps the other scripts share most of, skip with "[short] skip
+	// 'heavy: make test-heavy runs it'"; make test-heavy runs every script.
 	goEnv := goEnvironment(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),

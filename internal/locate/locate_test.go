@@ -66,14 +66,30 @@ var fixtures = []string{
 	"finlookup",
 }
 
+// representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
+// check under -short (make test): those the package's other tests read, the
+// Flux-style one, the Knative one (a library family of its own) and the one
+// docs/cases.md names (linedir). Loading a fixture costs about three seconds
+// of CPU, so the other fixtures' subtests skip under -short and make
+// test-heavy checks every fixture.
+var representative = map[string]bool{
+	"clientgo-finalizer": true, "clientgo-plain": true, "kubebuilder": true,
+	"flux": true, "resultbuilder": true, "ctrlnew": true, "valueflow": true,
+	"condhelpers": true, "finproof": true, "depqueue": true, "condflows": true,
+	"requeueflows": true, "knative": true, "linedir": true,
+}
+
 // located is what the tests read of a located fixture: the tree's root
 // and its controllers. The loaded tree and its program are not kept, so
 // that the test binary holds one fixture's types at a time, not all of
-// them (1.3 GB).
+// them (1.3 GB): the stage anchors' file, package and type information,
+// which tie the whole program to a controller, are dropped once
+// fileless has recorded the stages of the anchors that lacked them.
 type located struct {
-	root  string
-	ctrls []locate.Controller
-	err   error
+	root     string
+	ctrls    []locate.Controller
+	fileless []string
+	err      error
 }
 
 var (
@@ -97,6 +113,15 @@ func locateFixture(t *testing.T, name string) *located {
 		prog := callgraph.Build(tree.All, tree.Own)
 		l.root = tree.Root
 		l.ctrls, _, l.err = locate.Locate(tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
+	}
+	for _, c := range l.ctrls {
+		for i := range c.Anchors {
+			an := &c.Anchors[i]
+			if an.File == nil || an.Pkg == nil {
+				l.fileless = append(l.fileless, an.Stage)
+			}
+			an.Fset, an.File, an.Info, an.Pkg, an.Kind = nil, nil, nil, nil, nil
+		}
 	}
 	cache[name] = l
 	return l
@@ -164,6 +189,9 @@ func readExpectations(t *testing.T, dir, root, ctrl string) wants.Expectations {
 func TestWantKeys(t *testing.T) {
 	for _, name := range fixtures {
 		t.Run(name, func(t *testing.T) {
+			if testing.Short() && !representative[name] {
+				t.Skip("heavy: make test-heavy runs it")
+			}
 			l := locateFixture(t, name)
 			if l.err != nil {
 				t.Fatalf("load: %v", l.err)
@@ -192,6 +220,9 @@ func TestWantKeys(t *testing.T) {
 func TestFixtures(t *testing.T) {
 	for _, name := range fixtures {
 		t.Run(name, func(t *testing.T) {
+			if testing.Short() && !representative[name] {
+				t.Skip("heavy: make test-heavy runs it")
+			}
 			l := locateFixture(t, name)
 			for _, c := range fixtureControllers(t, name, l) {
 				checkRows(t, c, readExpectations(t, filepath.Join("..", "..", "testdata", "src", name), l.root, c.Name))
@@ -279,6 +310,9 @@ func checkConditions(t *testing.T, row locate.Row, want wants.Expectations) {
 func TestAnswers(t *testing.T) {
 	for _, name := range fixtures {
 		t.Run(name, func(t *testing.T) {
+			if testing.Short() && !representative[name] {
+				t.Skip("heavy: make test-heavy runs it")
+			}
 			l := locateFixture(t, name)
 			for _, c := range fixtureControllers(t, name, l) {
 				checkAnswers(t, c, readExpectations(t, filepath.Join("..", "..", "testdata", "src", name), l.root, c.Name))

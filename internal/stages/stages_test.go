@@ -48,6 +48,11 @@ func instrument(t *testing.T, dir string, c locate.Controller) *stages.Instrumen
 func TestPatch(t *testing.T) {
 	for _, name := range []string{"clientgo-plain", "clientgo-finalizer", "clientgo-logonly"} {
 		t.Run(name, func(t *testing.T) {
+			// Each fixture is analysed twice and built once, about ten
+			// seconds of CPU: make test patches two, test-heavy all three.
+			if testing.Short() && name == "clientgo-logonly" {
+				t.Skip("heavy: make test-heavy runs it")
+			}
 			dir := filepath.Join(t.TempDir(), name)
 			if err := os.CopyFS(dir, os.DirFS(fixture(filepath.Join("src", name)))); err != nil {
 				t.Fatal(err)
