@@ -50,6 +50,7 @@ const (
 	RoleNewConditionSet          // makes a condition set: Implied is its happy type
 	RoleSetInsert                // adds to a set of strings: Arg is the element
 	RoleSetDelete                // removes from a set of strings: Arg is the element
+	RoleNewError                 // returns a new error, never nil
 )
 
 // Fact is one entry of the knowledge table.
@@ -214,6 +215,8 @@ var knowledge = map[string]Fact{
 	"k8s.io/apimachinery/pkg/apis/meta/v1.Now":      {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
 	"k8s.io/apimachinery/pkg/apis/meta/v1.NowMicro": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
 	"reflect.DeepEqual":                             {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"fmt.Errorf":                                    {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
+	"errors.New":                                    {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
 	"maps.Equal":                                    {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"maps.EqualFunc":                                {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"slices.Equal":                                  {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},

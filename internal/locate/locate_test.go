@@ -56,6 +56,7 @@ var fixtures = []string{
 	"answerflows",
 	"intervalflows",
 	"resyncflows",
+	"statusfinish",
 }
 
 // located is what the tests read of a located fixture: the tree's root
