@@ -57,6 +57,7 @@ var fixtures = []string{
 	"intervalflows",
 	"resyncflows",
 	"statusfinish",
+	"driftzero",
 }
 
 // located is what the tests read of a located fixture: the tree's root
