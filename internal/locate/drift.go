@@ -137,17 +137,16 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 					return true
 				}
 			}
-			if field := stateTest(info, e); field != nil && !assignsField(info, branch, field) {
+			field := stateTest(info, e)
+			if field != nil && !assignsField(info, branch, field) {
 				return true
 			}
 			// A value tested against the zero of its type (name == "",
 			// len(list) == 0) is tested for emptiness: desired state holds
 			// no value there to compare, unless the branch writes the
 			// field back.
-			if isZeroConst(info, e.X) || isZeroConst(info, e.Y) {
-				if f := testedField(info, e); f == nil || !assignsField(info, branch, f) {
-					return true
-				}
+			if (isZeroConst(info, e.X) || isZeroConst(info, e.Y)) && field == nil {
+				return true
 			}
 			found = live(e.X, e.Y)
 		}
@@ -223,39 +222,6 @@ func isZeroConst(info *types.Info, e ast.Expr) bool {
 	return false
 }
 
-// testedField returns the field whose value a comparison with a constant
-// tests: obj.F, an element obj.F[k], or its length len(obj.F); nil when the
-// tested value is not a field's.
-func testedField(info *types.Info, e *ast.BinaryExpr) *types.Var {
-	other := e.X
-	if isConst(info, e.X) {
-		other = e.Y
-	}
-	other = ast.Unparen(other)
-	if c, ok := other.(*ast.CallExpr); ok && len(c.Args) == 1 {
-		if b, ok := info.Uses[identOf(c.Fun)].(*types.Builtin); ok && b.Name() == "len" {
-			other = ast.Unparen(c.Args[0])
-		}
-	}
-	if ix, ok := other.(*ast.IndexExpr); ok {
-		other = ast.Unparen(ix.X)
-	}
-	sel, ok := other.(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
-		return s.Obj().(*types.Var)
-	}
-	return nil
-}
-
-// identOf is the identifier an expression names, or nil.
-func identOf(e ast.Expr) *ast.Ident {
-	id, _ := ast.Unparen(e).(*ast.Ident)
-	return id
-}
-
 // stateTest returns the field of a comparison of a field with a constant
 // (obj.Status.Phase == Done), or nil.
 func stateTest(info *types.Info, e *ast.BinaryExpr) *types.Var {
@@ -278,7 +244,7 @@ func stateTest(info *types.Info, e *ast.BinaryExpr) *types.Var {
 	return nil
 }
 
-// assignsField reports whether a block assigns a field, or an element of it.
+// assignsField reports whether a block assigns a field.
 func assignsField(info *types.Info, b *ast.BlockStmt, field *types.Var) bool {
 	if b == nil {
 		return false
@@ -290,9 +256,6 @@ func assignsField(info *types.Info, b *ast.BlockStmt, field *types.Var) bool {
 			return !found
 		}
 		for _, l := range as.Lhs {
-			if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok {
-				l = ix.X
-			}
 			if s, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && info.Uses[s.Sel] == field {
 				found = true
 			}
