@@ -3,7 +3,6 @@ package locate
 import (
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/parser"
 	"go/scanner"
 	"go/token"
@@ -137,15 +136,7 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 					return true
 				}
 			}
-			field := stateTest(info, e)
-			if field != nil && !assignsField(info, branch, field) {
-				return true
-			}
-			// A value tested against the zero of its type (name == "",
-			// len(list) == 0) is tested for emptiness: desired state holds
-			// no value there to compare, unless the branch writes the
-			// field back.
-			if (isZeroConst(info, e.X) || isZeroConst(info, e.Y)) && field == nil {
+			if field := stateTest(info, e); field != nil && !assignsField(info, branch, field) {
 				return true
 			}
 			found = live(e.X, e.Y)
@@ -202,24 +193,6 @@ func (a *analysis) predicateCompares(fn *ssa.Function, kind *types.Named, depth 
 func isConst(info *types.Info, e ast.Expr) bool {
 	tv, ok := info.Types[ast.Unparen(e)]
 	return ok && tv.Value != nil
-}
-
-// isZeroConst reports whether e is a constant equal to the zero value of
-// its type: "", 0, false.
-func isZeroConst(info *types.Info, e ast.Expr) bool {
-	tv, ok := info.Types[ast.Unparen(e)]
-	if !ok || tv.Value == nil {
-		return false
-	}
-	switch tv.Value.Kind() {
-	case constant.String:
-		return constant.StringVal(tv.Value) == ""
-	case constant.Int, constant.Float:
-		return constant.Sign(tv.Value) == 0
-	case constant.Bool:
-		return !constant.BoolVal(tv.Value)
-	}
-	return false
 }
 
 // stateTest returns the field of a comparison of a field with a constant

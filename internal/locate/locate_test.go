@@ -57,7 +57,6 @@ var fixtures = []string{
 	"intervalflows",
 	"resyncflows",
 	"statusfinish",
-	"driftzero",
 }
 
 // located is what the tests read of a located fixture: the tree's root
