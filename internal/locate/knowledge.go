@@ -53,6 +53,7 @@ const (
 	RoleHandleAll                // makes an event handler that hands every event's object to one function: Arg is the function
 	RoleHandlerPass              // adapts a handler function to another event's signature: Arg is the function
 	RoleImplEnqueue              // a dependency's controller enqueues a key (the object's, its owner's…), or returns a function that does: Obj is the object, Key the key (-1: none)
+	RoleNewError                 // returns a new error, never nil
 )
 
 // Fact is one entry of the knowledge table.
@@ -236,6 +237,8 @@ var knowledge = map[string]Fact{
 	"k8s.io/apimachinery/pkg/apis/meta/v1.Now":      {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
 	"k8s.io/apimachinery/pkg/apis/meta/v1.NowMicro": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
 	"reflect.DeepEqual":                             {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"fmt.Errorf":                                    {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
+	"errors.New":                                    {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
 	"maps.Equal":                                    {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"maps.EqualFunc":                                {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"slices.Equal":                                  {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},

@@ -64,10 +64,12 @@ var fixtures = []string{
 	"requeuehelpers",
 	"queuewait",
 	"finlookup",
+	"statusfinish",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
-// check under -short (make test): those the package's other tests read, the
+// check under -short (make test): those the package's other tests read
+// (TestStages' among them), the
 // Flux-style one, the Knative one (a library family of its own) and the one
 // docs/cases.md names (linedir). Loading a fixture costs about three seconds
 // of CPU, so the other fixtures' subtests skip under -short and make
@@ -77,6 +79,7 @@ var representative = map[string]bool{
 	"flux": true, "resultbuilder": true, "ctrlnew": true, "valueflow": true,
 	"condhelpers": true, "finproof": true, "depqueue": true, "condflows": true,
 	"requeueflows": true, "knative": true, "linedir": true,
+	"knative-nofinalizer": true, "knative-enqueueafter": true, "resyncflows": true,
 }
 
 // located is what the tests read of a located fixture: the tree's root

@@ -389,6 +389,8 @@ func (a *analysis) normalReturns(f *found, reach *callgraph.Reach, successPos []
 		normal := all
 		if len(nilErr) > 0 {
 			normal = nilErr
+		} else if ok := slices.DeleteFunc(slices.Clone(all), failing); len(ok) > 0 {
+			normal = ok
 		}
 		if fn == f.entry {
 			normal = a.entryReturns(fn, all, nilErr, successPos, reread)
@@ -396,6 +398,57 @@ func (a *analysis) normalReturns(f *found, reach *callgraph.Reach, successPos []
 		out[fn] = normal
 	}
 	return out
+}
+
+// failing reports whether a return hands back an error that cannot be nil:
+// a new error (fmt.Errorf, errors.New: the knowledge table), or an error
+// value returned where a test of it against nil has found it set (the
+// return lies under the branch of `err != nil`). Such a return ends a
+// pass that failed, never one that succeeded.
+func failing(r *ssa.Return) bool {
+	n := len(r.Results)
+	if n == 0 || !isErrorType(r.Results[n-1].Type()) {
+		return false
+	}
+	v := r.Results[n-1]
+	if c, ok := v.(*ssa.Call); ok {
+		if fn := c.Call.StaticCallee(); fn != nil {
+			if obj, ok := fn.Object().(*types.Func); ok && knowledge[funcKey(obj)].Role == RoleNewError {
+				return true
+			}
+		}
+	}
+	for b := r.Block(); b != nil; b = b.Idom() {
+		d := b.Idom()
+		if d == nil {
+			break
+		}
+		ifs, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifs.Cond.(*ssa.BinOp)
+		if !ok || (cmp.Op != token.NEQ && cmp.Op != token.EQL) {
+			continue
+		}
+		other := cmp.Y
+		if cmp.Y == v {
+			other = cmp.X
+		} else if cmp.X != v {
+			continue
+		}
+		if k, ok := other.(*ssa.Const); !ok || !k.IsNil() {
+			continue
+		}
+		set := d.Succs[0]
+		if cmp.Op == token.EQL {
+			set = d.Succs[1]
+		}
+		if set.Dominates(r.Block()) && len(set.Preds) == 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // entryReturns narrows the entry's normal returns to the success returns,
