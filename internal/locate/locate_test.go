@@ -69,9 +69,8 @@ var fixtures = []string{
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
 // check under -short (make test): those the package's other tests read
-// (TestStages' among them), the
-// Flux-style one, the Knative one (a library family of its own) and the one
-// docs/cases.md names (linedir). Loading a fixture costs about three seconds
+// (TestStages' among them), the Flux-style one, the Knative one (a library
+// family of its own) and the one docs/cases.md names (linedir). Loading a fixture costs about three seconds
 // of CPU, so the other fixtures' subtests skip under -short and make
 // test-heavy checks every fixture.
 var representative = map[string]bool{
