@@ -59,6 +59,7 @@ var fixtures = []string{
 	"embedworker",
 	"ownbuilder",
 	"ifacekind",
+	"timerqueue",
 }
 
 // located is what the tests read of a located fixture: the tree's root
