@@ -41,7 +41,7 @@ func (o *funcOutcome) add(p funcOutcome) {
 
 // maxFuncFlowDepth and maxFuncFlowSteps bound one question.
 const (
-	maxFuncFlowDepth = 12
+	maxFuncFlowDepth = 32
 	maxFuncFlowSteps = 2000
 )
 
@@ -235,6 +235,9 @@ func (fl *funcFlow) call(fn *ssa.Function, ci ssa.CallInstruction, depth int) fu
 			}
 		}
 		return o
+	}
+	if _, ok := c.Value.(*ssa.Builtin); ok {
+		return funcOutcome{}
 	}
 	// A call of a func value: follow the value.
 	return fl.value(c.Value, depth+1)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"path"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -91,6 +92,7 @@ func (a *analysis) timerCall(fn *ssa.Function, ci ssa.CallInstruction, obj *type
 			out.unsettled = append(out.unsettled, fmt.Sprintf("a timer at %s:%d calls %s (%s:%d), not followed", timer.File, timer.Line, o.ends[0].what, end.File, end.Line))
 		} else if len(o.ends) > 0 {
 			end := a.site(o.ends[0].at)
+
 			out.unsettled = append(out.unsettled, fmt.Sprintf("a timer at %s:%d is followed by a call of %s (%s:%d), not followed", timer.File, timer.Line, o.ends[0].what, end.File, end.Line))
 		}
 		return
@@ -98,8 +100,17 @@ func (a *analysis) timerCall(fn *ssa.Function, ci ssa.CallInstruction, obj *type
 	if f.Arg < 0 || f.Arg >= len(args) {
 		return
 	}
+	arms := a.climbDelay(fn, ci, args[f.Arg], f.Arg, on, 0)
+	// A field of a type shared by several controllers holds each one's
+	// add: cite the one made in the package that arms the timer, if any.
 	queue := a.site(o.queue[0])
-	for _, arm := range a.climbDelay(fn, ci, args[f.Arg], f.Arg, on, 0) {
+	for _, q := range o.queue {
+		if s := a.site(q); path.Dir(s.File) == path.Dir(a.site(arms[0].ci.Pos()).File) {
+			queue = s
+			break
+		}
+	}
+	for _, arm := range arms {
 		s := a.site(arm.ci.Pos())
 		s.Class = ClassSuccessInterval
 		s.Note = fmt.Sprintf("sets the delay of a timer (%s:%d) whose callback adds the key to the workqueue again (%s:%d)", timer.File, timer.Line, queue.File, queue.Line)
@@ -177,7 +188,7 @@ func (fl *funcFlow) funcValueCalls(fn *ssa.Function) funcOutcome {
 				continue
 			}
 			c := ci.Common()
-			if c.IsInvoke() || c.StaticCallee() != nil {
+			if _, builtin := c.Value.(*ssa.Builtin); builtin || c.IsInvoke() || c.StaticCallee() != nil {
 				continue
 			}
 			o.add(fl.value(c.Value, 0))
