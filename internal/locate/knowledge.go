@@ -54,6 +54,7 @@ const (
 	RoleHandlerPass              // adapts a handler function to another event's signature: Arg is the function
 	RoleImplEnqueue              // a dependency's controller enqueues a key (the object's, its owner's…), or returns a function that does: Obj is the object, Key the key (-1: none)
 	RoleNewError                 // returns a new error, never nil
+	RoleTimer                    // arms a timer: Arg is the delay, Callback the function it runs when it fires (-1: the caller waits on the timer's channel)
 )
 
 // Fact is one entry of the knowledge table.
@@ -91,6 +92,10 @@ type Fact struct {
 	// runs a generated reconciler, where that controller's worker and
 	// queue are (read from its source by name, as Drift).
 	Loop *LoopKnowledge
+	// Callback indexes, for a timer, the function argument run when it
+	// fires; -1 when the caller receives from the timer's channel and runs
+	// what follows itself.
+	Callback int
 	// Before, when set, says the key names a declaration only in versions
 	// of its module older than this one: from it on, the name is an alias
 	// (or a type defined from a generic one) and calls resolve to the
@@ -155,6 +160,7 @@ var knowledgeChecked = map[string]string{
 	"github.com/fluxcd/pkg/ssa":       "v0.77.0",
 	"github.com/google/go-cmp":        "v0.7.0",
 	"knative.dev/pkg":                 "v0.0.0-20260727151759-521cb33b33dd",
+	"k8s.io/utils":                    "v0.0.0-20260507154919-ff6756f316d2",
 }
 
 // ssaDrift is the drift comparison of fluxcd/pkg/ssa's apply: named
@@ -175,6 +181,7 @@ const (
 	cache       = "k8s.io/client-go/tools/cache."
 	knPkg       = "knative.dev/pkg/"
 	kSets       = "k8s.io/apimachinery/pkg/util/sets."
+	kClock      = "k8s.io/utils/clock."
 )
 
 // knowledge maps the fully qualified name of a library function or method
@@ -233,17 +240,29 @@ var knowledge = map[string]Fact{
 	"(k8s.io/client-go/tools/events.EventRecorder).Eventf":          {Role: RoleEvent, Verb: VerbRecord, Obj: 0, Key: -1, Arg: -1, Before: "v0.30.0"},
 
 	"(*k8s.io/apimachinery/pkg/apis/meta/v1.Time).IsZero": {Role: RoleTimeIsZero, Obj: -1, Key: -1, Arg: -1},
-	"time.Now": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
-	"k8s.io/apimachinery/pkg/apis/meta/v1.Now":      {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
-	"k8s.io/apimachinery/pkg/apis/meta/v1.NowMicro": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
-	"reflect.DeepEqual":                             {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"fmt.Errorf":                                    {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
-	"errors.New":                                    {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
-	"maps.Equal":                                    {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"maps.EqualFunc":                                {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"slices.Equal":                                  {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"slices.EqualFunc":                              {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"bytes.Equal":                                   {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	// Timers: a delayed call of a function (AfterFunc), or a channel the
+	// caller waits on before it goes on (NewTimer, After).
+	"time.AfterFunc": {Role: RoleTimer, Obj: -1, Key: -1, Arg: 0, Callback: 1},
+	"time.NewTimer":  {Role: RoleTimer, Obj: -1, Key: -1, Arg: 0, Callback: -1},
+	"time.After":     {Role: RoleTimer, Obj: -1, Key: -1, Arg: 0, Callback: -1},
+	"(" + kClock + "WithDelayedExecution).AfterFunc":          {Role: RoleTimer, Obj: -1, Key: -1, Arg: 0, Callback: 1},
+	"(" + kClock + "WithTickerAndDelayedExecution).AfterFunc": {Role: RoleTimer, Obj: -1, Key: -1, Arg: 0, Callback: 1},
+	"(" + kClock + "Clock).NewTimer":                          {Role: RoleTimer, Obj: -1, Key: -1, Arg: 0, Callback: -1},
+	"(" + kClock + "Clock).After":                             {Role: RoleTimer, Obj: -1, Key: -1, Arg: 0, Callback: -1},
+	"(" + kClock + "RealClock).AfterFunc":                     {Role: RoleTimer, Obj: -1, Key: -1, Arg: 0, Callback: 1},
+	"(" + kClock + "RealClock).NewTimer":                      {Role: RoleTimer, Obj: -1, Key: -1, Arg: 0, Callback: -1},
+	"(" + kClock + "RealClock).After":                         {Role: RoleTimer, Obj: -1, Key: -1, Arg: 0, Callback: -1},
+	"time.Now":                                                {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
+	"k8s.io/apimachinery/pkg/apis/meta/v1.Now":                {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
+	"k8s.io/apimachinery/pkg/apis/meta/v1.NowMicro":           {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
+	"reflect.DeepEqual":                                       {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"fmt.Errorf":                                              {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
+	"errors.New":                                              {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
+	"maps.Equal":                                              {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"maps.EqualFunc":                                          {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"slices.Equal":                                            {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"slices.EqualFunc":                                        {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"bytes.Equal":                                             {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	// equality.Semantic is a conversion.Equalities, whose DeepEqual and
 	// DeepDerivative are promoted from the forked reflect package's
 	// Equalities: a call resolves to the declaring type's method.

@@ -65,14 +65,15 @@ var fixtures = []string{
 	"queuewait",
 	"finlookup",
 	"statusfinish",
+	"timerqueue",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
 // check under -short (make test): those the package's other tests read
 // (TestStages' among them), the Flux-style one, the Knative one (a library
-// family of its own) and the one docs/cases.md names (linedir). Loading a fixture costs about three seconds
-// of CPU, so the other fixtures' subtests skip under -short and make
-// test-heavy checks every fixture.
+// family of its own) and the one docs/cases.md names (linedir). Loading a
+// fixture costs about three seconds of CPU, so the other fixtures' subtests
+// skip under -short and make test-heavy checks every fixture.
 var representative = map[string]bool{
 	"clientgo-finalizer": true, "clientgo-plain": true, "kubebuilder": true,
 	"flux": true, "resultbuilder": true, "ctrlnew": true, "valueflow": true,

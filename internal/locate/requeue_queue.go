@@ -105,6 +105,12 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 		})
 	}
 	errRow := rowOf(append(rateLimited, syncErrs...), "no AddRateLimited in the worker: a failed sync is only logged, so a failed key comes back only with the next event or resync")
+	if len(after) == 0 {
+		// A delayed add through a timer (tree's own or a clock's).
+		t := a.timerRequeues(fns, reach)
+		after, unsettledAt = t.sites, append(unsettledAt, t.unsettled...)
+		out.success = t.success
+	}
 	if len(after) > 0 {
 		// The interval, else a wait on something else: the final success
 		// return then does not requeue.

@@ -27,6 +27,7 @@ import (
 	_ "k8s.io/client-go/tools/events"
 	_ "k8s.io/client-go/tools/record"
 	_ "k8s.io/client-go/util/workqueue"
+	_ "k8s.io/utils/clock"
 	_ "knative.dev/pkg/apis"
 	_ "knative.dev/pkg/controller"
 	_ "knative.dev/pkg/reconciler"
