@@ -108,8 +108,14 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	if len(after) == 0 {
 		// A delayed add through a timer (tree's own or a clock's).
 		t := a.timerRequeues(fns, reach)
-		after, unsettledAt = t.sites, append(unsettledAt, t.unsettled...)
-		out.success = t.success
+		unsettledAt = append(unsettledAt, t.unsettled...)
+		if len(t.sites) > 0 {
+			// Its first site is the call that sets the delay; the
+			// timer and the queue's add support it.
+			out.success = t.success
+			out.onError, out.onSuccess = errRow, rowOf(t.sites, "")
+			return out
+		}
 	}
 	if len(after) > 0 {
 		// The interval, else a wait on something else: the final success

@@ -34,7 +34,7 @@ func (r *LabelReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	}
 	var sets appsv1.ReplicaSetList
 	if err := r.List(ctx, &sets, client.InNamespace(dep.Namespace), client.MatchingLabels(dep.Spec.Selector.MatchLabels)); err != nil {
-		return ctrl.Result{}, err // want "requeue-error"
+		return ctrl.Result{}, err
 	}
 	return status.Finish(ctx, r.Client, r.Recorder, &dep, stale(&dep, &sets))
 }
