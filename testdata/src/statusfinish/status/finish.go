@@ -25,7 +25,7 @@ func Finish(ctx context.Context, c client.Client, rec record.EventRecorder, dep 
 			return ctrl.Result{}, fmt.Errorf("writing the failure of %s: %w", dep.Name, err)
 		}
 		rec.Event(dep, corev1.EventTypeWarning, "Failed", reconcileErr.Error()) // decoy: write-always (a failed pass only)
-		return ctrl.Result{}, reconcileErr // want "requeue-error"
+		return ctrl.Result{}, reconcileErr                                      // want "requeue-error"
 	}
 	statusErr := c.Status().Patch(ctx, changed, client.MergeFrom(dep)) // want "write-always"
 	rec.Event(dep, corev1.EventTypeNormal, "Synced", "status written") // want "write-always"
