@@ -1,0 +1,185 @@
+package locate
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// maxDepth bounds the steps a target is followed through locals.
+const maxDepth = 8
+
+// target resolves where a setter's target leads: the primary object (-1,
+// with the parameter it is handed through when it is one), a parameter
+// (its index), or elsewhere (false: another object, or a value the flow
+// cannot follow).
+func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (condTarget, bool) {
+	if depth > maxDepth || e == nil {
+		return condTarget{}, false
+	}
+	info := r.info()
+	e = stripConversions(info, e)
+	for {
+		if r.isKind(info.TypeOf(e)) {
+			return condTarget{t: -1, via: r.paramOf(e)}, true
+		}
+		switch x := e.(type) {
+		case *ast.SelectorExpr:
+			sel := info.Selections[x]
+			if sel == nil {
+				return condTarget{}, false
+			}
+			e = stripConversions(info, x.X)
+			continue
+		case *ast.CallExpr:
+			// An accessor of the object's conditions: ref.Conditions().
+			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && info.Selections[sel] != nil && info.Selections[sel].Kind() == types.MethodVal {
+				e = stripConversions(info, sel.X)
+				continue
+			}
+			return condTarget{}, false
+		case *ast.IndexExpr:
+			e = stripConversions(info, x.X)
+			continue
+		case *ast.CompositeLit:
+			// A value stored into a literal (a status in an object
+			// sent by apply) goes where the literal goes.
+			h := r.b.holderOf(x)
+			if h == nil || depth > maxDepth {
+				return condTarget{}, false
+			}
+			depth++
+			e = stripConversions(info, h)
+			continue
+		}
+		break
+	}
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return condTarget{}, false
+	}
+	v := varOf(info, id)
+	if v == nil {
+		return condTarget{}, false
+	}
+	if i := r.b.paramIndex(v); i >= 0 {
+		if !r.b.dep && types.IsInterface(v.Type()) {
+			// A helper taking any object (conditions.Setter,
+			// client.Object): on this reconcile path it is handed the
+			// primary object, unless its callers say otherwise.
+			return condTarget{t: -1, via: r.paramOf(id)}, true
+		}
+		return condTarget{t: i}, true
+	}
+	if seen[v] {
+		return condTarget{}, false
+	}
+	seen[v] = true
+	param := -1
+	for _, d := range r.b.local().defs[v] {
+		if d.ranged {
+			continue
+		}
+		if to, ok := r.target(d.expr, depth+1, seen); ok {
+			if to.t < 0 {
+				return to, true
+			}
+			param = to.t
+		}
+	}
+	for _, w := range r.b.sinks(v) {
+		if to, ok := r.target(w, depth+1, seen); ok {
+			if to.t < 0 {
+				return to, true
+			}
+			param = to.t
+		}
+	}
+	if param >= 0 {
+		return condTarget{t: param}, true
+	}
+	if !r.b.dep && types.IsInterface(v.Type()) {
+		return condTarget{t: -1, via: r.paramOf(id)}, true
+	}
+	return condTarget{}, false
+}
+
+// paramOf is the parameter an object expression selects from (obj,
+// &obj.Status, obj.Status.Conditions), when the parameter is of the
+// primary's type or an interface: one of the body's, or of one of its
+// closures; the zero value otherwise.
+func (r *condReader) paramOf(e ast.Expr) objParam {
+	info := r.info()
+	for {
+		switch x := stripConversions(info, e).(type) {
+		case *ast.SelectorExpr:
+			if s := info.Selections[x]; s == nil || s.Kind() != types.FieldVal {
+				return objParam{}
+			}
+			e = x.X
+			continue
+		case *ast.Ident:
+			v := varOf(info, x)
+			if v == nil || !r.isKind(v.Type()) && !types.IsInterface(v.Type()) {
+				// Not an object taken for the primary by its type (a
+				// struct that holds one is followed no further).
+				return objParam{}
+			}
+			if r.b.paramIndex(v) >= 0 {
+				if r.b.lit != nil {
+					return objParam{v: v, fn: r.b.lit}
+				}
+				return objParam{v: v, fn: r.b.decl}
+			}
+			if lit := r.litParams[v]; lit != nil {
+				return objParam{v: v, fn: lit}
+			}
+		}
+		return objParam{}
+	}
+}
+
+// isKind reports whether t is the primary type (or a pointer to it); with
+// no primary type known, every object is taken for it.
+func (r *condReader) isKind(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	n, ok := deref(t).(*types.Named)
+	if r.f.kind == nil {
+		return ok && IsObjectPointer(types.NewPointer(n))
+	}
+	return ok && types.Identical(n, r.f.kind)
+}
+
+// freshUnwritten reports whether arg is an object made on the spot (a
+// composite literal handed straight to the call) that the callee never
+// writes to the API server: whatever the callee sets on it is set on an
+// object nobody reads, not on the primary. One the callee may write (a
+// status sent by server-side apply) stays a candidate.
+func (f *condFlow) freshUnwritten(b *flowBody, arg ast.Expr, callee *flowBody) bool {
+	lit, ok := stripConversions(b.info, arg).(*ast.CompositeLit)
+	if !ok || !isObject(b.info.TypeOf(lit)) || b.holderOf(lit) != nil {
+		return false
+	}
+	var node ast.Node = callee.decl
+	if callee.lit != nil {
+		node = callee.lit
+	}
+	fn := f.a.bySyntax[node]
+	if fn == nil {
+		return false
+	}
+	if w, ok := f.writes[fn]; ok {
+		return !w
+	}
+	w := false
+	for _, g := range f.a.prog.Reachable(fn).Funcs() {
+		for _, c := range f.a.callsIn(g) {
+			if c.known && (c.fact.Role == RoleWrite || c.fact.Role == RoleApply) {
+				w = true
+			}
+		}
+	}
+	f.writes[fn] = w
+	return !w
+}

@@ -1,0 +1,304 @@
+package locate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
+)
+
+// resultValue is what the engine says a returned reconcile.Result holds.
+type resultValue struct {
+	requeue bool
+	// after is the RequeueAfter expression, in afterIn (nil: the
+	// returning function), when it is not known to be zero; interval what
+	// names it. A result built by a helper of the tree gives the call
+	// itself, in the returning function, so that the trace follows it in.
+	after    ast.Expr
+	afterIn  *ssa.Function
+	interval types.Object
+	// opaque is where the trail ends, when it does.
+	opaque ast.Expr
+	// guard is what the conditions around a store of RequeueAfter into a
+	// result variable (result.RequeueAfter = d) test.
+	guard guard
+}
+
+// resultValue follows a returned result to the Result literals that reach
+// it, and to the stores into the fields of a result variable
+// (result.RequeueAfter = d); false when one of its values cannot be
+// followed (opaque says where).
+func (a *analysis) resultValue(fn *ssa.Function, res ast.Expr, kind *types.Named) (resultValue, bool) {
+	b := a.flowBodyOf(fn)
+	if b == nil {
+		return resultValue{opaque: res}, false
+	}
+	fl := &flowEngine{a: a}
+	var out resultValue
+	a.resultStores(b, res, kind, &out)
+	for _, v := range fl.values(b, res) {
+		switch {
+		case v.zero:
+			continue
+		case v.external && a.resultStores(v.b, v.e, kind, &out):
+			// A result variable declared without a value: zero, but for
+			// the stores into its fields.
+			continue
+		case v.ended() || v.param >= 0:
+			return resultValue{opaque: cmpExpr(v.e, res)}, false
+		}
+		if !isResultLiteral(v.b.info, v.e) {
+			return resultValue{opaque: res}, false
+		}
+		requeue, after := resultFields(v.b.info, v.e)
+		out.requeue = out.requeue || requeue
+		if after == nil || out.after != nil {
+			continue
+		}
+		if v.b != b {
+			// Built by a helper: the trace starts at the call.
+			out.after, out.interval = res, namedBy(v.b.info, after)
+			continue
+		}
+		out.after, out.interval = after, namedBy(v.b.info, after)
+		if sel, ok := ast.Unparen(after).(*ast.SelectorExpr); ok && typeKey(v.b.info.TypeOf(sel.X)) == typeResult {
+			// RequeueAfter: inner.RequeueAfter, copied from another
+			// result: what that result holds.
+			out.after = nil
+			for _, w := range fl.values(b, after) {
+				if w.zero || w.e == nil {
+					continue
+				}
+				if tv, ok := w.b.info.Types[w.e]; ok && tv.Value != nil && constant.Sign(tv.Value) <= 0 {
+					continue
+				}
+				out.after, out.interval = w.e, namedBy(w.b.info, w.e)
+				out.afterIn = a.bySyntax[w.b.decl]
+				break
+			}
+		}
+	}
+	return out, true
+}
+
+// resultStores adds to out what the stores into the fields of a result
+// variable of body b hold (result.Requeue = true, result.RequeueAfter = d,
+// in the body or in a closure of it), and the conditions around the store
+// of RequeueAfter; it reports whether e names a local variable of type
+// reconcile.Result.
+func (a *analysis) resultStores(b *flowBody, e ast.Expr, kind *types.Named, out *resultValue) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || b == nil {
+		return false
+	}
+	v := varOf(b.info, id)
+	if v == nil || b.paramIndex(v) >= 0 || typeKey(v.Type()) != typeResult || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+		return false
+	}
+	for _, st := range b.local().stores[v] {
+		if len(st.path) != 1 {
+			continue
+		}
+		tv := b.info.Types[st.value]
+		switch typeResult + "." + st.path[0] {
+		case fieldResultRequeue:
+			out.requeue = out.requeue || tv.Value == nil || constant.BoolVal(tv.Value)
+		case fieldResultRequeueAfter:
+			if tv.Value != nil && constant.Sign(tv.Value) <= 0 {
+				continue
+			}
+			out.guard = max(out.guard, a.requeueGuard(b.info, st.value, kind))
+			if out.after == nil {
+				out.after, out.interval = st.value, namedBy(b.info, st.value)
+				out.afterIn = a.bySyntax[b.decl]
+			}
+		}
+	}
+	return true
+}
+
+// funcName names a function as a citation does, or a function literal by
+// its place.
+func (a *analysis) funcName(fn *ssa.Function) string {
+	if obj, ok := fn.Object().(*types.Func); ok {
+		return cite.ObjectName(obj)
+	}
+	return "the function literal at " + fileLine(a.funcSite(fn))
+}
+
+// funcNames names a set of functions in source order, up to six, saying
+// how many more there are.
+func funcNames(fns map[*ssa.Function]bool) string {
+	var list []*ssa.Function
+	for fn := range fns {
+		list = append(list, fn)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].Pos() < list[j].Pos() })
+	var names []string
+	for _, fn := range list {
+		if obj, ok := fn.Object().(*types.Func); ok {
+			names = append(names, cite.ObjectName(obj))
+		} else {
+			names = append(names, fn.String())
+		}
+	}
+	const most = 6
+	if len(names) > most {
+		return fmt.Sprintf("%s and %d more", strings.Join(names[:most], ", "), len(names)-most)
+	}
+	return strings.Join(names, ", ")
+}
+
+// cmpExpr is e, or else when e is nil.
+func cmpExpr(e, or ast.Expr) ast.Expr {
+	if e == nil {
+		return or
+	}
+	return e
+}
+
+// joinNotes joins the notes of a site that are not empty.
+func joinNotes(notes ...string) string {
+	var out []string
+	for _, n := range notes {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// followsWrite reports whether a statement before the return, in the block
+// that holds it, writes to the API server (events aside): the return then
+// comes after work that succeeded, or the write's failure would have
+// returned first.
+func (a *analysis) followsWrite(fn *ssa.Function, info *types.Info, ret *ast.ReturnStmt) bool {
+	var list []ast.Stmt
+	for _, n := range a.path(ret.Pos(), ret.End()) {
+		switch b := n.(type) {
+		case *ast.BlockStmt:
+			list = b.List
+		case *ast.CaseClause:
+			list = b.Body
+		case *ast.CommClause:
+			list = b.Body
+		default:
+			continue
+		}
+		break
+	}
+	found := false
+	for _, st := range list {
+		if st.Pos() >= ret.Pos() {
+			break
+		}
+		ast.Inspect(st, func(n ast.Node) bool {
+			if _, lit := n.(*ast.FuncLit); lit || found {
+				return false
+			}
+			if ce, ok := n.(*ast.CallExpr); ok {
+				c := a.makeCall(info, ce, fn)
+				if w, ok := a.writeOf(info, c); ok && !(c.known && c.fact.Role == RoleEvent) && w.verb != "" {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// testsTerminal reports whether a condition asks whether an error is a
+// TerminalError (errors.Is(err, reconcile.TerminalError(nil))).
+func (a *analysis) testsTerminal(info *types.Info, cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && a.isTerminal(info, c) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// isResultLiteral reports whether e is a reconcile.Result literal.
+func isResultLiteral(info *types.Info, e ast.Expr) bool {
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	return ok && typeKey(info.TypeOf(lit)) == typeResult
+}
+
+// lastValue resolves a local variable to the value last assigned to it
+// before its use (result := ctrl.Result{RequeueAfter: d}; ...; return
+// result, nil); any other expression is returned as it is.
+func (a *analysis) lastValue(fn *ssa.Function, info *types.Info, e ast.Expr) ast.Expr {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	b := body(fn)
+	if !ok || b == nil {
+		return e
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return e
+	}
+	last := e
+	ast.Inspect(b, func(n ast.Node) bool {
+		if n == nil || n.Pos() > id.Pos() {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) == len(n.Rhs) {
+				for i, l := range n.Lhs {
+					if lid, ok := l.(*ast.Ident); ok && (info.Defs[lid] == v || info.Uses[lid] == v) {
+						last = n.Rhs[i]
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if info.Defs[name] == v && i < len(n.Values) {
+					last = n.Values[i]
+				}
+			}
+		}
+		return true
+	})
+	return last
+}
+
+// isTerminal reports whether an error expression is a TerminalError.
+func (a *analysis) isTerminal(info *types.Info, e ast.Expr) bool {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	cl := a.makeCall(info, c, nil)
+	return cl.known && cl.fact.Role == RoleTerminalError
+}
+
+// resultFields reads a reconcile.Result literal: Requeue true, and the
+// RequeueAfter expression when it is not known to be zero.
+func resultFields(info *types.Info, e ast.Expr) (requeue bool, after ast.Expr) {
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	if !ok || typeKey(info.TypeOf(lit)) != typeResult {
+		return false, nil
+	}
+	keyedFields(info, lit, func(v *types.Var, kv *ast.KeyValueExpr) {
+		tv := info.Types[kv.Value]
+		switch fieldKey(v, info.TypeOf(lit)) {
+		case fieldResultRequeue:
+			requeue = tv.Value == nil || constant.BoolVal(tv.Value)
+		case fieldResultRequeueAfter:
+			if tv.Value == nil || constant.Sign(tv.Value) > 0 {
+				after = kv.Value
+			}
+		}
+	})
+	return requeue, after
+}
