@@ -134,14 +134,22 @@ type Located struct {
 	// Wants are the tree's want comments, relative to Tree.Root; Also
 	// the keys of its also comments.
 	Wants, Also []wants.Want
+	// Unsettled is ctrlcmp's answer when it found no controller and said
+	// that its search was not complete ("not settled: …"): every row of
+	// the tree is then not settled, an honest gap, not a wrong answer.
+	Unsettled string
 }
 
 // Locate finds the controllers of a loaded tree as the locate tests do.
 func Locate(tree *load.Tree) (*Located, error) {
 	prog := callgraph.Build(tree.All, tree.Own)
 	ctrls, _, err := locate.Locate(tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
+	var unsettled string
 	if err != nil {
-		return nil, err
+		if !strings.HasPrefix(err.Error(), "not settled") {
+			return nil, err
+		}
+		unsettled = err.Error()
 	}
 	ws, err := wants.Scan(tree.Dir, tree.Root)
 	if err != nil {
@@ -151,7 +159,7 @@ func Locate(tree *load.Tree) (*Located, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Located{Tree: tree, Ctrls: ctrls, Wants: ws, Also: also}, nil
+	return &Located{Tree: tree, Ctrls: ctrls, Wants: ws, Also: also, Unsettled: unsettled}, nil
 }
 
 // scanAlso reads the also comments of the Go files under dir.
@@ -279,6 +287,8 @@ func judgeAll(fixture, rewrite string, orig, got *Located, a *Applied) []Cell {
 			switch {
 			case err != nil:
 				cell.Verdict, cell.Detail = Wrong, "the rewrite broke the want comments: "+err.Error()
+			case !found && got.Unsettled != "":
+				cell.Verdict, cell.Detail = NotSettled, got.Unsettled
 			case !found:
 				cell.Verdict, cell.Detail = Wrong, "the controller is no longer found"
 			case slices.Contains(Answers, id):
