@@ -53,6 +53,8 @@ func (a *analysis) classifyBare(fn *ssa.Function, info *types.Info, s *ast.Retur
 	case !resVal || !errVal:
 		at := cmp.Or(resAs, errAs)
 		*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: at.Rhs[0], via: slices.Clone(w.via)})
+	case resAs != nil && resAs == errAs && sc.guard != guardError && a.followPairOf(fn, info, s, resAs, resAs.Rhs, sc, w, out):
+		// res0, err0 = res, err, both made by one call: its returns.
 	default:
 		// A named result never assigned is its zero value (nil below).
 		var at ast.Node = s
@@ -303,12 +305,16 @@ func (a *analysis) deferredResults(entry *ssa.Function, kind *types.Named) []ret
 }
 
 // pairOfCall is the call whose two results a return hands back as they
-// are (res, err := f(…); …; return res, err), when the nearest assignment
-// before the return in its block, or an enclosing one, that assigns either
-// assigns both from that call; nil otherwise.
-func (a *analysis) pairOfCall(fn *ssa.Function, info *types.Info, ret *ast.ReturnStmt) ast.Expr {
+// are (res, err := f(…); …; return res, err), or an assignment of the
+// named results gives them (…; res0, err0 = res, err), when the nearest
+// assignment before ret in its block, or an enclosing one, that assigns
+// either assigns both from that call; nil otherwise.
+func (a *analysis) pairOfCall(fn *ssa.Function, info *types.Info, ret ast.Node, results []ast.Expr) ast.Expr {
+	if len(results) != 2 {
+		return nil
+	}
 	var vars [2]types.Object
-	for i, e := range ret.Results {
+	for i, e := range results {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		if !ok {
 			return nil
@@ -347,7 +353,7 @@ func defines(info *types.Info, l ast.Expr, v types.Object) bool {
 // lastAssign is the nearest statement before ret, in its block or an
 // enclosing one of its function, that assigns or declares v, when it is an
 // assignment; nil otherwise.
-func (a *analysis) lastAssign(info *types.Info, ret *ast.ReturnStmt, v types.Object) *ast.AssignStmt {
+func (a *analysis) lastAssign(info *types.Info, ret ast.Node, v types.Object) *ast.AssignStmt {
 	touches := func(n ast.Node) bool {
 		found := false
 		ast.Inspect(n, func(n ast.Node) bool {

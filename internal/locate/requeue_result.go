@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"slices"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -138,22 +139,20 @@ func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
 		}
 	}
 
-	// The success return: the entry's own, else the first function's the
-	// walk met; in that function, the last in the source (the steady
-	// state, past the returns of the special cases).
-	var success *retSite
+	// The success return: the steady state, the one that comes after the
+	// others' (past the returns of the special cases) in the function that
+	// hands them back; when no such rule settles two, neither is certain.
+	var cands []*retSite
 	for i := range rets {
-		r := &rets[i]
-		if r.class != ClassSuccessInterval {
-			continue
+		if r := &rets[i]; r.class == ClassSuccessInterval {
+			out.successReturns = append(out.successReturns, r.ret.Pos())
+			cands = append(cands, r)
 		}
-		out.successReturns = append(out.successReturns, r.ret.Pos())
-		switch {
-		case success == nil,
-			r.in == f.entry && success.in != f.entry,
-			r.in == success.in && r.pos > success.pos:
-			success = r
-		}
+	}
+	steady := a.steadyStates(cands)
+	var success *retSite
+	if len(steady) == 1 {
+		success = steady[0]
 	}
 	isFailure := func(c string) bool { return c == ClassErrorBackoff || c == ClassRetryAfterFailure }
 	// With no success requeue, the entry's final return stands for the
@@ -186,9 +185,26 @@ func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
 			primary = r
 		}
 	}
-	if success != nil {
-		primary = lastFailureBefore(rets, success, isFailure)
-	} else if !bareEnd {
+	unsettledErr := ""
+	switch {
+	case success != nil:
+		primary = a.lastFailureBefore(rets, success, isFailure)
+	case len(steady) > 1:
+		// The failure return that handles the main work's error, when
+		// every steady-state candidate gives the same one.
+		primary = nil
+		for i, c := range steady {
+			p := a.lastFailureBefore(rets, c, isFailure)
+			if i > 0 && p != primary {
+				unsettledErr = "not settled: the success returns " + a.siteList(steady) + " are neither after the other, and the failure returns before them differ"
+				primary = nil
+				break
+			}
+			primary = p
+		}
+	case !bareEnd || primary == nil || !primary.deferred:
+		// (A bare end whose error a deferred closure sets hands back
+		// that.)
 		if r := a.workErrorReturn(f.entry, rets, isFailure); r != nil {
 			primary = r
 		}
@@ -207,7 +223,7 @@ func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
 		}
 		errSites = append(errSites, s)
 	}
-	if primary == nil && len(errSites) > 0 {
+	if primary == nil && len(errSites) > 0 && unsettledErr == "" {
 		for i := range errSites {
 			if errSites[i].Class != ClassTerminal {
 				errSites[i].Primary = true
@@ -215,8 +231,15 @@ func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
 			}
 		}
 	}
+	if unsettledErr != "" {
+		for i := range errSites {
+			errSites[i].Primary = false
+		}
+	}
 	errRow := Row{Sites: errSites}
-	if _, ok := (Row{Sites: errSites}).Primary(); !ok {
+	if unsettledErr != "" {
+		errRow.None = unsettledErr
+	} else if _, ok := (Row{Sites: errSites}).Primary(); !ok {
 		errRow = noneAfter("no failure path returns an error or a retry requeue", searched)
 		if len(errSites) > 0 {
 			errRow.Sites = errSites
@@ -225,6 +248,11 @@ func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
 	}
 	if primary != nil && primary.class == ClassRetryAfterFailure {
 		out.retry = &timedRequeue{in: primary.afterFn(), at: primary.at, duration: primary.after}
+	}
+	if len(steady) > 1 {
+		out.onError = errRow
+		out.onSuccess = none("not settled: the success returns " + a.siteList(steady) + " both requeue after an interval with a nil error, and neither comes after the other (they are in branches of one if or cases of one switch, or reached through different callees): which is the steady state is not settled")
+		return out
 	}
 	if success == nil {
 		// Prefer a result built by a call (a builder) to one merely held
@@ -291,22 +319,35 @@ func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
 }
 
 // lastFailureBefore is the failure return that handles the main work's
-// error: the last failure return before the success return, in the
-// function that returns it; when that function has none (a helper that
-// only builds the result), the last before the return that hands the
-// success back, one function out at a time.
-func lastFailureBefore(rets []retSite, success *retSite, isFailure func(string) bool) *retSite {
+// error: the failure return that branches off the path to the success
+// return nearest to it, in the function that returns it; when that
+// function has none (a helper that only builds the result), nearest to
+// the return that hands the success back, one function out at a time.
+// Where a failure branches off is the statement holding it before the
+// success path's (the if of `if err != nil { return … }`), or the if
+// whose other branch holds it: a branch extracted into a helper, or the
+// test inverted into `if err == nil { return rest(…) } else {…}`, keeps
+// it.
+func (a *analysis) lastFailureBefore(rets []retSite, success *retSite, isFailure func(string) bool) *retSite {
 	levels := []retHop{{in: success.in, pos: success.pos}}
 	for i := len(success.via) - 1; i >= 0; i-- {
 		levels = append(levels, success.via[i])
 	}
 	for _, l := range levels {
 		var primary *retSite
-		at := token.NoPos
+		at, off := token.NoPos, token.NoPos
 		for i := range rets {
 			r := &rets[i]
-			if p := r.posIn(l.in); isFailure(r.class) && p.IsValid() && p < l.pos && p > at {
-				primary, at = r, p
+			p := r.posIn(l.in)
+			if !isFailure(r.class) || !p.IsValid() {
+				continue
+			}
+			// Where the failure branches off the success path, not
+			// where its return stands: the nearest branch first, and
+			// of two off one statement the later.
+			b, ok := a.branchOff(p, l.pos)
+			if ok && (b > off || b == off && p > at) {
+				primary, at, off = r, p, b
 			}
 		}
 		if primary != nil {
@@ -314,6 +355,35 @@ func lastFailureBefore(rets []retSite, success *retSite, isFailure func(string) 
 		}
 	}
 	return nil
+}
+
+// steadyStates are the success candidates no other one is steadier than
+// (steadier): one when a rule settles them.
+func (a *analysis) steadyStates(cands []*retSite) []*retSite {
+	var out []*retSite
+	for _, c := range cands {
+		beaten := false
+		for _, d := range cands {
+			if d != c && a.steadier(d, c) > 0 {
+				beaten = true
+				break
+			}
+		}
+		if !beaten {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// siteList names sites as file:line, joined for a reason.
+func (a *analysis) siteList(rs []*retSite) string {
+	var parts []string
+	for _, r := range rs {
+		s := a.site(r.pos)
+		parts = append(parts, fmt.Sprintf("%s:%d", s.File, s.Line))
+	}
+	return strings.Join(parts, " and ")
 }
 
 // posIn is where fn hands back the site's results: the site itself when it
@@ -336,56 +406,193 @@ func (r *retSite) posIn(fn *ssa.Function) token.Pos {
 	return token.NoPos
 }
 
-// workErrorReturn is, when the entry ends by handing the main work's error
-// to a helper whose results it returns (err = r.work(…); return
-// r.status(ctx, obj, err)), the failure return of that helper that returns
-// the error it was handed: the one that handles the main work's error.
-// Nil when the entry does not end so, or the helper returns that error at
-// no single failure return.
+// workErrorReturn is, when the entry's success path ends by handing the
+// main work's error to a helper whose results it returns (err =
+// r.work(…); return r.status(ctx, obj, err)), the failure return of that
+// helper that returns the error it was handed: the one that handles the
+// main work's error. The success path's end is followed through the
+// returns that hand a helper's results back whole, and through an if
+// that tests an error against nil (its branch where the error is nil);
+// the handed error through the helpers it is passed on to. Nil when the
+// entry does not end so, or the helper returns that error at no single
+// failure return.
 func (a *analysis) workErrorReturn(entry *ssa.Function, rets []retSite, isFailure func(string) bool) *retSite {
-	b := body(entry)
+	fn, seen := entry, map[*ssa.Function]bool{}
+	for !seen[fn] {
+		seen[fn] = true
+		ce, ok := ast.Unparen(a.handedBack(fn, a.successEnd(fn))).(*ast.CallExpr)
+		if !ok {
+			return nil
+		}
+		info := a.infoAt(ce.Pos())
+		arg := -1
+		for i, e := range ce.Args {
+			if t := info.TypeOf(e); t != nil && isErrorType(t) && !isNil(info, e) {
+				if arg >= 0 {
+					return nil // two errors handed: which is the work's is not said
+				}
+				arg = i
+			}
+		}
+		c := a.makeCall(info, ce, fn)
+		if c.known || len(c.own) != 1 {
+			return nil
+		}
+		if arg < 0 {
+			fn = c.own[0] // return r.rest(…): its end is the entry's
+			continue
+		}
+		var found *retSite
+		for i := range rets {
+			r := &rets[i]
+			if !isFailure(r.class) || !a.handsParam(r, c.own[0], arg) {
+				continue
+			}
+			if found != nil {
+				return nil
+			}
+			found = r
+		}
+		return found
+	}
+	return nil
+}
+
+// successEnd is the return a function's success path ends with: its last
+// statement when that is a return, or, when it is an if testing an error
+// against nil, the end of the branch where the error is nil.
+func (a *analysis) successEnd(fn *ssa.Function) *ast.ReturnStmt {
+	b := body(fn)
 	if b == nil || len(b.List) == 0 {
 		return nil
 	}
-	ret, ok := b.List[len(b.List)-1].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 1 {
+	info := a.infoAt(b.Pos())
+	list := b.List
+	for len(list) > 0 {
+		switch st := list[len(list)-1].(type) {
+		case *ast.ReturnStmt:
+			return st
+		case *ast.IfStmt:
+			be, ok := ast.Unparen(st.Cond).(*ast.BinaryExpr)
+			if !ok || st.Else == nil || (be.Op != token.EQL && be.Op != token.NEQ) {
+				return nil
+			}
+			x, y := be.X, be.Y
+			if isNil(info, x) {
+				x, y = y, x
+			}
+			if t := info.TypeOf(x); t == nil || !isErrorType(t) || !isNil(info, y) {
+				return nil
+			}
+			branch := ast.Stmt(st.Body)
+			if be.Op == token.NEQ {
+				branch = st.Else
+			}
+			blk, ok := branch.(*ast.BlockStmt)
+			if !ok {
+				return nil
+			}
+			list = blk.List
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// handedBack is the one expression whose results the return ret of fn
+// hands back whole: its single result, or, for a bare return, what the
+// assignment of both named results before it assigns them from (res,
+// err = r.fail(…); return); nil otherwise.
+func (a *analysis) handedBack(fn *ssa.Function, ret *ast.ReturnStmt) ast.Expr {
+	switch {
+	case ret == nil:
+		return nil
+	case len(ret.Results) == 1:
+		return ret.Results[0]
+	case len(ret.Results) > 0:
 		return nil
 	}
-	ce, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
-	if !ok {
+	ids := namedResults(fn)
+	if len(ids) != 2 {
 		return nil
 	}
 	info := a.infoAt(ret.Pos())
-	arg := -1
-	for i, e := range ce.Args {
-		if t := info.TypeOf(e); t != nil && isErrorType(t) && !isNil(info, e) {
-			if arg >= 0 {
-				return nil // two errors handed: which is the work's is not said
+	as := a.lastAssign(info, ret, info.Defs[ids[0]])
+	if as == nil || len(as.Lhs) != 2 || len(as.Rhs) != 1 || !assigns(info, as.Lhs[0], info.Defs[ids[0]]) || !assigns(info, as.Lhs[1], info.Defs[ids[1]]) {
+		return nil
+	}
+	return as.Rhs[0]
+}
+
+// handsParam reports whether the site returns, as its error, the
+// parameter arg of fn: directly, or through the helpers fn hands it to
+// and returns the results of whole (return r.fail(ctx, obj, err)).
+func (a *analysis) handsParam(r *retSite, fn *ssa.Function, arg int) bool {
+	ch := r.chain()
+	k := -1
+	for i, h := range ch {
+		if h.in == fn {
+			k = i
+		}
+	}
+	if k < 0 {
+		return false
+	}
+	for ; k < len(ch); k++ {
+		fb := a.flowBodyOf(ch[k].in)
+		if fb == nil || fb.lit != nil {
+			return false
+		}
+		if k == len(ch)-1 {
+			e := errorOf(r.at)
+			return e != nil && fb.argParam(e) == arg
+		}
+		if ch[k].pair {
+			return false
+		}
+		var ret *ast.ReturnStmt
+		for _, n := range a.path(ch[k].pos, ch[k].pos) {
+			if rs, ok := n.(*ast.ReturnStmt); ok {
+				ret = rs
+				break
 			}
-			arg = i
+		}
+		ce, ok := ast.Unparen(a.handedBack(ch[k].in, ret)).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		next := -1
+		for i, e := range ce.Args {
+			if fb.argParam(e) == arg {
+				if next >= 0 {
+					return false
+				}
+				next = i
+			}
+		}
+		if next < 0 {
+			return false
+		}
+		arg = next
+	}
+	return false
+}
+
+// errorOf is the error a site hands back: the second result of its
+// return, or the second value of the assignment of the named results.
+func errorOf(at ast.Node) ast.Expr {
+	switch s := at.(type) {
+	case *ast.ReturnStmt:
+		if len(s.Results) == 2 {
+			return s.Results[1]
+		}
+	case *ast.AssignStmt:
+		if len(s.Lhs) == 2 && len(s.Rhs) == 2 {
+			return s.Rhs[1]
 		}
 	}
-	c := a.makeCall(info, ce, entry)
-	if arg < 0 || c.known || len(c.own) != 1 {
-		return nil
-	}
-	fb := a.flowBodyOf(c.own[0])
-	if fb == nil || fb.lit != nil {
-		return nil
-	}
-	var found *retSite
-	for i := range rets {
-		r := &rets[i]
-		rs, ok := r.ret.(*ast.ReturnStmt)
-		if !ok || r.in != c.own[0] || !isFailure(r.class) || len(rs.Results) != 2 || fb.argParam(rs.Results[1]) != arg {
-			continue
-		}
-		if found != nil {
-			return nil
-		}
-		found = r
-	}
-	return found
+	return nil
 }
 
 // successRow is the requeue-success row of a timed success return: its
@@ -425,12 +632,21 @@ func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.Ret
 	case 1:
 		a.followResults(fn, info, s, s.Results[0], sc, w, out)
 	case 2:
-		if call := a.pairOfCall(fn, info, s); call != nil && sc.guard != guardError && a.followPair(fn, info, s, call, sc, w, out) {
+		if sc.guard != guardError && a.followPairOf(fn, info, s, s, s.Results, sc, w, out) {
 			// return res, err, both made by one call: its returns.
 			return
 		}
 		a.classifyPair(fn, info, s, s, s.Results[0], s.Results[1], sc, w, out)
 	}
+}
+
+// followPairOf follows the call whose two results results are, as they
+// are at stmt (a return, or the assignment of the named results a bare
+// return hands back), with the hop at hop; false when they are no such
+// pair or the call runs none of the tree's functions.
+func (a *analysis) followPairOf(fn *ssa.Function, info *types.Info, hop, stmt ast.Node, results []ast.Expr, sc scope, w *retWalk, out *[]retSite) bool {
+	call := a.pairOfCall(fn, info, stmt, results)
+	return call != nil && a.followPair(fn, info, hop, call, sc, w, out)
 }
 
 // followPair is followResults for a return of the pair a call made: its

@@ -1,0 +1,135 @@
+package locate
+
+import (
+	"go/ast"
+	"go/token"
+)
+
+// How two returns of one function stand to each other in its syntax: the
+// relation a rewrite that keeps the meaning keeps (a branch extracted into
+// a helper is still that branch; an `if err != nil` turned into
+// `if err == nil {…} else {…}` still branches off at that if), where their
+// order in the source does not.
+const (
+	// relNone: the two are not told apart (one position, or one holds
+	// the other).
+	relNone = iota
+	// relBefore: the first is in a statement that comes before the one
+	// holding the second, in a statement list holding both: every path to
+	// the second passes the first's statement.
+	relBefore
+	// relAfter: the converse.
+	relAfter
+	// relBranches: the two are in the two branches of one if.
+	relBranches
+	// relCases: the two are in different clauses of one switch or select.
+	relCases
+)
+
+// stmtRelation relates the positions p and h of one function: the
+// relation, and the statement where the path to h and the path to p part
+// (the statement holding p in the list holding both, or the if or switch
+// whose branches hold them).
+func (a *analysis) stmtRelation(p, h token.Pos) (int, ast.Node) {
+	if p == h || !p.IsValid() || !h.IsValid() {
+		return relNone, nil
+	}
+	pp, hp := a.path(p, p), a.path(h, h)
+	if len(pp) == 0 || len(hp) == 0 || pp[len(pp)-1] != hp[len(hp)-1] {
+		return relNone, nil
+	}
+	// Outermost first; k is the deepest node holding both.
+	k := 0
+	for k+1 < len(pp) && k+1 < len(hp) && pp[len(pp)-2-k] == hp[len(hp)-2-k] {
+		k++
+	}
+	common := pp[len(pp)-1-k]
+	if k+1 >= len(pp) || k+1 >= len(hp) {
+		return relNone, nil
+	}
+	pc, hc := pp[len(pp)-2-k], hp[len(hp)-2-k]
+	var parent ast.Node
+	if k > 0 {
+		parent = pp[len(pp)-k]
+	}
+	switch c := common.(type) {
+	case *ast.IfStmt:
+		if (pc == c.Body && hc == c.Else) || (pc == c.Else && hc == c.Body) {
+			return relBranches, c
+		}
+	case *ast.BlockStmt:
+		switch parent.(type) {
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			return relCases, parent
+		}
+		return sequence(pc, hc)
+	case *ast.CaseClause, *ast.CommClause:
+		return sequence(pc, hc)
+	}
+	return relNone, nil
+}
+
+// sequence relates two statements of one statement list.
+func sequence(pc, hc ast.Node) (int, ast.Node) {
+	switch {
+	case pc.Pos() < hc.Pos():
+		return relBefore, pc
+	case pc.Pos() > hc.Pos():
+		return relAfter, pc
+	}
+	return relNone, nil
+}
+
+// branchOff is, for a failure return at p and the return at h that hands
+// the success back, in one function, where the path to h leaves for p:
+// the statement before h's that holds p, or the if whose other branch
+// holds p (a clause of a switch before h's, as the source has them);
+// false when p is not off the path to h (it comes after it). The later
+// that statement starts, the closer to h the failure branches off: every
+// such statement holds h or comes before one that does.
+func (a *analysis) branchOff(p, h token.Pos) (token.Pos, bool) {
+	rel, at := a.stmtRelation(p, h)
+	switch {
+	case rel == relBefore, rel == relBranches, rel == relCases && p < h:
+		return at.Pos(), true
+	}
+	return token.NoPos, false
+}
+
+// chain is the functions a site's results pass through to the entry,
+// outermost first, each with where it hands them on; the site's own last.
+func (r *retSite) chain() []retHop {
+	return append(append([]retHop{}, r.via...), retHop{in: r.in, pos: r.pos})
+}
+
+// steadier settles which of two success returns is the steady state: the
+// one whose return comes after the other's statement, in the deepest
+// function that hands both back (a special case returns early, the
+// steady state at the end). It says 1 for x, -1 for y, 0 when no rule
+// does (the two are in branches of one if or cases of one switch, or are
+// reached through different callees of one call).
+func (a *analysis) steadier(x, y *retSite) int {
+	switch {
+	case x.deferred && !y.deferred:
+		return 1 // a deferred assignment runs after every return
+	case y.deferred && !x.deferred:
+		return -1
+	}
+	cx, cy := x.chain(), y.chain()
+	for i := 0; i < len(cx) && i < len(cy); i++ {
+		if cx[i].in != cy[i].in {
+			return 0
+		}
+		if cx[i].pos == cy[i].pos {
+			continue
+		}
+		switch rel, _ := a.stmtRelation(cx[i].pos, cy[i].pos); rel {
+		case relBefore:
+			return -1
+		case relAfter:
+			return 1
+		}
+		return 0
+	}
+	return 0
+}
