@@ -207,6 +207,14 @@ func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
 		// that.)
 		if r := a.workErrorReturn(f.entry, rets, isFailure); r != nil {
 			primary = r
+		} else if end := a.successPathEnd(f.entry); end != nil && len(end.via) > 0 {
+			// The entry's success path ends in a helper it hands the
+			// results of whole (return r.reconcileNormal(…)): the main
+			// work's failure is the one branching off nearest that
+			// helper's end, not a return of the entry's before it.
+			if r := a.lastFailureBefore(rets, end, isFailure); r != nil {
+				primary = r
+			}
 		}
 	}
 	var errSites []Site
@@ -456,6 +464,33 @@ func (a *analysis) workErrorReturn(entry *ssa.Function, rets []retSite, isFailur
 		return found
 	}
 	return nil
+}
+
+// successPathEnd is where the entry's success path ends, as a site of no
+// class: its final return (successEnd), followed through the returns that
+// hand a helper's results back whole, each a hop; nil when the entry has
+// no such end.
+func (a *analysis) successPathEnd(entry *ssa.Function) *retSite {
+	end := &retSite{in: entry}
+	seen := map[*ssa.Function]bool{}
+	for {
+		seen[end.in] = true
+		ret := a.successEnd(end.in)
+		if ret == nil {
+			return nil
+		}
+		end.pos = ret.Pos()
+		ce, ok := ast.Unparen(a.handedBack(end.in, ret)).(*ast.CallExpr)
+		if !ok {
+			return end
+		}
+		c := a.makeCall(a.infoAt(ce.Pos()), ce, end.in)
+		if c.known || len(c.own) != 1 || seen[c.own[0]] || body(c.own[0]) == nil {
+			return end
+		}
+		end.via = append(end.via, retHop{in: end.in, pos: end.pos})
+		end.in = c.own[0]
+	}
 }
 
 // successEnd is the return a function's success path ends with: its last

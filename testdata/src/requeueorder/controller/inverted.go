@@ -39,7 +39,7 @@ func (r *InvertedReconciler) rotate(ctx context.Context, s *corev1.Secret) (ctrl
 		s.Annotations = map[string]string{}
 	}
 	s.Annotations["rotated"] = time.Now().Format(time.RFC3339)
-	if err := r.Update(ctx, s); err == nil {
+	if err := r.Update(ctx, s); err == nil { // want "InvertedReconciler/write-always" "InvertedReconciler/hot-loop"
 		return ctrl.Result{RequeueAfter: rotation}, nil // want "InvertedReconciler/requeue-success" "InvertedReconciler/trace:return"
 	} else {
 		return ctrl.Result{}, err // want "InvertedReconciler/requeue-error"

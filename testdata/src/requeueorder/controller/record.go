@@ -44,7 +44,7 @@ func (r *RecordReconciler) record(ctx context.Context, sa *corev1.ServiceAccount
 		return r.fail(ctx, sa, workErr)
 	}
 	sa.Labels["outcome"] = "ok"
-	if err := r.Update(ctx, sa); err != nil {
+	if err := r.Update(ctx, sa); err != nil { // want "RecordReconciler/write-always"
 		return ctrl.Result{}, err // decoy: requeue-error (the last failure return)
 	}
 	return ctrl.Result{}, nil

@@ -3,7 +3,8 @@
 // a delegate's result after a special case of its own; one tests its
 // errors the other way round (`if err == nil { return … } else {…}`); one
 // hands the work's error to a helper that hands it to another; one
-// dispatches to two helpers that each wait a different interval.
+// dispatches to two helpers that each wait a different interval; one ends
+// by returning a helper's results whole.
 package controller
 
 import (
@@ -13,7 +14,7 @@ import (
 
 // want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "drift"
 
-// Setup registers the four reconcilers.
+// Setup registers the five reconcilers.
 func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.ConfigMap{}).Complete(&DelegateReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
@@ -22,6 +23,9 @@ func Setup(mgr ctrl.Manager) error {
 		return err
 	}
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.ServiceAccount{}).Complete(&RecordReconciler{Client: mgr.GetClient()}); err != nil {
+		return err
+	}
+	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.Pod{}).Complete(&ForwardReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
 	}
 	return ctrl.NewControllerManagedBy(mgr).For(&corev1.Namespace{}).Complete(&ModeReconciler{Client: mgr.GetClient()})
