@@ -35,7 +35,8 @@ func (r *RecordReconciler) check(sa *corev1.ServiceAccount) error {
 	return nil
 }
 
-// record labels the ServiceAccount with the outcome.
+// record labels a failed ServiceAccount, and lists the Secrets of a good
+// one.
 func (r *RecordReconciler) record(ctx context.Context, sa *corev1.ServiceAccount, workErr error) (ctrl.Result, error) {
 	if sa.Labels == nil {
 		sa.Labels = map[string]string{}
@@ -43,8 +44,8 @@ func (r *RecordReconciler) record(ctx context.Context, sa *corev1.ServiceAccount
 	if workErr != nil {
 		return r.fail(ctx, sa, workErr)
 	}
-	sa.Labels["outcome"] = "ok"
-	if err := r.Update(ctx, sa); err != nil { // want "RecordReconciler/write-always"
+	var secrets corev1.SecretList
+	if err := r.List(ctx, &secrets, client.InNamespace(sa.Namespace)); err != nil {
 		return ctrl.Result{}, err // decoy: requeue-error (the last failure return)
 	}
 	return ctrl.Result{}, nil
