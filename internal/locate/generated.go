@@ -6,10 +6,13 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 )
 
 // Generated reconcilers (spec/rows.md, "generated reconcilers"): a
@@ -37,6 +40,39 @@ type generatedKind struct {
 	// others are the other implementations of the generated Interface,
 	// when there are several: which one the tree hands over is not settled.
 	others []*ssa.Function
+	// handed are the implementations the tree hands to a function taking
+	// the generated Interface (the generated constructor), with the call
+	// handing each; when there are some, reconcileKind and others are
+	// those, each a controller of its own.
+	handed map[*ssa.Function]token.Pos
+}
+
+// forImpl returns the generated reconciler as run with one of the
+// hand-written implementations it is handed (a tree may hand several types
+// to one generated constructor: a controller each), and that
+// implementation's FinalizeKind when it implements the generated Finalizer.
+func (a *analysis) forImpl(g *generatedKind, impl *ssa.Function) *generatedKind {
+	out := *g
+	out.reconcileKind, out.others, out.finalizeKind = impl, nil, nil
+	if _, ok := g.handed[impl]; !ok && impl == g.reconcileKind {
+		out.others = g.others
+	}
+	if recv := impl.Signature.Recv(); recv != nil && g.finalizer != nil && types.Implements(recv.Type(), g.finalizer) {
+		if n, ok := deref(recv.Type()).(*types.Named); ok {
+			out.finalizeKind = a.methodFunc(n, generatedFinalizeMethod)
+		}
+	}
+	return &out
+}
+
+// generatedOf is the generated reconciler of a found controller of this
+// style, as run with its own hand-written implementation.
+func (a *analysis) generatedOf(f *found) *generatedKind {
+	g := a.generatedKind(f.entry)
+	if g == nil || f.impl == nil {
+		return g
+	}
+	return a.forImpl(g, f.impl)
 }
 
 // addGenerated appends to out the generated reconcilers a declaration hands
@@ -57,18 +93,33 @@ func (a *analysis) addGenerated(fd *ast.FuncDecl, out []*found, seen map[*ssa.Fu
 				continue
 			}
 			seen[sync] = true
-			f := &found{name: syncName(g.reconcileKind), style: StyleGenerated, entry: sync,
-				keyParams: map[*types.Var]bool{}, registration: []Site{a.site(c.expr.Lparen)}}
-			for i := 0; i < sync.Signature.Params().Len(); i++ {
-				if v := sync.Signature.Params().At(i); typeKey(v.Type()) != typeContext {
-					f.keyParams[v] = true
+			impls := []*ssa.Function{g.reconcileKind}
+			if len(g.handed) > 0 {
+				impls = slices.SortedFunc(maps.Keys(g.handed), func(x, y *ssa.Function) int { return int(x.Pos() - y.Pos()) })
+			}
+			for _, impl := range impls {
+				if seen[impl] {
+					continue
 				}
+				seen[impl] = true
+				f := &found{name: syncName(impl), style: StyleGenerated, entry: sync, impl: impl,
+					keyParams: map[*types.Var]bool{}, registration: []Site{a.site(c.expr.Lparen)}}
+				if at, ok := g.handed[impl]; ok {
+					handed := a.site(at)
+					handed.Note = "the hand-written reconciler handed to the generated constructor"
+					f.registration = append([]Site{handed}, f.registration...)
+				}
+				for i := 0; i < sync.Signature.Params().Len(); i++ {
+					if v := sync.Signature.Params().At(i); typeKey(v.Type()) != typeContext {
+						f.keyParams[v] = true
+					}
+				}
+				if p := impl.Signature.Params(); p.Len() > 1 {
+					f.kind, _ = deref(p.At(1).Type()).(*types.Named)
+				}
+				a.qualifySameName(out, f, impl)
+				out = append(out, f)
 			}
-			if p := g.reconcileKind.Signature.Params(); p.Len() > 1 {
-				f.kind, _ = deref(p.At(1).Type()).(*types.Named)
-			}
-			a.qualifySameName(out, f, g.reconcileKind)
-			out = append(out, f)
 		}
 	})
 	return out
@@ -85,8 +136,8 @@ func (a *analysis) qualifySameName(found []*found, f *found, impl *ssa.Function)
 			continue
 		}
 		clash = true
-		if g := a.generatedKind(o.entry); g != nil && o.name == f.name && g.reconcileKind.Pkg != nil {
-			o.name = g.reconcileKind.Pkg.Pkg.Name() + "." + o.name
+		if o.name == f.name && o.impl != nil && o.impl.Pkg != nil {
+			o.name = o.impl.Pkg.Pkg.Name() + "." + o.name
 		}
 	}
 	if clash && impl.Pkg != nil {
@@ -152,23 +203,19 @@ func (a *analysis) generatedKind(sync *ssa.Function) *generatedKind {
 	if len(impls) == 0 {
 		return nil
 	}
-	if handed := a.handedAs(ifaceType, impls); len(handed) > 0 {
-		impls = handed
+	if handed, at := a.handedAs(ifaceType, impls); len(handed) > 0 {
+		impls, g.handed = handed, at
 	}
 	g.reconcileKind, g.others = impls[0], impls[1:]
-	if recv := g.reconcileKind.Signature.Recv(); recv != nil && g.finalizer != nil && types.Implements(recv.Type(), g.finalizer) {
-		if n, ok := deref(recv.Type()).(*types.Named); ok {
-			g.finalizeKind = a.methodFunc(n, generatedFinalizeMethod)
-		}
-	}
-	return g
+	return a.forImpl(g, g.reconcileKind)
 }
 
 // handedAs returns the implementations whose receivers the tree passes as
 // an argument of the interface's type (the hand-written reconciler handed
-// to the generated constructor).
-func (a *analysis) handedAs(iface types.Type, impls []*ssa.Function) []*ssa.Function {
+// to the generated constructor), and the first call handing each.
+func (a *analysis) handedAs(iface types.Type, impls []*ssa.Function) ([]*ssa.Function, map[*ssa.Function]token.Pos) {
 	var out []*ssa.Function
+	at := map[*ssa.Function]token.Pos{}
 	for _, fd := range a.ownFuncs() {
 		info := a.infoAt(fd.Pos())
 		a.allCalls(fd, func(c call) {
@@ -183,13 +230,14 @@ func (a *analysis) handedAs(iface types.Type, impls []*ssa.Function) []*ssa.Func
 				for _, impl := range impls {
 					if t := info.TypeOf(arg); t != nil && types.Identical(t, impl.Signature.Recv().Type()) && !slices.Contains(out, impl) {
 						out = append(out, impl)
+						at[impl] = c.expr.Lparen
 					}
 				}
 			}
 		})
 	}
 	slices.SortFunc(out, func(x, y *ssa.Function) int { return int(x.Pos() - y.Pos()) })
-	return out
+	return out, at
 }
 
 // implementations returns the tree's methods of a name whose receivers
@@ -209,7 +257,7 @@ func (a *analysis) implementations(iface *types.Interface, name string) []*ssa.F
 // hand-written code or in the generated finalizer code: the entry, the
 // finalizer rows and the condition types.
 func (p *pass) generatedRows(rows map[string]Row) {
-	g := p.a.generatedKind(p.f.entry)
+	g := p.a.generatedOf(p.f)
 	if g == nil {
 		return
 	}
@@ -440,4 +488,31 @@ func (a *analysis) finalizerFieldConsts(field *types.Var, depth int) ([]*types.C
 		})
 	}
 	return append(overrides, defaults...), settled
+}
+
+// reachOf walks the reconcile path of a controller. A generated reconciler
+// handed several hand-written types calls them through its interfaces, so
+// the call graph reaches every one of them from its Reconcile: the walk of
+// one controller enters none of the other types' methods.
+func (a *analysis) reachOf(f *found) *callgraph.Reach {
+	if f.style != StyleGenerated || f.impl == nil {
+		return a.prog.Reachable(f.entry)
+	}
+	g := a.generatedKind(f.entry)
+	if g == nil || len(g.handed) < 2 {
+		return a.prog.Reachable(f.entry)
+	}
+	own := f.impl.Signature.Recv().Type()
+	var others []types.Type
+	for impl := range g.handed {
+		if t := impl.Signature.Recv().Type(); !types.Identical(t, own) {
+			others = append(others, t)
+		}
+	}
+	return a.prog.ReachableExcept(func(fn *ssa.Function) bool {
+		recv := fn.Signature.Recv()
+		return recv != nil && slices.ContainsFunc(others, func(t types.Type) bool {
+			return types.Identical(deref(recv.Type()), deref(t))
+		})
+	}, f.entry)
 }

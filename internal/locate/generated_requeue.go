@@ -14,7 +14,7 @@ import (
 // dependency's controller.
 func (a *analysis) generatedRequeues(f *found) *requeues {
 	out := &requeues{}
-	g := a.generatedKind(f.entry)
+	g := a.generatedOf(f)
 	if g == nil {
 		out.onError = none("not settled: the generated Reconcile's call of " + generatedKindMethod + " was not found")
 		out.onSuccess = out.onError
@@ -168,7 +168,7 @@ func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Functi
 // enqueuedAfter returns the first delayed enqueue (the controller's
 // EnqueueAfter) on the reconcile path, or nil.
 func (a *analysis) enqueuedAfter(f *found) *timedRequeue {
-	for _, fn := range a.prog.Reachable(f.entry).Funcs() {
+	for _, fn := range a.reachOf(f).Funcs() {
 		for _, c := range a.callsIn(fn) {
 			if c.known && c.fact.Role == RoleQueueAddAfter && c.arg(c.fact.Arg) != nil {
 				return &timedRequeue{in: fn, at: c.expr, duration: c.arg(c.fact.Arg)}

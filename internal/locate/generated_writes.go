@@ -151,7 +151,7 @@ func recordsReturnedEvent(info *types.Info, c call) bool {
 // steps inside the functions that never run for it (unfinalized): the
 // generated finalizer code's comparison and patch of the finalizer list.
 func (p *pass) generatedDrift(steps []Step) []Step {
-	never := p.unfinalized(p.a.generatedKind(p.f.entry))
+	never := p.unfinalized(p.a.generatedOf(p.f))
 	if len(never) == 0 {
 		return steps
 	}

@@ -49,6 +49,7 @@ var fixtures = []string{
 	"knative",
 	"knative-nofinalizer",
 	"knative-enqueueafter",
+	"knative-handed",
 	"finapply",
 	"findispatch",
 	"finlib",
