@@ -7,6 +7,7 @@ import (
 	"context"
 	"sync"
 
+	"knative.dev/pkg/controller"
 	"knative.dev/pkg/reconciler"
 
 	widgetsv1 "example.com/fixtures/knative-handed/pkg/apis/widgets/v1"
@@ -16,6 +17,7 @@ import (
 type Reconciler struct { // want-none "mirror.Reconciler/finalizer-const" "mirror.Reconciler/finalizer-add" "mirror.Reconciler/finalizer-cleanup" "mirror.Reconciler/finalizer-remove" "mirror.Reconciler/condition-types" "mirror.Reconciler/requeue-error" "mirror.Reconciler/requeue-success" "mirror.Reconciler/interval-trace"
 	mu      sync.Mutex
 	sources map[string]string
+	impl    *controller.Impl
 }
 
 // ReconcileKind records the Widget's source and reports it; it never
