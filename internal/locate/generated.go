@@ -44,7 +44,7 @@ type generatedKind struct {
 	// the generated Interface (the generated constructor), with the call
 	// handing each; when there are some, reconcileKind and others are
 	// those, each a controller of its own.
-	handed map[*ssa.Function]token.Pos
+	handed map[*ssa.Function]*ast.CallExpr
 }
 
 // forImpl returns the generated reconciler as run with one of the
@@ -105,7 +105,7 @@ func (a *analysis) addGenerated(fd *ast.FuncDecl, out []*found, seen map[*ssa.Fu
 				f := &found{name: syncName(impl), style: StyleGenerated, entry: sync, impl: impl,
 					keyParams: map[*types.Var]bool{}, registration: []Site{a.site(c.expr.Lparen)}}
 				if at, ok := g.handed[impl]; ok {
-					handed := a.site(at)
+					handed := a.site(at.Lparen)
 					handed.Note = "the hand-written reconciler handed to the generated constructor"
 					f.registration = append([]Site{handed}, f.registration...)
 				}
@@ -213,9 +213,9 @@ func (a *analysis) generatedKind(sync *ssa.Function) *generatedKind {
 // handedAs returns the implementations whose receivers the tree passes as
 // an argument of the interface's type (the hand-written reconciler handed
 // to the generated constructor), and the first call handing each.
-func (a *analysis) handedAs(iface types.Type, impls []*ssa.Function) ([]*ssa.Function, map[*ssa.Function]token.Pos) {
+func (a *analysis) handedAs(iface types.Type, impls []*ssa.Function) ([]*ssa.Function, map[*ssa.Function]*ast.CallExpr) {
 	var out []*ssa.Function
-	at := map[*ssa.Function]token.Pos{}
+	at := map[*ssa.Function]*ast.CallExpr{}
 	for _, fd := range a.ownFuncs() {
 		info := a.infoAt(fd.Pos())
 		a.allCalls(fd, func(c call) {
@@ -230,7 +230,7 @@ func (a *analysis) handedAs(iface types.Type, impls []*ssa.Function) ([]*ssa.Fun
 				for _, impl := range impls {
 					if t := info.TypeOf(arg); t != nil && types.Identical(t, impl.Signature.Recv().Type()) && !slices.Contains(out, impl) {
 						out = append(out, impl)
-						at[impl] = c.expr.Lparen
+						at[impl] = c.expr
 					}
 				}
 			}
@@ -303,7 +303,7 @@ func (p *pass) generatedFinalizerRows(g *generatedKind, rows map[string]Row) {
 	var consts []Site
 	seen := map[types.Object]bool{}
 	for _, op := range append(append([]finOp(nil), adds...), removes...) {
-		for _, k := range p.a.finalizerConsts(op) {
+		for _, k := range p.a.finalizerConsts(op, g.handed[g.reconcileKind]) {
 			if seen[k] {
 				continue
 			}
@@ -406,9 +406,11 @@ func (a *analysis) finalizerSet(info *types.Info, b *ast.BlockStmt, set ast.Expr
 
 // finalizerConsts follows the finalizer an operation is handed to its
 // constants: the constant itself, or the constants the tree stores in the
-// field it reads (finalizerFieldConsts). It returns nil when a store is not
-// followed to a constant.
-func (a *analysis) finalizerConsts(op finOp) []*types.Const {
+// field it reads (finalizerFieldConsts), an option's override counted
+// only in the call handing this controller's type to the generated
+// constructor (handing; anywhere when nil). It returns nil when a store
+// is not followed to a constant.
+func (a *analysis) finalizerConsts(op finOp, handing *ast.CallExpr) []*types.Const {
 	if op.value == nil {
 		return nil
 	}
@@ -423,7 +425,7 @@ func (a *analysis) finalizerConsts(op finOp) []*types.Const {
 	if !ok || !field.IsField() {
 		return nil
 	}
-	consts, settled := a.finalizerFieldConsts(field, 0)
+	consts, settled := a.finalizerFieldConsts(field, handing, 0)
 	if !settled {
 		return nil
 	}
@@ -434,13 +436,29 @@ func (a *analysis) finalizerConsts(op finOp) []*types.Const {
 // assignment of the tree stores in a field: a store of another field (an
 // option's override) is followed in turn, and its constants come first (an
 // override wins over the default); a field nothing stores adds none. It is
-// not settled when a store is neither.
-func (a *analysis) finalizerFieldConsts(field *types.Var, depth int) ([]*types.Const, bool) {
+// not settled when a store is neither. The stores of an override count
+// only inside the call handing the controller's type (the options of the
+// tree's other controllers are theirs), and are not settled when that call
+// hands an options function other than a literal.
+func (a *analysis) finalizerFieldConsts(field *types.Var, handing *ast.CallExpr, depth int) ([]*types.Const, bool) {
 	var defaults, overrides []*types.Const
 	settled := depth < 3
+	if depth > 0 && handing != nil {
+		info := a.infoAt(handing.Pos())
+		for _, arg := range handing.Args {
+			if _, isFunc := info.TypeOf(arg).Underlying().(*types.Signature); isFunc {
+				if _, lit := ast.Unparen(arg).(*ast.FuncLit); !lit {
+					return nil, false
+				}
+			}
+		}
+	}
 	for _, fd := range a.ownFuncs() {
 		info := a.infoAt(fd.Pos())
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if n != nil && depth > 0 && handing != nil && (n.End() <= handing.Pos() || n.Pos() >= handing.End()) {
+				return false
+			}
 			var value ast.Expr
 			switch n := n.(type) {
 			case *ast.CompositeLit:
@@ -474,7 +492,7 @@ func (a *analysis) finalizerFieldConsts(field *types.Var, depth int) ([]*types.C
 				settled = false
 				return false
 			}
-			sub, ok := a.finalizerFieldConsts(other, depth+1)
+			sub, ok := a.finalizerFieldConsts(other, handing, depth+1)
 			if !ok {
 				settled = false
 				return false

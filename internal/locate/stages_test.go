@@ -185,7 +185,7 @@ func TestHandedWatch(t *testing.T) {
 		t.Fatalf("load: %v", l.err)
 	}
 	want := map[string]string{
-		"mirror.Reconciler": "pkg/adapter/mirror/controller.go:20",
+		"mirror.Reconciler": "pkg/adapter/mirror/controller.go:27",
 		"widget.Reconciler": "pkg/reconciler/widget/controller.go:30",
 	}
 	for _, c := range l.ctrls {
