@@ -166,6 +166,11 @@ func (r *reconcilerImpl) updateFinalizersFiltered(ctx context.Context, resource 
 	default:
 		return resource, nil
 	}
+	if len(finalizers) == len(resource.Finalizers) {
+		// the object's own list, already as desired: the generated code's
+		// bookkeeping, not a drift of the Widget's desired state
+		return resource, nil
+	}
 	patch, err := json.Marshal(map[string]any{
 		"metadata": map[string]any{
 			"finalizers":      finalizers,
