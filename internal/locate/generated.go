@@ -292,6 +292,14 @@ func (p *pass) generatedFinalizerRows(g *generatedKind, rows map[string]Row) {
 		return
 	}
 	adds, removes := p.generatedFinalizerOps()
+	// The generated code may remove the finalizer on two branches, for a
+	// nil event and for a normal one: the branch FinalizeKind's success
+	// takes comes first.
+	if taken := p.a.finalizeOutcome(g.finalizeKind); taken != "" {
+		slices.SortStableFunc(removes, func(x, y finOp) int {
+			return boolOrder(p.a.eventBranch(x) != taken) - boolOrder(p.a.eventBranch(y) != taken)
+		})
+	}
 	// An addition's function may also remove (a helper that syncs the list
 	// both ways): the removals the cleanup alone reaches come first.
 	if len(adds) > 0 {
@@ -533,4 +541,71 @@ func (a *analysis) reachOf(f *found) *callgraph.Reach {
 			return types.Identical(deref(recv.Type()), deref(t))
 		})
 	}, f.entry)
+}
+
+// Outcomes of a hand-written method for the generated code's tests of the
+// event it returned.
+const (
+	eventNil    = "nil"
+	eventNormal = "event"
+)
+
+// finalizeOutcome says what FinalizeKind returns on its success path (the
+// returns no condition guards): eventNil when they are all nil,
+// eventNormal when they are all normal events, "" otherwise.
+func (a *analysis) finalizeOutcome(fn *ssa.Function) string {
+	if a.normalEventReturn(fn) != "" {
+		return eventNormal
+	}
+	b := body(fn)
+	if b == nil {
+		return ""
+	}
+	info := a.infoAt(b.Pos())
+	allNil, some := true, false
+	a.walkReturns(info, b, scope{}, func(r *ast.ReturnStmt, sc scope) {
+		if sc.guard != guardNone || len(r.Results) != 1 {
+			return
+		}
+		some = true
+		allNil = allNil && isNil(info, r.Results[0])
+	})
+	if some && allNil {
+		return eventNil
+	}
+	return ""
+}
+
+// eventBranch says on which outcome of the hand-written method a change of
+// the finalizer set is made, from the innermost test of an event against
+// nil around it: eventNil in the branch taken for nil, eventNormal in the
+// other; "" when no such test guards it.
+func (a *analysis) eventBranch(op finOp) string {
+	path := a.path(op.pos, op.pos)
+	for i := 1; i < len(path); i++ {
+		ifs, ok := path[i].(*ast.IfStmt)
+		if !ok {
+			continue
+		}
+		be, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+		if !ok || be.Op != token.NEQ && be.Op != token.EQL {
+			continue
+		}
+		x := be.X
+		switch {
+		case isNil(op.info, be.Y):
+		case isNil(op.info, be.X):
+			x = be.Y
+		default:
+			continue
+		}
+		if typeKey(op.info.TypeOf(x)) != typeEvent {
+			continue
+		}
+		if inBody := path[i-1] == ifs.Body; inBody == (be.Op == token.NEQ) {
+			return eventNormal
+		}
+		return eventNil
+	}
+	return ""
 }

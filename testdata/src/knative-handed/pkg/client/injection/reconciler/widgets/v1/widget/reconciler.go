@@ -199,11 +199,17 @@ func (r *reconcilerImpl) clearFinalizer(ctx context.Context, resource *widgetsv1
 	if _, ok := r.reconciler.(Finalizer); !ok {
 		return resource, nil
 	}
-	if event != nil {
-		return resource, nil
-	}
 	finalizers := sets.New[string](resource.Finalizers...)
-	finalizers.Delete(r.finalizerName) // want "widget.Reconciler/finalizer-remove"
+	if event != nil {
+		// a normal event lets the finalizer go too (decoy: the Widget's
+		// FinalizeKind returns nil, so its removal is the other branch's)
+		var normal *reconciler.ReconcilerEvent
+		if reconciler.EventAs(event, &normal) && normal.EventType == "Normal" {
+			finalizers.Delete(r.finalizerName)
+		}
+	} else {
+		finalizers.Delete(r.finalizerName) // want "widget.Reconciler/finalizer-remove"
+	}
 	return r.updateFinalizersFiltered(ctx, resource, finalizers)
 }
 
