@@ -127,9 +127,29 @@ func (t *tracer) expr(fn *ssa.Function, e ast.Expr) {
 	case *ast.StarExpr:
 		// The value a pointer points to (a flag's): the pointer is traced.
 		t.expr(fn, x.X)
+	case *ast.IndexExpr:
+		t.index(info, x)
 	default:
 		t.add(t.a.site(e.Pos()).Site, StepComputed, "computed here; the trace ends")
 	}
+}
+
+// index traces a value read from a map: a config map's data under a
+// constant key is a setting of the controller's configuration, and the
+// trace ends there naming the key; another map's element is not followed.
+func (t *tracer) index(info *types.Info, x *ast.IndexExpr) {
+	site := t.a.site(x.Pos()).Site
+	if sel, ok := ast.Unparen(x.X).(*ast.SelectorExpr); ok {
+		if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal && fieldKey(s.Obj().(*types.Var), s.Recv()) == configMapData {
+			if key, ok := stringValue(info, x.Index); ok {
+				t.add(site, StepComputed, fmt.Sprintf("read from the key %q of a config map's data: a setting of the controller's configuration, not of the object; the trace ends", key))
+				return
+			}
+			t.add(site, StepComputed, "not settled: read from a config map's data under a key not followed to a constant; the trace ends")
+			return
+		}
+	}
+	t.add(site, StepComputed, "not settled: an element of a map, not followed; the trace ends")
 }
 
 func (t *tracer) call(fn *ssa.Function, info *types.Info, x *ast.CallExpr) {
@@ -312,11 +332,15 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 			if !ok || info.Defs[id] != v && info.Uses[id] != v {
 				continue
 			}
+			_, isIndex := ast.Unparen(as.Rhs[0]).(*ast.IndexExpr)
 			switch {
 			case len(as.Lhs) == len(as.Rhs):
 				values = append(values, as.Rhs[i])
 			case len(as.Rhs) == 1 && isCall:
 				tuples = append(tuples, tupleResult{call, i})
+			case len(as.Rhs) == 1 && isIndex && i == 0:
+				// v, ok := m[k]: the element read.
+				values = append(values, as.Rhs[0])
 			}
 		}
 		return true

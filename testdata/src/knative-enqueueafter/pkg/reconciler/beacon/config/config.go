@@ -25,7 +25,7 @@ type Config struct {
 // NewConfigFromConfigMap reads the config map's "period".
 func NewConfigFromConfigMap(cm *corev1.ConfigMap) (*Config, error) {
 	c := &Config{Period: defaultPeriod} // want "trace:set"
-	if v, ok := cm.Data["period"]; ok {
+	if v, ok := cm.Data["period"]; ok { // want "trace:computed"
 		d, err := time.ParseDuration(v) // want "trace:computed"
 		if err != nil {
 			return nil, fmt.Errorf("period %q: %w", v, err)
