@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -299,6 +300,56 @@ func (t *tracer) selector(fn *ssa.Function, info *types.Info, x *ast.SelectorExp
 			t.expr(set.in, set.value)
 		}
 	}
+	for _, h := range t.a.fieldHandedAddr(field) {
+		t.add(h.site, StepComputed, h.note)
+	}
+}
+
+// handedAddr is where a field's address is handed to a call, which may set
+// the field through it.
+type handedAddr struct {
+	site cite.Site
+	note string
+}
+
+// fieldHandedAddr lists the calls the tree hands a field's address to
+// (a config parser's configmap.AsDuration("period", &c.Period)): the field
+// may be set there, through the pointer, which the trace does not follow;
+// the note names the call and the constant strings it is given (the key).
+func (a *analysis) fieldHandedAddr(field *types.Var) []handedAddr {
+	var out []handedAddr
+	for _, fd := range a.ownFuncs() {
+		info := a.infoAt(fd.Pos())
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			ce, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			for _, arg := range ce.Args {
+				u, ok := ast.Unparen(arg).(*ast.UnaryExpr)
+				if !ok || u.Op != token.AND {
+					continue
+				}
+				sel, ok := ast.Unparen(u.X).(*ast.SelectorExpr)
+				if !ok || info.Uses[sel.Sel] != field {
+					continue
+				}
+				var keys []string
+				for _, other := range ce.Args {
+					if k, ok := stringValue(info, other); ok {
+						keys = append(keys, strconv.Quote(k))
+					}
+				}
+				note := "not settled: the field's address is handed to this call, which may set it through the pointer; the trace does not follow it"
+				if len(keys) > 0 {
+					note += " (given " + strings.Join(keys, ", ") + ")"
+				}
+				out = append(out, handedAddr{site: a.site(ce.Lparen).Site, note: note})
+			}
+			return true
+		})
+	}
+	return out
 }
 
 func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"knative.dev/pkg/configmap"
 )
 
 // ConfigName is the name of the controller's config map.
@@ -31,6 +32,11 @@ func NewConfigFromConfigMap(cm *corev1.ConfigMap) (*Config, error) {
 			return nil, fmt.Errorf("period %q: %w", v, err)
 		}
 		c.Period = d // want "trace:set"
+	}
+	// "period-seconds" overrides "period", parsed by the dependency's
+	// helper into the field through its address
+	if err := configmap.Parse(cm.Data, configmap.AsDuration("period-seconds", &c.Period)); err != nil { // want "trace:computed"
+		return nil, err
 	}
 	return c, nil
 }
