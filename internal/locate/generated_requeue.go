@@ -1,7 +1,9 @@
 package locate
 
 import (
+	"fmt"
 	"go/ast"
+	"go/token"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -21,7 +23,17 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 		return out
 	}
 	var rets []retSite
-	a.eventReturns(g.reconcileKind, scope{}, map[*ssa.Function]bool{}, &rets)
+	bare := map[token.Pos]bool{}
+	a.eventReturns(g.reconcileKind, scope{}, map[*ssa.Function]bool{}, &rets, bare)
+	dropped := map[token.Pos]string{}
+	if at := a.bareEventDropped(f.entry); at != "" {
+		for i := range rets {
+			if rets[i].class == ClassErrorBackoff && bare[rets[i].pos] {
+				rets[i].class = ClassTerminal
+				dropped[rets[i].pos] = "a bare warning event: the generated Reconcile records it and returns nil (its test of the event's type at " + at + "), so nothing is requeued"
+			}
+		}
+	}
 	var success *retSite
 	for i := range rets {
 		if rets[i].class == ClassSuccessInterval {
@@ -56,6 +68,7 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 		s := a.site(r.pos)
 		s.Class = r.class
 		s.Primary = r == primary
+		s.Note = dropped[r.pos]
 		errSites = append(errSites, s)
 	}
 	if primary == nil {
@@ -71,7 +84,7 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 		out.onError = none("no failure path of " + generatedKindMethod + " returns an error")
 		if len(errSites) > 0 {
 			out.onError.Sites = errSites
-			out.onError.None = "every failure return of " + generatedKindMethod + " is a permanent error: nothing comes back on error"
+			out.onError.None = "every failure return of " + generatedKindMethod + " is a permanent error (or a bare warning event, which the generated Reconcile drops): nothing comes back on error"
 		}
 	} else if f.registration != nil {
 		reg := f.registration[0]
@@ -103,7 +116,7 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 // eventReturns classifies the returns of a function returning an event,
 // following returns that hand back the event of another of the tree's
 // functions.
-func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
+func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bool, out *[]retSite, bare map[token.Pos]bool) {
 	if seen[fn] {
 		return
 	}
@@ -146,13 +159,14 @@ func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Functi
 				if v, ok := stringValue(info, c.arg(c.fact.Arg)); ok && v == eventTypeNormal {
 					return
 				}
+				bare[r.Pos()] = true
 			case c.known && c.fact.Role == RoleTerminalError:
 				site.class = ClassTerminal
 				*out = append(*out, site)
 				return
 			case len(c.own) > 0 && !c.known:
 				for _, callee := range c.own {
-					a.eventReturns(callee, sc, seen, out)
+					a.eventReturns(callee, sc, seen, out, bare)
 				}
 				return
 			}
@@ -176,4 +190,33 @@ func (a *analysis) enqueuedAfter(f *found) *timedRequeue {
 		}
 	}
 	return nil
+}
+
+// bareEventDropped says where the generated Reconcile tells a bare event
+// (a *reconciler.ReconcilerEvent returned as it is, not wrapped in an
+// error) apart from an error: its type assertion to the event type, after
+// which the generated code records the event and returns nil, so that a
+// warning event returned from ReconcileKind requeues nothing. "" when the
+// generated Reconcile has no such assertion (it returns the event, and the
+// dependency's controller requeues it as an error).
+func (a *analysis) bareEventDropped(sync *ssa.Function) string {
+	b := body(sync)
+	if b == nil {
+		return ""
+	}
+	info := a.infoAt(b.Pos())
+	var at token.Pos
+	ast.Inspect(b, func(n ast.Node) bool {
+		if ta, ok := n.(*ast.TypeAssertExpr); ok && ta.Type != nil && !at.IsValid() {
+			if t := info.TypeOf(ta.Type); t != nil && typeKey(t) == typeReconcilerEvent {
+				at = ta.Pos()
+			}
+		}
+		return !at.IsValid()
+	})
+	if !at.IsValid() {
+		return ""
+	}
+	s := a.site(at)
+	return fmt.Sprintf("%s:%d", s.File, s.Line)
 }

@@ -30,6 +30,11 @@ func (r *Reconciler) ReconcileKind(ctx context.Context, w *widgetsv1.Widget) rec
 		return fmt.Errorf("probing %s: %w", w.Spec.Source, err) // want "widget.Reconciler/requeue-error"
 	}
 	w.Status.MarkProbed(nil)
+	if w.Spec.Interval.Duration == 0 {
+		// decoy: a bare warning event, which the generated Reconcile
+		// reports and drops, not a failure that comes back
+		return reconciler.NewEvent("Warning", "NoInterval", "%s has no interval", w.Name)
+	}
 	return controller.NewRequeueAfter(w.Spec.Interval.Duration) // want "widget.Reconciler/requeue-success" "widget.Reconciler/trace:return"
 }
 

@@ -129,6 +129,11 @@ func (r *reconcilerImpl) Reconcile(ctx context.Context, key string) error {
 			return err
 		}
 	}
+	// A bare event is reported, not retried: only an error (an event
+	// wrapped in one included) brings the key back.
+	if _, bare := reconcileEvent.(*reconciler.ReconcilerEvent); bare {
+		return nil
+	}
 	return reconcileEvent
 }
 
