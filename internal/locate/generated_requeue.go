@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -85,6 +88,14 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 		if len(errSites) > 0 {
 			out.onError.Sites = errSites
 			out.onError.None = "every failure return of " + generatedKindMethod + " is a permanent error (or a bare warning event, which the generated Reconcile drops): nothing comes back on error"
+		}
+		if others := a.otherKindMethods(f.entry, g.reconcileKind); len(others) > 0 {
+			var at []string
+			for _, o := range others {
+				s := a.funcSite(o)
+				at = append(at, fmt.Sprintf("%s at %s:%d", s.Func, s.File, s.Line))
+			}
+			out.onError.None = "not settled: the hand-written type also implements methods the generated Reconcile calls through its interfaces and whose errors it returns, not read for this row: " + strings.Join(at, ", ") + "; without them: " + out.onError.None
 		}
 	} else if f.registration != nil {
 		reg := f.registration[0]
@@ -219,4 +230,57 @@ func (a *analysis) bareEventDropped(sync *ssa.Function) string {
 	}
 	s := a.site(at)
 	return fmt.Sprintf("%s:%d", s.File, s.Line)
+}
+
+// otherKindMethods returns the hand-written type's methods, other than
+// ReconcileKind and FinalizeKind, that the generated Reconcile (or a
+// function of the tree it calls) calls through an interface the type
+// implements: an ObserveKind for the replicas that do not lead, an
+// ObserveDeletion once the object is gone. The generated code hands back
+// what they return.
+func (a *analysis) otherKindMethods(sync, impl *ssa.Function) []*ssa.Function {
+	recv := impl.Signature.Recv()
+	named, ok := deref(recv.Type()).(*types.Named)
+	if !ok {
+		return nil
+	}
+	fns := []*ssa.Function{sync}
+	for _, c := range a.callsIn(sync) {
+		for _, o := range c.own {
+			if !slices.Contains(fns, o) {
+				fns = append(fns, o)
+			}
+		}
+	}
+	var out []*ssa.Function
+	for _, fn := range fns {
+		b := body(fn)
+		if b == nil {
+			continue
+		}
+		info := a.infoAt(b.Pos())
+		ast.Inspect(b, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			m, ok := info.Uses[sel.Sel].(*types.Func)
+			if !ok || m.Name() == generatedKindMethod || m.Name() == generatedFinalizeMethod {
+				return true
+			}
+			sig := m.Type().(*types.Signature)
+			if sig.Recv() == nil {
+				return true
+			}
+			it, ok := sig.Recv().Type().Underlying().(*types.Interface)
+			if !ok || !types.Implements(recv.Type(), it) {
+				return true
+			}
+			if own := a.methodFunc(named, m.Name()); own != nil && !slices.Contains(out, own) {
+				out = append(out, own)
+			}
+			return true
+		})
+	}
+	return out
 }

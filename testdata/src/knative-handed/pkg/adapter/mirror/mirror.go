@@ -5,8 +5,10 @@ package mirror
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
+	"k8s.io/apimachinery/pkg/types"
 	"knative.dev/pkg/controller"
 	"knative.dev/pkg/reconciler"
 
@@ -27,4 +29,16 @@ func (r *Reconciler) ReconcileKind(ctx context.Context, w *widgetsv1.Widget) rec
 	defer r.mu.Unlock()
 	r.sources[w.Namespace+"/"+w.Name] = w.Spec.Source
 	return reconciler.NewEvent("Normal", "Mirrored", "mirrored %s", w.Name)
+}
+
+// ObserveDeletion forgets a Widget that is gone; its error, handed back by
+// the generated Reconcile, brings the key back.
+func (r *Reconciler) ObserveDeletion(ctx context.Context, key types.NamespacedName) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.sources[key.String()]; !ok {
+		return fmt.Errorf("%s was never mirrored", key)
+	}
+	delete(r.sources, key.String())
+	return nil
 }

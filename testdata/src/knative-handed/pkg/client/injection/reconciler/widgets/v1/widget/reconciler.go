@@ -104,6 +104,10 @@ func (r *reconcilerImpl) Reconcile(ctx context.Context, key string) error {
 	getter := r.Lister.Widgets(s.namespace)
 	original, err := getter.Get(s.name) // want "reread"
 	if apierrs.IsNotFound(err) {
+		// gone: a reconciler that observes deletions is told so
+		if del, ok := r.reconciler.(reconciler.OnDeletionInterface); ok {
+			return del.ObserveDeletion(ctx, types.NamespacedName{Namespace: s.namespace, Name: s.name})
+		}
 		return nil
 	} else if err != nil {
 		return err
