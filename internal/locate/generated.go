@@ -294,16 +294,43 @@ func (p *pass) generatedFinalizerRows(g *generatedKind, rows map[string]Row) {
 	adds, removes := p.generatedFinalizerOps()
 	// The generated code may remove the finalizer on two branches, for a
 	// nil event and for a normal one: the branch FinalizeKind's success
-	// takes comes first.
-	if taken := p.a.finalizeOutcome(g.finalizeKind); taken != "" {
-		slices.SortStableFunc(removes, func(x, y finOp) int {
-			return boolOrder(p.a.eventBranch(x) != taken) - boolOrder(p.a.eventBranch(y) != taken)
-		})
+	// takes comes first. When the removals cannot all be told apart so,
+	// which one runs is not settled.
+	removeUnsettled := ""
+	var fromAdd []*ssa.Function
+	if len(adds) > 0 {
+		fromAdd = p.a.prog.Reachable(adds[0].in).Funcs()
+	}
+	// The removals in a helper the addition shares (the patch of the
+	// list both ways) are ordered after the cleanup's own below.
+	var own []finOp
+	for _, op := range removes {
+		if !slices.Contains(fromAdd, op.in) {
+			own = append(own, op)
+		}
+	}
+	if len(own) > 1 {
+		taken := p.a.finalizeOutcome(g.finalizeKind)
+		told := taken != ""
+		for _, op := range own {
+			told = told && p.a.eventBranch(op) != ""
+		}
+		if told {
+			slices.SortStableFunc(removes, func(x, y finOp) int {
+				return boolOrder(p.a.eventBranch(x) != taken) - boolOrder(p.a.eventBranch(y) != taken)
+			})
+		} else {
+			var at []string
+			for _, op := range own {
+				s := p.a.site(op.pos)
+				at = append(at, fmt.Sprintf("%s:%d", s.File, s.Line))
+			}
+			removeUnsettled = "not settled: the generated code removes the finalizer at " + strings.Join(at, ", ") + ", and which of them the event " + generatedFinalizeMethod + " returns leads to was not told apart"
+		}
 	}
 	// An addition's function may also remove (a helper that syncs the list
 	// both ways): the removals the cleanup alone reaches come first.
 	if len(adds) > 0 {
-		fromAdd := p.a.prog.Reachable(adds[0].in).Funcs()
 		slices.SortStableFunc(removes, func(x, y finOp) int {
 			return boolOrder(slices.Contains(fromAdd, x.in)) - boolOrder(slices.Contains(fromAdd, y.in))
 		})
@@ -325,6 +352,9 @@ func (p *pass) generatedFinalizerRows(g *generatedKind, rows map[string]Row) {
 	rows[RowFinalizerConst] = rowOf(consts, "not settled: the finalizer the generated code adds was not followed to a constant")
 	rows[RowFinalizerAdd] = rowOf(p.opSites(adds), none)
 	rows[RowFinalizerRemove] = rowOf(p.opSites(removes), none)
+	if removeUnsettled != "" {
+		rows[RowFinalizerRemove] = Row{Sites: p.opSites(removes), None: removeUnsettled}
+	}
 	cleanup := p.a.funcSite(g.finalizeKind)
 	cleanup.Primary = true
 	call := p.a.site(g.finalizeAt)
