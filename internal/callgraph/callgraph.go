@@ -414,6 +414,13 @@ type Reach struct {
 
 // Reachable walks the call graph from the entries.
 func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
+	return pr.ReachableExcept(nil, entries...)
+}
+
+// ReachableExcept walks the call graph from the entries, entering no
+// function skip reports (an implementation a dynamic call may reach but
+// that the caller knows is not the one run).
+func (pr *Program) ReachableExcept(skip func(*ssa.Function) bool, entries ...*ssa.Function) *Reach {
 	r := &Reach{via: map[*ssa.Function]*callgraph.Edge{}, encl: map[*ssa.Function]*ssa.Function{}}
 	var queue []*ssa.Function
 	for _, e := range entries {
@@ -445,6 +452,9 @@ func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
 		// call, a worker loop) that has no body in the graph: count it as
 		// reached.
 		for _, g := range pr.handedOn(f) {
+			if skip != nil && skip(g) {
+				continue
+			}
 			if _, ok := r.via[g]; !ok {
 				r.via[g] = nil
 				r.encl[g] = f
@@ -466,6 +476,9 @@ func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
 		})
 		for _, e := range out {
 			callee := e.Callee.Func
+			if skip != nil && skip(callee) {
+				continue
+			}
 			if pr.unanalysed(callee) && !slices.Contains(r.Unanalysed, callee) {
 				r.Unanalysed = append(r.Unanalysed, callee)
 			}

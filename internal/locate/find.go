@@ -36,6 +36,10 @@ type found struct {
 	// events says the queue's items are events that carry the object, not
 	// keys (a FIFO popped with a process function, a channel of events).
 	events bool
+	// impl is, for a generated reconciler, the hand-written ReconcileKind
+	// it runs (one generated reconciler may be handed several types, a
+	// controller each).
+	impl *ssa.Function
 }
 
 // miss is a registration or a worker that gave no controller: where it is,

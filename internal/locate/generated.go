@@ -6,10 +6,13 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 )
 
 // Generated reconcilers (spec/rows.md, "generated reconcilers"): a
@@ -37,6 +40,39 @@ type generatedKind struct {
 	// others are the other implementations of the generated Interface,
 	// when there are several: which one the tree hands over is not settled.
 	others []*ssa.Function
+	// handed are the implementations the tree hands to a function taking
+	// the generated Interface (the generated constructor), with the call
+	// handing each; when there are some, reconcileKind and others are
+	// those, each a controller of its own.
+	handed map[*ssa.Function]*ast.CallExpr
+}
+
+// forImpl returns the generated reconciler as run with one of the
+// hand-written implementations it is handed (a tree may hand several types
+// to one generated constructor: a controller each), and that
+// implementation's FinalizeKind when it implements the generated Finalizer.
+func (a *analysis) forImpl(g *generatedKind, impl *ssa.Function) *generatedKind {
+	out := *g
+	out.reconcileKind, out.others, out.finalizeKind = impl, nil, nil
+	if _, ok := g.handed[impl]; !ok && impl == g.reconcileKind {
+		out.others = g.others
+	}
+	if recv := impl.Signature.Recv(); recv != nil && g.finalizer != nil && types.Implements(recv.Type(), g.finalizer) {
+		if n, ok := deref(recv.Type()).(*types.Named); ok {
+			out.finalizeKind = a.methodFunc(n, generatedFinalizeMethod)
+		}
+	}
+	return &out
+}
+
+// generatedOf is the generated reconciler of a found controller of this
+// style, as run with its own hand-written implementation.
+func (a *analysis) generatedOf(f *found) *generatedKind {
+	g := a.generatedKind(f.entry)
+	if g == nil || f.impl == nil {
+		return g
+	}
+	return a.forImpl(g, f.impl)
 }
 
 // addGenerated appends to out the generated reconcilers a declaration hands
@@ -57,18 +93,33 @@ func (a *analysis) addGenerated(fd *ast.FuncDecl, out []*found, seen map[*ssa.Fu
 				continue
 			}
 			seen[sync] = true
-			f := &found{name: syncName(g.reconcileKind), style: StyleGenerated, entry: sync,
-				keyParams: map[*types.Var]bool{}, registration: []Site{a.site(c.expr.Lparen)}}
-			for i := 0; i < sync.Signature.Params().Len(); i++ {
-				if v := sync.Signature.Params().At(i); typeKey(v.Type()) != typeContext {
-					f.keyParams[v] = true
+			impls := []*ssa.Function{g.reconcileKind}
+			if len(g.handed) > 0 {
+				impls = slices.SortedFunc(maps.Keys(g.handed), func(x, y *ssa.Function) int { return int(x.Pos() - y.Pos()) })
+			}
+			for _, impl := range impls {
+				if seen[impl] {
+					continue
 				}
+				seen[impl] = true
+				f := &found{name: syncName(impl), style: StyleGenerated, entry: sync, impl: impl,
+					keyParams: map[*types.Var]bool{}, registration: []Site{a.site(c.expr.Lparen)}}
+				if at, ok := g.handed[impl]; ok {
+					handed := a.site(at.Lparen)
+					handed.Note = "the hand-written reconciler handed to the generated constructor"
+					f.registration = append([]Site{handed}, f.registration...)
+				}
+				for i := 0; i < sync.Signature.Params().Len(); i++ {
+					if v := sync.Signature.Params().At(i); typeKey(v.Type()) != typeContext {
+						f.keyParams[v] = true
+					}
+				}
+				if p := impl.Signature.Params(); p.Len() > 1 {
+					f.kind, _ = deref(p.At(1).Type()).(*types.Named)
+				}
+				a.qualifySameName(out, f, impl)
+				out = append(out, f)
 			}
-			if p := g.reconcileKind.Signature.Params(); p.Len() > 1 {
-				f.kind, _ = deref(p.At(1).Type()).(*types.Named)
-			}
-			a.qualifySameName(out, f, g.reconcileKind)
-			out = append(out, f)
 		}
 	})
 	return out
@@ -85,8 +136,8 @@ func (a *analysis) qualifySameName(found []*found, f *found, impl *ssa.Function)
 			continue
 		}
 		clash = true
-		if g := a.generatedKind(o.entry); g != nil && o.name == f.name && g.reconcileKind.Pkg != nil {
-			o.name = g.reconcileKind.Pkg.Pkg.Name() + "." + o.name
+		if o.name == f.name && o.impl != nil && o.impl.Pkg != nil {
+			o.name = o.impl.Pkg.Pkg.Name() + "." + o.name
 		}
 	}
 	if clash && impl.Pkg != nil {
@@ -152,23 +203,19 @@ func (a *analysis) generatedKind(sync *ssa.Function) *generatedKind {
 	if len(impls) == 0 {
 		return nil
 	}
-	if handed := a.handedAs(ifaceType, impls); len(handed) > 0 {
-		impls = handed
+	if handed, at := a.handedAs(ifaceType, impls); len(handed) > 0 {
+		impls, g.handed = handed, at
 	}
 	g.reconcileKind, g.others = impls[0], impls[1:]
-	if recv := g.reconcileKind.Signature.Recv(); recv != nil && g.finalizer != nil && types.Implements(recv.Type(), g.finalizer) {
-		if n, ok := deref(recv.Type()).(*types.Named); ok {
-			g.finalizeKind = a.methodFunc(n, generatedFinalizeMethod)
-		}
-	}
-	return g
+	return a.forImpl(g, g.reconcileKind)
 }
 
 // handedAs returns the implementations whose receivers the tree passes as
 // an argument of the interface's type (the hand-written reconciler handed
-// to the generated constructor).
-func (a *analysis) handedAs(iface types.Type, impls []*ssa.Function) []*ssa.Function {
+// to the generated constructor), and the first call handing each.
+func (a *analysis) handedAs(iface types.Type, impls []*ssa.Function) ([]*ssa.Function, map[*ssa.Function]*ast.CallExpr) {
 	var out []*ssa.Function
+	at := map[*ssa.Function]*ast.CallExpr{}
 	for _, fd := range a.ownFuncs() {
 		info := a.infoAt(fd.Pos())
 		a.allCalls(fd, func(c call) {
@@ -183,13 +230,14 @@ func (a *analysis) handedAs(iface types.Type, impls []*ssa.Function) []*ssa.Func
 				for _, impl := range impls {
 					if t := info.TypeOf(arg); t != nil && types.Identical(t, impl.Signature.Recv().Type()) && !slices.Contains(out, impl) {
 						out = append(out, impl)
+						at[impl] = c.expr
 					}
 				}
 			}
 		})
 	}
 	slices.SortFunc(out, func(x, y *ssa.Function) int { return int(x.Pos() - y.Pos()) })
-	return out
+	return out, at
 }
 
 // implementations returns the tree's methods of a name whose receivers
@@ -209,7 +257,7 @@ func (a *analysis) implementations(iface *types.Interface, name string) []*ssa.F
 // hand-written code or in the generated finalizer code: the entry, the
 // finalizer rows and the condition types.
 func (p *pass) generatedRows(rows map[string]Row) {
-	g := p.a.generatedKind(p.f.entry)
+	g := p.a.generatedOf(p.f)
 	if g == nil {
 		return
 	}
@@ -244,10 +292,45 @@ func (p *pass) generatedFinalizerRows(g *generatedKind, rows map[string]Row) {
 		return
 	}
 	adds, removes := p.generatedFinalizerOps()
+	// The generated code may remove the finalizer on two branches, for a
+	// nil event and for a normal one: the branch FinalizeKind's success
+	// takes comes first. When the removals cannot all be told apart so,
+	// which one runs is not settled.
+	removeUnsettled := ""
+	var fromAdd []*ssa.Function
+	if len(adds) > 0 {
+		fromAdd = p.a.prog.Reachable(adds[0].in).Funcs()
+	}
+	// The removals in a helper the addition shares (the patch of the
+	// list both ways) are ordered after the cleanup's own below.
+	var own []finOp
+	for _, op := range removes {
+		if !slices.Contains(fromAdd, op.in) {
+			own = append(own, op)
+		}
+	}
+	if len(own) > 1 {
+		taken := p.a.finalizeOutcome(g.finalizeKind)
+		told := taken != ""
+		for _, op := range own {
+			told = told && p.a.eventBranch(op) != ""
+		}
+		if told {
+			slices.SortStableFunc(removes, func(x, y finOp) int {
+				return boolOrder(p.a.eventBranch(x) != taken) - boolOrder(p.a.eventBranch(y) != taken)
+			})
+		} else {
+			var at []string
+			for _, op := range own {
+				s := p.a.site(op.pos)
+				at = append(at, fmt.Sprintf("%s:%d", s.File, s.Line))
+			}
+			removeUnsettled = "not settled: the generated code removes the finalizer at " + strings.Join(at, ", ") + ", and which of them the event " + generatedFinalizeMethod + " returns leads to was not told apart"
+		}
+	}
 	// An addition's function may also remove (a helper that syncs the list
 	// both ways): the removals the cleanup alone reaches come first.
 	if len(adds) > 0 {
-		fromAdd := p.a.prog.Reachable(adds[0].in).Funcs()
 		slices.SortStableFunc(removes, func(x, y finOp) int {
 			return boolOrder(slices.Contains(fromAdd, x.in)) - boolOrder(slices.Contains(fromAdd, y.in))
 		})
@@ -255,7 +338,7 @@ func (p *pass) generatedFinalizerRows(g *generatedKind, rows map[string]Row) {
 	var consts []Site
 	seen := map[types.Object]bool{}
 	for _, op := range append(append([]finOp(nil), adds...), removes...) {
-		for _, k := range p.a.finalizerConsts(op) {
+		for _, k := range p.a.finalizerConsts(op, g.handed[g.reconcileKind]) {
 			if seen[k] {
 				continue
 			}
@@ -269,6 +352,9 @@ func (p *pass) generatedFinalizerRows(g *generatedKind, rows map[string]Row) {
 	rows[RowFinalizerConst] = rowOf(consts, "not settled: the finalizer the generated code adds was not followed to a constant")
 	rows[RowFinalizerAdd] = rowOf(p.opSites(adds), none)
 	rows[RowFinalizerRemove] = rowOf(p.opSites(removes), none)
+	if removeUnsettled != "" {
+		rows[RowFinalizerRemove] = Row{Sites: p.opSites(removes), None: removeUnsettled}
+	}
 	cleanup := p.a.funcSite(g.finalizeKind)
 	cleanup.Primary = true
 	call := p.a.site(g.finalizeAt)
@@ -358,9 +444,11 @@ func (a *analysis) finalizerSet(info *types.Info, b *ast.BlockStmt, set ast.Expr
 
 // finalizerConsts follows the finalizer an operation is handed to its
 // constants: the constant itself, or the constants the tree stores in the
-// field it reads (finalizerFieldConsts). It returns nil when a store is not
-// followed to a constant.
-func (a *analysis) finalizerConsts(op finOp) []*types.Const {
+// field it reads (finalizerFieldConsts), an option's override counted
+// only in the call handing this controller's type to the generated
+// constructor (handing; anywhere when nil). It returns nil when a store
+// is not followed to a constant.
+func (a *analysis) finalizerConsts(op finOp, handing *ast.CallExpr) []*types.Const {
 	if op.value == nil {
 		return nil
 	}
@@ -375,7 +463,7 @@ func (a *analysis) finalizerConsts(op finOp) []*types.Const {
 	if !ok || !field.IsField() {
 		return nil
 	}
-	consts, settled := a.finalizerFieldConsts(field, 0)
+	consts, settled := a.finalizerFieldConsts(field, handing, 0)
 	if !settled {
 		return nil
 	}
@@ -386,13 +474,29 @@ func (a *analysis) finalizerConsts(op finOp) []*types.Const {
 // assignment of the tree stores in a field: a store of another field (an
 // option's override) is followed in turn, and its constants come first (an
 // override wins over the default); a field nothing stores adds none. It is
-// not settled when a store is neither.
-func (a *analysis) finalizerFieldConsts(field *types.Var, depth int) ([]*types.Const, bool) {
+// not settled when a store is neither. The stores of an override count
+// only inside the call handing the controller's type (the options of the
+// tree's other controllers are theirs), and are not settled when that call
+// hands an options function other than a literal.
+func (a *analysis) finalizerFieldConsts(field *types.Var, handing *ast.CallExpr, depth int) ([]*types.Const, bool) {
 	var defaults, overrides []*types.Const
 	settled := depth < 3
+	if depth > 0 && handing != nil {
+		info := a.infoAt(handing.Pos())
+		for _, arg := range handing.Args {
+			if _, isFunc := info.TypeOf(arg).Underlying().(*types.Signature); isFunc {
+				if _, lit := ast.Unparen(arg).(*ast.FuncLit); !lit {
+					return nil, false
+				}
+			}
+		}
+	}
 	for _, fd := range a.ownFuncs() {
 		info := a.infoAt(fd.Pos())
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if n != nil && depth > 0 && handing != nil && (n.End() <= handing.Pos() || n.Pos() >= handing.End()) {
+				return false
+			}
 			var value ast.Expr
 			switch n := n.(type) {
 			case *ast.CompositeLit:
@@ -426,7 +530,7 @@ func (a *analysis) finalizerFieldConsts(field *types.Var, depth int) ([]*types.C
 				settled = false
 				return false
 			}
-			sub, ok := a.finalizerFieldConsts(other, depth+1)
+			sub, ok := a.finalizerFieldConsts(other, handing, depth+1)
 			if !ok {
 				settled = false
 				return false
@@ -440,4 +544,98 @@ func (a *analysis) finalizerFieldConsts(field *types.Var, depth int) ([]*types.C
 		})
 	}
 	return append(overrides, defaults...), settled
+}
+
+// reachOf walks the reconcile path of a controller. A generated reconciler
+// handed several hand-written types calls them through its interfaces, so
+// the call graph reaches every one of them from its Reconcile: the walk of
+// one controller enters none of the other types' methods.
+func (a *analysis) reachOf(f *found) *callgraph.Reach {
+	if f.style != StyleGenerated || f.impl == nil {
+		return a.prog.Reachable(f.entry)
+	}
+	g := a.generatedKind(f.entry)
+	if g == nil || len(g.handed) < 2 {
+		return a.prog.Reachable(f.entry)
+	}
+	own := f.impl.Signature.Recv().Type()
+	var others []types.Type
+	for impl := range g.handed {
+		if t := impl.Signature.Recv().Type(); !types.Identical(t, own) {
+			others = append(others, t)
+		}
+	}
+	return a.prog.ReachableExcept(func(fn *ssa.Function) bool {
+		recv := fn.Signature.Recv()
+		return recv != nil && slices.ContainsFunc(others, func(t types.Type) bool {
+			return types.Identical(deref(recv.Type()), deref(t))
+		})
+	}, f.entry)
+}
+
+// Outcomes of a hand-written method for the generated code's tests of the
+// event it returned.
+const (
+	eventNil    = "nil"
+	eventNormal = "event"
+)
+
+// finalizeOutcome says what FinalizeKind returns on its success path (the
+// returns no condition guards): eventNil when they are all nil,
+// eventNormal when they are all normal events, "" otherwise.
+func (a *analysis) finalizeOutcome(fn *ssa.Function) string {
+	if a.normalEventReturn(fn) != "" {
+		return eventNormal
+	}
+	b := body(fn)
+	if b == nil {
+		return ""
+	}
+	info := a.infoAt(b.Pos())
+	allNil, some := true, false
+	a.walkReturns(info, b, scope{}, func(r *ast.ReturnStmt, sc scope) {
+		if sc.guard != guardNone || len(r.Results) != 1 {
+			return
+		}
+		some = true
+		allNil = allNil && isNil(info, r.Results[0])
+	})
+	if some && allNil {
+		return eventNil
+	}
+	return ""
+}
+
+// eventBranch says on which outcome of the hand-written method a change of
+// the finalizer set is made, from the innermost test of an event against
+// nil around it: eventNil in the branch taken for nil, eventNormal in the
+// other; "" when no such test guards it.
+func (a *analysis) eventBranch(op finOp) string {
+	path := a.path(op.pos, op.pos)
+	for i := 1; i < len(path); i++ {
+		ifs, ok := path[i].(*ast.IfStmt)
+		if !ok {
+			continue
+		}
+		be, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+		if !ok || be.Op != token.NEQ && be.Op != token.EQL {
+			continue
+		}
+		x := be.X
+		switch {
+		case isNil(op.info, be.Y):
+		case isNil(op.info, be.X):
+			x = be.Y
+		default:
+			continue
+		}
+		if typeKey(op.info.TypeOf(x)) != typeEvent {
+			continue
+		}
+		if inBody := path[i-1] == ifs.Body; inBody == (be.Op == token.NEQ) {
+			return eventNormal
+		}
+		return eventNil
+	}
+	return ""
 }

@@ -1,7 +1,12 @@
 package locate
 
 import (
+	"fmt"
 	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -14,14 +19,24 @@ import (
 // dependency's controller.
 func (a *analysis) generatedRequeues(f *found) *requeues {
 	out := &requeues{}
-	g := a.generatedKind(f.entry)
+	g := a.generatedOf(f)
 	if g == nil {
 		out.onError = none("not settled: the generated Reconcile's call of " + generatedKindMethod + " was not found")
 		out.onSuccess = out.onError
 		return out
 	}
 	var rets []retSite
-	a.eventReturns(g.reconcileKind, scope{}, map[*ssa.Function]bool{}, &rets)
+	bare := map[token.Pos]bool{}
+	a.eventReturns(g.reconcileKind, scope{}, map[*ssa.Function]bool{}, &rets, bare)
+	dropped := map[token.Pos]string{}
+	if at := a.bareEventDropped(f.entry); at != "" {
+		for i := range rets {
+			if rets[i].class == ClassErrorBackoff && bare[rets[i].pos] {
+				rets[i].class = ClassTerminal
+				dropped[rets[i].pos] = "a bare warning event: the generated Reconcile records it and returns nil (its test of the event's type at " + at + "), so nothing is requeued"
+			}
+		}
+	}
 	var success *retSite
 	for i := range rets {
 		if rets[i].class == ClassSuccessInterval {
@@ -56,6 +71,7 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 		s := a.site(r.pos)
 		s.Class = r.class
 		s.Primary = r == primary
+		s.Note = dropped[r.pos]
 		errSites = append(errSites, s)
 	}
 	if primary == nil {
@@ -71,7 +87,15 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 		out.onError = none("no failure path of " + generatedKindMethod + " returns an error")
 		if len(errSites) > 0 {
 			out.onError.Sites = errSites
-			out.onError.None = "every failure return of " + generatedKindMethod + " is a permanent error: nothing comes back on error"
+			out.onError.None = "every failure return of " + generatedKindMethod + " is a permanent error (or a bare warning event, which the generated Reconcile drops): nothing comes back on error"
+		}
+		if others := a.otherKindMethods(f.entry, g.reconcileKind); len(others) > 0 {
+			var at []string
+			for _, o := range others {
+				s := a.funcSite(o)
+				at = append(at, fmt.Sprintf("%s at %s:%d", s.Func, s.File, s.Line))
+			}
+			out.onError.None = "not settled: the hand-written type also implements methods the generated Reconcile calls through its interfaces and whose errors it returns, not read for this row: " + strings.Join(at, ", ") + "; without them: " + out.onError.None
 		}
 	} else if f.registration != nil {
 		reg := f.registration[0]
@@ -103,7 +127,7 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 // eventReturns classifies the returns of a function returning an event,
 // following returns that hand back the event of another of the tree's
 // functions.
-func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
+func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bool, out *[]retSite, bare map[token.Pos]bool) {
 	if seen[fn] {
 		return
 	}
@@ -146,13 +170,14 @@ func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Functi
 				if v, ok := stringValue(info, c.arg(c.fact.Arg)); ok && v == eventTypeNormal {
 					return
 				}
+				bare[r.Pos()] = true
 			case c.known && c.fact.Role == RoleTerminalError:
 				site.class = ClassTerminal
 				*out = append(*out, site)
 				return
 			case len(c.own) > 0 && !c.known:
 				for _, callee := range c.own {
-					a.eventReturns(callee, sc, seen, out)
+					a.eventReturns(callee, sc, seen, out, bare)
 				}
 				return
 			}
@@ -168,7 +193,7 @@ func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Functi
 // enqueuedAfter returns the first delayed enqueue (the controller's
 // EnqueueAfter) on the reconcile path, or nil.
 func (a *analysis) enqueuedAfter(f *found) *timedRequeue {
-	for _, fn := range a.prog.Reachable(f.entry).Funcs() {
+	for _, fn := range a.reachOf(f).Funcs() {
 		for _, c := range a.callsIn(fn) {
 			if c.known && c.fact.Role == RoleQueueAddAfter && c.arg(c.fact.Arg) != nil {
 				return &timedRequeue{in: fn, at: c.expr, duration: c.arg(c.fact.Arg)}
@@ -176,4 +201,86 @@ func (a *analysis) enqueuedAfter(f *found) *timedRequeue {
 		}
 	}
 	return nil
+}
+
+// bareEventDropped says where the generated Reconcile tells a bare event
+// (a *reconciler.ReconcilerEvent returned as it is, not wrapped in an
+// error) apart from an error: its type assertion to the event type, after
+// which the generated code records the event and returns nil, so that a
+// warning event returned from ReconcileKind requeues nothing. "" when the
+// generated Reconcile has no such assertion (it returns the event, and the
+// dependency's controller requeues it as an error).
+func (a *analysis) bareEventDropped(sync *ssa.Function) string {
+	b := body(sync)
+	if b == nil {
+		return ""
+	}
+	info := a.infoAt(b.Pos())
+	var at token.Pos
+	ast.Inspect(b, func(n ast.Node) bool {
+		if ta, ok := n.(*ast.TypeAssertExpr); ok && ta.Type != nil && !at.IsValid() {
+			if t := info.TypeOf(ta.Type); t != nil && typeKey(t) == typeReconcilerEvent {
+				at = ta.Pos()
+			}
+		}
+		return !at.IsValid()
+	})
+	if !at.IsValid() {
+		return ""
+	}
+	s := a.site(at)
+	return fmt.Sprintf("%s:%d", s.File, s.Line)
+}
+
+// otherKindMethods returns the hand-written type's methods, other than
+// ReconcileKind and FinalizeKind, that the generated Reconcile (or a
+// function of the tree it calls) calls through an interface the type
+// implements: an ObserveKind for the replicas that do not lead, an
+// ObserveDeletion once the object is gone. The generated code hands back
+// what they return.
+func (a *analysis) otherKindMethods(sync, impl *ssa.Function) []*ssa.Function {
+	recv := impl.Signature.Recv()
+	named, ok := deref(recv.Type()).(*types.Named)
+	if !ok {
+		return nil
+	}
+	fns := []*ssa.Function{sync}
+	for _, c := range a.callsIn(sync) {
+		for _, o := range c.own {
+			if !slices.Contains(fns, o) {
+				fns = append(fns, o)
+			}
+		}
+	}
+	var out []*ssa.Function
+	for _, fn := range fns {
+		b := body(fn)
+		if b == nil {
+			continue
+		}
+		info := a.infoAt(b.Pos())
+		ast.Inspect(b, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			m, ok := info.Uses[sel.Sel].(*types.Func)
+			if !ok || m.Name() == generatedKindMethod || m.Name() == generatedFinalizeMethod {
+				return true
+			}
+			sig := m.Type().(*types.Signature)
+			if sig.Recv() == nil {
+				return true
+			}
+			it, ok := sig.Recv().Type().Underlying().(*types.Interface)
+			if !ok || !types.Implements(recv.Type(), it) {
+				return true
+			}
+			if own := a.methodFunc(named, m.Name()); own != nil && !slices.Contains(out, own) {
+				out = append(out, own)
+			}
+			return true
+		})
+	}
+	return out
 }

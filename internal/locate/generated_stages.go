@@ -204,24 +204,24 @@ func (a *analysis) genHandlerFunc(info *types.Info, fd *ast.FuncDecl, e ast.Expr
 // enqueues returns the enqueues of the controller ctor makes that a
 // handler makes: itself, or the calls its function reaches (ctor nil: of
 // any controller).
-func (a *analysis) enqueues(h genHandler, ctor *ssa.Function) []*types.Func {
+func (a *analysis) enqueues(h genHandler, loop depLoop) []*types.Func {
 	if h.enq != nil {
-		if ctor != nil && !a.madeBy(h.info, h.decl, h.recv, ctor) {
+		if loop.ctor != nil && !a.madeBy(h.info, h.decl, h.recv, loop, 0) {
 			return nil
 		}
 		return []*types.Func{h.enq}
 	}
 	var out []*types.Func
-	for _, c := range a.enqueueCalls(h, ctor) {
+	for _, c := range a.enqueueCalls(h, loop) {
 		out = append(out, c.fn)
 	}
 	return out
 }
 
-// enqueueCalls returns the calls of the enqueues of the controller ctor
-// makes that a handler's own function reaches (none when the handler is
-// the enqueue itself).
-func (a *analysis) enqueueCalls(h genHandler, ctor *ssa.Function) []call {
+// enqueueCalls returns the calls of the enqueues of the controller the
+// loop's constructor makes that a handler's own function reaches (none
+// when the handler is the enqueue itself).
+func (a *analysis) enqueueCalls(h genHandler, loop depLoop) []call {
 	if h.fn == nil {
 		return nil
 	}
@@ -232,7 +232,7 @@ func (a *analysis) enqueueCalls(h genHandler, ctor *ssa.Function) []call {
 				continue
 			}
 			sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr)
-			if ctor != nil && (!ok || !a.madeBy(a.infoAt(c.expr.Pos()), a.enclosingDecl(c.expr.Pos()), sel.X, ctor)) {
+			if loop.ctor != nil && (!ok || !a.madeBy(a.infoAt(c.expr.Pos()), a.enclosingDecl(c.expr.Pos()), sel.X, loop, 0)) {
 				continue
 			}
 			out = append(out, c)
@@ -241,30 +241,95 @@ func (a *analysis) enqueueCalls(h genHandler, ctor *ssa.Function) []call {
 	return out
 }
 
-// madeBy says whether a controller value is the one ctor (the generated
-// constructor handing this reconciler to the dependency) makes: a local
-// variable of decl given the result of ctor, or of a function of the tree
-// that calls ctor.
-func (a *analysis) madeBy(info *types.Info, decl *ast.FuncDecl, recv ast.Expr, ctor *ssa.Function) bool {
-	id, ok := ast.Unparen(recv).(*ast.Ident)
-	if !ok || info == nil {
+// madeBy says whether a controller value is the one the loop's constructor
+// (the generated constructor handing this reconciler to the dependency)
+// makes for this controller's hand-written type: a call of it, or of a
+// function of the tree that calls it, held in a local variable of decl or
+// in a struct field the tree stores it in (r.impl = impl). A call handing
+// another hand-written type to the same constructor makes another
+// controller.
+func (a *analysis) madeBy(info *types.Info, decl *ast.FuncDecl, recv ast.Expr, loop depLoop, depth int) bool {
+	if info == nil || depth > 3 {
 		return false
 	}
-	ce, ok := ast.Unparen(localValue(info, decl, id)).(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	for _, o := range a.makeCall(info, ce, nil).own {
-		if o == ctor {
-			return true
+	switch e := ast.Unparen(recv).(type) {
+	case *ast.Ident:
+		return a.madeBy(info, decl, localValue(info, decl, e), loop, depth+1)
+	case *ast.SelectorExpr:
+		field, ok := info.Uses[e.Sel].(*types.Var)
+		if !ok || !field.IsField() {
+			return false
 		}
-		for _, e := range a.prog.CallsFrom(o) {
-			if e.Callee.Func == ctor {
+		made := false
+		a.fieldStores(field, func(info *types.Info, fd *ast.FuncDecl, value ast.Expr) {
+			made = made || a.madeBy(info, fd, value, loop, depth+1)
+		})
+		return made
+	case *ast.CallExpr:
+		if !a.handsImpl(info, e, loop.impl) {
+			return false
+		}
+		for _, o := range a.makeCall(info, e, nil).own {
+			if o == loop.ctor {
 				return true
+			}
+			for _, c := range a.prog.CallsFrom(o) {
+				if c.Callee.Func == loop.ctor {
+					return true
+				}
 			}
 		}
 	}
 	return false
+}
+
+// handsImpl says whether a constructor call hands the controller's
+// hand-written type: false when one of its arguments is another type
+// with the method the generated Interface asks for.
+func (a *analysis) handsImpl(info *types.Info, ce *ast.CallExpr, impl types.Type) bool {
+	if impl == nil {
+		return true
+	}
+	for _, arg := range ce.Args {
+		t := info.TypeOf(arg)
+		if t == nil || types.Identical(t, impl) {
+			continue
+		}
+		if _, isIface := t.Underlying().(*types.Interface); isIface {
+			continue
+		}
+		if obj, _, _ := types.LookupFieldOrMethod(t, true, nil, generatedKindMethod); obj != nil {
+			if _, isFunc := obj.(*types.Func); isFunc {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fieldStores calls store with every value the tree's functions store in
+// a struct field (x.f = v, T{f: v}).
+func (a *analysis) fieldStores(field *types.Var, store func(info *types.Info, fd *ast.FuncDecl, value ast.Expr)) {
+	for _, fd := range a.ownFuncs() {
+		info := a.infoAt(fd.Pos())
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CompositeLit:
+				keyedFields(info, n, func(v *types.Var, kv *ast.KeyValueExpr) {
+					if v == field {
+						store(info, fd, kv.Value)
+					}
+				})
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && info.Uses[sel.Sel] == field && len(n.Lhs) == len(n.Rhs) {
+						store(info, fd, n.Rhs[i])
+					}
+				}
+			}
+			return true
+		})
+	}
 }
 
 // depLoop is the dependency's worker and queue, cited in its source.
@@ -277,8 +342,10 @@ type depLoop struct {
 	// lost says why the loop is not cited ("" when it is).
 	lost string
 	// ctor is the tree's function that hands the generated reconciler to
-	// the dependency's controller (the generated NewImpl).
+	// the dependency's controller (the generated NewImpl), impl the
+	// hand-written type handed to it for this controller.
 	ctor *ssa.Function
+	impl types.Type
 }
 
 // loopOf cites the worker and queue of the dependency's controller that
@@ -378,6 +445,9 @@ func (a *analysis) generatedStages(p *pass) map[string]Row {
 	}
 	regs := a.genRegistrations()
 	loop := a.loopOf(p.f)
+	if p.f.impl != nil {
+		loop.impl = p.f.impl.Signature.Recv().Type()
+	}
 	st := map[string]Row{}
 
 	var prim *genRegistration
@@ -387,7 +457,7 @@ func (a *analysis) generatedStages(p *pass) map[string]Row {
 			continue
 		}
 		for _, h := range r.handlers {
-			if h.event == eventAdd && prim == nil && len(a.enqueues(h, loop.ctor)) > 0 {
+			if h.event == eventAdd && prim == nil && len(a.enqueues(h, loop)) > 0 {
 				prim, primAdd = &regs[i], h
 			}
 		}
@@ -423,7 +493,7 @@ func (a *analysis) generatedStages(p *pass) map[string]Row {
 			s.Note = "the key added on the watch path: " + enqueueSummary(primAdd.enq)
 			enq = append(enq, s)
 		}
-		for _, c := range a.enqueueCalls(primAdd, loop.ctor) {
+		for _, c := range a.enqueueCalls(primAdd, loop) {
 			s := a.site(c.expr.Lparen)
 			s.Note = "the key added on the watch path: " + enqueueSummary(c.fn)
 			enq = append(enq, s)
@@ -467,7 +537,7 @@ func (a *analysis) generatedStages(p *pass) map[string]Row {
 	}
 	st[StageRead] = rowOf(read, "no lister Get of "+kindName+" by the key in the generated Reconcile")
 
-	never := p.unfinalized(a.generatedKind(p.f.entry))
+	never := p.unfinalized(a.generatedOf(p.f))
 	var wcs []stageWrite
 	for _, w := range a.stageWrites(p.reach, p.writes()) {
 		if !never[w.call.in] {
@@ -521,7 +591,7 @@ func (a *analysis) genReentry(regs []genRegistration, ws []stageWrite, loop depL
 				continue
 			}
 			for _, h := range r.handlers {
-				if h.event != event || len(a.enqueues(h, loop.ctor)) == 0 {
+				if h.event != event || len(a.enqueues(h, loop)) == 0 {
 					continue
 				}
 				s := a.site(h.at)

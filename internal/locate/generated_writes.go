@@ -148,19 +148,22 @@ func recordsReturnedEvent(info *types.Info, c call) bool {
 }
 
 // generatedDrift leaves out of a generated reconciler's drift answer the
-// steps inside the functions that never run for it (unfinalized): the
-// generated finalizer code's comparison and patch of the finalizer list.
+// steps inside the generated code of its reconciler (the functions of the
+// generated Reconcile's package whose files are marked generated): their
+// comparisons are of the object's own status and finalizer list, the
+// generated bookkeeping, not of desired state with what the cluster holds;
+// and the steps inside the functions that never run for it (unfinalized).
 func (p *pass) generatedDrift(steps []Step) []Step {
-	never := p.unfinalized(p.a.generatedKind(p.f.entry))
-	if len(never) == 0 {
-		return steps
-	}
+	never := p.unfinalized(p.a.generatedOf(p.f))
 	type span struct {
 		file       string
 		start, end int
 	}
 	var spans []span
-	for fn := range never {
+	for _, fn := range p.reach.Funcs() {
+		if !never[fn] && !p.a.generatedIn(fn, p.f.entry.Pkg) {
+			continue
+		}
 		if syn := fn.Syntax(); syn != nil {
 			from, to := p.a.site(syn.Pos()), p.a.site(syn.End())
 			spans = append(spans, span{from.File, from.Line, to.Line})
@@ -173,4 +176,14 @@ func (p *pass) generatedDrift(steps []Step) []Step {
 		}
 	}
 	return out
+}
+
+// generatedIn says whether a function is declared in a package, in a file
+// marked generated (a comment "Code generated … DO NOT EDIT.").
+func (a *analysis) generatedIn(fn *ssa.Function, pkg *ssa.Package) bool {
+	if fn.Pkg != pkg || pkg == nil {
+		return false
+	}
+	fi, ok := a.fileAt(fn.Pos())
+	return ok && ast.IsGenerated(fi.file)
 }

@@ -474,6 +474,10 @@ const (
 	typeReconcilerEvent     = knPkg + "reconciler.ReconcilerEvent"
 	generatedKindMethod     = "ReconcileKind"
 	generatedFinalizeMethod = "FinalizeKind"
+	// configMapData is the field holding a config map's settings: a
+	// duration read from it under a key is a setting of the controller's
+	// configuration (knative.dev/pkg's config stores), not of the object.
+	configMapData = "k8s.io/api/core/v1.ConfigMap.Data"
 	// eventTypeNormal is the type of an event that reports no failure
 	// (corev1.EventTypeNormal): returned from ReconcileKind, nothing is
 	// requeued.

@@ -152,7 +152,7 @@ func failedController(f *found, err error) Controller {
 // answers under the table (writes, traces, drift) and, for a client-go
 // controller or a generated reconciler, its stages.
 func (a *analysis) controller(f *found) Controller {
-	p := &pass{a: a, f: f, reach: a.prog.Reachable(f.entry)}
+	p := &pass{a: a, f: f, reach: a.reachOf(f)}
 	rows := map[string]Row{}
 	for _, l := range locators {
 		rows[l.ID] = l.run(p)

@@ -49,6 +49,7 @@ var fixtures = []string{
 	"knative",
 	"knative-nofinalizer",
 	"knative-enqueueafter",
+	"knative-handed",
 	"finapply",
 	"findispatch",
 	"finlib",
@@ -545,4 +546,26 @@ func TestConditionTrailEnds(t *testing.T) {
 		return
 	}
 	t.Fatal("no WidgetReconciler")
+}
+
+// TestHandedObserveDeletion checks that a generated reconciler's requeue
+// on error is not said to be none when the hand-written type implements a
+// method the generated Reconcile calls besides ReconcileKind
+// (ObserveDeletion, fixture knative-handed) and whose error it returns.
+func TestHandedObserveDeletion(t *testing.T) {
+	l := locateFixture(t, "knative-handed")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		if c.Name != "mirror.Reconciler" {
+			continue
+		}
+		r := c.Rows[locate.RowRequeueError]
+		if _, ok := r.Primary(); ok || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "ObserveDeletion") {
+			t.Errorf("requeue-error: %q, want not settled, naming ObserveDeletion", r.None)
+		}
+		return
+	}
+	t.Errorf("controller mirror.Reconciler not found")
 }

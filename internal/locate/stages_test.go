@@ -174,3 +174,37 @@ func TestStages(t *testing.T) {
 		})
 	}
 }
+
+// TestHandedWatch checks the watch of each controller of a generated
+// reconciler handed two hand-written types (fixture knative-handed): each
+// is the add handler enqueueing into the controller made for its own type,
+// the mirror's through the field its handler method reads (r.impl).
+func TestHandedWatch(t *testing.T) {
+	l := locateFixture(t, "knative-handed")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	want := map[string]string{
+		"mirror.Reconciler": "pkg/adapter/mirror/controller.go:27",
+		"widget.Reconciler": "pkg/reconciler/widget/controller.go:30",
+	}
+	for _, c := range l.ctrls {
+		w, ok := want[c.Name]
+		if !ok {
+			t.Errorf("unexpected controller %s", c.Name)
+			continue
+		}
+		delete(want, c.Name)
+		p, ok := c.Stages[locate.StageWatch].Primary()
+		if !ok {
+			t.Errorf("%s: stage-watch none (%s), want %s", c.Name, c.Stages[locate.StageWatch].None, w)
+			continue
+		}
+		if got := fmt.Sprintf("%s:%d", p.File, p.Line); !strings.HasSuffix(got, "/"+w) {
+			t.Errorf("%s: stage-watch at %s, want %s", c.Name, got, w)
+		}
+	}
+	for name := range want {
+		t.Errorf("controller %s not found", name)
+	}
+}

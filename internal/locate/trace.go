@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -127,9 +128,29 @@ func (t *tracer) expr(fn *ssa.Function, e ast.Expr) {
 	case *ast.StarExpr:
 		// The value a pointer points to (a flag's): the pointer is traced.
 		t.expr(fn, x.X)
+	case *ast.IndexExpr:
+		t.index(info, x)
 	default:
 		t.add(t.a.site(e.Pos()).Site, StepComputed, "computed here; the trace ends")
 	}
+}
+
+// index traces a value read from a map: a config map's data under a
+// constant key is a setting of the controller's configuration, and the
+// trace ends there naming the key; another map's element is not followed.
+func (t *tracer) index(info *types.Info, x *ast.IndexExpr) {
+	site := t.a.site(x.Pos()).Site
+	if sel, ok := ast.Unparen(x.X).(*ast.SelectorExpr); ok {
+		if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal && fieldKey(s.Obj().(*types.Var), s.Recv()) == configMapData {
+			if key, ok := stringValue(info, x.Index); ok {
+				t.add(site, StepComputed, fmt.Sprintf("read from the key %q of a config map's data: a setting of the controller's configuration, not of the object; the trace ends", key))
+				return
+			}
+			t.add(site, StepComputed, "not settled: read from a config map's data under a key not followed to a constant; the trace ends")
+			return
+		}
+	}
+	t.add(site, StepComputed, "not settled: an element of a map, not followed; the trace ends")
 }
 
 func (t *tracer) call(fn *ssa.Function, info *types.Info, x *ast.CallExpr) {
@@ -279,6 +300,56 @@ func (t *tracer) selector(fn *ssa.Function, info *types.Info, x *ast.SelectorExp
 			t.expr(set.in, set.value)
 		}
 	}
+	for _, h := range t.a.fieldHandedAddr(field) {
+		t.add(h.site, StepComputed, h.note)
+	}
+}
+
+// handedAddr is where a field's address is handed to a call, which may set
+// the field through it.
+type handedAddr struct {
+	site cite.Site
+	note string
+}
+
+// fieldHandedAddr lists the calls the tree hands a field's address to
+// (a config parser's configmap.AsDuration("period", &c.Period)): the field
+// may be set there, through the pointer, which the trace does not follow;
+// the note names the call and the constant strings it is given (the key).
+func (a *analysis) fieldHandedAddr(field *types.Var) []handedAddr {
+	var out []handedAddr
+	for _, fd := range a.ownFuncs() {
+		info := a.infoAt(fd.Pos())
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			ce, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			for _, arg := range ce.Args {
+				u, ok := ast.Unparen(arg).(*ast.UnaryExpr)
+				if !ok || u.Op != token.AND {
+					continue
+				}
+				sel, ok := ast.Unparen(u.X).(*ast.SelectorExpr)
+				if !ok || info.Uses[sel.Sel] != field {
+					continue
+				}
+				var keys []string
+				for _, other := range ce.Args {
+					if k, ok := stringValue(info, other); ok {
+						keys = append(keys, strconv.Quote(k))
+					}
+				}
+				note := "not settled: the field's address is handed to this call, which may set it through the pointer; the trace does not follow it"
+				if len(keys) > 0 {
+					note += " (given " + strings.Join(keys, ", ") + ")"
+				}
+				out = append(out, handedAddr{site: a.site(ce.Lparen).Site, note: note})
+			}
+			return true
+		})
+	}
+	return out
 }
 
 func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
@@ -312,11 +383,15 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 			if !ok || info.Defs[id] != v && info.Uses[id] != v {
 				continue
 			}
+			_, isIndex := ast.Unparen(as.Rhs[0]).(*ast.IndexExpr)
 			switch {
 			case len(as.Lhs) == len(as.Rhs):
 				values = append(values, as.Rhs[i])
 			case len(as.Rhs) == 1 && isCall:
 				tuples = append(tuples, tupleResult{call, i})
+			case len(as.Rhs) == 1 && isIndex && i == 0:
+				// v, ok := m[k]: the element read.
+				values = append(values, as.Rhs[0])
 			}
 		}
 		return true

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"knative.dev/pkg/configmap"
 )
 
 // ConfigName is the name of the controller's config map.
@@ -25,12 +26,17 @@ type Config struct {
 // NewConfigFromConfigMap reads the config map's "period".
 func NewConfigFromConfigMap(cm *corev1.ConfigMap) (*Config, error) {
 	c := &Config{Period: defaultPeriod} // want "trace:set"
-	if v, ok := cm.Data["period"]; ok {
+	if v, ok := cm.Data["period"]; ok { // want "trace:computed"
 		d, err := time.ParseDuration(v) // want "trace:computed"
 		if err != nil {
 			return nil, fmt.Errorf("period %q: %w", v, err)
 		}
 		c.Period = d // want "trace:set"
+	}
+	// "period-seconds" overrides "period", parsed by the dependency's
+	// helper into the field through its address
+	if err := configmap.Parse(cm.Data, configmap.AsDuration("period-seconds", &c.Period)); err != nil { // want "trace:computed"
+		return nil, err
 	}
 	return c, nil
 }
