@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/load"
@@ -379,6 +380,35 @@ func (fx *Fixture) write(dir string, changed map[string][]byte) error {
 		}
 		if err := os.WriteFile(to, src, 0o644); err != nil {
 			return err
+		}
+	}
+	return fx.writeReplaced(dir)
+}
+
+// writeReplaced copies the modules that the fixture's go.mod replaces by a
+// relative directory (../queuelib) to the same place relative to the copy
+// at dir, once, so that the copy builds against them as the original does
+// and cites them by the same relative paths.
+func (fx *Fixture) writeReplaced(dir string) error {
+	gomod := filepath.Join(fx.Dir, "go.mod")
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		return err
+	}
+	mf, err := modfile.Parse(gomod, data, nil)
+	if err != nil {
+		return err
+	}
+	for _, r := range mf.Replace {
+		if r.New.Version != "" || filepath.IsAbs(r.New.Path) {
+			continue
+		}
+		from, to := filepath.Join(fx.Dir, r.New.Path), filepath.Join(dir, r.New.Path)
+		if _, err := os.Stat(to); err == nil {
+			continue
+		}
+		if err := os.CopyFS(to, os.DirFS(from)); err != nil {
+			return fmt.Errorf("copying %s, which %s replaces %s by: %w", from, gomod, r.Old.Path, err)
 		}
 	}
 	return nil
