@@ -66,6 +66,7 @@ var fixtures = []string{
 	"finlookup",
 	"statusfinish",
 	"timerqueue",
+	"callpaths",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

@@ -70,7 +70,7 @@ func (a *analysis) timerRequeues(fns []*ssa.Function, reach *callgraph.Reach) ti
 func (a *analysis) timerCall(fn *ssa.Function, ci ssa.CallInstruction, obj *types.Func, f Fact, on map[*ssa.Function]bool, out *timerFind) {
 	c := ci.Common()
 	args := c.Args
-	if !c.IsInvoke() && obj.Type().(*types.Signature).Recv() != nil {
+	if sc := c.StaticCallee(); sc != nil && sc.Signature.Recv() != nil {
 		args = args[1:] // a concrete clock's method: the receiver first
 	}
 	fl := a.newFuncFlow()
