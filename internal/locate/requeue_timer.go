@@ -154,7 +154,13 @@ func (a *analysis) climbDelay(fn *ssa.Function, ci ssa.CallInstruction, delay ss
 	}
 	var out []armCall
 	for _, e := range a.prog.CallsInto(fn) {
-		args := callArgsSSA(e.Site.Common())
+		c := e.Site.Common()
+		args := callArgsSSA(c)
+		if recv == 1 && !c.IsInvoke() && c.StaticCallee() != fn {
+			// A call of a bound method value: the receiver was bound
+			// where the value was made, the arguments are the rest.
+			args = append([]ssa.Value{nil}, args...)
+		}
 		if !on[e.Caller.Func] || i < 0 || i >= len(args) || i-recv < 0 {
 			continue
 		}
