@@ -53,7 +53,12 @@ func (a *analysis) target(info *types.Info, fun ast.Expr, depth int) callTarget 
 			case s.Kind() == types.MethodExpr:
 				return callTarget{fn: fn, methodExpr: true}
 			}
-			if y := interfaceConversion(info, x.X); y != nil && isInterfaceMethod(fn) {
+			// I(J(x)).M: the value converted first.
+			y := x.X
+			for z := interfaceConversion(info, y); z != nil && isInterfaceMethod(fn); z = interfaceConversion(info, z) {
+				y = z
+			}
+			if y != x.X {
 				if m := methodOf(info.TypeOf(y), fn); m != nil {
 					return callTarget{fn: m, recv: y}
 				}
@@ -130,15 +135,20 @@ func methodOf(t types.Type, m *types.Func) *types.Func {
 
 // dispatched is the method an interface call runs when the interface value
 // is made at the call from a concrete value or another interface (SSA's
-// form of I(x).M(…)), or nil.
+// form of I(x).M(…), and of I(J(x)).M(…)), or nil.
 func dispatched(c *ssa.CallCommon) *types.Func {
-	var x ssa.Value
-	switch v := c.Value.(type) {
-	case *ssa.MakeInterface:
-		x = v.X
-	case *ssa.ChangeInterface:
-		x = v.X
-	default:
+	v := c.Value
+	for {
+		ci, ok := v.(*ssa.ChangeInterface)
+		if !ok {
+			break
+		}
+		v = ci.X
+	}
+	x := v
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		x = mi.X
+	} else if v == c.Value {
 		return nil
 	}
 	return methodOf(x.Type(), c.Method)
