@@ -198,7 +198,13 @@ func (a *analysis) makeCall(info *types.Info, e *ast.CallExpr, in *ssa.Function)
 	if info == nil {
 		return c
 	}
-	if fn, ok := typeutil.Callee(info, e).(*types.Func); ok {
+	fn, ok := typeutil.Callee(info, e).(*types.Func)
+	if t := a.target(info, e.Fun, 0); t.fn != nil {
+		// Through a function handing back the func value it is given,
+		// or an interface the receiver is converted to at the call.
+		fn, ok = t.fn, true
+	}
+	if ok {
 		c.fn = fn
 		c.fact, c.known = knowledge[funcKey(fn)]
 		if obj := fn.Origin(); a.decls[obj] != nil && len(c.own) == 0 {

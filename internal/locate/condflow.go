@@ -316,7 +316,7 @@ func (r *condReader) readCall(s *condSummary, e *ast.CallExpr) {
 	}
 	for _, callee := range r.f.fl.callees(r.b, e) {
 		sum := r.f.summary(callee)
-		args := callArgs(r.info(), e, callee)
+		args := r.f.a.callArgs(r.info(), e, callee)
 		for _, eff := range sum.effects {
 			if callee.lit != nil && eff.via.fn != callee.lit {
 				// A closure's effects are read with the body that

@@ -321,7 +321,7 @@ func (bd *binding) bound(p objParam) bindState {
 			continue
 		}
 		root = false
-		args := callArgs(caller.info, ce, callee)
+		args := a.callArgs(caller.info, ce, callee)
 		i := callee.paramIndex(p.v)
 		if i < 0 || i >= len(args) {
 			return handedPrimary

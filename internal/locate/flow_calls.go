@@ -19,7 +19,7 @@ func (q *query) results(b *flowBody, ce *ast.CallExpr, index int, path []string,
 	}
 	var out []flowVal
 	for _, cb := range callees {
-		args := callArgs(b.info, ce, cb)
+		args := q.fl.a.callArgs(b.info, ce, cb)
 		for _, r := range cb.returnValues(index) {
 			var vals []flowVal
 			if ce, ok := ast.Unparen(r.e).(*ast.CallExpr); ok && r.index >= 0 {
@@ -201,20 +201,18 @@ func isInterfaceMethod(fn *types.Func) bool {
 }
 
 // callArgs lines a call's arguments up with a callee's parameters: the
-// receiver of a method call first.
-func callArgs(info *types.Info, e *ast.CallExpr, callee *flowBody) []ast.Expr {
+// receiver of a method call first (the value converted to an interface at
+// the call, for I(x).M(…)).
+func (a *analysis) callArgs(info *types.Info, e *ast.CallExpr, callee *flowBody) []ast.Expr {
 	hasRecv := callee.lit == nil && callee.decl.Recv != nil
-	if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok && hasRecv {
-		if s := info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
-			return append([]ast.Expr{sel.X}, e.Args...)
-		}
-		if s := info.Selections[sel]; s != nil && s.Kind() == types.MethodExpr {
-			return e.Args
-		}
-		return nil
+	if !hasRecv {
+		return e.Args
 	}
-	if hasRecv {
-		return nil
+	switch t := a.target(info, e.Fun, 0); {
+	case t.recv != nil:
+		return append([]ast.Expr{t.recv}, e.Args...)
+	case t.methodExpr:
+		return e.Args
 	}
-	return e.Args
+	return nil
 }

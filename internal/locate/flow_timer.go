@@ -71,13 +71,25 @@ func isQueueAdd(fn *types.Func) bool {
 	return false
 }
 
-// calleeObj is the function a call names: the interface method invoked, or
-// the static callee's object (nil for a closure or a func value).
+// calleeObj is the function a call names: the interface method invoked
+// (the concrete one when the interface is made at the call), or the static
+// callee's object, also when a function hands the func value back
+// unchanged (via(f)(…)); nil for a closure or a func value.
 func calleeObj(c *ssa.CallCommon) *types.Func {
 	if c.IsInvoke() {
+		if m := dispatched(c); m != nil {
+			return m
+		}
 		return c.Method
 	}
-	if sc := c.StaticCallee(); sc != nil {
+	var sc *ssa.Function
+	switch v := passedThrough(c.Value).(type) {
+	case *ssa.Function:
+		sc = v
+	case *ssa.MakeClosure:
+		sc, _ = v.Fn.(*ssa.Function)
+	}
+	if sc != nil {
 		fn, _ := sc.Object().(*types.Func)
 		return fn
 	}

@@ -68,6 +68,7 @@ var fixtures = []string{
 	"statusfinish",
 	"timerqueue",
 	"requeueorder",
+	"callpaths",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

@@ -70,7 +70,7 @@ func (a *analysis) timerRequeues(fns []*ssa.Function, reach *callgraph.Reach) ti
 func (a *analysis) timerCall(fn *ssa.Function, ci ssa.CallInstruction, obj *types.Func, f Fact, on map[*ssa.Function]bool, out *timerFind) {
 	c := ci.Common()
 	args := c.Args
-	if !c.IsInvoke() && obj.Type().(*types.Signature).Recv() != nil {
+	if sc := c.StaticCallee(); sc != nil && sc.Signature.Recv() != nil {
 		args = args[1:] // a concrete clock's method: the receiver first
 	}
 	fl := a.newFuncFlow()
@@ -154,7 +154,13 @@ func (a *analysis) climbDelay(fn *ssa.Function, ci ssa.CallInstruction, delay ss
 	}
 	var out []armCall
 	for _, e := range a.prog.CallsInto(fn) {
-		args := callArgsSSA(e.Site.Common())
+		c := e.Site.Common()
+		args := callArgsSSA(c)
+		if recv == 1 && !c.IsInvoke() && c.StaticCallee() != fn {
+			// A call of a bound method value: the receiver was bound
+			// where the value was made, the arguments are the rest.
+			args = append([]ssa.Value{nil}, args...)
+		}
 		if !on[e.Caller.Func] || i < 0 || i >= len(args) || i-recv < 0 {
 			continue
 		}
