@@ -10,10 +10,12 @@ import (
 // follows to what makes it (Iface(q).Get(), the queue converted to a
 // one-method interface), or a function value it follows to the function
 // or method value it holds (via(q.Get)(), handed through a generic
-// identity; fn := c.sync, then fn(key)). The call is then read as a call
-// of that function, its role in the knowledge table included. When the
-// values disagree, or one of them is not a function the engine can name
-// (a parameter, a field filled elsewhere), the call stays dynamic.
+// identity; fn := c.sync, then fn(key)). The call is then read as a
+// direct call of that function would be: its role in the knowledge table,
+// the shapes of generated code, and for an interface's method the
+// functions the call graph says it runs. When the values disagree, or one
+// of them is not a function the engine can name (a parameter, a field
+// filled elsewhere), the call stays dynamic.
 
 // dynamicCallee is the one function a dynamic call runs, or nil. It is
 // asked only of calls of the tree's own interfaces' methods and of
@@ -71,7 +73,7 @@ func (a *analysis) enclosingBody(e ast.Expr) *flowBody {
 
 // receiverMethod is the method an interface method call runs: the method
 // of that name of every value the receiver may hold, when they all name
-// the same one and a direct call of it is settled (settledCallee).
+// the same one.
 func (a *analysis) receiverMethod(b *flowBody, recv ast.Expr, method *types.Func) *types.Func {
 	var out *types.Func
 	for _, v := range (&flowEngine{a: a}).values(b, recv) {
@@ -81,7 +83,7 @@ func (a *analysis) receiverMethod(b *flowBody, recv ast.Expr, method *types.Func
 		}
 		obj, _, _ := types.LookupFieldOrMethod(t, true, method.Pkg(), method.Name())
 		fn, ok := obj.(*types.Func)
-		if !ok || !a.settledCallee(fn) || out != nil && funcKey(out) != funcKey(fn) {
+		if !ok || out != nil && funcKey(out) != funcKey(fn) {
 			return nil
 		}
 		out = fn
@@ -91,7 +93,7 @@ func (a *analysis) receiverMethod(b *flowBody, recv ast.Expr, method *types.Func
 
 // heldFunc is the function a function value holds: the function or method
 // value every value the engine settles it to names, when they name the
-// same one and a direct call of it is settled (settledCallee).
+// same one.
 func (a *analysis) heldFunc(b *flowBody, fun ast.Expr) *types.Func {
 	var out *types.Func
 	for _, v := range (&flowEngine{a: a}).values(b, fun) {
@@ -99,24 +101,12 @@ func (a *analysis) heldFunc(b *flowBody, fun ast.Expr) *types.Func {
 			return nil
 		}
 		fn := namedFunc(v.b.info, stripConversions(v.b.info, v.e))
-		if fn == nil || !a.settledCallee(fn) || out != nil && funcKey(out) != funcKey(fn) {
+		if fn == nil || out != nil && funcKey(out) != funcKey(fn) {
 			return nil
 		}
 		out = fn
 	}
 	return out
-}
-
-// settledCallee reports whether a call of fn is read as a direct call of
-// it would be: a concrete function, or a library's (an interface's method
-// included: the knowledge table and the shapes of generated code describe
-// those). A method of the tree's own interface is what the call graph
-// answers for.
-func (a *analysis) settledCallee(fn *types.Func) bool {
-	if _, known := knowledge[funcKey(fn)]; known {
-		return true
-	}
-	return !isInterfaceMethod(fn) || !a.fileOwn(fn.Pos())
 }
 
 // namedFunc is the function an expression names as a value: a function
