@@ -66,6 +66,7 @@ var fixtures = []string{
 	"finlookup",
 	"statusfinish",
 	"timerqueue",
+	"dynworker",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
