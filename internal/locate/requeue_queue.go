@@ -240,7 +240,8 @@ func (a *analysis) depRequeueIn(fn *types.Func, at *ast.CallExpr, depth int, see
 // through.
 const maxWorkerHelperDepth = 3
 
-// workerHelpers are the tree's own functions a worker's functions call,
+// workerHelpers are the tree's own functions a worker's functions call
+// statically (or through a dynamic call the engine settles to one),
 // directly or through each other, other than the sync entry and what it
 // reaches: the helper a failed key is handed to (handleErr(err, key)), a
 // branch or a loop moved out of the worker. What they do with the queue is
@@ -256,14 +257,19 @@ func (a *analysis) workerHelpers(worker []*ssa.Function, entry *ssa.Function, in
 		var next []*ssa.Function
 		for _, fn := range level {
 			for _, c := range a.callsIn(fn) {
-				for _, callee := range c.own {
-					if seen[callee] || inReach[callee] {
-						continue
-					}
-					seen[callee] = true
-					next = append(next, callee)
-					next = append(next, callee.AnonFuncs...)
+				// Only a call that runs one function: a call the
+				// call graph answers with several (a shared worker's
+				// sync through an interface) runs other controllers.
+				if len(c.own) != 1 || dynamicCall(&c) {
+					continue
 				}
+				callee := c.own[0]
+				if seen[callee] || inReach[callee] {
+					continue
+				}
+				seen[callee] = true
+				next = append(next, callee)
+				next = append(next, callee.AnonFuncs...)
 			}
 		}
 		out = append(out, next...)
