@@ -242,21 +242,21 @@ func appended(info *types.Info, e ast.Expr) (ast.Expr, bool) {
 }
 
 // appendedValue is the value the right side of an assignment appends, and
-// the type information covering it: an append itself, or a call whose
-// every return the engine settles to an append (a closure called at once,
-// a helper returning one).
+// the type information covering it: an append itself, or a value the
+// engine settles, every one of its values, to an append (a closure called
+// at once, a helper returning one, a variable assigned from them). A
+// list built otherwise (a filtered copy that starts empty) is no add.
 func (a *analysis) appendedValue(fn *ssa.Function, info *types.Info, rhs ast.Expr) (ast.Expr, *types.Info, bool) {
 	if v, ok := appended(info, rhs); ok {
 		return v, info, true
 	}
-	ce, ok := ast.Unparen(rhs).(*ast.CallExpr)
 	b := a.flowBodyOf(fn)
-	if !ok || b == nil {
+	if b == nil {
 		return nil, nil, false
 	}
 	var out ast.Expr
 	var outInfo *types.Info
-	for _, v := range (&flowEngine{a: a}).values(b, ce) {
+	for _, v := range (&flowEngine{a: a}).values(b, rhs) {
 		if v.e == nil || v.b == nil {
 			return nil, nil, false
 		}
