@@ -55,6 +55,11 @@ type analysis struct {
 	// misses are the registrations and workers that gave no controller
 	// (find.go).
 	misses []miss
+	// dynamic are the functions the engine settled dynamic calls to, by
+	// their Lparen (nil: not settled); settling says a query for one is
+	// under way (flow_dynamic.go).
+	dynamic  map[token.Pos]*types.Func
+	settling bool
 }
 
 // warn records a problem met while locating, once.
@@ -86,7 +91,7 @@ type call struct {
 func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analysis {
 	a := &analysis{tree: tree, prog: prog, cite: c, files: map[string]fileInfo{},
 		decls: map[*types.Func]*ast.FuncDecl{}, bySyntax: map[ast.Node]*ssa.Function{},
-		callees: map[token.Pos][]*ssa.Function{}, calls: map[*ssa.Function][]call{},
+		callees: map[token.Pos][]*ssa.Function{}, dynamic: map[token.Pos]*types.Func{}, calls: map[*ssa.Function][]call{},
 		declCalls: map[*ast.FuncDecl][]call{}, bodies: map[*types.Func]*flowBody{},
 		deps: map[string]*depPackage{}, condFlows: map[*types.Named]*condFlow{},
 		readHelpers: newReadHelperState()}
@@ -198,13 +203,19 @@ func (a *analysis) makeCall(info *types.Info, e *ast.CallExpr, in *ssa.Function)
 	if info == nil {
 		return c
 	}
-	fn, ok := typeutil.Callee(info, e).(*types.Func)
+	fn, _ := typeutil.Callee(info, e).(*types.Func)
 	if t := a.target(info, e.Fun, 0); t.fn != nil {
 		// Through a function handing back the func value it is given,
 		// or an interface the receiver is converted to at the call.
-		fn, ok = t.fn, true
+		fn = t.fn
 	}
-	if ok {
+	if fn == nil || isInterfaceMethod(fn) {
+		// A dynamic call the value-flow engine settles runs that function.
+		if held := a.dynamicCallee(info, e, fn); held != nil {
+			fn = held
+		}
+	}
+	if fn != nil {
 		c.fn = fn
 		c.fact, c.known = knowledge[funcKey(fn)]
 		if obj := fn.Origin(); a.decls[obj] != nil && len(c.own) == 0 {

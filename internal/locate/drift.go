@@ -42,14 +42,27 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				Note: "calls " + cite.ObjectName(c.fn) + ": " + c.fact.Verb + " " + c.fact.Target + "; the library compares a dry run with the live objects and applies only what drifted"})
 			out = append(out, a.libraryDrift(c)...)
 		}
+		isWrite := func(c call) bool {
+			w, ok := a.writeOf(info, c)
+			return ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) && !w.status
+		}
 		firstWrite := func(from, to token.Pos) *call {
 			for _, c := range a.callsIn(fn) {
 				if c.expr.Pos() < from || c.expr.End() > to {
 					continue
 				}
-				w, ok := a.writeOf(info, c)
-				if ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) && !w.status {
+				if isWrite(c) {
 					return &c
+				}
+				// A closure of the function called there (at once, or
+				// through the variable it is assigned to) writes in
+				// its body.
+				if len(c.own) == 1 && c.own[0].Parent() == fn {
+					for _, inner := range a.callsIn(c.own[0]) {
+						if isWrite(inner) {
+							return &inner
+						}
+					}
 				}
 			}
 			return nil
@@ -121,7 +134,8 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 			switch {
 			case c.known && c.fact.Role == RoleCompare && live(e.Args...):
 				found = true
-			case !c.known && depth < 2 && len(c.own) == 1 && returnsBool(c.own[0]) && live(e.Args...):
+			case !c.known && depth < 2 && len(c.own) == 1 && returnsBool(c.own[0]) && (live(e.Args...) || c.own[0].Parent() != nil):
+				// A closure reads the live state it captures.
 				found = a.predicateCompares(c.own[0], kind, depth+1)
 			}
 		case *ast.BinaryExpr:
@@ -167,6 +181,13 @@ func (a *analysis) predicateCompares(fn *ssa.Function, kind *types.Named, depth 
 	if info == nil {
 		return false
 	}
+	// A closure's variables are those of the function that makes it.
+	scope := b
+	for root := fn; root.Parent() != nil; root = root.Parent() {
+		if rb := body(root.Parent()); rb != nil {
+			scope = rb
+		}
+	}
 	found := false
 	ast.Inspect(b, func(n ast.Node) bool {
 		if found {
@@ -176,11 +197,11 @@ func (a *analysis) predicateCompares(fn *ssa.Function, kind *types.Named, depth 
 		case *ast.FuncLit:
 			return false
 		case *ast.IfStmt:
-			found = a.compares(info, b, kind, x.Cond, x.Body, depth)
+			found = a.compares(info, scope, kind, x.Cond, x.Body, depth)
 		case *ast.ReturnStmt:
 			for _, r := range x.Results {
 				if t := info.TypeOf(r); t != nil && !isConst(info, r) {
-					found = found || a.compares(info, b, kind, r, nil, depth)
+					found = found || a.compares(info, scope, kind, r, nil, depth)
 				}
 			}
 		}

@@ -96,8 +96,8 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 					return true
 				}
 				op := finOp{pos: n.Pos(), info: info, in: fn}
-				if v, ok := appended(info, n.Rhs[0]); ok {
-					op.value = v
+				if v, vinfo, ok := a.appendedValue(fn, info, n.Rhs[0]); ok {
+					op.value, op.info = v, vinfo
 					adds = append(adds, op)
 				} else {
 					removes = append(removes, op)
@@ -239,6 +239,36 @@ func appended(info *types.Info, e ast.Expr) (ast.Expr, bool) {
 		return nil, false
 	}
 	return c.Args[len(c.Args)-1], true
+}
+
+// appendedValue is the value the right side of an assignment appends, and
+// the type information covering it: an append itself, or a value the
+// engine settles, every one of its values, to an append (a closure called
+// at once, a helper returning one, a variable assigned from them). A
+// list built otherwise (a filtered copy that starts empty) is no add.
+func (a *analysis) appendedValue(fn *ssa.Function, info *types.Info, rhs ast.Expr) (ast.Expr, *types.Info, bool) {
+	if v, ok := appended(info, rhs); ok {
+		return v, info, true
+	}
+	b := a.flowBodyOf(fn)
+	if b == nil {
+		return nil, nil, false
+	}
+	var out ast.Expr
+	var outInfo *types.Info
+	for _, v := range (&flowEngine{a: a}).values(b, rhs) {
+		if v.e == nil || v.b == nil {
+			return nil, nil, false
+		}
+		x, ok := appended(v.b.info, v.e)
+		if !ok {
+			return nil, nil, false
+		}
+		if out == nil {
+			out, outInfo = x, v.b.info
+		}
+	}
+	return out, outInfo, out != nil
 }
 
 // finalizerConstRow cites the constant of every finalizer value whose

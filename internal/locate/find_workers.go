@@ -17,13 +17,11 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 		if c.fact.Role != RoleQueueGet {
 			return
 		}
-		path := a.path(c.expr.Pos(), c.expr.End())
-		item := dequeuedVar(info, path)
+		item, worker := a.dequeued(info, c.expr)
 		if item == nil {
 			a.misses = append(a.misses, miss{at: a.site(c.expr.Lparen), why: "what it takes off the queue is not kept in a variable ctrlcmp follows"})
 			return
 		}
-		worker := enclosingFunc(path)
 		if worker == nil {
 			return
 		}
@@ -172,6 +170,12 @@ func inLoop(path []ast.Node) bool {
 func (a *analysis) workerFound(fd *ast.FuncDecl, info *types.Info, worker ast.Node, sync *call, entry *ssa.Function) *found {
 	f := &found{name: receiverName(fd, info), style: StyleClientGo, entry: entry,
 		worker: a.bySyntax[worker], keyParams: map[*types.Var]bool{}}
+	if fd.Recv == nil && dynamicCall(sync) {
+		// A worker function of its own (moved out of the controller's
+		// type) handed the sync as a value: the controller is the
+		// sync's.
+		f.name = syncName(entry)
+	}
 	sig := entry.Signature
 	for i := 0; i < sig.Params().Len(); i++ {
 		if v := sig.Params().At(i); typeKey(v.Type()) != typeContext {
@@ -337,6 +341,104 @@ func (a *analysis) funcValue(info *types.Info, e ast.Expr) *ssa.Function {
 		return sf
 	}
 	return nil
+}
+
+// maxClosureHops bounds the closures a dequeued value is followed out of.
+const maxClosureHops = 8
+
+// dequeued returns the variable a queue's Get result is kept in, and the
+// function that keeps it (the worker). The result is followed as a value
+// out of the function literals that return it: one called at once, or
+// assigned to a variable that the enclosing function calls once.
+func (a *analysis) dequeued(info *types.Info, get ast.Expr) (*types.Var, ast.Node) {
+	e := get
+	for range maxClosureHops {
+		path := a.path(e.Pos(), e.End())
+		if len(path) < 2 {
+			return nil, nil
+		}
+		i := 1
+		for i < len(path)-1 {
+			if _, paren := path[i].(*ast.ParenExpr); !paren {
+				break
+			}
+			i++
+		}
+		ret, ok := path[i].(*ast.ReturnStmt)
+		if !ok {
+			return dequeuedVar(info, path), enclosingFunc(path)
+		}
+		lit, ok := enclosingFunc(path[i:]).(*ast.FuncLit)
+		if !ok || len(ret.Results) != 1 {
+			return nil, nil
+		}
+		next := a.litCall(info, lit)
+		if next == nil {
+			return nil, nil
+		}
+		e = next
+	}
+	return nil, nil
+}
+
+// litCall is the one call of a function literal: the literal called at
+// once, or the variable it is assigned to called once in the function
+// that assigns it; nil otherwise.
+func (a *analysis) litCall(info *types.Info, lit *ast.FuncLit) *ast.CallExpr {
+	path := a.path(lit.Pos(), lit.End())
+	i := 1
+	for i < len(path)-1 {
+		if _, paren := path[i].(*ast.ParenExpr); !paren {
+			break
+		}
+		i++
+	}
+	if len(path) <= i {
+		return nil
+	}
+	var fnVar *types.Var
+	switch p := path[i].(type) {
+	case *ast.CallExpr:
+		if ast.Unparen(p.Fun) == lit {
+			return p
+		}
+		return nil
+	case *ast.AssignStmt:
+		if len(p.Lhs) == 1 && len(p.Rhs) == 1 {
+			if id, ok := p.Lhs[0].(*ast.Ident); ok {
+				fnVar = varOf(info, id)
+			}
+		}
+	case *ast.ValueSpec:
+		if len(p.Names) == 1 && len(p.Values) == 1 {
+			fnVar = varOf(info, p.Names[0])
+		}
+	}
+	scope := enclosingFunc(path[i:])
+	if fnVar == nil || scope == nil {
+		return nil
+	}
+	var calls []*ast.CallExpr
+	uses := 0
+	ast.Inspect(scope, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			if info.Uses[n] == fnVar {
+				uses++
+			}
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && info.Uses[id] == fnVar {
+				calls = append(calls, n)
+			}
+		}
+		return true
+	})
+	// Assigned again, or handed on: the call is not the only place its
+	// value goes.
+	if len(calls) != 1 || uses != 1 {
+		return nil
+	}
+	return calls[0]
 }
 
 // dequeuedVar returns the variable a queue's Get result is assigned to.

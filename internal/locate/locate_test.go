@@ -69,6 +69,7 @@ var fixtures = []string{
 	"timerqueue",
 	"requeueorder",
 	"callpaths",
+	"dynworker",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

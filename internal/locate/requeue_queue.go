@@ -75,6 +75,11 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 			}
 		}
 	}
+	inReach := map[*ssa.Function]bool{}
+	for _, fn := range reach.Funcs() {
+		inReach[fn] = true
+	}
+	fns = append(fns, a.workerHelpers(fns, f.entry, inReach)...)
 	for _, fn := range fns {
 		worker[fn] = true
 		scan(fn)
@@ -229,6 +234,48 @@ func (a *analysis) depRequeueIn(fn *types.Func, at *ast.CallExpr, depth int, see
 		return true
 	})
 	return res
+}
+
+// maxWorkerHelperDepth bounds the calls a worker's helpers are followed
+// through.
+const maxWorkerHelperDepth = 3
+
+// workerHelpers are the tree's own functions a worker's functions call
+// statically (or through a dynamic call the engine settles to one),
+// directly or through each other, other than the sync entry and what it
+// reaches: the helper a failed key is handed to (handleErr(err, key)), a
+// branch or a loop moved out of the worker. What they do with the queue is
+// the worker's.
+func (a *analysis) workerHelpers(worker []*ssa.Function, entry *ssa.Function, inReach map[*ssa.Function]bool) []*ssa.Function {
+	seen := map[*ssa.Function]bool{entry: true}
+	for _, fn := range worker {
+		seen[fn] = true
+	}
+	var out []*ssa.Function
+	level := worker
+	for depth := 0; depth < maxWorkerHelperDepth && len(level) > 0; depth++ {
+		var next []*ssa.Function
+		for _, fn := range level {
+			for _, c := range a.callsIn(fn) {
+				// Only a call that runs one function: a call the
+				// call graph answers with several (a shared worker's
+				// sync through an interface) runs other controllers.
+				if len(c.own) != 1 || dynamicCall(&c) {
+					continue
+				}
+				callee := c.own[0]
+				if seen[callee] || inReach[callee] {
+					continue
+				}
+				seen[callee] = true
+				next = append(next, callee)
+				next = append(next, callee.AnonFuncs...)
+			}
+		}
+		out = append(out, next...)
+		level = next
+	}
+	return out
 }
 
 // isAbstract reports whether fn is an interface's method: it has no body to

@@ -79,10 +79,13 @@ func (a *analysis) stages(p *pass) (map[string]Row, []StageAnchor) {
 
 	var deq []Site
 	if f.worker != nil {
-		for _, qc := range a.callsIn(f.worker) {
-			if qc.known && qc.fact.Role == RoleQueueGet {
-				deq = append(deq, a.site(qc.expr.Lparen))
-				anchors = append(anchors, a.callAnchor(StageDequeue, qc))
+		// The worker's closures too: a Get wrapped in one it calls.
+		for _, fn := range append([]*ssa.Function{f.worker}, f.worker.AnonFuncs...) {
+			for _, qc := range a.callsIn(fn) {
+				if qc.known && qc.fact.Role == RoleQueueGet {
+					deq = append(deq, a.site(qc.expr.Lparen))
+					anchors = append(anchors, a.callAnchor(StageDequeue, qc))
+				}
 			}
 		}
 	}
