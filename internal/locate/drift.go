@@ -48,28 +48,39 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 					continue
 				}
 				w, ok := a.writeOf(info, c)
-				if ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) && !w.status {
+				if ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) && !w.status && !a.writesPrimary(info, c, kind) {
 					return &c
 				}
 			}
 			return nil
 		}
 		ast.Inspect(b, func(n ast.Node) bool {
-			block, ok := n.(*ast.BlockStmt)
-			if !ok {
-				_, lit := n.(*ast.FuncLit)
-				return !lit
+			var list []ast.Stmt
+			var end token.Pos
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BlockStmt:
+				list, end = n.List, n.End()
+			case *ast.CaseClause:
+				list, end = n.Body, n.End()
+			case *ast.CommClause:
+				list, end = n.Body, n.End()
+			default:
+				return true
 			}
-			for _, st := range block.List {
+			for _, st := range list {
 				ifs, ok := st.(*ast.IfStmt)
-				if !ok || !a.compares(info, b, kind, ifs.Cond, ifs.Body, 0) {
+				if !ok || !a.compares(info, b, kind, ifs.Cond, ifs.Body, 0, nil) {
 					continue
 				}
 				// The write the comparison guards: in its branch, or after
-				// it when the branch returns early (equal: nothing to do).
+				// it when the branch ends the pass or the loop's turn with
+				// nothing done (equal: nothing to do). A branch that
+				// returns a failure tested a precondition, not drift.
 				w := firstWrite(ifs.Body.Pos(), ifs.Body.End())
-				if w == nil && endsInReturn(ifs.Body) {
-					w = firstWrite(ifs.End(), block.End())
+				if w == nil && endsIdle(info, ifs.Body) {
+					w = firstWrite(ifs.End(), end)
 				}
 				if w == nil {
 					continue
@@ -86,13 +97,43 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 	return out
 }
 
-// endsInReturn reports whether a block's last statement is a return.
-func endsInReturn(b *ast.BlockStmt) bool {
+// endsIdle reports whether a block ends the pass or the loop's turn without
+// a failure: its last statement is a continue, or a return whose error (the
+// last result, when it is one) is nil.
+func endsIdle(info *types.Info, b *ast.BlockStmt) bool {
 	if len(b.List) == 0 {
 		return false
 	}
-	_, ok := b.List[len(b.List)-1].(*ast.ReturnStmt)
-	return ok
+	switch last := b.List[len(b.List)-1].(type) {
+	case *ast.BranchStmt:
+		return last.Tok == token.CONTINUE && last.Label == nil
+	case *ast.ReturnStmt:
+		n := len(last.Results)
+		if n == 0 {
+			return true
+		}
+		t := info.TypeOf(last.Results[n-1])
+		return t == nil || !isErrorType(t) || isNil(info, last.Results[n-1])
+	}
+	return false
+}
+
+// writesPrimary reports whether a write's object is the primary object's
+// type: a change of the controller's own object (a label, its finalizers)
+// is no correction of a child's drift.
+func (a *analysis) writesPrimary(info *types.Info, c call, kind *types.Named) bool {
+	if kind == nil {
+		return false
+	}
+	var obj ast.Expr
+	if c.known {
+		obj = c.arg(c.fact.Obj)
+	}
+	if obj == nil {
+		return false
+	}
+	n, ok := deref(info.TypeOf(obj)).(*types.Named)
+	return ok && types.Identical(n.Origin(), kind.Origin())
 }
 
 // compares reports whether a condition compares desired with live state:
@@ -103,12 +144,13 @@ func endsInReturn(b *ast.BlockStmt) bool {
 // live field tested against a constant (phase == Done) is a test of state,
 // not a comparison with desired state, unless the branch it guards sets
 // that field (the desired value written back). depth bounds the
-// predicates followed.
-func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond ast.Expr, branch *ast.BlockStmt, depth int) bool {
+// predicates followed; given are the parameters of the predicate being
+// read that its caller handed live state.
+func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond ast.Expr, branch *ast.BlockStmt, depth int, given map[*types.Var]bool) bool {
 	found := false
 	live := func(es ...ast.Expr) bool {
 		for _, e := range es {
-			if a.readsLive(info, body, kind, e, map[*types.Var]bool{}) {
+			if a.readsLive(info, body, kind, e, given, map[*types.Var]bool{}) {
 				return true
 			}
 		}
@@ -122,7 +164,14 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 			case c.known && c.fact.Role == RoleCompare && live(e.Args...):
 				found = true
 			case !c.known && depth < 2 && len(c.own) == 1 && returnsBool(c.own[0]) && live(e.Args...):
-				found = a.predicateCompares(c.own[0], kind, depth+1)
+				handed := map[*types.Var]bool{}
+				params := c.own[0].Signature.Params()
+				for i, arg := range e.Args {
+					if i < params.Len() && live(arg) {
+						handed[params.At(i)] = true
+					}
+				}
+				found = a.predicateCompares(c.own[0], kind, depth+1, handed)
 			}
 		case *ast.BinaryExpr:
 			if e.Op != token.EQL && e.Op != token.NEQ {
@@ -157,8 +206,9 @@ func returnsBool(fn *ssa.Function) bool {
 }
 
 // predicateCompares reports whether a predicate's body compares desired
-// with live state: in the condition of an if or in a returned value.
-func (a *analysis) predicateCompares(fn *ssa.Function, kind *types.Named, depth int) bool {
+// with live state: in the condition of an if or in a returned value. Its
+// parameters in given were handed live state: they read it.
+func (a *analysis) predicateCompares(fn *ssa.Function, kind *types.Named, depth int, given map[*types.Var]bool) bool {
 	b := body(fn)
 	if b == nil {
 		return false
@@ -176,11 +226,11 @@ func (a *analysis) predicateCompares(fn *ssa.Function, kind *types.Named, depth 
 		case *ast.FuncLit:
 			return false
 		case *ast.IfStmt:
-			found = a.compares(info, b, kind, x.Cond, x.Body, depth)
+			found = a.compares(info, b, kind, x.Cond, x.Body, depth, given)
 		case *ast.ReturnStmt:
 			for _, r := range x.Results {
 				if t := info.TypeOf(r); t != nil && !isConst(info, r) {
-					found = found || a.compares(info, b, kind, r, nil, depth)
+					found = found || a.compares(info, b, kind, r, nil, depth, given)
 				}
 			}
 		}
@@ -241,8 +291,9 @@ func assignsField(info *types.Info, b *ast.BlockStmt, field *types.Var) bool {
 // readsLive reports whether an expression reads live state: an object
 // (a value of a type embedding ObjectMeta) or one of its fields, except
 // the primary object's Spec, which is its desired state; directly or
-// through the local variables of body it is computed from.
-func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.Named, e ast.Expr, seen map[*types.Var]bool) bool {
+// through the local variables of body it is computed from, or a parameter
+// in given (handed live state by the caller).
+func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.Named, e ast.Expr, given, seen map[*types.Var]bool) bool {
 	live := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		if live {
@@ -279,7 +330,7 @@ func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.
 			if !ok || v.IsField() {
 				return true
 			}
-			if isObjectValue(v.Type()) {
+			if isObjectValue(v.Type()) || given[v] {
 				live = true
 				return false
 			}
@@ -288,7 +339,7 @@ func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.
 			}
 			seen[v] = true
 			for _, rhs := range assignmentsTo(info, body, v) {
-				if a.readsLive(info, body, kind, rhs, seen) {
+				if a.readsLive(info, body, kind, rhs, given, seen) {
 					live = true
 				}
 			}
@@ -299,7 +350,8 @@ func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.
 }
 
 // isObjectValue reports whether t is an API object or a pointer to one: a
-// struct embedding ObjectMeta.
+// struct embedding ObjectMeta, or a value with an object's metadata
+// accessors (client.Object, an unstructured object or a type wrapping one).
 func isObjectValue(t types.Type) bool {
 	if t == nil {
 		return false
@@ -312,7 +364,7 @@ func isObjectValue(t types.Type) bool {
 		// (client.Object's metadata accessors).
 		return hasMethods(tp, "GetNamespace", "GetLabels")
 	}
-	return IsObjectPointer(types.NewPointer(t))
+	return IsObjectPointer(types.NewPointer(t)) || hasMethods(t, "GetNamespace", "GetLabels")
 }
 
 // hasMethods reports whether t has every method named.

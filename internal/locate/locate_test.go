@@ -65,6 +65,7 @@ var fixtures = []string{
 	"queuewait",
 	"finlookup",
 	"statusfinish",
+	"steadyflows",
 	"timerqueue",
 }
 
