@@ -198,7 +198,17 @@ func (a *analysis) makeCall(info *types.Info, e *ast.CallExpr, in *ssa.Function)
 	if info == nil {
 		return c
 	}
-	if fn, ok := typeutil.Callee(info, e).(*types.Func); ok {
+	callee := typeutil.Callee(info, e)
+	if v, ok := callee.(*types.Var); ok {
+		// A library's variable holding another of its functions (the
+		// aliases a package re-exports): the function, when the
+		// knowledge table names it an apply (the answers read it; the
+		// rows' own resolution of aliases is theirs).
+		if fn := a.aliasedFunc(v); fn != nil && knowledge[funcKey(fn)].Role == RoleApply {
+			callee = fn
+		}
+	}
+	if fn, ok := callee.(*types.Func); ok {
 		c.fn = fn
 		c.fact, c.known = knowledge[funcKey(fn)]
 		if obj := fn.Origin(); a.decls[obj] != nil && len(c.own) == 0 {

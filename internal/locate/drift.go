@@ -38,8 +38,11 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 			if !c.known || c.fact.Role != RoleApply {
 				continue
 			}
-			out = append(out, Step{Site: a.site(c.expr.Lparen).Site, Step: StepApply,
-				Note: "calls " + cite.ObjectName(c.fn) + ": " + c.fact.Verb + " " + c.fact.Target + "; the library compares a dry run with the live objects and applies only what drifted"})
+			how := c.fact.Verb + " " + c.fact.Target + "; the library compares a dry run with the live objects and applies only what drifted"
+			if c.fact.Summary != "" {
+				how = c.fact.Summary
+			}
+			out = append(out, Step{Site: a.site(c.expr.Lparen).Site, Step: StepApply, Note: "calls " + cite.ObjectName(c.fn) + ": " + how})
 			out = append(out, a.libraryDrift(c)...)
 		}
 		firstWrite := func(from, to token.Pos) *call {
@@ -444,7 +447,7 @@ func (a *analysis) libraryDrift(c call) []Step {
 	}
 	file := filepath.Join(dir, k.File)
 	fd, fset := a.depFunc(file, func(fd *ast.FuncDecl, _ *token.FileSet) bool {
-		return fd.Name.Name == k.Func && fd.Recv != nil
+		return fd.Name.Name == k.Func && (fd.Recv != nil) == (c.fn.Type().(*types.Signature).Recv() != nil)
 	})
 	var out []Step
 	compared := false

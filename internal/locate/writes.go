@@ -43,9 +43,15 @@ func (a *analysis) writes(f *found, reach *callgraph.Reach, normal map[*ssa.Func
 		w := Write{Site: a.site(c.expr.Lparen).Site, Verb: wc.verb, Target: wc.target}
 		if c.known && c.fact.Role == RoleApply {
 			w.Note = "server-side apply: writes only the objects whose dry run differs from the cluster"
+			if c.fact.Summary != "" {
+				w.Note = c.fact.Summary
+			}
 		}
 		w.Partial = wc.partial
-		w.Always = !wc.partial && always(fn, c.expr.Lparen, alwaysVia, normal)
+		// A create-or-update writes only when the mutated live object
+		// differs from what it read: never on a pass of an unchanged one.
+		idleWhenEqual := c.known && (c.fact.Verb == verbCreateOrUpdate || c.fact.Verb == verbCreateOrPatch)
+		w.Always = !wc.partial && !idleWhenEqual && always(fn, c.expr.Lparen, alwaysVia, normal)
 		if w.Always {
 			if risk := a.hotLoopRisk(fn, wc.info, c.expr.Pos()); risk != "" {
 				w.Note = strings.TrimPrefix(w.Note+"; "+risk, "; ")
