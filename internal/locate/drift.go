@@ -42,7 +42,7 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 			if c.fact.Summary != "" {
 				how = c.fact.Summary
 			}
-			out = append(out, Step{Site: a.site(c.expr.Lparen).Site, Step: StepApply, Note: "calls " + cite.ObjectName(c.fn) + ": " + how})
+			out = append(out, Step{Site: applySite(a.site(c.expr.Lparen).Site, fn), Step: StepApply, Note: "calls " + cite.ObjectName(c.fn) + ": " + how})
 			out = append(out, a.libraryDrift(c)...)
 		}
 		firstWrite := func(from, to token.Pos) *call {
@@ -92,12 +92,25 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				verb, target := desc.verb, desc.target
 				out = append(out,
 					Step{Site: a.site(ifs.Pos()).Site, Step: StepCompare, Note: "desired state compared with what the cluster holds, by hand"},
-					Step{Site: a.site(w.expr.Lparen).Site, Step: StepApply, Note: verb + " " + target + " when they differ"})
+					Step{Site: applySite(a.site(w.expr.Lparen).Site, fn), Step: StepApply, Note: verb + " " + target + " when they differ"})
 			}
 			return true
 		})
 	}
 	return out
+}
+
+// applySite names the function that applies as the drift answer names it
+// (rows.md: "(*T).m" or "pkg.F"): the declared function fn is, or holds
+// fn as a closure.
+func applySite(s cite.Site, fn *ssa.Function) cite.Site {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if obj, ok := fn.Object().(*types.Func); ok {
+		s.Func = cite.ObjectName(obj)
+	}
+	return s
 }
 
 // endsIdle reports whether a block ends the pass or the loop's turn without
