@@ -51,7 +51,7 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 					continue
 				}
 				w, ok := a.writeOf(info, c)
-				if ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) && !w.status && !a.writesPrimary(info, c, kind) {
+				if ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) && !w.status {
 					return &c
 				}
 			}
@@ -132,24 +132,6 @@ func endsIdle(info *types.Info, b *ast.BlockStmt) bool {
 		return t == nil || !isErrorType(t) || isNil(info, last.Results[n-1])
 	}
 	return false
-}
-
-// writesPrimary reports whether a write's object is the primary object's
-// type: a change of the controller's own object (a label, its finalizers)
-// is no correction of a child's drift.
-func (a *analysis) writesPrimary(info *types.Info, c call, kind *types.Named) bool {
-	if kind == nil {
-		return false
-	}
-	var obj ast.Expr
-	if c.known {
-		obj = c.arg(c.fact.Obj)
-	}
-	if obj == nil {
-		return false
-	}
-	n, ok := deref(info.TypeOf(obj)).(*types.Named)
-	return ok && types.Identical(n.Origin(), kind.Origin())
 }
 
 // compares reports whether a condition compares desired with live state:

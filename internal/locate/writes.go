@@ -515,7 +515,7 @@ func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, all, nilErr
 
 // steadyReturns finds the entry's early returns a pass of an unchanged
 // object may end with: at the top level of its body after the re-read, the
-// return closing an if (or a switch's case) whose condition reads live state (a field of an
+// return closing an if (or a tagless switch's case) whose condition reads live state (a field of an
 // object other than the primary's Spec, or a value computed from one:
 // "already done", "nothing to do") and tests no error nor the deletion
 // timestamp, whose branch does nothing but log before returning success
@@ -540,7 +540,7 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reread tok
 			return
 		}
 		ret, ok := list[len(list)-1].(*ast.ReturnStmt)
-		if !ok || !succeedsIdle(info, ret) || condGuard(info, cond) != guardOther || a.testsDeletion(info, cond) {
+		if !ok || !succeedsIdle(info, ret) || condGuard(info, cond) != guardOther || a.testsDeletion(info, cond) || testsFieldValue(info, cond) {
 			return
 		}
 		if a.readsLive(info, b, kind, cond, nil, map[*types.Var]bool{}) && a.onlyLogs(info, fn, list[:len(list)-1]) {
@@ -557,19 +557,42 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reread tok
 				idle(st.Cond, st.Body.List)
 			}
 		case *ast.SwitchStmt:
-			// A switch on live state (the phase an object is in) whose
-			// case, or default, leaves the object as it is.
+			// A tagless switch whose case leaves the object as it is.
 			for _, cl := range st.Body.List {
-				cc := cl.(*ast.CaseClause)
-				cond := st.Tag
-				if cond == nil && len(cc.List) > 0 {
-					cond = cc.List[0]
+				if cc := cl.(*ast.CaseClause); st.Tag == nil && len(cc.List) > 0 {
+					idle(cc.List[0], cc.Body)
 				}
-				idle(cond, cc.Body)
 			}
 		}
 	}
 	return out
+}
+
+// testsFieldValue reports whether a condition compares a field of a value
+// (an annotation, a phase, the length of a list) with a constant: an
+// opt-in filter or a state not reached yet, which says nothing of whether
+// an unchanged object ends there; a value the pass computed (a local
+// variable, a predicate's result) is the outcome of its comparison.
+func testsFieldValue(info *types.Info, cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok || found {
+			return !found
+		}
+		switch b.Op {
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		default:
+			return true
+		}
+		for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			if _, local := ast.Unparen(pair[0]).(*ast.Ident); isConst(info, pair[1]) && !local {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // succeedsIdle reports whether a return hands back success with nothing

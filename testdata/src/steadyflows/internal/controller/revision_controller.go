@@ -4,8 +4,8 @@
 // unchanged Ticker, so the create past it is no every-pass write), while
 // a suspended Ticker's early return tests its Spec alone (not the steady
 // state). Its drift is a child's field compared with the desired period,
-// equal ones skipped by a continue; a test of the Ticker's own label that
-// updates the Ticker, and a precondition that fails the pass, are no drift.
+// equal ones skipped by a continue; a precondition that fails the pass is
+// no drift.
 // The poll reconciler requeues after the least of its own setting and the
 // Ticker's period, each traced.
 package controller
@@ -47,7 +47,7 @@ func (r *RevisionReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 	r.Recorder.Event(obj, corev1.EventTypeNormal, "Checked", "revisions checked") // want "RevisionReconciler/write-always"
 
 	hash := strconv.FormatInt(obj.Spec.PeriodSeconds, 16)
-	if obj.Labels["revision"] != hash { // decoy: drift:compare (the Ticker's own label, the Ticker updated)
+	if obj.Labels["revision"] != hash {
 		metav1.SetMetaDataLabel(&obj.ObjectMeta, "revision", hash)
 		if err := r.Update(ctx, obj); err != nil {
 			return ctrl.Result{}, err
