@@ -203,7 +203,17 @@ func (a *analysis) makeCall(info *types.Info, e *ast.CallExpr, in *ssa.Function)
 	if info == nil {
 		return c
 	}
-	fn, _ := typeutil.Callee(info, e).(*types.Func)
+	callee := typeutil.Callee(info, e)
+	if v, ok := callee.(*types.Var); ok {
+		// A library's variable holding another of its functions (the
+		// aliases a package re-exports): the function, when the
+		// knowledge table names it an apply (the answers read it; the
+		// rows' own resolution of aliases is theirs).
+		if fn := a.aliasedFunc(v); fn != nil && knowledge[funcKey(fn)].Role == RoleApply {
+			callee = fn
+		}
+	}
+	fn, _ := callee.(*types.Func)
 	if t := a.target(info, e.Fun, 0); t.fn != nil {
 		// Through a function handing back the func value it is given,
 		// or an interface the receiver is converted to at the call.

@@ -60,6 +60,10 @@ func paramsOf(fn *types.Func) []*types.Var {
 // qualified name, and its type information.
 type depPackage struct {
 	funcs map[string]*flowBody
+	// aliases are the package's variables initialised to a function of
+	// another package (var CreateOrUpdate = controllerutil.CreateOrUpdate),
+	// by name.
+	aliases map[string]*types.Func
 }
 
 // depBody is the body of a dependency's function, read on demand, or nil
@@ -124,9 +128,12 @@ func (a *analysis) depPackage(path string) *depPackage {
 		Error: func(error) {},
 	}
 	_, err := conf.Check(path, a.tree.Fset, files, info)
-	dp := &depPackage{funcs: map[string]*flowBody{}}
+	dp := &depPackage{funcs: map[string]*flowBody{}, aliases: map[string]*types.Func{}}
 	for _, f := range files {
 		for _, d := range f.Decls {
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+				aliasesIn(info, gd, dp.aliases)
+			}
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
 				continue
@@ -140,6 +147,44 @@ func (a *analysis) depPackage(path string) *depPackage {
 	}
 	a.deps[path] = dp
 	return dp
+}
+
+// aliasesIn records the variables of a declaration initialised to a
+// function of another package.
+func aliasesIn(info *types.Info, gd *ast.GenDecl, out map[string]*types.Func) {
+	for _, spec := range gd.Specs {
+		vs, ok := spec.(*ast.ValueSpec)
+		if !ok || len(vs.Names) != len(vs.Values) {
+			continue
+		}
+		for i, name := range vs.Names {
+			sel, ok := ast.Unparen(vs.Values[i]).(*ast.SelectorExpr)
+			if !ok {
+				continue
+			}
+			if fn, ok := info.Uses[sel.Sel].(*types.Func); ok {
+				out[name.Name] = fn
+			}
+		}
+	}
+}
+
+// aliasedFunc is the library function a dependency's package-level
+// variable is initialised to, when it is one; nil otherwise.
+func (a *analysis) aliasedFunc(v *types.Var) *types.Func {
+	if v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+		return nil
+	}
+	for _, p := range a.tree.Own {
+		if p.PkgPath == v.Pkg().Path() {
+			return nil
+		}
+	}
+	dp := a.depPackage(v.Pkg().Path())
+	if dp == nil {
+		return nil
+	}
+	return dp.aliases[v.Name()]
 }
 
 // importerFunc serves imports from the packages already loaded.

@@ -38,8 +38,11 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 			if !c.known || c.fact.Role != RoleApply {
 				continue
 			}
-			out = append(out, Step{Site: a.site(c.expr.Lparen).Site, Step: StepApply,
-				Note: "calls " + cite.ObjectName(c.fn) + ": " + c.fact.Verb + " " + c.fact.Target + "; the library compares a dry run with the live objects and applies only what drifted"})
+			how := c.fact.Verb + " " + c.fact.Target + "; the library compares a dry run with the live objects and applies only what drifted"
+			if c.fact.Summary != "" {
+				how = c.fact.Summary
+			}
+			out = append(out, Step{Site: applySite(a.site(c.expr.Lparen).Site, fn), Step: StepApply, Note: "calls " + cite.ObjectName(c.fn) + ": " + how})
 			out = append(out, a.libraryDrift(c)...)
 		}
 		isWrite := func(c call) bool {
@@ -68,21 +71,32 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 			return nil
 		}
 		ast.Inspect(b, func(n ast.Node) bool {
-			block, ok := n.(*ast.BlockStmt)
-			if !ok {
-				_, lit := n.(*ast.FuncLit)
-				return !lit
+			var list []ast.Stmt
+			var end token.Pos
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BlockStmt:
+				list, end = n.List, n.End()
+			case *ast.CaseClause:
+				list, end = n.Body, n.End()
+			case *ast.CommClause:
+				list, end = n.Body, n.End()
+			default:
+				return true
 			}
-			for _, st := range block.List {
+			for _, st := range list {
 				ifs, ok := st.(*ast.IfStmt)
-				if !ok || !a.compares(info, b, kind, ifs.Cond, ifs.Body, 0) {
+				if !ok || !a.compares(info, b, kind, ifs.Cond, ifs.Body, 0, nil) {
 					continue
 				}
 				// The write the comparison guards: in its branch, or after
-				// it when the branch returns early (equal: nothing to do).
+				// it when the branch ends the pass or the loop's turn with
+				// nothing done (equal: nothing to do). A branch that
+				// returns a failure tested a precondition, not drift.
 				w := firstWrite(ifs.Body.Pos(), ifs.Body.End())
-				if w == nil && endsInReturn(ifs.Body) {
-					w = firstWrite(ifs.End(), block.End())
+				if w == nil && endsIdle(info, ifs.Body) {
+					w = firstWrite(ifs.End(), end)
 				}
 				if w == nil {
 					continue
@@ -91,7 +105,7 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				verb, target := desc.verb, desc.target
 				out = append(out,
 					Step{Site: a.site(ifs.Pos()).Site, Step: StepCompare, Note: "desired state compared with what the cluster holds, by hand"},
-					Step{Site: a.site(w.expr.Lparen).Site, Step: StepApply, Note: verb + " " + target + " when they differ"})
+					Step{Site: applySite(a.site(w.expr.Lparen).Site, fn), Step: StepApply, Note: verb + " " + target + " when they differ"})
 			}
 			return true
 		})
@@ -99,13 +113,38 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 	return out
 }
 
-// endsInReturn reports whether a block's last statement is a return.
-func endsInReturn(b *ast.BlockStmt) bool {
+// applySite names the function that applies as the drift answer names it
+// (rows.md: "(*T).m" or "pkg.F"): the declared function fn is, or holds
+// fn as a closure.
+func applySite(s cite.Site, fn *ssa.Function) cite.Site {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if obj, ok := fn.Object().(*types.Func); ok {
+		s.Func = cite.ObjectName(obj)
+	}
+	return s
+}
+
+// endsIdle reports whether a block ends the pass or the loop's turn without
+// a failure: its last statement is a continue, or a return whose error (the
+// last result, when it is one) is nil.
+func endsIdle(info *types.Info, b *ast.BlockStmt) bool {
 	if len(b.List) == 0 {
 		return false
 	}
-	_, ok := b.List[len(b.List)-1].(*ast.ReturnStmt)
-	return ok
+	switch last := b.List[len(b.List)-1].(type) {
+	case *ast.BranchStmt:
+		return last.Tok == token.CONTINUE && last.Label == nil
+	case *ast.ReturnStmt:
+		n := len(last.Results)
+		if n == 0 {
+			return true
+		}
+		t := info.TypeOf(last.Results[n-1])
+		return t == nil || !isErrorType(t) || isNil(info, last.Results[n-1])
+	}
+	return false
 }
 
 // compares reports whether a condition compares desired with live state:
@@ -116,12 +155,13 @@ func endsInReturn(b *ast.BlockStmt) bool {
 // live field tested against a constant (phase == Done) is a test of state,
 // not a comparison with desired state, unless the branch it guards sets
 // that field (the desired value written back). depth bounds the
-// predicates followed.
-func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond ast.Expr, branch *ast.BlockStmt, depth int) bool {
+// predicates followed; given are the parameters of the predicate being
+// read that its caller handed live state.
+func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond ast.Expr, branch *ast.BlockStmt, depth int, given map[*types.Var]bool) bool {
 	found := false
 	live := func(es ...ast.Expr) bool {
 		for _, e := range es {
-			if a.readsLive(info, body, kind, e, map[*types.Var]bool{}) {
+			if a.readsLive(info, body, kind, e, given, map[*types.Var]bool{}) {
 				return true
 			}
 		}
@@ -135,8 +175,17 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 			case c.known && c.fact.Role == RoleCompare && live(e.Args...):
 				found = true
 			case !c.known && depth < 2 && len(c.own) == 1 && returnsBool(c.own[0]) && (live(e.Args...) || c.own[0].Parent() != nil):
-				// A closure reads the live state it captures.
-				found = a.predicateCompares(c.own[0], kind, depth+1)
+				// A predicate handed live state reads it through the
+				// parameters it is handed; a closure reads the live state
+				// it captures.
+				handed := map[*types.Var]bool{}
+				params := c.own[0].Signature.Params()
+				for i, arg := range e.Args {
+					if i < params.Len() && live(arg) {
+						handed[params.At(i)] = true
+					}
+				}
+				found = a.predicateCompares(c.own[0], kind, depth+1, handed)
 			}
 		case *ast.BinaryExpr:
 			if e.Op != token.EQL && e.Op != token.NEQ {
@@ -171,8 +220,9 @@ func returnsBool(fn *ssa.Function) bool {
 }
 
 // predicateCompares reports whether a predicate's body compares desired
-// with live state: in the condition of an if or in a returned value.
-func (a *analysis) predicateCompares(fn *ssa.Function, kind *types.Named, depth int) bool {
+// with live state: in the condition of an if or in a returned value. Its
+// parameters in given were handed live state: they read it.
+func (a *analysis) predicateCompares(fn *ssa.Function, kind *types.Named, depth int, given map[*types.Var]bool) bool {
 	b := body(fn)
 	if b == nil {
 		return false
@@ -197,11 +247,11 @@ func (a *analysis) predicateCompares(fn *ssa.Function, kind *types.Named, depth 
 		case *ast.FuncLit:
 			return false
 		case *ast.IfStmt:
-			found = a.compares(info, scope, kind, x.Cond, x.Body, depth)
+			found = a.compares(info, scope, kind, x.Cond, x.Body, depth, given)
 		case *ast.ReturnStmt:
 			for _, r := range x.Results {
 				if t := info.TypeOf(r); t != nil && !isConst(info, r) {
-					found = found || a.compares(info, scope, kind, r, nil, depth)
+					found = found || a.compares(info, scope, kind, r, nil, depth, given)
 				}
 			}
 		}
@@ -262,8 +312,9 @@ func assignsField(info *types.Info, b *ast.BlockStmt, field *types.Var) bool {
 // readsLive reports whether an expression reads live state: an object
 // (a value of a type embedding ObjectMeta) or one of its fields, except
 // the primary object's Spec, which is its desired state; directly or
-// through the local variables of body it is computed from.
-func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.Named, e ast.Expr, seen map[*types.Var]bool) bool {
+// through the local variables of body it is computed from, or a parameter
+// in given (handed live state by the caller).
+func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.Named, e ast.Expr, given, seen map[*types.Var]bool) bool {
 	live := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		if live {
@@ -300,7 +351,7 @@ func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.
 			if !ok || v.IsField() {
 				return true
 			}
-			if isObjectValue(v.Type()) {
+			if isObjectValue(v.Type()) || given[v] {
 				live = true
 				return false
 			}
@@ -309,7 +360,7 @@ func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.
 			}
 			seen[v] = true
 			for _, rhs := range assignmentsTo(info, body, v) {
-				if a.readsLive(info, body, kind, rhs, seen) {
+				if a.readsLive(info, body, kind, rhs, given, seen) {
 					live = true
 				}
 			}
@@ -320,7 +371,8 @@ func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.
 }
 
 // isObjectValue reports whether t is an API object or a pointer to one: a
-// struct embedding ObjectMeta.
+// struct embedding ObjectMeta, or a value with an object's metadata
+// accessors (client.Object, an unstructured object or a type wrapping one).
 func isObjectValue(t types.Type) bool {
 	if t == nil {
 		return false
@@ -333,7 +385,7 @@ func isObjectValue(t types.Type) bool {
 		// (client.Object's metadata accessors).
 		return hasMethods(tp, "GetNamespace", "GetLabels")
 	}
-	return IsObjectPointer(types.NewPointer(t))
+	return IsObjectPointer(types.NewPointer(t)) || hasMethods(t, "GetNamespace", "GetLabels")
 }
 
 // hasMethods reports whether t has every method named.
@@ -413,7 +465,7 @@ func (a *analysis) libraryDrift(c call) []Step {
 	}
 	file := filepath.Join(dir, k.File)
 	fd, fset := a.depFunc(file, func(fd *ast.FuncDecl, _ *token.FileSet) bool {
-		return fd.Name.Name == k.Func && fd.Recv != nil
+		return fd.Name.Name == k.Func && (fd.Recv != nil) == (c.fn.Type().(*types.Signature).Recv() != nil)
 	})
 	var out []Step
 	compared := false

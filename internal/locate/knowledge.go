@@ -33,7 +33,7 @@ const (
 	RoleOwnerRef                 // makes an owner reference, so garbage collection removes the child: Obj is the owner
 	RoleWrite                    // writes to the API server: Verb, Obj is the object written
 	RoleEvent                    // records an event: Obj is the object it is about
-	RoleApply                    // applies desired state through server-side apply, with drift detection
+	RoleApply                    // applies desired state, writing only what differs from the live object (server-side apply, create-or-update): Obj is the object, Summary how it compares
 	RoleCompare                  // compares two values deeply
 	RoleClock                    // reads the clock: a value that differs on every pass
 	RoleTimeIsZero               // tells whether a timestamp is unset
@@ -109,7 +109,7 @@ type Fact struct {
 // with the versions each holds for, and a version none of them covers, or
 // a body that calls none of them, is warned about.
 type DriftKnowledge struct {
-	File, Func string // file in the module, method name (its receiver is the entry's)
+	File, Func string // file in the module, function name (a method of the entry's receiver when the entry is a method)
 	Compare    []VersionedName
 	Apply      string // callee inside Func
 }
@@ -192,6 +192,12 @@ var knowledge = map[string]Fact{
 	"(" + cache + "GenericLister).Get":          {Role: RoleRead, Key: 0, Obj: -1, Arg: -1},
 	"(" + cache + "GenericNamespaceLister).Get": {Role: RoleRead, Key: 0, Obj: -1, Arg: -1},
 
+	cr + "controller/controllerutil.CreateOrUpdate": {Role: RoleApply, Verb: verbCreateOrUpdate, Obj: 2, Key: -1, Arg: -1,
+		Summary: "gets the live object, runs the mutate function on it, and updates it only when it then differs (creates it when absent)",
+		Drift:   &DriftKnowledge{File: "controllerutil.go", Func: "CreateOrUpdate", Compare: []VersionedName{{Name: "DeepEqual"}}, Apply: "Update"}},
+	cr + "controller/controllerutil.CreateOrPatch": {Role: RoleApply, Verb: verbCreateOrPatch, Obj: 2, Key: -1, Arg: -1,
+		Summary: "gets the live object, runs the mutate function on it, and patches it only when it then differs (creates it when absent)",
+		Drift:   &DriftKnowledge{File: "controllerutil.go", Func: "CreateOrPatch", Compare: []VersionedName{{Name: "DeepEqual"}}, Apply: "Patch"}},
 	cr + "controller/controllerutil.AddFinalizer":                      {Role: RoleFinalizerAdd, Obj: 0, Key: -1, Arg: 1},
 	cr + "controller/controllerutil.RemoveFinalizer":                   {Role: RoleFinalizerRemove, Obj: 0, Key: -1, Arg: 1},
 	cr + "controller/controllerutil.ContainsFinalizer":                 {Role: RoleFinalizerHas, Obj: 0, Key: -1, Arg: 1},
@@ -395,7 +401,11 @@ const (
 	verbUpdate = "update"
 	verbPatch  = "patch"
 	verbApply  = "apply"
-	verbDelete = "delete"
+	// verbCreateOrUpdate and verbCreateOrPatch write what differs from
+	// the live object, or create it.
+	verbCreateOrUpdate = "create or update"
+	verbCreateOrPatch  = "create or patch"
+	verbDelete         = "delete"
 )
 
 // The informer events, and eventNested for a field holding a nested

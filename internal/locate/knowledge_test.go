@@ -237,7 +237,8 @@ func checkDrift(t *testing.T, tree *load.Tree, key string, k *DriftKnowledge, r 
 	found := false
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Recv == nil || fd.Name.Name != k.Func || fd.Body == nil {
+		isMethod := r.fn.Type().(*types.Signature).Recv() != nil
+		if !ok || (fd.Recv != nil) != isMethod || fd.Name.Name != k.Func || fd.Body == nil {
 			continue
 		}
 		found = true
@@ -251,7 +252,7 @@ func checkDrift(t *testing.T, tree *load.Tree, key string, k *DriftKnowledge, r 
 		})
 	}
 	if !found {
-		t.Errorf("%s: drift: %s declares no method %s at %s", key, k.File, k.Func, r.module.Version)
+		t.Errorf("%s: drift: %s declares no function %s at %s", key, k.File, k.Func, r.module.Version)
 		return
 	}
 	compared := false

@@ -329,7 +329,7 @@ func (p *pass) requeues() *requeues {
 // that succeeds always makes it.
 func (p *pass) writes() []Write {
 	if p.writesRes == nil {
-		normal := p.a.normalReturns(p.f, p.reach, p.requeues().successReturns, p.reread().pos)
+		normal := p.a.normalReturns(p.f, p.kind(), p.reach, p.requeues().successReturns, p.reread().pos)
 		p.writesRes = p.a.writes(p.f, p.reach, normal)
 		if p.writesRes == nil {
 			p.writesRes = []Write{}

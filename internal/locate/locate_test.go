@@ -66,6 +66,8 @@ var fixtures = []string{
 	"queuewait",
 	"finlookup",
 	"statusfinish",
+	"steadyflows",
+	"applyflows",
 	"timerqueue",
 	"requeueorder",
 	"callpaths",
@@ -411,6 +413,35 @@ func hasPrefix(m map[string][]string, prefix string) bool {
 		}
 	}
 	return false
+}
+
+// TestCreateOrUpdateDrift: a create-or-update helper's own comparison of
+// the mutated live object with what it read is cited in the library at
+// the version the fixture requires, with the write it makes when they
+// differ, for the helper called through the root package's alias too.
+func TestCreateOrUpdateDrift(t *testing.T) {
+	if testing.Short() {
+		t.Skip("heavy: make test-heavy runs it")
+	}
+	l := locateFixture(t, "applyflows")
+	if l.err != nil || len(l.ctrls) != 1 {
+		t.Fatalf("load: %v (%d controllers)", l.err, len(l.ctrls))
+	}
+	const lib = "sigs.k8s.io/controller-runtime@v0.24.1/pkg/controller/controllerutil/controllerutil.go"
+	got := map[string]bool{}
+	for _, s := range l.ctrls[0].Drift {
+		if strings.HasPrefix(s.Step, "library-") {
+			got[fmt.Sprintf("%s %s:%d %s", s.Step, s.File, s.Line, s.Func)] = true
+		}
+	}
+	for _, want := range []string{
+		"library-compare " + lib + ":345 CreateOrUpdate", "library-apply " + lib + ":349 CreateOrUpdate",
+		"library-compare " + lib + ":448 CreateOrPatch", "library-apply " + lib + ":450 CreateOrPatch",
+	} {
+		if !got[want] {
+			t.Errorf("no step %s; got %v", want, keys(got))
+		}
+	}
 }
 
 // TestUnsettled: when the result is built by a helper ctrlcmp does not

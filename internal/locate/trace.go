@@ -193,6 +193,17 @@ func (t *tracer) callResult(fn *ssa.Function, info *types.Info, x *ast.CallExpr,
 		if c.fn != nil {
 			name = cite.ObjectName(c.fn)
 		}
+		if b := "min"; isBuiltin(info, x.Fun, b) || isBuiltin(info, x.Fun, "max") {
+			// The least (greatest) of several durations: each is traced.
+			if !isBuiltin(info, x.Fun, b) {
+				b = "max"
+			}
+			t.add(t.a.site(x.Lparen).Site, StepComputed, "the "+b+" of its arguments, each traced below")
+			for _, arg := range x.Args {
+				t.expr(fn, arg)
+			}
+			return
+		}
 		if len(x.Args) == 0 || c.fn == nil {
 			t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+"; the trace ends")
 			return

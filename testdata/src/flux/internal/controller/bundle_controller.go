@@ -87,13 +87,13 @@ func (r *BundleReconciler) Reconcile(ctx context.Context, req ctrl.Request) (res
 	}
 
 	log.Info("Reconciliation finished", "next", obj.GetRequeueAfter().String())
-	return ctrl.Result{RequeueAfter: jitter.JitteredIntervalDuration(obj.GetRequeueAfter())}, nil // want "requeue-success" "trace:return" // want-none "drift"
+	return ctrl.Result{RequeueAfter: jitter.JitteredIntervalDuration(obj.GetRequeueAfter())}, nil // want "requeue-success" "trace:return"
 }
 
 // reconcile creates or updates the Bundle's ConfigMap.
 func (r *BundleReconciler) reconcile(ctx context.Context, obj *bundlev1.Bundle) error {
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: obj.Name, Namespace: obj.Namespace}}
-	op, err := controllerutil.CreateOrUpdate(ctx, r.Client, cm, func() error {
+	op, err := controllerutil.CreateOrUpdate(ctx, r.Client, cm, func() error { // want "drift:apply"
 		cm.Data = maps.Clone(obj.Spec.Entries)
 		return controllerutil.SetControllerReference(obj, cm, r.Scheme())
 	})
