@@ -414,28 +414,54 @@ type deletionBranch struct {
 	ifStmt *ast.IfStmt
 }
 
+// fallThrough is the statements of a block that follow an if returning
+// when the object is not being deleted (if obj.DeletionTimestamp.IsZero()
+// { …; return }): the deletion branch the code falls through to.
+type fallThrough struct{ from, to token.Pos }
+
+// Pos is where the first statement after the if starts.
+func (f fallThrough) Pos() token.Pos { return f.from }
+
+// End is where the block's last statement ends.
+func (f fallThrough) End() token.Pos { return f.to }
+
 // deletionBranches are the deletion branches of a body, in source order
-// (not those inside another, nor inside closures).
+// (not those inside another, nor inside closures): an if's branch taken
+// when the object is being deleted, or the statements after an if that
+// returns when it is not.
 func (a *analysis) deletionBranches(info *types.Info, b *ast.BlockStmt, kind *types.Named) []deletionBranch {
 	var out []deletionBranch
-	ast.Inspect(b, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.IfStmt:
-			switch a.deletionTest(info, n.Cond, kind) {
-			case 1:
-				out = append(out, deletionBranch{n.Body, n})
+	var walk func(ast.Node)
+	walk = func(root ast.Node) {
+		ast.Inspect(root, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
 				return false
-			case -1:
-				if n.Else != nil {
-					out = append(out, deletionBranch{n.Else, n})
+			case *ast.BlockStmt:
+				for i, s := range n.List {
+					walk(s)
+					if ifs, ok := s.(*ast.IfStmt); ok && i+1 < len(n.List) && ifs.Else == nil && returns(ifs.Body) && a.deletionTest(info, ifs.Cond, kind) == -1 {
+						out = append(out, deletionBranch{fallThrough{n.List[i+1].Pos(), n.List[len(n.List)-1].End()}, ifs})
+						break
+					}
+				}
+				return false
+			case *ast.IfStmt:
+				switch a.deletionTest(info, n.Cond, kind) {
+				case 1:
+					out = append(out, deletionBranch{n.Body, n})
 					return false
+				case -1:
+					if n.Else != nil {
+						out = append(out, deletionBranch{n.Else, n})
+						return false
+					}
 				}
 			}
-		}
-		return true
-	})
+			return true
+		})
+	}
+	walk(b)
 	return out
 }
 

@@ -66,6 +66,7 @@ var fixtures = []string{
 	"finlookup",
 	"statusfinish",
 	"timerqueue",
+	"finfall",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
