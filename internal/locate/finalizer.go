@@ -99,6 +99,9 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 				if v, ok := appended(info, n.Rhs[0]); ok {
 					op.value = v
 					adds = append(adds, op)
+				} else if v, vinfo, in, ok := a.flowAdded(fn, n.Rhs[0]); ok {
+					op.value, op.info, op.in = v, vinfo, in
+					adds = append(adds, op)
 				} else {
 					removes = append(removes, op)
 				}
@@ -392,7 +395,7 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 		}
 		info := a.infoAt(b.Pos())
 		for _, d := range a.deletionBranches(info, b, kind) {
-			c, removing := a.cleanupOf(fn, info, d, kind, removes)
+			c, removing := a.cleanupOf(fn, info, d, kind, removes, 0)
 			if removing {
 				return c
 			}
@@ -467,7 +470,11 @@ func (a *analysis) deletionBranches(info *types.Info, b *ast.BlockStmt, kind *ty
 
 // cleanupOf reads one deletion branch of fn: its cleanup, and whether the
 // branch leads to a removal of the finalizer.
-func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranch, kind *types.Named, removes []finOp) (*cleanup, bool) {
+//
+// A branch that only hands its work to one helper (return
+// r.deleteBranch(ctx, obj)) is read through it, depth helpers deep: the
+// cleanup is what the helper's body runs.
+func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranch, kind *types.Named, removes []finOp, depth int) (*cleanup, bool) {
 	branch := d.branch
 	ifSite := a.site(d.ifStmt.Pos())
 	ifSite.Note = "the branch taken when DeletionTimestamp is set"
@@ -483,6 +490,7 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	// else the first that reaches a removal, else the first.
 	var withObj, reaching, first, lookup *call
 	var bestRemoves []finOp
+	removedByHelper := false
 	for _, c := range a.callsIn(fn) {
 		c := c
 		if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() || len(c.own) == 0 || c.known {
@@ -490,6 +498,12 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		}
 		if a.predicate(c, removes) {
 			continue // a test (hasFinalizer(obj)), not the work
+		}
+		if a.removalOnly(c, removes) {
+			// The finalizer's removal moved into a helper or a
+			// closure: the branch removes it, but that is not the work.
+			removedByHelper = true
+			continue
 		}
 		if a.lookup(c, removes) {
 			// A read of what the cleanup works on (list the children),
@@ -517,8 +531,19 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		}
 		bestRemoves = append(bestRemoves, reached...)
 	}
-	removing := len(inBranch) > 0 || reaching != nil
+	removing := len(inBranch) > 0 || reaching != nil || removedByHelper
 	best := cmp.Or(withObj, reaching, first, lookup)
+	if h := handedTo(branch, best); h != nil && depth < cleanupHelperDepth {
+		if hb := body(h); hb != nil {
+			sub, subRemoving := a.cleanupOf(h, a.infoAt(hb.Pos()), deletionBranch{hb, d.ifStmt}, kind, removes, depth+1)
+			if !sub.inline && sub.unsettled == "" && len(sub.sites) > 0 {
+				callSite := a.site(best.expr.Lparen)
+				callSite.Note = "the deletion branch hands its work to this helper"
+				sub.sites = append(sub.sites, callSite)
+				return sub, removing || subRemoving
+			}
+		}
+	}
 	if best == nil {
 		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree: the finalizer is dropped inline, with no cleanup function"
 		return &cleanup{sites: []Site{ifSite}, removes: inBranch, inline: true}, removing
@@ -541,6 +566,51 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	primary := a.funcSite(impls[0])
 	primary.Primary = true
 	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...)}, removing
+}
+
+// cleanupHelperDepth bounds how many helpers deep a deletion branch that
+// only hands its work on is followed.
+const cleanupHelperDepth = 4
+
+// handedTo is the function a deletion branch hands all its work to: the
+// branch is one statement, a call of that single function of the tree
+// (returned, or run for its error), and that call is the one chosen.
+func handedTo(branch ast.Node, best *call) *ssa.Function {
+	blk, ok := branch.(*ast.BlockStmt)
+	if !ok || len(blk.List) != 1 || best == nil || len(best.own) != 1 || best.own[0] == best.in {
+		return nil
+	}
+	var e ast.Expr
+	switch s := blk.List[0].(type) {
+	case *ast.ReturnStmt:
+		if len(s.Results) > 0 {
+			e = s.Results[0]
+		}
+	case *ast.ExprStmt:
+		e = s.X
+	}
+	if c, ok := ast.Unparen(e).(*ast.CallExpr); !ok || c != best.expr {
+		return nil
+	}
+	return best.own[0]
+}
+
+// removalOnly reports whether a call only removes the finalizer: each of
+// its functions removes it and calls nothing but functions of the
+// knowledge table, and what they reach writes nothing.
+func (a *analysis) removalOnly(c call, removes []finOp) bool {
+	for _, fn := range c.own {
+		if !slices.ContainsFunc(removes, func(op finOp) bool { return op.in == fn }) {
+			return false
+		}
+		for _, cc := range a.callsIn(fn) {
+			if !cc.known {
+				return false
+			}
+		}
+	}
+	sub := a.prog.Reachable(c.own...)
+	return len(a.writeCalls(sub)) == 0 && len(sub.Unanalysed) == 0
 }
 
 // predicate reports whether a call only tests something: its functions
