@@ -488,13 +488,22 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	// The cleanup is the first of the tree's functions the branch calls
 	// with the primary object (the work done before the finalizer goes),
 	// else the first that reaches a removal, else the first.
-	var withObj, reaching, first, lookup *call
+	var handed, withObj, reaching, first, lookup *call
 	var bestRemoves []finOp
 	removedByHelper := false
 	for _, c := range a.callsIn(fn) {
 		c := c
 		if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() || len(c.own) == 0 || c.known {
 			continue
+		}
+		if h := a.handedFunc(info, c, removes); h != nil {
+			// A wrapper or runner handed the work as a function value
+			// (wrap(r.reconcileDelete, msg)): the work is that function,
+			// before any call handed the object.
+			c.own = []*ssa.Function{h}
+			if handed == nil {
+				handed = &c
+			}
 		}
 		if a.predicate(c, removes) {
 			continue // a test (hasFinalizer(obj)), not the work
@@ -532,7 +541,7 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		bestRemoves = append(bestRemoves, reached...)
 	}
 	removing := len(inBranch) > 0 || reaching != nil || removedByHelper
-	best := cmp.Or(withObj, reaching, first, lookup)
+	best := cmp.Or(handed, withObj, reaching, first, lookup)
 	if h := handedTo(branch, best); h != nil && depth < cleanupHelperDepth {
 		if hb := body(h); hb != nil {
 			sub, subRemoving := a.cleanupOf(h, a.infoAt(hb.Pos()), deletionBranch{hb, d.ifStmt}, kind, removes, depth+1)
@@ -577,7 +586,16 @@ const cleanupHelperDepth = 4
 // (returned, or run for its error), and that call is the one chosen.
 func handedTo(branch ast.Node, best *call) *ssa.Function {
 	blk, ok := branch.(*ast.BlockStmt)
-	if !ok || len(blk.List) != 1 || best == nil || len(best.own) != 1 || best.own[0] == best.in {
+	if !ok || best == nil || len(best.own) != 1 || best.own[0] == best.in || soleCall(blk) != best.expr {
+		return nil
+	}
+	return best.own[0]
+}
+
+// soleCall is the call a block is made of: its one statement returns the
+// call's result first, or is the call.
+func soleCall(blk *ast.BlockStmt) *ast.CallExpr {
+	if len(blk.List) != 1 {
 		return nil
 	}
 	var e ast.Expr
@@ -589,10 +607,59 @@ func handedTo(branch ast.Node, best *call) *ssa.Function {
 	case *ast.ExprStmt:
 		e = s.X
 	}
-	if c, ok := ast.Unparen(e).(*ast.CallExpr); !ok || c != best.expr {
-		return nil
+	c, _ := ast.Unparen(e).(*ast.CallExpr)
+	return c
+}
+
+// handedFunc is the tree's function a call is handed as a value (a method
+// value r.cleanup, a function's name) when that function reaches a removal
+// of the finalizer and the call's own functions do not remove it
+// themselves: the call (a wrapper, a retry, a runner of phases) runs it,
+// and it is the work.
+func (a *analysis) handedFunc(info *types.Info, c call, removes []finOp) *ssa.Function {
+	for _, fn := range c.own {
+		if slices.ContainsFunc(removes, func(op finOp) bool { return op.in == fn }) {
+			return nil
+		}
 	}
-	return best.own[0]
+	for _, arg := range c.expr.Args {
+		if lit, ok := ast.Unparen(arg).(*ast.FuncLit); ok {
+			// func() error { return r.cleanup(ctx, obj) }: the call
+			// the literal is made of.
+			if inner := soleCall(lit.Body); inner != nil {
+				arg = inner.Fun
+			}
+		}
+		var obj types.Object
+		switch x := ast.Unparen(arg).(type) {
+		case *ast.SelectorExpr:
+			if s := info.Selections[x]; s != nil && s.Kind() != types.MethodVal {
+				continue
+			}
+			obj = info.Uses[x.Sel]
+		case *ast.Ident:
+			obj = info.Uses[x]
+		}
+		f, ok := obj.(*types.Func)
+		if !ok {
+			continue
+		}
+		decl := a.decls[f.Origin()]
+		if decl == nil {
+			continue
+		}
+		sf := a.bySyntax[decl]
+		if sf == nil {
+			continue
+		}
+		sub := a.prog.Reachable(sf)
+		for _, op := range removes {
+			if sub.Has(op.in) {
+				return sf
+			}
+		}
+	}
+	return nil
 }
 
 // removalOnly reports whether a call only removes the finalizer: each of
