@@ -99,7 +99,7 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 				if v, ok := appended(info, n.Rhs[0]); ok {
 					op.value = v
 					adds = append(adds, op)
-				} else if v, vinfo, in, ok := a.flowAdded(fn, n.Rhs[0]); ok {
+				} else if v, vinfo, in, ok := a.flowAdded(fns, fn, n.Rhs[0]); ok {
 					op.value, op.info, op.in = v, vinfo, in
 					adds = append(adds, op)
 				} else {
