@@ -395,7 +395,7 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 		}
 		info := a.infoAt(b.Pos())
 		for _, d := range a.deletionBranches(info, b, kind) {
-			c, removing := a.cleanupOf(fn, info, d, kind, removes, 0)
+			c, removing := a.cleanupOf(fn, info, d, kind, removes)
 			if removing {
 				return c
 			}
@@ -470,11 +470,7 @@ func (a *analysis) deletionBranches(info *types.Info, b *ast.BlockStmt, kind *ty
 
 // cleanupOf reads one deletion branch of fn: its cleanup, and whether the
 // branch leads to a removal of the finalizer.
-//
-// A branch that only hands its work to one helper (return
-// r.deleteBranch(ctx, obj)) is read through it, depth helpers deep: the
-// cleanup is what the helper's body runs.
-func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranch, kind *types.Named, removes []finOp, depth int) (*cleanup, bool) {
+func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranch, kind *types.Named, removes []finOp) (*cleanup, bool) {
 	branch := d.branch
 	ifSite := a.site(d.ifStmt.Pos())
 	ifSite.Note = "the branch taken when DeletionTimestamp is set"
@@ -542,17 +538,6 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	}
 	removing := len(inBranch) > 0 || reaching != nil || removedByHelper
 	best := cmp.Or(handed, withObj, reaching, first, lookup)
-	if h := handedTo(branch, best); h != nil && depth < cleanupHelperDepth {
-		if hb := body(h); hb != nil {
-			sub, subRemoving := a.cleanupOf(h, a.infoAt(hb.Pos()), deletionBranch{hb, d.ifStmt}, kind, removes, depth+1)
-			if !sub.inline && sub.unsettled == "" && len(sub.sites) > 0 {
-				callSite := a.site(best.expr.Lparen)
-				callSite.Note = "the deletion branch hands its work to this helper"
-				sub.sites = append(sub.sites, callSite)
-				return sub, removing || subRemoving
-			}
-		}
-	}
 	if best == nil {
 		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree: the finalizer is dropped inline, with no cleanup function"
 		return &cleanup{sites: []Site{ifSite}, removes: inBranch, inline: true}, removing
@@ -575,21 +560,6 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	primary := a.funcSite(impls[0])
 	primary.Primary = true
 	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...)}, removing
-}
-
-// cleanupHelperDepth bounds how many helpers deep a deletion branch that
-// only hands its work on is followed.
-const cleanupHelperDepth = 4
-
-// handedTo is the function a deletion branch hands all its work to: the
-// branch is one statement, a call of that single function of the tree
-// (returned, or run for its error), and that call is the one chosen.
-func handedTo(branch ast.Node, best *call) *ssa.Function {
-	blk, ok := branch.(*ast.BlockStmt)
-	if !ok || best == nil || len(best.own) != 1 || best.own[0] == best.in || soleCall(blk) != best.expr {
-		return nil
-	}
-	return best.own[0]
 }
 
 // soleCall is the call a block is made of: its one statement returns the

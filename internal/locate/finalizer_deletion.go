@@ -323,7 +323,7 @@ func (a *analysis) unguardedCleanup(reach *callgraph.Reach, kind *types.Named) *
 			if !a.deletionOnKind(info, d.ifStmt.Cond, kind) {
 				continue
 			}
-			c, _ := a.cleanupOf(fn, info, d, kind, nil, 0)
+			c, _ := a.cleanupOf(fn, info, d, kind, nil)
 			if c.inline || c.unsettled != "" {
 				continue
 			}

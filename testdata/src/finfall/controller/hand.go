@@ -13,21 +13,27 @@ import (
 // serviceFinalizer holds a Service until its Endpoints are gone.
 const serviceFinalizer = "finfall.example.com/endpoints" // want "ServiceReconciler/finalizer-const"
 
-// ServiceReconciler hands its deletion branch to a helper, removes the
-// finalizer in a closure there, and adds it through a list built by a
-// closure and a helper returning a tuple.
+// ServiceReconciler removes its finalizer in a closure, after a cleanup
+// that is not handed the Service, and adds it through a list a closure
+// builds.
 type ServiceReconciler struct {
 	client.Client
 }
 
-// Reconcile adds the finalizer, or on deletion hands the work on.
+// Reconcile adds the finalizer, or on deletion deletes the Endpoints and
+// removes it.
 func (r *ServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "ServiceReconciler/reconcile-entry"
 	svc := &corev1.Service{}
 	if err := r.Get(ctx, req.NamespacedName, svc); err != nil { // want "ServiceReconciler/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if !svc.DeletionTimestamp.IsZero() {
-		return r.onDelete(ctx, svc)
+		if err := r.dropEndpoints(ctx, svc.Namespace, svc.Name); err != nil {
+			return ctrl.Result{}, err
+		}
+		// decoy: finalizer-cleanup (only the finalizer's removal)
+		func() { controllerutil.RemoveFinalizer(svc, serviceFinalizer) }() // want "ServiceReconciler/finalizer-remove"
+		return ctrl.Result{}, r.Update(ctx, svc)
 	}
 	if !slices.Contains(svc.Finalizers, serviceFinalizer) {
 		svc.Finalizers = func() []string { return append(svc.Finalizers, serviceFinalizer) }() // want "ServiceReconciler/finalizer-add"
@@ -38,20 +44,10 @@ func (r *ServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	return ctrl.Result{}, nil
 }
 
-// onDelete runs the Service's cleanup, then lets it go.
-func (r *ServiceReconciler) onDelete(ctx context.Context, svc *corev1.Service) (ctrl.Result, error) {
-	if err := r.dropEndpoints(ctx, svc); err != nil {
-		return ctrl.Result{}, err
-	}
-	// decoy: finalizer-cleanup (only the finalizer's removal)
-	func() { controllerutil.RemoveFinalizer(svc, serviceFinalizer) }() // want "ServiceReconciler/finalizer-remove"
-	return ctrl.Result{}, r.Update(ctx, svc)
-}
-
-// dropEndpoints deletes the Endpoints of the Service's name.
-func (r *ServiceReconciler) dropEndpoints(ctx context.Context, svc *corev1.Service) error { // want "ServiceReconciler/finalizer-cleanup"
+// dropEndpoints deletes the Endpoints of that name.
+func (r *ServiceReconciler) dropEndpoints(ctx context.Context, namespace, name string) error { // want "ServiceReconciler/finalizer-cleanup"
 	ep := &corev1.Endpoints{}
-	ep.Name, ep.Namespace = svc.Name, svc.Namespace
+	ep.Name, ep.Namespace = name, namespace
 	return client.IgnoreNotFound(r.Delete(ctx, ep))
 }
 
