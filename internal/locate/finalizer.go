@@ -636,14 +636,29 @@ func (a *analysis) handedFunc(info *types.Info, c call, removes []finOp) *ssa.Fu
 // its functions removes it and calls nothing but functions of the
 // knowledge table, and what they reach writes nothing.
 func (a *analysis) removalOnly(c call, removes []finOp) bool {
+	return a.removalOnlyIn(c, removes, 0)
+}
+
+// removalOnlyIn is removalOnly, depth calls deep: a function that only
+// calls one that only removes the finalizer (a closure wrapping it) only
+// removes it too.
+func (a *analysis) removalOnlyIn(c call, removes []finOp, depth int) bool {
+	if depth > 2 || len(c.own) == 0 {
+		return false
+	}
 	for _, fn := range c.own {
-		if !slices.ContainsFunc(removes, func(op finOp) bool { return op.in == fn }) {
-			return false
-		}
+		removing := slices.ContainsFunc(removes, func(op finOp) bool { return op.in == fn })
 		for _, cc := range a.callsIn(fn) {
-			if !cc.known {
+			switch {
+			case cc.known:
+			case a.removalOnlyIn(cc, removes, depth+1):
+				removing = true
+			default:
 				return false
 			}
+		}
+		if !removing {
+			return false
 		}
 	}
 	sub := a.prog.Reachable(c.own...)
