@@ -36,7 +36,9 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 				e = stripConversions(info, sel.X)
 				continue
 			}
-			return condTarget{}, false
+			// A helper returning what it is handed (a field of an options
+			// struct, a tuple's value): where the engine says it leads.
+			return r.flowTarget(e, depth, seen)
 		case *ast.IndexExpr:
 			e = stripConversions(info, x.X)
 			continue
@@ -44,6 +46,18 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 			// A value stored into a literal (a status in an object
 			// sent by apply) goes where the literal goes.
 			h := r.b.holderOf(x)
+			if h == nil && depth < maxDepth {
+				// A list literal handed to a helper that ranges over
+				// it: its elements are the targets.
+				for _, el := range x.Elts {
+					if kv, ok := el.(*ast.KeyValueExpr); ok {
+						el = kv.Value
+					}
+					if to, ok := r.target(el, depth+1, seen); ok {
+						return to, true
+					}
+				}
+			}
 			if h == nil || depth > maxDepth {
 				return condTarget{}, false
 			}
@@ -99,6 +113,33 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 	}
 	if !r.b.dep && types.IsInterface(v.Type()) {
 		return condTarget{t: -1, via: r.paramOf(id)}, true
+	}
+	// A local the syntax above does not lead from (a tuple's second
+	// value, the element of a range over a parameter): the engine's
+	// values for it.
+	return r.flowTarget(id, depth, seen)
+}
+
+// flowTarget resolves a target through the value-flow engine: the values
+// e may hold in this body, each followed as a target in turn.
+func (r *condReader) flowTarget(e ast.Expr, depth int, seen map[*types.Var]bool) (condTarget, bool) {
+	if depth >= maxDepth {
+		return condTarget{}, false
+	}
+	param := -1
+	for _, v := range r.f.fl.values(r.b, e) {
+		if v.b != r.b || v.e == nil || v.e == e {
+			continue
+		}
+		if to, ok := r.target(v.e, depth+1, seen); ok {
+			if to.t < 0 {
+				return to, true
+			}
+			param = to.t
+		}
+	}
+	if param >= 0 {
+		return condTarget{t: param}, true
 	}
 	return condTarget{}, false
 }

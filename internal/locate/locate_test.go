@@ -72,6 +72,7 @@ var fixtures = []string{
 	"requeueorder",
 	"callpaths",
 	"dynworker",
+	"finfall",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

@@ -10,9 +10,9 @@ import (
 
 // The Widget's condition types.
 const (
-	WidgetReady    = "Ready"    // want "WidgetReconciler/condition-type:Ready"
+	WidgetReady    = "Ready"    // want "WidgetReconciler/condition-type:Ready" "GizmoReconciler/condition-type:Ready"
 	WidgetDegraded = "Degraded" // want "WidgetReconciler/condition-type:Degraded"
-	WidgetSynced   = "Synced"   // want "WidgetReconciler/condition-type:Synced"
+	WidgetSynced   = "Synced"   // want "WidgetReconciler/condition-type:Synced" "GizmoReconciler/condition-type:Synced"
 	// WidgetDeploying is a reason, not a type.
 	WidgetDeploying = "Deploying"
 )
