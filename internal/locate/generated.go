@@ -145,15 +145,11 @@ func (a *analysis) qualifySameName(found []*found, f *found, impl *ssa.Function)
 	}
 }
 
-// generatedKind finds, in a generated Reconcile and the tree's functions it
-// calls directly (a helper that picks the method for the object's state),
-// the selections of the hand-written methods: interface methods returning
-// an event, called or taken as method values; and the implementation of
-// ReconcileKind, or nil when there is none.
-func (a *analysis) generatedKind(sync *ssa.Function) *generatedKind {
-	g := &generatedKind{}
-	var iface *types.Interface
-	var ifaceType types.Type
+// interfaceSelections calls each with the selections of interface methods
+// in a generated Reconcile and in the tree's functions it calls directly
+// (a helper that picks the method for the object's state): the method and
+// the interface declaring it, called or taken as a method value.
+func (a *analysis) interfaceSelections(sync *ssa.Function, each func(sel *ast.SelectorExpr, m *types.Func, it *types.Interface)) {
 	fns := []*ssa.Function{sync}
 	for _, c := range a.callsIn(sync) {
 		for _, o := range c.own {
@@ -177,25 +173,41 @@ func (a *analysis) generatedKind(sync *ssa.Function) *generatedKind {
 			if !ok {
 				return true
 			}
-			sig := m.Type().(*types.Signature)
-			if sig.Recv() == nil || sig.Results().Len() != 1 || typeKey(sig.Results().At(0).Type()) != typeEvent {
+			recv := m.Type().(*types.Signature).Recv()
+			if recv == nil {
 				return true
 			}
-			it, ok := sig.Recv().Type().Underlying().(*types.Interface)
-			if !ok {
-				return true
-			}
-			switch m.Name() {
-			case generatedKindMethod:
-				iface, ifaceType = it, sig.Recv().Type()
-			case generatedFinalizeMethod:
-				if g.finalizer == nil {
-					g.finalizer, g.finalizeAt = it, sel.Sel.Pos()
-				}
+			if it, ok := recv.Type().Underlying().(*types.Interface); ok {
+				each(sel, m, it)
 			}
 			return true
 		})
 	}
+}
+
+// generatedKind finds, in a generated Reconcile and the tree's functions it
+// calls directly (a helper that picks the method for the object's state),
+// the selections of the hand-written methods: interface methods returning
+// an event, called or taken as method values; and the implementation of
+// ReconcileKind, or nil when there is none.
+func (a *analysis) generatedKind(sync *ssa.Function) *generatedKind {
+	g := &generatedKind{}
+	var iface *types.Interface
+	var ifaceType types.Type
+	a.interfaceSelections(sync, func(sel *ast.SelectorExpr, m *types.Func, it *types.Interface) {
+		sig := m.Type().(*types.Signature)
+		if sig.Results().Len() != 1 || typeKey(sig.Results().At(0).Type()) != typeEvent {
+			return
+		}
+		switch m.Name() {
+		case generatedKindMethod:
+			iface, ifaceType = it, sig.Recv().Type()
+		case generatedFinalizeMethod:
+			if g.finalizer == nil {
+				g.finalizer, g.finalizeAt = it, sel.Sel.Pos()
+			}
+		}
+	})
 	if iface == nil {
 		return nil
 	}

@@ -244,43 +244,14 @@ func (a *analysis) otherKindMethods(sync, impl *ssa.Function) []*ssa.Function {
 	if !ok {
 		return nil
 	}
-	fns := []*ssa.Function{sync}
-	for _, c := range a.callsIn(sync) {
-		for _, o := range c.own {
-			if !slices.Contains(fns, o) {
-				fns = append(fns, o)
-			}
-		}
-	}
 	var out []*ssa.Function
-	for _, fn := range fns {
-		b := body(fn)
-		if b == nil {
-			continue
+	a.interfaceSelections(sync, func(_ *ast.SelectorExpr, m *types.Func, it *types.Interface) {
+		if m.Name() == generatedKindMethod || m.Name() == generatedFinalizeMethod || !types.Implements(recv.Type(), it) {
+			return
 		}
-		info := a.infoAt(b.Pos())
-		ast.Inspect(b, func(n ast.Node) bool {
-			sel, ok := n.(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			m, ok := info.Uses[sel.Sel].(*types.Func)
-			if !ok || m.Name() == generatedKindMethod || m.Name() == generatedFinalizeMethod {
-				return true
-			}
-			sig := m.Type().(*types.Signature)
-			if sig.Recv() == nil {
-				return true
-			}
-			it, ok := sig.Recv().Type().Underlying().(*types.Interface)
-			if !ok || !types.Implements(recv.Type(), it) {
-				return true
-			}
-			if own := a.methodFunc(named, m.Name()); own != nil && !slices.Contains(out, own) {
-				out = append(out, own)
-			}
-			return true
-		})
-	}
+		if own := a.methodFunc(named, m.Name()); own != nil && !slices.Contains(out, own) {
+			out = append(out, own)
+		}
+	})
 	return out
 }
