@@ -13,6 +13,12 @@ import (
 // results follows result index of a call into the returns of the bodies it
 // may run, each parameter they depend on replaced by the call's argument.
 func (q *query) results(b *flowBody, ce *ast.CallExpr, index int, path []string, depth int) []flowVal {
+	// A function returning its own call whole (return f(…), recursion)
+	// comes back here without a step through values: the same bound.
+	q.steps++
+	if depth > maxFlowDepth || q.steps > maxFlowSteps {
+		return []flowVal{{b: b, e: ce, param: -1, end: ce.Lparen, why: "followed too far"}}
+	}
 	callees := q.fl.callees(b, ce)
 	if len(callees) == 0 {
 		return []flowVal{{b: b, e: ce, param: -1, end: ce.Lparen, why: "the result of a call that is not followed"}}

@@ -96,6 +96,15 @@ func (memo) Get(context.Context, client.ObjectKey, client.Object, ...client.GetO
 	return errNotCached
 }
 
+// pick hands back rd after n more calls of itself, returned whole: a
+// value followed through it comes back to the same return.
+func pick(rd reader, n int) (reader, error) {
+	if n <= 0 {
+		return rd, nil
+	}
+	return pick(rd, n-1)
+}
+
 // IfaceReconciler guards Secrets with a finalizer, calling the library
 // through interfaces.
 type IfaceReconciler struct {
@@ -109,6 +118,10 @@ func (r *IfaceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	s := &corev1.Secret{}
 	// decoy: reread (the memo's Get, by the key, reads nothing)
 	if err := reader(r.cache).Get(ctx, req.NamespacedName, s); err == nil {
+		return ctrl.Result{}, nil
+	}
+	// decoy: reread (a recursive helper hands back the memo again)
+	if rd, err := pick(r.cache, 2); err == nil && rd.Get(ctx, req.NamespacedName, s) == nil {
 		return ctrl.Result{}, nil
 	}
 	if err := reader(r.Client).Get(ctx, req.NamespacedName, s); err != nil { // want "IfaceReconciler/reread"
