@@ -54,12 +54,12 @@ func (r *SecretReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		return ctrl.Result{}, err
 	}
 	controllerutil.RemoveFinalizer(&s, secretFinalizer) // want "SecretReconciler/finalizer-remove"
-	return ctrl.Result{}, r.Update(ctx, &s)             // want "SecretReconciler/requeue-error" "SecretReconciler/write-always"
+	return ctrl.Result{}, r.Update(ctx, &s)             // want "SecretReconciler/requeue-error"
 }
 
 // deleteCopies deletes the Secrets labelled as copies of s.
 func (r *SecretReconciler) deleteCopies(ctx context.Context, s *corev1.Secret) error { // want "SecretReconciler/finalizer-cleanup"
-	return client.IgnoreNotFound(r.DeleteAllOf(ctx, &corev1.Secret{}, client.InNamespace(s.Namespace), client.MatchingLabels{"copy-of": s.Name})) // want "SecretReconciler/write-always"
+	return client.IgnoreNotFound(r.DeleteAllOf(ctx, &corev1.Secret{}, client.InNamespace(s.Namespace), client.MatchingLabels{"copy-of": s.Name}))
 }
 
 // SetupWithManager registers the reconciler for Secrets.
@@ -95,7 +95,7 @@ func (r *MapReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.R
 		return ctrl.Result{}, err
 	}
 	controllerutil.RemoveFinalizer(cm, mapFinalizer) // want "MapReconciler/finalizer-remove"
-	return ctrl.Result{}, r.Update(ctx, cm)          // want "MapReconciler/requeue-error" "MapReconciler/write-always"
+	return ctrl.Result{}, r.Update(ctx, cm)          // want "MapReconciler/requeue-error"
 }
 
 // holds says whether the ConfigMap still carries the finalizer.
@@ -105,7 +105,7 @@ func holds(cm *corev1.ConfigMap) bool {
 
 // release deletes the Secrets labelled with the ConfigMap's name.
 func (r *MapReconciler) release(ctx context.Context, cm *corev1.ConfigMap) error { // want "MapReconciler/finalizer-cleanup"
-	return r.DeleteAllOf(ctx, &corev1.Secret{}, client.InNamespace(cm.Namespace), client.MatchingLabels{"owner": cm.Name}) // want "MapReconciler/write-always"
+	return r.DeleteAllOf(ctx, &corev1.Secret{}, client.InNamespace(cm.Namespace), client.MatchingLabels{"owner": cm.Name})
 }
 
 // SetupWithManager registers the reconciler for ConfigMaps.
