@@ -95,7 +95,7 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				// nothing done (equal: nothing to do). A branch that
 				// returns a failure tested a precondition, not drift.
 				w := firstWrite(ifs.Body.Pos(), ifs.Body.End())
-				if w == nil && endsIdle(info, ifs.Body) {
+				if w == nil && a.endsIdle(info, fn, ifs.Body) {
 					w = firstWrite(ifs.End(), end)
 				}
 				if w == nil {
@@ -126,10 +126,11 @@ func applySite(s cite.Site, fn *ssa.Function) cite.Site {
 	return s
 }
 
-// endsIdle reports whether a block ends the pass or the loop's turn without
-// a failure: its last statement is a continue, or a return whose error (the
-// last result, when it is one) is nil.
-func endsIdle(info *types.Info, b *ast.BlockStmt) bool {
+// endsIdle reports whether a block of fn ends the pass or the loop's turn
+// without a failure: its last statement is a continue, or a return whose
+// error (the last result, when it is one) is nil, written so or settled so
+// by the value-flow engine (return done(), done returning nil).
+func (a *analysis) endsIdle(info *types.Info, fn *ssa.Function, b *ast.BlockStmt) bool {
 	if len(b.List) == 0 {
 		return false
 	}
@@ -141,8 +142,22 @@ func endsIdle(info *types.Info, b *ast.BlockStmt) bool {
 		if n == 0 {
 			return true
 		}
-		t := info.TypeOf(last.Results[n-1])
-		return t == nil || !isErrorType(t) || isNil(info, last.Results[n-1])
+		r := last.Results[n-1]
+		t := info.TypeOf(r)
+		if t == nil || !isErrorType(t) || isNil(info, r) {
+			return true
+		}
+		fb := a.flowBodyOf(fn)
+		if fb == nil {
+			return false
+		}
+		vals := (&flowEngine{a: a}).values(fb, r)
+		for _, v := range vals {
+			if !v.zero {
+				return false
+			}
+		}
+		return len(vals) > 0
 	}
 	return false
 }
