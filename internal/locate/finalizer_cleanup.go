@@ -1,0 +1,380 @@
+package locate
+
+import (
+	"cmp"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+)
+
+// cleanup is the deletion branch's cleanup: its sites, and the removals of
+// the finalizer that it reaches.
+type cleanup struct {
+	sites   []Site
+	removes []finOp
+	// inline says the branch calls no function of the tree: its sites are
+	// evidence, and the row has no answer.
+	inline bool
+	// unsettled says why the function run could not be decided (an
+	// interface call with several implementations); sites are evidence.
+	unsettled string
+}
+
+// cleanup finds the deletion branch (taken when DeletionTimestamp is set) and
+// the function it runs. Of the deletion branches on the reconcile path, the
+// first that leads to a removal of the finalizer (in the branch, or through
+// a function it calls) is the one; else the first (a branch that only logs
+// the deletion is not the cleanup when another one removes the finalizer).
+func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []finOp) *cleanup {
+	var first *cleanup
+	for _, fn := range reach.Funcs() {
+		b := body(fn)
+		if b == nil {
+			continue
+		}
+		info := a.infoAt(b.Pos())
+		for _, d := range a.deletionBranches(info, b, kind) {
+			c, removing := a.cleanupOf(fn, info, d, kind, removes)
+			if removing {
+				return c
+			}
+			if first == nil {
+				first = c
+			}
+		}
+	}
+	if first == nil {
+		return &cleanup{}
+	}
+	return first
+}
+
+// deletionBranch is a branch taken when DeletionTimestamp is set, and the
+// if statement that takes it.
+type deletionBranch struct {
+	branch ast.Node
+	ifStmt *ast.IfStmt
+}
+
+// fallThrough is the statements of a block that follow an if returning
+// when the object is not being deleted (if obj.DeletionTimestamp.IsZero()
+// { …; return }): the deletion branch the code falls through to.
+type fallThrough struct{ from, to token.Pos }
+
+// Pos is where the first statement after the if starts.
+func (f fallThrough) Pos() token.Pos { return f.from }
+
+// End is where the block's last statement ends.
+func (f fallThrough) End() token.Pos { return f.to }
+
+// deletionBranches are the deletion branches of a body, in source order
+// (not those inside another, nor inside closures): an if's branch taken
+// when the object is being deleted, or the statements after an if that
+// returns when it is not.
+func (a *analysis) deletionBranches(info *types.Info, b *ast.BlockStmt, kind *types.Named) []deletionBranch {
+	var out []deletionBranch
+	var walk func(ast.Node)
+	walk = func(root ast.Node) {
+		ast.Inspect(root, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BlockStmt:
+				for i, s := range n.List {
+					walk(s)
+					if ifs, ok := s.(*ast.IfStmt); ok && i+1 < len(n.List) && ifs.Else == nil && returns(ifs.Body) && a.deletionTest(info, ifs.Cond, kind) == -1 {
+						out = append(out, deletionBranch{fallThrough{n.List[i+1].Pos(), n.List[len(n.List)-1].End()}, ifs})
+						break
+					}
+				}
+				return false
+			case *ast.IfStmt:
+				switch a.deletionTest(info, n.Cond, kind) {
+				case 1:
+					out = append(out, deletionBranch{n.Body, n})
+					return false
+				case -1:
+					if n.Else != nil {
+						out = append(out, deletionBranch{n.Else, n})
+						return false
+					}
+				}
+			}
+			return true
+		})
+	}
+	walk(b)
+	return out
+}
+
+// cleanupOf reads one deletion branch of fn: its cleanup, and whether the
+// branch leads to a removal of the finalizer.
+func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranch, kind *types.Named, removes []finOp) (*cleanup, bool) {
+	branch := d.branch
+	ifSite := a.site(d.ifStmt.Pos())
+	ifSite.Note = "the branch taken when DeletionTimestamp is set"
+	// Removals written in the branch itself.
+	var inBranch []finOp
+	for _, op := range removes {
+		if op.in == fn && branch.Pos() <= op.pos && op.pos < branch.End() {
+			inBranch = append(inBranch, op)
+		}
+	}
+	// The cleanup is the first of the tree's functions the branch calls
+	// with the primary object (the work done before the finalizer goes),
+	// else the first that reaches a removal, else the first.
+	var handed, withObj, reaching, first, lookup *call
+	var bestRemoves []finOp
+	removedByHelper := false
+	for _, c := range a.callsIn(fn) {
+		c := c
+		if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() || len(c.own) == 0 || c.known {
+			continue
+		}
+		if h := a.handedFunc(info, c, removes); h != nil {
+			// A wrapper or runner handed the work as a function value
+			// (wrap(r.reconcileDelete, msg)): the work is that function,
+			// before any call handed the object.
+			c.own = []*ssa.Function{h}
+			if handed == nil {
+				handed = &c
+			}
+		}
+		if a.predicate(c, removes) {
+			continue // a test (hasFinalizer(obj)), not the work
+		}
+		if a.removalOnly(c, removes) {
+			// The finalizer's removal moved into a helper or a
+			// closure: the branch removes it, but that is not the work.
+			removedByHelper = true
+			continue
+		}
+		if a.lookup(c, removes) {
+			// A read of what the cleanup works on (list the children),
+			// not the work: the cleanup only when nothing else is called.
+			if lookup == nil {
+				lookup = &c
+			}
+			continue
+		}
+		if first == nil {
+			first = &c
+		}
+		if withObj == nil && passesKind(info, c, kind) {
+			withObj = &c
+		}
+		sub := a.prog.Reachable(c.own...)
+		var reached []finOp
+		for _, op := range removes {
+			if sub.Has(op.in) {
+				reached = append(reached, op)
+			}
+		}
+		if reaching == nil && len(reached) > 0 {
+			reaching = &c
+		}
+		bestRemoves = append(bestRemoves, reached...)
+	}
+	removing := len(inBranch) > 0 || reaching != nil || removedByHelper
+	best := cmp.Or(handed, withObj, reaching, first, lookup)
+	if best == nil {
+		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree: the finalizer is dropped inline, with no cleanup function"
+		return &cleanup{sites: []Site{ifSite}, removes: inBranch, inline: true}, removing
+	}
+	callSite := a.site(best.expr.Lparen)
+	callSite.Note = "dispatch"
+	impls := a.implementationsFor(best.own, kind)
+	if len(impls) != 1 {
+		if len(impls) == 0 {
+			impls = best.own
+		}
+		var names []string
+		for _, fn := range impls {
+			s := a.funcSite(fn)
+			names = append(names, fmt.Sprintf("%s (%s:%d)", fn.String(), s.File, s.Line))
+		}
+		return &cleanup{sites: []Site{ifSite, callSite}, removes: append(inBranch, bestRemoves...),
+			unsettled: fmt.Sprintf("the deletion branch's call at %s:%d may run %s, and the primary type does not decide which", callSite.File, callSite.Line, strings.Join(names, " or "))}, removing
+	}
+	primary := a.funcSite(impls[0])
+	primary.Primary = true
+	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...)}, removing
+}
+
+// soleCall is the call a block is made of: its one statement returns the
+// call's result first, or is the call.
+func soleCall(blk *ast.BlockStmt) *ast.CallExpr {
+	if len(blk.List) != 1 {
+		return nil
+	}
+	var e ast.Expr
+	switch s := blk.List[0].(type) {
+	case *ast.ReturnStmt:
+		if len(s.Results) > 0 {
+			e = s.Results[0]
+		}
+	case *ast.ExprStmt:
+		e = s.X
+	}
+	c, _ := ast.Unparen(e).(*ast.CallExpr)
+	return c
+}
+
+// handedFunc is the tree's function a call is handed as a value (a method
+// value r.cleanup, a function's name) when that function reaches a removal
+// of the finalizer and the call's own functions do not remove it
+// themselves: the call (a wrapper, a retry, a runner of phases) runs it,
+// and it is the work.
+func (a *analysis) handedFunc(info *types.Info, c call, removes []finOp) *ssa.Function {
+	for _, fn := range c.own {
+		if slices.ContainsFunc(removes, func(op finOp) bool { return op.in == fn }) {
+			return nil
+		}
+	}
+	for _, arg := range c.expr.Args {
+		if lit, ok := ast.Unparen(arg).(*ast.FuncLit); ok {
+			// func() error { return r.cleanup(ctx, obj) }: the call
+			// the literal is made of.
+			if inner := soleCall(lit.Body); inner != nil {
+				arg = inner.Fun
+			}
+		}
+		var obj types.Object
+		switch x := ast.Unparen(arg).(type) {
+		case *ast.SelectorExpr:
+			if s := info.Selections[x]; s != nil && s.Kind() != types.MethodVal {
+				continue
+			}
+			obj = info.Uses[x.Sel]
+		case *ast.Ident:
+			obj = info.Uses[x]
+		}
+		f, ok := obj.(*types.Func)
+		if !ok {
+			continue
+		}
+		decl := a.decls[f.Origin()]
+		if decl == nil {
+			continue
+		}
+		sf := a.bySyntax[decl]
+		if sf == nil {
+			continue
+		}
+		sub := a.prog.Reachable(sf)
+		for _, op := range removes {
+			if sub.Has(op.in) {
+				return sf
+			}
+		}
+	}
+	return nil
+}
+
+// removalOnly reports whether a call only removes the finalizer: each of
+// its functions removes it and calls nothing but functions of the
+// knowledge table, and what they reach writes nothing.
+func (a *analysis) removalOnly(c call, removes []finOp) bool {
+	return a.removalOnlyIn(c, removes, 0)
+}
+
+// removalOnlyIn is removalOnly, depth calls deep: a function that only
+// calls one that only removes the finalizer (a closure wrapping it) only
+// removes it too.
+func (a *analysis) removalOnlyIn(c call, removes []finOp, depth int) bool {
+	if depth > 2 || len(c.own) == 0 {
+		return false
+	}
+	for _, fn := range c.own {
+		removing := slices.ContainsFunc(removes, func(op finOp) bool { return op.in == fn })
+		for _, cc := range a.callsIn(fn) {
+			switch {
+			case cc.known:
+			case a.removalOnlyIn(cc, removes, depth+1):
+				removing = true
+			default:
+				return false
+			}
+		}
+		if !removing {
+			return false
+		}
+	}
+	sub := a.prog.Reachable(c.own...)
+	return len(a.writeCalls(sub)) == 0 && len(sub.Unanalysed) == 0
+}
+
+// predicate reports whether a call only tests something: its functions
+// return one bool and reach neither a write nor a removal of the
+// finalizer.
+func (a *analysis) predicate(c call, removes []finOp) bool {
+	for _, fn := range c.own {
+		if r := fn.Signature.Results(); r.Len() != 1 || !isBool(r.At(0).Type()) {
+			return false
+		}
+	}
+	sub := a.prog.Reachable(c.own...)
+	if len(a.writeCalls(sub)) > 0 || len(sub.Unanalysed) > 0 {
+		return false
+	}
+	for _, op := range removes {
+		if sub.Has(op.in) {
+			return false
+		}
+	}
+	return true
+}
+
+// lookup reports whether a call only reads: its functions return values
+// besides an error, and reach neither a write nor a removal of the
+// finalizer (all of them analysed).
+func (a *analysis) lookup(c call, removes []finOp) bool {
+	for _, fn := range c.own {
+		res := fn.Signature.Results()
+		values := 0
+		for i := 0; i < res.Len(); i++ {
+			if !isErrorType(res.At(i).Type()) {
+				values++
+			}
+		}
+		if values == 0 {
+			return false
+		}
+	}
+	sub := a.prog.Reachable(c.own...)
+	if len(a.writeCalls(sub)) > 0 || len(sub.Unanalysed) > 0 {
+		return false
+	}
+	for _, op := range removes {
+		if sub.Has(op.in) {
+			return false
+		}
+	}
+	return true
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+// passesKind reports whether a call passes a value of the primary type (or
+// a pointer to it).
+func passesKind(info *types.Info, c call, kind *types.Named) bool {
+	if kind == nil {
+		return false
+	}
+	for _, arg := range c.expr.Args {
+		if n, ok := deref(info.TypeOf(arg)).(*types.Named); ok && types.Identical(n, kind) {
+			return true
+		}
+	}
+	return false
+}

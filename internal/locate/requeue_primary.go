@@ -1,0 +1,324 @@
+package locate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// lastFailureBefore is the failure return that handles the main work's
+// error: the failure return that branches off the path to the success
+// return nearest to it, in the function that returns it; when that
+// function has none (a helper that only builds the result), nearest to
+// the return that hands the success back, one function out at a time.
+// Where a failure branches off is the statement holding it before the
+// success path's (the if of `if err != nil { return … }`), or the if
+// whose other branch holds it: a branch extracted into a helper, or the
+// test inverted into `if err == nil { return rest(…) } else {…}`, keeps
+// it.
+func (a *analysis) lastFailureBefore(rets []retSite, success *retSite, isFailure func(string) bool) *retSite {
+	levels := []retHop{{in: success.in, pos: success.pos}}
+	for i := len(success.via) - 1; i >= 0; i-- {
+		levels = append(levels, success.via[i])
+	}
+	for _, l := range levels {
+		var primary *retSite
+		at, off := token.NoPos, token.NoPos
+		for i := range rets {
+			r := &rets[i]
+			p := r.posIn(l.in)
+			if !isFailure(r.class) || !p.IsValid() {
+				continue
+			}
+			// Where the failure branches off the success path, not
+			// where its return stands: the nearest branch first, and
+			// of two off one statement the later.
+			b, ok := a.branchOff(p, l.pos)
+			if ok && (b > off || b == off && p > at) {
+				primary, at, off = r, p, b
+			}
+		}
+		if primary != nil {
+			return primary
+		}
+	}
+	return nil
+}
+
+// steadyStates are the success candidates no other one is steadier than
+// (steadier): one when a rule settles them.
+func (a *analysis) steadyStates(cands []*retSite) []*retSite {
+	var out []*retSite
+	for _, c := range cands {
+		beaten := false
+		for _, d := range cands {
+			if d != c && a.steadier(d, c) > 0 {
+				beaten = true
+				break
+			}
+		}
+		if !beaten {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// siteList names sites as file:line, joined for a reason.
+func (a *analysis) siteList(rs []*retSite) string {
+	var parts []string
+	for _, r := range rs {
+		s := a.site(r.pos)
+		parts = append(parts, fmt.Sprintf("%s:%d", s.File, s.Line))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// posIn is where fn hands back the site's results: the site itself when it
+// is fn's, else the last return of fn that hands them back whole (return
+// r.fail(err), a branch extracted into a helper); NoPos when fn does not,
+// or hands them back only after testing them (res, err := f(); …; return
+// res, err: a failure of f returned first).
+func (r *retSite) posIn(fn *ssa.Function) token.Pos {
+	if r.in == fn {
+		return r.pos
+	}
+	for i := len(r.via) - 1; i >= 0; i-- {
+		if r.via[i].in == fn {
+			if r.via[i].pair {
+				return token.NoPos
+			}
+			return r.via[i].pos
+		}
+	}
+	return token.NoPos
+}
+
+// workErrorReturn is, when the entry's success path ends by handing the
+// main work's error to a helper whose results it returns (err =
+// r.work(…); return r.status(ctx, obj, err)), the failure return of that
+// helper that returns the error it was handed: the one that handles the
+// main work's error. The success path's end is followed through the
+// returns that hand a helper's results back whole, and through an if
+// that tests an error against nil (its branch where the error is nil);
+// the handed error through the helpers it is passed on to. Nil when the
+// entry does not end so, or the helper returns that error at no single
+// failure return.
+func (a *analysis) workErrorReturn(entry *ssa.Function, rets []retSite, isFailure func(string) bool) *retSite {
+	fn, seen := entry, map[*ssa.Function]bool{}
+	for !seen[fn] {
+		seen[fn] = true
+		ce, ok := ast.Unparen(a.handedBack(fn, a.successEnd(fn))).(*ast.CallExpr)
+		if !ok {
+			return nil
+		}
+		info := a.infoAt(ce.Pos())
+		arg := -1
+		for i, e := range ce.Args {
+			if t := info.TypeOf(e); t != nil && isErrorType(t) && !isNil(info, e) {
+				if arg >= 0 {
+					return nil // two errors handed: which is the work's is not said
+				}
+				arg = i
+			}
+		}
+		c := a.makeCall(info, ce, fn)
+		if c.known || len(c.own) != 1 {
+			return nil
+		}
+		if arg < 0 {
+			fn = c.own[0] // return r.rest(…): its end is the entry's
+			continue
+		}
+		var found *retSite
+		for i := range rets {
+			r := &rets[i]
+			if !isFailure(r.class) || !a.handsParam(r, c.own[0], arg) {
+				continue
+			}
+			if found != nil {
+				return nil
+			}
+			found = r
+		}
+		return found
+	}
+	return nil
+}
+
+// successPathEnd is where the entry's success path ends, as a site of no
+// class: its final return (successEnd), followed through the returns that
+// hand a helper's results back whole, each a hop; nil when the entry has
+// no such end.
+func (a *analysis) successPathEnd(entry *ssa.Function) *retSite {
+	end := &retSite{in: entry}
+	seen := map[*ssa.Function]bool{}
+	for {
+		seen[end.in] = true
+		ret := a.successEnd(end.in)
+		if ret == nil {
+			return nil
+		}
+		end.pos = ret.Pos()
+		ce, ok := ast.Unparen(a.handedBack(end.in, ret)).(*ast.CallExpr)
+		if !ok {
+			return end
+		}
+		c := a.makeCall(a.infoAt(ce.Pos()), ce, end.in)
+		if c.known || len(c.own) != 1 || seen[c.own[0]] || body(c.own[0]) == nil {
+			return end
+		}
+		end.via = append(end.via, retHop{in: end.in, pos: end.pos})
+		end.in = c.own[0]
+	}
+}
+
+// successEnd is the return a function's success path ends with: its last
+// statement when that is a return, or, when it is an if testing an error
+// against nil, the end of the branch where the error is nil.
+func (a *analysis) successEnd(fn *ssa.Function) *ast.ReturnStmt {
+	b := body(fn)
+	if b == nil || len(b.List) == 0 {
+		return nil
+	}
+	info := a.infoAt(b.Pos())
+	list := b.List
+	for len(list) > 0 {
+		switch st := list[len(list)-1].(type) {
+		case *ast.ReturnStmt:
+			return st
+		case *ast.IfStmt:
+			be, ok := ast.Unparen(st.Cond).(*ast.BinaryExpr)
+			if !ok || st.Else == nil || (be.Op != token.EQL && be.Op != token.NEQ) {
+				return nil
+			}
+			x, y := be.X, be.Y
+			if isNil(info, x) {
+				x, y = y, x
+			}
+			if t := info.TypeOf(x); t == nil || !isErrorType(t) || !isNil(info, y) {
+				return nil
+			}
+			branch := ast.Stmt(st.Body)
+			if be.Op == token.NEQ {
+				branch = st.Else
+			}
+			blk, ok := branch.(*ast.BlockStmt)
+			if !ok {
+				return nil
+			}
+			list = blk.List
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// handedBack is the one expression whose results the return ret of fn
+// hands back whole: its single result, or, for a bare return, what the
+// assignment of both named results before it assigns them from (res,
+// err = r.fail(…); return); nil otherwise.
+func (a *analysis) handedBack(fn *ssa.Function, ret *ast.ReturnStmt) ast.Expr {
+	switch {
+	case ret == nil:
+		return nil
+	case len(ret.Results) == 1:
+		return ret.Results[0]
+	case len(ret.Results) > 0:
+		return nil
+	}
+	ids := namedResults(fn)
+	if len(ids) != 2 {
+		return nil
+	}
+	info := a.infoAt(ret.Pos())
+	as := a.lastAssign(info, ret, info.Defs[ids[0]])
+	if as == nil || len(as.Lhs) != 2 || len(as.Rhs) != 1 || !assigns(info, as.Lhs[0], info.Defs[ids[0]]) || !assigns(info, as.Lhs[1], info.Defs[ids[1]]) {
+		return nil
+	}
+	return as.Rhs[0]
+}
+
+// handsParam reports whether the site returns, as its error, the
+// parameter arg of fn: directly, or through the helpers fn hands it to
+// and returns the results of whole (return r.fail(ctx, obj, err)).
+func (a *analysis) handsParam(r *retSite, fn *ssa.Function, arg int) bool {
+	ch := r.chain()
+	k := -1
+	for i, h := range ch {
+		if h.in == fn {
+			k = i
+		}
+	}
+	if k < 0 {
+		return false
+	}
+	for ; k < len(ch); k++ {
+		fb := a.flowBodyOf(ch[k].in)
+		if fb == nil || fb.lit != nil {
+			return false
+		}
+		if k == len(ch)-1 {
+			e := errorOf(r.at)
+			return e != nil && fb.argParam(e) == arg
+		}
+		if ch[k].pair {
+			return false
+		}
+		var ret *ast.ReturnStmt
+		for _, n := range a.path(ch[k].pos, ch[k].pos) {
+			if rs, ok := n.(*ast.ReturnStmt); ok {
+				ret = rs
+				break
+			}
+		}
+		ce, ok := ast.Unparen(a.handedBack(ch[k].in, ret)).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		next := -1
+		for i, e := range ce.Args {
+			if fb.argParam(e) == arg {
+				if next >= 0 {
+					return false
+				}
+				next = i
+			}
+		}
+		if next < 0 {
+			return false
+		}
+		arg = next
+	}
+	return false
+}
+
+// errorOf is the error a site hands back: the second result of its
+// return, or the second value of the assignment of the named results.
+func errorOf(at ast.Node) ast.Expr {
+	switch s := at.(type) {
+	case *ast.ReturnStmt:
+		if len(s.Results) == 2 {
+			return s.Results[1]
+		}
+	case *ast.AssignStmt:
+		if len(s.Lhs) == 2 && len(s.Rhs) == 2 {
+			return s.Rhs[1]
+		}
+	}
+	return nil
+}
+
+// successRow is the requeue-success row of a timed success return: its
+// site, classed success-interval, the primary one.
+func (a *analysis) successRow(pos token.Pos, note string) Row {
+	s := a.site(pos)
+	s.Class = ClassSuccessInterval
+	s.Primary = true
+	s.Note = note
+	return Row{Sites: []Site{s}}
+}
