@@ -1,0 +1,281 @@
+package locate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+)
+
+// normalReturns finds, for each reached function, the returns a pass that
+// succeeds ends with: in the entry, the success returns (or the nil-error
+// returns after the re-read); elsewhere the nil-error returns, or every
+// return when no return is known to succeed.
+func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.Reach, successPos []token.Pos, reread token.Pos) map[*ssa.Function][]*ssa.Return {
+	out := map[*ssa.Function][]*ssa.Return{}
+	for _, fn := range reach.Funcs() {
+		var all, nilErr []*ssa.Return
+		for _, b := range fn.Blocks {
+			r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok {
+				continue
+			}
+			all = append(all, r)
+			if n := len(r.Results); n > 0 && isErrorType(r.Results[n-1].Type()) {
+				if k, ok := r.Results[n-1].(*ssa.Const); ok && k.IsNil() {
+					nilErr = append(nilErr, r)
+				}
+			}
+		}
+		normal := all
+		if len(nilErr) > 0 {
+			normal = nilErr
+		} else if ok := slices.DeleteFunc(slices.Clone(all), failing); len(ok) > 0 {
+			normal = ok
+		}
+		if fn == f.entry {
+			normal = a.entryReturns(fn, kind, all, nilErr, successPos, reread)
+		}
+		out[fn] = normal
+	}
+	return out
+}
+
+// failing reports whether a return hands back an error that cannot be nil:
+// a new error (fmt.Errorf, errors.New: the knowledge table), or an error
+// value returned where a test of it against nil has found it set (the
+// return lies under the branch of `err != nil`). Such a return ends a
+// pass that failed, never one that succeeded.
+func failing(r *ssa.Return) bool {
+	n := len(r.Results)
+	if n == 0 || !isErrorType(r.Results[n-1].Type()) {
+		return false
+	}
+	v := r.Results[n-1]
+	if c, ok := v.(*ssa.Call); ok {
+		if fn := c.Call.StaticCallee(); fn != nil {
+			if obj, ok := fn.Object().(*types.Func); ok && knowledge[funcKey(obj)].Role == RoleNewError {
+				return true
+			}
+		}
+	}
+	for b := r.Block(); b != nil; b = b.Idom() {
+		d := b.Idom()
+		if d == nil {
+			break
+		}
+		ifs, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifs.Cond.(*ssa.BinOp)
+		if !ok || (cmp.Op != token.NEQ && cmp.Op != token.EQL) {
+			continue
+		}
+		other := cmp.Y
+		if cmp.Y == v {
+			other = cmp.X
+		} else if cmp.X != v {
+			continue
+		}
+		if k, ok := other.(*ssa.Const); !ok || !k.IsNil() {
+			continue
+		}
+		set := d.Succs[0]
+		if cmp.Op == token.EQL {
+			set = d.Succs[1]
+		}
+		if set.Dominates(r.Block()) && len(set.Preds) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// entryReturns narrows the entry's normal returns to the success returns,
+// or to the returns at the top level of its body that come after the
+// re-read (a pass that finds no object, or stops under a condition, ends
+// early), those returning a nil error first, with the steady-state early
+// returns (steadyReturns): a pass of an unchanged object may end there.
+func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, all, nilErr []*ssa.Return, successPos []token.Pos, reread token.Pos) []*ssa.Return {
+	var success []*ssa.Return
+	for _, r := range all {
+		if slices.Contains(successPos, r.Pos()) {
+			success = append(success, r)
+		}
+	}
+	if len(success) > 0 {
+		return success
+	}
+	unguarded := map[token.Pos]bool{}
+	if b := body(fn); b != nil {
+		a.walkReturns(a.infoAt(b.Pos()), b, scope{}, func(r *ast.ReturnStmt, sc scope) {
+			if sc.guard == guardNone {
+				unguarded[r.Pos()] = true
+			}
+		})
+	}
+	var readBlock *ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if ci, ok := instr.(ssa.CallInstruction); ok && reread.IsValid() && ci.Common().Pos() == reread {
+				readBlock = b
+			}
+		}
+	}
+	pick := func(rs []*ssa.Return) []*ssa.Return {
+		var out []*ssa.Return
+		for _, r := range rs {
+			if unguarded[r.Pos()] && (readBlock == nil || readBlock.Dominates(r.Block())) {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	rs := pick(nilErr)
+	if len(rs) == 0 {
+		rs = pick(all)
+	}
+	if len(rs) == 0 {
+		return rs
+	}
+	steady := a.steadyReturns(fn, kind, reread)
+	for _, r := range all {
+		if steady[r.Pos()] && !slices.Contains(rs, r) && (readBlock == nil || readBlock.Dominates(r.Block())) {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
+// steadyReturns finds the entry's early returns a pass of an unchanged
+// object may end with: at the top level of its body after the re-read, the
+// return closing an if (or a tagless switch's case) whose condition reads live state (a field of an
+// object other than the primary's Spec, or a value computed from one:
+// "already done", "nothing to do") and tests no error nor the deletion
+// timestamp, whose branch does nothing but log before returning success
+// with nothing to requeue (a zero Result, a nil error). A branch that
+// writes or changes something ends a pass that changed the object, and a
+// condition on the primary's Spec alone (suspended) is not the steady
+// state of an object that is reconciled.
+func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reread token.Pos) map[token.Pos]bool {
+	out := map[token.Pos]bool{}
+	b := body(fn)
+	if b == nil {
+		return out
+	}
+	info := a.infoAt(b.Pos())
+	if info == nil {
+		return out
+	}
+	// idle marks the return closing a branch taken under cond, when the
+	// branch only logs and returns success with nothing to requeue.
+	idle := func(cond ast.Expr, list []ast.Stmt) {
+		if len(list) == 0 || cond == nil {
+			return
+		}
+		ret, ok := list[len(list)-1].(*ast.ReturnStmt)
+		if !ok || !succeedsIdle(info, ret) || condGuard(info, cond) != guardOther || a.testsDeletion(info, cond) || testsFieldValue(info, cond) {
+			return
+		}
+		if a.readsLive(info, b, kind, cond, nil, map[*types.Var]bool{}) && a.onlyLogs(info, fn, list[:len(list)-1]) {
+			out[ret.Pos()] = true
+		}
+	}
+	for _, st := range b.List {
+		if reread.IsValid() && st.Pos() < reread {
+			continue
+		}
+		switch st := st.(type) {
+		case *ast.IfStmt:
+			if st.Else == nil {
+				idle(st.Cond, st.Body.List)
+			}
+		case *ast.SwitchStmt:
+			// A tagless switch whose case leaves the object as it is.
+			for _, cl := range st.Body.List {
+				if cc := cl.(*ast.CaseClause); st.Tag == nil && len(cc.List) > 0 {
+					idle(cc.List[0], cc.Body)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// testsFieldValue reports whether a condition compares a field of a value
+// (an annotation, a phase, the length of a list) with a constant: an
+// opt-in filter or a state not reached yet, which says nothing of whether
+// an unchanged object ends there; a value the pass computed (a local
+// variable, a predicate's result) is the outcome of its comparison.
+func testsFieldValue(info *types.Info, cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok || found {
+			return !found
+		}
+		switch b.Op {
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		default:
+			return true
+		}
+		for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			if _, local := ast.Unparen(pair[0]).(*ast.Ident); isConst(info, pair[1]) && !local {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// succeedsIdle reports whether a return hands back success with nothing
+// to requeue: a nil error, and a zero reconcile.Result when it returns one.
+func succeedsIdle(info *types.Info, ret *ast.ReturnStmt) bool {
+	n := len(ret.Results)
+	if n == 0 || n > 2 || !isNil(info, ret.Results[n-1]) {
+		return false
+	}
+	if n == 1 {
+		return true
+	}
+	lit, ok := ast.Unparen(ret.Results[0]).(*ast.CompositeLit)
+	return ok && isResultLiteral(info, lit) && len(lit.Elts) == 0
+}
+
+// testsDeletion reports whether a condition reads the deletion timestamp.
+func (a *analysis) testsDeletion(info *types.Info, cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok && !found {
+			found = a.isDeletionTimestamp(info, e)
+		}
+		return !found
+	})
+	return found
+}
+
+// onlyLogs reports whether statements do nothing but call functions of
+// no library role outside the tree (a logger): no write, no change of a
+// value, no call of the tree's own functions.
+func (a *analysis) onlyLogs(info *types.Info, fn *ssa.Function, list []ast.Stmt) bool {
+	for _, st := range list {
+		es, ok := st.(*ast.ExprStmt)
+		if !ok {
+			return false
+		}
+		ce, ok := ast.Unparen(es.X).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		if c := a.makeCall(info, ce, fn); c.known || len(c.own) > 0 || c.fn == nil {
+			return false
+		}
+	}
+	return true
+}
