@@ -344,10 +344,30 @@ func (r *condReader) readCall(s *condSummary, e *ast.CallExpr) {
 				// hands over.
 				r.record(s, -1, r.instantiate(eff.typ, args, callee.partial, variadicAt(callee, e, args)), e.Lparen)
 			case eff.target >= 0 && eff.target < len(args) && callee.lit == nil:
+				if r.f.otherKind(callee, eff.target) {
+					// Set on an object of another kind: never the
+					// primary, whatever the call hands over.
+					continue
+				}
 				r.effect(s, args[eff.target], r.instantiate(eff.typ, args, callee.partial, variadicAt(callee, e, args)), e.Lparen)
 			}
 		}
 	}
+}
+
+// otherKind reports whether parameter i of a callee holds an object of a
+// concrete kind other than the primary's. What the callee sets on it is
+// never set on the primary object, whatever the call hands the parameter:
+// a call on a type parameter or an interface that the primary's type
+// satisfies (a generic helper's obj.Mark(…), whose one declaration serves
+// every instantiation) may dispatch to that kind's method only for an
+// object of that kind.
+func (f *condFlow) otherKind(callee *flowBody, i int) bool {
+	if f.kind == nil || i >= len(callee.params) || callee.params[i] == nil {
+		return false
+	}
+	n, ok := deref(callee.params[i].Type()).(*types.Named)
+	return ok && IsObjectPointer(types.NewPointer(n)) && !types.Identical(n, f.kind)
 }
 
 // readStore records a condition stored straight into a conditions slice:
