@@ -35,6 +35,7 @@ func (r *GaugeReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		return ctrl.Result{}, err
 	}
 	meta.SetStatusCondition(&g.Status.Conditions, metav1.Condition{Type: v1.GaugeReady, Status: metav1.ConditionTrue, Reason: "Admitted"}) // want "GaugeReconciler/condition-set:Ready"
+
 	if err := r.Status().Update(ctx, &g); err != nil { // want "GaugeReconciler/write-always"
 		return ctrl.Result{}, err // want "GaugeReconciler/requeue-error"
 	}
@@ -60,6 +61,7 @@ func (r *DialReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 		return ctrl.Result{}, err
 	}
 	meta.SetStatusCondition(&d.Status.Conditions, metav1.Condition{Type: v1.DialOnline, Status: metav1.ConditionTrue, Reason: "Admitted"}) // want "DialReconciler/condition-set:Online"
+
 	if err := r.Status().Update(ctx, &d); err != nil { // want "DialReconciler/write-always"
 		return ctrl.Result{}, err // want "DialReconciler/requeue-error"
 	}
