@@ -74,6 +74,7 @@ var fixtures = []string{
 	"dynworker",
 	"finfall",
 	"genericguard",
+	"intervalrecv",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
@@ -603,4 +604,26 @@ func TestHandedObserveDeletion(t *testing.T) {
 		return
 	}
 	t.Errorf("controller mirror.Reconciler not found")
+}
+
+// TestIntervalReceiver: a duration computed by a library method on a
+// value (next.Sub(now)) is traced through the method's receiver as well as
+// its arguments: the Pulse's reaches its spec field, and the Delay's, whose
+// receiver is its creation plus a constant, reaches no spec field though
+// its spec has one of the same type.
+func TestIntervalReceiver(t *testing.T) {
+	reaches := func(c locate.Controller) bool {
+		for _, s := range c.IntervalTrace {
+			if s.Step == locate.StepSpecField {
+				return true
+			}
+		}
+		return false
+	}
+	if c := controllerNamed(t, "intervalrecv", "PulseReconciler"); !reaches(c) {
+		t.Errorf("PulseReconciler: the interval trace reaches no spec field: %v", c.IntervalTrace)
+	}
+	if c := controllerNamed(t, "intervalrecv", "DelayReconciler"); reaches(c) {
+		t.Errorf("DelayReconciler: the interval trace reaches a spec field: %v", c.IntervalTrace)
+	}
 }

@@ -204,19 +204,42 @@ func (t *tracer) callResult(fn *ssa.Function, info *types.Info, x *ast.CallExpr,
 			}
 			return
 		}
-		if len(x.Args) == 0 || c.fn == nil {
+		recv := libraryReceiver(info, x)
+		if len(x.Args) == 0 && recv == nil || c.fn == nil {
 			t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+"; the trace ends")
 			return
 		}
 		// A library's function computes the duration from its arguments
-		// (a parser of a field's text, a minimum of two): they are traced.
-		t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+" from its arguments, traced below")
+		// (a parser of a field's text, a minimum of two), and a library
+		// method from its receiver too (next.Sub(now), the time a
+		// schedule parsed from a field gives): they are traced.
+		from := "its arguments"
+		if recv != nil {
+			from = "its receiver and arguments"
+		}
+		t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+" from "+from+", traced below")
+		if recv != nil {
+			t.expr(fn, recv)
+		}
 		for _, arg := range x.Args {
 			if at := info.TypeOf(arg); at != nil && !isContext(at) {
 				t.expr(fn, arg)
 			}
 		}
 	}
+}
+
+// libraryReceiver is the receiver of a call of a library's method on a
+// value (not a package function, not a method expression), or nil.
+func libraryReceiver(info *types.Info, x *ast.CallExpr) ast.Expr {
+	sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if s := info.Selections[sel]; s == nil || s.Kind() != types.MethodVal {
+		return nil
+	}
+	return sel.X
 }
 
 // ofKind narrows the functions a dynamic call may run (a getter called
