@@ -205,21 +205,33 @@ func (t *tracer) callResult(fn *ssa.Function, info *types.Info, x *ast.CallExpr,
 			return
 		}
 		recv := libraryReceiver(info, x)
-		if len(x.Args) == 0 && recv == nil || c.fn == nil {
+		var bound []boundReceiver
+		if recv == nil && c.fn != nil && isMethodValueCall(info, x, c.fn) {
+			bound = t.boundReceivers(fn, x.Fun)
+		}
+		if len(x.Args) == 0 && recv == nil && len(bound) == 0 || c.fn == nil {
 			t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+"; the trace ends")
 			return
 		}
 		// A library's function computes the duration from its arguments
 		// (a parser of a field's text, a minimum of two), and a library
 		// method from its receiver too (next.Sub(now), the time a
-		// schedule parsed from a field gives): they are traced.
+		// schedule parsed from a field gives): they are traced. The
+		// receiver of a method value handed on (via(next.Sub)(now)) is
+		// where the value was made.
 		from := "its arguments"
-		if recv != nil {
+		switch {
+		case recv != nil || len(bound) > 0:
 			from = "its receiver and arguments"
+		case isMethodValueCall(info, x, c.fn):
+			from = "its arguments; not settled: the receiver the method value was bound to is not followed"
 		}
 		t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+" from "+from+", traced below")
 		if recv != nil {
 			t.expr(fn, recv)
+		}
+		for _, r := range bound {
+			t.expr(r.in, r.expr)
 		}
 		for _, arg := range x.Args {
 			if at := info.TypeOf(arg); at != nil && !isContext(at) {
@@ -227,6 +239,58 @@ func (t *tracer) callResult(fn *ssa.Function, info *types.Info, x *ast.CallExpr,
 			}
 		}
 	}
+}
+
+// isMethodValueCall reports whether a call runs a method through a
+// function value (a method value made elsewhere and handed on), not a
+// selection on its receiver nor a method expression (whose receiver is
+// its first argument).
+func isMethodValueCall(info *types.Info, x *ast.CallExpr, m *types.Func) bool {
+	sig, ok := m.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok {
+		if s := info.Selections[sel]; s != nil && (s.Kind() == types.MethodVal || s.Kind() == types.MethodExpr) {
+			return false
+		}
+	}
+	return true
+}
+
+// boundReceiver is the receiver a method value was made with, in the
+// function whose body holds it.
+type boundReceiver struct {
+	in   *ssa.Function
+	expr ast.Expr
+}
+
+// boundReceivers are the receivers of the method values a call's function
+// value may hold (via(next.Sub)): where the value-flow engine says the
+// value was made, a selection of a method on a value.
+func (t *tracer) boundReceivers(fn *ssa.Function, fun ast.Expr) []boundReceiver {
+	fb := t.a.flowBodyOf(fn)
+	if fb == nil {
+		return nil
+	}
+	var out []boundReceiver
+	for _, v := range (&flowEngine{a: t.a}).values(fb, fun) {
+		sel, ok := ast.Unparen(v.e).(*ast.SelectorExpr)
+		if !ok || v.b == nil {
+			continue
+		}
+		if s := v.b.info.Selections[sel]; s == nil || s.Kind() != types.MethodVal {
+			continue
+		}
+		var node ast.Node = v.b.decl
+		if v.b.lit != nil {
+			node = v.b.lit
+		}
+		if in := t.a.bySyntax[node]; in != nil {
+			out = append(out, boundReceiver{in: in, expr: sel.X})
+		}
+	}
+	return out
 }
 
 // libraryReceiver is the receiver of a call of a library's method on a
@@ -388,6 +452,11 @@ func (a *analysis) fieldHandedAddr(field *types.Var) []handedAddr {
 
 func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	v, ok := info.Uses[x].(*types.Var)
+	// A closure's free variable is assigned in the function that makes
+	// the closure: its values are read there.
+	for ok && fn.Parent() != nil && !declaredIn(body(fn), v) {
+		fn = fn.Parent()
+	}
 	b := body(fn)
 	if !ok || b == nil {
 		t.add(t.a.site(x.Pos()).Site, StepComputed, "computed here; the trace ends")
@@ -450,6 +519,12 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	for _, v := range values {
 		t.expr(fn, v)
 	}
+}
+
+// declaredIn reports whether a variable is declared inside a body (a
+// local or a parameter of a closure in it), not captured from outside.
+func declaredIn(b *ast.BlockStmt, v *types.Var) bool {
+	return b != nil && b.Pos() <= v.Pos() && v.Pos() < b.End()
 }
 
 // specPath returns the json path of a selector rooted at the primary object
