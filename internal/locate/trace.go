@@ -454,7 +454,7 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	v, ok := info.Uses[x].(*types.Var)
 	// A closure's free variable is assigned in the function that makes
 	// the closure: its values are read there.
-	for ok && fn.Parent() != nil && !declaredIn(body(fn), v) {
+	for ok && fn.Parent() != nil && !declaredIn(fn.Syntax(), v) {
 		fn = fn.Parent()
 	}
 	b := body(fn)
@@ -521,10 +521,11 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	}
 }
 
-// declaredIn reports whether a variable is declared inside a body (a
-// local or a parameter of a closure in it), not captured from outside.
-func declaredIn(b *ast.BlockStmt, v *types.Var) bool {
-	return b != nil && b.Pos() <= v.Pos() && v.Pos() < b.End()
+// declaredIn reports whether a variable is declared inside a function's
+// syntax (a parameter, a local, or one of a closure in it), not captured
+// from outside.
+func declaredIn(n ast.Node, v *types.Var) bool {
+	return n != nil && n.Pos() <= v.Pos() && v.Pos() < n.End()
 }
 
 // specPath returns the json path of a selector rooted at the primary object
