@@ -55,6 +55,7 @@ const (
 	RoleImplEnqueue              // a dependency's controller enqueues a key (the object's, its owner's…), or returns a function that does: Obj is the object, Key the key (-1: none)
 	RoleNewError                 // returns a new error, never nil
 	RoleTimer                    // arms a timer: Arg is the delay, Callback the function it runs when it fires (-1: the caller waits on the timer's channel)
+	RoleSteadyTest               // tests a condition of the object (Obj) whose value on a succeeding pass of an unchanged object is known: True says it holds; Arg, when set, must be the readiness type
 )
 
 // Fact is one entry of the knowledge table.
@@ -205,6 +206,11 @@ var knowledge = map[string]Fact{
 	"(k8s.io/apimachinery/pkg/apis/meta/v1.Object).SetFinalizers":      {Role: RoleSetFinalizers, Obj: -1, Key: -1, Arg: 0},
 
 	"k8s.io/apimachinery/pkg/api/meta.SetStatusCondition": {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: 1, ArgIsCondition: true},
+	fluxCond + "IsReady":           {Role: RoleSteadyTest, Obj: 0, Key: -1, Arg: -1, True: true},
+	fluxCond + "IsStalled":         {Role: RoleSteadyTest, Obj: 0, Key: -1, Arg: -1},
+	fluxCond + "IsReconciling":     {Role: RoleSteadyTest, Obj: 0, Key: -1, Arg: -1},
+	fluxCond + "IsTrue":            {Role: RoleSteadyTest, Obj: 0, Key: -1, Arg: 1, True: true},
+	fluxCond + "IsFalse":           {Role: RoleSteadyTest, Obj: 0, Key: -1, Arg: 1},
 	fluxCond + "MarkTrue":          {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: 1, True: true},
 	fluxCond + "MarkFalse":         {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: 1},
 	fluxCond + "MarkUnknown":       {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: 1},
@@ -519,6 +525,11 @@ var generatedStatusWrites = map[string]bool{"UpdateStatus": true, "ApplyStatus":
 
 // conditionTrue is the value of metav1.ConditionTrue.
 const conditionTrue = "True"
+
+// readyConditionType is the condition type that says an object is ready
+// (fluxcd/pkg's meta.ReadyCondition, Kubernetes' own "Ready"): true on a
+// succeeding pass of an unchanged object.
+const readyConditionType = "Ready"
 
 // funcKey is the knowledge table's name of a function: pkg.F or
 // (pkg.T).M / (*pkg.T).M, generic instances folded to their origin.

@@ -36,7 +36,8 @@ type Write struct {
 // reconcile reaches them.
 func (a *analysis) writes(f *found, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return) []Write {
 	var out []Write
-	alwaysVia := a.alwaysReached(f.entry, normal)
+	taken := steadyBranches(f.entry, f.kind, reach.Funcs())
+	alwaysVia := a.alwaysReached(f.entry, normal, taken)
 	for _, wc := range a.writeCalls(reach) {
 		c, fn := wc.call, wc.call.in
 		w := Write{Site: a.site(c.expr.Lparen).Site, Verb: wc.verb, Target: wc.target}
@@ -50,7 +51,7 @@ func (a *analysis) writes(f *found, reach *callgraph.Reach, normal map[*ssa.Func
 		// A create-or-update writes only when the mutated live object
 		// differs from what it read: never on a pass of an unchanged one.
 		idleWhenEqual := c.known && (c.fact.Verb == verbCreateOrUpdate || c.fact.Verb == verbCreateOrPatch)
-		w.Always = !wc.partial && !idleWhenEqual && always(fn, c.expr.Lparen, alwaysVia, normal)
+		w.Always = !wc.partial && !idleWhenEqual && always(fn, c.expr.Lparen, alwaysVia, normal, taken)
 		if w.Always {
 			if risk := a.hotLoopRisk(fn, wc.info, c.expr.Pos()); risk != "" {
 				w.Note = strings.TrimPrefix(w.Note+"; "+risk, "; ")
@@ -247,7 +248,9 @@ func typeName(t types.Type) string {
 // calls of one function that together cut every path (a helper that
 // records an event, called on each branch). It returns the functions
 // every succeeding pass runs, each with the edge it is first reached by.
-func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][]*ssa.Return) map[*ssa.Function]*callgraph.Edge {
+// The cut sets take the branches in taken only the way a succeeding pass
+// goes.
+func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int) map[*ssa.Function]*callgraph.Edge {
 	via := map[*ssa.Function]*callgraph.Edge{entry: nil}
 	walk := func(queue []*ssa.Function, cutSets bool) {
 		for len(queue) > 0 {
@@ -278,7 +281,7 @@ func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][
 				for _, e := range edges {
 					sites = append(sites, e.Site)
 				}
-				if cutsReturns(f, sites, normal[f]) {
+				if cutsReturns(f, sites, normal[f], taken) {
 					via[callee] = edges[0]
 					queue = append(queue, callee)
 				}
@@ -307,8 +310,8 @@ func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][
 // cutsReturns reports whether every path from fn's entry to one of its
 // normal returns passes through a block holding one of the instructions:
 // a single instruction that dominates the returns, or calls of one helper
-// on each branch.
-func cutsReturns(fn *ssa.Function, sites []ssa.Instruction, rets []*ssa.Return) bool {
+// on each branch. A branch in taken is followed only the way it is taken.
+func cutsReturns(fn *ssa.Function, sites []ssa.Instruction, rets []*ssa.Return, taken map[*ssa.BasicBlock]int) bool {
 	if len(rets) == 0 || len(fn.Blocks) == 0 {
 		return false
 	}
@@ -338,27 +341,34 @@ func cutsReturns(fn *ssa.Function, sites []ssa.Instruction, rets []*ssa.Return) 
 		if ret[b] {
 			return false
 		}
+		if i, ok := taken[b]; ok && i < len(b.Succs) {
+			stack = append(stack, b.Succs[i])
+			continue
+		}
 		stack = append(stack, b.Succs...)
 	}
 	return true
 }
 
 // always reports whether a write in fn runs on every succeeding pass: fn is
-// always reached and the write dominates fn's normal returns.
-func always(fn *ssa.Function, writePos token.Pos, alwaysVia map[*ssa.Function]*callgraph.Edge, normal map[*ssa.Function][]*ssa.Return) bool {
+// always reached and every path to fn's normal returns, taking the branches
+// in taken as a succeeding pass does, makes the write.
+func always(fn *ssa.Function, writePos token.Pos, alwaysVia map[*ssa.Function]*callgraph.Edge, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int) bool {
 	if _, ok := alwaysVia[fn]; !ok {
 		return false
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if ci, ok := instr.(ssa.CallInstruction); ok && ci.Common().Pos() == writePos {
-				return dominatesReturns(ci, normal[fn])
+				return cutsReturns(fn, []ssa.Instruction{ci}, normal[fn], taken)
 			}
 		}
 	}
 	return false
 }
 
+// dominatesReturns reports whether instr's block dominates the blocks of
+// the returns (a return of the recover block included).
 func dominatesReturns(instr ssa.Instruction, rets []*ssa.Return) bool {
 	if len(rets) == 0 {
 		return false
