@@ -85,9 +85,15 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 			default:
 				return true
 			}
+			var chain []*ast.IfStmt
 			for _, st := range list {
-				ifs, ok := st.(*ast.IfStmt)
-				if !ok || !a.compares(info, b, kind, ifs.Cond, ifs.Body, 0, nil) {
+				// An if and the else-ifs chained to it.
+				for ifs, _ := st.(*ast.IfStmt); ifs != nil; ifs, _ = ifs.Else.(*ast.IfStmt) {
+					chain = append(chain, ifs)
+				}
+			}
+			for _, ifs := range chain {
+				if !a.compares(info, b, kind, ifs.Cond, ifs.Body, 0, nil) {
 					continue
 				}
 				// The write the comparison guards: in its branch, or after
@@ -183,13 +189,20 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 		return false
 	}
 	ast.Inspect(cond, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			// A bool held from a predicate's first result
+			// (update, c := needsUpdate(live, want); update).
+			if call := boolFromCall(info, body, id); call != nil {
+				n = call
+			}
+		}
 		switch e := n.(type) {
 		case *ast.CallExpr:
 			c := a.makeCall(info, e, nil)
 			switch {
 			case c.known && c.fact.Role == RoleCompare && live(e.Args...):
 				found = true
-			case !c.known && depth < 2 && len(c.own) == 1 && returnsBool(c.own[0]) && (live(e.Args...) || c.own[0].Parent() != nil):
+			case !c.known && depth < 2 && len(c.own) == 1 && firstResultBool(c.own[0]) && (live(e.Args...) || c.own[0].Parent() != nil):
 				// A predicate handed live state reads it through the
 				// parameters it is handed; a closure reads the live state
 				// it captures.
@@ -224,14 +237,49 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 	return found
 }
 
-// returnsBool reports whether fn's only result is a bool.
-func returnsBool(fn *ssa.Function) bool {
+// firstResultBool reports whether fn's first result is a bool (a
+// predicate, which may hand back what it found beside it).
+func firstResultBool(fn *ssa.Function) bool {
 	r := fn.Signature.Results()
-	if r.Len() != 1 {
+	if r.Len() == 0 {
 		return false
 	}
 	b, ok := r.At(0).Type().Underlying().(*types.Basic)
 	return ok && b.Kind() == types.Bool
+}
+
+// boolFromCall is the call a bool variable holds the first result of, when
+// it is assigned once in body, from a call: v := f(…), or v, x := f(…).
+func boolFromCall(info *types.Info, body ast.Node, id *ast.Ident) *ast.CallExpr {
+	v, ok := info.ObjectOf(id).(*types.Var)
+	if !ok || v.IsField() {
+		return nil
+	}
+	if b, ok := v.Type().Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
+		return nil
+	}
+	var from *ast.CallExpr
+	n := 0
+	ast.Inspect(body, func(node ast.Node) bool {
+		as, ok := node.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if lid, ok := ast.Unparen(l).(*ast.Ident); !ok || info.ObjectOf(lid) != v {
+				continue
+			}
+			n++
+			if i == 0 && len(as.Rhs) == 1 {
+				from, _ = ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+			}
+		}
+		return true
+	})
+	if n != 1 {
+		return nil
+	}
+	return from
 }
 
 // predicateCompares reports whether a predicate's body compares desired
