@@ -47,7 +47,7 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 		}
 		isWrite := func(c call) bool {
 			w, ok := a.writeOf(info, c)
-			return ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) && !w.status
+			return ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) && !w.status && !a.writesOwnKind(info, c, kind)
 		}
 		firstWrite := func(from, to token.Pos) *call {
 			for _, c := range a.callsIn(fn) {
@@ -85,26 +85,32 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 			default:
 				return true
 			}
-			var chain []*ast.IfStmt
-			for _, st := range list {
-				// An if and the else-ifs chained to it.
+			// Each if, and the else-ifs chained to it, with the statements
+			// that follow the whole chain.
+			type link struct {
+				ifs  *ast.IfStmt
+				rest []ast.Stmt
+			}
+			var chain []link
+			for i, st := range list {
 				for ifs, _ := st.(*ast.IfStmt); ifs != nil; ifs, _ = ifs.Else.(*ast.IfStmt) {
-					chain = append(chain, ifs)
+					chain = append(chain, link{ifs, list[i+1:]})
 				}
 			}
-			for _, ifs := range chain {
-				if !a.compares(info, b, kind, ifs.Cond, ifs.Body, 0, nil) {
-					continue
-				}
+			for _, l := range chain {
+				ifs := l.ifs
 				// The write the comparison guards: in its branch, or after
 				// it when the branch ends the pass or the loop's turn with
-				// nothing done (equal: nothing to do). A branch that
+				// nothing done (equal: nothing to do); a state test guards
+				// the code that sets what it tested. A branch that
 				// returns a failure tested a precondition, not drift.
+				guarded := ifs.Body
 				w := firstWrite(ifs.Body.Pos(), ifs.Body.End())
 				if w == nil && a.endsIdle(info, fn, ifs.Body) {
 					w = firstWrite(ifs.End(), end)
+					guarded = &ast.BlockStmt{List: l.rest}
 				}
-				if w == nil {
+				if w == nil || !a.compares(info, b, kind, ifs.Cond, guarded, 0, nil) {
 					continue
 				}
 				desc, _ := a.writeOf(info, *w)
@@ -117,6 +123,32 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 		})
 	}
 	return out
+}
+
+// writesOwnKind reports whether a write call writes an object of the
+// primary type when the tree declares that type: its object argument (the
+// knowledge table's), or, for a typed client's method, an argument of that
+// type. The Spec of a kind of the tree's own is the desired state, so a
+// write of such an object (a label it normalises, its finalizers) applies
+// none of it; a controller of a kind declared elsewhere (a labeller of
+// ConfigMaps) applies its desired state to the object itself.
+func (a *analysis) writesOwnKind(info *types.Info, c call, kind *types.Named) bool {
+	if kind == nil {
+		return false
+	}
+	if _, own := a.fileAt(kind.Obj().Pos()); !own {
+		return false
+	}
+	if c.known {
+		obj := c.arg(c.fact.Obj)
+		return obj != nil && isKind(info.TypeOf(obj), kind)
+	}
+	for _, arg := range c.expr.Args {
+		if isKind(info.TypeOf(arg), kind) {
+			return true
+		}
+	}
+	return false
 }
 
 // applySite names the function that applies as the drift answer names it
@@ -227,7 +259,7 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 					return true
 				}
 			}
-			if field := stateTest(info, e); field != nil && !assignsField(info, branch, field) {
+			if field := stateTest(info, e); field != nil && !assignsField(info, branch, field) && !a.deletesIn(info, branch) {
 				return true
 			}
 			found = live(e.X, e.Y)
@@ -341,6 +373,9 @@ func stateTest(info *types.Info, e *ast.BinaryExpr) *types.Var {
 	default:
 		return nil
 	}
+	if ix, ok := ast.Unparen(other).(*ast.IndexExpr); ok {
+		other = ix.X // an element of a field (a label, an annotation)
+	}
 	sel, ok := ast.Unparen(other).(*ast.SelectorExpr)
 	if !ok {
 		return nil
@@ -349,6 +384,24 @@ func stateTest(info *types.Info, e *ast.BinaryExpr) *types.Var {
 		return s.Obj().(*types.Var)
 	}
 	return nil
+}
+
+// deletesIn reports whether a block deletes an object: what a state test
+// found is then removed (a ConfigMap labelled stale), which applies the
+// desired state as writing the tested field back does.
+func (a *analysis) deletesIn(info *types.Info, b *ast.BlockStmt) bool {
+	if b == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		if ce, ok := n.(*ast.CallExpr); ok && !found {
+			w, ok := a.writeOf(info, a.makeCall(info, ce, nil))
+			found = ok && w.verb == verbDelete
+		}
+		return !found
+	})
+	return found
 }
 
 // assignsField reports whether a block assigns a field.
@@ -363,6 +416,9 @@ func assignsField(info *types.Info, b *ast.BlockStmt, field *types.Var) bool {
 			return !found
 		}
 		for _, l := range as.Lhs {
+			if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok {
+				l = ix.X // an element of the field
+			}
 			if s, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && info.Uses[s.Sel] == field {
 				found = true
 			}

@@ -355,6 +355,14 @@ func checkAnswers(t *testing.T, c locate.Controller, want wants.Expectations) {
 			}
 		}
 	}
+	// A comparison cited in the fixture's own code is a wanted one: the
+	// decoys (a test of the primary's own state, a precondition) are not.
+	for _, s := range c.Drift {
+		at := fmt.Sprintf("%s:%d", s.File, s.Line)
+		if s.Step == locate.StepCompare && !strings.Contains(s.File, "@") && !slices.Contains(want.Answers["drift:compare"], at) {
+			t.Errorf("%s: drift: a comparison at %s (%s) the fixture does not want", c.Name, at, s.Text)
+		}
+	}
 	if want.None["interval-trace"] && len(c.IntervalTrace) > 0 {
 		t.Errorf("%s: interval trace: got %d steps, want none", c.Name, len(c.IntervalTrace))
 	}

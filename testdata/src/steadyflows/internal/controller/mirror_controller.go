@@ -29,6 +29,12 @@ func (r *MirrorReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if err := r.Get(ctx, req.NamespacedName, obj); err != nil { // want "MirrorReconciler/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
+	if !mirrored(obj) { // decoy: drift:compare (the Ticker's own label, set on the Ticker: no desired state applied)
+		metav1.SetMetaDataLabel(&obj.ObjectMeta, "mirrored", "true")
+		if err := r.Update(ctx, obj); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
 	period := strconv.FormatInt(obj.Spec.PeriodSeconds, 10)
 	live := &corev1.ConfigMap{}
 	key := client.ObjectKey{Namespace: obj.Namespace, Name: obj.Name + "-mirror"}
@@ -53,6 +59,11 @@ func (r *MirrorReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 func periodDiffers(live *corev1.ConfigMap, want string) (bool, string) {
 	got := live.Data["period"]
 	return got != want, got
+}
+
+// mirrored reports whether the Ticker is labelled as mirrored.
+func mirrored(t *tickv1.Ticker) bool {
+	return t.Labels["mirrored"] == "true"
 }
 
 // SetupWithManager registers the reconciler for Tickers.
