@@ -39,21 +39,22 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 	var out []*found
 	for _, c := range completes {
 		arg := c.arg(c.fact.Arg)
-		if c.fact.ArgIsOptions {
-			arg = optionsField(info, arg, optionsReconciler)
-		}
-		var rts []*types.Named
-		var end *flowVal
+		var h held
 		if body != nil && arg != nil {
-			h := a.heldReconcilers(fl, body, arg, nil, maxWrapDepth)
-			if len(h.types) == 0 && len(h.params) > 0 {
+			h = a.heldReconcilers(fl, body, arg, reconcilerPath(c.fact), maxWrapDepth)
+			if h.caller() {
 				// The reconciler is the caller's: each call of this
 				// function registers it (liftedRoles).
 				continue
 			}
-			rts, end = h.types, h.end
 		}
-		if len(rts) == 0 {
+		if c.fact.ArgIsOptions {
+			// Read from the syntax of an options literal when the flow
+			// engine found no reconciler (a wrapper's result).
+			arg = optionsField(info, arg, optionsReconciler)
+		}
+		rts := h.types
+		if len(rts) == 0 && len(h.funcs) == 0 && !a.runsFunc(info, arg) {
 			rts = a.reconcilerTypes(fd, info, arg)
 		}
 		before := len(out)
@@ -64,12 +65,18 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 			// the function's own For, or its watches, are its.
 			kinds = registeredIn(info, fors)
 		}
+		var names []string
+		var entries []*ssa.Function
 		for _, rt := range rts {
-			entry := a.methodFunc(rt, methodReconcile)
-			if entry == nil {
-				continue
+			if entry := a.methodFunc(rt, methodReconcile); entry != nil {
+				names, entries = append(names, rt.Obj().Name()), append(entries, entry)
 			}
-			f := &found{name: rt.Obj().Name(), style: StyleControllerRuntime, entry: entry,
+		}
+		for _, fn := range h.funcs {
+			names, entries = append(names, syncName(fn)), append(entries, fn)
+		}
+		for i, entry := range entries {
+			f := &found{name: names[i], style: StyleControllerRuntime, entry: entry,
 				registration: []Site{a.site(c.expr.Lparen)}}
 			if len(kinds) == 1 && !c.fact.ArgIsOptions {
 				f.kind = kinds[0]
@@ -80,10 +87,40 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 			out = append(out, f)
 		}
 		if len(out) == before {
-			a.miss(c, arg, end)
+			a.miss(c, c.arg(c.fact.Arg), h.end)
 		}
 	}
 	return out
+}
+
+// reconcilerPath is the path below a registration's argument that holds
+// the reconciler: the Reconciler field of an options struct, or none.
+func reconcilerPath(f Fact) []string {
+	if f.ArgIsOptions {
+		return []string{optionsReconciler}
+	}
+	return nil
+}
+
+// runsFunc reports whether a registered value is of a library type whose
+// Reconcile calls the function the value was converted from
+// (reconcile.Func): its entry is that function, never the registering
+// method's receiver.
+func (a *analysis) runsFunc(info *types.Info, arg ast.Expr) bool {
+	if arg == nil {
+		return false
+	}
+	t := info.TypeOf(arg)
+	if t == nil {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, methodReconcile)
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	f, known := knowledge[funcKey(fn)]
+	return known && f.Role == RoleReconcileFunc
 }
 
 // miss records a registration that gave no controller, and where the trail

@@ -55,6 +55,7 @@ const (
 	RoleImplEnqueue              // a dependency's controller enqueues a key (the object's, its owner's…), or returns a function that does: Obj is the object, Key the key (-1: none)
 	RoleNewError                 // returns a new error, never nil
 	RoleTimer                    // arms a timer: Arg is the delay, Callback the function it runs when it fires (-1: the caller waits on the timer's channel)
+	RoleReconcileFunc            // a function type's Reconcile, which calls the function converted to the type: that function is the entry
 )
 
 // Fact is one entry of the knowledge table.
@@ -300,7 +301,9 @@ var knowledge = map[string]Fact{
 	"(*" + cr + "builder.TypedBuilder).Complete": {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
 	"(*" + cr + "builder.Builder).Complete":      {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0, Before: "v0.19.0"},
 	"(*" + cr + "builder.TypedBuilder).Build":    {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
-	"(*" + cr + "builder.Builder).Build":         {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0, Before: "v0.19.0"},
+	// reconcile.Func(fn) (an alias of TypedFunc[Request]) registers fn.
+	"(" + cr + "reconcile.TypedFunc).Reconcile": {Role: RoleReconcileFunc, Obj: -1, Key: -1, Arg: -1},
+	"(*" + cr + "builder.Builder).Build":        {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0, Before: "v0.19.0"},
 
 	"(*k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta).GetDeletionTimestamp": {Role: RoleDeletionTimestamp, Obj: -1, Key: -1, Arg: -1},
 	"(k8s.io/apimachinery/pkg/apis/meta/v1.Object).GetDeletionTimestamp":      {Role: RoleDeletionTimestamp, Obj: -1, Key: -1, Arg: -1},
