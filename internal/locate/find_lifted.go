@@ -130,6 +130,9 @@ func layerParams(b *flowBody, vals []flowVal) []int {
 type held struct {
 	types []*types.Named
 	funcs []*ssa.Function
+	// objects are the object reconcilers a library adapter makes a
+	// reconciler of (reconcile.AsReconciler).
+	objects []adapted
 	// params are the parameters the reconciler itself comes from;
 	// optionParams those of an options struct whose reconciler field it
 	// is (the value was followed below the struct, to a parameter holding
@@ -143,7 +146,7 @@ type held struct {
 // caller reports whether the registration's reconciler is its caller's
 // (a parameter): each call of the registering function registers it.
 func (h held) caller() bool {
-	return len(h.types) == 0 && len(h.funcs) == 0 && (len(h.params) > 0 || len(h.optionParams) > 0)
+	return len(h.types) == 0 && len(h.funcs) == 0 && len(h.objects) == 0 && (len(h.params) > 0 || len(h.optionParams) > 0)
 }
 
 // heldReconcilers follows a registered reconciler value (or the path below
@@ -181,6 +184,14 @@ func (a *analysis) heldReconcilers(fl *flowEngine, b *flowBody, e ast.Expr, path
 			}
 			// A parameter of a concrete type (the receiver): the value
 			// is of its type.
+		}
+		if objs, ok := a.adaptedObjects(fl, v); ok {
+			for _, o := range objs {
+				if !slices.ContainsFunc(out.objects, func(x adapted) bool { return x.t == o.t }) {
+					out.objects = append(out.objects, o)
+				}
+			}
+			continue
 		}
 		if v.ended() && out.end == nil {
 			end := v
@@ -231,6 +242,53 @@ func (a *analysis) heldReconcilers(fl *flowEngine, b *flowBody, e ast.Expr, path
 		}
 	}
 	return out
+}
+
+// adapted is an object reconciler that a library adapter makes a
+// reconciler of: its type, and the adapter's call.
+type adapted struct {
+	t       *types.Named
+	adapter call
+}
+
+// adaptedObjects follows a value that is the result of a library adapter
+// making a reconciler of an object reconciler (reconcile.AsReconciler) to
+// the tree's types it is handed whose Reconcile takes the object; ok says
+// the value is such a result.
+func (a *analysis) adaptedObjects(fl *flowEngine, v flowVal) ([]adapted, bool) {
+	if v.b == nil || v.e == nil {
+		return nil, false
+	}
+	ce, isCall := ast.Unparen(v.e).(*ast.CallExpr)
+	if !isCall {
+		return nil, false
+	}
+	c := a.makeCall(v.b.info, ce, nil)
+	if !c.known || c.fact.Role != RoleObjectReconciler || c.arg(c.fact.Arg) == nil {
+		return nil, false
+	}
+	var out []adapted
+	for _, w := range fl.values(v.b, c.arg(c.fact.Arg)) {
+		if w.e == nil || w.b == nil {
+			continue
+		}
+		for _, n := range a.ownNamed(nil, w.b.info.TypeOf(w.e)) {
+			if fn := a.methodFunc(n, methodReconcile); fn != nil && reconciledObject(fn) != nil {
+				out = append(out, adapted{t: n, adapter: c})
+			}
+		}
+	}
+	return out, true
+}
+
+// reconciledObject is the API object type a Reconcile(ctx, obj) takes, or nil.
+func reconciledObject(fn *ssa.Function) *types.Named {
+	params := fn.Signature.Params()
+	if params.Len() != 2 || typeKey(params.At(0).Type()) != typeContext || !IsObjectPointer(params.At(1).Type()) {
+		return nil
+	}
+	n, _ := deref(params.At(1).Type()).(*types.Named)
+	return n
 }
 
 // concreteParam reports whether a value is a whole parameter of a concrete

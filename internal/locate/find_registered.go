@@ -5,9 +5,12 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 )
 
 // findRegistered finds the reconcilers a function registers with
@@ -54,7 +57,7 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 			arg = optionsField(info, arg, optionsReconciler)
 		}
 		rts := h.types
-		if len(rts) == 0 && len(h.funcs) == 0 && !a.runsFunc(info, arg) {
+		if len(rts) == 0 && len(h.funcs) == 0 && len(h.objects) == 0 && !a.runsFunc(info, arg) {
 			rts = a.reconcilerTypes(fd, info, arg)
 		}
 		before := len(out)
@@ -86,11 +89,80 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 			f.keyParams = requestParams(entry)
 			out = append(out, f)
 		}
+		for _, o := range h.objects {
+			// The library reads the object by the request's key and
+			// hands it to the object reconciler: the kind is the type
+			// it reads.
+			entry := a.methodFunc(o.t, methodReconcile)
+			f := &found{name: o.t.Obj().Name(), style: StyleControllerRuntime, entry: entry,
+				registration: []Site{a.site(c.expr.Lparen)}, kind: reconciledObject(entry),
+				adapter: &adapterRead{call: a.site(o.adapter.expr.Lparen), read: a.adapterRead(o.adapter)}}
+			f.keyParams = requestParams(entry)
+			out = append(out, f)
+		}
 		if len(out) == before {
 			a.miss(c, c.arg(c.fact.Arg), h.end)
 		}
 	}
 	return out
+}
+
+// adapterRead cites, in the library's source at the version the tree
+// requires, the read of the object by the request's key that an adapter
+// making a reconciler of an object reconciler does (its knowledge entry
+// names it); nil, with a warning, when it is not found there.
+func (a *analysis) adapterRead(c call) *Site {
+	k := c.fact.Adapter
+	if k == nil || c.fn == nil || c.fn.Pkg() == nil {
+		return nil
+	}
+	dir, module, version := a.depDir(c.fn.Pkg().Path())
+	var out *Site
+	if dir != "" {
+		file := filepath.Join(dir, k.File)
+		fd, fset := a.depFunc(file, func(fd *ast.FuncDecl, _ *token.FileSet) bool {
+			return fd.Name.Name == k.Method && recvTypeName(fd) == k.Type
+		})
+		if fd != nil {
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				ce, ok := n.(*ast.CallExpr)
+				if !ok || out != nil {
+					return out == nil
+				}
+				if sel, ok := ce.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == k.Read {
+					out = &Site{Site: a.cite.Line(file, fset.PositionFor(ce.Pos(), false).Line, cite.FuncName(fd))}
+				}
+				return true
+			})
+		}
+	}
+	if out == nil {
+		a.warn(fmt.Sprintf("%s@%s: the read of the object in %s is not cited: ctrlcmp knows it as the %s call in %s.%s in %s, and finds none there at this version; the knowledge table (internal/locate/knowledge.go) needs an entry for it",
+			module, version, cite.ObjectName(c.fn), k.Read, k.Type, k.Method, k.File))
+	}
+	return out
+}
+
+// recvTypeName is the name of a method declaration's receiver type (T of
+// T, *T, T[P] or *T[P]), or "".
+func recvTypeName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) != 1 {
+		return ""
+	}
+	e := fd.Recv.List[0].Type
+	if st, ok := e.(*ast.StarExpr); ok {
+		e = st.X
+	}
+	switch x := e.(type) {
+	case *ast.IndexExpr:
+		e = x.X
+	case *ast.IndexListExpr:
+		e = x.X
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
 }
 
 // reconcilerPath is the path below a registration's argument that holds

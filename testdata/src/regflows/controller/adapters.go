@@ -81,3 +81,33 @@ func (r *ControllerLabeller) Reconcile(ctx context.Context, req reconcile.Reques
 	}
 	return reconcile.Result{}, nil
 }
+
+// VolumeLabeller labels PersistentVolumes; it is an object reconciler,
+// which the library's adapter hands the volume it reads by the key. Its
+// ConfigMap read is a decoy: by the volume's name, not the request's key.
+type VolumeLabeller struct {
+	client.Client
+}
+
+// SetupWithManager registers the PersistentVolume controller.
+func (r *VolumeLabeller) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		Named("persistentvolumes").
+		For(&corev1.PersistentVolume{}).
+		Complete(reconcile.AsReconciler(mgr.GetClient(), r)) // want "VolumeLabeller/reread"
+}
+
+// Reconcile labels one PersistentVolume once.
+func (r *VolumeLabeller) Reconcile(ctx context.Context, pv *corev1.PersistentVolume) (reconcile.Result, error) { // want "VolumeLabeller/reconcile-entry"
+	var cm corev1.ConfigMap
+	if err := r.Get(ctx, client.ObjectKey{Name: pv.Name}, &cm); client.IgnoreNotFound(err) != nil {
+		return reconcile.Result{}, err
+	}
+	if pv.Labels[seenLabel] == "" { // want "VolumeLabeller/drift:compare"
+		pv.Labels = map[string]string{seenLabel: "yes"}
+		if err := r.Update(ctx, pv); err != nil { // want "VolumeLabeller/drift:apply"
+			return reconcile.Result{}, err // want "VolumeLabeller/requeue-error"
+		}
+	}
+	return reconcile.Result{}, nil
+}
