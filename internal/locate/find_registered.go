@@ -62,6 +62,10 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 		}
 		before := len(out)
 		kinds := a.registeredKinds(fd, info, c, fors)
+		watches := c.fact.ArgIsOptions
+		if len(kinds) == 0 && !c.known {
+			kinds, watches = a.layerKinds(fl, c, maxLiftRounds)
+		}
 		if len(kinds) == 0 && len(completes) == 1 {
 			// The one registration of the function, on a builder or
 			// controller held where the chain is not followed (a field):
@@ -81,7 +85,7 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 		for i, entry := range entries {
 			f := &found{name: names[i], style: StyleControllerRuntime, entry: entry,
 				registration: []Site{a.site(c.expr.Lparen)}}
-			if len(kinds) == 1 && !c.fact.ArgIsOptions {
+			if len(kinds) == 1 && !watches {
 				f.kind = kinds[0]
 			} else {
 				f.watched = kinds
@@ -193,6 +197,52 @@ func (a *analysis) runsFunc(info *types.Info, arg ast.Expr) bool {
 	}
 	f, known := knowledge[funcKey(fn)]
 	return known && f.Role == RoleReconcileFunc
+}
+
+// layerKinds returns the types a registration made through the tree's own
+// layer names, and whether they are watches (of a controller made by an
+// options struct) rather than a For: a call of a function that hands its
+// caller's reconciler on to the library registers what the library's call
+// in it names (the layer's For, or the watches made on the controller it
+// makes), through up to depth layers.
+func (a *analysis) layerKinds(fl *flowEngine, c call, depth int) ([]*types.Named, bool) {
+	if c.known || c.fn == nil || depth == 0 {
+		return nil, false
+	}
+	fd := a.decls[c.fn.Origin()]
+	b := a.ownBody(c.fn.Origin())
+	if fd == nil || fd.Body == nil || b == nil {
+		return nil, false
+	}
+	info := a.infoAt(fd.Pos())
+	var fors, completes []call
+	for _, rc := range a.registrationCalls(fd) {
+		switch rc.fact.Role {
+		case RoleRegisterFor, RoleEnqueueOwner:
+			fors = append(fors, rc)
+		case RoleRegisterComplete:
+			completes = append(completes, rc)
+		}
+	}
+	for _, inner := range completes {
+		// Only the layer's registration of the reconciler the call hands
+		// it.
+		h := a.heldReconcilers(fl, b, inner.arg(inner.fact.Arg), reconcilerPath(inner.fact), maxWrapDepth)
+		params := h.params
+		if c.fact.ArgIsOptions {
+			params = h.optionParams
+		}
+		if !slices.Contains(params, c.fact.Arg) {
+			continue
+		}
+		if kinds := a.registeredKinds(fd, info, inner, fors); len(kinds) > 0 {
+			return kinds, inner.fact.ArgIsOptions
+		}
+		if kinds, watches := a.layerKinds(fl, inner, depth-1); len(kinds) > 0 {
+			return kinds, watches
+		}
+	}
+	return nil, false
 }
 
 // miss records a registration that gave no controller, and where the trail

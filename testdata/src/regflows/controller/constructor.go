@@ -16,7 +16,8 @@ import (
 // reconcile.Reconciler, and handed on through the tree's own layers
 // before they reach controller.New.
 
-// ServiceReconciler labels Services.
+// ServiceReconciler labels Services; the watches that say so are made in
+// the helper it is handed to.
 type ServiceReconciler struct {
 	client.Client
 }
@@ -47,6 +48,11 @@ func add(mgr manager.Manager, name string, r reconcile.Reconciler) error {
 
 // Reconcile labels one Service once.
 func (r *ServiceReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) { // want "ServiceReconciler/reconcile-entry"
+	// A decoy: the Endpoints of the same name, read by the key first.
+	var ep corev1.Endpoints
+	if err := r.Get(ctx, req.NamespacedName, &ep); client.IgnoreNotFound(err) != nil {
+		return reconcile.Result{}, err
+	}
 	var svc corev1.Service
 	if err := r.Get(ctx, req.NamespacedName, &svc); err != nil { // want "ServiceReconciler/reread"
 		return reconcile.Result{}, client.IgnoreNotFound(err)
