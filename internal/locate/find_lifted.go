@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -45,20 +46,29 @@ func (a *analysis) liftedRoles() map[*types.Func][]Fact {
 				continue
 			}
 			for _, c := range a.registrationCalls(fd) {
-				arg := c.arg(c.fact.Arg)
+				arg := registeredArg(b.info, c)
 				if arg == nil {
 					continue
 				}
-				var params, optionParams []int
+				var facts []Fact
 				switch c.fact.Role {
 				case RoleRegisterComplete:
 					h := a.heldReconcilers(fl, b, arg, reconcilerPath(c.fact), maxWrapDepth)
-					params, optionParams = h.params, h.optionParams
+					for _, p := range h.params {
+						facts = append(facts, Fact{Role: c.fact.Role, Obj: -1, Key: -1, Arg: p})
+					}
+					for _, p := range h.optionParams {
+						facts = append(facts, Fact{Role: c.fact.Role, Obj: -1, Key: -1, Arg: p, ArgIsOptions: true})
+					}
+					for _, p := range h.recvPaths {
+						facts = append(facts, Fact{Role: c.fact.Role, Obj: -1, Key: -1, Arg: -1, RecvPath: p})
+					}
 				case RoleRegisterFor:
-					params = layerParams(b, fl.values(b, arg))
+					for _, p := range layerParams(b, fl.values(b, arg)) {
+						facts = append(facts, Fact{Role: c.fact.Role, Obj: -1, Key: -1, Arg: p})
+					}
 				}
-				for i, p := range append(params, optionParams...) {
-					f := Fact{Role: c.fact.Role, Obj: -1, Key: -1, Arg: p, ArgIsOptions: i >= len(params)}
+				for _, f := range facts {
 					if !slices.Contains(a.lifted[obj], f) {
 						a.lifted[obj] = append(a.lifted[obj], f)
 						changed = true
@@ -138,6 +148,9 @@ type held struct {
 	// is (the value was followed below the struct, to a parameter holding
 	// all of it).
 	params, optionParams []int
+	// recvPaths are the paths below the registering method's receiver
+	// it comes from (a field the method's callers set).
+	recvPaths []string
 	// end is where the first trail the engine could not follow ends, and
 	// why (the reason a registration gave no controller).
 	end *flowVal
@@ -146,7 +159,7 @@ type held struct {
 // caller reports whether the registration's reconciler is its caller's
 // (a parameter): each call of the registering function registers it.
 func (h held) caller() bool {
-	return len(h.types) == 0 && len(h.funcs) == 0 && len(h.objects) == 0 && (len(h.params) > 0 || len(h.optionParams) > 0)
+	return len(h.types) == 0 && len(h.funcs) == 0 && len(h.objects) == 0 && (len(h.params) > 0 || len(h.optionParams) > 0 || len(h.recvPaths) > 0)
 }
 
 // heldReconcilers follows a registered reconciler value (or the path below
@@ -164,6 +177,18 @@ func (a *analysis) heldReconcilers(fl *flowEngine, b *flowBody, e ast.Expr, path
 				if !slices.Contains(out.optionParams, p) {
 					out.optionParams = append(out.optionParams, p)
 				}
+			}
+			continue
+		}
+		if p := recvPath(b, v); p != "" {
+			// A field of the receiver: its callers set it.
+			if !slices.Contains(out.recvPaths, p) {
+				out.recvPaths = append(out.recvPaths, p)
+			}
+			if out.end == nil {
+				end := v
+				end.end, end.why = v.e.Pos(), "a field of the receiver, which the method's callers set"
+				out.end = &end
 			}
 			continue
 		}
@@ -289,6 +314,16 @@ func reconciledObject(fn *ssa.Function) *types.Named {
 	}
 	n, _ := deref(params.At(1).Type()).(*types.Named)
 	return n
+}
+
+// recvPath is the dot-separated path below the receiver of a method that
+// a value is read from, or "" (not a field of the receiver, or an element
+// of one).
+func recvPath(b *flowBody, v flowVal) string {
+	if v.param != 0 || v.b != b || b.lit != nil || b.decl.Recv == nil || len(v.path) == 0 || slices.Contains(v.path, elem) {
+		return ""
+	}
+	return strings.Join(v.path, ".")
 }
 
 // concreteParam reports whether a value is a whole parameter of a concrete

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -41,13 +42,16 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 	fl := &flowEngine{a: a}
 	var out []*found
 	for _, c := range completes {
-		arg := c.arg(c.fact.Arg)
+		arg := registeredArg(info, c)
 		var h held
 		if body != nil && arg != nil {
 			h = a.heldReconcilers(fl, body, arg, reconcilerPath(c.fact), maxWrapDepth)
-			if h.caller() {
+			if h.caller() && len(h.recvPaths) == 0 {
 				// The reconciler is the caller's: each call of this
-				// function registers it (liftedRoles).
+				// function registers it (liftedRoles). (A field of the
+				// receiver is read here too: a method called through an
+				// interface, or from outside the tree, has no call that
+				// lifts it.)
 				continue
 			}
 		}
@@ -105,7 +109,7 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 			out = append(out, f)
 		}
 		if len(out) == before {
-			a.miss(c, c.arg(c.fact.Arg), h.end)
+			a.miss(c, registeredArg(info, c), h.end)
 		}
 	}
 	return out
@@ -169,9 +173,28 @@ func recvTypeName(fd *ast.FuncDecl) string {
 	return ""
 }
 
+// registeredArg is the expression a registration's reconciler is read
+// from: the argument its fact names, or the receiver of a call of the
+// tree's method that registers a field of its receiver.
+func registeredArg(info *types.Info, c call) ast.Expr {
+	if c.fact.RecvPath == "" {
+		return c.arg(c.fact.Arg)
+	}
+	if sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr); ok {
+		if s := info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+			return sel.X
+		}
+	}
+	return nil
+}
+
 // reconcilerPath is the path below a registration's argument that holds
-// the reconciler: the Reconciler field of an options struct, or none.
+// the reconciler: the receiver's field a lifted registration names, the
+// Reconciler field of an options struct, or none.
 func reconcilerPath(f Fact) []string {
+	if f.RecvPath != "" {
+		return strings.Split(f.RecvPath, ".")
+	}
 	if f.ArgIsOptions {
 		return []string{optionsReconciler}
 	}
@@ -227,12 +250,12 @@ func (a *analysis) layerKinds(fl *flowEngine, c call, depth int) ([]*types.Named
 	for _, inner := range completes {
 		// Only the layer's registration of the reconciler the call hands
 		// it.
-		h := a.heldReconcilers(fl, b, inner.arg(inner.fact.Arg), reconcilerPath(inner.fact), maxWrapDepth)
+		h := a.heldReconcilers(fl, b, registeredArg(info, inner), reconcilerPath(inner.fact), maxWrapDepth)
 		params := h.params
 		if c.fact.ArgIsOptions {
 			params = h.optionParams
 		}
-		if !slices.Contains(params, c.fact.Arg) {
+		if !slices.Contains(params, c.fact.Arg) && (c.fact.RecvPath == "" || !slices.Contains(h.recvPaths, c.fact.RecvPath)) {
 			continue
 		}
 		if kinds := a.registeredKinds(fd, info, inner, fors); len(kinds) > 0 {

@@ -71,6 +71,10 @@ type Fact struct {
 	// ArgIsOptions says Arg is an options struct whose Reconciler field is
 	// the value the role is about.
 	ArgIsOptions bool
+	// RecvPath is, for a call of the tree's own method that registers a
+	// reconciler it holds in a field of its receiver (liftedRoles), the
+	// field's path, dot-separated (Arg is then -1).
+	RecvPath string
 	// Implied is the qualified name of the constant a helper sets without
 	// taking it as an argument (MarkReconciling sets Reconciling).
 	Implied string

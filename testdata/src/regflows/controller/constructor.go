@@ -178,3 +178,46 @@ func (r *UnusedReconciler) Reconcile(ctx context.Context, req reconcile.Request)
 	}
 	return reconcile.Result{}, r.Delete(ctx, &node)
 }
+
+// LimitRangeReconciler labels LimitRanges; it is kept in a field of a
+// registrar, whose method registers it.
+type LimitRangeReconciler struct {
+	client.Client
+}
+
+// registrar registers the reconciler it holds.
+type registrar struct {
+	mgr        manager.Manager
+	reconciler reconcile.Reconciler
+}
+
+// AddLimitRanges registers the LimitRange controller through a registrar.
+func AddLimitRanges(mgr manager.Manager) error {
+	reg := &registrar{mgr: mgr}
+	reg.reconciler = &LimitRangeReconciler{Client: mgr.GetClient()}
+	return reg.register("limitranges")
+}
+
+// register registers the reconciler the registrar holds, for LimitRanges.
+func (g *registrar) register(name string) error {
+	c, err := controller.New(name, g.mgr, controller.Options{Reconciler: g.reconciler})
+	if err != nil {
+		return err
+	}
+	return c.Watch(source.Kind(g.mgr.GetCache(), &corev1.LimitRange{}, &handler.TypedEnqueueRequestForObject[*corev1.LimitRange]{}))
+}
+
+// Reconcile labels one LimitRange once.
+func (r *LimitRangeReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) { // want "LimitRangeReconciler/reconcile-entry"
+	var lr corev1.LimitRange
+	if err := r.Get(ctx, req.NamespacedName, &lr); err != nil { // want "LimitRangeReconciler/reread"
+		return reconcile.Result{}, client.IgnoreNotFound(err)
+	}
+	if lr.Labels[seenLabel] == "" { // want "LimitRangeReconciler/drift:compare"
+		lr.Labels = map[string]string{seenLabel: "yes"}
+		if err := r.Update(ctx, &lr); err != nil { // want "LimitRangeReconciler/drift:apply"
+			return reconcile.Result{}, err // want "LimitRangeReconciler/requeue-error"
+		}
+	}
+	return reconcile.Result{}, nil
+}
