@@ -216,6 +216,11 @@ func (a *analysis) heldReconcilers(fl *flowEngine, b *flowBody, e ast.Expr, path
 					out.objects = append(out.objects, o)
 				}
 			}
+			if len(objs) == 0 && out.end == nil {
+				end := v
+				end.end, end.why = v.e.Pos(), "the object reconciler the library's adapter is handed is none of the tree's types with a Reconcile(ctx, obj)"
+				out.end = &end
+			}
 			continue
 		}
 		if v.ended() && out.end == nil {
