@@ -296,6 +296,7 @@ func (a *analysis) registeredKinds(fd *ast.FuncDecl, info *types.Info, c call, f
 	} else {
 		vars := map[*types.Var]bool{}
 		assignedFrom(info, fd.Body, c.expr, true, vars)
+		fieldsAssigned(info, fd.Body, c.expr, vars)
 		for v := range vars {
 			for r := range builderGroup(info, fd.Body, v) {
 				roots[r] = true
@@ -412,10 +413,43 @@ func builderRoot(info *types.Info, e ast.Expr) any {
 				return v
 			}
 			return x
+		case *ast.SelectorExpr:
+			// A builder or controller kept in a field (r.ctrl.Watch(…)).
+			if s := info.Selections[x]; s != nil && s.Kind() == types.FieldVal {
+				return s.Obj()
+			}
+			return x
 		default:
 			return x
 		}
 	}
+}
+
+// fieldsAssigned adds to vars the fields a body assigns the value of e to
+// (r.ctrl, err = controller.New(…)).
+func fieldsAssigned(info *types.Info, body ast.Node, e ast.Expr, vars map[*types.Var]bool) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, rhs := range as.Rhs {
+			if ast.Unparen(rhs) != e {
+				continue
+			}
+			if len(as.Lhs) != len(as.Rhs) {
+				i = 0
+			}
+			if sel, ok := ast.Unparen(as.Lhs[i]).(*ast.SelectorExpr); ok {
+				if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
+					if v, ok := s.Obj().(*types.Var); ok {
+						vars[v] = true
+					}
+				}
+			}
+		}
+		return true
+	})
 }
 
 // builderGroup returns the roots of one builder value, from the root of a

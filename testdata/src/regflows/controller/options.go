@@ -169,3 +169,41 @@ func (r *ClaimReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	}
 	return reconcile.Result{}, nil
 }
+
+// QuotaReconciler labels ResourceQuotas; it keeps its controller in a
+// field and watches only the Pods the quotas own, through that field.
+type QuotaReconciler struct {
+	client.Client
+	ctrl controller.Controller
+}
+
+// SetupWithManager registers the ResourceQuota controller.
+func (r *QuotaReconciler) SetupWithManager(mgr manager.Manager) error {
+	var err error
+	r.ctrl, err = controller.New("quotas", mgr, controller.Options{Reconciler: r})
+	if err != nil {
+		return err
+	}
+	return r.ctrl.Watch(source.Kind(mgr.GetCache(), &corev1.Pod{},
+		handler.TypedEnqueueRequestForOwner[*corev1.Pod](mgr.GetScheme(), mgr.GetRESTMapper(), &corev1.ResourceQuota{})))
+}
+
+// Reconcile labels one ResourceQuota once.
+func (r *QuotaReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) { // want "QuotaReconciler/reconcile-entry"
+	// A decoy: the Pod of the same name, read by the key first.
+	var pod corev1.Pod
+	if err := r.Get(ctx, req.NamespacedName, &pod); client.IgnoreNotFound(err) != nil {
+		return reconcile.Result{}, err
+	}
+	var quota corev1.ResourceQuota
+	if err := r.Get(ctx, req.NamespacedName, &quota); err != nil { // want "QuotaReconciler/reread"
+		return reconcile.Result{}, client.IgnoreNotFound(err)
+	}
+	if quota.Labels[seenLabel] == "" { // want "QuotaReconciler/drift:compare"
+		quota.Labels = map[string]string{seenLabel: "yes"}
+		if err := r.Update(ctx, &quota); err != nil { // want "QuotaReconciler/drift:apply"
+			return reconcile.Result{}, err // want "QuotaReconciler/requeue-error"
+		}
+	}
+	return reconcile.Result{}, nil
+}
