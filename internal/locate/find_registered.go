@@ -51,7 +51,10 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 				// function registers it (liftedRoles). (A field of the
 				// receiver is read here too: a method called through an
 				// interface, or from outside the tree, has no call that
-				// lifts it.)
+				// lifts it.) Should no call be followed, the trail ends
+				// here.
+				a.misses = append(a.misses, miss{at: a.site(c.expr.Lparen),
+					why: fmt.Sprintf("the reconciler is a parameter of %s, which its callers hand it, and no call of it was followed", fd.Name.Name)})
 				continue
 			}
 		}
