@@ -21,8 +21,11 @@ import (
 // builder or controller value, however many a function registers. A call
 // of the tree's own layer over these (liftedRoles) registers as they do;
 // the layer's own call of the library, given its caller's reconciler,
-// registers nothing itself. A registration that gives no controller is
-// recorded as a miss, with where its reconciler's trail ends.
+// registers nothing itself. The reconciler is followed by the flow engine
+// (below an options struct, through constructors and fields, to a
+// function converted to reconcile.Func or an object reconciler a library
+// adapter is handed). A registration that gives no controller is recorded
+// as a miss, with where its reconciler's trail ends.
 func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 	info := a.infoAt(fd.Pos())
 	a.liftedRoles()
@@ -75,8 +78,9 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 		}
 		if len(kinds) == 0 && len(completes) == 1 {
 			// The one registration of the function, on a builder or
-			// controller held where the chain is not followed (a field):
-			// the function's own For, or its watches, are its.
+			// controller held where the chain is not followed (handed
+			// through a call): the function's own For, or its watches,
+			// are its.
 			kinds = registeredIn(info, fors)
 		}
 		var names []string
