@@ -564,15 +564,7 @@ func (a *analysis) libraryDrift(c call) []Step {
 	if k == nil || c.fn.Pkg() == nil {
 		return nil
 	}
-	var dir, module, version string
-	for _, p := range a.tree.All {
-		if p.PkgPath == c.fn.Pkg().Path() && len(p.GoFiles) > 0 {
-			dir = filepath.Dir(p.GoFiles[0])
-			if p.Module != nil {
-				module, version = p.Module.Path, p.Module.Version
-			}
-		}
-	}
+	dir, module, version := a.depDir(c.fn.Pkg().Path())
 	if dir == "" {
 		return nil
 	}
@@ -621,6 +613,20 @@ func (a *analysis) libraryDrift(c call) []Step {
 			at, cite.ObjectName(c.fn), versionedNames(k.Compare), k.File, k.Func))
 	}
 	return out
+}
+
+// depDir is the directory of a loaded dependency package, and its
+// module's path and version ("" when it is not loaded).
+func (a *analysis) depDir(path string) (dir, module, version string) {
+	for _, p := range a.tree.All {
+		if p.PkgPath == path && len(p.GoFiles) > 0 {
+			dir = filepath.Dir(p.GoFiles[0])
+			if p.Module != nil {
+				module, version = p.Module.Path, p.Module.Version
+			}
+		}
+	}
+	return dir, module, version
 }
 
 // versionedNames describes a library's names with their versions.

@@ -36,10 +36,22 @@ type found struct {
 	// events says the queue's items are events that carry the object, not
 	// keys (a FIFO popped with a process function, a channel of events).
 	events bool
+	// adapter is, for an object reconciler a library adapter makes a
+	// reconciler of, where the library reads the object.
+	adapter *adapterRead
 	// impl is, for a generated reconciler, the hand-written ReconcileKind
 	// it runs (one generated reconciler may be handed several types, a
 	// controller each).
 	impl *ssa.Function
+}
+
+// adapterRead is the read of the object by the request's key that a
+// library adapter does before it calls the object reconciler: the
+// adapter's call in the tree, and the read in the library's source (nil
+// when it is not found there).
+type adapterRead struct {
+	call Site
+	read *Site
 }
 
 // miss is a registration or a worker that gave no controller: where it is,

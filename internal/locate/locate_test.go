@@ -73,6 +73,7 @@ var fixtures = []string{
 	"callpaths",
 	"dynworker",
 	"finfall",
+	"regflows",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
@@ -265,8 +266,8 @@ func checkRows(t *testing.T, c locate.Controller, want wants.Expectations) {
 			t.Errorf("%s: %s: the fixture states no expectation (add a want or want-none comment)", c.Name, id)
 		case !hasPrimary:
 			t.Errorf("%s: %s: got none (%s), want %s", c.Name, id, row.None, want.Primary[id])
-		case fmt.Sprintf("%s:%d", p.File, p.Line) != want.Primary[id]:
-			t.Errorf("%s: %s: got %s:%d (%s), want %s", c.Name, id, p.File, p.Line, p.Text, want.Primary[id])
+		case cited(row) != want.Primary[id]:
+			t.Errorf("%s: %s: got %s (%s:%d: %s), want %s", c.Name, id, cited(row), p.File, p.Line, p.Text, want.Primary[id])
 		}
 		if hasPrimary && row.None != "" {
 			t.Errorf("%s: %s: has both a primary site and a none reason", c.Name, id)
@@ -275,6 +276,12 @@ func checkRows(t *testing.T, c locate.Controller, want wants.Expectations) {
 			t.Errorf("%s: %s: none without a reason", c.Name, id)
 		}
 	}
+}
+
+// cited is the file:line a row is wanted at (see locate.Row.Cited).
+func cited(r locate.Row) string {
+	at, _ := r.Cited()
+	return at
 }
 
 func checkConditions(t *testing.T, row locate.Row, want wants.Expectations) {
@@ -450,6 +457,32 @@ func TestCreateOrUpdateDrift(t *testing.T) {
 		if !got[want] {
 			t.Errorf("no step %s; got %v", want, keys(got))
 		}
+	}
+}
+
+// TestRegisteredReads: an object reconciler that the library's adapter
+// makes a reconciler of has its re-read cited in the library, at the
+// version the fixture requires; a controller whose watches name another
+// type than the one its reconcile reads by the key says so.
+func TestRegisteredReads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("heavy: make test-heavy runs it")
+	}
+	l := locateFixture(t, "regflows")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	got := map[string]locate.Controller{}
+	for _, c := range l.ctrls {
+		got[c.Name] = c
+	}
+	p, _ := got["VolumeLabeller"].Rows[locate.RowReread].Primary()
+	if at, want := fmt.Sprintf("%s:%d", p.File, p.Line), "sigs.k8s.io/controller-runtime@v0.24.1/pkg/reconcile/reconcile.go:165"; at != want {
+		t.Errorf("VolumeLabeller: reread at %s, want the library's Get at %s", at, want)
+	}
+	p, _ = got["ClaimReconciler"].Rows[locate.RowReread].Primary()
+	if !strings.Contains(p.Note, "watches Pod, not the PersistentVolumeClaim") {
+		t.Errorf("ClaimReconciler: reread note %q, want it to say the registration watches Pod", p.Note)
 	}
 }
 

@@ -167,6 +167,18 @@ func (a *analysis) keyParamsFromCallers(f *found, fn *ssa.Function, reach *callg
 // reads by the key. When the entry reads by the key only another type than
 // the registration's For, the row is not settled and says both.
 func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
+	if ad := f.adapter; ad != nil {
+		// The library reads the object and hands it to the entry.
+		if ad.read == nil {
+			return reread{kind: f.kind, row: none(fmt.Sprintf("not settled: the library's reconciler made at %s reads the object by the request's key in its own source, where ctrlcmp does not find the read at this version", fileLine(ad.call)))}
+		}
+		s := *ad.read
+		s.Primary = true
+		s.Note = fmt.Sprintf("the library's reconciler made at %s reads the object by the request's key and hands it to %s", fileLine(ad.call), a.funcName(f.entry))
+		call := ad.call
+		call.Note = "the call that makes the library's reconciler of " + a.funcName(f.entry)
+		return reread{kind: f.kind, row: Row{Sites: []Site{s, call}}}
+	}
 	var byKey []reread  // every read by the key, in reach order
 	var unsettled *Site // the first call handed the key whose body is not read
 	var unsettledName string
