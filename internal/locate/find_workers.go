@@ -32,7 +32,7 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 			a.misses = append(a.misses, miss{at: a.site(c.expr.Lparen), why: "the key it takes off the queue is handed to no function of the tree that ctrlcmp follows"})
 			return
 		}
-		if shared := a.sharedWorker(fd, info, worker, sync); shared != nil {
+		if shared := a.sharedWorker(fd, info, worker, sync, vars); shared != nil {
 			out = append(out, shared...)
 			return
 		}
@@ -199,8 +199,11 @@ func dynamicCall(c *call) bool {
 }
 
 // syncName names the controller of a sync function after its receiver
-// type, or the function itself.
+// type, or the function itself; a closure after the function that makes it.
 func syncName(f *ssa.Function) string {
+	for f.Parent() != nil {
+		f = f.Parent()
+	}
 	if recv := f.Signature.Recv(); recv != nil {
 		if n, ok := deref(recv.Type()).(*types.Named); ok {
 			return n.Obj().Name()
@@ -209,13 +212,15 @@ func syncName(f *ssa.Function) string {
 	return f.Name()
 }
 
-// implementationName names the controller of one implementation of an
-// interface's sync method after its receiver type, qualified by its
-// package when another implementation's receiver has the same name.
+// implementationName names the controller of one of the sync functions a
+// shared worker runs (the implementations of an interface's sync method,
+// the functions handed to it) after its receiver type, qualified by its
+// package when another one's receiver, in another package, has the same
+// name (one type's several syncs are told apart by nameByEntry).
 func implementationName(entry *ssa.Function, all []*ssa.Function) string {
 	own := syncName(entry)
 	for _, f := range all {
-		if f != entry && syncName(f) == own && entry.Pkg != nil {
+		if f != entry && syncName(f) == own && entry.Pkg != nil && f.Pkg != entry.Pkg {
 			return entry.Pkg.Pkg.Name() + "." + own
 		}
 	}
@@ -224,13 +229,14 @@ func implementationName(entry *ssa.Function, all []*ssa.Function) string {
 
 // sharedWorker finds the controllers of a worker loop shared by several: a
 // function that dequeues keys (in its body or a closure of it) and hands
-// them to a sync function it takes as a parameter. Each call that passes
-// the worker its own sync function, directly or through the parameters of
-// other functions (layers, in other packages too), is a controller of its
-// own, named after the sync function's receiver (its kind comes from what
-// the sync re-reads). It returns nil when the sync function is not a
-// parameter of the worker.
-func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.Node, sync *call) []*found {
+// them to a sync function it takes as a parameter. Each function the
+// tree's calls hand the worker, directly or through the parameters of
+// other functions (layers, in other packages too) and the adapters that
+// wrap it, is a controller of its own, named after its receiver (its kind
+// comes from what it re-reads by the key); its key parameters are those
+// the worker's key reaches (vars, the worker's variables that carry it).
+// It returns nil when the sync function is not a parameter of the worker.
+func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.Node, sync *call, vars map[*types.Var]bool) []*found {
 	id, ok := ast.Unparen(sync.expr.Fun).(*ast.Ident)
 	if !ok || worker.Pos() < fd.Pos() || worker.End() > fd.End() {
 		return nil
@@ -244,14 +250,25 @@ func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.N
 	if index < 0 {
 		return nil
 	}
+	keyed := make([]bool, len(sync.expr.Args))
+	for i, arg := range sync.expr.Args {
+		keyed[i] = mentions(info, arg, vars)
+	}
+	hs, ends := a.handedSyncs(obj, index, keyed)
+	a.misses = append(a.misses, ends...)
+	var entries []*ssa.Function
+	for _, h := range hs {
+		entries = append(entries, h.entry)
+	}
 	var out []*found
-	for _, h := range a.handedFuncs(obj, index, map[*types.Func]bool{}) {
+	for _, h := range hs {
 		entry := h.entry
-		f := &found{name: syncName(entry), style: StyleClientGo, entry: entry,
+		f := &found{name: implementationName(entry, entries), style: StyleClientGo, entry: entry,
 			worker: a.bySyntax[fd], keyParams: map[*types.Var]bool{}}
-		for i := 0; i < entry.Signature.Params().Len(); i++ {
-			if v := entry.Signature.Params().At(i); typeKey(v.Type()) != typeContext {
-				f.keyParams[v] = true
+		params := entry.Signature.Params()
+		for i := 0; i < params.Len() && i < len(h.keyed); i++ {
+			if h.keyed[i] {
+				f.keyParams[params.At(i)] = true
 			}
 		}
 		f.registration = []Site{a.site(h.at.expr.Lparen), a.site(sync.expr.Lparen)}
@@ -269,50 +286,6 @@ func paramIndex(fn *types.Func, param *types.Var) int {
 		}
 	}
 	return -1
-}
-
-// handed is an own function handed to a parameter: the function, and the
-// call that hands it on first.
-type handed struct {
-	entry *ssa.Function
-	at    call
-}
-
-// handedFuncs returns the own functions the tree's calls hand to parameter
-// index of fn: a function or method value passed there, or, when a caller
-// passes a parameter of its own, what its callers pass to that one, through
-// any number of layers.
-func (a *analysis) handedFuncs(fn *types.Func, index int, seen map[*types.Func]bool) []handed {
-	if seen[fn] {
-		return nil
-	}
-	seen[fn] = true
-	var out []handed
-	for _, caller := range a.ownFuncs() {
-		cinfo := a.infoAt(caller.Pos())
-		a.allCalls(caller, func(c call) {
-			if c.fn == nil || c.fn.Origin() != fn || c.arg(index) == nil {
-				return
-			}
-			if entry := a.funcValue(cinfo, c.arg(index)); entry != nil {
-				out = append(out, handed{entry: entry, at: c})
-				return
-			}
-			id, ok := ast.Unparen(c.arg(index)).(*ast.Ident)
-			if !ok {
-				return
-			}
-			v, isVar := cinfo.Uses[id].(*types.Var)
-			cobj, isFunc := cinfo.Defs[caller.Name].(*types.Func)
-			if !isVar || !isFunc {
-				return
-			}
-			if j := paramIndex(cobj, v); j >= 0 {
-				out = append(out, a.handedFuncs(cobj, j, seen)...)
-			}
-		})
-	}
-	return out
 }
 
 // funcValue resolves a function value to the tree's own function it names:
@@ -520,9 +493,9 @@ func (a *analysis) syncCall(info *types.Info, worker ast.Node, vars map[*types.V
 
 // closureSync follows a key handed to a closure of the worker
 // (processItem := func(obj interface{}) error { ... sync(key) ... }) into
-// it: the closure's parameters that receive the key carry it, and the sync
-// call is the one inside. It returns nil when the call runs no closure of
-// the worker.
+// it: the closure's parameters that receive the key carry it (they join
+// vars, with what is computed from them), and the sync call is the one
+// inside. It returns nil when the call runs no closure of the worker.
 func (a *analysis) closureSync(info *types.Info, worker ast.Node, c call, vars map[*types.Var]bool) *call {
 	if len(c.own) != 1 {
 		return nil
@@ -531,17 +504,17 @@ func (a *analysis) closureSync(info *types.Info, worker ast.Node, c call, vars m
 	if !ok || lit.Pos() < worker.Pos() || lit.End() > worker.End() {
 		return nil
 	}
-	inner := map[*types.Var]bool{}
-	for v := range vars {
-		inner[v] = true
-	}
+	var inner []*types.Var
 	for i, p := range paramIdents(lit.Type) {
 		if v, ok := info.Defs[p].(*types.Var); ok && i < len(c.expr.Args) && mentions(info, c.expr.Args[i], vars) {
-			inner[v] = true
+			inner = append(inner, v)
 		}
 	}
-	taint(info, lit.Body, inner)
-	return a.syncCall(info, lit.Body, inner)
+	for _, v := range inner {
+		vars[v] = true
+	}
+	taint(info, lit.Body, vars)
+	return a.syncCall(info, lit.Body, vars)
 }
 
 // receiverName names a client-go controller after the worker's receiver

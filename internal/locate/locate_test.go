@@ -73,6 +73,7 @@ var fixtures = []string{
 	"callpaths",
 	"dynworker",
 	"finfall",
+	"splitsync",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
