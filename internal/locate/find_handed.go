@@ -59,20 +59,33 @@ type handSearch struct {
 	// followed is not followed again.
 	seen map[*types.Func]map[int]bool
 	// ends are where a trail could not be followed, with why.
-	ends []miss
+	ends []handEnd
+}
+
+// handEnd is where the trail of a handed function ends unfollowed, and
+// the call of the outermost layer whose argument it follows (the call a
+// controller of the tree makes).
+type handEnd struct {
+	miss
+	at *call
 }
 
 // handedSyncs returns the own functions the tree's calls hand to
 // parameter index of fn (a worker's sync function), each with the
 // parameters that receive what keyed marks of the worker's call, and where
 // a trail ended unfollowed.
-func (a *analysis) handedSyncs(fn *types.Func, index int, keyed []bool) ([]handed, []miss) {
+func (a *analysis) handedSyncs(fn *types.Func, index int, keyed []bool) ([]handed, []handEnd) {
 	h := &handSearch{a: a, fl: &flowEngine{a: a}, seen: map[*types.Func]map[int]bool{}}
 	var out []handed
 	for _, t := range h.fromCallers(fn, index, 0) {
+		ends := len(h.ends)
 		for _, e := range h.entries(t.target, keyed, 0) {
 			e.at = t.at
 			out = append(out, e)
+		}
+		for i := ends; i < len(h.ends); i++ {
+			at := t.at
+			h.ends[i].at = &at
 		}
 	}
 	return out, h.ends
@@ -86,7 +99,7 @@ type atTarget struct {
 
 // end records where a trail ends.
 func (h *handSearch) end(pos token.Pos, why string) {
-	h.ends = append(h.ends, miss{at: h.a.site(pos), why: why})
+	h.ends = append(h.ends, handEnd{miss: miss{at: h.a.site(pos), why: why}})
 }
 
 // fromCallers follows what the tree's calls of fn pass at parameter index
@@ -111,10 +124,18 @@ func (h *handSearch) fromCallers(fn *types.Func, index int, depth int) []atTarge
 			if c.fn == nil || c.fn.Origin() != fn || c.arg(index) == nil || cb == nil {
 				return
 			}
+			ends := len(h.ends)
 			for _, t := range h.funcs(cb, c.arg(index), nil, depth+1) {
 				out = append(out, atTarget{target: t.target, at: c})
 				if t.at != nil {
 					out[len(out)-1].at = *t.at
+				}
+			}
+			// A trail ending here, not in an outer layer: this call
+			// is the controller's.
+			for i := ends; i < len(h.ends); i++ {
+				if h.ends[i].at == nil {
+					h.ends[i].at = &c
 				}
 			}
 		})

@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -255,7 +256,6 @@ func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.N
 		keyed[i] = mentions(info, arg, vars)
 	}
 	hs, ends := a.handedSyncs(obj, index, keyed)
-	a.misses = append(a.misses, ends...)
 	var entries []*ssa.Function
 	for _, h := range hs {
 		entries = append(entries, h.entry)
@@ -272,6 +272,46 @@ func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.N
 			}
 		}
 		f.registration = []Site{a.site(h.at.expr.Lparen), a.site(sync.expr.Lparen)}
+		out = append(out, f)
+	}
+	return append(out, a.unfollowedSyncs(ends, sync)...)
+}
+
+// unfollowedSyncs are the controllers of a shared worker whose sync
+// function ctrlcmp could not follow from the call that hands it: one for
+// each such call, named after the type (or function) that makes it, every
+// row not settled, saying where the trail ended. A controller is there;
+// which function is its entry, and so its kind, is not known.
+func (a *analysis) unfollowedSyncs(ends []handEnd, sync *call) []*found {
+	var out []*found
+	byCall := map[token.Pos]*found{}
+	for _, e := range ends {
+		a.misses = append(a.misses, e.miss)
+		if e.at == nil {
+			continue
+		}
+		at := a.site(e.at.expr.Lparen)
+		why := fmt.Sprintf("%s at %s", e.why, fileLine(e.miss.at))
+		if f := byCall[e.at.expr.Lparen]; f != nil {
+			f.unsettled += "; " + why
+			continue
+		}
+		// Named after the type (or function) making the call, qualified
+		// by its package: the controllers found of the same worker are
+		// named so when their type names meet.
+		name := "worker at " + fileLine(at)
+		for _, n := range a.path(e.at.expr.Pos(), e.at.expr.End()) {
+			if fd, ok := n.(*ast.FuncDecl); ok {
+				info := a.infoAt(fd.Pos())
+				name = receiverName(fd, info)
+				if obj, ok := info.Defs[fd.Name].(*types.Func); ok && obj.Pkg() != nil {
+					name = obj.Pkg().Name() + "." + name
+				}
+			}
+		}
+		f := &found{name: name, style: StyleClientGo, registration: []Site{at, a.site(sync.expr.Lparen)},
+			unsettled: fmt.Sprintf("the sync function handed to the shared worker at %s is not followed to a function of the tree: %s", fileLine(at), why)}
+		byCall[e.at.expr.Lparen] = f
 		out = append(out, f)
 	}
 	return out

@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"errors"
 	"fmt"
 	"go/token"
 	"go/types"
@@ -79,6 +80,10 @@ func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) (ctrls []Co
 	var out []Controller
 	for _, f := range found {
 		var ctrl Controller
+		if f.unsettled != "" {
+			out = append(out, failedController(f, errors.New(f.unsettled)))
+			continue
+		}
 		if err := internalError(func() { ctrl = a.controller(f) }); err != nil {
 			ctrl = failedController(f, err)
 			a.warn(fmt.Sprintf("%s: its rows are not settled: %v", f.name, err))

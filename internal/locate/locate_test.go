@@ -460,6 +460,36 @@ func TestUnsettled(t *testing.T) {
 	}
 }
 
+// TestUnfollowedSync: a shared worker handed a sync function ctrlcmp
+// cannot follow (picked from a package variable) is a controller whose
+// every row is not settled, naming the call that hands it and where the
+// trail ends, never one with a kind guessed from another function.
+func TestUnfollowedSync(t *testing.T) {
+	if testing.Short() {
+		t.Skip("heavy: make test-heavy runs it")
+	}
+	l := locateFixture(t, "splitsync")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		if c.Name != "services.Controller" {
+			continue
+		}
+		if c.Kind != "" {
+			t.Errorf("kind %q, want none told", c.Kind)
+		}
+		const at = "pkg/controllers/services/controller.go:58"
+		for _, id := range locate.Rows {
+			if r := c.Rows[id]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, at) || !strings.Contains(r.None, "package variable") {
+				t.Errorf("%s: %q, want not settled at %s, naming the package variable", id, r.None, at)
+			}
+		}
+		return
+	}
+	t.Fatal("no services.Controller")
+}
+
 // TestSyncPeriod: an event-driven controller-runtime reconciler's none
 // reason cites the cache resync period the tree sets.
 func TestSyncPeriod(t *testing.T) {

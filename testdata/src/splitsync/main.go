@@ -1,4 +1,4 @@
-// Command splitsync runs three controllers of three packages on one shared
+// Command splitsync runs four controllers of four packages on one shared
 // work loop, and a periodic sweep that is no controller.
 package main
 
@@ -24,6 +24,7 @@ import (
 	"example.com/fixtures/splitsync/pkg/controllers/configmaps"
 	"example.com/fixtures/splitsync/pkg/controllers/namespaces"
 	"example.com/fixtures/splitsync/pkg/controllers/secrets"
+	"example.com/fixtures/splitsync/pkg/controllers/services"
 	"example.com/fixtures/splitsync/pkg/housekeeping"
 )
 
@@ -65,6 +66,7 @@ func setup(client kubernetes.Interface, factory kubeinformers.SharedInformerFact
 		configmaps.New(client, core.ConfigMaps(), systemNamespace, resync),
 		secrets.New(client, core.Secrets(), recorder, "ca-bundle"),
 		namespaces.New(client, core.Namespaces(), core.ConfigMaps(), systemNamespace, "tiers"),
+		services.New(core.Services(), "strict"),
 	}
 }
 
