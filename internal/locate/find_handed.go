@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -57,9 +58,12 @@ type handSearch struct {
 	fl *flowEngine
 	// seen guards the layers: a function whose parameter is already
 	// followed is not followed again.
-	seen map[*types.Func]map[int]bool
+	seen map[*types.Func]map[string]bool
 	// ends are where a trail could not be followed, with why.
 	ends []handEnd
+	// top is the worker's body; fromTop says a trail reached its callers.
+	top     *flowBody
+	fromTop bool
 }
 
 // handEnd is where the trail of a handed function ends unfollowed, and
@@ -70,25 +74,32 @@ type handEnd struct {
 	at *call
 }
 
-// handedSyncs returns the own functions the tree's calls hand to
-// parameter index of fn (a worker's sync function), each with the
-// parameters that receive what keyed marks of the worker's call, and where
-// a trail ended unfollowed.
-func (a *analysis) handedSyncs(fn *types.Func, index int, keyed []bool) ([]handed, []handEnd) {
-	h := &handSearch{a: a, fl: &flowEngine{a: a}, seen: map[*types.Func]map[int]bool{}}
-	var out []handed
-	for _, t := range h.fromCallers(fn, index, 0) {
-		ends := len(h.ends)
-		for _, e := range h.entries(t.target, keyed, 0) {
-			e.at = t.at
+// handedSyncs returns the own functions the tree's calls hand a worker
+// (the function value fun of its body b, a parameter's or read from one),
+// each with the parameters that receive what keyed marks of the worker's
+// call, and where a trail ended unfollowed. shared says fun comes from
+// the worker's callers: false, the worker's sync is its own (a field of
+// its receiver, a closure), and the other results are empty.
+func (a *analysis) handedSyncs(b *flowBody, fun ast.Expr, keyed []bool) (out []handed, ends []handEnd, shared bool) {
+	h := &handSearch{a: a, fl: &flowEngine{a: a}, seen: map[*types.Func]map[string]bool{}, top: b}
+	for _, f := range h.funcs(b, fun, nil, 0) {
+		if f.at == nil {
+			continue // the worker's own
+		}
+		n := len(h.ends)
+		for _, e := range h.entries(f.target, keyed, 0) {
+			e.at = *f.at
 			out = append(out, e)
 		}
-		for i := ends; i < len(h.ends); i++ {
-			at := t.at
+		for i := n; i < len(h.ends); i++ {
+			at := *f.at
 			h.ends[i].at = &at
 		}
 	}
-	return out, h.ends
+	if !h.fromTop {
+		return nil, nil, false
+	}
+	return out, h.ends, true
 }
 
 // atTarget is a function found at the call of a layer that hands it.
@@ -103,16 +114,18 @@ func (h *handSearch) end(pos token.Pos, why string) {
 }
 
 // fromCallers follows what the tree's calls of fn pass at parameter index
-// (receiver excluded).
-func (h *handSearch) fromCallers(fn *types.Func, index int, depth int) []atTarget {
+// (receiver excluded), or the path below it (a field of an options
+// struct).
+func (h *handSearch) fromCallers(fn *types.Func, index int, path []string, depth int) []atTarget {
 	fn = fn.Origin()
-	if h.seen[fn][index] {
+	key := fmt.Sprint(index, path)
+	if h.seen[fn][key] {
 		return nil
 	}
 	if h.seen[fn] == nil {
-		h.seen[fn] = map[int]bool{}
+		h.seen[fn] = map[string]bool{}
 	}
-	h.seen[fn][index] = true
+	h.seen[fn][key] = true
 	var out []atTarget
 	for _, caller := range h.a.ownFuncs() {
 		cobj, ok := h.a.infoAt(caller.Pos()).Defs[caller.Name].(*types.Func)
@@ -125,7 +138,7 @@ func (h *handSearch) fromCallers(fn *types.Func, index int, depth int) []atTarge
 				return
 			}
 			ends := len(h.ends)
-			for _, t := range h.funcs(cb, c.arg(index), nil, depth+1) {
+			for _, t := range h.funcs(cb, c.arg(index), nil, depth+1, path...) {
 				out = append(out, atTarget{target: t.target, at: c})
 				if t.at != nil {
 					out[len(out)-1].at = *t.at
@@ -153,16 +166,16 @@ type foundFunc struct {
 // funcs follows a function value, e in body b (whose parameters bind
 // gives, when it is a callee whose result is followed), to the own
 // functions it may name.
-func (h *handSearch) funcs(b *flowBody, e ast.Expr, bind *callBinding, depth int) []foundFunc {
+func (h *handSearch) funcs(b *flowBody, e ast.Expr, bind *callBinding, depth int, path ...string) []foundFunc {
 	if depth > maxHandDepth {
 		h.end(e.Pos(), "the function handed here is followed further than ctrlcmp goes")
 		return nil
 	}
 	e = stripConversions(b.info, e)
-	if sf := h.a.funcValue(b.info, e); sf != nil {
+	if sf := h.a.funcValue(b.info, e); sf != nil && len(path) == 0 {
 		return []foundFunc{{target: funcTarget{fn: sf, bind: bind}}}
 	}
-	if ce, ok := e.(*ast.CallExpr); ok {
+	if ce, ok := e.(*ast.CallExpr); ok && len(path) == 0 {
 		// An adapter: the function value is what its callee returns,
 		// its parameters the call's arguments.
 		callees := h.fl.callees(b, ce)
@@ -182,11 +195,11 @@ func (h *handSearch) funcs(b *flowBody, e ast.Expr, bind *callBinding, depth int
 		return out
 	}
 	var out []foundFunc
-	for _, v := range h.fl.values(b, e) {
+	for _, v := range h.fl.values(b, e, path...) {
 		switch {
-		case v.param >= 0 && len(v.path) == 0:
+		case v.param >= 0:
 			out = append(out, h.param(v, bind, depth)...)
-		case v.e != nil && !v.ended() && (v.b != b || ast.Unparen(v.e) != e):
+		case v.e != nil && !v.ended() && (v.b != b || ast.Unparen(v.e) != e || len(path) > 0):
 			out = append(out, h.funcs(v.b, v.e, sameDecl(bind, v.b), depth+1)...)
 		default:
 			why := "the function handed here is a value ctrlcmp does not follow"
@@ -212,9 +225,9 @@ func sameDecl(bind *callBinding, b *flowBody) *callBinding {
 	return nil
 }
 
-// param follows a parameter a function value comes from: the argument of
-// the call whose result is followed (bind), else what every call of the
-// function passes there.
+// param follows a parameter a function value comes from (or the path
+// below it): the argument of the call whose result is followed (bind),
+// else what every call of the function passes there.
 func (h *handSearch) param(v flowVal, bind *callBinding, depth int) []foundFunc {
 	i := v.param
 	if bind := sameDecl(bind, v.b); bind != nil {
@@ -223,7 +236,7 @@ func (h *handSearch) param(v flowVal, bind *callBinding, depth int) []foundFunc 
 			h.end(bind.call.Lparen, "the function handed here is an argument ctrlcmp does not line up")
 			return nil
 		}
-		return h.funcs(bind.caller, args[i], bind.outer, depth+1)
+		return h.funcs(bind.caller, args[i], bind.outer, depth+1, v.path...)
 	}
 	obj, ok := v.b.info.Defs[v.b.decl.Name].(*types.Func)
 	if !ok || v.b.lit != nil {
@@ -237,8 +250,11 @@ func (h *handSearch) param(v flowVal, bind *callBinding, depth int) []foundFunc 
 		}
 		i--
 	}
+	if v.b.decl == h.top.decl {
+		h.fromTop = true
+	}
 	var out []foundFunc
-	for _, t := range h.fromCallers(obj, i, depth+1) {
+	for _, t := range h.fromCallers(obj, i, v.path, depth+1) {
 		at := t.at
 		out = append(out, foundFunc{target: t.target, at: &at})
 	}

@@ -230,32 +230,34 @@ func implementationName(entry *ssa.Function, all []*ssa.Function) string {
 
 // sharedWorker finds the controllers of a worker loop shared by several: a
 // function that dequeues keys (in its body or a closure of it) and hands
-// them to a sync function it takes as a parameter. Each function the
-// tree's calls hand the worker, directly or through the parameters of
-// other functions (layers, in other packages too) and the adapters that
-// wrap it, is a controller of its own, named after its receiver (its kind
-// comes from what it re-reads by the key); its key parameters are those
-// the worker's key reaches (vars, the worker's variables that carry it).
-// It returns nil when the sync function is not a parameter of the worker.
+// them to a sync function its callers give it (a parameter, a field of a
+// parameter such as an options struct, a variable assigned from one).
+// Each function the tree's calls hand the worker, directly or through the
+// parameters of other functions (layers, in other packages too) and the
+// adapters that wrap it, is a controller of its own, named after its
+// receiver (its kind comes from what it re-reads by the key); its key
+// parameters are those the worker's key reaches (vars, the worker's
+// variables that carry it). It returns nil when the sync function does not
+// come from the worker's callers (a method, a field of the receiver).
 func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.Node, sync *call, vars map[*types.Var]bool) []*found {
-	id, ok := ast.Unparen(sync.expr.Fun).(*ast.Ident)
-	if !ok || worker.Pos() < fd.Pos() || worker.End() > fd.End() {
+	if sync.fn != nil || worker.Pos() < fd.Pos() || worker.End() > fd.End() {
 		return nil
 	}
-	param, ok := info.Uses[id].(*types.Var)
-	obj, isFunc := info.Defs[fd.Name].(*types.Func)
-	if !ok || !isFunc {
+	if _, lit := ast.Unparen(sync.expr.Fun).(*ast.FuncLit); lit {
 		return nil
 	}
-	index := paramIndex(obj, param)
-	if index < 0 {
+	obj, ok := info.Defs[fd.Name].(*types.Func)
+	if !ok || a.ownBody(obj) == nil {
 		return nil
 	}
 	keyed := make([]bool, len(sync.expr.Args))
 	for i, arg := range sync.expr.Args {
 		keyed[i] = mentions(info, arg, vars)
 	}
-	hs, ends := a.handedSyncs(obj, index, keyed)
+	hs, ends, shared := a.handedSyncs(a.ownBody(obj), sync.expr.Fun, keyed)
+	if !shared {
+		return nil
+	}
 	var entries []*ssa.Function
 	for _, h := range hs {
 		entries = append(entries, h.entry)
@@ -315,17 +317,6 @@ func (a *analysis) unfollowedSyncs(ends []handEnd, sync *call) []*found {
 		out = append(out, f)
 	}
 	return out
-}
-
-// paramIndex is the index of a parameter of fn, or -1.
-func paramIndex(fn *types.Func, param *types.Var) int {
-	sig := fn.Type().(*types.Signature)
-	for i := 0; i < sig.Params().Len(); i++ {
-		if sig.Params().At(i) == param {
-			return i
-		}
-	}
-	return -1
 }
 
 // funcValue resolves a function value to the tree's own function it names:

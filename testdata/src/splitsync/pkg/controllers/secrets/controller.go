@@ -5,7 +5,6 @@ package secrets
 import (
 	"context"
 	"fmt"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/errors"
@@ -15,7 +14,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
-	"k8s.io/klog/v2"
 
 	"example.com/fixtures/splitsync/pkg/controllers/util"
 )
@@ -57,7 +55,12 @@ func New(client kubernetes.Interface, informer coreinformers.SecretInformer, rec
 // Run runs the shared work loop with the controller's sync, adapted to
 // the loop's reconcile function, until ctx is done.
 func (c *Controller) Run(ctx context.Context, workers int) {
-	util.Run(ctx, klog.FromContext(ctx), "secrets", 2*time.Second, c.queue, workers, 3, util.KeyOnly(c.sync))
+	util.RunWithOptions(ctx, c.queue, util.Options{
+		Name:       "secrets",
+		Workers:    workers,
+		MaxRetries: 3,
+		Reconcile:  util.KeyOnly(c.sync),
+	})
 }
 
 // sync checks the TLS Secret of key.

@@ -37,6 +37,20 @@ func Run[T comparable](ctx context.Context, logger klog.Logger, name string, per
 	logger.Info("Shutting down controller")
 }
 
+// Options configure a controller's run of the loop.
+type Options struct {
+	Name       string
+	Workers    int
+	MaxRetries int
+	Reconcile  ReconcileFunc
+}
+
+// RunWithOptions runs the loop as Run does, configured by opts, each
+// worker restarted every second.
+func RunWithOptions[T comparable](ctx context.Context, queue workqueue.TypedRateLimitingInterface[T], opts Options) {
+	Run(ctx, klog.FromContext(ctx), opts.Name, time.Second, queue, opts.Workers, opts.MaxRetries, opts.Reconcile)
+}
+
 // processNextWorkItem reconciles one item of the queue; it reports false
 // when the queue shuts down.
 func processNextWorkItem[T comparable](ctx context.Context, logger klog.Logger, queue workqueue.TypedRateLimitingInterface[T], maxRetries int, r ReconcileFunc) bool {
