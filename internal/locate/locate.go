@@ -81,7 +81,12 @@ func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) (ctrls []Co
 	for _, f := range found {
 		var ctrl Controller
 		if f.unsettled != "" {
-			out = append(out, failedController(f, errors.New(f.unsettled)))
+			ctrl = failedController(f, errors.New(f.unsettled))
+			ctrl.Stages = map[string]Row{}
+			for _, id := range StageIDs {
+				ctrl.Stages[id] = none("not settled: " + f.unsettled)
+			}
+			out = append(out, ctrl)
 			continue
 		}
 		if err := internalError(func() { ctrl = a.controller(f) }); err != nil {

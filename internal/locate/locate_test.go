@@ -463,7 +463,8 @@ func TestUnsettled(t *testing.T) {
 // TestUnfollowedSync: a shared worker handed a sync function ctrlcmp
 // cannot follow (picked from a package variable) is a controller whose
 // every row is not settled, naming the call that hands it and where the
-// trail ends, never one with a kind guessed from another function.
+// trail ends, its stages too, never one with a kind guessed from another
+// function.
 func TestUnfollowedSync(t *testing.T) {
 	if testing.Short() {
 		t.Skip("heavy: make test-heavy runs it")
@@ -483,6 +484,11 @@ func TestUnfollowedSync(t *testing.T) {
 		for _, id := range locate.Rows {
 			if r := c.Rows[id]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, at) || !strings.Contains(r.None, "package variable") {
 				t.Errorf("%s: %q, want not settled at %s, naming the package variable", id, r.None, at)
+			}
+		}
+		for _, id := range locate.StageIDs {
+			if r := c.Stages[id]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, at) {
+				t.Errorf("%s: %q, want not settled at %s", id, r.None, at)
 			}
 		}
 		return
