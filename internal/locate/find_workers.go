@@ -192,6 +192,17 @@ func (a *analysis) workerFound(fd *ast.FuncDecl, info *types.Info, worker ast.No
 	return f
 }
 
+// withClosures is fn and the closures it makes, those of its closures
+// included (a re-add wrapped in a function literal inside the worker's
+// item closure is the worker's).
+func withClosures(fn *ssa.Function) []*ssa.Function {
+	out := []*ssa.Function{fn}
+	for _, anon := range fn.AnonFuncs {
+		out = append(out, withClosures(anon)...)
+	}
+	return out
+}
+
 // dynamicCall reports whether a call runs what the call graph says: a
 // method of an interface, or a function value (a field, a parameter, a
 // variable), rather than one static function.

@@ -20,7 +20,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	out := &requeues{}
 	var fns []*ssa.Function
 	if f.worker != nil {
-		fns = append([]*ssa.Function{f.worker}, f.worker.AnonFuncs...)
+		fns = withClosures(f.worker)
 	}
 	var rateLimited, after, forget []Site
 	// timed are the requeues of after, one for each of its sites.
@@ -265,8 +265,7 @@ func (a *analysis) workerHelpers(worker []*ssa.Function, entry *ssa.Function, in
 					continue
 				}
 				seen[callee] = true
-				next = append(next, callee)
-				next = append(next, callee.AnonFuncs...)
+				next = append(next, withClosures(callee)...)
 			}
 		}
 		out = append(out, next...)
