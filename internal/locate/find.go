@@ -43,6 +43,10 @@ type found struct {
 	// it runs (one generated reconciler may be handed several types, a
 	// controller each).
 	impl *ssa.Function
+	// unsettled says why the controller's entry is not known (a sync
+	// function handed to a shared worker that ctrlcmp could not follow):
+	// entry is then nil and every row is not settled.
+	unsettled string
 }
 
 // adapterRead is the read of the object by the request's key that a
@@ -124,6 +128,10 @@ func (a *analysis) findControllers() []*found {
 			}
 		}
 		for _, f := range append(a.findWorkers(fd), a.findEventWorkers(fd)...) {
+			if f.entry == nil {
+				out = append(out, f)
+				continue
+			}
 			if !seen[f.entry] {
 				seen[f.entry] = true
 				out = append(out, f)
@@ -143,12 +151,18 @@ func (a *analysis) findControllers() []*found {
 func nameByEntry(ctrls []*found) {
 	entries := map[string]map[string]int{}
 	for _, f := range ctrls {
+		if f.entry == nil {
+			continue
+		}
 		if entries[f.name] == nil {
 			entries[f.name] = map[string]int{}
 		}
 		entries[f.name][f.entry.Name()]++
 	}
 	for _, f := range ctrls {
+		if f.entry == nil {
+			continue
+		}
 		byEntry := entries[f.name]
 		if len(byEntry) > 1 && byEntry[f.entry.Name()] == 1 && f.entry.Signature.Recv() != nil {
 			f.name += "." + f.entry.Name()

@@ -74,6 +74,7 @@ var fixtures = []string{
 	"dynworker",
 	"finfall",
 	"regflows",
+	"splitsync",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
@@ -498,6 +499,42 @@ func TestUnsettled(t *testing.T) {
 	if !strings.HasPrefix(reason, "not settled") || !strings.Contains(reason, "r.Builder.Build") {
 		t.Errorf("requeue-success: %q, want it not settled, naming the builder", reason)
 	}
+}
+
+// TestUnfollowedSync: a shared worker handed a sync function ctrlcmp
+// cannot follow (picked from a package variable) is a controller whose
+// every row is not settled, naming the call that hands it and where the
+// trail ends, its stages too, never one with a kind guessed from another
+// function.
+func TestUnfollowedSync(t *testing.T) {
+	if testing.Short() {
+		t.Skip("heavy: make test-heavy runs it")
+	}
+	l := locateFixture(t, "splitsync")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		if c.Name != "services.Controller" {
+			continue
+		}
+		if c.Kind != "" {
+			t.Errorf("kind %q, want none told", c.Kind)
+		}
+		const at = "pkg/controllers/services/controller.go:58"
+		for _, id := range locate.Rows {
+			if r := c.Rows[id]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, at) || !strings.Contains(r.None, "package variable") {
+				t.Errorf("%s: %q, want not settled at %s, naming the package variable", id, r.None, at)
+			}
+		}
+		for _, id := range locate.StageIDs {
+			if r := c.Stages[id]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, at) {
+				t.Errorf("%s: %q, want not settled at %s", id, r.None, at)
+			}
+		}
+		return
+	}
+	t.Fatal("no services.Controller")
 }
 
 // TestSyncPeriod: an event-driven controller-runtime reconciler's none

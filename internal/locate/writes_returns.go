@@ -179,10 +179,10 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reread tok
 			return
 		}
 		ret, ok := list[len(list)-1].(*ast.ReturnStmt)
-		if !ok || !succeedsIdle(info, ret) || condGuard(info, cond) != guardOther || a.testsDeletion(info, cond) || testsFieldValue(info, cond) {
+		if !ok || condGuard(info, cond) != guardOther || a.testsDeletion(info, cond) || testsFieldValue(info, cond) {
 			return
 		}
-		if a.readsLive(info, b, kind, cond, nil, map[*types.Var]bool{}) && a.onlyLogs(info, fn, list[:len(list)-1]) {
+		if a.readsLive(info, b, kind, cond, nil, map[*types.Var]bool{}) && a.idleBranch(info, fn, list, 0) {
 			out[ret.Pos()] = true
 		}
 	}
@@ -205,6 +205,74 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reread tok
 		}
 	}
 	return out
+}
+
+// maxIdleHelpers bounds the helpers a branch is followed into when it
+// returns through one.
+const maxIdleHelpers = 2
+
+// idleBranch reports whether a branch of fn (list, ending in a return)
+// does nothing but log before returning success with nothing to requeue:
+// written so, or as named results assigned so just before a bare return,
+// or through the call of an own function whose body is such a branch (a
+// branch extracted into a helper).
+func (a *analysis) idleBranch(info *types.Info, fn *ssa.Function, list []ast.Stmt, depth int) bool {
+	ret, ok := list[len(list)-1].(*ast.ReturnStmt)
+	if !ok {
+		return false
+	}
+	results, before := ret.Results, list[:len(list)-1]
+	if len(results) == 0 && len(before) > 0 {
+		// result = value; return
+		as, ok := before[len(before)-1].(*ast.AssignStmt)
+		if !ok || !assignsNamedResults(info, fn, as) {
+			return false
+		}
+		results, before = as.Rhs, before[:len(before)-1]
+	}
+	if !a.onlyLogs(info, fn, before) {
+		return false
+	}
+	if succeedsIdle(info, &ast.ReturnStmt{Results: results}) {
+		return true
+	}
+	if len(results) != 1 || depth >= maxIdleHelpers {
+		return false
+	}
+	ce, ok := ast.Unparen(results[0]).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	c := a.makeCall(info, ce, fn)
+	if c.known || len(c.own) != 1 || dynamicCall(&c) {
+		return false
+	}
+	callee := c.own[0]
+	b := body(callee)
+	if b == nil || len(b.List) == 0 {
+		return false
+	}
+	idle := true
+	returnsOf(b, func(r *ast.ReturnStmt) {
+		idle = idle && r == b.List[len(b.List)-1]
+	})
+	return idle && a.idleBranch(a.infoAt(b.Pos()), callee, b.List, depth+1)
+}
+
+// assignsNamedResults reports whether an assignment sets every named
+// result of fn, in order.
+func assignsNamedResults(info *types.Info, fn *ssa.Function, as *ast.AssignStmt) bool {
+	res := fn.Signature.Results()
+	if as.Tok != token.ASSIGN || res.Len() == 0 || len(as.Lhs) != res.Len() || len(as.Rhs) != res.Len() {
+		return false
+	}
+	for i, l := range as.Lhs {
+		id, ok := ast.Unparen(l).(*ast.Ident)
+		if !ok || info.Uses[id] != res.At(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // testsFieldValue reports whether a condition compares a field of a value
