@@ -73,6 +73,7 @@ var fixtures = []string{
 	"callpaths",
 	"dynworker",
 	"finfall",
+	"delegaterest",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
