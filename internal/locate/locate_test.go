@@ -75,6 +75,7 @@ var fixtures = []string{
 	"finfall",
 	"regflows",
 	"splitsync",
+	"delegaterest",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

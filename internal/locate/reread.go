@@ -3,8 +3,10 @@ package locate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -193,6 +195,20 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 		}
 	}
 	keys := a.keyFixpoint(f, fns, reach)
+	// A closure's reads are ordered as its creator's code: where the
+	// literal stands in its body (a read wrapped in a function literal
+	// called at once, or assigned and called, keeps its place).
+	rank := map[token.Pos]int{}
+	home := func(fn *ssa.Function) int {
+		top := fn
+		for top.Parent() != nil {
+			top = top.Parent()
+		}
+		if i := slices.Index(fns, top); i >= 0 {
+			return i
+		}
+		return slices.Index(fns, fn)
+	}
 	for _, fn := range fns {
 		info := a.infoAt(posOf(fn))
 		if info == nil {
@@ -215,6 +231,7 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 				continue
 			}
 			read := deref(a.instanceType(fn, obj))
+			rank[c.expr.Lparen] = home(fn)
 			s := a.site(c.expr.Lparen)
 			s.Primary = true
 			s.Partial = partial
@@ -231,6 +248,12 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 			byKey = append(byKey, reread{row: Row{Sites: []Site{s}}, kind: n, pos: c.expr.Lparen})
 		}
 	}
+	sort.SliceStable(byKey, func(i, j int) bool {
+		if ri, rj := rank[byKey[i].pos], rank[byKey[j].pos]; ri != rj {
+			return ri < rj
+		}
+		return byKey[i].pos < byKey[j].pos
+	})
 	pick := func(kinds []*types.Named) (reread, bool) {
 		for _, r := range byKey {
 			for _, k := range kinds {

@@ -182,6 +182,25 @@ func (t *tracer) callResult(fn *ssa.Function, info *types.Info, x *ast.CallExpr,
 				if len(r.Results) == results && index < results {
 					t.add(t.a.site(r.Pos()).Site, StepGetterBody, "")
 					t.expr(callee, r.Results[index])
+				} else if ce, ok := tupleCall(r, results); ok && !t.seen[r] {
+					// return f(…): the matching result of f's returns.
+					t.seen[r] = true
+					t.add(t.a.site(r.Pos()).Site, StepGetterBody, "")
+					t.callResult(callee, t.a.infoAt(r.Pos()), ce, index)
+				} else if names := namedResults(callee); len(r.Results) == 0 && index < len(names) && !t.seen[r] {
+					// A bare return hands back the named result: what
+					// is assigned to it before, each assignment the
+					// getter's body.
+					t.seen[r] = true
+					cinfo := t.a.infoAt(r.Pos())
+					if v, ok := cinfo.Defs[names[index]].(*types.Var); ok {
+						for _, e := range assignmentsTo(cinfo, body(callee), v) {
+							if e.Pos() < r.Pos() {
+								t.add(t.a.site(e.Pos()).Site, StepGetterBody, "")
+							}
+						}
+						t.variable(callee, cinfo, v, r)
+					}
 				}
 			}
 			return true
@@ -365,11 +384,17 @@ func (a *analysis) fieldHandedAddr(field *types.Var) []handedAddr {
 
 func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	v, ok := info.Uses[x].(*types.Var)
-	b := body(fn)
-	if !ok || b == nil {
+	if !ok || body(fn) == nil {
 		t.add(t.a.site(x.Pos()).Site, StepComputed, "computed here; the trace ends")
 		return
 	}
+	t.variable(fn, info, v, x)
+}
+
+// variable traces the value a variable of fn holds where x (its use, or a
+// bare return handing it back) stands.
+func (t *tracer) variable(fn *ssa.Function, info *types.Info, v *types.Var, x ast.Node) {
+	b := body(fn)
 	// Every assignment to the variable before its use: a default and the
 	// field that overrides it are both sources.
 	// A variable assigned one result of a call of several (ok, d :=
@@ -380,9 +405,16 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	}
 	var values []ast.Expr
 	var tuples []tupleResult
+	var ranged []ast.Expr
 	ast.Inspect(b, func(n ast.Node) bool {
 		if _, lit := n.(*ast.FuncLit); lit {
 			return false
+		}
+		if rs, ok := n.(*ast.RangeStmt); ok && rs.Value != nil && rs.Pos() < x.Pos() {
+			// for _, v := range s: an element of s.
+			if id, ok := rs.Value.(*ast.Ident); ok && info.Defs[id] == v {
+				ranged = append(ranged, rs.X)
+			}
 		}
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || as.Pos() > x.Pos() {
@@ -410,7 +442,10 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	for _, r := range tuples {
 		t.callResult(fn, info, r.call, r.index)
 	}
-	if len(tuples) > 0 && len(values) == 0 {
+	for _, r := range ranged {
+		t.elements(fn, r)
+	}
+	if len(tuples)+len(ranged) > 0 && len(values) == 0 {
 		return
 	}
 	if len(values) == 0 {
@@ -426,6 +461,93 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	}
 	for _, v := range values {
 		t.expr(fn, v)
+	}
+}
+
+// tupleCall is the call a return of a function of several results hands
+// back whole (return f(…)).
+func tupleCall(r *ast.ReturnStmt, results int) (*ast.CallExpr, bool) {
+	if len(r.Results) != 1 || results < 2 {
+		return nil, false
+	}
+	ce, ok := ast.Unparen(r.Results[0]).(*ast.CallExpr)
+	return ce, ok
+}
+
+// elements traces the elements of a slice or array of fn: those of its
+// literal, those an append adds, those of a variable's every value (what
+// each call passes, for a parameter).
+func (t *tracer) elements(fn *ssa.Function, e ast.Expr) {
+	if e == nil || t.seen[e] {
+		return
+	}
+	t.seen[e] = true
+	info := t.a.infoAt(e.Pos())
+	b := body(fn)
+	if info == nil || b == nil {
+		return
+	}
+	unsettled := func() {
+		t.add(t.a.site(e.Pos()).Site, StepComputed, "not settled: the elements of a slice, not followed; the trace ends")
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		for _, el := range x.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				el = kv.Value
+			}
+			t.expr(fn, el)
+		}
+	case *ast.CallExpr:
+		if !isBuiltin(info, x.Fun, "append") || len(x.Args) == 0 {
+			unsettled()
+			return
+		}
+		t.elements(fn, x.Args[0])
+		for _, arg := range x.Args[1:] {
+			if x.Ellipsis.IsValid() {
+				t.elements(fn, arg)
+			} else {
+				t.expr(fn, arg)
+			}
+		}
+	case *ast.Ident:
+		v, ok := info.Uses[x].(*types.Var)
+		if !ok {
+			unsettled()
+			return
+		}
+		var values []ast.Expr
+		ast.Inspect(b, func(n ast.Node) bool {
+			if _, lit := n.(*ast.FuncLit); lit {
+				return false
+			}
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || as.Pos() > x.Pos() || len(as.Lhs) != len(as.Rhs) {
+				return true
+			}
+			for i, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && (info.Defs[id] == v || info.Uses[id] == v) {
+					values = append(values, as.Rhs[i])
+				}
+			}
+			return true
+		})
+		if len(values) == 0 {
+			args := t.a.argumentsFor(t.reach, fn, v)
+			if len(args) == 0 {
+				unsettled()
+			}
+			for _, arg := range args {
+				t.elements(arg.in, arg.expr)
+			}
+			return
+		}
+		for _, v := range values {
+			t.elements(fn, v)
+		}
+	default:
+		unsettled()
 	}
 }
 

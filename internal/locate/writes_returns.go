@@ -18,19 +18,8 @@ import (
 func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.Reach, successPos []token.Pos, reread token.Pos) map[*ssa.Function][]*ssa.Return {
 	out := map[*ssa.Function][]*ssa.Return{}
 	for _, fn := range reach.Funcs() {
-		var all, nilErr []*ssa.Return
-		for _, b := range fn.Blocks {
-			r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-			if !ok {
-				continue
-			}
-			all = append(all, r)
-			if n := len(r.Results); n > 0 && isErrorType(r.Results[n-1].Type()) {
-				if k, ok := r.Results[n-1].(*ssa.Const); ok && k.IsNil() {
-					nilErr = append(nilErr, r)
-				}
-			}
-		}
+		all := blockReturns(fn)
+		nilErr := nilErrorReturns(all)
 		normal := all
 		if len(nilErr) > 0 {
 			normal = nilErr
@@ -42,7 +31,73 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 		}
 		out[fn] = normal
 	}
+	// A function whose normal return hands back an own function's result
+	// delegates the rest of its pass to it (`if err == nil { return
+	// r.reconcileX(ctx, obj) }`, or a tail call): the delegate's body
+	// continues the entry's, so its normal returns are read as the
+	// entry's are, the returns at the top level of its body and the
+	// steady-state early returns, not every nil-error return of a helper.
+	seen := map[*ssa.Function]bool{f.entry: true}
+	queue := []*ssa.Function{f.entry}
+	for len(queue) > 0 {
+		fn := queue[0]
+		queue = queue[1:]
+		for _, r := range out[fn] {
+			d := delegateOf(r)
+			if d == nil || seen[d] || !a.prog.Own[d] || !reach.Has(d) {
+				continue
+			}
+			seen[d] = true
+			all := blockReturns(d)
+			if rs := a.entryReturns(d, kind, all, nilErrorReturns(all), successPos, token.NoPos); len(rs) > 0 {
+				out[d] = rs
+			}
+			queue = append(queue, d)
+		}
+	}
 	return out
+}
+
+// blockReturns lists the returns ending a function's blocks.
+func blockReturns(fn *ssa.Function) []*ssa.Return {
+	var out []*ssa.Return
+	for _, b := range fn.Blocks {
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// nilErrorReturns are the returns handing back a nil error constant.
+func nilErrorReturns(rs []*ssa.Return) []*ssa.Return {
+	var out []*ssa.Return
+	for _, r := range rs {
+		if n := len(r.Results); n > 0 && isErrorType(r.Results[n-1].Type()) {
+			if k, ok := r.Results[n-1].(*ssa.Const); ok && k.IsNil() {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// delegateOf is the function a return hands the error result of, when
+// that error is a static call's (alone or as the last of its tuple).
+func delegateOf(r *ssa.Return) *ssa.Function {
+	n := len(r.Results)
+	if n == 0 || !isErrorType(r.Results[n-1].Type()) {
+		return nil
+	}
+	v := r.Results[n-1]
+	if x, ok := v.(*ssa.Extract); ok {
+		v = x.Tuple
+	}
+	c, ok := v.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	return c.Call.StaticCallee()
 }
 
 // failing reports whether a return hands back an error that cannot be nil:
