@@ -204,19 +204,53 @@ func (t *tracer) callResult(fn *ssa.Function, info *types.Info, x *ast.CallExpr,
 			}
 			return
 		}
-		if len(x.Args) == 0 || c.fn == nil {
+		recv := valueReceiver(info, x)
+		if len(x.Args) == 0 && recv == nil || c.fn == nil {
 			t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+"; the trace ends")
 			return
 		}
 		// A library's function computes the duration from its arguments
 		// (a parser of a field's text, a minimum of two): they are traced.
-		t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+" from its arguments, traced below")
+		// A method of a value type computes it from its receiver too: the
+		// time left to a deadline, deadline.Sub(now), comes from the
+		// deadline (finished.Add(ttl)) as much as from the clock.
+		if recv != nil {
+			t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+" from its receiver and arguments, traced below")
+			t.expr(fn, recv)
+		} else {
+			t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+" from its arguments, traced below")
+		}
 		for _, arg := range x.Args {
 			if at := info.TypeOf(arg); at != nil && !isContext(at) {
 				t.expr(fn, arg)
 			}
 		}
 	}
+}
+
+// valueReceiver is the receiver of a call of a method declared on a value
+// type (time.Time's Sub, time.Duration's Round): an operand of what the
+// method computes. Nil for any other call: a function, a method with a
+// pointer receiver or of an interface (a clock's Now), whose receiver is
+// a service the value is asked of, not an operand.
+func valueReceiver(info *types.Info, x *ast.CallExpr) ast.Expr {
+	sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	s := info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal {
+		return nil
+	}
+	sig, ok := s.Obj().Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return nil
+	}
+	rt := sig.Recv().Type()
+	if _, ptr := rt.(*types.Pointer); ptr || types.IsInterface(rt) {
+		return nil
+	}
+	return sel.X
 }
 
 // ofKind narrows the functions a dynamic call may run (a getter called
@@ -281,19 +315,21 @@ func (t *tracer) selector(fn *ssa.Function, info *types.Info, x *ast.SelectorExp
 		return
 	}
 	field := sel.Obj().(*types.Var)
-	if _, own := t.a.fileAt(field.Pos()); !own {
+	tags, rooted := t.specPath(info, x)
+	if _, own := t.a.fileAt(field.Pos()); !own && !(rooted && t.kindAPI(field)) {
 		// A library wrapper's field (metav1.Duration.Duration): the value is
-		// the holder's.
+		// the holder's. A field of the primary type's own API package is
+		// the object's, even in a dependency (a Job's TTL in k8s.io/api).
 		t.expr(fn, x.X)
 		return
 	}
-	if tags, ok := t.specPath(info, x); ok && tags[0] == "status" {
+	if rooted && tags[0] == "status" {
 		// Observed state (the time of the last run): it computes the
 		// duration, no setting of the object's does.
 		t.add(t.a.site(x.Pos()).Site, StepComputed, "read from the object's "+strings.Join(tags, ".")+": observed state, not a setting")
 		return
 	}
-	if tags, ok := t.specPath(info, x); ok {
+	if rooted {
 		s := t.a.objSite(field)
 		s.Func = "(struct field)"
 		t.add(s.Site, StepSpecField, "json path "+strings.Join(tags, "."))
@@ -314,6 +350,13 @@ func (t *tracer) selector(fn *ssa.Function, info *types.Info, x *ast.SelectorExp
 	for _, h := range t.a.fieldHandedAddr(field) {
 		t.add(h.site, StepComputed, h.note)
 	}
+}
+
+// kindAPI reports whether a field is declared in the package of the
+// primary type: its spec's and status's, not a wrapper's of another
+// package (metav1.Duration's Duration).
+func (t *tracer) kindAPI(field *types.Var) bool {
+	return t.kind != nil && field.Pkg() != nil && t.kind.Obj().Pkg() != nil && field.Pkg().Path() == t.kind.Obj().Pkg().Path()
 }
 
 // handedAddr is where a field's address is handed to a call, which may set
