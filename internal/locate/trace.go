@@ -70,8 +70,13 @@ func (a *analysis) intervalTrace(kind *types.Named, reach *callgraph.Reach, fn *
 }
 
 func (t *tracer) add(s cite.Site, step, note string) {
-	for _, prev := range t.steps {
+	for i, prev := range t.steps {
 		if prev.Step == step && prev.File == s.File && prev.Line == s.Line {
+			// One step per line, but a trail that ends unsettled on a
+			// line already cited says so there.
+			if strings.Contains(note, "not settled") && !strings.Contains(prev.Note, "not settled") {
+				t.steps[i].Note = joinNotes(prev.Note, note)
+			}
 			return
 		}
 	}
@@ -179,9 +184,15 @@ func (t *tracer) callResult(fn *ssa.Function, info *types.Info, x *ast.CallExpr,
 			case *ast.FuncLit:
 				return false
 			case *ast.ReturnStmt:
-				if len(r.Results) == results && index < results {
+				switch {
+				case len(r.Results) == results && index < results:
 					t.add(t.a.site(r.Pos()).Site, StepGetterBody, "")
 					t.expr(callee, r.Results[index])
+				case len(r.Results) == 0 && index < results:
+					// A bare return hands back the named result: what
+					// was last assigned to it.
+					t.add(t.a.site(r.Pos()).Site, StepGetterBody, "")
+					t.variable(callee, t.a.infoAt(r.Pos()), callee.Signature.Results().At(index), r)
 				}
 			}
 			return true
@@ -408,9 +419,21 @@ func (a *analysis) fieldHandedAddr(field *types.Var) []handedAddr {
 
 func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	v, ok := info.Uses[x].(*types.Var)
-	b := body(fn)
-	if !ok || b == nil {
+	if !ok || body(fn) == nil {
 		t.add(t.a.site(x.Pos()).Site, StepComputed, "computed here; the trace ends")
+		return
+	}
+	t.variable(fn, info, v, x)
+}
+
+// variable traces what a variable of fn holds where at reads it: the
+// values assigned to it before, in fn's body or, for a variable a closure
+// captures, in the body of the function that declares it; what callers
+// pass for a parameter.
+func (t *tracer) variable(fn *ssa.Function, info *types.Info, v *types.Var, at ast.Node) {
+	b := body(fn)
+	if b == nil {
+		t.add(t.a.site(at.Pos()).Site, StepComputed, "computed here; the trace ends")
 		return
 	}
 	// Every assignment to the variable before its use: a default and the
@@ -428,7 +451,7 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 			return false
 		}
 		as, ok := n.(*ast.AssignStmt)
-		if !ok || as.Pos() > x.Pos() {
+		if !ok || as.Pos() > at.Pos() {
 			return true
 		}
 		call, isCall := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
@@ -464,12 +487,29 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 			}
 			return
 		}
-		t.add(t.a.site(x.Pos()).Site, StepComputed, "not settled: a parameter or a value computed elsewhere, whose callers were not found; the trace ends")
+		if p := fn.Parent(); p != nil && (v.Pos() < b.Pos() || v.Pos() >= b.End()) && !isParamOf(fn, v) {
+			// A variable the closure captures: assigned in the function
+			// around it, before the closure.
+			t.variable(p, info, v, at)
+			return
+		}
+		t.add(t.a.site(at.Pos()).Site, StepComputed, "not settled: a parameter or a value computed elsewhere, whose callers were not found; the trace ends")
 		return
 	}
 	for _, v := range values {
 		t.expr(fn, v)
 	}
+}
+
+// isParamOf reports whether v is a parameter of fn.
+func isParamOf(fn *ssa.Function, v *types.Var) bool {
+	params := fn.Signature.Params()
+	for i := 0; i < params.Len(); i++ {
+		if params.At(i) == v {
+			return true
+		}
+	}
+	return false
 }
 
 // specPath returns the json path of a selector rooted at the primary object
