@@ -76,6 +76,7 @@ var fixtures = []string{
 	"regflows",
 	"splitsync",
 	"delegaterest",
+	"deadlineflows",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
@@ -485,6 +486,37 @@ func TestRegisteredReads(t *testing.T) {
 	p, _ = got["ClaimReconciler"].Rows[locate.RowReread].Primary()
 	if !strings.Contains(p.Note, "watches Pod, not the PersistentVolumeClaim") {
 		t.Errorf("ClaimReconciler: reread note %q, want it to say the registration watches Pod", p.Note)
+	}
+}
+
+// TestDeadlineTrace: the time left to a deadline (deadline.Sub(now), the
+// deadline a time plus a TTL of the spec) is traced through the receiver
+// of the value methods that compute it, to the spec field: the Claim's in
+// the fixture's API, the Job's TTL in k8s.io/api, which no want can mark.
+// The clock the time now is asked of (an interface) is no operand: the
+// trace reaches no field of the controller.
+func TestDeadlineTrace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("heavy: make test-heavy runs it")
+	}
+	l := locateFixture(t, "deadlineflows")
+	want := map[string]string{
+		"ClaimReconciler": "json path spec.holdSeconds",
+		"Controller":      "json path spec.ttlSecondsAfterFinished",
+	}
+	for _, c := range fixtureControllers(t, "deadlineflows", l) {
+		found := false
+		for _, s := range c.IntervalTrace {
+			switch {
+			case s.Step == locate.StepSpecField && s.Note == want[c.Name]:
+				found = true
+			case s.Step == locate.StepControllerField:
+				t.Errorf("%s: the trace reaches a field of the controller at %s:%d (%s): the clock is no operand of the deadline", c.Name, s.File, s.Line, s.Text)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no spec-field step noted %q; got %v", c.Name, want[c.Name], c.IntervalTrace)
+		}
 	}
 }
 

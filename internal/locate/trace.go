@@ -70,8 +70,13 @@ func (a *analysis) intervalTrace(kind *types.Named, reach *callgraph.Reach, fn *
 }
 
 func (t *tracer) add(s cite.Site, step, note string) {
-	for _, prev := range t.steps {
+	for i, prev := range t.steps {
 		if prev.Step == step && prev.File == s.File && prev.Line == s.Line {
+			// One step per line, but a trail that ends unsettled on a
+			// line already cited says so there.
+			if strings.Contains(note, "not settled") && !strings.Contains(prev.Note, "not settled") {
+				t.steps[i].Note = joinNotes(prev.Note, note)
+			}
 			return
 		}
 	}
@@ -223,19 +228,53 @@ func (t *tracer) callResult(fn *ssa.Function, info *types.Info, x *ast.CallExpr,
 			}
 			return
 		}
-		if len(x.Args) == 0 || c.fn == nil {
+		recv := valueReceiver(info, x)
+		if len(x.Args) == 0 && recv == nil || c.fn == nil {
 			t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+"; the trace ends")
 			return
 		}
 		// A library's function computes the duration from its arguments
 		// (a parser of a field's text, a minimum of two): they are traced.
-		t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+" from its arguments, traced below")
+		// A method of a value type computes it from its receiver too: the
+		// time left to a deadline, deadline.Sub(now), comes from the
+		// deadline (finished.Add(ttl)) as much as from the clock.
+		if recv != nil {
+			t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+" from its receiver and arguments, traced below")
+			t.expr(fn, recv)
+		} else {
+			t.add(t.a.site(x.Lparen).Site, StepComputed, "computed by "+name+" from its arguments, traced below")
+		}
 		for _, arg := range x.Args {
 			if at := info.TypeOf(arg); at != nil && !isContext(at) {
 				t.expr(fn, arg)
 			}
 		}
 	}
+}
+
+// valueReceiver is the receiver of a call of a method declared on a value
+// type (time.Time's Sub, time.Duration's Round): an operand of what the
+// method computes. Nil for any other call: a function, a method with a
+// pointer receiver or of an interface (a clock's Now), whose receiver is
+// a service the value is asked of, not an operand.
+func valueReceiver(info *types.Info, x *ast.CallExpr) ast.Expr {
+	sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	s := info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal {
+		return nil
+	}
+	sig, ok := s.Obj().Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return nil
+	}
+	rt := sig.Recv().Type()
+	if _, ptr := rt.(*types.Pointer); ptr || types.IsInterface(rt) {
+		return nil
+	}
+	return sel.X
 }
 
 // ofKind narrows the functions a dynamic call may run (a getter called
@@ -300,19 +339,21 @@ func (t *tracer) selector(fn *ssa.Function, info *types.Info, x *ast.SelectorExp
 		return
 	}
 	field := sel.Obj().(*types.Var)
-	if _, own := t.a.fileAt(field.Pos()); !own {
+	tags, rooted := t.specPath(info, x)
+	if _, own := t.a.fileAt(field.Pos()); !own && !(rooted && t.kindAPI(field)) {
 		// A library wrapper's field (metav1.Duration.Duration): the value is
-		// the holder's.
+		// the holder's. A field of the primary type's own API package is
+		// the object's, even in a dependency (a Job's TTL in k8s.io/api).
 		t.expr(fn, x.X)
 		return
 	}
-	if tags, ok := t.specPath(info, x); ok && tags[0] == "status" {
+	if rooted && tags[0] == "status" {
 		// Observed state (the time of the last run): it computes the
 		// duration, no setting of the object's does.
 		t.add(t.a.site(x.Pos()).Site, StepComputed, "read from the object's "+strings.Join(tags, ".")+": observed state, not a setting")
 		return
 	}
-	if tags, ok := t.specPath(info, x); ok {
+	if rooted {
 		s := t.a.objSite(field)
 		s.Func = "(struct field)"
 		t.add(s.Site, StepSpecField, "json path "+strings.Join(tags, "."))
@@ -333,6 +374,13 @@ func (t *tracer) selector(fn *ssa.Function, info *types.Info, x *ast.SelectorExp
 	for _, h := range t.a.fieldHandedAddr(field) {
 		t.add(h.site, StepComputed, h.note)
 	}
+}
+
+// kindAPI reports whether a field is declared in the package of the
+// primary type: its spec's and status's, not a wrapper's of another
+// package (metav1.Duration's Duration).
+func (t *tracer) kindAPI(field *types.Var) bool {
+	return t.kind != nil && field.Pkg() != nil && t.kind.Obj().Pkg() != nil && field.Pkg().Path() == t.kind.Obj().Pkg().Path()
 }
 
 // handedAddr is where a field's address is handed to a call, which may set
@@ -391,10 +439,16 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	t.variable(fn, info, v, x)
 }
 
-// variable traces the value a variable of fn holds where x (its use, or a
-// bare return handing it back) stands.
-func (t *tracer) variable(fn *ssa.Function, info *types.Info, v *types.Var, x ast.Node) {
+// variable traces what a variable of fn holds where at reads it: the
+// values assigned to it before, in fn's body or, for a variable a closure
+// captures, in the body of the function that declares it; what callers
+// pass for a parameter.
+func (t *tracer) variable(fn *ssa.Function, info *types.Info, v *types.Var, at ast.Node) {
 	b := body(fn)
+	if b == nil {
+		t.add(t.a.site(at.Pos()).Site, StepComputed, "computed here; the trace ends")
+		return
+	}
 	// Every assignment to the variable before its use: a default and the
 	// field that overrides it are both sources.
 	// A variable assigned one result of a call of several (ok, d :=
@@ -410,14 +464,14 @@ func (t *tracer) variable(fn *ssa.Function, info *types.Info, v *types.Var, x as
 		if _, lit := n.(*ast.FuncLit); lit {
 			return false
 		}
-		if rs, ok := n.(*ast.RangeStmt); ok && rs.Value != nil && rs.Pos() < x.Pos() {
+		if rs, ok := n.(*ast.RangeStmt); ok && rs.Value != nil && rs.Pos() < at.Pos() {
 			// for _, v := range s: an element of s.
 			if id, ok := rs.Value.(*ast.Ident); ok && info.Defs[id] == v {
 				ranged = append(ranged, rs.X)
 			}
 		}
 		as, ok := n.(*ast.AssignStmt)
-		if !ok || as.Pos() > x.Pos() {
+		if !ok || as.Pos() > at.Pos() {
 			return true
 		}
 		call, isCall := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
@@ -456,7 +510,13 @@ func (t *tracer) variable(fn *ssa.Function, info *types.Info, v *types.Var, x as
 			}
 			return
 		}
-		t.add(t.a.site(x.Pos()).Site, StepComputed, "not settled: a parameter or a value computed elsewhere, whose callers were not found; the trace ends")
+		if p := fn.Parent(); p != nil && (v.Pos() < b.Pos() || v.Pos() >= b.End()) && !isParamOf(fn, v) {
+			// A variable the closure captures: assigned in the function
+			// around it, before the closure.
+			t.variable(p, info, v, at)
+			return
+		}
+		t.add(t.a.site(at.Pos()).Site, StepComputed, "not settled: a parameter or a value computed elsewhere, whose callers were not found; the trace ends")
 		return
 	}
 	for _, v := range values {
@@ -549,6 +609,17 @@ func (t *tracer) elements(fn *ssa.Function, e ast.Expr) {
 	default:
 		unsettled()
 	}
+}
+
+// isParamOf reports whether v is a parameter of fn.
+func isParamOf(fn *ssa.Function, v *types.Var) bool {
+	params := fn.Signature.Params()
+	for i := 0; i < params.Len(); i++ {
+		if params.At(i) == v {
+			return true
+		}
+	}
+	return false
 }
 
 // specPath returns the json path of a selector rooted at the primary object
