@@ -60,6 +60,9 @@ type analysis struct {
 	// under way (flow_dynamic.go).
 	dynamic  map[token.Pos]*types.Func
 	settling bool
+	// onceLoops are, by function, its range loops whose body runs at
+	// least once (writes.go).
+	onceLoops map[*ssa.Function]map[*ssa.BasicBlock]int
 }
 
 // warn records a problem met while locating, once.

@@ -47,7 +47,7 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 		}
 		isWrite := func(c call) bool {
 			w, ok := a.writeOf(info, c)
-			return ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) && !w.status
+			return ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) && !w.status && !a.writesOwnKind(info, c, kind)
 		}
 		firstWrite := func(from, to token.Pos) *call {
 			for _, c := range a.callsIn(fn) {
@@ -85,20 +85,32 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 			default:
 				return true
 			}
-			for _, st := range list {
-				ifs, ok := st.(*ast.IfStmt)
-				if !ok || !a.compares(info, b, kind, ifs.Cond, ifs.Body, 0, nil) {
-					continue
+			// Each if, and the else-ifs chained to it, with the statements
+			// that follow the whole chain.
+			type link struct {
+				ifs  *ast.IfStmt
+				rest []ast.Stmt
+			}
+			var chain []link
+			for i, st := range list {
+				for ifs, _ := st.(*ast.IfStmt); ifs != nil; ifs, _ = ifs.Else.(*ast.IfStmt) {
+					chain = append(chain, link{ifs, list[i+1:]})
 				}
+			}
+			for _, l := range chain {
+				ifs := l.ifs
 				// The write the comparison guards: in its branch, or after
 				// it when the branch ends the pass or the loop's turn with
-				// nothing done (equal: nothing to do). A branch that
+				// nothing done (equal: nothing to do); a state test guards
+				// the code that sets what it tested. A branch that
 				// returns a failure tested a precondition, not drift.
+				guarded := ifs.Body
 				w := firstWrite(ifs.Body.Pos(), ifs.Body.End())
 				if w == nil && a.endsIdle(info, fn, ifs.Body) {
 					w = firstWrite(ifs.End(), end)
+					guarded = &ast.BlockStmt{List: l.rest}
 				}
-				if w == nil {
+				if w == nil || !a.compares(info, b, kind, ifs.Cond, guarded, 0, nil) {
 					continue
 				}
 				desc, _ := a.writeOf(info, *w)
@@ -111,6 +123,32 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 		})
 	}
 	return out
+}
+
+// writesOwnKind reports whether a write call writes an object of the
+// primary type when the tree declares that type: its object argument (the
+// knowledge table's), or, for a typed client's method, an argument of that
+// type. The Spec of a kind of the tree's own is the desired state, so a
+// write of such an object (a label it normalises, its finalizers) applies
+// none of it; a controller of a kind declared elsewhere (a labeller of
+// ConfigMaps) applies its desired state to the object itself.
+func (a *analysis) writesOwnKind(info *types.Info, c call, kind *types.Named) bool {
+	if kind == nil {
+		return false
+	}
+	if _, own := a.fileAt(kind.Obj().Pos()); !own {
+		return false
+	}
+	if c.known {
+		obj := c.arg(c.fact.Obj)
+		return obj != nil && isKind(info.TypeOf(obj), kind)
+	}
+	for _, arg := range c.expr.Args {
+		if isKind(info.TypeOf(arg), kind) {
+			return true
+		}
+	}
+	return false
 }
 
 // applySite names the function that applies as the drift answer names it
@@ -183,13 +221,20 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 		return false
 	}
 	ast.Inspect(cond, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			// A bool held from a predicate's first result
+			// (update, c := needsUpdate(live, want); update).
+			if call := boolFromCall(info, body, id); call != nil {
+				n = call
+			}
+		}
 		switch e := n.(type) {
 		case *ast.CallExpr:
 			c := a.makeCall(info, e, nil)
 			switch {
 			case c.known && c.fact.Role == RoleCompare && live(e.Args...):
 				found = true
-			case !c.known && depth < 2 && len(c.own) == 1 && returnsBool(c.own[0]) && (live(e.Args...) || c.own[0].Parent() != nil):
+			case !c.known && depth < 2 && len(c.own) == 1 && firstResultBool(c.own[0]) && (live(e.Args...) || c.own[0].Parent() != nil):
 				// A predicate handed live state reads it through the
 				// parameters it is handed; a closure reads the live state
 				// it captures.
@@ -214,7 +259,7 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 					return true
 				}
 			}
-			if field := stateTest(info, e); field != nil && !assignsField(info, branch, field) {
+			if field := stateTest(info, e); field != nil && !assignsField(info, branch, field) && !a.deletesIn(info, branch) {
 				return true
 			}
 			found = live(e.X, e.Y)
@@ -224,14 +269,49 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 	return found
 }
 
-// returnsBool reports whether fn's only result is a bool.
-func returnsBool(fn *ssa.Function) bool {
+// firstResultBool reports whether fn's first result is a bool (a
+// predicate, which may hand back what it found beside it).
+func firstResultBool(fn *ssa.Function) bool {
 	r := fn.Signature.Results()
-	if r.Len() != 1 {
+	if r.Len() == 0 {
 		return false
 	}
 	b, ok := r.At(0).Type().Underlying().(*types.Basic)
 	return ok && b.Kind() == types.Bool
+}
+
+// boolFromCall is the call a bool variable holds the first result of, when
+// it is assigned once in body, from a call: v := f(…), or v, x := f(…).
+func boolFromCall(info *types.Info, body ast.Node, id *ast.Ident) *ast.CallExpr {
+	v, ok := info.ObjectOf(id).(*types.Var)
+	if !ok || v.IsField() {
+		return nil
+	}
+	if b, ok := v.Type().Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
+		return nil
+	}
+	var from *ast.CallExpr
+	n := 0
+	ast.Inspect(body, func(node ast.Node) bool {
+		as, ok := node.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if lid, ok := ast.Unparen(l).(*ast.Ident); !ok || info.ObjectOf(lid) != v {
+				continue
+			}
+			n++
+			if i == 0 && len(as.Rhs) == 1 {
+				from, _ = ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+			}
+		}
+		return true
+	})
+	if n != 1 {
+		return nil
+	}
+	return from
 }
 
 // predicateCompares reports whether a predicate's body compares desired
@@ -293,6 +373,9 @@ func stateTest(info *types.Info, e *ast.BinaryExpr) *types.Var {
 	default:
 		return nil
 	}
+	if ix, ok := ast.Unparen(other).(*ast.IndexExpr); ok {
+		other = ix.X // an element of a field (a label, an annotation)
+	}
 	sel, ok := ast.Unparen(other).(*ast.SelectorExpr)
 	if !ok {
 		return nil
@@ -301,6 +384,24 @@ func stateTest(info *types.Info, e *ast.BinaryExpr) *types.Var {
 		return s.Obj().(*types.Var)
 	}
 	return nil
+}
+
+// deletesIn reports whether a block deletes an object: what a state test
+// found is then removed (a ConfigMap labelled stale), which applies the
+// desired state as writing the tested field back does.
+func (a *analysis) deletesIn(info *types.Info, b *ast.BlockStmt) bool {
+	if b == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		if ce, ok := n.(*ast.CallExpr); ok && !found {
+			w, ok := a.writeOf(info, a.makeCall(info, ce, nil))
+			found = ok && w.verb == verbDelete
+		}
+		return !found
+	})
+	return found
 }
 
 // assignsField reports whether a block assigns a field.
@@ -315,6 +416,9 @@ func assignsField(info *types.Info, b *ast.BlockStmt, field *types.Var) bool {
 			return !found
 		}
 		for _, l := range as.Lhs {
+			if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok {
+				l = ix.X // an element of the field
+			}
 			if s, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && info.Uses[s.Sel] == field {
 				found = true
 			}
@@ -460,15 +564,7 @@ func (a *analysis) libraryDrift(c call) []Step {
 	if k == nil || c.fn.Pkg() == nil {
 		return nil
 	}
-	var dir, module, version string
-	for _, p := range a.tree.All {
-		if p.PkgPath == c.fn.Pkg().Path() && len(p.GoFiles) > 0 {
-			dir = filepath.Dir(p.GoFiles[0])
-			if p.Module != nil {
-				module, version = p.Module.Path, p.Module.Version
-			}
-		}
-	}
+	dir, module, version := a.depDir(c.fn.Pkg().Path())
 	if dir == "" {
 		return nil
 	}
@@ -517,6 +613,20 @@ func (a *analysis) libraryDrift(c call) []Step {
 			at, cite.ObjectName(c.fn), versionedNames(k.Compare), k.File, k.Func))
 	}
 	return out
+}
+
+// depDir is the directory of a loaded dependency package, and its
+// module's path and version ("" when it is not loaded).
+func (a *analysis) depDir(path string) (dir, module, version string) {
+	for _, p := range a.tree.All {
+		if p.PkgPath == path && len(p.GoFiles) > 0 {
+			dir = filepath.Dir(p.GoFiles[0])
+			if p.Module != nil {
+				module, version = p.Module.Path, p.Module.Version
+			}
+		}
+	}
+	return dir, module, version
 }
 
 // versionedNames describes a library's names with their versions.

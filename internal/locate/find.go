@@ -36,10 +36,26 @@ type found struct {
 	// events says the queue's items are events that carry the object, not
 	// keys (a FIFO popped with a process function, a channel of events).
 	events bool
+	// adapter is, for an object reconciler a library adapter makes a
+	// reconciler of, where the library reads the object.
+	adapter *adapterRead
 	// impl is, for a generated reconciler, the hand-written ReconcileKind
 	// it runs (one generated reconciler may be handed several types, a
 	// controller each).
 	impl *ssa.Function
+	// unsettled says why the controller's entry is not known (a sync
+	// function handed to a shared worker that ctrlcmp could not follow):
+	// entry is then nil and every row is not settled.
+	unsettled string
+}
+
+// adapterRead is the read of the object by the request's key that a
+// library adapter does before it calls the object reconciler: the
+// adapter's call in the tree, and the read in the library's source (nil
+// when it is not found there).
+type adapterRead struct {
+	call Site
+	read *Site
 }
 
 // miss is a registration or a worker that gave no controller: where it is,
@@ -112,6 +128,10 @@ func (a *analysis) findControllers() []*found {
 			}
 		}
 		for _, f := range append(a.findWorkers(fd), a.findEventWorkers(fd)...) {
+			if f.entry == nil {
+				out = append(out, f)
+				continue
+			}
 			if !seen[f.entry] {
 				seen[f.entry] = true
 				out = append(out, f)
@@ -131,12 +151,18 @@ func (a *analysis) findControllers() []*found {
 func nameByEntry(ctrls []*found) {
 	entries := map[string]map[string]int{}
 	for _, f := range ctrls {
+		if f.entry == nil {
+			continue
+		}
 		if entries[f.name] == nil {
 			entries[f.name] = map[string]int{}
 		}
 		entries[f.name][f.entry.Name()]++
 	}
 	for _, f := range ctrls {
+		if f.entry == nil {
+			continue
+		}
 		byEntry := entries[f.name]
 		if len(byEntry) > 1 && byEntry[f.entry.Name()] == 1 && f.entry.Signature.Recv() != nil {
 			f.name += "." + f.entry.Name()

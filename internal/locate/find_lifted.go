@@ -4,6 +4,9 @@ import (
 	"go/ast"
 	"go/types"
 	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
 )
 
 // A tree may register its reconcilers through its own layer over the
@@ -43,22 +46,29 @@ func (a *analysis) liftedRoles() map[*types.Func][]Fact {
 				continue
 			}
 			for _, c := range a.registrationCalls(fd) {
-				arg := c.arg(c.fact.Arg)
-				if c.fact.ArgIsOptions {
-					arg = optionsField(b.info, arg, optionsReconciler)
-				}
+				arg := registeredArg(b.info, c)
 				if arg == nil {
 					continue
 				}
-				var params []int
+				var facts []Fact
 				switch c.fact.Role {
 				case RoleRegisterComplete:
-					params = a.heldReconcilers(fl, b, arg, nil, maxWrapDepth).params
+					h := a.heldReconcilers(fl, b, arg, reconcilerPath(c.fact), maxWrapDepth)
+					for _, p := range h.params {
+						facts = append(facts, Fact{Role: c.fact.Role, Obj: -1, Key: -1, Arg: p})
+					}
+					for _, p := range h.optionParams {
+						facts = append(facts, Fact{Role: c.fact.Role, Obj: -1, Key: -1, Arg: p, ArgIsOptions: true})
+					}
+					for _, p := range h.recvPaths {
+						facts = append(facts, Fact{Role: c.fact.Role, Obj: -1, Key: -1, Arg: -1, RecvPath: p})
+					}
 				case RoleRegisterFor:
-					params = layerParams(b, fl.values(b, arg))
+					for _, p := range layerParams(b, fl.values(b, arg)) {
+						facts = append(facts, Fact{Role: c.fact.Role, Obj: -1, Key: -1, Arg: p})
+					}
 				}
-				for _, p := range params {
-					f := Fact{Role: c.fact.Role, Obj: -1, Key: -1, Arg: p}
+				for _, f := range facts {
 					if !slices.Contains(a.lifted[obj], f) {
 						a.lifted[obj] = append(a.lifted[obj], f)
 						changed = true
@@ -125,29 +135,91 @@ func layerParams(b *flowBody, vals []flowVal) []int {
 }
 
 // held is what a registered reconciler value holds: the tree's reconciler
-// types, and the parameters of the registering body it comes from (see
-// layerParams).
+// types, the functions converted to a reconciler (reconcile.Func), and the
+// parameters of the registering body it comes from (see layerParams).
 type held struct {
-	types  []*types.Named
-	params []int
+	types []*types.Named
+	funcs []*ssa.Function
+	// objects are the object reconcilers a library adapter makes a
+	// reconciler of (reconcile.AsReconciler).
+	objects []adapted
+	// params are the parameters the reconciler itself comes from;
+	// optionParams those of an options struct whose reconciler field it
+	// is (the value was followed below the struct, to a parameter holding
+	// all of it).
+	params, optionParams []int
+	// recvPaths are the paths below the registering method's receiver
+	// it comes from (a field the method's callers set).
+	recvPaths []string
 	// end is where the first trail the engine could not follow ends, and
 	// why (the reason a registration gave no controller).
 	end *flowVal
 }
 
+// caller reports whether the registration's reconciler is its caller's
+// (a parameter): each call of the registering function registers it.
+func (h held) caller() bool {
+	return len(h.types) == 0 && len(h.funcs) == 0 && len(h.objects) == 0 && (len(h.params) > 0 || len(h.optionParams) > 0 || len(h.recvPaths) > 0)
+}
+
 // heldReconcilers follows a registered reconciler value (or the path below
-// it) with the flow engine: to the tree's concrete types whose Reconcile
-// takes a request, through the wrappers that delegate to a reconciler held
-// in a field (the field's value is then the reconciler), and to the
-// registering body's parameters.
+// it: an options struct's reconciler field) with the flow engine: to the
+// tree's concrete types whose Reconcile takes a request, to the functions
+// converted to a reconciler, through the wrappers that delegate to a
+// reconciler held in a field (the field's value is then the reconciler),
+// and to the registering body's parameters.
 func (a *analysis) heldReconcilers(fl *flowEngine, b *flowBody, e ast.Expr, path []string, depth int) held {
 	var out held
 	for _, v := range fl.values(b, e, path...) {
+		if v.param >= 0 && v.b == b && len(path) > 0 && slices.Equal(v.path, path) {
+			// The whole options struct is a parameter: its callers'.
+			for _, p := range optionParams(b, v) {
+				if !slices.Contains(out.optionParams, p) {
+					out.optionParams = append(out.optionParams, p)
+				}
+			}
+			continue
+		}
+		if p := recvPath(b, v); p != "" {
+			// A field of the receiver: its callers set it.
+			if !slices.Contains(out.recvPaths, p) {
+				out.recvPaths = append(out.recvPaths, p)
+			}
+			if out.end == nil {
+				end := v
+				end.end, end.why = v.e.Pos(), "a field of the receiver, which the method's callers set"
+				out.end = &end
+			}
+			continue
+		}
 		if v.param >= 0 {
-			for _, p := range layerParams(b, []flowVal{v}) {
+			ps := layerParams(b, []flowVal{v})
+			for _, p := range ps {
 				if !slices.Contains(out.params, p) {
 					out.params = append(out.params, p)
 				}
+			}
+			if len(ps) > 0 || !concreteParam(v) {
+				if len(ps) == 0 && out.end == nil {
+					end := v
+					end.end, end.why = v.e.Pos(), "a parameter's field, which the callers set"
+					out.end = &end
+				}
+				continue
+			}
+			// A parameter of a concrete type (the receiver): the value
+			// is of its type.
+		}
+		if objs, ok := a.adaptedObjects(fl, v); ok {
+			for _, o := range objs {
+				if !slices.ContainsFunc(out.objects, func(x adapted) bool { return x.t == o.t }) {
+					out.objects = append(out.objects, o)
+				}
+			}
+			if len(objs) == 0 && out.end == nil {
+				end := v
+				end.end, end.why = v.e.Pos(), "the object reconciler the library's adapter is handed is none of the tree's types with a Reconcile(ctx, obj)"
+				out.end = &end
 			}
 			continue
 		}
@@ -158,6 +230,14 @@ func (a *analysis) heldReconcilers(fl *flowEngine, b *flowBody, e ast.Expr, path
 		if v.e == nil || v.b == nil {
 			continue
 		}
+		if fn := a.funcValue(v.b.info, stripConversions(v.b.info, v.e)); fn != nil {
+			// A function converted to a reconciler (reconcile.Func): its
+			// Reconcile calls the function.
+			if takesRequest(fn) && !slices.Contains(out.funcs, fn) {
+				out.funcs = append(out.funcs, fn)
+			}
+			continue
+		}
 		for _, n := range a.ownNamed(nil, v.b.info.TypeOf(v.e)) {
 			fn := a.methodFunc(n, methodReconcile)
 			if fn == nil || !takesRequest(fn) {
@@ -165,10 +245,15 @@ func (a *analysis) heldReconcilers(fl *flowEngine, b *flowBody, e ast.Expr, path
 			}
 			if f := a.delegateField(n); f != nil && depth > 0 {
 				inner := a.heldReconcilers(fl, v.b, v.e, f, depth-1)
-				if len(inner.types) > 0 || len(inner.params) > 0 {
+				if len(inner.types) > 0 || len(inner.funcs) > 0 || len(inner.params) > 0 {
 					for _, t := range inner.types {
 						if !slices.Contains(out.types, t) {
 							out.types = append(out.types, t)
+						}
+					}
+					for _, fn := range inner.funcs {
+						if !slices.Contains(out.funcs, fn) {
+							out.funcs = append(out.funcs, fn)
 						}
 					}
 					if v.b == b {
@@ -187,6 +272,90 @@ func (a *analysis) heldReconcilers(fl *flowEngine, b *flowBody, e ast.Expr, path
 		}
 	}
 	return out
+}
+
+// adapted is an object reconciler that a library adapter makes a
+// reconciler of: its type, and the adapter's call.
+type adapted struct {
+	t       *types.Named
+	adapter call
+}
+
+// adaptedObjects follows a value that is the result of a library adapter
+// making a reconciler of an object reconciler (reconcile.AsReconciler) to
+// the tree's types it is handed whose Reconcile takes the object; ok says
+// the value is such a result.
+func (a *analysis) adaptedObjects(fl *flowEngine, v flowVal) ([]adapted, bool) {
+	if v.b == nil || v.e == nil {
+		return nil, false
+	}
+	ce, isCall := ast.Unparen(v.e).(*ast.CallExpr)
+	if !isCall {
+		return nil, false
+	}
+	c := a.makeCall(v.b.info, ce, nil)
+	if !c.known || c.fact.Role != RoleObjectReconciler || c.arg(c.fact.Arg) == nil {
+		return nil, false
+	}
+	var out []adapted
+	for _, w := range fl.values(v.b, c.arg(c.fact.Arg)) {
+		if w.e == nil || w.b == nil {
+			continue
+		}
+		for _, n := range a.ownNamed(nil, w.b.info.TypeOf(w.e)) {
+			if fn := a.methodFunc(n, methodReconcile); fn != nil && reconciledObject(fn) != nil {
+				out = append(out, adapted{t: n, adapter: c})
+			}
+		}
+	}
+	return out, true
+}
+
+// reconciledObject is the API object type a Reconcile(ctx, obj) takes, or nil.
+func reconciledObject(fn *ssa.Function) *types.Named {
+	params := fn.Signature.Params()
+	if params.Len() != 2 || typeKey(params.At(0).Type()) != typeContext || !IsObjectPointer(params.At(1).Type()) {
+		return nil
+	}
+	n, _ := deref(params.At(1).Type()).(*types.Named)
+	return n
+}
+
+// recvPath is the dot-separated path below the receiver of a method that
+// a value is read from, or "" (not a field of the receiver, or an element
+// of one).
+func recvPath(b *flowBody, v flowVal) string {
+	if v.param != 0 || v.b != b || b.lit != nil || b.decl.Recv == nil || len(v.path) == 0 || slices.Contains(v.path, elem) {
+		return ""
+	}
+	return strings.Join(v.path, ".")
+}
+
+// concreteParam reports whether a value is a whole parameter of a concrete
+// type: the value is of that type, whatever the callers hand.
+func concreteParam(v flowVal) bool {
+	if len(v.path) > 0 || v.param >= len(v.b.params) {
+		return false
+	}
+	p := v.b.params[v.param]
+	return p != nil && !types.IsInterface(p.Type())
+}
+
+// optionParams is the parameter (receiver excluded, by index in a call's
+// arguments) that a value followed below an options struct comes from,
+// when the struct is the parameter whole.
+func optionParams(b *flowBody, v flowVal) []int {
+	if v.param >= len(b.params) || b.params[v.param] == nil {
+		return nil
+	}
+	i := v.param
+	if b.lit == nil && b.decl.Recv != nil {
+		if i == 0 {
+			return nil
+		}
+		i--
+	}
+	return []int{i}
 }
 
 // delegateField is the field path of a reconciler type whose Reconcile

@@ -5,9 +5,13 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 )
 
 // findRegistered finds the reconcilers a function registers with
@@ -17,8 +21,11 @@ import (
 // builder or controller value, however many a function registers. A call
 // of the tree's own layer over these (liftedRoles) registers as they do;
 // the layer's own call of the library, given its caller's reconciler,
-// registers nothing itself. A registration that gives no controller is
-// recorded as a miss, with where its reconciler's trail ends.
+// registers nothing itself. The reconciler is followed by the flow engine
+// (below an options struct, through constructors and fields, to a
+// function converted to reconcile.Func or an object reconciler a library
+// adapter is handed). A registration that gives no controller is recorded
+// as a miss, with where its reconciler's trail ends.
 func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 	info := a.infoAt(fd.Pos())
 	a.liftedRoles()
@@ -38,40 +45,58 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 	fl := &flowEngine{a: a}
 	var out []*found
 	for _, c := range completes {
-		arg := c.arg(c.fact.Arg)
-		if c.fact.ArgIsOptions {
-			arg = optionsField(info, arg, optionsReconciler)
-		}
-		var rts []*types.Named
-		var end *flowVal
+		arg := registeredArg(info, c)
+		var h held
 		if body != nil && arg != nil {
-			h := a.heldReconcilers(fl, body, arg, nil, maxWrapDepth)
-			if len(h.types) == 0 && len(h.params) > 0 {
+			h = a.heldReconcilers(fl, body, arg, reconcilerPath(c.fact), maxWrapDepth)
+			if h.caller() && len(h.recvPaths) == 0 {
 				// The reconciler is the caller's: each call of this
-				// function registers it (liftedRoles).
+				// function registers it (liftedRoles). (A field of the
+				// receiver is read here too: a method called through an
+				// interface, or from outside the tree, has no call that
+				// lifts it.) Should no call be followed, the trail ends
+				// here.
+				a.misses = append(a.misses, miss{at: a.site(c.expr.Lparen),
+					why: fmt.Sprintf("the reconciler is a parameter of %s, which its callers hand it, and no call of it was followed", fd.Name.Name)})
 				continue
 			}
-			rts, end = h.types, h.end
 		}
-		if len(rts) == 0 {
+		if c.fact.ArgIsOptions {
+			// Read from the syntax of an options literal when the flow
+			// engine found no reconciler (a wrapper's result).
+			arg = optionsField(info, arg, optionsReconciler)
+		}
+		rts := h.types
+		if len(rts) == 0 && len(h.funcs) == 0 && len(h.objects) == 0 && !a.runsFunc(info, arg) {
 			rts = a.reconcilerTypes(fd, info, arg)
 		}
 		before := len(out)
 		kinds := a.registeredKinds(fd, info, c, fors)
+		watches := c.fact.ArgIsOptions
+		if len(kinds) == 0 && !c.known {
+			kinds, watches = a.layerKinds(fl, c, maxLiftRounds)
+		}
 		if len(kinds) == 0 && len(completes) == 1 {
 			// The one registration of the function, on a builder or
-			// controller held where the chain is not followed (a field):
-			// the function's own For, or its watches, are its.
+			// controller held where the chain is not followed (handed
+			// through a call): the function's own For, or its watches,
+			// are its.
 			kinds = registeredIn(info, fors)
 		}
+		var names []string
+		var entries []*ssa.Function
 		for _, rt := range rts {
-			entry := a.methodFunc(rt, methodReconcile)
-			if entry == nil {
-				continue
+			if entry := a.methodFunc(rt, methodReconcile); entry != nil {
+				names, entries = append(names, rt.Obj().Name()), append(entries, entry)
 			}
-			f := &found{name: rt.Obj().Name(), style: StyleControllerRuntime, entry: entry,
+		}
+		for _, fn := range h.funcs {
+			names, entries = append(names, syncName(fn)), append(entries, fn)
+		}
+		for i, entry := range entries {
+			f := &found{name: names[i], style: StyleControllerRuntime, entry: entry,
 				registration: []Site{a.site(c.expr.Lparen)}}
-			if len(kinds) == 1 && !c.fact.ArgIsOptions {
+			if len(kinds) == 1 && !watches {
 				f.kind = kinds[0]
 			} else {
 				f.watched = kinds
@@ -79,11 +104,175 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 			f.keyParams = requestParams(entry)
 			out = append(out, f)
 		}
+		for _, o := range h.objects {
+			// The library reads the object by the request's key and
+			// hands it to the object reconciler: the kind is the type
+			// it reads.
+			entry := a.methodFunc(o.t, methodReconcile)
+			f := &found{name: o.t.Obj().Name(), style: StyleControllerRuntime, entry: entry,
+				registration: []Site{a.site(c.expr.Lparen)}, kind: reconciledObject(entry),
+				adapter: &adapterRead{call: a.site(o.adapter.expr.Lparen), read: a.adapterRead(o.adapter)}}
+			f.keyParams = requestParams(entry)
+			out = append(out, f)
+		}
 		if len(out) == before {
-			a.miss(c, arg, end)
+			a.miss(c, registeredArg(info, c), h.end)
 		}
 	}
 	return out
+}
+
+// adapterRead cites, in the library's source at the version the tree
+// requires, the read of the object by the request's key that an adapter
+// making a reconciler of an object reconciler does (its knowledge entry
+// names it); nil, with a warning, when it is not found there.
+func (a *analysis) adapterRead(c call) *Site {
+	k := c.fact.Adapter
+	if k == nil || c.fn == nil || c.fn.Pkg() == nil {
+		return nil
+	}
+	dir, module, version := a.depDir(c.fn.Pkg().Path())
+	var out *Site
+	if dir != "" {
+		file := filepath.Join(dir, k.File)
+		fd, fset := a.depFunc(file, func(fd *ast.FuncDecl, _ *token.FileSet) bool {
+			return fd.Name.Name == k.Method && recvTypeName(fd) == k.Type
+		})
+		if fd != nil {
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				ce, ok := n.(*ast.CallExpr)
+				if !ok || out != nil {
+					return out == nil
+				}
+				if sel, ok := ce.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == k.Read {
+					out = &Site{Site: a.cite.Line(file, fset.PositionFor(ce.Pos(), false).Line, cite.FuncName(fd))}
+				}
+				return true
+			})
+		}
+	}
+	if out == nil {
+		a.warn(fmt.Sprintf("%s@%s: the read of the object in %s is not cited: ctrlcmp knows it as the %s call in %s.%s in %s, and finds none there at this version; the knowledge table (internal/locate/knowledge.go) needs an entry for it",
+			module, version, cite.ObjectName(c.fn), k.Read, k.Type, k.Method, k.File))
+	}
+	return out
+}
+
+// recvTypeName is the name of a method declaration's receiver type (T of
+// T, *T, T[P] or *T[P]), or "".
+func recvTypeName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) != 1 {
+		return ""
+	}
+	e := fd.Recv.List[0].Type
+	if st, ok := e.(*ast.StarExpr); ok {
+		e = st.X
+	}
+	switch x := e.(type) {
+	case *ast.IndexExpr:
+		e = x.X
+	case *ast.IndexListExpr:
+		e = x.X
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+// registeredArg is the expression a registration's reconciler is read
+// from: the argument its fact names, or the receiver of a call of the
+// tree's method that registers a field of its receiver.
+func registeredArg(info *types.Info, c call) ast.Expr {
+	if c.fact.RecvPath == "" {
+		return c.arg(c.fact.Arg)
+	}
+	if sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr); ok {
+		if s := info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+			return sel.X
+		}
+	}
+	return nil
+}
+
+// reconcilerPath is the path below a registration's argument that holds
+// the reconciler: the receiver's field a lifted registration names, the
+// Reconciler field of an options struct, or none.
+func reconcilerPath(f Fact) []string {
+	if f.RecvPath != "" {
+		return strings.Split(f.RecvPath, ".")
+	}
+	if f.ArgIsOptions {
+		return []string{optionsReconciler}
+	}
+	return nil
+}
+
+// runsFunc reports whether a registered value is of a library type whose
+// Reconcile calls the function the value was converted from
+// (reconcile.Func): its entry is that function, never the registering
+// method's receiver.
+func (a *analysis) runsFunc(info *types.Info, arg ast.Expr) bool {
+	if arg == nil {
+		return false
+	}
+	t := info.TypeOf(arg)
+	if t == nil {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, methodReconcile)
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	f, known := knowledge[funcKey(fn)]
+	return known && f.Role == RoleReconcileFunc
+}
+
+// layerKinds returns the types a registration made through the tree's own
+// layer names, and whether they are watches (of a controller made by an
+// options struct) rather than a For: a call of a function that hands its
+// caller's reconciler on to the library registers what the library's call
+// in it names (the layer's For, or the watches made on the controller it
+// makes), through up to depth layers.
+func (a *analysis) layerKinds(fl *flowEngine, c call, depth int) ([]*types.Named, bool) {
+	if c.known || c.fn == nil || depth == 0 {
+		return nil, false
+	}
+	fd := a.decls[c.fn.Origin()]
+	b := a.ownBody(c.fn.Origin())
+	if fd == nil || fd.Body == nil || b == nil {
+		return nil, false
+	}
+	info := a.infoAt(fd.Pos())
+	var fors, completes []call
+	for _, rc := range a.registrationCalls(fd) {
+		switch rc.fact.Role {
+		case RoleRegisterFor, RoleEnqueueOwner:
+			fors = append(fors, rc)
+		case RoleRegisterComplete:
+			completes = append(completes, rc)
+		}
+	}
+	for _, inner := range completes {
+		// Only the layer's registration of the reconciler the call hands
+		// it.
+		h := a.heldReconcilers(fl, b, registeredArg(info, inner), reconcilerPath(inner.fact), maxWrapDepth)
+		params := h.params
+		if c.fact.ArgIsOptions {
+			params = h.optionParams
+		}
+		if !slices.Contains(params, c.fact.Arg) && (c.fact.RecvPath == "" || !slices.Contains(h.recvPaths, c.fact.RecvPath)) {
+			continue
+		}
+		if kinds := a.registeredKinds(fd, info, inner, fors); len(kinds) > 0 {
+			return kinds, inner.fact.ArgIsOptions
+		}
+		if kinds, watches := a.layerKinds(fl, inner, depth-1); len(kinds) > 0 {
+			return kinds, watches
+		}
+	}
+	return nil, false
 }
 
 // miss records a registration that gave no controller, and where the trail
@@ -114,6 +303,7 @@ func (a *analysis) registeredKinds(fd *ast.FuncDecl, info *types.Info, c call, f
 	} else {
 		vars := map[*types.Var]bool{}
 		assignedFrom(info, fd.Body, c.expr, true, vars)
+		fieldsAssigned(info, fd.Body, c.expr, vars)
 		for v := range vars {
 			for r := range builderGroup(info, fd.Body, v) {
 				roots[r] = true
@@ -230,10 +420,43 @@ func builderRoot(info *types.Info, e ast.Expr) any {
 				return v
 			}
 			return x
+		case *ast.SelectorExpr:
+			// A builder or controller kept in a field (r.ctrl.Watch(…)).
+			if s := info.Selections[x]; s != nil && s.Kind() == types.FieldVal {
+				return s.Obj()
+			}
+			return x
 		default:
 			return x
 		}
 	}
+}
+
+// fieldsAssigned adds to vars the fields a body assigns the value of e to
+// (r.ctrl, err = controller.New(…)).
+func fieldsAssigned(info *types.Info, body ast.Node, e ast.Expr, vars map[*types.Var]bool) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, rhs := range as.Rhs {
+			if ast.Unparen(rhs) != e {
+				continue
+			}
+			if len(as.Lhs) != len(as.Rhs) {
+				i = 0
+			}
+			if sel, ok := ast.Unparen(as.Lhs[i]).(*ast.SelectorExpr); ok {
+				if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
+					if v, ok := s.Obj().(*types.Var); ok {
+						vars[v] = true
+					}
+				}
+			}
+		}
+		return true
+	})
 }
 
 // builderGroup returns the roots of one builder value, from the root of a

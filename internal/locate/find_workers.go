@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -32,7 +33,7 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 			a.misses = append(a.misses, miss{at: a.site(c.expr.Lparen), why: "the key it takes off the queue is handed to no function of the tree that ctrlcmp follows"})
 			return
 		}
-		if shared := a.sharedWorker(fd, info, worker, sync); shared != nil {
+		if shared := a.sharedWorker(fd, info, worker, sync, vars); shared != nil {
 			out = append(out, shared...)
 			return
 		}
@@ -191,6 +192,17 @@ func (a *analysis) workerFound(fd *ast.FuncDecl, info *types.Info, worker ast.No
 	return f
 }
 
+// withClosures is fn and the closures it makes, those of its closures
+// included (a re-add wrapped in a function literal inside the worker's
+// item closure is the worker's).
+func withClosures(fn *ssa.Function) []*ssa.Function {
+	out := []*ssa.Function{fn}
+	for _, anon := range fn.AnonFuncs {
+		out = append(out, withClosures(anon)...)
+	}
+	return out
+}
+
 // dynamicCall reports whether a call runs what the call graph says: a
 // method of an interface, or a function value (a field, a parameter, a
 // variable), rather than one static function.
@@ -199,8 +211,11 @@ func dynamicCall(c *call) bool {
 }
 
 // syncName names the controller of a sync function after its receiver
-// type, or the function itself.
+// type, or the function itself; a closure after the function that makes it.
 func syncName(f *ssa.Function) string {
+	for f.Parent() != nil {
+		f = f.Parent()
+	}
 	if recv := f.Signature.Recv(); recv != nil {
 		if n, ok := deref(recv.Type()).(*types.Named); ok {
 			return n.Obj().Name()
@@ -209,13 +224,15 @@ func syncName(f *ssa.Function) string {
 	return f.Name()
 }
 
-// implementationName names the controller of one implementation of an
-// interface's sync method after its receiver type, qualified by its
-// package when another implementation's receiver has the same name.
+// implementationName names the controller of one of the sync functions a
+// shared worker runs (the implementations of an interface's sync method,
+// the functions handed to it) after its receiver type, qualified by its
+// package when another one's receiver, in another package, has the same
+// name (one type's several syncs are told apart by nameByEntry).
 func implementationName(entry *ssa.Function, all []*ssa.Function) string {
 	own := syncName(entry)
 	for _, f := range all {
-		if f != entry && syncName(f) == own && entry.Pkg != nil {
+		if f != entry && syncName(f) == own && entry.Pkg != nil && f.Pkg != entry.Pkg {
 			return entry.Pkg.Pkg.Name() + "." + own
 		}
 	}
@@ -224,93 +241,91 @@ func implementationName(entry *ssa.Function, all []*ssa.Function) string {
 
 // sharedWorker finds the controllers of a worker loop shared by several: a
 // function that dequeues keys (in its body or a closure of it) and hands
-// them to a sync function it takes as a parameter. Each call that passes
-// the worker its own sync function, directly or through the parameters of
-// other functions (layers, in other packages too), is a controller of its
-// own, named after the sync function's receiver (its kind comes from what
-// the sync re-reads). It returns nil when the sync function is not a
-// parameter of the worker.
-func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.Node, sync *call) []*found {
-	id, ok := ast.Unparen(sync.expr.Fun).(*ast.Ident)
-	if !ok || worker.Pos() < fd.Pos() || worker.End() > fd.End() {
+// them to a sync function its callers give it (a parameter, a field of a
+// parameter such as an options struct, a variable assigned from one).
+// Each function the tree's calls hand the worker, directly or through the
+// parameters of other functions (layers, in other packages too) and the
+// adapters that wrap it, is a controller of its own, named after its
+// receiver (its kind comes from what it re-reads by the key); its key
+// parameters are those the worker's key reaches (vars, the worker's
+// variables that carry it). It returns nil when the sync function does not
+// come from the worker's callers (a method, a field of the receiver).
+func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.Node, sync *call, vars map[*types.Var]bool) []*found {
+	if sync.fn != nil || worker.Pos() < fd.Pos() || worker.End() > fd.End() {
 		return nil
 	}
-	param, ok := info.Uses[id].(*types.Var)
-	obj, isFunc := info.Defs[fd.Name].(*types.Func)
-	if !ok || !isFunc {
+	if _, lit := ast.Unparen(sync.expr.Fun).(*ast.FuncLit); lit {
 		return nil
 	}
-	index := paramIndex(obj, param)
-	if index < 0 {
+	obj, ok := info.Defs[fd.Name].(*types.Func)
+	if !ok || a.ownBody(obj) == nil {
 		return nil
+	}
+	keyed := make([]bool, len(sync.expr.Args))
+	for i, arg := range sync.expr.Args {
+		keyed[i] = mentions(info, arg, vars)
+	}
+	hs, ends, shared := a.handedSyncs(a.ownBody(obj), sync.expr.Fun, keyed)
+	if !shared {
+		return nil
+	}
+	var entries []*ssa.Function
+	for _, h := range hs {
+		entries = append(entries, h.entry)
 	}
 	var out []*found
-	for _, h := range a.handedFuncs(obj, index, map[*types.Func]bool{}) {
+	for _, h := range hs {
 		entry := h.entry
-		f := &found{name: syncName(entry), style: StyleClientGo, entry: entry,
+		f := &found{name: implementationName(entry, entries), style: StyleClientGo, entry: entry,
 			worker: a.bySyntax[fd], keyParams: map[*types.Var]bool{}}
-		for i := 0; i < entry.Signature.Params().Len(); i++ {
-			if v := entry.Signature.Params().At(i); typeKey(v.Type()) != typeContext {
-				f.keyParams[v] = true
+		params := entry.Signature.Params()
+		for i := 0; i < params.Len() && i < len(h.keyed); i++ {
+			if h.keyed[i] {
+				f.keyParams[params.At(i)] = true
 			}
 		}
 		f.registration = []Site{a.site(h.at.expr.Lparen), a.site(sync.expr.Lparen)}
 		out = append(out, f)
 	}
-	return out
+	return append(out, a.unfollowedSyncs(ends, sync)...)
 }
 
-// paramIndex is the index of a parameter of fn, or -1.
-func paramIndex(fn *types.Func, param *types.Var) int {
-	sig := fn.Type().(*types.Signature)
-	for i := 0; i < sig.Params().Len(); i++ {
-		if sig.Params().At(i) == param {
-			return i
+// unfollowedSyncs are the controllers of a shared worker whose sync
+// function ctrlcmp could not follow from the call that hands it: one for
+// each such call, named after the type (or function) that makes it, every
+// row not settled, saying where the trail ended. A controller is there;
+// which function is its entry, and so its kind, is not known.
+func (a *analysis) unfollowedSyncs(ends []handEnd, sync *call) []*found {
+	var out []*found
+	byCall := map[token.Pos]*found{}
+	for _, e := range ends {
+		a.misses = append(a.misses, e.miss)
+		if e.at == nil {
+			continue
 		}
-	}
-	return -1
-}
-
-// handed is an own function handed to a parameter: the function, and the
-// call that hands it on first.
-type handed struct {
-	entry *ssa.Function
-	at    call
-}
-
-// handedFuncs returns the own functions the tree's calls hand to parameter
-// index of fn: a function or method value passed there, or, when a caller
-// passes a parameter of its own, what its callers pass to that one, through
-// any number of layers.
-func (a *analysis) handedFuncs(fn *types.Func, index int, seen map[*types.Func]bool) []handed {
-	if seen[fn] {
-		return nil
-	}
-	seen[fn] = true
-	var out []handed
-	for _, caller := range a.ownFuncs() {
-		cinfo := a.infoAt(caller.Pos())
-		a.allCalls(caller, func(c call) {
-			if c.fn == nil || c.fn.Origin() != fn || c.arg(index) == nil {
-				return
+		at := a.site(e.at.expr.Lparen)
+		why := fmt.Sprintf("%s at %s", e.why, fileLine(e.miss.at))
+		if f := byCall[e.at.expr.Lparen]; f != nil {
+			f.unsettled += "; " + why
+			continue
+		}
+		// Named after the type (or function) making the call, qualified
+		// by its package: the controllers found of the same worker are
+		// named so when their type names meet.
+		name := "worker at " + fileLine(at)
+		for _, n := range a.path(e.at.expr.Pos(), e.at.expr.End()) {
+			if fd, ok := n.(*ast.FuncDecl); ok {
+				info := a.infoAt(fd.Pos())
+				name = receiverName(fd, info)
+				if obj, ok := info.Defs[fd.Name].(*types.Func); ok && obj.Pkg() != nil {
+					name = obj.Pkg().Name() + "." + name
+				}
 			}
-			if entry := a.funcValue(cinfo, c.arg(index)); entry != nil {
-				out = append(out, handed{entry: entry, at: c})
-				return
-			}
-			id, ok := ast.Unparen(c.arg(index)).(*ast.Ident)
-			if !ok {
-				return
-			}
-			v, isVar := cinfo.Uses[id].(*types.Var)
-			cobj, isFunc := cinfo.Defs[caller.Name].(*types.Func)
-			if !isVar || !isFunc {
-				return
-			}
-			if j := paramIndex(cobj, v); j >= 0 {
-				out = append(out, a.handedFuncs(cobj, j, seen)...)
-			}
-		})
+		}
+		f := &found{name: name, style: StyleClientGo, registration: []Site{at, a.site(sync.expr.Lparen)},
+			unsettled: fmt.Sprintf("the sync function handed to the shared worker at %s is not followed to a function of the tree: %s", fileLine(at), why)}
+		byCall[e.at.expr.Lparen] = f
+		out = append(out, f)
 	}
 	return out
 }
@@ -520,9 +535,9 @@ func (a *analysis) syncCall(info *types.Info, worker ast.Node, vars map[*types.V
 
 // closureSync follows a key handed to a closure of the worker
 // (processItem := func(obj interface{}) error { ... sync(key) ... }) into
-// it: the closure's parameters that receive the key carry it, and the sync
-// call is the one inside. It returns nil when the call runs no closure of
-// the worker.
+// it: the closure's parameters that receive the key carry it (they join
+// vars, with what is computed from them), and the sync call is the one
+// inside. It returns nil when the call runs no closure of the worker.
 func (a *analysis) closureSync(info *types.Info, worker ast.Node, c call, vars map[*types.Var]bool) *call {
 	if len(c.own) != 1 {
 		return nil
@@ -531,17 +546,17 @@ func (a *analysis) closureSync(info *types.Info, worker ast.Node, c call, vars m
 	if !ok || lit.Pos() < worker.Pos() || lit.End() > worker.End() {
 		return nil
 	}
-	inner := map[*types.Var]bool{}
-	for v := range vars {
-		inner[v] = true
-	}
+	var inner []*types.Var
 	for i, p := range paramIdents(lit.Type) {
 		if v, ok := info.Defs[p].(*types.Var); ok && i < len(c.expr.Args) && mentions(info, c.expr.Args[i], vars) {
-			inner[v] = true
+			inner = append(inner, v)
 		}
 	}
-	taint(info, lit.Body, inner)
-	return a.syncCall(info, lit.Body, inner)
+	for _, v := range inner {
+		vars[v] = true
+	}
+	taint(info, lit.Body, vars)
+	return a.syncCall(info, lit.Body, vars)
 }
 
 // receiverName names a client-go controller after the worker's receiver

@@ -55,6 +55,9 @@ const (
 	RoleImplEnqueue              // a dependency's controller enqueues a key (the object's, its owner's…), or returns a function that does: Obj is the object, Key the key (-1: none)
 	RoleNewError                 // returns a new error, never nil
 	RoleTimer                    // arms a timer: Arg is the delay, Callback the function it runs when it fires (-1: the caller waits on the timer's channel)
+	RoleSteadyTest               // tests a condition of the object (Obj) whose value on a succeeding pass of an unchanged object is known: True says it holds; Arg, when set, must be the readiness type
+	RoleReconcileFunc            // a function type's Reconcile, which calls the function converted to the type: that function is the entry
+	RoleObjectReconciler         // makes a reconciler of an object reconciler: the library reads the object by the request's key (Adapter) and hands it to the Reconcile(ctx, obj) of Arg, the entry
 )
 
 // Fact is one entry of the knowledge table.
@@ -69,6 +72,10 @@ type Fact struct {
 	// ArgIsOptions says Arg is an options struct whose Reconciler field is
 	// the value the role is about.
 	ArgIsOptions bool
+	// RecvPath is, for a call of the tree's own method that registers a
+	// reconciler it holds in a field of its receiver (liftedRoles), the
+	// field's path, dot-separated (Arg is then -1).
+	RecvPath string
 	// Implied is the qualified name of the constant a helper sets without
 	// taking it as an argument (MarkReconciling sets Reconciling).
 	Implied string
@@ -92,6 +99,10 @@ type Fact struct {
 	// runs a generated reconciler, where that controller's worker and
 	// queue are (read from its source by name, as Drift).
 	Loop *LoopKnowledge
+	// Adapter names, for a library function that makes a reconciler of an
+	// object reconciler, where its reconciler reads the object by the
+	// request's key (read from its source by name, as Drift).
+	Adapter *AdapterKnowledge
 	// Callback indexes, for a timer, the function argument run when it
 	// fires; -1 when the caller receives from the timer's channel and runs
 	// what follows itself.
@@ -127,6 +138,15 @@ type LoopKnowledge struct {
 	Worker, Errors, Enqueue  string
 	Get, Sync, Add           string
 	AddRateLimited, AddAfter string
+}
+
+// AdapterKnowledge locates, in the source of a library's adapter that
+// makes a reconciler of an object reconciler, the read of the object by
+// the request's key: File is in the function's package, Type.Method the
+// adapter's method holding the read (the type is unexported: the function
+// returns it as an interface), Read the name of the method it calls.
+type AdapterKnowledge struct {
+	File, Type, Method, Read string
 }
 
 // VersionedName is a library's unexported name with the versions of its
@@ -205,6 +225,11 @@ var knowledge = map[string]Fact{
 	"(k8s.io/apimachinery/pkg/apis/meta/v1.Object).SetFinalizers":      {Role: RoleSetFinalizers, Obj: -1, Key: -1, Arg: 0},
 
 	"k8s.io/apimachinery/pkg/api/meta.SetStatusCondition": {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: 1, ArgIsCondition: true},
+	fluxCond + "IsReady":           {Role: RoleSteadyTest, Obj: 0, Key: -1, Arg: -1, True: true},
+	fluxCond + "IsStalled":         {Role: RoleSteadyTest, Obj: 0, Key: -1, Arg: -1},
+	fluxCond + "IsReconciling":     {Role: RoleSteadyTest, Obj: 0, Key: -1, Arg: -1},
+	fluxCond + "IsTrue":            {Role: RoleSteadyTest, Obj: 0, Key: -1, Arg: 1, True: true},
+	fluxCond + "IsFalse":           {Role: RoleSteadyTest, Obj: 0, Key: -1, Arg: 1},
 	fluxCond + "MarkTrue":          {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: 1, True: true},
 	fluxCond + "MarkFalse":         {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: 1},
 	fluxCond + "MarkUnknown":       {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: 1},
@@ -300,7 +325,13 @@ var knowledge = map[string]Fact{
 	"(*" + cr + "builder.TypedBuilder).Complete": {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
 	"(*" + cr + "builder.Builder).Complete":      {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0, Before: "v0.19.0"},
 	"(*" + cr + "builder.TypedBuilder).Build":    {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
-	"(*" + cr + "builder.Builder).Build":         {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0, Before: "v0.19.0"},
+	// reconcile.Func(fn) (an alias of TypedFunc[Request]) registers fn.
+	"(" + cr + "reconcile.TypedFunc).Reconcile": {Role: RoleReconcileFunc, Obj: -1, Key: -1, Arg: -1},
+	// reconcile.AsReconciler(client, rec): the adapter's Reconcile Gets
+	// the object by the key and calls rec.Reconcile(ctx, obj).
+	cr + "reconcile.AsReconciler": {Role: RoleObjectReconciler, Obj: -1, Key: -1, Arg: 1,
+		Adapter: &AdapterKnowledge{File: "reconcile.go", Type: "objectReconcilerAdapter", Method: "Reconcile", Read: "Get"}},
+	"(*" + cr + "builder.Builder).Build": {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0, Before: "v0.19.0"},
 
 	"(*k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta).GetDeletionTimestamp": {Role: RoleDeletionTimestamp, Obj: -1, Key: -1, Arg: -1},
 	"(k8s.io/apimachinery/pkg/apis/meta/v1.Object).GetDeletionTimestamp":      {Role: RoleDeletionTimestamp, Obj: -1, Key: -1, Arg: -1},
@@ -519,6 +550,11 @@ var generatedStatusWrites = map[string]bool{"UpdateStatus": true, "ApplyStatus":
 
 // conditionTrue is the value of metav1.ConditionTrue.
 const conditionTrue = "True"
+
+// readyConditionType is the condition type that says an object is ready
+// (fluxcd/pkg's meta.ReadyCondition, Kubernetes' own "Ready"): true on a
+// succeeding pass of an unchanged object.
+const readyConditionType = "Ready"
 
 // funcKey is the knowledge table's name of a function: pkg.F or
 // (pkg.T).M / (*pkg.T).M, generic instances folded to their origin.

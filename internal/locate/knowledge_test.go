@@ -145,6 +145,9 @@ func TestKnowledgeResolves(t *testing.T) {
 		if f.Loop != nil {
 			checkLoop(t, tree, key, f.Loop, r)
 		}
+		if f.Adapter != nil {
+			checkAdapter(t, tree, key, f.Adapter, r)
+		}
 	}
 	for _, f := range knowledge {
 		if f.Implied != "" {
@@ -215,6 +218,43 @@ func fieldsOf(st *types.Struct) []*types.Var {
 		out = append(out, st.Field(i))
 	}
 	return out
+}
+
+// checkAdapter checks that the adapter method an entry names calls, at the
+// version checked, the read it names.
+func checkAdapter(t *testing.T, tree *load.Tree, key string, k *AdapterKnowledge, r resolved) {
+	t.Helper()
+	var dir string
+	for _, p := range tree.All {
+		if p.PkgPath == r.fn.Pkg().Path() && len(p.GoFiles) > 0 {
+			dir = filepath.Dir(p.GoFiles[0])
+		}
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, k.File), nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Errorf("%s: adapter: %v", key, err)
+		return
+	}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil || fd.Name.Name != k.Method || recvTypeName(fd) != k.Type {
+			continue
+		}
+		read := false
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == k.Read {
+					read = true
+				}
+			}
+			return true
+		})
+		if !read {
+			t.Errorf("%s: adapter: %s.%s does not call %s at %s", key, k.Type, k.Method, k.Read, r.module.Version)
+		}
+		return
+	}
+	t.Errorf("%s: adapter: %s declares no method %s.%s at %s", key, k.File, k.Type, k.Method, r.module.Version)
 }
 
 // checkDrift checks that the library function a drift entry names calls,

@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"errors"
 	"fmt"
 	"go/token"
 	"go/types"
@@ -79,6 +80,15 @@ func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) (ctrls []Co
 	var out []Controller
 	for _, f := range found {
 		var ctrl Controller
+		if f.unsettled != "" {
+			ctrl = failedController(f, errors.New(f.unsettled))
+			ctrl.Stages = map[string]Row{}
+			for _, id := range StageIDs {
+				ctrl.Stages[id] = none("not settled: " + f.unsettled)
+			}
+			out = append(out, ctrl)
+			continue
+		}
 		if err := internalError(func() { ctrl = a.controller(f) }); err != nil {
 			ctrl = failedController(f, err)
 			a.warn(fmt.Sprintf("%s: its rows are not settled: %v", f.name, err))

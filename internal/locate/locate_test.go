@@ -73,6 +73,10 @@ var fixtures = []string{
 	"callpaths",
 	"dynworker",
 	"finfall",
+	"regflows",
+	"splitsync",
+	"delegaterest",
+	"deadlineflows",
 	"genericguard",
 	"intervalrecv",
 }
@@ -267,8 +271,8 @@ func checkRows(t *testing.T, c locate.Controller, want wants.Expectations) {
 			t.Errorf("%s: %s: the fixture states no expectation (add a want or want-none comment)", c.Name, id)
 		case !hasPrimary:
 			t.Errorf("%s: %s: got none (%s), want %s", c.Name, id, row.None, want.Primary[id])
-		case fmt.Sprintf("%s:%d", p.File, p.Line) != want.Primary[id]:
-			t.Errorf("%s: %s: got %s:%d (%s), want %s", c.Name, id, p.File, p.Line, p.Text, want.Primary[id])
+		case cited(row) != want.Primary[id]:
+			t.Errorf("%s: %s: got %s (%s:%d: %s), want %s", c.Name, id, cited(row), p.File, p.Line, p.Text, want.Primary[id])
 		}
 		if hasPrimary && row.None != "" {
 			t.Errorf("%s: %s: has both a primary site and a none reason", c.Name, id)
@@ -277,6 +281,12 @@ func checkRows(t *testing.T, c locate.Controller, want wants.Expectations) {
 			t.Errorf("%s: %s: none without a reason", c.Name, id)
 		}
 	}
+}
+
+// cited is the file:line a row is wanted at (see locate.Row.Cited).
+func cited(r locate.Row) string {
+	at, _ := r.Cited()
+	return at
 }
 
 func checkConditions(t *testing.T, row locate.Row, want wants.Expectations) {
@@ -355,6 +365,14 @@ func checkAnswers(t *testing.T, c locate.Controller, want wants.Expectations) {
 			if !steps[key+"@"+at] {
 				t.Errorf("%s: %s: no such step at %s; got %v", c.Name, key, at, keys(steps))
 			}
+		}
+	}
+	// A comparison cited in the fixture's own code is a wanted one: the
+	// decoys (a test of the primary's own state, a precondition) are not.
+	for _, s := range c.Drift {
+		at := fmt.Sprintf("%s:%d", s.File, s.Line)
+		if s.Step == locate.StepCompare && !strings.Contains(s.File, "@") && !slices.Contains(want.Answers["drift:compare"], at) {
+			t.Errorf("%s: drift: a comparison at %s (%s) the fixture does not want", c.Name, at, s.Text)
 		}
 	}
 	if want.None["interval-trace"] && len(c.IntervalTrace) > 0 {
@@ -447,6 +465,63 @@ func TestCreateOrUpdateDrift(t *testing.T) {
 	}
 }
 
+// TestRegisteredReads: an object reconciler that the library's adapter
+// makes a reconciler of has its re-read cited in the library, at the
+// version the fixture requires; a controller whose watches name another
+// type than the one its reconcile reads by the key says so.
+func TestRegisteredReads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("heavy: make test-heavy runs it")
+	}
+	l := locateFixture(t, "regflows")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	got := map[string]locate.Controller{}
+	for _, c := range l.ctrls {
+		got[c.Name] = c
+	}
+	p, _ := got["VolumeLabeller"].Rows[locate.RowReread].Primary()
+	if at, want := fmt.Sprintf("%s:%d", p.File, p.Line), "sigs.k8s.io/controller-runtime@v0.24.1/pkg/reconcile/reconcile.go:165"; at != want {
+		t.Errorf("VolumeLabeller: reread at %s, want the library's Get at %s", at, want)
+	}
+	p, _ = got["ClaimReconciler"].Rows[locate.RowReread].Primary()
+	if !strings.Contains(p.Note, "watches Pod, not the PersistentVolumeClaim") {
+		t.Errorf("ClaimReconciler: reread note %q, want it to say the registration watches Pod", p.Note)
+	}
+}
+
+// TestDeadlineTrace: the time left to a deadline (deadline.Sub(now), the
+// deadline a time plus a TTL of the spec) is traced through the receiver
+// of the value methods that compute it, to the spec field: the Claim's in
+// the fixture's API, the Job's TTL in k8s.io/api, which no want can mark.
+// The clock the time now is asked of (an interface) is no operand: the
+// trace reaches no field of the controller.
+func TestDeadlineTrace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("heavy: make test-heavy runs it")
+	}
+	l := locateFixture(t, "deadlineflows")
+	want := map[string]string{
+		"ClaimReconciler": "json path spec.holdSeconds",
+		"Controller":      "json path spec.ttlSecondsAfterFinished",
+	}
+	for _, c := range fixtureControllers(t, "deadlineflows", l) {
+		found := false
+		for _, s := range c.IntervalTrace {
+			switch {
+			case s.Step == locate.StepSpecField && s.Note == want[c.Name]:
+				found = true
+			case s.Step == locate.StepControllerField:
+				t.Errorf("%s: the trace reaches a field of the controller at %s:%d (%s): the clock is no operand of the deadline", c.Name, s.File, s.Line, s.Text)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no spec-field step noted %q; got %v", c.Name, want[c.Name], c.IntervalTrace)
+		}
+	}
+}
+
 // TestUnsettled: when the result is built by a helper ctrlcmp does not
 // follow, the success requeue is not settled, and the answer says so and
 // why instead of claiming the controller is event-driven.
@@ -459,6 +534,42 @@ func TestUnsettled(t *testing.T) {
 	if !strings.HasPrefix(reason, "not settled") || !strings.Contains(reason, "r.Builder.Build") {
 		t.Errorf("requeue-success: %q, want it not settled, naming the builder", reason)
 	}
+}
+
+// TestUnfollowedSync: a shared worker handed a sync function ctrlcmp
+// cannot follow (picked from a package variable) is a controller whose
+// every row is not settled, naming the call that hands it and where the
+// trail ends, its stages too, never one with a kind guessed from another
+// function.
+func TestUnfollowedSync(t *testing.T) {
+	if testing.Short() {
+		t.Skip("heavy: make test-heavy runs it")
+	}
+	l := locateFixture(t, "splitsync")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		if c.Name != "services.Controller" {
+			continue
+		}
+		if c.Kind != "" {
+			t.Errorf("kind %q, want none told", c.Kind)
+		}
+		const at = "pkg/controllers/services/controller.go:58"
+		for _, id := range locate.Rows {
+			if r := c.Rows[id]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, at) || !strings.Contains(r.None, "package variable") {
+				t.Errorf("%s: %q, want not settled at %s, naming the package variable", id, r.None, at)
+			}
+		}
+		for _, id := range locate.StageIDs {
+			if r := c.Stages[id]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, at) {
+				t.Errorf("%s: %q, want not settled at %s", id, r.None, at)
+			}
+		}
+		return
+	}
+	t.Fatal("no services.Controller")
 }
 
 // TestSyncPeriod: an event-driven controller-runtime reconciler's none

@@ -9,7 +9,12 @@
 // graph of package callgraph.
 package locate
 
-import "github.com/ctrlcmp/ctrlcmp/internal/cite"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
+)
 
 // The row ids of spec/rows.md, in table order.
 const (
@@ -98,6 +103,26 @@ func (r Row) Primary() (Site, bool) {
 		}
 	}
 	return Site{}, false
+}
+
+// Cited is the file:line a row is answered at in the tree: its primary
+// site's, or for a primary site in a dependency (module@version/path,
+// the library's own read of the object), the row's first site in the
+// tree, the call that leads there; ok is false when the row has no
+// primary site.
+func (r Row) Cited() (string, bool) {
+	p, ok := r.Primary()
+	if !ok {
+		return "", false
+	}
+	if strings.Contains(p.File, "@") {
+		for _, s := range r.Sites {
+			if !strings.Contains(s.File, "@") {
+				return fmt.Sprintf("%s:%d", s.File, s.Line), true
+			}
+		}
+	}
+	return fmt.Sprintf("%s:%d", p.File, p.Line), true
 }
 
 func none(reason string) Row { return Row{Sites: []Site{}, None: reason} }

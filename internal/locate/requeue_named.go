@@ -45,8 +45,8 @@ func (a *analysis) classifyBare(fn *ssa.Function, info *types.Info, s *ast.Retur
 	errE, errVal := value(errAs, 1)
 	switch {
 	case !resOK || !errOK:
-		*out = append(*out, retSite{pos: s.Pos(), in: fn, ret: s, at: s, opaque: idents[0], via: slices.Clone(w.via),
-			note: "the named results this bare return hands back are assigned under a condition before it"})
+		*out = append(*out, retSite{pos: s.Pos(), in: fn, ret: s, at: s, opaque: idents[0], via: slices.Clone(w.via), errOpen: !errOK,
+			note: "the named results this bare return hands back are assigned under a condition before it, or handed by address"})
 	case resAs != nil && resAs == errAs && len(resAs.Lhs) == 2 && len(resAs.Rhs) == 1:
 		// result, retErr = r.reconcile(ctx, obj): the callee's returns.
 		a.followResults(fn, info, s, resAs.Rhs[0], sc, w, out)

@@ -322,3 +322,15 @@ func (a *analysis) successRow(pos token.Pos, note string) Row {
 	s.Note = note
 	return Row{Sites: []Site{s}}
 }
+
+// endFailure is the failure return that is the success path's end itself
+// (the path's last return hands back a call's error), nil when there is
+// none.
+func endFailure(rets []retSite, end *retSite, isFailure func(string) bool) *retSite {
+	for i := range rets {
+		if r := &rets[i]; isFailure(r.class) && r.in == end.in && r.pos == end.pos {
+			return r
+		}
+	}
+	return nil
+}

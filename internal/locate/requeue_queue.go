@@ -20,7 +20,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	out := &requeues{}
 	var fns []*ssa.Function
 	if f.worker != nil {
-		fns = append([]*ssa.Function{f.worker}, f.worker.AnonFuncs...)
+		fns = withClosures(f.worker)
 	}
 	var rateLimited, after, forget []Site
 	// timed are the requeues of after, one for each of its sites.
@@ -260,22 +260,36 @@ func (a *analysis) workerHelpers(worker []*ssa.Function, entry *ssa.Function, in
 				// Only a call that runs one function: a call the
 				// call graph answers with several (a shared worker's
 				// sync through an interface) runs other controllers.
-				if len(c.own) != 1 || dynamicCall(&c) {
-					continue
-				}
-				callee := c.own[0]
-				if seen[callee] || inReach[callee] {
+				callee := a.oneFunc(c)
+				if callee == nil || dynamicCall(&c) || seen[callee] || inReach[callee] {
 					continue
 				}
 				seen[callee] = true
-				next = append(next, callee)
-				next = append(next, callee.AnonFuncs...)
+				next = append(next, withClosures(callee)...)
 			}
 		}
 		out = append(out, next...)
 		level = next
 	}
 	return out
+}
+
+// oneFunc is the one own function a call runs: its only callee, or the
+// generic function whose instances its callees all are (a generic worker's
+// helper, called once per type argument the tree uses); nil otherwise.
+func (a *analysis) oneFunc(c call) *ssa.Function {
+	if len(c.own) == 1 {
+		return c.own[0]
+	}
+	if len(c.own) == 0 || c.own[0].Syntax() == nil {
+		return nil
+	}
+	for _, f := range c.own[1:] {
+		if f.Syntax() != c.own[0].Syntax() {
+			return nil
+		}
+	}
+	return a.bySyntax[c.own[0].Syntax()]
 }
 
 // isAbstract reports whether fn is an interface's method: it has no body to

@@ -36,6 +36,10 @@ type retSite struct {
 	// opaque is a result built by an expression ctrlcmp does not follow
 	// (a call of a result builder); its class is then unknown.
 	opaque ast.Expr
+	// errOpen says the error the site hands back is not followed either
+	// (named results assigned, or handed by address, where the walk
+	// cannot tell): it may be a failure.
+	errOpen bool
 	// afterWork says the return waits after a write that succeeded in its
 	// own block (a child just created): a dependency wait, not a retry.
 	afterWork bool
@@ -211,9 +215,22 @@ func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
 			// results of whole (return r.reconcileNormal(…)): the main
 			// work's failure is the one branching off nearest that
 			// helper's end, not a return of the entry's before it.
-			if r := a.lastFailureBefore(rets, end, isFailure); r != nil {
+			// When that end is itself a failure return (return
+			// ctrl.Result{}, r.Update(…)), it is the main work's, as the
+			// entry's own final return would be.
+			if r := endFailure(rets, end, isFailure); r != nil {
+				primary = r
+			} else if r := a.lastFailureBefore(rets, end, isFailure); r != nil {
 				primary = r
 			}
+		}
+	}
+	// A site whose error is not followed, nearer the success path than
+	// the failure chosen, may be the main work's failure.
+	for i := range rets {
+		if r := &rets[i]; primary != nil && unsettledErr == "" && r.errOpen && r.in == primary.in && r.pos > primary.pos {
+			s := a.site(r.pos)
+			unsettledErr = fmt.Sprintf("not settled: what is handed back at %s:%d is not followed (%s): a failure there may be the main work's", s.File, s.Line, r.note)
 		}
 	}
 	var errSites []Site

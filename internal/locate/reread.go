@@ -3,8 +3,10 @@ package locate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -167,6 +169,18 @@ func (a *analysis) keyParamsFromCallers(f *found, fn *ssa.Function, reach *callg
 // reads by the key. When the entry reads by the key only another type than
 // the registration's For, the row is not settled and says both.
 func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
+	if ad := f.adapter; ad != nil {
+		// The library reads the object and hands it to the entry.
+		if ad.read == nil {
+			return reread{kind: f.kind, row: none(fmt.Sprintf("not settled: the library's reconciler made at %s reads the object by the request's key in its own source, where ctrlcmp does not find the read at this version", fileLine(ad.call)))}
+		}
+		s := *ad.read
+		s.Primary = true
+		s.Note = fmt.Sprintf("the library's reconciler made at %s reads the object by the request's key and hands it to %s", fileLine(ad.call), a.funcName(f.entry))
+		call := ad.call
+		call.Note = "the call that makes the library's reconciler of " + a.funcName(f.entry)
+		return reread{kind: f.kind, row: Row{Sites: []Site{s, call}}}
+	}
 	var byKey []reread  // every read by the key, in reach order
 	var unsettled *Site // the first call handed the key whose body is not read
 	var unsettledName string
@@ -181,6 +195,20 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 		}
 	}
 	keys := a.keyFixpoint(f, fns, reach)
+	// A closure's reads are ordered as its creator's code: where the
+	// literal stands in its body (a read wrapped in a function literal
+	// called at once, or assigned and called, keeps its place).
+	rank := map[token.Pos]int{}
+	home := func(fn *ssa.Function) int {
+		top := fn
+		for top.Parent() != nil {
+			top = top.Parent()
+		}
+		if i := slices.Index(fns, top); i >= 0 {
+			return i
+		}
+		return slices.Index(fns, fn)
+	}
 	for _, fn := range fns {
 		info := a.infoAt(posOf(fn))
 		if info == nil {
@@ -203,6 +231,7 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 				continue
 			}
 			read := deref(a.instanceType(fn, obj))
+			rank[c.expr.Lparen] = home(fn)
 			s := a.site(c.expr.Lparen)
 			s.Primary = true
 			s.Partial = partial
@@ -219,6 +248,12 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 			byKey = append(byKey, reread{row: Row{Sites: []Site{s}}, kind: n, pos: c.expr.Lparen})
 		}
 	}
+	sort.SliceStable(byKey, func(i, j int) bool {
+		if ri, rj := rank[byKey[i].pos], rank[byKey[j].pos]; ri != rj {
+			return ri < rj
+		}
+		return byKey[i].pos < byKey[j].pos
+	})
 	pick := func(kinds []*types.Named) (reread, bool) {
 		for _, r := range byKey {
 			for _, k := range kinds {

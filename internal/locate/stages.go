@@ -80,7 +80,7 @@ func (a *analysis) stages(p *pass) (map[string]Row, []StageAnchor) {
 	var deq []Site
 	if f.worker != nil {
 		// The worker's closures too: a Get wrapped in one it calls.
-		for _, fn := range append([]*ssa.Function{f.worker}, f.worker.AnonFuncs...) {
+		for _, fn := range withClosures(f.worker) {
 			for _, qc := range a.callsIn(fn) {
 				if qc.known && qc.fact.Role == RoleQueueGet {
 					deq = append(deq, a.site(qc.expr.Lparen))
@@ -206,9 +206,8 @@ func (a *analysis) requeueAnchors(f *found, reach *callgraph.Reach) []StageAncho
 		}
 	}
 	if f.worker != nil {
-		scan(f.worker, true)
-		for _, anon := range f.worker.AnonFuncs {
-			scan(anon, true)
+		for _, fn := range withClosures(f.worker) {
+			scan(fn, true)
 		}
 	}
 	for _, fn := range reach.Funcs() {

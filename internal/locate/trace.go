@@ -70,8 +70,13 @@ func (a *analysis) intervalTrace(kind *types.Named, reach *callgraph.Reach, fn *
 }
 
 func (t *tracer) add(s cite.Site, step, note string) {
-	for _, prev := range t.steps {
+	for i, prev := range t.steps {
 		if prev.Step == step && prev.File == s.File && prev.Line == s.Line {
+			// One step per line, but a trail that ends unsettled on a
+			// line already cited says so there.
+			if strings.Contains(note, "not settled") && !strings.Contains(prev.Note, "not settled") {
+				t.steps[i].Note = joinNotes(prev.Note, note)
+			}
 			return
 		}
 	}
@@ -182,6 +187,25 @@ func (t *tracer) callResult(fn *ssa.Function, info *types.Info, x *ast.CallExpr,
 				if len(r.Results) == results && index < results {
 					t.add(t.a.site(r.Pos()).Site, StepGetterBody, "")
 					t.expr(callee, r.Results[index])
+				} else if ce, ok := tupleCall(r, results); ok && !t.seen[r] {
+					// return f(…): the matching result of f's returns.
+					t.seen[r] = true
+					t.add(t.a.site(r.Pos()).Site, StepGetterBody, "")
+					t.callResult(callee, t.a.infoAt(r.Pos()), ce, index)
+				} else if names := namedResults(callee); len(r.Results) == 0 && index < len(names) && !t.seen[r] {
+					// A bare return hands back the named result: what
+					// is assigned to it before, each assignment the
+					// getter's body.
+					t.seen[r] = true
+					cinfo := t.a.infoAt(r.Pos())
+					if v, ok := cinfo.Defs[names[index]].(*types.Var); ok {
+						for _, e := range assignmentsTo(cinfo, body(callee), v) {
+							if e.Pos() < r.Pos() {
+								t.add(t.a.site(e.Pos()).Site, StepGetterBody, "")
+							}
+						}
+						t.variable(callee, cinfo, v, r)
+					}
 				}
 			}
 			return true
@@ -204,7 +228,7 @@ func (t *tracer) callResult(fn *ssa.Function, info *types.Info, x *ast.CallExpr,
 			}
 			return
 		}
-		recv := libraryReceiver(info, x)
+		recv := valueReceiver(info, x)
 		var bound []boundReceiver
 		if recv == nil && c.fn != nil && isMethodValueCall(info, x, c.fn) {
 			bound = t.boundReceivers(fn, x.Fun)
@@ -293,14 +317,26 @@ func (t *tracer) boundReceivers(fn *ssa.Function, fun ast.Expr) []boundReceiver 
 	return out
 }
 
-// libraryReceiver is the receiver of a call of a library's method on a
-// value (not a package function, not a method expression), or nil.
-func libraryReceiver(info *types.Info, x *ast.CallExpr) ast.Expr {
+// valueReceiver is the receiver of a call of a method declared on a value
+// type (time.Time's Sub, time.Duration's Round): an operand of what the
+// method computes. Nil for any other call: a function, a method with a
+// pointer receiver or of an interface (a clock's Now), whose receiver is
+// a service the value is asked of, not an operand.
+func valueReceiver(info *types.Info, x *ast.CallExpr) ast.Expr {
 	sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return nil
 	}
-	if s := info.Selections[sel]; s == nil || s.Kind() != types.MethodVal {
+	s := info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal {
+		return nil
+	}
+	sig, ok := s.Obj().Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return nil
+	}
+	rt := sig.Recv().Type()
+	if _, ptr := rt.(*types.Pointer); ptr || types.IsInterface(rt) {
 		return nil
 	}
 	return sel.X
@@ -368,19 +404,21 @@ func (t *tracer) selector(fn *ssa.Function, info *types.Info, x *ast.SelectorExp
 		return
 	}
 	field := sel.Obj().(*types.Var)
-	if _, own := t.a.fileAt(field.Pos()); !own {
+	tags, rooted := t.specPath(info, x)
+	if _, own := t.a.fileAt(field.Pos()); !own && !(rooted && t.kindAPI(field)) {
 		// A library wrapper's field (metav1.Duration.Duration): the value is
-		// the holder's.
+		// the holder's. A field of the primary type's own API package is
+		// the object's, even in a dependency (a Job's TTL in k8s.io/api).
 		t.expr(fn, x.X)
 		return
 	}
-	if tags, ok := t.specPath(info, x); ok && tags[0] == "status" {
+	if rooted && tags[0] == "status" {
 		// Observed state (the time of the last run): it computes the
 		// duration, no setting of the object's does.
 		t.add(t.a.site(x.Pos()).Site, StepComputed, "read from the object's "+strings.Join(tags, ".")+": observed state, not a setting")
 		return
 	}
-	if tags, ok := t.specPath(info, x); ok {
+	if rooted {
 		s := t.a.objSite(field)
 		s.Func = "(struct field)"
 		t.add(s.Site, StepSpecField, "json path "+strings.Join(tags, "."))
@@ -401,6 +439,13 @@ func (t *tracer) selector(fn *ssa.Function, info *types.Info, x *ast.SelectorExp
 	for _, h := range t.a.fieldHandedAddr(field) {
 		t.add(h.site, StepComputed, h.note)
 	}
+}
+
+// kindAPI reports whether a field is declared in the package of the
+// primary type: its spec's and status's, not a wrapper's of another
+// package (metav1.Duration's Duration).
+func (t *tracer) kindAPI(field *types.Var) bool {
+	return t.kind != nil && field.Pkg() != nil && t.kind.Obj().Pkg() != nil && field.Pkg().Path() == t.kind.Obj().Pkg().Path()
 }
 
 // handedAddr is where a field's address is handed to a call, which may set
@@ -462,6 +507,19 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 		t.add(t.a.site(x.Pos()).Site, StepComputed, "computed here; the trace ends")
 		return
 	}
+	t.variable(fn, info, v, x)
+}
+
+// variable traces what a variable of fn holds where at reads it: the
+// values assigned to it before, in fn's body or, for a variable a closure
+// captures, in the body of the function that declares it; what callers
+// pass for a parameter.
+func (t *tracer) variable(fn *ssa.Function, info *types.Info, v *types.Var, at ast.Node) {
+	b := body(fn)
+	if b == nil {
+		t.add(t.a.site(at.Pos()).Site, StepComputed, "computed here; the trace ends")
+		return
+	}
 	// Every assignment to the variable before its use: a default and the
 	// field that overrides it are both sources.
 	// A variable assigned one result of a call of several (ok, d :=
@@ -472,12 +530,19 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	}
 	var values []ast.Expr
 	var tuples []tupleResult
+	var ranged []ast.Expr
 	ast.Inspect(b, func(n ast.Node) bool {
 		if _, lit := n.(*ast.FuncLit); lit {
 			return false
 		}
+		if rs, ok := n.(*ast.RangeStmt); ok && rs.Value != nil && rs.Pos() < at.Pos() {
+			// for _, v := range s: an element of s.
+			if id, ok := rs.Value.(*ast.Ident); ok && info.Defs[id] == v {
+				ranged = append(ranged, rs.X)
+			}
+		}
 		as, ok := n.(*ast.AssignStmt)
-		if !ok || as.Pos() > x.Pos() {
+		if !ok || as.Pos() > at.Pos() {
 			return true
 		}
 		call, isCall := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
@@ -502,7 +567,10 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	for _, r := range tuples {
 		t.callResult(fn, info, r.call, r.index)
 	}
-	if len(tuples) > 0 && len(values) == 0 {
+	for _, r := range ranged {
+		t.elements(fn, r)
+	}
+	if len(tuples)+len(ranged) > 0 && len(values) == 0 {
 		return
 	}
 	if len(values) == 0 {
@@ -513,7 +581,13 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 			}
 			return
 		}
-		t.add(t.a.site(x.Pos()).Site, StepComputed, "not settled: a parameter or a value computed elsewhere, whose callers were not found; the trace ends")
+		if p := fn.Parent(); p != nil && (v.Pos() < b.Pos() || v.Pos() >= b.End()) && !isParamOf(fn, v) {
+			// A variable the closure captures: assigned in the function
+			// around it, before the closure.
+			t.variable(p, info, v, at)
+			return
+		}
+		t.add(t.a.site(at.Pos()).Site, StepComputed, "not settled: a parameter or a value computed elsewhere, whose callers were not found; the trace ends")
 		return
 	}
 	for _, v := range values {
@@ -526,6 +600,104 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 // from outside.
 func declaredIn(n ast.Node, v *types.Var) bool {
 	return n != nil && n.Pos() <= v.Pos() && v.Pos() < n.End()
+}
+
+// tupleCall is the call a return of a function of several results hands
+// back whole (return f(…)).
+func tupleCall(r *ast.ReturnStmt, results int) (*ast.CallExpr, bool) {
+	if len(r.Results) != 1 || results < 2 {
+		return nil, false
+	}
+	ce, ok := ast.Unparen(r.Results[0]).(*ast.CallExpr)
+	return ce, ok
+}
+
+// elements traces the elements of a slice or array of fn: those of its
+// literal, those an append adds, those of a variable's every value (what
+// each call passes, for a parameter).
+func (t *tracer) elements(fn *ssa.Function, e ast.Expr) {
+	if e == nil || t.seen[e] {
+		return
+	}
+	t.seen[e] = true
+	info := t.a.infoAt(e.Pos())
+	b := body(fn)
+	if info == nil || b == nil {
+		return
+	}
+	unsettled := func() {
+		t.add(t.a.site(e.Pos()).Site, StepComputed, "not settled: the elements of a slice, not followed; the trace ends")
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		for _, el := range x.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				el = kv.Value
+			}
+			t.expr(fn, el)
+		}
+	case *ast.CallExpr:
+		if !isBuiltin(info, x.Fun, "append") || len(x.Args) == 0 {
+			unsettled()
+			return
+		}
+		t.elements(fn, x.Args[0])
+		for _, arg := range x.Args[1:] {
+			if x.Ellipsis.IsValid() {
+				t.elements(fn, arg)
+			} else {
+				t.expr(fn, arg)
+			}
+		}
+	case *ast.Ident:
+		v, ok := info.Uses[x].(*types.Var)
+		if !ok {
+			unsettled()
+			return
+		}
+		var values []ast.Expr
+		ast.Inspect(b, func(n ast.Node) bool {
+			if _, lit := n.(*ast.FuncLit); lit {
+				return false
+			}
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || as.Pos() > x.Pos() || len(as.Lhs) != len(as.Rhs) {
+				return true
+			}
+			for i, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && (info.Defs[id] == v || info.Uses[id] == v) {
+					values = append(values, as.Rhs[i])
+				}
+			}
+			return true
+		})
+		if len(values) == 0 {
+			args := t.a.argumentsFor(t.reach, fn, v)
+			if len(args) == 0 {
+				unsettled()
+			}
+			for _, arg := range args {
+				t.elements(arg.in, arg.expr)
+			}
+			return
+		}
+		for _, v := range values {
+			t.elements(fn, v)
+		}
+	default:
+		unsettled()
+	}
+}
+
+// isParamOf reports whether v is a parameter of fn.
+func isParamOf(fn *ssa.Function, v *types.Var) bool {
+	params := fn.Signature.Params()
+	for i := 0; i < params.Len(); i++ {
+		if params.At(i) == v {
+			return true
+		}
+	}
+	return false
 }
 
 // specPath returns the json path of a selector rooted at the primary object

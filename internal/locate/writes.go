@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -36,7 +37,8 @@ type Write struct {
 // reconcile reaches them.
 func (a *analysis) writes(f *found, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return) []Write {
 	var out []Write
-	alwaysVia := a.alwaysReached(f.entry, normal)
+	taken := steadyBranches(f.entry, f.kind, reach.Funcs())
+	alwaysVia := a.alwaysReached(f.entry, normal, taken)
 	for _, wc := range a.writeCalls(reach) {
 		c, fn := wc.call, wc.call.in
 		w := Write{Site: a.site(c.expr.Lparen).Site, Verb: wc.verb, Target: wc.target}
@@ -50,7 +52,7 @@ func (a *analysis) writes(f *found, reach *callgraph.Reach, normal map[*ssa.Func
 		// A create-or-update writes only when the mutated live object
 		// differs from what it read: never on a pass of an unchanged one.
 		idleWhenEqual := c.known && (c.fact.Verb == verbCreateOrUpdate || c.fact.Verb == verbCreateOrPatch)
-		w.Always = !wc.partial && !idleWhenEqual && always(fn, c.expr.Lparen, alwaysVia, normal)
+		w.Always = !wc.partial && !idleWhenEqual && a.always(fn, c.expr.Lparen, alwaysVia, normal, taken)
 		if w.Always {
 			if risk := a.hotLoopRisk(fn, wc.info, c.expr.Pos()); risk != "" {
 				w.Note = strings.TrimPrefix(w.Note+"; "+risk, "; ")
@@ -247,7 +249,9 @@ func typeName(t types.Type) string {
 // calls of one function that together cut every path (a helper that
 // records an event, called on each branch). It returns the functions
 // every succeeding pass runs, each with the edge it is first reached by.
-func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][]*ssa.Return) map[*ssa.Function]*callgraph.Edge {
+// The cut sets take the branches in taken only the way a succeeding pass
+// goes.
+func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int) map[*ssa.Function]*callgraph.Edge {
 	via := map[*ssa.Function]*callgraph.Edge{entry: nil}
 	walk := func(queue []*ssa.Function, cutSets bool) {
 		for len(queue) > 0 {
@@ -255,13 +259,19 @@ func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][
 			queue = queue[1:]
 			byCallee := map[*ssa.Function][]*callgraph.Edge{}
 			var order []*ssa.Function
+			// A call that may run one of several functions (a function
+			// value, an interface) runs none of them for certain.
+			callees := map[ssa.CallInstruction]int{}
+			for _, e := range a.prog.CallsFrom(f) {
+				callees[e.Site]++
+			}
 			for _, e := range a.prog.CallsFrom(f) {
 				callee := e.Callee.Func
-				if _, seen := via[callee]; seen || !a.prog.Own[callee] || e.Site == nil {
+				if _, seen := via[callee]; seen || !a.prog.Own[callee] || e.Site == nil || callees[e.Site] > 1 {
 					continue
 				}
 				if !cutSets {
-					if dominatesReturns(e.Site, normal[f]) {
+					if cutsReturns(f, []ssa.Instruction{e.Site}, normal[f], a.runOnce(f), nil) {
 						via[callee] = e
 						queue = append(queue, callee)
 					}
@@ -278,7 +288,7 @@ func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][
 				for _, e := range edges {
 					sites = append(sites, e.Site)
 				}
-				if cutsReturns(f, sites, normal[f]) {
+				if cutsReturns(f, sites, normal[f], a.runOnce(f), taken) {
 					via[callee] = edges[0]
 					queue = append(queue, callee)
 				}
@@ -307,8 +317,12 @@ func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][
 // cutsReturns reports whether every path from fn's entry to one of its
 // normal returns passes through a block holding one of the instructions:
 // a single instruction that dominates the returns, or calls of one helper
-// on each branch.
-func cutsReturns(fn *ssa.Function, sites []ssa.Instruction, rets []*ssa.Return) bool {
+// on each branch. A range loop over a slice that holds an element on every
+// call (nonEmptyRanges) runs its body at least once: the path from the
+// loop's first test goes into its body. A branch in taken is followed
+// only the way it is taken. The recover block is a start as well, as it is
+// for dominance.
+func cutsReturns(fn *ssa.Function, sites []ssa.Instruction, rets []*ssa.Return, once, taken map[*ssa.BasicBlock]int) bool {
 	if len(rets) == 0 || len(fn.Blocks) == 0 {
 		return false
 	}
@@ -326,47 +340,152 @@ func cutsReturns(fn *ssa.Function, sites []ssa.Instruction, rets []*ssa.Return) 
 	for _, r := range rets {
 		ret[r.Block()] = true
 	}
-	seen := map[*ssa.BasicBlock]bool{}
-	stack := []*ssa.BasicBlock{fn.Blocks[0]}
+	// A state is a block and the set of run-once loops whose body the
+	// path has entered.
+	type state struct {
+		b       *ssa.BasicBlock
+		entered uint64
+	}
+	seen := map[state]bool{}
+	stack := []state{{b: fn.Blocks[0]}}
+	if fn.Recover != nil {
+		stack = append(stack, state{b: fn.Recover})
+	}
 	for len(stack) > 0 {
-		b := stack[len(stack)-1]
+		st := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if seen[b] || cut[b] {
+		if seen[st] || cut[st.b] {
 			continue
 		}
-		seen[b] = true
-		if ret[b] {
+		seen[st] = true
+		if ret[st.b] {
 			return false
 		}
-		stack = append(stack, b.Succs...)
+		if i, ok := taken[st.b]; ok && i < len(st.b.Succs) {
+			stack = append(stack, state{st.b.Succs[i], st.entered})
+			continue
+		}
+		if i, ok := once[st.b]; ok {
+			bit := uint64(1) << uint(i)
+			if st.entered&bit == 0 {
+				stack = append(stack, state{st.b.Succs[0], st.entered | bit})
+				continue
+			}
+		}
+		for _, next := range st.b.Succs {
+			stack = append(stack, state{next, st.entered})
+		}
 	}
 	return true
 }
 
+// nonEmptyRanges numbers the loop tests of fn's range loops over a slice
+// that holds at least one element on every call: a slice literal with
+// elements, an append of one, or a parameter every known call of fn passes
+// such a slice. Such a loop's body runs at least once.
+func (a *analysis) nonEmptyRanges(fn *ssa.Function) map[*ssa.BasicBlock]int {
+	out := map[*ssa.BasicBlock]int{}
+	for _, b := range fn.Blocks {
+		ifs, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok || len(out) == 64 {
+			continue
+		}
+		cmp, ok := ifs.Cond.(*ssa.BinOp)
+		if !ok || cmp.Op != token.LSS {
+			continue
+		}
+		n, ok := cmp.Y.(*ssa.Call)
+		if !ok || len(n.Call.Args) != 1 {
+			continue
+		}
+		if bi, ok := n.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "len" {
+			continue
+		}
+		if a.nonEmpty(n.Call.Args[0], 0) {
+			out[b] = len(out)
+		}
+	}
+	return out
+}
+
+// nonEmpty reports whether a slice value holds at least one element
+// wherever it comes from.
+func (a *analysis) nonEmpty(v ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	switch v := v.(type) {
+	case *ssa.Slice:
+		if v.Low != nil || v.High != nil {
+			return false
+		}
+		if al, ok := v.X.(*ssa.Alloc); ok {
+			if arr, ok := deref(al.Type()).Underlying().(*types.Array); ok {
+				return arr.Len() > 0
+			}
+		}
+	case *ssa.Call:
+		if bi, ok := v.Call.Value.(*ssa.Builtin); ok && bi.Name() == "append" && len(v.Call.Args) == 2 {
+			return a.nonEmpty(v.Call.Args[0], depth+1) || a.nonEmpty(v.Call.Args[1], depth+1)
+		}
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			if !a.nonEmpty(e, depth+1) {
+				return false
+			}
+		}
+		return len(v.Edges) > 0
+	case *ssa.Parameter:
+		fn := v.Parent()
+		i := slices.Index(fn.Params, v)
+		calls := a.prog.CallsInto(fn)
+		if i < 0 || len(calls) == 0 {
+			return false
+		}
+		for _, e := range calls {
+			if e.Site == nil {
+				return false
+			}
+			c := e.Site.Common()
+			j := i
+			if c.IsInvoke() {
+				j--
+			}
+			if j < 0 || j >= len(c.Args) || !a.nonEmpty(c.Args[j], depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // always reports whether a write in fn runs on every succeeding pass: fn is
-// always reached and the write dominates fn's normal returns.
-func always(fn *ssa.Function, writePos token.Pos, alwaysVia map[*ssa.Function]*callgraph.Edge, normal map[*ssa.Function][]*ssa.Return) bool {
+// always reached and every path to fn's normal returns, taking the branches
+// in taken as a succeeding pass does, makes the write.
+func (a *analysis) always(fn *ssa.Function, writePos token.Pos, alwaysVia map[*ssa.Function]*callgraph.Edge, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int) bool {
 	if _, ok := alwaysVia[fn]; !ok {
 		return false
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if ci, ok := instr.(ssa.CallInstruction); ok && ci.Common().Pos() == writePos {
-				return dominatesReturns(ci, normal[fn])
+				return cutsReturns(fn, []ssa.Instruction{ci}, normal[fn], a.runOnce(fn), taken)
 			}
 		}
 	}
 	return false
 }
 
-func dominatesReturns(instr ssa.Instruction, rets []*ssa.Return) bool {
-	if len(rets) == 0 {
-		return false
+// runOnce is nonEmptyRanges of fn, computed once.
+func (a *analysis) runOnce(fn *ssa.Function) map[*ssa.BasicBlock]int {
+	if a.onceLoops == nil {
+		a.onceLoops = map[*ssa.Function]map[*ssa.BasicBlock]int{}
 	}
-	for _, r := range rets {
-		if !instr.Block().Dominates(r.Block()) {
-			return false
-		}
+	m, ok := a.onceLoops[fn]
+	if !ok {
+		m = a.nonEmptyRanges(fn)
+		a.onceLoops[fn] = m
 	}
-	return true
+	return m
 }

@@ -18,19 +18,8 @@ import (
 func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.Reach, successPos []token.Pos, reread token.Pos) map[*ssa.Function][]*ssa.Return {
 	out := map[*ssa.Function][]*ssa.Return{}
 	for _, fn := range reach.Funcs() {
-		var all, nilErr []*ssa.Return
-		for _, b := range fn.Blocks {
-			r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-			if !ok {
-				continue
-			}
-			all = append(all, r)
-			if n := len(r.Results); n > 0 && isErrorType(r.Results[n-1].Type()) {
-				if k, ok := r.Results[n-1].(*ssa.Const); ok && k.IsNil() {
-					nilErr = append(nilErr, r)
-				}
-			}
-		}
+		all := blockReturns(fn)
+		nilErr := nilErrorReturns(all)
 		normal := all
 		if len(nilErr) > 0 {
 			normal = nilErr
@@ -42,7 +31,73 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 		}
 		out[fn] = normal
 	}
+	// A function whose normal return hands back an own function's result
+	// delegates the rest of its pass to it (`if err == nil { return
+	// r.reconcileX(ctx, obj) }`, or a tail call): the delegate's body
+	// continues the entry's, so its normal returns are read as the
+	// entry's are, the returns at the top level of its body and the
+	// steady-state early returns, not every nil-error return of a helper.
+	seen := map[*ssa.Function]bool{f.entry: true}
+	queue := []*ssa.Function{f.entry}
+	for len(queue) > 0 {
+		fn := queue[0]
+		queue = queue[1:]
+		for _, r := range out[fn] {
+			d := delegateOf(r)
+			if d == nil || seen[d] || !a.prog.Own[d] || !reach.Has(d) {
+				continue
+			}
+			seen[d] = true
+			all := blockReturns(d)
+			if rs := a.entryReturns(d, kind, all, nilErrorReturns(all), successPos, token.NoPos); len(rs) > 0 {
+				out[d] = rs
+			}
+			queue = append(queue, d)
+		}
+	}
 	return out
+}
+
+// blockReturns lists the returns ending a function's blocks.
+func blockReturns(fn *ssa.Function) []*ssa.Return {
+	var out []*ssa.Return
+	for _, b := range fn.Blocks {
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// nilErrorReturns are the returns handing back a nil error constant.
+func nilErrorReturns(rs []*ssa.Return) []*ssa.Return {
+	var out []*ssa.Return
+	for _, r := range rs {
+		if n := len(r.Results); n > 0 && isErrorType(r.Results[n-1].Type()) {
+			if k, ok := r.Results[n-1].(*ssa.Const); ok && k.IsNil() {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// delegateOf is the function a return hands the error result of, when
+// that error is a static call's (alone or as the last of its tuple).
+func delegateOf(r *ssa.Return) *ssa.Function {
+	n := len(r.Results)
+	if n == 0 || !isErrorType(r.Results[n-1].Type()) {
+		return nil
+	}
+	v := r.Results[n-1]
+	if x, ok := v.(*ssa.Extract); ok {
+		v = x.Tuple
+	}
+	c, ok := v.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	return c.Call.StaticCallee()
 }
 
 // failing reports whether a return hands back an error that cannot be nil:
@@ -179,10 +234,10 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reread tok
 			return
 		}
 		ret, ok := list[len(list)-1].(*ast.ReturnStmt)
-		if !ok || !succeedsIdle(info, ret) || condGuard(info, cond) != guardOther || a.testsDeletion(info, cond) || testsFieldValue(info, cond) {
+		if !ok || condGuard(info, cond) != guardOther || a.testsDeletion(info, cond) || testsFieldValue(info, cond) {
 			return
 		}
-		if a.readsLive(info, b, kind, cond, nil, map[*types.Var]bool{}) && a.onlyLogs(info, fn, list[:len(list)-1]) {
+		if a.readsLive(info, b, kind, cond, nil, map[*types.Var]bool{}) && a.idleBranch(info, fn, list, 0) {
 			out[ret.Pos()] = true
 		}
 	}
@@ -205,6 +260,74 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reread tok
 		}
 	}
 	return out
+}
+
+// maxIdleHelpers bounds the helpers a branch is followed into when it
+// returns through one.
+const maxIdleHelpers = 2
+
+// idleBranch reports whether a branch of fn (list, ending in a return)
+// does nothing but log before returning success with nothing to requeue:
+// written so, or as named results assigned so just before a bare return,
+// or through the call of an own function whose body is such a branch (a
+// branch extracted into a helper).
+func (a *analysis) idleBranch(info *types.Info, fn *ssa.Function, list []ast.Stmt, depth int) bool {
+	ret, ok := list[len(list)-1].(*ast.ReturnStmt)
+	if !ok {
+		return false
+	}
+	results, before := ret.Results, list[:len(list)-1]
+	if len(results) == 0 && len(before) > 0 {
+		// result = value; return
+		as, ok := before[len(before)-1].(*ast.AssignStmt)
+		if !ok || !assignsNamedResults(info, fn, as) {
+			return false
+		}
+		results, before = as.Rhs, before[:len(before)-1]
+	}
+	if !a.onlyLogs(info, fn, before) {
+		return false
+	}
+	if succeedsIdle(info, &ast.ReturnStmt{Results: results}) {
+		return true
+	}
+	if len(results) != 1 || depth >= maxIdleHelpers {
+		return false
+	}
+	ce, ok := ast.Unparen(results[0]).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	c := a.makeCall(info, ce, fn)
+	if c.known || len(c.own) != 1 || dynamicCall(&c) {
+		return false
+	}
+	callee := c.own[0]
+	b := body(callee)
+	if b == nil || len(b.List) == 0 {
+		return false
+	}
+	idle := true
+	returnsOf(b, func(r *ast.ReturnStmt) {
+		idle = idle && r == b.List[len(b.List)-1]
+	})
+	return idle && a.idleBranch(a.infoAt(b.Pos()), callee, b.List, depth+1)
+}
+
+// assignsNamedResults reports whether an assignment sets every named
+// result of fn, in order.
+func assignsNamedResults(info *types.Info, fn *ssa.Function, as *ast.AssignStmt) bool {
+	res := fn.Signature.Results()
+	if as.Tok != token.ASSIGN || res.Len() == 0 || len(as.Lhs) != res.Len() || len(as.Rhs) != res.Len() {
+		return false
+	}
+	for i, l := range as.Lhs {
+		id, ok := ast.Unparen(l).(*ast.Ident)
+		if !ok || info.Uses[id] != res.At(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // testsFieldValue reports whether a condition compares a field of a value

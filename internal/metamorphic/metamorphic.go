@@ -451,7 +451,7 @@ func Judge(row locate.Row, id string, e wants.Expectations, also map[string][]st
 	unsettled := strings.HasPrefix(row.None, "not settled")
 	got := row.None
 	if has {
-		got = fmt.Sprintf("%s:%d", p.File, p.Line)
+		got, _ = row.Cited()
 	}
 	switch {
 	case e.None[id]:

@@ -5,8 +5,12 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/locate"
+	"github.com/ctrlcmp/ctrlcmp/internal/wants"
 )
 
 // Rewrite is one meaning-preserving refactoring, applied to the statement
@@ -358,7 +362,17 @@ func tuple(r *rewriter, t *target) (*change, []string, string) {
 	expr, _ := stripWants(t.f.splice(lo, hi, t.f.useEdits(ps)))
 	c := newChange()
 	c.edits[t.f.rel] = []edit{{t.f.off(t.stmt.Pos()), t.f.stmtEnd(t.stmt), fmt.Sprintf("_, %s := %s(%s)\n%s", v, name, args, stmt)}}
-	c.appends[t.f.rel] = []string{fmt.Sprintf("func %s(%s) (bool, %s) {\nreturn true, %s\n}", name, params, typ, expr)}
+	// The value's own steps (a constant of the standard library, cited
+	// where it is used; a value computed there; a field set in a literal)
+	// move with it into the
+	// helper; the statement keeps the rest.
+	also := ""
+	if !strings.Contains(expr, "//") && !strings.Contains(expr, "\n") {
+		also = alsoKeys(t, func(k string) bool {
+			return slices.Contains([]string{locate.StepConstant, locate.StepComputed, locate.StepSet}, strings.TrimPrefix(k, wants.TracePrefix)) && strings.HasPrefix(k, wants.TracePrefix)
+		})
+	}
+	c.appends[t.f.rel] = []string{fmt.Sprintf("func %s(%s) (bool, %s) {\nreturn true, %s%s\n}", name, params, typ, expr, also)}
 	return c, []string{t.at}, ""
 }
 

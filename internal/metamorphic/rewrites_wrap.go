@@ -18,10 +18,16 @@ const alsoMark = "// also "
 // alsoComment is the also comment for the want keys of the target's line,
 // or "".
 func alsoComment(t *target) string {
+	return alsoKeys(t, func(string) bool { return true })
+}
+
+// alsoKeys is the also comment for the want keys of the target's line
+// that keep says a moved value may be cited for, or "".
+func alsoKeys(t *target, keep func(key string) bool) string {
 	start := t.f.off(t.f.tok.LineStart(t.line))
 	var keys []string
 	for _, w := range wants.Line(t.at, string(t.f.src[start:t.f.eol(start)])) {
-		if w.None {
+		if w.None || !keep(w.Key) {
 			continue
 		}
 		k := w.Key

@@ -1,7 +1,7 @@
 // Package controller registers its reconciler wrapped by a library (the
 // registered value is the library's type, which calls the tree's), and an
-// object reconciler adapted by controller-runtime as the decoy: its
-// Reconcile takes the object, not a request, so it is no entry.
+// object reconciler adapted by controller-runtime: its Reconcile takes the
+// object, which the library's adapter reads by the request's key.
 package controller
 
 import (
@@ -16,6 +16,7 @@ import (
 )
 
 // want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "requeue-success" "interval-trace" "drift"
+// want-none "ConfigMapStamper/requeue-error"
 
 // SecretReconciler stamps every Secret it sees.
 type SecretReconciler struct {
@@ -23,14 +24,14 @@ type SecretReconciler struct {
 }
 
 // Reconcile stamps one Secret.
-func (r *SecretReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "reconcile-entry"
+func (r *SecretReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "SecretReconciler/reconcile-entry"
 	var s corev1.Secret
-	if err := r.Get(ctx, req.NamespacedName, &s); err != nil { // want "reread"
+	if err := r.Get(ctx, req.NamespacedName, &s); err != nil { // want "SecretReconciler/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	s.Annotations = map[string]string{"example.com/seen": "yes"}
-	if err := r.Update(ctx, &s); err != nil { // want "write-always"
-		return ctrl.Result{}, err // want "requeue-error"
+	if err := r.Update(ctx, &s); err != nil { // want "SecretReconciler/write-always"
+		return ctrl.Result{}, err // want "SecretReconciler/requeue-error"
 	}
 	return ctrl.Result{}, nil
 }
@@ -40,14 +41,14 @@ func (r *SecretReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 type ConfigMapStamper struct{}
 
 // Reconcile is handed the ConfigMap itself.
-func (s *ConfigMapStamper) Reconcile(ctx context.Context, cm *corev1.ConfigMap) (reconcile.Result, error) {
+func (s *ConfigMapStamper) Reconcile(ctx context.Context, cm *corev1.ConfigMap) (reconcile.Result, error) { // want "ConfigMapStamper/reconcile-entry"
 	return reconcile.Result{}, nil
 }
 
-// Setup registers the Secret reconciler, wrapped, and the decoy.
+// Setup registers the Secret reconciler, wrapped, and the stamper.
 func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.Secret{}).Complete(limit.New("secrets", &SecretReconciler{Client: mgr.GetClient()})); err != nil {
 		return err
 	}
-	return ctrl.NewControllerManagedBy(mgr).For(&corev1.ConfigMap{}).Named("stamper").Complete(reconcile.AsReconciler[*corev1.ConfigMap](mgr.GetClient(), &ConfigMapStamper{}))
+	return ctrl.NewControllerManagedBy(mgr).For(&corev1.ConfigMap{}).Named("stamper").Complete(reconcile.AsReconciler[*corev1.ConfigMap](mgr.GetClient(), &ConfigMapStamper{})) // want "ConfigMapStamper/reread"
 }

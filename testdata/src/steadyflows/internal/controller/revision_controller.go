@@ -1,4 +1,4 @@
-// Package controller holds two reconcilers of Tickers. The revision
+// Package controller holds three reconcilers of Tickers. The revision
 // reconciler keeps one ConfigMap per Ticker period: a pass that finds the
 // revision up to date logs and returns early (the steady state of an
 // unchanged Ticker, so the create past it is no every-pass write), while
@@ -7,7 +7,8 @@
 // equal ones skipped by a continue; a precondition that fails the pass is
 // no drift.
 // The poll reconciler requeues after the least of its own setting and the
-// Ticker's period, each traced.
+// Ticker's period, each traced. The mirror reconciler compares in an
+// else-if, on a bool its predicate hands back beside another result.
 package controller
 
 import (
