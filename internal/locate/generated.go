@@ -145,19 +145,41 @@ func (a *analysis) qualifySameName(found []*found, f *found, impl *ssa.Function)
 	}
 }
 
-// interfaceSelections calls each with the selections of interface methods
-// in a generated Reconcile and in the tree's functions it calls directly
-// (a helper that picks the method for the object's state): the method and
-// the interface declaring it, called or taken as a method value.
-func (a *analysis) interfaceSelections(sync *ssa.Function, each func(sel *ast.SelectorExpr, m *types.Func, it *types.Interface)) {
+// maxGeneratedDepth bounds how many calls deep, within the generated
+// package, the selections of the hand-written methods are looked for.
+const maxGeneratedDepth = 4
+
+// generatedFuncs returns a generated Reconcile, the tree's functions it
+// calls directly (a helper that picks the method for the object's state),
+// and in turn the functions of its own package those call (the rest of its
+// body moved to a helper).
+func (a *analysis) generatedFuncs(sync *ssa.Function) []*ssa.Function {
 	fns := []*ssa.Function{sync}
-	for _, c := range a.callsIn(sync) {
-		for _, o := range c.own {
-			if !slices.Contains(fns, o) {
-				fns = append(fns, o)
+	for depth, next := 0, []*ssa.Function{sync}; depth < maxGeneratedDepth && len(next) > 0; depth++ {
+		var more []*ssa.Function
+		for _, fn := range next {
+			for _, c := range a.callsIn(fn) {
+				for _, o := range c.own {
+					if slices.Contains(fns, o) || depth > 0 && o.Pkg != sync.Pkg {
+						continue
+					}
+					fns = append(fns, o)
+					if o.Pkg == sync.Pkg {
+						more = append(more, o)
+					}
+				}
 			}
 		}
+		next = more
 	}
+	return fns
+}
+
+// interfaceSelections calls each with the selections of interface methods
+// in a generated Reconcile and its generatedFuncs: the method and the
+// interface declaring it, called or taken as a method value.
+func (a *analysis) interfaceSelections(sync *ssa.Function, each func(sel *ast.SelectorExpr, m *types.Func, it *types.Interface)) {
+	fns := a.generatedFuncs(sync)
 	for _, fn := range fns {
 		b := body(fn)
 		if b == nil {
@@ -605,12 +627,12 @@ func (a *analysis) finalizeOutcome(fn *ssa.Function) string {
 	}
 	info := a.infoAt(b.Pos())
 	allNil, some := true, false
-	a.walkReturns(info, b, scope{}, func(r *ast.ReturnStmt, sc scope) {
-		if sc.guard != guardNone || len(r.Results) != 1 {
+	a.eventResults(fn, info, b, scope{}, func(_ *ast.ReturnStmt, e ast.Expr, _ ast.Node, sc scope, settled bool) {
+		if sc.guard != guardNone {
 			return
 		}
 		some = true
-		allNil = allNil && isNil(info, r.Results[0])
+		allNil = allNil && settled && (e == nil || isNil(info, e))
 	})
 	if some && allNil {
 		return eventNil
