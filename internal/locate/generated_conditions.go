@@ -50,25 +50,28 @@ func (p *pass) managedConditions() Row {
 			if !p.a.managesKind(info, c, p.kind()) {
 				continue
 			}
-			if happy := p.a.happyType(info, c); happy != nil {
-				// Marking a dependent True may make the happy type True.
-				add(happy, c.expr.Lparen, c.fact.True)
+			var ks []*types.Const
+			settled, truth := true, c.fact.True
+			if c.fact.Arg >= 0 {
+				var path []string
+				if c.fact.ArgIsCondition {
+					// A whole condition (SetCondition(apis.Condition{…})):
+					// its Type field, True when its Status is.
+					path = []string{"Type"}
+					truth = p.a.conditionTrue(fn, c.arg(c.fact.Arg))
+				}
+				ks, settled = p.a.typeConsts(p.reach.Funcs(), fn, c.arg(c.fact.Arg), path)
+				if !settled {
+					s := p.a.site(c.expr.Lparen)
+					lost = append(lost, fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func))
+				}
 			}
-			if c.fact.Arg < 0 {
-				continue
-			}
-			var path []string
-			truth := c.fact.True
-			if c.fact.ArgIsCondition {
-				// A whole condition (SetCondition(apis.Condition{…})):
-				// its Type field, True when its Status is.
-				path = []string{"Type"}
-				truth = p.a.conditionTrue(fn, c.arg(c.fact.Arg))
-			}
-			ks, settled := p.a.typeConsts(p.reach.Funcs(), fn, c.arg(c.fact.Arg), path)
-			if !settled {
-				s := p.a.site(c.expr.Lparen)
-				lost = append(lost, fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func))
+			if happy, deps, ok := p.a.happyType(info, c); happy != nil && !c.fact.ArgIsCondition {
+				// Marking a dependent (or the happy type itself) may make
+				// the happy type True; a type outside the set leaves it.
+				if c.fact.Arg < 0 || !settled || !ok || slices.ContainsFunc(ks, func(k *types.Const) bool { return k == happy || slices.Contains(deps, k) }) {
+					add(happy, c.expr.Lparen, c.fact.True)
+				}
 			}
 			for _, k := range ks {
 				add(k, c.expr.Lparen, truth)
@@ -118,16 +121,18 @@ func (p *pass) depKindMethod() string {
 }
 
 // happyType returns the happy type of the condition set whose manager a
-// call uses: set.Manage(status).MarkTrue(…) (managerCall), the set a package-level
-// variable made by a constructor that implies its happy type.
-func (a *analysis) happyType(info *types.Info, c call) *types.Const {
+// call uses (set.Manage(status).MarkTrue(…), managerCall), the set a
+// package-level variable made by a constructor that implies its happy
+// type, and the set's dependents, the constants the constructor is given
+// (ok false when one is not a constant).
+func (a *analysis) happyType(info *types.Info, c call) (happy *types.Const, deps []*types.Const, ok bool) {
 	manage := a.managerCall(info, c)
 	if manage == nil {
-		return nil
+		return nil, nil, false
 	}
-	msel, ok := ast.Unparen(manage.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil
+	msel, isSel := ast.Unparen(manage.Fun).(*ast.SelectorExpr)
+	if !isSel {
+		return nil, nil, false
 	}
 	var setVar *types.Var
 	switch x := ast.Unparen(msel.X).(type) {
@@ -137,34 +142,44 @@ func (a *analysis) happyType(info *types.Info, c call) *types.Const {
 		setVar, _ = info.Uses[x.Sel].(*types.Var)
 	}
 	if setVar == nil {
-		return nil
+		return nil, nil, false
 	}
-	fi, ok := a.fileAt(setVar.Pos())
-	if !ok {
-		return nil
+	fi, own := a.fileAt(setVar.Pos())
+	if !own {
+		return nil, nil, false
 	}
 	var implied string
 	for _, n := range a.path(setVar.Pos(), setVar.Pos()) {
-		vs, ok := n.(*ast.ValueSpec)
-		if !ok {
+		vs, isSpec := n.(*ast.ValueSpec)
+		if !isSpec {
 			continue
 		}
 		for i, name := range vs.Names {
 			if fi.info.Defs[name] != setVar || i >= len(vs.Values) {
 				continue
 			}
-			if ce, ok := ast.Unparen(vs.Values[i]).(*ast.CallExpr); ok {
-				if mc := a.makeCall(fi.info, ce, nil); mc.known && mc.fact.Role == RoleNewConditionSet {
-					implied = mc.fact.Implied
+			ce, isCall := ast.Unparen(vs.Values[i]).(*ast.CallExpr)
+			if !isCall {
+				continue
+			}
+			if mc := a.makeCall(fi.info, ce, nil); mc.known && mc.fact.Role == RoleNewConditionSet {
+				implied = mc.fact.Implied
+				ok = !ce.Ellipsis.IsValid()
+				for _, arg := range ce.Args {
+					k := constOf(fi.info, arg)
+					ok = ok && k != nil
+					if k != nil {
+						deps = append(deps, k)
+					}
 				}
 			}
 		}
 	}
 	if implied == "" {
-		return nil
+		return nil, nil, false
 	}
 	pkgPath, name := splitQualified(implied)
-	return a.lookupConst(pkgPath, name)
+	return a.lookupConst(pkgPath, name), deps, ok
 }
 
 // managesKind says whether a condition manager's call sets conditions of

@@ -183,6 +183,9 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 		return
 	}
 	e = ast.Unparen(e)
+	if id, ok := e.(*ast.Ident); ok && a.classifyHeld(fn, info, r, id, at, sc, seen, out, bare) {
+		return
+	}
 	if ce, ok := e.(*ast.CallExpr); ok {
 		c := a.makeCall(info, ce, fn)
 		switch {
@@ -231,6 +234,63 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 		site.class = ClassTerminal
 	}
 	*out = append(*out, site)
+}
+
+// classifyHeld classifies an event held in a local variable (ev :=
+// controller.NewRequeueAfter(d); …; return ev) by the values the
+// value-flow engine settles it to (a call it does not follow is such a
+// value), when one of them is an event the dependency makes (a requeue
+// after a delay, a permanent error, a skipped key, an event): each is
+// classified as if returned here, the nil values bring nothing back, and
+// any other value is an error. It reports whether it classified the
+// variable so.
+func (a *analysis) classifyHeld(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, id *ast.Ident, at ast.Node, sc scope, seen map[*ssa.Function]bool, out *[]retSite, bare map[token.Pos]bool) bool {
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || paramIn(fn, v) {
+		return false
+	}
+	b := a.flowBodyOf(fn)
+	if _, lit := fn.Syntax().(*ast.FuncLit); lit {
+		b = a.closureBody(fn)
+	}
+	if b == nil {
+		return false
+	}
+	vals := (&flowEngine{a: a}).values(b, id)
+	made := false
+	for _, v := range vals {
+		if ce, ok := ast.Unparen(v.e).(*ast.CallExpr); ok && v.b != nil && len(v.path) == 0 {
+			if c := a.makeCall(v.b.info, ce, fn); c.known && (c.fact.Role == RoleRequeueAfterEvent || c.fact.Role == RoleTerminalError || c.fact.Role == RoleSkipKey || c.fact.Role == RoleReconcileEvent) {
+				made = true
+			}
+		}
+	}
+	if !made {
+		return false
+	}
+	other := false
+	for _, v := range vals {
+		switch {
+		case v.zero || v.e != nil && v.b != nil && isNil(v.b.info, v.e):
+		case v.e != nil && v.b != nil && len(v.path) == 0 && isCall(v.e):
+			ce := ast.Unparen(v.e).(*ast.CallExpr)
+			if c := a.makeCall(v.b.info, ce, fn); c.known {
+				a.classifyEvent(fn, v.b.info, r, ce, at, sc, seen, out, bare)
+				continue
+			}
+			other = true
+		default:
+			other = true
+		}
+	}
+	if other {
+		site := retSite{pos: at.Pos(), in: fn, ret: r, at: at, class: ClassErrorBackoff}
+		if sc.terminal {
+			site.class = ClassTerminal
+		}
+		*out = append(*out, site)
+	}
+	return true
 }
 
 // passedError returns the parameter of an own function's (its index among
