@@ -410,8 +410,8 @@ func (p *pass) generatedFinalizerOps() (adds, removes []finOp) {
 			if !c.known || c.fact.Role != RoleSetInsert && c.fact.Role != RoleSetDelete {
 				continue
 			}
-			sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr)
-			if !ok || !p.a.finalizerSet(info, b, sel.X, p.kind()) {
+			set := p.a.target(info, c.expr.Fun, 0).recv
+			if set == nil || !p.a.finalizerSetIn(fn, info, b, set, p.kind(), 0) {
 				continue
 			}
 			op := finOp{pos: c.expr.Lparen, value: c.arg(c.fact.Arg), info: info, in: fn}
@@ -440,6 +440,58 @@ func (p *pass) opSites(ops []finOp) []Site {
 		out = append(out, p.a.site(op.pos))
 	}
 	return out
+}
+
+// finalizerSetIn reports whether a set fn changes is built from the
+// finalizer list of an object of the primary type: in fn's body (the
+// function holding fn, for a closure), or, when it is a parameter of fn (a
+// helper ranging over the values it changes the set by), at every call of
+// fn, up to maxTypeCallers callers up.
+func (a *analysis) finalizerSetIn(fn *ssa.Function, info *types.Info, b *ast.BlockStmt, set ast.Expr, kind *types.Named, depth int) bool {
+	if a.finalizerSet(info, b, set, kind) {
+		return true
+	}
+	if outer := outermost(fn); outer != fn {
+		if ob := body(outer); ob != nil && a.finalizerSet(info, ob, set, kind) {
+			return true
+		}
+	}
+	id, ok := ast.Unparen(set).(*ast.Ident)
+	if !ok || depth >= maxTypeCallers {
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || !paramIn(fn, v) {
+		return false
+	}
+	index := -1
+	for i := 0; i < fn.Signature.Params().Len(); i++ {
+		if fn.Signature.Params().At(i) == v {
+			index = i
+		}
+	}
+	found := false
+	for _, e := range a.prog.CallsInto(fn) {
+		caller := e.Caller.Func
+		cb := body(caller)
+		if cb == nil || e.Site == nil {
+			return false
+		}
+		var call *ast.CallExpr
+		for _, c := range a.callsIn(caller) {
+			if c.expr.Lparen == e.Site.Common().Pos() {
+				call = c.expr
+			}
+		}
+		if call == nil || index >= len(call.Args) {
+			return false
+		}
+		if !a.finalizerSetIn(caller, a.infoAt(cb.Pos()), cb, call.Args[index], kind, depth+1) {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // finalizerSet reports whether a set is built, in the body, from the

@@ -140,10 +140,10 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 
 // eventReturns classifies the returns of a function returning an event,
 // following returns that hand back the event of another of the tree's
-// functions. A helper that hands back an error it is given (return
-// c.finish(ctx, obj, err), the helper recording an event first) is
-// classified at the return that calls it, by the argument; its other
-// returns are its own outcomes.
+// functions. A helper several returns finish through, that hands back an
+// error it is given (return c.finish(ctx, obj, err), the helper recording
+// an event first), is classified at each return that calls it, by the
+// argument; its other returns are its own outcomes.
 func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bool, out *[]retSite, bare map[token.Pos]bool) {
 	a.eventReturnsPassing(fn, nil, sc, seen, out, bare)
 }
@@ -217,7 +217,7 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 			return
 		case len(c.own) > 0 && !c.known:
 			for _, callee := range c.own {
-				if i, param := a.passedError(callee); param != nil && i < len(ce.Args) {
+				if i, param := a.passedError(callee); param != nil && i < len(ce.Args) && a.returnsThrough(fn, info, callee) > 1 {
 					// The helper hands back the error it is given:
 					// the argument is this return's event.
 					a.classifyEvent(fn, info, r, ce.Args[i], at, sc, seen, out, bare)
@@ -293,10 +293,29 @@ func (a *analysis) classifyHeld(fn *ssa.Function, info *types.Info, r *ast.Retur
 	return true
 }
 
+// returnsThrough counts the returns of fn that hand back what a call of
+// callee returns: a helper several returns finish through is the
+// function's way of finishing a pass (classified at each return, by its
+// argument); one only one return calls is a branch moved out of it.
+func (a *analysis) returnsThrough(fn *ssa.Function, info *types.Info, callee *ssa.Function) int {
+	b := body(fn)
+	if b == nil {
+		return 0
+	}
+	n := 0
+	a.eventResults(fn, info, b, scope{}, func(_ *ast.ReturnStmt, e ast.Expr, _ ast.Node, _ scope, _ bool) {
+		if ce, ok := ast.Unparen(e).(*ast.CallExpr); ok && slices.Contains(a.makeCall(info, ce, fn).own, callee) {
+			n++
+		}
+	})
+	return n
+}
+
 // passedError returns the parameter of an own function's (its index among
 // the call's arguments) that is an error or an event and that some return
-// of the function hands back as it is (a helper finishing the pass with
-// the error it is given), or nil.
+// of the function hands back, as it is or combined with others (a helper
+// finishing the pass with the error it is given, wrapping or appending to
+// it), or nil.
 func (a *analysis) passedError(fn *ssa.Function) (int, *types.Var) {
 	b := body(fn)
 	sig := fn.Signature
@@ -304,24 +323,22 @@ func (a *analysis) passedError(fn *ssa.Function) (int, *types.Var) {
 		return 0, nil
 	}
 	info := a.infoAt(b.Pos())
-	var found *types.Var
-	index := 0
-	a.eventResults(fn, info, b, scope{}, func(_ *ast.ReturnStmt, e ast.Expr, _ ast.Node, _ scope, settled bool) {
-		id, ok := ast.Unparen(e).(*ast.Ident)
-		if !settled || !ok || found != nil {
-			return
+	for i := 0; i < sig.Params().Len(); i++ {
+		p := sig.Params().At(i)
+		if typeKey(p.Type()) != typeEvent && !types.Identical(p.Type(), errorType) {
+			continue
 		}
-		v, ok := info.Uses[id].(*types.Var)
-		if !ok {
-			return
+		carried := map[*types.Var]bool{p: true}
+		taint(info, b, carried)
+		found := false
+		a.eventResults(fn, info, b, scope{}, func(_ *ast.ReturnStmt, e ast.Expr, _ ast.Node, _ scope, settled bool) {
+			found = found || settled && e != nil && mentions(info, e, carried)
+		})
+		if found {
+			return i, p
 		}
-		for i := 0; i < sig.Params().Len(); i++ {
-			if p := sig.Params().At(i); p == v && (typeKey(p.Type()) == typeEvent || types.Identical(p.Type(), errorType)) {
-				found, index = p, i
-			}
-		}
-	})
-	return index, found
+	}
+	return 0, nil
 }
 
 // eventResults walks the returns of a function returning one value and

@@ -365,6 +365,11 @@ func (a *analysis) fieldHandedAddr(field *types.Var) []handedAddr {
 
 func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	v, ok := info.Uses[x].(*types.Var)
+	// A variable a closure captures is traced in the function declaring
+	// it (a parameter of the enclosing closure: its callers').
+	for ok && fn.Parent() != nil && fn.Syntax() != nil && (v.Pos() < fn.Syntax().Pos() || v.Pos() >= fn.Syntax().End()) {
+		fn = fn.Parent()
+	}
 	b := body(fn)
 	if !ok || b == nil {
 		t.add(t.a.site(x.Pos()).Site, StepComputed, "computed here; the trace ends")
@@ -497,9 +502,16 @@ func (a *analysis) fieldSets(field *types.Var) []fieldSet {
 			return slices.ContainsFunc(closures, func(l *ast.FuncLit) bool { return l.Pos() <= pos && pos < l.End() })
 		}
 		add := func(n ast.Node, value ast.Expr) {
-			set := fieldSet{site: a.site(n.Pos()), value: value}
-			if !inClosure(n.Pos()) {
-				set.in = in
+			set := fieldSet{site: a.site(n.Pos()), value: value, in: in}
+			if inClosure(n.Pos()) {
+				// The innermost closure holding the set, whose
+				// parameters and captures the value is traced through.
+				set.in = nil
+				for _, l := range closures {
+					if l.Pos() <= n.Pos() && n.Pos() < l.End() && a.bySyntax[l] != nil {
+						set.in = a.bySyntax[l]
+					}
+				}
 			}
 			out = append(out, set)
 		}
