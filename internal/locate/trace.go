@@ -385,9 +385,16 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	}
 	var values []ast.Expr
 	var tuples []tupleResult
+	var ranged []ast.Expr
 	ast.Inspect(b, func(n ast.Node) bool {
 		if _, lit := n.(*ast.FuncLit); lit {
 			return false
+		}
+		if rs, ok := n.(*ast.RangeStmt); ok && rs.Pos() < x.Pos() {
+			// for _, d := range ds: the elements of ds.
+			if id, ok := rs.Value.(*ast.Ident); ok && rs.Tok == token.DEFINE && info.Defs[id] == v {
+				ranged = append(ranged, rs.X)
+			}
 		}
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || as.Pos() > x.Pos() {
@@ -415,6 +422,12 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	for _, r := range tuples {
 		t.callResult(fn, info, r.call, r.index)
 	}
+	for _, r := range ranged {
+		t.elements(fn, info, r)
+	}
+	if len(ranged) > 0 && len(values) == 0 {
+		return
+	}
 	if len(tuples) > 0 && len(values) == 0 {
 		return
 	}
@@ -432,6 +445,31 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	for _, v := range values {
 		t.expr(fn, v)
 	}
+}
+
+// elements traces the elements of a slice ranged over: those of a slice
+// literal, and for a parameter, those of what each call passes.
+func (t *tracer) elements(fn *ssa.Function, info *types.Info, e ast.Expr) {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		for _, el := range x.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				el = kv.Value
+			}
+			t.expr(fn, el)
+		}
+		return
+	case *ast.Ident:
+		if v, ok := info.Uses[x].(*types.Var); ok {
+			if args := t.a.argumentsFor(t.reach, fn, v); len(args) > 0 {
+				for _, arg := range args {
+					t.elements(arg.in, t.a.infoAt(arg.expr.Pos()), arg.expr)
+				}
+				return
+			}
+		}
+	}
+	t.add(t.a.site(e.Pos()).Site, StepComputed, "not settled: the elements of a slice computed here; the trace ends")
 }
 
 // specPath returns the json path of a selector rooted at the primary object
