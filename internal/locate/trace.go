@@ -179,9 +179,16 @@ func (t *tracer) callResult(fn *ssa.Function, info *types.Info, x *ast.CallExpr,
 			case *ast.FuncLit:
 				return false
 			case *ast.ReturnStmt:
-				if len(r.Results) == results && index < results {
+				switch {
+				case len(r.Results) == results && index < results:
 					t.add(t.a.site(r.Pos()).Site, StepGetterBody, "")
 					t.expr(callee, r.Results[index])
+				case len(r.Results) == 1 && results > 1 && isCall(r.Results[0]) && !t.seen[r.Results[0]]:
+					// return f(…), f giving the results: its result (once:
+					// a function returning its own call).
+					t.seen[r.Results[0]] = true
+					t.add(t.a.site(r.Pos()).Site, StepGetterBody, "")
+					t.callResult(callee, t.a.infoAt(r.Pos()), ast.Unparen(r.Results[0]).(*ast.CallExpr), index)
 				}
 			}
 			return true
