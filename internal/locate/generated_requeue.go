@@ -140,7 +140,7 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 
 // eventReturns classifies the returns of a function returning an event,
 // following returns that hand back the event of another of the tree's
-// functions. A helper several returns finish through, that hands back an
+// functions. A helper called from several places, that hands back an
 // error it is given (return c.finish(ctx, obj, err), the helper recording
 // an event first), is classified at each return that calls it, by the
 // argument; its other returns are its own outcomes.
@@ -217,7 +217,7 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 			return
 		case len(c.own) > 0 && !c.known:
 			for _, callee := range c.own {
-				if i, param := a.passedError(callee); param != nil && i < len(ce.Args) && a.returnsThrough(fn, info, callee) > 1 {
+				if i, param := a.passedError(callee); param != nil && i < len(ce.Args) && a.callSites(callee) > 1 {
 					// The helper hands back the error it is given:
 					// the argument is this return's event.
 					a.classifyEvent(fn, info, r, ce.Args[i], at, sc, seen, out, bare)
@@ -293,22 +293,18 @@ func (a *analysis) classifyHeld(fn *ssa.Function, info *types.Info, r *ast.Retur
 	return true
 }
 
-// returnsThrough counts the returns of fn that hand back what a call of
-// callee returns: a helper several returns finish through is the
-// function's way of finishing a pass (classified at each return, by its
-// argument); one only one return calls is a branch moved out of it.
-func (a *analysis) returnsThrough(fn *ssa.Function, info *types.Info, callee *ssa.Function) int {
-	b := body(fn)
-	if b == nil {
-		return 0
-	}
-	n := 0
-	a.eventResults(fn, info, b, scope{}, func(_ *ast.ReturnStmt, e ast.Expr, _ ast.Node, _ scope, _ bool) {
-		if ce, ok := ast.Unparen(e).(*ast.CallExpr); ok && slices.Contains(a.makeCall(info, ce, fn).own, callee) {
-			n++
+// callSites counts the places the tree calls an own function: a helper
+// called from several is the function's way of finishing a pass
+// (classified at each return that calls it, by its argument); one called
+// from one place is a branch moved out of its caller.
+func (a *analysis) callSites(fn *ssa.Function) int {
+	sites := map[token.Pos]bool{}
+	for _, e := range a.prog.CallsInto(fn) {
+		if e.Site != nil {
+			sites[e.Site.Common().Pos()] = true
 		}
-	})
-	return n
+	}
+	return len(sites)
 }
 
 // passedError returns the parameter of an own function's (its index among
