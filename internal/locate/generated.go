@@ -145,19 +145,41 @@ func (a *analysis) qualifySameName(found []*found, f *found, impl *ssa.Function)
 	}
 }
 
-// interfaceSelections calls each with the selections of interface methods
-// in a generated Reconcile and in the tree's functions it calls directly
-// (a helper that picks the method for the object's state): the method and
-// the interface declaring it, called or taken as a method value.
-func (a *analysis) interfaceSelections(sync *ssa.Function, each func(sel *ast.SelectorExpr, m *types.Func, it *types.Interface)) {
+// maxGeneratedDepth bounds how many calls deep, within the generated
+// package, the selections of the hand-written methods are looked for.
+const maxGeneratedDepth = 4
+
+// generatedFuncs returns a generated Reconcile, the tree's functions it
+// calls directly (a helper that picks the method for the object's state),
+// and in turn the functions of its own package those call (the rest of its
+// body moved to a helper).
+func (a *analysis) generatedFuncs(sync *ssa.Function) []*ssa.Function {
 	fns := []*ssa.Function{sync}
-	for _, c := range a.callsIn(sync) {
-		for _, o := range c.own {
-			if !slices.Contains(fns, o) {
-				fns = append(fns, o)
+	for depth, next := 0, []*ssa.Function{sync}; depth < maxGeneratedDepth && len(next) > 0; depth++ {
+		var more []*ssa.Function
+		for _, fn := range next {
+			for _, c := range a.callsIn(fn) {
+				for _, o := range c.own {
+					if slices.Contains(fns, o) || depth > 0 && o.Pkg != sync.Pkg {
+						continue
+					}
+					fns = append(fns, o)
+					if o.Pkg == sync.Pkg {
+						more = append(more, o)
+					}
+				}
 			}
 		}
+		next = more
 	}
+	return fns
+}
+
+// interfaceSelections calls each with the selections of interface methods
+// in a generated Reconcile and its generatedFuncs: the method and the
+// interface declaring it, called or taken as a method value.
+func (a *analysis) interfaceSelections(sync *ssa.Function, each func(sel *ast.SelectorExpr, m *types.Func, it *types.Interface)) {
+	fns := a.generatedFuncs(sync)
 	for _, fn := range fns {
 		b := body(fn)
 		if b == nil {
@@ -388,8 +410,8 @@ func (p *pass) generatedFinalizerOps() (adds, removes []finOp) {
 			if !c.known || c.fact.Role != RoleSetInsert && c.fact.Role != RoleSetDelete {
 				continue
 			}
-			sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr)
-			if !ok || !p.a.finalizerSet(info, b, sel.X, p.kind()) {
+			set := p.a.target(info, c.expr.Fun, 0).recv
+			if set == nil || !p.a.finalizerSetIn(fn, info, b, set, p.kind(), 0) {
 				continue
 			}
 			op := finOp{pos: c.expr.Lparen, value: c.arg(c.fact.Arg), info: info, in: fn}
@@ -418,6 +440,58 @@ func (p *pass) opSites(ops []finOp) []Site {
 		out = append(out, p.a.site(op.pos))
 	}
 	return out
+}
+
+// finalizerSetIn reports whether a set fn changes is built from the
+// finalizer list of an object of the primary type: in fn's body (the
+// function holding fn, for a closure), or, when it is a parameter of fn (a
+// helper ranging over the values it changes the set by), at every call of
+// fn, up to maxTypeCallers callers up.
+func (a *analysis) finalizerSetIn(fn *ssa.Function, info *types.Info, b *ast.BlockStmt, set ast.Expr, kind *types.Named, depth int) bool {
+	if a.finalizerSet(info, b, set, kind) {
+		return true
+	}
+	if outer := outermost(fn); outer != fn {
+		if ob := body(outer); ob != nil && a.finalizerSet(info, ob, set, kind) {
+			return true
+		}
+	}
+	id, ok := ast.Unparen(set).(*ast.Ident)
+	if !ok || depth >= maxTypeCallers {
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || !paramIn(fn, v) {
+		return false
+	}
+	index := -1
+	for i := 0; i < fn.Signature.Params().Len(); i++ {
+		if fn.Signature.Params().At(i) == v {
+			index = i
+		}
+	}
+	found := false
+	for _, e := range a.prog.CallsInto(fn) {
+		caller := e.Caller.Func
+		cb := body(caller)
+		if cb == nil || e.Site == nil {
+			return false
+		}
+		var call *ast.CallExpr
+		for _, c := range a.callsIn(caller) {
+			if c.expr.Lparen == e.Site.Common().Pos() {
+				call = c.expr
+			}
+		}
+		if call == nil || index >= len(call.Args) {
+			return false
+		}
+		if !a.finalizerSetIn(caller, a.infoAt(cb.Pos()), cb, call.Args[index], kind, depth+1) {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // finalizerSet reports whether a set is built, in the body, from the
@@ -605,12 +679,12 @@ func (a *analysis) finalizeOutcome(fn *ssa.Function) string {
 	}
 	info := a.infoAt(b.Pos())
 	allNil, some := true, false
-	a.walkReturns(info, b, scope{}, func(r *ast.ReturnStmt, sc scope) {
-		if sc.guard != guardNone || len(r.Results) != 1 {
+	a.eventResults(fn, info, b, scope{}, func(_ *ast.ReturnStmt, e ast.Expr, _ ast.Node, sc scope, settled bool) {
+		if sc.guard != guardNone {
 			return
 		}
 		some = true
-		allNil = allNil && isNil(info, r.Results[0])
+		allNil = allNil && settled && (e == nil || isNil(info, e))
 	})
 	if some && allNil {
 		return eventNil

@@ -6,6 +6,9 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
 )
 
 // managedConditions answers the condition types of a kind whose conditions
@@ -47,20 +50,32 @@ func (p *pass) managedConditions() Row {
 			if !p.a.managesKind(info, c, p.kind()) {
 				continue
 			}
-			if happy := p.a.happyType(info, c); happy != nil {
-				// Marking a dependent True may make the happy type True.
-				add(happy, c.expr.Lparen, c.fact.True)
+			var ks []*types.Const
+			settled, truth := true, c.fact.True
+			if c.fact.Arg >= 0 {
+				var path []string
+				if c.fact.ArgIsCondition {
+					// A whole condition (SetCondition(apis.Condition{…})):
+					// its Type field, True when its Status is.
+					path = []string{"Type"}
+					truth = p.a.conditionTrue(fn, c.arg(c.fact.Arg))
+				}
+				ks, settled = p.a.typeConsts(p.reach.Funcs(), fn, c.arg(c.fact.Arg), path)
+				if !settled {
+					s := p.a.site(c.expr.Lparen)
+					lost = append(lost, fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func))
+				}
 			}
-			if c.fact.Arg < 0 {
-				continue
+			if happy, deps, ok := p.a.happyType(info, c); happy != nil && !c.fact.ArgIsCondition {
+				// Marking a dependent (or the happy type itself) may make
+				// the happy type True; a type outside the set leaves it.
+				if c.fact.Arg < 0 || !settled || !ok || slices.ContainsFunc(ks, func(k *types.Const) bool { return k == happy || slices.Contains(deps, k) }) {
+					add(happy, c.expr.Lparen, c.fact.True)
+				}
 			}
-			k := constOf(info, c.arg(c.fact.Arg))
-			if k == nil || k.Val().Kind() != constant.String {
-				s := p.a.site(c.expr.Lparen)
-				lost = append(lost, fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func))
-				continue
+			for _, k := range ks {
+				add(k, c.expr.Lparen, truth)
 			}
-			add(k, c.expr.Lparen, c.fact.True)
 		}
 	}
 	if len(out) == 0 {
@@ -106,20 +121,18 @@ func (p *pass) depKindMethod() string {
 }
 
 // happyType returns the happy type of the condition set whose manager a
-// call uses: set.Manage(status).MarkTrue(…), the set a package-level
-// variable made by a constructor that implies its happy type.
-func (a *analysis) happyType(info *types.Info, c call) *types.Const {
-	sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil
+// call uses (set.Manage(status).MarkTrue(…), managerCall), the set a
+// package-level variable made by a constructor that implies its happy
+// type, and the set's dependents, the constants the constructor is given
+// (ok false when one is not a constant).
+func (a *analysis) happyType(info *types.Info, c call) (happy *types.Const, deps []*types.Const, ok bool) {
+	manage := a.managerCall(info, c)
+	if manage == nil {
+		return nil, nil, false
 	}
-	manage, ok := ast.Unparen(sel.X).(*ast.CallExpr)
-	if !ok {
-		return nil
-	}
-	msel, ok := ast.Unparen(manage.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil
+	msel, isSel := ast.Unparen(manage.Fun).(*ast.SelectorExpr)
+	if !isSel {
+		return nil, nil, false
 	}
 	var setVar *types.Var
 	switch x := ast.Unparen(msel.X).(type) {
@@ -129,34 +142,44 @@ func (a *analysis) happyType(info *types.Info, c call) *types.Const {
 		setVar, _ = info.Uses[x.Sel].(*types.Var)
 	}
 	if setVar == nil {
-		return nil
+		return nil, nil, false
 	}
-	fi, ok := a.fileAt(setVar.Pos())
-	if !ok {
-		return nil
+	fi, own := a.fileAt(setVar.Pos())
+	if !own {
+		return nil, nil, false
 	}
 	var implied string
 	for _, n := range a.path(setVar.Pos(), setVar.Pos()) {
-		vs, ok := n.(*ast.ValueSpec)
-		if !ok {
+		vs, isSpec := n.(*ast.ValueSpec)
+		if !isSpec {
 			continue
 		}
 		for i, name := range vs.Names {
 			if fi.info.Defs[name] != setVar || i >= len(vs.Values) {
 				continue
 			}
-			if ce, ok := ast.Unparen(vs.Values[i]).(*ast.CallExpr); ok {
-				if mc := a.makeCall(fi.info, ce, nil); mc.known && mc.fact.Role == RoleNewConditionSet {
-					implied = mc.fact.Implied
+			ce, isCall := ast.Unparen(vs.Values[i]).(*ast.CallExpr)
+			if !isCall {
+				continue
+			}
+			if mc := a.makeCall(fi.info, ce, nil); mc.known && mc.fact.Role == RoleNewConditionSet {
+				implied = mc.fact.Implied
+				ok = !ce.Ellipsis.IsValid()
+				for _, arg := range ce.Args {
+					k := constOf(fi.info, arg)
+					ok = ok && k != nil
+					if k != nil {
+						deps = append(deps, k)
+					}
 				}
 			}
 		}
 	}
 	if implied == "" {
-		return nil
+		return nil, nil, false
 	}
 	pkgPath, name := splitQualified(implied)
-	return a.lookupConst(pkgPath, name)
+	return a.lookupConst(pkgPath, name), deps, ok
 }
 
 // managesKind says whether a condition manager's call sets conditions of
@@ -166,12 +189,11 @@ func (a *analysis) happyType(info *types.Info, c call) *types.Const {
 // scratch duck status it then translates) is not. A manager held in a
 // variable is not followed, and counts.
 func (a *analysis) managesKind(info *types.Info, c call, kind *types.Named) bool {
-	sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr)
-	if !ok || kind == nil {
+	if kind == nil {
 		return true
 	}
-	manage, ok := ast.Unparen(sel.X).(*ast.CallExpr)
-	if !ok || len(manage.Args) != 1 {
+	manage := a.managerCall(info, c)
+	if manage == nil || len(manage.Args) != 1 {
 		return true
 	}
 	var status types.Type
@@ -204,6 +226,123 @@ func (a *analysis) managesKind(info *types.Info, c call, kind *types.Named) bool
 			e = fs.X
 		default:
 			return false
+		}
+	}
+	return false
+}
+
+// managerCall returns the call making the condition manager a Mark… call
+// runs on (set.Manage(status)), seen through an interface the manager is
+// converted to and a generic identity handing the method value back; nil
+// when the receiver is not such a call (a manager held in a variable).
+func (a *analysis) managerCall(info *types.Info, c call) *ast.CallExpr {
+	recv := a.target(info, c.expr.Fun, 0).recv
+	if recv == nil {
+		return nil
+	}
+	ce, _ := ast.Unparen(recv).(*ast.CallExpr)
+	return ce
+}
+
+// maxTypeCallers bounds how many callers up a condition type handed as a
+// parameter is followed.
+const maxTypeCallers = 3
+
+// typeConsts resolves, through the value-flow engine, the string
+// constants the path below e (in fn) may hold: a local, a tuple result, an
+// options field, a helper's result; a parameter is followed to the
+// arguments of the calls of fn in fns (a helper ranging over the types it
+// is given). settled is false when a value is not followed to a constant.
+func (a *analysis) typeConsts(fns []*ssa.Function, fn *ssa.Function, e ast.Expr, path []string) ([]*types.Const, bool) {
+	if e == nil {
+		return nil, false
+	}
+	b := a.flowBodyOf(fn)
+	if _, lit := fn.Syntax().(*ast.FuncLit); lit {
+		b = a.closureBody(fn)
+	}
+	if b == nil {
+		return nil, false
+	}
+	fl := &flowEngine{a: a}
+	var out []*types.Const
+	settled := a.valueConsts(fl, fns, fn, b, fl.values(b, e, path...), 0, &out)
+	return out, settled
+}
+
+// valueConsts adds to out the string constants the values (of body b,
+// function fn) name, following those that are fn's parameters to its
+// callers in fns; it says whether every value was followed to one.
+func (a *analysis) valueConsts(fl *flowEngine, fns []*ssa.Function, fn *ssa.Function, b *flowBody, vals []flowVal, depth int, out *[]*types.Const) bool {
+	settled := len(vals) > 0
+	for _, v := range vals {
+		switch {
+		case v.zero:
+		case v.param >= 0 && v.b != nil && v.b.decl == b.decl && v.b.lit == b.lit:
+			if depth >= maxTypeCallers || !a.callerConsts(fl, fns, fn, v, depth, out) {
+				settled = false
+			}
+		case v.e != nil && v.b != nil && len(v.path) == 0 && !v.ended():
+			k := constOf(v.b.info, stripConversions(v.b.info, v.e))
+			if k == nil || k.Val().Kind() != constant.String {
+				settled = false
+				continue
+			}
+			if !slices.Contains(*out, k) {
+				*out = append(*out, k)
+			}
+		default:
+			settled = false
+		}
+	}
+	return settled
+}
+
+// callerConsts follows a value of fn's parameter (its index counting the
+// receiver first, as the engine does) to the arguments the calls of fn in
+// fns hand it; false when no call is found or one is not followed.
+func (a *analysis) callerConsts(fl *flowEngine, fns []*ssa.Function, fn *ssa.Function, v flowVal, depth int, out *[]*types.Const) bool {
+	found, settled := false, true
+	for _, caller := range fns {
+		for _, c := range a.callsIn(caller) {
+			if !slices.Contains(c.own, fn) {
+				continue
+			}
+			found = true
+			cb := a.flowBodyOf(caller)
+			if _, lit := caller.Syntax().(*ast.FuncLit); lit {
+				cb = a.closureBody(caller)
+			}
+			if cb == nil {
+				settled = false
+				continue
+			}
+			args := a.callArgs(cb.info, c.expr, v.b)
+			if v.param >= len(args) {
+				settled = false
+				continue
+			}
+			if !a.valueConsts(fl, fns, caller, cb, fl.values(cb, args[v.param], v.path...), depth+1, out) {
+				settled = false
+			}
+		}
+	}
+	return found && settled
+}
+
+// conditionTrue says whether a condition value (in fn) has its Status set
+// to True on some value the engine follows it to.
+func (a *analysis) conditionTrue(fn *ssa.Function, e ast.Expr) bool {
+	b := a.flowBodyOf(fn)
+	if _, lit := fn.Syntax().(*ast.FuncLit); lit {
+		b = a.closureBody(fn)
+	}
+	if b == nil || e == nil {
+		return false
+	}
+	for _, v := range (&flowEngine{a: a}).values(b, e, "Status") {
+		if v.e != nil && v.b != nil && isTrue(v.b.info, v.e) {
+			return true
 		}
 	}
 	return false

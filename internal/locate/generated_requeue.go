@@ -37,6 +37,13 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 			}
 		}
 	}
+	var opaque []string
+	for _, r := range rets {
+		if r.opaque != nil {
+			s := a.site(r.pos)
+			opaque = append(opaque, fmt.Sprintf("%s:%d (%s)", s.File, s.Line, r.note))
+		}
+	}
 	var success *retSite
 	for i := range rets {
 		if rets[i].class == ClassSuccessInterval {
@@ -97,6 +104,9 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 			}
 			out.onError.None = "not settled: the hand-written type also implements methods the generated Reconcile calls through its interfaces and whose errors it returns, not read for this row: " + strings.Join(at, ", ") + "; without them: " + out.onError.None
 		}
+		if len(opaque) > 0 {
+			out.onError.None = "not settled: what " + generatedKindMethod + " returns at " + strings.Join(opaque, ", ") + " was not followed; without it: " + out.onError.None
+		}
 	} else if f.registration != nil {
 		reg := f.registration[0]
 		reg.Note = "the dependency's controller re-adds the key rate-limited when the generated Reconcile returns an error"
@@ -115,6 +125,10 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 			out.onSuccess = Row{Sites: []Site{s}}
 			return out
 		}
+		if len(opaque) > 0 {
+			out.onSuccess = none("not settled: what " + generatedKindMethod + " returns at " + strings.Join(opaque, ", ") + " was not followed")
+			return out
+		}
 		out.onSuccess = noneAfter("event-driven only: no return of "+generatedKindMethod+" on the success path asks for a requeue after a delay, and nothing on the reconcile path enqueues the key after one, so the object is reconciled again only on informer events and resyncs",
 			"the returns of "+generatedKindMethod+" and the helpers whose events it returns; the delayed enqueues of every function reachable from the generated Reconcile")
 		return out
@@ -126,8 +140,17 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 
 // eventReturns classifies the returns of a function returning an event,
 // following returns that hand back the event of another of the tree's
-// functions.
+// functions. A helper called from several places, that hands back an
+// error it is given (return c.finish(ctx, obj, err), the helper recording
+// an event first), is classified at each return that calls it, by the
+// argument; its other returns are its own outcomes.
 func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bool, out *[]retSite, bare map[token.Pos]bool) {
+	a.eventReturnsPassing(fn, nil, sc, seen, out, bare)
+}
+
+// eventReturnsPassing is eventReturns, the returns handing back the
+// parameter passed left out (the caller classifies them by its argument).
+func (a *analysis) eventReturnsPassing(fn *ssa.Function, passed *types.Var, sc scope, seen map[*ssa.Function]bool, out *[]retSite, bare map[token.Pos]bool) {
 	if seen[fn] {
 		return
 	}
@@ -137,56 +160,213 @@ func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Functi
 		return
 	}
 	info := a.infoAt(b.Pos())
-	a.walkReturns(info, b, sc, func(r *ast.ReturnStmt, sc scope) {
-		if len(r.Results) != 1 {
+	a.eventResults(fn, info, b, sc, func(r *ast.ReturnStmt, e ast.Expr, at ast.Node, sc scope, settled bool) {
+		if !settled {
+			*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: r, at: at, opaque: e,
+				note: "the named result this bare return hands back is assigned under a condition before it"})
 			return
 		}
-		e := ast.Unparen(r.Results[len(r.Results)-1])
-		site := retSite{pos: r.Pos(), in: fn, ret: r, at: r}
-		if isNil(info, e) {
-			return
-		}
-		if ce, ok := e.(*ast.CallExpr); ok {
-			c := a.makeCall(info, ce, fn)
-			switch {
-			case c.known && c.fact.Role == RoleRequeueAfterEvent:
-				site.after = c.arg(c.fact.Arg)
-				site.interval = namedBy(info, site.after)
-				switch {
-				case site.after == nil:
-					site.class = ClassImmediate
-				case sc.guard == guardError:
-					site.class = ClassRetryAfterFailure
-				case sc.guard == guardOther:
-					site.class = ClassDependencyWait
-				default:
-					site.class = ClassSuccessInterval
-				}
-				*out = append(*out, site)
-				return
-			case c.known && c.fact.Role == RoleSkipKey:
-				return
-			case c.known && c.fact.Role == RoleReconcileEvent:
-				if v, ok := stringValue(info, c.arg(c.fact.Arg)); ok && v == eventTypeNormal {
-					return
-				}
-				bare[r.Pos()] = true
-			case c.known && c.fact.Role == RoleTerminalError:
-				site.class = ClassTerminal
-				*out = append(*out, site)
-				return
-			case len(c.own) > 0 && !c.known:
-				for _, callee := range c.own {
-					a.eventReturns(callee, sc, seen, out, bare)
-				}
+		if passed != nil {
+			if id, ok := ast.Unparen(e).(*ast.Ident); ok && info.Uses[id] == passed {
 				return
 			}
 		}
-		site.class = ClassErrorBackoff
+		a.classifyEvent(fn, info, r, e, at, sc, seen, out, bare)
+	})
+}
+
+// classifyEvent classifies one event a function hands back (e, made at
+// at, handed back by the return r).
+func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, e ast.Expr, at ast.Node, sc scope, seen map[*ssa.Function]bool, out *[]retSite, bare map[token.Pos]bool) {
+	site := retSite{pos: at.Pos(), in: fn, ret: r, at: at}
+	if e == nil || isNil(info, e) {
+		return
+	}
+	e = ast.Unparen(e)
+	if id, ok := e.(*ast.Ident); ok && a.classifyHeld(fn, info, r, id, at, sc, seen, out, bare) {
+		return
+	}
+	if ce, ok := e.(*ast.CallExpr); ok {
+		c := a.makeCall(info, ce, fn)
+		switch {
+		case c.known && c.fact.Role == RoleRequeueAfterEvent:
+			site.after = c.arg(c.fact.Arg)
+			site.interval = namedBy(info, site.after)
+			switch {
+			case site.after == nil:
+				site.class = ClassImmediate
+			case sc.guard == guardError:
+				site.class = ClassRetryAfterFailure
+			case sc.guard == guardOther:
+				site.class = ClassDependencyWait
+			default:
+				site.class = ClassSuccessInterval
+			}
+			*out = append(*out, site)
+			return
+		case c.known && c.fact.Role == RoleSkipKey:
+			return
+		case c.known && c.fact.Role == RoleReconcileEvent:
+			if v, ok := stringValue(info, c.arg(c.fact.Arg)); ok && v == eventTypeNormal {
+				return
+			}
+			bare[site.pos] = true
+		case c.known && c.fact.Role == RoleTerminalError:
+			site.class = ClassTerminal
+			*out = append(*out, site)
+			return
+		case len(c.own) > 0 && !c.known:
+			for _, callee := range c.own {
+				if i, param := a.passedError(callee); param != nil && i < len(ce.Args) && a.callSites(callee) > 1 {
+					// The helper hands back the error it is given:
+					// the argument is this return's event.
+					a.classifyEvent(fn, info, r, ce.Args[i], at, sc, seen, out, bare)
+					a.eventReturnsPassing(callee, param, sc, seen, out, bare)
+					continue
+				}
+				a.eventReturns(callee, sc, seen, out, bare)
+			}
+			return
+		}
+	}
+	site.class = ClassErrorBackoff
+	if sc.terminal {
+		site.class = ClassTerminal
+	}
+	*out = append(*out, site)
+}
+
+// classifyHeld classifies an event held in a local variable (ev :=
+// controller.NewRequeueAfter(d); …; return ev) by the values the
+// value-flow engine settles it to (a call it does not follow is such a
+// value), when one of them is an event the dependency makes (a requeue
+// after a delay, a permanent error, a skipped key, an event): each is
+// classified as if returned here, the nil values bring nothing back, and
+// any other value is an error. It reports whether it classified the
+// variable so.
+func (a *analysis) classifyHeld(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, id *ast.Ident, at ast.Node, sc scope, seen map[*ssa.Function]bool, out *[]retSite, bare map[token.Pos]bool) bool {
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || paramIn(fn, v) {
+		return false
+	}
+	b := a.flowBodyOf(fn)
+	if _, lit := fn.Syntax().(*ast.FuncLit); lit {
+		b = a.closureBody(fn)
+	}
+	if b == nil {
+		return false
+	}
+	vals := (&flowEngine{a: a}).values(b, id)
+	made := false
+	for _, v := range vals {
+		if ce, ok := ast.Unparen(v.e).(*ast.CallExpr); ok && v.b != nil && len(v.path) == 0 {
+			if c := a.makeCall(v.b.info, ce, fn); c.known && (c.fact.Role == RoleRequeueAfterEvent || c.fact.Role == RoleTerminalError || c.fact.Role == RoleSkipKey || c.fact.Role == RoleReconcileEvent) {
+				made = true
+			}
+		}
+	}
+	if !made {
+		return false
+	}
+	other := false
+	for _, v := range vals {
+		switch {
+		case v.zero || v.e != nil && v.b != nil && isNil(v.b.info, v.e):
+		case v.e != nil && v.b != nil && len(v.path) == 0 && isCall(v.e):
+			ce := ast.Unparen(v.e).(*ast.CallExpr)
+			if c := a.makeCall(v.b.info, ce, fn); c.known {
+				a.classifyEvent(fn, v.b.info, r, ce, at, sc, seen, out, bare)
+				continue
+			}
+			other = true
+		default:
+			other = true
+		}
+	}
+	if other {
+		site := retSite{pos: at.Pos(), in: fn, ret: r, at: at, class: ClassErrorBackoff}
 		if sc.terminal {
 			site.class = ClassTerminal
 		}
 		*out = append(*out, site)
+	}
+	return true
+}
+
+// callSites counts the places the tree calls an own function: a helper
+// called from several is the function's way of finishing a pass
+// (classified at each return that calls it, by its argument); one called
+// from one place is a branch moved out of its caller.
+func (a *analysis) callSites(fn *ssa.Function) int {
+	sites := map[token.Pos]bool{}
+	for _, e := range a.prog.CallsInto(fn) {
+		if e.Site != nil {
+			sites[e.Site.Common().Pos()] = true
+		}
+	}
+	return len(sites)
+}
+
+// passedError returns the parameter of an own function's (its index among
+// the call's arguments) that is an error or an event and that some return
+// of the function hands back, as it is or combined with others (a helper
+// finishing the pass with the error it is given, wrapping or appending to
+// it), or nil.
+func (a *analysis) passedError(fn *ssa.Function) (int, *types.Var) {
+	b := body(fn)
+	sig := fn.Signature
+	if b == nil || sig.Results().Len() != 1 {
+		return 0, nil
+	}
+	info := a.infoAt(b.Pos())
+	for i := 0; i < sig.Params().Len(); i++ {
+		p := sig.Params().At(i)
+		if typeKey(p.Type()) != typeEvent && !types.Identical(p.Type(), errorType) {
+			continue
+		}
+		carried := map[*types.Var]bool{p: true}
+		taint(info, b, carried)
+		found := false
+		a.eventResults(fn, info, b, scope{}, func(_ *ast.ReturnStmt, e ast.Expr, _ ast.Node, _ scope, settled bool) {
+			found = found || settled && e != nil && mentions(info, e, carried)
+		})
+		if found {
+			return i, p
+		}
+	}
+	return 0, nil
+}
+
+// eventResults walks the returns of a function returning one value and
+// calls visit with the value each hands back (nil for a nil or zero one)
+// and where it is made: the return's own expression, or, for a bare
+// return of a named result, the assignment reaching it (the site; the
+// return is the evidence that hands it back). A bare return whose named
+// result is assigned under a condition before it is visited unsettled.
+func (a *analysis) eventResults(fn *ssa.Function, info *types.Info, b *ast.BlockStmt, sc scope, visit func(r *ast.ReturnStmt, e ast.Expr, at ast.Node, sc scope, settled bool)) {
+	named := namedResults(fn)
+	a.walkReturns(info, b, sc, func(r *ast.ReturnStmt, sc scope) {
+		switch {
+		case len(r.Results) == 1:
+			visit(r, r.Results[0], r, sc, true)
+		case len(r.Results) == 0 && len(named) == 1:
+			obj := info.Defs[named[0]]
+			as, ok := a.reachingAssignment(info, r, obj)
+			switch {
+			case !ok:
+				visit(r, named[0], r, sc, false)
+			case as == nil:
+				visit(r, nil, r, sc, true)
+			case len(as.Lhs) == len(as.Rhs):
+				for i, l := range as.Lhs {
+					if assigns(info, l, obj) {
+						visit(r, as.Rhs[i], as, sc, true)
+					}
+				}
+			default:
+				visit(r, named[0], as, sc, false)
+			}
+		}
 	})
 }
 
@@ -208,23 +388,26 @@ func (a *analysis) enqueuedAfter(f *found) *timedRequeue {
 // error) apart from an error: its type assertion to the event type, after
 // which the generated code records the event and returns nil, so that a
 // warning event returned from ReconcileKind requeues nothing. "" when the
-// generated Reconcile has no such assertion (it returns the event, and the
-// dependency's controller requeues it as an error).
+// generated Reconcile (and the helpers of its package it calls) has no
+// such assertion (it returns the event, and the dependency's controller
+// requeues it as an error).
 func (a *analysis) bareEventDropped(sync *ssa.Function) string {
-	b := body(sync)
-	if b == nil {
-		return ""
-	}
-	info := a.infoAt(b.Pos())
 	var at token.Pos
-	ast.Inspect(b, func(n ast.Node) bool {
-		if ta, ok := n.(*ast.TypeAssertExpr); ok && ta.Type != nil && !at.IsValid() {
-			if t := info.TypeOf(ta.Type); t != nil && typeKey(t) == typeReconcilerEvent {
-				at = ta.Pos()
-			}
+	for _, fn := range a.generatedFuncs(sync) {
+		b := body(fn)
+		if b == nil || fn.Pkg != sync.Pkg || at.IsValid() {
+			continue
 		}
-		return !at.IsValid()
-	})
+		info := a.infoAt(b.Pos())
+		ast.Inspect(b, func(n ast.Node) bool {
+			if ta, ok := n.(*ast.TypeAssertExpr); ok && ta.Type != nil && !at.IsValid() {
+				if t := info.TypeOf(ta.Type); t != nil && typeKey(t) == typeReconcilerEvent {
+					at = ta.Pos()
+				}
+			}
+			return !at.IsValid()
+		})
+	}
 	if !at.IsValid() {
 		return ""
 	}

@@ -24,13 +24,14 @@ func (p *pass) generatedWrites(g *generatedKind) {
 	}
 	never := p.unfinalized(g)
 	event := p.a.normalEventReturn(g.reconcileKind)
+	generated := p.a.generatedFuncs(p.f.entry)
 	for i, wc := range calls {
 		switch {
 		case never[wc.call.in]:
 			ws[i].Always = false
 			ws[i].Path = nil
 			ws[i].Note = fmt.Sprintf("never for this controller: only the generated finalizer code runs it, which returns first because %s implements no %s", syncName(g.reconcileKind), generatedFinalizeMethod)
-		case event != "" && wc.call.in == p.f.entry && ws[i].Verb == VerbRecord && recordsReturnedEvent(wc.info, wc.call):
+		case event != "" && outermost(wc.call.in).Pkg == p.f.entry.Pkg && slices.Contains(generated, outermost(wc.call.in)) && ws[i].Verb == VerbRecord && recordsReturnedEvent(wc.info, wc.call):
 			ws[i].Always = true
 			ws[i].Note = "records the normal event " + generatedKindMethod + " returns on every succeeding pass (" + event + ")"
 		}
@@ -102,36 +103,54 @@ func (a *analysis) assertsFinalizer(fn *ssa.Function, finalizer *types.Interface
 
 // normalEventReturn returns, when every return of a hand-written method
 // that no condition guards is a normal event (reconciler.NewEvent with the
-// Normal type), where the first one is ("file:line"); else "".
+// Normal type), where the first one is ("file:line"); else "". A return
+// handing back what a helper of the tree returns counts that helper's
+// returns no condition guards.
 func (a *analysis) normalEventReturn(fn *ssa.Function) string {
-	b := body(fn)
-	if b == nil {
-		return ""
-	}
-	info := a.infoAt(b.Pos())
 	var first token.Pos
-	normal := true
-	a.walkReturns(info, b, scope{}, func(r *ast.ReturnStmt, sc scope) {
-		if sc.guard != guardNone || len(r.Results) != 1 {
-			return
-		}
-		ce, ok := ast.Unparen(r.Results[0]).(*ast.CallExpr)
-		if ok {
-			c := a.makeCall(info, ce, fn)
-			if v, isString := stringValue(info, c.arg(c.fact.Arg)); c.known && c.fact.Role == RoleReconcileEvent && isString && v == eventTypeNormal {
-				if !first.IsValid() {
-					first = r.Pos()
-				}
-				return
-			}
-		}
-		normal = false
-	})
-	if !normal || !first.IsValid() {
+	if !a.normalEvents(fn, map[*ssa.Function]bool{}, &first) || !first.IsValid() {
 		return ""
 	}
 	s := a.site(first)
 	return fmt.Sprintf("%s:%d", s.File, s.Line)
+}
+
+// normalEvents says whether every unguarded return of fn (and of the
+// helpers whose results those hand back) is a normal event, first set to
+// the first one.
+func (a *analysis) normalEvents(fn *ssa.Function, seen map[*ssa.Function]bool, first *token.Pos) bool {
+	if seen[fn] {
+		return true
+	}
+	seen[fn] = true
+	b := body(fn)
+	if b == nil {
+		return false
+	}
+	info := a.infoAt(b.Pos())
+	normal := true
+	a.eventResults(fn, info, b, scope{}, func(_ *ast.ReturnStmt, e ast.Expr, at ast.Node, sc scope, settled bool) {
+		if sc.guard != guardNone || !normal {
+			return
+		}
+		ce, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok || !settled {
+			normal = false
+			return
+		}
+		c := a.makeCall(info, ce, fn)
+		switch v, isString := stringValue(info, c.arg(c.fact.Arg)); {
+		case c.known && c.fact.Role == RoleReconcileEvent && isString && v == eventTypeNormal:
+			if !first.IsValid() {
+				*first = at.Pos()
+			}
+		case !c.known && len(c.own) == 1:
+			normal = a.normalEvents(c.own[0], seen, first)
+		default:
+			normal = false
+		}
+	})
+	return normal
 }
 
 // recordsReturnedEvent says whether an event record takes its type from a

@@ -384,6 +384,7 @@ var knowledge = map[string]Fact{
 	"(" + knPkg + "apis.ConditionManager).MarkFalse":            {Role: RoleManagedCondition, Obj: -1, Key: -1, Arg: 0},
 	"(" + knPkg + "apis.ConditionManager).MarkUnknown":          {Role: RoleManagedCondition, Obj: -1, Key: -1, Arg: 0},
 	"(" + knPkg + "apis.ConditionManager).InitializeConditions": {Role: RoleManagedCondition, Obj: -1, Key: -1, Arg: -1},
+	"(" + knPkg + "apis.ConditionManager).SetCondition":         {Role: RoleManagedCondition, Obj: -1, Key: -1, Arg: 0, ArgIsCondition: true},
 	knPkg + "apis.NewLivingConditionSet":                        {Role: RoleNewConditionSet, Obj: -1, Key: -1, Arg: -1, Implied: knPkg + "apis.ConditionReady"},
 	knPkg + "apis.NewBatchConditionSet":                         {Role: RoleNewConditionSet, Obj: -1, Key: -1, Arg: -1, Implied: knPkg + "apis.ConditionSucceeded"},
 	"(" + kSets + "Set).Insert":                                 {Role: RoleSetInsert, Obj: -1, Key: -1, Arg: 0},

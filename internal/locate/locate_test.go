@@ -50,6 +50,7 @@ var fixtures = []string{
 	"knative-nofinalizer",
 	"knative-enqueueafter",
 	"knative-handed",
+	"knative-shapes",
 	"finapply",
 	"findispatch",
 	"finlib",

@@ -121,6 +121,12 @@ func movePackage(r *rewriter, t *target) (*change, []string, string) {
 			return nil, nil, "it uses " + path + ", which imports the function's package"
 		}
 	}
+	// A method nothing calls by name is called through an interface (the
+	// optional one a library asserts, FinalizeKind): moving it would take
+	// it out of its type's method set and change what the program does.
+	if fd.Recv != nil && !usedByName(r.fx, obj) {
+		return nil, nil, "the method is called only through an interface: moving it would take it out of its type's method set"
+	}
 	// Every use of the function must be a call, through the receiver's
 	// variable for a method.
 	ch := newChange()
@@ -266,6 +272,24 @@ func importsPath(p *packages.Package, path string, seen map[string]bool) bool {
 	for ip, q := range p.Imports {
 		if ip == path || q != nil && importsPath(q, path, seen) {
 			return true
+		}
+	}
+	return false
+}
+
+// usedByName reports whether a package of the fixture names the function
+// (calls it, or takes it as a value).
+func usedByName(fx *Fixture, obj *types.Func) bool {
+	seen := map[*packages.Package]bool{}
+	for _, of := range fx.files {
+		if seen[of.pkg] {
+			continue
+		}
+		seen[of.pkg] = true
+		for _, o := range of.pkg.TypesInfo.Uses {
+			if o == obj {
+				return true
+			}
 		}
 	}
 	return false
