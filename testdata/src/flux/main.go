@@ -62,7 +62,6 @@ func main() {
 
 	if err := (&controller.BundleReconciler{
 		Client:         mgr.GetClient(),
-		EventRecorder:  mgr.GetEventRecorderFor(controllerName),
 		ControllerName: controllerName,
 	}).SetupWithManager(mgr, controller.BundleReconcilerOptions{
 		RateLimiter: workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](minRetryDelay, maxRetryDelay),

@@ -1,4 +1,4 @@
-// Package controller holds two reconcilers that set their object's
+// Package controller holds reconcilers that set their object's
 // conditions only through helpers: constructors and setters of their own,
 // methods of a conditions type, a closure that appends a literal, and a
 // library helper (Flux's reconcile.ProgressiveStatus, which sets

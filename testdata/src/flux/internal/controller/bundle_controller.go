@@ -1,6 +1,4 @@
-// Package controller holds the Bundle reconciler. A pass records an event
-// when it ends: a warning after a failure, a normal one after a pass that
-// leaves the Bundle ready (so every pass of an unchanged Bundle writes one).
+// Package controller holds the Bundle reconciler.
 package controller
 
 import (
@@ -12,7 +10,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
-	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -34,7 +31,6 @@ import (
 // BundleReconciler reconciles a Bundle object.
 type BundleReconciler struct {
 	client.Client
-	record.EventRecorder
 
 	ControllerName string
 }
@@ -56,15 +52,6 @@ func (r *BundleReconciler) Reconcile(ctx context.Context, req ctrl.Request) (res
 	defer func() {
 		if err := r.finalizeStatus(ctx, obj, patcher); err != nil {
 			retErr = kerrors.NewAggregate([]error{retErr, err})
-		}
-		if retErr != nil {
-			r.Eventf(obj, corev1.EventTypeWarning, meta.FailedReason, "%s", retErr)
-		}
-		if conditions.IsStalled(obj) {
-			r.Eventf(obj, corev1.EventTypeWarning, bundlev1.InvalidSpecReason, "stalled")
-		}
-		if retErr == nil && conditions.IsReady(obj) {
-			r.Eventf(obj, corev1.EventTypeNormal, meta.SucceededReason, "next run in %s", obj.GetRequeueAfter()) // want "write-always"
 		}
 	}()
 
