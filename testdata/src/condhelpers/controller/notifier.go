@@ -43,7 +43,7 @@ func (r *WidgetNotifier) Reconcile(ctx context.Context, req ctrl.Request) (resul
 	}()
 
 	conditions.MarkTrue(&obj, meta.ReadyCondition, meta.SucceededReason, "notified") // want "WidgetNotifier/condition-type:Ready" "WidgetNotifier/condition-set:Ready"
-	if err := r.Status().Update(ctx, &obj); err != nil { // want "WidgetNotifier/write-always"
+	if err := r.Status().Update(ctx, &obj); err != nil {                             // want "WidgetNotifier/write-always"
 		return ctrl.Result{}, err // want "WidgetNotifier/requeue-error"
 	}
 	return ctrl.Result{}, nil
