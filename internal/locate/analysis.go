@@ -152,6 +152,13 @@ func (a *analysis) fileAt(pos token.Pos) (fileInfo, bool) {
 	return fi, ok
 }
 
+// generatedAt reports whether pos is in an own file marked generated
+// (// Code generated … DO NOT EDIT.).
+func (a *analysis) generatedAt(pos token.Pos) bool {
+	fi, ok := a.fileAt(pos)
+	return ok && ast.IsGenerated(fi.file)
+}
+
 func (a *analysis) infoAt(pos token.Pos) *types.Info {
 	fi, _ := a.fileAt(pos)
 	return fi.info

@@ -330,11 +330,23 @@ func (o *finalizerOps) none(reason string) Row {
 }
 
 // finalizerAddRow cites every addition of a finalizer, and the calls of a
-// helper that adds the finalizer it is given as supporting sites.
+// helper that adds the finalizer it is given as supporting sites. An
+// addition in a generated file supports the tree's own when it has one
+// (a generated defaulter adding the finalizer the reconciler adds too).
 func finalizerAddRow(p *pass) Row {
 	ops := p.finalizers()
+	adds := slices.Clone(ops.adds)
+	slices.SortStableFunc(adds, func(x, y finOp) int {
+		switch gx, gy := p.a.generatedAt(x.pos), p.a.generatedAt(y.pos); {
+		case gx == gy:
+			return 0
+		case gy:
+			return -1
+		}
+		return 1
+	})
 	var sites, calls []Site
-	for _, op := range ops.adds {
+	for _, op := range adds {
 		sites = append(sites, p.a.site(op.pos))
 		for _, c := range op.calls {
 			s := p.a.site(c.pos)

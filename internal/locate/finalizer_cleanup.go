@@ -133,6 +133,7 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	var handed, withObj, reaching, first, lookup *call
 	var bestRemoves []finOp
 	removedByHelper := false
+	candidates := 0
 	for _, c := range a.callsIn(fn) {
 		c := c
 		if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() || len(c.own) == 0 || c.known {
@@ -149,6 +150,9 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		}
 		if a.predicate(c, removes) {
 			continue // a test (hasFinalizer(obj)), not the work
+		}
+		if a.computesOnly(c) {
+			continue // a value (the finalizer's name through a helper), not the work
 		}
 		if a.removalOnly(c, removes) {
 			// The finalizer's removal moved into a helper or a
@@ -167,6 +171,7 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		if first == nil {
 			first = &c
 		}
+		candidates++
 		if withObj == nil && passesKind(info, c, kind) {
 			withObj = &c
 		}
@@ -190,6 +195,16 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	}
 	callSite := a.site(best.expr.Lparen)
 	callSite.Note = "dispatch"
+	delegates := candidates == 1 && lookup == nil && handed == nil && !removedByHelper && len(inBranch) == 0
+	if carrier, work := a.carriedCleanup(delegates, best, kind, removes); work != nil {
+		// The branch hands all of its work to one function that only
+		// wraps one call around the finalizer's removal: that function
+		// is the branch's body moved out of it, or the cleanup the
+		// branch delegates to, and the code does not say which.
+		return &cleanup{sites: []Site{ifSite, callSite, a.funcSite(carrier), a.site(work.expr.Lparen)}, removes: append(inBranch, bestRemoves...),
+			unsettled: fmt.Sprintf("the deletion branch runs only %s (%s:%d), whose one piece of work before it removes the finalizer is the call at %s:%d: the cleanup is either, as the branch's body or the function it delegates to",
+				carrier.String(), callSite.File, callSite.Line, a.site(work.expr.Lparen).File, a.site(work.expr.Lparen).Line)}, removing
+	}
 	impls := a.implementationsFor(best.own, kind)
 	if len(impls) != 1 {
 		if len(impls) == 0 {
@@ -206,6 +221,73 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	primary := a.funcSite(impls[0])
 	primary.Primary = true
 	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...)}, removing
+}
+
+// carriedCleanup reports the function a deletion branch delegates to (the
+// one function of the tree it calls, besides tests, and it removes no
+// finalizer itself) when that function carries the branch's body: it removes
+// the finalizer (itself, by a call that applies the list without it, or
+// through a call that reaches a removal) after exactly one call of the
+// tree's that does work (no test, lookup or removal), and writes no other
+// object than the primary one. It returns the function and that call; nil
+// when the branch is no such delegation.
+func (a *analysis) carriedCleanup(delegates bool, best *call, kind *types.Named, removes []finOp) (*ssa.Function, *call) {
+	if !delegates || len(best.own) != 1 {
+		return nil, nil
+	}
+	carrier := best.own[0]
+	b := body(carrier)
+	if b == nil {
+		return nil, nil
+	}
+	info := a.infoAt(b.Pos())
+	removal := token.NoPos
+	for _, op := range removes {
+		if op.in == carrier && (removal == token.NoPos || op.pos < removal) {
+			removal = op.pos
+		}
+	}
+	var work []call
+	for _, c := range a.callsIn(carrier) {
+		if _, ok := a.writeOf(info, c); ok && !writesPrimary(info, c, kind) {
+			return nil, nil // it writes another object: work of its own
+		}
+		if c.known || len(c.own) == 0 || a.predicate(c, removes) || a.computesOnly(c) || a.lookup(c, removes) {
+			continue
+		}
+		removesHere := slices.ContainsFunc(removes, func(op finOp) bool { return op.in == carrier && op.pos == c.expr.Lparen })
+		if removesHere || a.removalOnly(c, removes) || a.reachesRemoval(c, removes) {
+			if removal == token.NoPos || c.expr.Pos() < removal {
+				removal = c.expr.Pos()
+			}
+			continue
+		}
+		work = append(work, c)
+	}
+	if removal == token.NoPos || len(work) != 1 || work[0].expr.Pos() > removal {
+		return nil, nil
+	}
+	return carrier, &work[0]
+}
+
+// writesPrimary reports whether a write call writes the primary object: a
+// known write's object is of its type, or a clientset write is handed it.
+func writesPrimary(info *types.Info, c call, kind *types.Named) bool {
+	if c.known {
+		holder := c.arg(c.fact.Obj)
+		if sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr); ok && c.fact.Obj < 0 {
+			holder = sel.X
+		}
+		return ofKind(info, holder, kind)
+	}
+	return passesKind(info, c, kind)
+}
+
+// reachesRemoval reports whether a call's functions reach a removal of the
+// finalizer.
+func (a *analysis) reachesRemoval(c call, removes []finOp) bool {
+	sub := a.prog.Reachable(c.own...)
+	return slices.ContainsFunc(removes, func(op finOp) bool { return sub.Has(op.in) })
 }
 
 // soleCall is the call a block is made of: its one statement returns the
