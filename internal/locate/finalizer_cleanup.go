@@ -202,8 +202,8 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		// is the branch's body moved out of it, or the cleanup the
 		// branch delegates to, and the code does not say which.
 		return &cleanup{sites: []Site{ifSite, callSite, a.funcSite(carrier), a.site(work.expr.Lparen)}, removes: append(inBranch, bestRemoves...),
-			unsettled: fmt.Sprintf("the deletion branch runs only %s (%s:%d), whose one piece of work before it removes the finalizer is the call at %s:%d: the cleanup is either, as the branch's body or the function it delegates to",
-				carrier.String(), callSite.File, callSite.Line, a.site(work.expr.Lparen).File, a.site(work.expr.Lparen).Line)}, removing
+			unsettled: fmt.Sprintf("the deletion branch's call at %s:%d runs only %s, whose one piece of work before it removes the finalizer is the call at %s:%d: the cleanup is %s as the branch's body moved out, or that call as the work it wraps",
+				callSite.File, callSite.Line, carrier.String(), a.site(work.expr.Lparen).File, a.site(work.expr.Lparen).Line, carrier.Name())}, removing
 	}
 	impls := a.implementationsFor(best.own, kind)
 	if len(impls) != 1 {

@@ -47,7 +47,68 @@ func (a *analysis) patchOps(fn *ssa.Function, info *types.Info, b *ast.BlockStmt
 		}
 		return true
 	})
+	flowedAdds, flowedRemoves := a.flowedPatchOps(fn, info, b, kind)
+	return append(adds, flowedAdds...), append(removes, flowedRemoves...)
+}
+
+// flowedPatchOps are the finalizer changes of JSON patch literals made
+// outside fn (a helper returns the operations, an options struct carries
+// them) that fn hands to a call that is handed an object of the primary
+// type, or returns one: the value-flow engine follows each other argument
+// of such a call to the literals it may hold. Each is cited at the call,
+// where the patch is sent.
+func (a *analysis) flowedPatchOps(fn *ssa.Function, info *types.Info, b *ast.BlockStmt, kind *types.Named) (adds, removes []finOp) {
+	fb := a.flowBodyOf(fn)
+	if fb == nil {
+		return nil, nil
+	}
+	fl := &flowEngine{a: a}
+	for _, c := range a.callsIn(fn) {
+		if !sendsPrimary(info, c, kind) {
+			continue
+		}
+		added, removed := false, false
+		for _, arg := range c.expr.Args {
+			if isKind(info.TypeOf(arg), kind) {
+				continue
+			}
+			vals := fl.values(fb, arg)
+			if _, ok := deref(info.TypeOf(arg)).Underlying().(*types.Slice); ok {
+				vals = append(vals, fl.values(fb, arg, elem)...)
+			}
+			for _, v := range vals {
+				lit, ok := ast.Unparen(v.e).(*ast.CompositeLit)
+				if !ok || v.b == nil || b.Pos() <= lit.Pos() && lit.End() <= b.End() {
+					continue // no literal, or one of fn's own (patchOps reads those)
+				}
+				op, value, ok := finalizerPatch(v.b.info, lit)
+				if !ok {
+					continue
+				}
+				switch {
+				case op == "add" && !added:
+					added = true
+					adds = append(adds, finOp{pos: c.expr.Lparen, value: patchValue(value), info: v.b.info, in: fn})
+				case (op == "remove" || op == "replace") && !removed:
+					removed = true
+					removes = append(removes, finOp{pos: c.expr.Lparen, info: info, in: fn})
+				}
+			}
+		}
+	}
 	return adds, removes
+}
+
+// sendsPrimary reports whether a call is handed an object of the primary
+// type, or returns one (a clientset's Apply or Patch).
+func sendsPrimary(info *types.Info, c call, kind *types.Named) bool {
+	for _, arg := range c.expr.Args {
+		if isKind(info.TypeOf(arg), kind) {
+			return true
+		}
+	}
+	t, ok := info.TypeOf(c.expr).(*types.Tuple)
+	return ok && t.Len() > 0 && isKind(t.At(0).Type(), kind)
 }
 
 // finalizerPatch reads a literal as a JSON patch operation on the finalizer
