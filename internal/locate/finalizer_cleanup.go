@@ -256,7 +256,7 @@ func (a *analysis) carriedCleanup(delegates bool, best *call, kind *types.Named,
 			continue
 		}
 		removesHere := slices.ContainsFunc(removes, func(op finOp) bool { return op.in == carrier && op.pos == c.expr.Lparen })
-		if removesHere || a.removalOnly(c, removes) || a.reachesRemoval(c, removes) {
+		if removesHere || a.reachesRemoval(c, removes) {
 			if removal == token.NoPos || c.expr.Pos() < removal {
 				removal = c.expr.Pos()
 			}

@@ -69,12 +69,18 @@ func (a *analysis) flowedPatchOps(fn *ssa.Function, info *types.Info, b *ast.Blo
 		}
 		added, removed := false, false
 		for _, arg := range c.expr.Args {
-			if isKind(info.TypeOf(arg), kind) {
+			t := info.TypeOf(arg)
+			if t == nil || isKind(t, kind) {
 				continue
 			}
-			vals := fl.values(fb, arg)
-			if _, ok := deref(info.TypeOf(arg)).Underlying().(*types.Slice); ok {
-				vals = append(vals, fl.values(fb, arg, elem)...)
+			var vals []flowVal
+			switch deref(t).Underlying().(type) {
+			case *types.Struct, *types.Map:
+				vals = fl.values(fb, arg)
+			case *types.Slice, *types.Array:
+				vals = append(fl.values(fb, arg), fl.values(fb, arg, elem)...)
+			default:
+				continue // no patch operation: a context, a name, an interface
 			}
 			for _, v := range vals {
 				lit, ok := ast.Unparen(v.e).(*ast.CompositeLit)
