@@ -98,3 +98,52 @@ func tokenName(sa *corev1.ServiceAccount) string {
 func (r *AccountReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).For(&corev1.ServiceAccount{}).Complete(r)
 }
+
+// retireFinalizer holds a PersistentVolume until it is retired.
+const retireFinalizer = "finfall.example.com/retire" // want "RetireReconciler/finalizer-const"
+
+// RetireReconciler runs retire on deletion and on retirement alike. Its one
+// call of the tree's (archive) runs only while the volume is not being
+// deleted: on the deletion path retire only removes the finalizer, so retire
+// is the cleanup, not a carrier of archive.
+type RetireReconciler struct {
+	client.Client
+}
+
+// Reconcile adds the finalizer, or retires the volume.
+func (r *RetireReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "RetireReconciler/reconcile-entry"
+	pv := &corev1.PersistentVolume{}
+	if err := r.Get(ctx, req.NamespacedName, pv); err != nil { // want "RetireReconciler/reread"
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !pv.DeletionTimestamp.IsZero() || pv.Labels["retired"] == "true" {
+		return ctrl.Result{}, r.retire(ctx, pv)
+	}
+	if controllerutil.AddFinalizer(pv, retireFinalizer) { // want "RetireReconciler/finalizer-add"
+		return ctrl.Result{}, r.Update(ctx, pv) // want "RetireReconciler/requeue-error"
+	}
+	return ctrl.Result{}, nil
+}
+
+// retire archives a live volume's claim reference, and removes the
+// finalizer.
+func (r *RetireReconciler) retire(ctx context.Context, pv *corev1.PersistentVolume) error { // want "RetireReconciler/finalizer-cleanup"
+	if pv.DeletionTimestamp.IsZero() && pv.Spec.ClaimRef != nil {
+		if err := r.archive(ctx, pv.Spec.ClaimRef.Name); err != nil {
+			return err
+		}
+	}
+	controllerutil.RemoveFinalizer(pv, retireFinalizer) // want "RetireReconciler/finalizer-remove"
+	return r.Update(ctx, pv)
+}
+
+// archive records a retired claim in a ConfigMap.
+func (r *RetireReconciler) archive(ctx context.Context, claim string) error {
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: claim + "-archived", Namespace: "default"}}
+	return client.IgnoreNotFound(r.Create(ctx, cm))
+}
+
+// SetupWithManager registers the reconciler for PersistentVolumes.
+func (r *RetireReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).For(&corev1.PersistentVolume{}).Complete(r)
+}
