@@ -25,6 +25,98 @@ func (a *analysis) deletionTest(info *types.Info, cond ast.Expr, kind *types.Nam
 	return a.deletionTestIn(info, cond, kind, 0)
 }
 
+// impliesDeletion reports whether cond, when it evaluates to holds, implies
+// that the object is being deleted: a deletion test, an && with one among
+// its operands, an || whose operands all are (each read with the sign a !
+// gives it).
+func (a *analysis) impliesDeletion(info *types.Info, cond ast.Expr, holds bool, kind *types.Named) bool {
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			return a.impliesDeletion(info, e.X, !holds, kind)
+		}
+	case *ast.BinaryExpr:
+		if e.Op == token.LAND || e.Op == token.LOR {
+			x, y := a.impliesDeletion(info, e.X, holds, kind), a.impliesDeletion(info, e.Y, holds, kind)
+			if (e.Op == token.LAND) == holds {
+				// Both operands take the value: either one decides.
+				return x || y
+			}
+			return x && y
+		}
+	case *ast.Ident:
+		if v := a.definedOnce(info, e); v != nil {
+			return a.impliesDeletion(info, v, holds, kind)
+		}
+	}
+	t := a.deletionTest(info, cond, kind)
+	return holds && t == 1 || !holds && t == -1
+}
+
+// deletionOnOtherKind reports whether every deletion test of cond is about
+// an object of a concrete kind other than the primary's (the holder of
+// the DeletionTimestamp it reads, or the object arguments of the
+// predicate it calls): a branch on that object's deletion, not the
+// primary's. A test whose object's kind is not known (an interface) may be
+// the primary's.
+func (a *analysis) deletionOnOtherKind(info *types.Info, cond ast.Expr, kind *types.Named) bool {
+	if kind == nil {
+		return false
+	}
+	other, mine := false, false
+	subject := func(e ast.Expr) {
+		switch t := holderType(info, e); {
+		case isKind(t, kind):
+			mine = true
+		case t != nil && IsObjectPointer(types.NewPointer(deref(t))) && !types.IsInterface(t):
+			other = true
+		default:
+			mine = true
+		}
+	}
+	ast.Inspect(cond, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if fieldOf(info, n) == fieldDeletionTimestamp {
+				subject(n.X)
+				return false
+			}
+		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && a.isDeletionTimestamp(info, n) {
+				subject(sel.X)
+				return false
+			}
+			if a.deletionTest(info, n, kind) == 0 {
+				return true
+			}
+			objects := 0
+			for _, arg := range n.Args {
+				if t := info.TypeOf(arg); t != nil && (types.IsInterface(t) || IsObjectPointer(types.NewPointer(deref(t)))) {
+					objects++
+					subject(arg)
+				}
+			}
+			if objects == 0 {
+				mine = true
+			}
+			return false
+		}
+		return true
+	})
+	return other && !mine
+}
+
+// holderType is the type of the object e holds, looking through its
+// ObjectMeta (obj.ObjectMeta is obj's).
+func holderType(info *types.Info, e ast.Expr) types.Type {
+	if typeKey(info.TypeOf(e)) == typeObjectMeta {
+		if sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok {
+			return holderType(info, sel.X)
+		}
+	}
+	return info.TypeOf(e)
+}
+
 // deletionPredicateDepth bounds how many predicates deep a deletion test
 // is followed.
 const deletionPredicateDepth = 2
