@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
@@ -149,6 +150,9 @@ func (a *analysis) deletionTestIn(info *types.Info, cond ast.Expr, kind *types.N
 		if v := a.definedOnce(info, e); v != nil {
 			return a.deletionTestIn(info, v, kind, depth)
 		}
+		if depth < deletionPredicateDepth {
+			return a.deletionParam(info, e, kind, depth)
+		}
 	case *ast.CallExpr:
 		sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
 		if c := a.makeCall(info, e, nil); ok && c.known && c.fact.Role == RoleTimeIsZero && a.isDeletionTimestamp(info, sel.X) {
@@ -159,6 +163,75 @@ func (a *analysis) deletionTestIn(info *types.Info, cond ast.Expr, kind *types.N
 		}
 	}
 	return 0
+}
+
+// deletionParam reads a boolean parameter as the deletion test its callers
+// hand it (Sync(ctx, obj, deleting(obj), …)): the test every call of its
+// function passes for it, when they all pass one and the same way.
+func (a *analysis) deletionParam(info *types.Info, id *ast.Ident, kind *types.Named, depth int) int {
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.IsField() || !isBool(v.Type()) {
+		return 0
+	}
+	fn := a.declaringFunc(v)
+	if fn == nil {
+		return 0
+	}
+	index := -1
+	params := fn.Signature.Params()
+	for i := 0; i < params.Len(); i++ {
+		if params.At(i) == v {
+			index = i
+		}
+	}
+	if index < 0 {
+		return 0
+	}
+	sign := 0
+	for _, e := range a.prog.CallsInto(fn) {
+		cinfo := a.infoAt(posOf(e.Caller.Func))
+		if cinfo == nil {
+			return 0
+		}
+		for _, c := range a.callsIn(e.Caller.Func) {
+			if !slices.Contains(c.own, fn) {
+				continue
+			}
+			t := a.deletionTestIn(cinfo, c.arg(index), kind, depth+1)
+			if t == 0 || sign != 0 && t != sign {
+				return 0
+			}
+			sign = t
+		}
+	}
+	return sign
+}
+
+// declaringFunc is the function of the tree whose declaration declares a
+// parameter (not a closure's), or nil.
+func (a *analysis) declaringFunc(v *types.Var) *ssa.Function {
+	fi, ok := a.fileAt(v.Pos())
+	if !ok {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(fi.file, v.Pos(), v.Pos())
+	for _, n := range path {
+		switch d := n.(type) {
+		case *ast.FuncLit:
+			return nil
+		case *ast.FuncDecl:
+			info := a.infoAt(d.Pos())
+			if info == nil {
+				return nil
+			}
+			obj, ok := info.Defs[d.Name].(*types.Func)
+			if !ok {
+				return nil
+			}
+			return a.prog.Func(obj)
+		}
+	}
+	return nil
 }
 
 // deletionPredicate reads a call of a boolean function as a deletion test
