@@ -72,11 +72,20 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 			// (k8s.ForceUpdateStatefulSet(ctx, client, desired)): the
 			// helper's call applies the difference.
 			for _, c := range a.callsIn(fn) {
-				if c.expr.Pos() < from || c.expr.End() > to || c.known || len(c.own) == 0 || !handsOtherObject(info, c, kind) {
+				if c.expr.Pos() < from || c.expr.End() > to || c.known || len(c.own) == 0 {
 					continue
 				}
-				if desc, ok := a.helperWrite(c, kind); ok {
-					return &c, desc
+				calls := []call{c}
+				if len(c.own) == 1 && c.own[0].Parent() == fn {
+					calls = a.callsIn(c.own[0]) // a closure called there
+				}
+				for _, h := range calls {
+					if h.known || len(h.own) == 0 || !handsOtherObject(info, h, kind) {
+						continue
+					}
+					if desc, ok := a.helperWrite(h, kind); ok {
+						return &h, desc
+					}
 				}
 			}
 			return nil, writeDesc{}

@@ -136,20 +136,21 @@ func (a *analysis) sentWithKind(fn *ssa.Function, info *types.Info, b *ast.Block
 	vars := map[*types.Var]bool{}
 	assignedFrom(info, b, lit, false, vars)
 	taint(info, b, vars)
-	holds := func(e ast.Node) bool {
-		return e.Pos() <= lit.Pos() && lit.End() <= e.End() || mentions(info, e, vars)
-	}
-	return a.sentFrom(fn, info, b, holds, kind, 0)
+	return a.sentFrom(fn, info, b, lit, vars, kind, 0)
 }
 
 // patchBuilderDepth bounds how many functions up a patch is followed from
 // the function that builds it to the one that sends it.
 const patchBuilderDepth = 2
 
-// sentFrom reports whether a patch of fn (the expressions holds says carry
-// it) is sent with an object of the primary type in fn, or, when fn
-// returns it, in a caller, through what the call's result is assigned to.
-func (a *analysis) sentFrom(fn *ssa.Function, info *types.Info, b *ast.BlockStmt, holds func(ast.Node) bool, kind *types.Named, depth int) bool {
+// sentFrom reports whether a patch of fn (the expression e, or the
+// variables it is stored in) is sent with an object of the primary type in
+// fn, or, when fn returns it, in a caller, through the call's result or
+// what it is assigned to.
+func (a *analysis) sentFrom(fn *ssa.Function, info *types.Info, b *ast.BlockStmt, e ast.Expr, vars map[*types.Var]bool, kind *types.Named, depth int) bool {
+	holds := func(n ast.Node) bool {
+		return n.Pos() <= e.Pos() && e.End() <= n.End() || mentions(info, n, vars)
+	}
 	for _, c := range a.callsIn(fn) {
 		carries, primary := false, false
 		for _, arg := range c.expr.Args {
@@ -167,13 +168,22 @@ func (a *analysis) sentFrom(fn *ssa.Function, info *types.Info, b *ast.BlockStmt
 			return true
 		}
 	}
-	returned := false
+	// The results that return the patch, by index.
+	returned := map[int]bool{}
+	results := fn.Signature.Results()
 	returnsOf(b, func(r *ast.ReturnStmt) {
-		for _, res := range r.Results {
-			returned = returned || holds(res)
+		for i, res := range r.Results {
+			if holds(res) {
+				returned[i] = true
+			}
+		}
+		for i := 0; len(r.Results) == 0 && i < results.Len(); i++ {
+			if vars[results.At(i)] {
+				returned[i] = true // a named result, returned bare
+			}
 		}
 	})
-	if !returned || depth >= patchBuilderDepth {
+	if len(returned) == 0 || depth >= patchBuilderDepth {
 		return false
 	}
 	for _, e := range a.prog.CallsInto(fn) {
@@ -187,15 +197,51 @@ func (a *analysis) sentFrom(fn *ssa.Function, info *types.Info, b *ast.BlockStmt
 			if !slices.Contains(c.own, fn) {
 				continue
 			}
-			vars := map[*types.Var]bool{}
-			assignedFrom(cinfo, cb, c.expr, true, vars)
+			vars := resultVars(cinfo, cb, c.expr, returned)
 			taint(cinfo, cb, vars)
-			if len(vars) > 0 && a.sentFrom(caller, cinfo, cb, func(e ast.Node) bool { return mentions(cinfo, e, vars) }, kind, depth+1) {
+			if a.sentFrom(caller, cinfo, cb, c.expr, vars, kind, depth+1) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// resultVars are the variables of body that a call's results of the given
+// indexes are assigned to (patch, err := build(…): index 0 is patch).
+func resultVars(info *types.Info, body ast.Node, call *ast.CallExpr, indexes map[int]bool) map[*types.Var]bool {
+	vars := map[*types.Var]bool{}
+	add := func(lhs []ast.Expr, rhs []ast.Expr) {
+		for i, r := range rhs {
+			if ast.Unparen(r) != call {
+				continue
+			}
+			for j, l := range lhs {
+				if len(rhs) == len(lhs) && j != i || len(rhs) != len(lhs) && !indexes[j] {
+					continue
+				}
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+					if v, ok := info.ObjectOf(id).(*types.Var); ok {
+						vars[v] = true
+					}
+				}
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			add(n.Lhs, n.Rhs)
+		case *ast.ValueSpec:
+			lhs := make([]ast.Expr, len(n.Names))
+			for i, id := range n.Names {
+				lhs[i] = id
+			}
+			add(lhs, n.Values)
+		}
+		return true
+	})
+	return vars
 }
 
 // handedKind reports whether arg is a parameter of fn holding an object of
