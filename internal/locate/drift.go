@@ -45,17 +45,15 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 			out = append(out, Step{Site: applySite(a.site(c.expr.Lparen).Site, fn), Step: StepApply, Note: "calls " + cite.ObjectName(c.fn) + ": " + how})
 			out = append(out, a.libraryDrift(c)...)
 		}
-		isWrite := func(c call) bool {
-			w, ok := a.writeOf(info, c)
-			return ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) && !w.status && !a.writesOwnKind(info, c, kind)
-		}
-		firstWrite := func(from, to token.Pos) *call {
+		isWrite := func(c call) bool { return a.driftWrite(info, c, kind) }
+		firstWrite := func(from, to token.Pos) (*call, writeDesc) {
 			for _, c := range a.callsIn(fn) {
 				if c.expr.Pos() < from || c.expr.End() > to {
 					continue
 				}
 				if isWrite(c) {
-					return &c
+					desc, _ := a.writeOf(info, c)
+					return &c, desc
 				}
 				// A closure of the function called there (at once, or
 				// through the variable it is assigned to) writes in
@@ -63,12 +61,34 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				if len(c.own) == 1 && c.own[0].Parent() == fn {
 					for _, inner := range a.callsIn(c.own[0]) {
 						if isWrite(inner) {
-							return &inner
+							desc, _ := a.writeOf(info, inner)
+							return &inner, desc
 						}
 					}
 				}
 			}
-			return nil
+			// Else the first call of a helper of the tree that is handed
+			// an object of another kind and writes
+			// (k8s.ForceUpdateStatefulSet(ctx, client, desired)): the
+			// helper's call applies the difference.
+			for _, c := range a.callsIn(fn) {
+				if c.expr.Pos() < from || c.expr.End() > to || c.known || len(c.own) == 0 {
+					continue
+				}
+				calls := []call{c}
+				if len(c.own) == 1 && c.own[0].Parent() == fn {
+					calls = a.callsIn(c.own[0]) // a closure called there
+				}
+				for _, h := range calls {
+					if h.known || len(h.own) == 0 || !handsOtherObject(info, h, kind) {
+						continue
+					}
+					if desc, ok := a.helperWrite(h, kind); ok {
+						return &h, desc
+					}
+				}
+			}
+			return nil, writeDesc{}
 		}
 		ast.Inspect(b, func(n ast.Node) bool {
 			var list []ast.Stmt
@@ -105,15 +125,14 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				// the code that sets what it tested. A branch that
 				// returns a failure tested a precondition, not drift.
 				guarded := ifs.Body
-				w := firstWrite(ifs.Body.Pos(), ifs.Body.End())
+				w, desc := firstWrite(ifs.Body.Pos(), ifs.Body.End())
 				if w == nil && a.endsIdle(info, fn, ifs.Body) {
-					w = firstWrite(ifs.End(), end)
+					w, desc = firstWrite(ifs.End(), end)
 					guarded = &ast.BlockStmt{List: l.rest}
 				}
 				if w == nil || !a.compares(info, b, kind, ifs.Cond, guarded, 0, nil) {
 					continue
 				}
-				desc, _ := a.writeOf(info, *w)
 				verb, target := desc.verb, desc.target
 				out = append(out,
 					Step{Site: a.site(ifs.Pos()).Site, Step: StepCompare, Note: "desired state compared with what the cluster holds, by hand"},
@@ -316,10 +335,13 @@ func boolFromCall(info *types.Info, body ast.Node, id *ast.Ident) *ast.CallExpr 
 
 // predicateCompares reports whether a predicate's body compares desired
 // with live state: in the condition of an if or in a returned value. Its
-// parameters in given were handed live state: they read it.
+// parameters in given were handed live state: they read it. A function
+// that writes, itself or through the functions it calls, is no predicate:
+// the bool it returns says what it did (a finalizer added), not whether
+// two states differ.
 func (a *analysis) predicateCompares(fn *ssa.Function, kind *types.Named, depth int, given map[*types.Var]bool) bool {
 	b := body(fn)
-	if b == nil {
+	if b == nil || a.writesAny(fn) {
 		return false
 	}
 	info := a.infoAt(b.Pos())
