@@ -22,6 +22,12 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 		if r.isKind(info.TypeOf(e)) {
 			return condTarget{t: -1, via: r.paramOf(e)}, true
 		}
+		if r.isKindStatus(info.TypeOf(e)) {
+			// A value of the primary's own status type (a status patch
+			// built apart and applied to the object): its conditions
+			// are the object's.
+			return condTarget{t: -1, via: r.paramOf(e)}, true
+		}
 		switch x := e.(type) {
 		case *ast.SelectorExpr:
 			sel := info.Selections[x]
@@ -190,6 +196,22 @@ func (r *condReader) isKind(t types.Type) bool {
 		return ok && IsObjectPointer(types.NewPointer(n))
 	}
 	return ok && types.Identical(n, r.f.kind)
+}
+
+// isKindStatus reports whether t is (a pointer to) the named type of the
+// primary kind's Status field, when the tree declares one.
+func (r *condReader) isKindStatus(t types.Type) bool {
+	n, ok := deref(t).(*types.Named)
+	if t == nil || !ok || r.f.kind == nil {
+		return false
+	}
+	f, _, _ := types.LookupFieldOrMethod(r.f.kind, true, r.f.kind.Obj().Pkg(), statusField)
+	v, isVar := f.(*types.Var)
+	if !isVar || !v.IsField() {
+		return false
+	}
+	status, named := v.Type().(*types.Named)
+	return named && types.Identical(n, status)
 }
 
 // freshUnwritten reports whether arg is an object made on the spot (a

@@ -1,13 +1,14 @@
 // Package controller holds a reconciler whose condition helpers are shared
 // with objects that are not its own: a setter taking any status, handed
 // a Plate's; a setter taking a Panel, handed one made on the spot that
-// nothing writes; and a function off the reconcile path whose closure the
+// nothing writes; a function off the reconcile path whose closure the
 // path may run, through a helper that runs every function value handed to
-// it.
+// it; and a status value built apart from the Panel and patched onto it.
 package controller
 
 import (
 	"context"
+	"encoding/json"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -50,6 +51,17 @@ func (r *PanelReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		if err := r.Status().Update(ctx, &plate); err != nil {
 			return ctrl.Result{}, err
 		}
+	}
+	// A status built apart and sent as a merge patch: its conditions are
+	// the Panel's.
+	applied := &v1.PanelStatus{}
+	meta.SetStatusCondition(&applied.Conditions, metav1.Condition{Type: v1.PanelApplied, Status: metav1.ConditionTrue, Reason: v1.PanelFine}) // want "condition-set:Applied"
+	raw, err := json.Marshal(map[string]any{"status": applied})
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if err := r.Status().Patch(ctx, &obj, client.RawPatch(types.MergePatchType, raw)); err != nil { // want "write-always"
+		return ctrl.Result{}, err
 	}
 	markReady(&obj.Status)
 	setConditions(&obj.Status, metav1.Condition{Type: v1.PanelHealthy, Status: metav1.ConditionTrue, Reason: v1.PanelFine}) // want "condition-set:Healthy"
