@@ -22,12 +22,6 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 		if r.isKind(info.TypeOf(e)) {
 			return condTarget{t: -1, via: r.paramOf(e)}, true
 		}
-		if r.isKindStatus(info.TypeOf(e)) {
-			// A value of the primary's own status type (a status patch
-			// built apart and applied to the object): its conditions
-			// are the object's.
-			return condTarget{t: -1, via: r.paramOf(e)}, true
-		}
 		switch x := e.(type) {
 		case *ast.SelectorExpr:
 			sel := info.Selections[x]
@@ -89,6 +83,12 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 			return condTarget{t: -1, via: r.paramOf(id)}, true
 		}
 		return condTarget{t: i}, true
+	}
+	if r.isKindStatus(v.Type()) && r.namedResult(v) {
+		// A status of the primary's own type the function hands back
+		// as a named result (a status patch its caller applies to the
+		// object): its conditions are the object's.
+		return condTarget{t: -1}, true
 	}
 	if seen[v] {
 		return condTarget{}, false
@@ -212,6 +212,22 @@ func (r *condReader) isKindStatus(t types.Type) bool {
 	}
 	status, named := v.Type().(*types.Named)
 	return named && types.Identical(n, status)
+}
+
+// namedResult reports whether v is a named result of the function read
+// (not of a closure in it).
+func (r *condReader) namedResult(v *types.Var) bool {
+	if r.b.decl == nil || r.b.lit != nil || r.b.decl.Type.Results == nil {
+		return false
+	}
+	for _, field := range r.b.decl.Type.Results.List {
+		for _, name := range field.Names {
+			if r.info().Defs[name] == v {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // freshUnwritten reports whether arg is an object made on the spot (a

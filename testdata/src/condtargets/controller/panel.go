@@ -3,7 +3,8 @@
 // a Plate's; a setter taking a Panel, handed one made on the spot that
 // nothing writes; a function off the reconcile path whose closure the
 // path may run, through a helper that runs every function value handed to
-// it; and a status value built apart from the Panel and patched onto it.
+// it; and a status value a helper builds apart from the Panel and hands back
+// as its named result, patched onto it.
 package controller
 
 import (
@@ -52,11 +53,9 @@ func (r *PanelReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 			return ctrl.Result{}, err
 		}
 	}
-	// A status built apart and sent as a merge patch: its conditions are
-	// the Panel's.
-	applied := &v1.PanelStatus{}
-	meta.SetStatusCondition(&applied.Conditions, metav1.Condition{Type: v1.PanelApplied, Status: metav1.ConditionTrue, Reason: v1.PanelFine}) // want "condition-set:Applied"
-	raw, err := json.Marshal(map[string]any{"status": applied})
+	// A status built apart, handed back by a helper and sent as a merge
+	// patch: its conditions are the Panel's.
+	raw, err := json.Marshal(map[string]any{"status": appliedStatus()})
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -72,6 +71,13 @@ func (r *PanelReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		return ctrl.Result{}, err
 	}
 	return ctrl.Result{}, r.Status().Update(ctx, &obj) // want "requeue-error" "write-always"
+}
+
+// appliedStatus builds the status the reconcile patches onto the Panel.
+func appliedStatus() (status *v1.PanelStatus) {
+	status = &v1.PanelStatus{}
+	meta.SetStatusCondition(&status.Conditions, metav1.Condition{Type: v1.PanelApplied, Status: metav1.ConditionTrue, Reason: v1.PanelFine}) // want "condition-set:Applied"
+	return status
 }
 
 // markReady sets Ready on any status.
