@@ -36,10 +36,10 @@ func (g driftGuards) write(info *types.Info, c call) (writeDesc, bool) {
 }
 
 // firstWrite is the first call of fn between from and to that writes: a
-// write itself, the call of a closure of fn (at once, or through the
-// variable it is assigned to) that writes in its body, or the call of one
-// function of the tree's own that writes (patchConfigMap wrapping the
-// client's Patch); with what the write is.
+// write itself, or the call of one function of the tree's own that writes
+// (patchConfigMap wrapping the client's Patch), made there or in the body
+// of a closure of fn called there (at once, or through the variable it is
+// assigned to); with what the write is.
 func (g driftGuards) firstWrite(from, to token.Pos) (*call, writeDesc) {
 	for _, c := range g.a.callsIn(g.fn) {
 		if c.expr.Pos() < from || c.expr.End() > to {
@@ -51,6 +51,9 @@ func (g driftGuards) firstWrite(from, to token.Pos) (*call, writeDesc) {
 		if len(c.own) == 1 && c.own[0].Parent() == g.fn {
 			for _, inner := range g.a.callsIn(c.own[0]) {
 				if w, ok := g.write(g.info, inner); ok {
+					return &inner, w
+				}
+				if w, ok := g.helperWrite(inner, 0); ok {
 					return &inner, w
 				}
 			}
