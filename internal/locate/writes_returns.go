@@ -2,6 +2,7 @@ package locate
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -383,6 +384,8 @@ func testsFieldValue(info *types.Info, cond ast.Expr) bool {
 
 // succeedsIdle reports whether a return hands back success with nothing
 // to requeue: a nil error, and a zero reconcile.Result when it returns one.
+// A delegate's other result (a status to patch, a flag asking for more)
+// hands back nothing to do when it is nil or a zero constant.
 func succeedsIdle(info *types.Info, ret *ast.ReturnStmt) bool {
 	n := len(ret.Results)
 	if n == 0 || n > 2 || !isNil(info, ret.Results[n-1]) {
@@ -391,8 +394,29 @@ func succeedsIdle(info *types.Info, ret *ast.ReturnStmt) bool {
 	if n == 1 {
 		return true
 	}
-	lit, ok := ast.Unparen(ret.Results[0]).(*ast.CompositeLit)
-	return ok && isResultLiteral(info, lit) && len(lit.Elts) == 0
+	first := ast.Unparen(ret.Results[0])
+	if lit, ok := first.(*ast.CompositeLit); ok {
+		return isResultLiteral(info, lit) && len(lit.Elts) == 0
+	}
+	return isNil(info, first) || isZeroConst(info, first)
+}
+
+// isZeroConst reports whether e is a constant of its type's zero value
+// (false, 0, "").
+func isZeroConst(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil {
+		return false
+	}
+	switch tv.Value.Kind() {
+	case constant.Bool:
+		return !constant.BoolVal(tv.Value)
+	case constant.String:
+		return constant.StringVal(tv.Value) == ""
+	case constant.Int, constant.Float:
+		return constant.Sign(tv.Value) == 0
+	}
+	return false
 }
 
 // testsDeletion reports whether a condition reads the deletion timestamp.
