@@ -84,6 +84,12 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 		}
 		return condTarget{t: i}, true
 	}
+	if r.isKindStatus(v.Type()) && r.namedResult(v) {
+		// A status of the primary's own type the function hands back
+		// as a named result (a status patch its caller applies to the
+		// object): its conditions are the object's.
+		return condTarget{t: -1}, true
+	}
 	if seen[v] {
 		return condTarget{}, false
 	}
@@ -190,6 +196,38 @@ func (r *condReader) isKind(t types.Type) bool {
 		return ok && IsObjectPointer(types.NewPointer(n))
 	}
 	return ok && types.Identical(n, r.f.kind)
+}
+
+// isKindStatus reports whether t is (a pointer to) the named type of the
+// primary kind's Status field, when the tree declares one.
+func (r *condReader) isKindStatus(t types.Type) bool {
+	n, ok := deref(t).(*types.Named)
+	if t == nil || !ok || r.f.kind == nil {
+		return false
+	}
+	f, _, _ := types.LookupFieldOrMethod(r.f.kind, true, r.f.kind.Obj().Pkg(), statusField)
+	v, isVar := f.(*types.Var)
+	if !isVar || !v.IsField() {
+		return false
+	}
+	status, named := v.Type().(*types.Named)
+	return named && types.Identical(n, status)
+}
+
+// namedResult reports whether v is a named result of the function read
+// (not of a closure in it).
+func (r *condReader) namedResult(v *types.Var) bool {
+	if r.b.decl == nil || r.b.lit != nil || r.b.decl.Type.Results == nil {
+		return false
+	}
+	for _, field := range r.b.decl.Type.Results.List {
+		for _, name := range field.Names {
+			if r.info().Defs[name] == v {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // freshUnwritten reports whether arg is an object made on the spot (a

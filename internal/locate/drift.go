@@ -45,31 +45,7 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 			out = append(out, Step{Site: applySite(a.site(c.expr.Lparen).Site, fn), Step: StepApply, Note: "calls " + cite.ObjectName(c.fn) + ": " + how})
 			out = append(out, a.libraryDrift(c)...)
 		}
-		isWrite := func(c call) bool {
-			w, ok := a.writeOf(info, c)
-			return ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) && !w.status && !a.writesOwnKind(info, c, kind)
-		}
-		firstWrite := func(from, to token.Pos) *call {
-			for _, c := range a.callsIn(fn) {
-				if c.expr.Pos() < from || c.expr.End() > to {
-					continue
-				}
-				if isWrite(c) {
-					return &c
-				}
-				// A closure of the function called there (at once, or
-				// through the variable it is assigned to) writes in
-				// its body.
-				if len(c.own) == 1 && c.own[0].Parent() == fn {
-					for _, inner := range a.callsIn(c.own[0]) {
-						if isWrite(inner) {
-							return &inner
-						}
-					}
-				}
-			}
-			return nil
-		}
+		g := driftGuards{a: a, fn: fn, info: info, kind: kind, parents: parentsIn(b)}
 		ast.Inspect(b, func(n ast.Node) bool {
 			var list []ast.Stmt
 			var end token.Pos
@@ -89,12 +65,13 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 			// that follow the whole chain.
 			type link struct {
 				ifs  *ast.IfStmt
+				head ast.Stmt
 				rest []ast.Stmt
 			}
 			var chain []link
 			for i, st := range list {
 				for ifs, _ := st.(*ast.IfStmt); ifs != nil; ifs, _ = ifs.Else.(*ast.IfStmt) {
-					chain = append(chain, link{ifs, list[i+1:]})
+					chain = append(chain, link{ifs, st, list[i+1:]})
 				}
 			}
 			for _, l := range chain {
@@ -105,19 +82,20 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				// the code that sets what it tested. A branch that
 				// returns a failure tested a precondition, not drift.
 				guarded := ifs.Body
-				w := firstWrite(ifs.Body.Pos(), ifs.Body.End())
+				w, desc := g.firstWrite(ifs.Body.Pos(), ifs.Body.End())
 				if w == nil && a.endsIdle(info, fn, ifs.Body) {
-					w = firstWrite(ifs.End(), end)
+					w, desc = g.firstWrite(ifs.End(), end)
 					guarded = &ast.BlockStmt{List: l.rest}
+					if _, returns := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); w == nil && returns {
+						w, desc, guarded = g.writeAfter(l.head)
+					}
 				}
 				if w == nil || !a.compares(info, b, kind, ifs.Cond, guarded, 0, nil) {
 					continue
 				}
-				desc, _ := a.writeOf(info, *w)
-				verb, target := desc.verb, desc.target
 				out = append(out,
 					Step{Site: a.site(ifs.Pos()).Site, Step: StepCompare, Note: "desired state compared with what the cluster holds, by hand"},
-					Step{Site: applySite(a.site(w.expr.Lparen).Site, fn), Step: StepApply, Note: verb + " " + target + " when they differ"})
+					Step{Site: applySite(a.site(w.expr.Lparen).Site, fn), Step: StepApply, Note: desc.verb + " " + desc.target + " when they differ"})
 			}
 			return true
 		})
@@ -226,6 +204,15 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 			// (update, c := needsUpdate(live, want); update).
 			if call := boolFromCall(info, body, id); call != nil {
 				n = call
+			} else if v := localBool(info, id); v != nil && depth < 2 {
+				// A bool the function computes (needsUpdate :=
+				// live.Hash != hash || …): what it is assigned compares.
+				for _, rhs := range assignmentsTo(info, body, v) {
+					if !isConst(info, rhs) && a.compares(info, body, kind, rhs, branch, depth+1, given) {
+						found = true
+					}
+				}
+				return !found
 			}
 		}
 		switch e := n.(type) {
@@ -267,6 +254,18 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 		return !found
 	})
 	return found
+}
+
+// localBool is the local bool variable an identifier uses, or nil.
+func localBool(info *types.Info, id *ast.Ident) *types.Var {
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.IsField() {
+		return nil
+	}
+	if b, ok := v.Type().Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
+		return nil
+	}
+	return v
 }
 
 // firstResultBool reports whether fn's first result is a bool (a
@@ -316,10 +315,13 @@ func boolFromCall(info *types.Info, body ast.Node, id *ast.Ident) *ast.CallExpr 
 
 // predicateCompares reports whether a predicate's body compares desired
 // with live state: in the condition of an if or in a returned value. Its
-// parameters in given were handed live state: they read it.
+// parameters in given were handed live state: they read it. A function
+// that writes, itself or through the functions it calls, is no predicate:
+// the bool it returns says what it did (a finalizer added), not whether
+// two states differ.
 func (a *analysis) predicateCompares(fn *ssa.Function, kind *types.Named, depth int, given map[*types.Var]bool) bool {
 	b := body(fn)
-	if b == nil {
+	if b == nil || a.writesAny(fn) {
 		return false
 	}
 	info := a.infoAt(b.Pos())
@@ -361,8 +363,9 @@ func isConst(info *types.Info, e ast.Expr) bool {
 	return ok && tv.Value != nil
 }
 
-// stateTest returns the field of a comparison of a field with a constant
-// (obj.Status.Phase == Done), or nil.
+// stateTest returns the field of a comparison of a field, or its length,
+// with a constant (obj.Status.Phase == Done, len(obj.Status.Entries) ==
+// 0), or nil.
 func stateTest(info *types.Info, e *ast.BinaryExpr) *types.Var {
 	var other ast.Expr
 	switch {
@@ -375,6 +378,9 @@ func stateTest(info *types.Info, e *ast.BinaryExpr) *types.Var {
 	}
 	if ix, ok := ast.Unparen(other).(*ast.IndexExpr); ok {
 		other = ix.X // an element of a field (a label, an annotation)
+	}
+	if c, ok := ast.Unparen(other).(*ast.CallExpr); ok && len(c.Args) == 1 && isBuiltin(info, c.Fun, "len") {
+		other = c.Args[0]
 	}
 	sel, ok := ast.Unparen(other).(*ast.SelectorExpr)
 	if !ok {

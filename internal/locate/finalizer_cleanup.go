@@ -32,8 +32,12 @@ type cleanup struct {
 // first that leads to a removal of the finalizer (in the branch, or through
 // a function it calls) is the one; else the first (a branch that only logs
 // the deletion is not the cleanup when another one removes the finalizer).
+// A branch taken only when the object is being deleted comes before one
+// that the object also takes when it is not (if err == nil || deleting &&
+// …: the normal path, which tests the deletion again further in), and a
+// branch on the deletion of an object of another kind is not the primary's.
 func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []finOp) *cleanup {
-	var first *cleanup
+	var first, loose *cleanup
 	for _, fn := range reach.Funcs() {
 		b := body(fn)
 		if b == nil {
@@ -41,19 +45,27 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 		}
 		info := a.infoAt(b.Pos())
 		for _, d := range a.deletionBranches(info, b, kind) {
-			c, removing := a.cleanupOf(fn, info, d, kind, removes)
-			if removing {
-				return c
+			if a.deletionOnOtherKind(info, d.ifStmt.Cond, kind) {
+				continue
 			}
-			if first == nil {
+			c, removing := a.cleanupOf(fn, info, d, kind, removes)
+			switch {
+			case removing && d.onlyWhenDeleted:
+				return c
+			case removing && loose == nil:
+				loose = c
+			case first == nil:
 				first = c
 			}
 		}
 	}
-	if first == nil {
-		return &cleanup{}
+	switch {
+	case loose != nil:
+		return loose
+	case first != nil:
+		return first
 	}
-	return first
+	return &cleanup{}
 }
 
 // deletionBranch is a branch taken when DeletionTimestamp is set, and the
@@ -61,6 +73,9 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 type deletionBranch struct {
 	branch ast.Node
 	ifStmt *ast.IfStmt
+	// onlyWhenDeleted says an object that is not being deleted never
+	// takes the branch.
+	onlyWhenDeleted bool
 }
 
 // fallThrough is the statements of a block that follow an if returning
@@ -90,7 +105,7 @@ func (a *analysis) deletionBranches(info *types.Info, b *ast.BlockStmt, kind *ty
 				for i, s := range n.List {
 					walk(s)
 					if ifs, ok := s.(*ast.IfStmt); ok && i+1 < len(n.List) && ifs.Else == nil && returns(ifs.Body) && a.deletionTest(info, ifs.Cond, kind) == -1 {
-						out = append(out, deletionBranch{fallThrough{n.List[i+1].Pos(), n.List[len(n.List)-1].End()}, ifs})
+						out = append(out, deletionBranch{fallThrough{n.List[i+1].Pos(), n.List[len(n.List)-1].End()}, ifs, a.impliesDeletion(info, ifs.Cond, false, kind)})
 						break
 					}
 				}
@@ -98,11 +113,11 @@ func (a *analysis) deletionBranches(info *types.Info, b *ast.BlockStmt, kind *ty
 			case *ast.IfStmt:
 				switch a.deletionTest(info, n.Cond, kind) {
 				case 1:
-					out = append(out, deletionBranch{n.Body, n})
+					out = append(out, deletionBranch{n.Body, n, a.impliesDeletion(info, n.Cond, true, kind)})
 					return false
 				case -1:
 					if n.Else != nil {
-						out = append(out, deletionBranch{n.Else, n})
+						out = append(out, deletionBranch{n.Else, n, a.impliesDeletion(info, n.Cond, false, kind)})
 						return false
 					}
 				}

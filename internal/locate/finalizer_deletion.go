@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
@@ -23,6 +24,98 @@ import (
 // (1), when it is not (-1), or does not test the deletion timestamp (0).
 func (a *analysis) deletionTest(info *types.Info, cond ast.Expr, kind *types.Named) int {
 	return a.deletionTestIn(info, cond, kind, 0)
+}
+
+// impliesDeletion reports whether cond, when it evaluates to holds, implies
+// that the object is being deleted: a deletion test, an && with one among
+// its operands, an || whose operands all are (each read with the sign a !
+// gives it).
+func (a *analysis) impliesDeletion(info *types.Info, cond ast.Expr, holds bool, kind *types.Named) bool {
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			return a.impliesDeletion(info, e.X, !holds, kind)
+		}
+	case *ast.BinaryExpr:
+		if e.Op == token.LAND || e.Op == token.LOR {
+			x, y := a.impliesDeletion(info, e.X, holds, kind), a.impliesDeletion(info, e.Y, holds, kind)
+			if (e.Op == token.LAND) == holds {
+				// Both operands take the value: either one decides.
+				return x || y
+			}
+			return x && y
+		}
+	case *ast.Ident:
+		if v := a.definedOnce(info, e); v != nil {
+			return a.impliesDeletion(info, v, holds, kind)
+		}
+	}
+	t := a.deletionTest(info, cond, kind)
+	return holds && t == 1 || !holds && t == -1
+}
+
+// deletionOnOtherKind reports whether every deletion test of cond is about
+// an object of a concrete kind other than the primary's (the holder of
+// the DeletionTimestamp it reads, or the object arguments of the
+// predicate it calls): a branch on that object's deletion, not the
+// primary's. A test whose object's kind is not known (an interface) may be
+// the primary's.
+func (a *analysis) deletionOnOtherKind(info *types.Info, cond ast.Expr, kind *types.Named) bool {
+	if kind == nil {
+		return false
+	}
+	other, mine := false, false
+	subject := func(e ast.Expr) {
+		switch t := holderType(info, e); {
+		case isKind(t, kind):
+			mine = true
+		case t != nil && IsObjectPointer(types.NewPointer(deref(t))) && !types.IsInterface(t):
+			other = true
+		default:
+			mine = true
+		}
+	}
+	ast.Inspect(cond, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if fieldOf(info, n) == fieldDeletionTimestamp {
+				subject(n.X)
+				return false
+			}
+		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && a.isDeletionTimestamp(info, n) {
+				subject(sel.X)
+				return false
+			}
+			if a.deletionTest(info, n, kind) == 0 {
+				return true
+			}
+			objects := 0
+			for _, arg := range n.Args {
+				if t := info.TypeOf(arg); t != nil && (types.IsInterface(t) || IsObjectPointer(types.NewPointer(deref(t)))) {
+					objects++
+					subject(arg)
+				}
+			}
+			if objects == 0 {
+				mine = true
+			}
+			return false
+		}
+		return true
+	})
+	return other && !mine
+}
+
+// holderType is the type of the object e holds, looking through its
+// ObjectMeta (obj.ObjectMeta is obj's).
+func holderType(info *types.Info, e ast.Expr) types.Type {
+	if typeKey(info.TypeOf(e)) == typeObjectMeta {
+		if sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok {
+			return holderType(info, sel.X)
+		}
+	}
+	return info.TypeOf(e)
 }
 
 // deletionPredicateDepth bounds how many predicates deep a deletion test
@@ -57,6 +150,9 @@ func (a *analysis) deletionTestIn(info *types.Info, cond ast.Expr, kind *types.N
 		if v := a.definedOnce(info, e); v != nil {
 			return a.deletionTestIn(info, v, kind, depth)
 		}
+		if depth < deletionPredicateDepth {
+			return a.deletionParam(info, e, kind, depth)
+		}
 	case *ast.CallExpr:
 		sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
 		if c := a.makeCall(info, e, nil); ok && c.known && c.fact.Role == RoleTimeIsZero && a.isDeletionTimestamp(info, sel.X) {
@@ -67,6 +163,75 @@ func (a *analysis) deletionTestIn(info *types.Info, cond ast.Expr, kind *types.N
 		}
 	}
 	return 0
+}
+
+// deletionParam reads a boolean parameter as the deletion test its callers
+// hand it (Sync(ctx, obj, deleting(obj), …)): the test every call of its
+// function passes for it, when they all pass one and the same way.
+func (a *analysis) deletionParam(info *types.Info, id *ast.Ident, kind *types.Named, depth int) int {
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.IsField() || !isBool(v.Type()) {
+		return 0
+	}
+	fn := a.declaringFunc(v)
+	if fn == nil {
+		return 0
+	}
+	index := -1
+	params := fn.Signature.Params()
+	for i := 0; i < params.Len(); i++ {
+		if params.At(i) == v {
+			index = i
+		}
+	}
+	if index < 0 {
+		return 0
+	}
+	sign := 0
+	for _, e := range a.prog.CallsInto(fn) {
+		cinfo := a.infoAt(posOf(e.Caller.Func))
+		if cinfo == nil {
+			return 0
+		}
+		for _, c := range a.callsIn(e.Caller.Func) {
+			if !slices.Contains(c.own, fn) {
+				continue
+			}
+			t := a.deletionTestIn(cinfo, c.arg(index), kind, depth+1)
+			if t == 0 || sign != 0 && t != sign {
+				return 0
+			}
+			sign = t
+		}
+	}
+	return sign
+}
+
+// declaringFunc is the function of the tree whose declaration declares a
+// parameter (not a closure's), or nil.
+func (a *analysis) declaringFunc(v *types.Var) *ssa.Function {
+	fi, ok := a.fileAt(v.Pos())
+	if !ok {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(fi.file, v.Pos(), v.Pos())
+	for _, n := range path {
+		switch d := n.(type) {
+		case *ast.FuncLit:
+			return nil
+		case *ast.FuncDecl:
+			info := a.infoAt(d.Pos())
+			if info == nil {
+				return nil
+			}
+			obj, ok := info.Defs[d.Name].(*types.Func)
+			if !ok {
+				return nil
+			}
+			return a.prog.Func(obj)
+		}
+	}
+	return nil
 }
 
 // deletionPredicate reads a call of a boolean function as a deletion test

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -11,11 +12,14 @@ import (
 
 // Finalizers changed by a JSON patch: an operation built as a literal of
 // the tree's own type (or a map), its path "/metadata/finalizers" (or an
-// element of it), its op "add", "remove" or "replace", and its value the
-// finalizer (or a list of them). It is the primary object's only when the
-// patch it goes into is sent, in the same function, by a call that is
-// handed an object of the primary type: a patch of a child's finalizers
-// is not.
+// element of it, written as a constant or formatted from one), its op
+// "add", "remove" or "replace", and its value the finalizer (or a list of
+// them). It is the primary object's only when the patch it goes into is
+// sent, in the same function, by a call that is handed an object of the
+// primary type (or a parameter its callers hand one): a patch of a
+// child's finalizers is not. A function that returns the patch (a patch
+// builder: FinalizerAddPatch(finalizers, name) returning the marshalled
+// operations) hands it to its callers, where it is sent.
 
 // finalizersPath is the JSON pointer of an object's finalizer list.
 const finalizersPath = "/metadata/finalizers"
@@ -31,7 +35,7 @@ func (a *analysis) patchOps(fn *ssa.Function, info *types.Info, b *ast.BlockStmt
 		case *ast.FuncLit:
 			return false
 		case *ast.CompositeLit:
-			op, value, ok := finalizerPatch(info, n)
+			op, value, ok := a.finalizerPatch(info, n)
 			if !ok || !a.sentWithKind(fn, info, b, n, kind) {
 				return true
 			}
@@ -87,7 +91,7 @@ func (a *analysis) flowedPatchOps(fn *ssa.Function, info *types.Info, b *ast.Blo
 				if !ok || v.b == nil || b.Pos() <= lit.Pos() && lit.End() <= b.End() {
 					continue // no literal, or one of fn's own (patchOps reads those)
 				}
-				op, value, ok := finalizerPatch(v.b.info, lit)
+				op, value, ok := a.finalizerPatch(v.b.info, lit)
 				if !ok {
 					continue
 				}
@@ -119,7 +123,7 @@ func sendsPrimary(info *types.Info, c call, kind *types.Named) bool {
 
 // finalizerPatch reads a literal as a JSON patch operation on the finalizer
 // list: its op and the expression of its value.
-func finalizerPatch(info *types.Info, lit *ast.CompositeLit) (op string, value ast.Expr, ok bool) {
+func (a *analysis) finalizerPatch(info *types.Info, lit *ast.CompositeLit) (op string, value ast.Expr, ok bool) {
 	var path string
 	var rest []ast.Expr
 	for _, el := range lit.Elts {
@@ -128,6 +132,9 @@ func finalizerPatch(info *types.Info, lit *ast.CompositeLit) (op string, value a
 			return "", nil, false
 		}
 		s, isString := stringValue(info, kv.Value)
+		if !isString {
+			s, isString = a.formattedPrefix(info, kv.Value)
+		}
 		switch {
 		case isString && strings.HasPrefix(s, finalizersPath):
 			path = s
@@ -144,6 +151,26 @@ func finalizerPatch(info *types.Info, lit *ast.CompositeLit) (op string, value a
 		value = rest[0]
 	}
 	return op, value, true
+}
+
+// formattedPrefix is the start of a string formatted from a constant
+// format (fmt.Sprintf("/metadata/finalizers/%d", i)): the format's text up
+// to its first verb.
+func (a *analysis) formattedPrefix(info *types.Info, e ast.Expr) (string, bool) {
+	ce, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return "", false
+	}
+	c := a.makeCall(info, ce, nil)
+	if !c.known || c.fact.Role != RoleFormat {
+		return "", false
+	}
+	format, ok := stringValue(info, c.arg(c.fact.Arg))
+	if !ok {
+		return "", false
+	}
+	prefix, _, _ := strings.Cut(format, "%")
+	return prefix, true
 }
 
 // stringValue is the constant string value of an expression.
@@ -176,13 +203,28 @@ func (a *analysis) sentWithKind(fn *ssa.Function, info *types.Info, b *ast.Block
 	vars := map[*types.Var]bool{}
 	assignedFrom(info, b, lit, false, vars)
 	taint(info, b, vars)
+	return a.sentFrom(fn, info, b, lit, vars, kind, 0)
+}
+
+// patchBuilderDepth bounds how many functions up a patch is followed from
+// the function that builds it to the one that sends it.
+const patchBuilderDepth = 2
+
+// sentFrom reports whether a patch of fn (the expression e, or the
+// variables it is stored in) is sent with an object of the primary type in
+// fn, or, when fn returns it, in a caller, through the call's result or
+// what it is assigned to.
+func (a *analysis) sentFrom(fn *ssa.Function, info *types.Info, b *ast.BlockStmt, e ast.Expr, vars map[*types.Var]bool, kind *types.Named, depth int) bool {
+	holds := func(n ast.Node) bool {
+		return n.Pos() <= e.Pos() && e.End() <= n.End() || mentions(info, n, vars)
+	}
 	for _, c := range a.callsIn(fn) {
 		carries, primary := false, false
 		for _, arg := range c.expr.Args {
-			if arg.Pos() <= lit.Pos() && lit.End() <= arg.End() || mentions(info, arg, vars) {
+			if holds(arg) {
 				carries = true
 			}
-			if isKind(info.TypeOf(arg), kind) {
+			if isKind(info.TypeOf(arg), kind) || a.handedKind(fn, info, arg, kind) {
 				primary = true
 			}
 		}
@@ -191,6 +233,115 @@ func (a *analysis) sentWithKind(fn *ssa.Function, info *types.Info, b *ast.Block
 		}
 		if carries && primary {
 			return true
+		}
+	}
+	// The results that return the patch, by index.
+	returned := map[int]bool{}
+	results := fn.Signature.Results()
+	returnsOf(b, func(r *ast.ReturnStmt) {
+		for i, res := range r.Results {
+			if holds(res) {
+				returned[i] = true
+			}
+		}
+		for i := 0; len(r.Results) == 0 && i < results.Len(); i++ {
+			if vars[results.At(i)] {
+				returned[i] = true // a named result, returned bare
+			}
+		}
+	})
+	if len(returned) == 0 || depth >= patchBuilderDepth {
+		return false
+	}
+	for _, e := range a.prog.CallsInto(fn) {
+		caller := e.Caller.Func
+		cb := body(caller)
+		if cb == nil {
+			continue
+		}
+		cinfo := a.infoAt(cb.Pos())
+		for _, c := range a.callsIn(caller) {
+			if !slices.Contains(c.own, fn) {
+				continue
+			}
+			vars := resultVars(cinfo, cb, c.expr, returned)
+			taint(cinfo, cb, vars)
+			if a.sentFrom(caller, cinfo, cb, c.expr, vars, kind, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// resultVars are the variables of body that a call's results of the given
+// indexes are assigned to (patch, err := build(…): index 0 is patch).
+func resultVars(info *types.Info, body ast.Node, call *ast.CallExpr, indexes map[int]bool) map[*types.Var]bool {
+	vars := map[*types.Var]bool{}
+	add := func(lhs []ast.Expr, rhs []ast.Expr) {
+		for i, r := range rhs {
+			if ast.Unparen(r) != call {
+				continue
+			}
+			for j, l := range lhs {
+				if len(rhs) == len(lhs) && j != i || len(rhs) != len(lhs) && !indexes[j] {
+					continue
+				}
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+					if v, ok := info.ObjectOf(id).(*types.Var); ok {
+						vars[v] = true
+					}
+				}
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			add(n.Lhs, n.Rhs)
+		case *ast.ValueSpec:
+			lhs := make([]ast.Expr, len(n.Names))
+			for i, id := range n.Names {
+				lhs[i] = id
+			}
+			add(lhs, n.Values)
+		}
+		return true
+	})
+	return vars
+}
+
+// handedKind reports whether arg is a parameter of fn holding an object of
+// an interface type (metav1.Object) that a call of fn hands an object of
+// the primary type.
+func (a *analysis) handedKind(fn *ssa.Function, info *types.Info, arg ast.Expr, kind *types.Named) bool {
+	id, ok := ast.Unparen(arg).(*ast.Ident)
+	if !ok || !types.IsInterface(info.TypeOf(arg)) {
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return false
+	}
+	params := fn.Signature.Params()
+	index := -1
+	for i := 0; i < params.Len(); i++ {
+		if params.At(i) == v {
+			index = i
+		}
+	}
+	if index < 0 {
+		return false
+	}
+	for _, e := range a.prog.CallsInto(fn) {
+		cinfo := a.infoAt(posOf(e.Caller.Func))
+		if cinfo == nil {
+			continue
+		}
+		for _, c := range a.callsIn(e.Caller.Func) {
+			if slices.Contains(c.own, fn) && c.arg(index) != nil && isKind(cinfo.TypeOf(c.arg(index)), kind) {
+				return true
+			}
 		}
 	}
 	return false

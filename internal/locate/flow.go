@@ -230,6 +230,11 @@ func (q *query) literal(b *flowBody, x *ast.CompositeLit, path []string, depth i
 	}
 	var out []flowVal
 	if path[0] == elem {
+		if _, isStruct := deref(b.info.TypeOf(x)).Underlying().(*types.Struct); isStruct {
+			// A struct has fields, not elements: the question went
+			// astray before it came here.
+			return []flowVal{{b: b, e: x, param: -1, end: x.Lbrace, why: "an element asked of a struct"}}
+		}
 		for _, el := range x.Elts {
 			if kv, ok := el.(*ast.KeyValueExpr); ok {
 				el = kv.Value

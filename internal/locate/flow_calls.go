@@ -26,6 +26,7 @@ func (q *query) results(b *flowBody, ce *ast.CallExpr, index int, path []string,
 	var out []flowVal
 	for _, cb := range callees {
 		args := q.fl.a.callArgs(b.info, ce, cb)
+		variadic := variadicAt(cb, ce, args)
 		for _, r := range cb.returnValues(index) {
 			var vals []flowVal
 			if ce, ok := ast.Unparen(r.e).(*ast.CallExpr); ok && r.index >= 0 {
@@ -38,6 +39,10 @@ func (q *query) results(b *flowBody, ce *ast.CallExpr, index int, path []string,
 					out = append(out, v)
 					continue
 				}
+				if v.param == variadic {
+					out = append(out, q.variadicValues(b, ce, args[min(variadic, len(args)):], v.path, depth+1)...)
+					continue
+				}
 				if v.param >= len(args) {
 					out = append(out, flowVal{b: b, e: ce, param: -1, end: ce.Lparen, why: "a parameter the call does not line up"})
 					continue
@@ -45,6 +50,24 @@ func (q *query) results(b *flowBody, ce *ast.CallExpr, index int, path []string,
 				out = append(out, q.values(b, args[v.param], v.path, depth+1)...)
 			}
 		}
+	}
+	return out
+}
+
+// variadicValues is what the path below a callee's variadic parameter
+// holds when the call hands it separate arguments (f(a, b), not f(s...)):
+// the slice is made at the call, each of its elements one of the
+// arguments; no argument leaves it empty.
+func (q *query) variadicValues(b *flowBody, ce *ast.CallExpr, args []ast.Expr, path []string, depth int) []flowVal {
+	if len(path) == 0 || path[0] != elem {
+		return []flowVal{{b: b, e: ce, param: -1, end: ce.Lparen, why: "a slice of the call's arguments"}}
+	}
+	if len(args) == 0 {
+		return []flowVal{{b: b, zero: true, param: -1}}
+	}
+	var out []flowVal
+	for _, arg := range args {
+		out = append(out, q.values(b, arg, path[1:], depth)...)
 	}
 	return out
 }

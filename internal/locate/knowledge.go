@@ -58,6 +58,7 @@ const (
 	RoleSteadyTest               // tests a condition of the object (Obj) whose value on a succeeding pass of an unchanged object is known: True says it holds; Arg, when set, must be the readiness type
 	RoleReconcileFunc            // a function type's Reconcile, which calls the function converted to the type: that function is the entry
 	RoleObjectReconciler         // makes a reconciler of an object reconciler: the library reads the object by the request's key (Adapter) and hands it to the Reconcile(ctx, obj) of Arg, the entry
+	RoleFormat                   // renders values as text or bytes and changes nothing: Arg is the format, whose text up to its first verb starts the result (-1: none)
 )
 
 // Fact is one entry of the knowledge table.
@@ -288,6 +289,8 @@ var knowledge = map[string]Fact{
 	"k8s.io/apimachinery/pkg/apis/meta/v1.NowMicro":           {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
 	"reflect.DeepEqual":                                       {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"fmt.Errorf":                                              {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
+	"fmt.Sprintf":                                             {Role: RoleFormat, Obj: -1, Key: -1, Arg: 0},
+	"encoding/json.Marshal":                                   {Role: RoleFormat, Obj: -1, Key: -1, Arg: -1},
 	"errors.New":                                              {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
 	"maps.Equal":                                              {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"maps.EqualFunc":                                          {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},

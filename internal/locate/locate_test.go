@@ -722,7 +722,8 @@ func TestHandedObserveDeletion(t *testing.T) {
 // value (next.Sub(now)) is traced through the method's receiver as well as
 // its arguments: the Pulse's reaches its spec field, and the Delay's, whose
 // receiver is its creation plus a constant, reaches no spec field though
-// its spec has one of the same type.
+// its spec has one of the same type. The Tick's receiver is a schedule (an
+// interface) a library parsed from its spec field: it is traced there.
 func TestIntervalReceiver(t *testing.T) {
 	reaches := func(c locate.Controller) bool {
 		for _, s := range c.IntervalTrace {
@@ -737,5 +738,8 @@ func TestIntervalReceiver(t *testing.T) {
 	}
 	if c := controllerNamed(t, "intervalrecv", "DelayReconciler"); reaches(c) {
 		t.Errorf("DelayReconciler: the interval trace reaches a spec field: %v", c.IntervalTrace)
+	}
+	if c := controllerNamed(t, "intervalrecv", "TickReconciler"); !reaches(c) {
+		t.Errorf("TickReconciler: the interval trace reaches no spec field: %v", c.IntervalTrace)
 	}
 }

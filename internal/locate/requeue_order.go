@@ -102,6 +102,39 @@ func (r *retSite) chain() []retHop {
 	return append(append([]retHop{}, r.via...), retHop{in: r.in, pos: r.pos})
 }
 
+// latestHandBacks is a chain with each hop moved to the last return of its
+// function that hands back the next function's results: a helper handed
+// back from several returns (a special case's, then the steady state's)
+// ends the pass as late as the last of them, whichever one the walk that
+// found the site came through.
+func (a *analysis) latestHandBacks(chain []retHop) []retHop {
+	for i := 0; i+1 < len(chain); i++ {
+		b := body(chain[i].in)
+		if b == nil {
+			continue
+		}
+		info, next := a.infoAt(b.Pos()), chain[i+1].in
+		ast.Inspect(b, func(n ast.Node) bool {
+			if _, lit := n.(*ast.FuncLit); lit {
+				return false
+			}
+			r, ok := n.(*ast.ReturnStmt)
+			if !ok || r.Pos() <= chain[i].pos || len(r.Results) == 0 {
+				return true
+			}
+			ce, ok := ast.Unparen(r.Results[0]).(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if c := a.makeCall(info, ce, chain[i].in); !c.known && len(c.own) == 1 && c.own[0] == next {
+				chain[i].pos = r.Pos()
+			}
+			return true
+		})
+	}
+	return chain
+}
+
 // steadier settles which of two success returns is the steady state: the
 // one whose return comes after the other's statement, in the deepest
 // function that hands both back (a special case returns early, the
@@ -115,7 +148,7 @@ func (a *analysis) steadier(x, y *retSite) int {
 	case y.deferred && !x.deferred:
 		return -1
 	}
-	cx, cy := x.chain(), y.chain()
+	cx, cy := a.latestHandBacks(x.chain()), a.latestHandBacks(y.chain())
 	for i := 0; i < len(cx) && i < len(cy); i++ {
 		if cx[i].in != cy[i].in {
 			return 0

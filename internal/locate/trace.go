@@ -229,6 +229,9 @@ func (t *tracer) callResult(fn *ssa.Function, info *types.Info, x *ast.CallExpr,
 			return
 		}
 		recv := valueReceiver(info, x)
+		if recv == nil {
+			recv = t.madeReceiver(fn, info, x)
+		}
 		var bound []boundReceiver
 		if recv == nil && c.fn != nil && isMethodValueCall(info, x, c.fn) {
 			bound = t.boundReceivers(fn, x.Fun)
@@ -337,6 +340,37 @@ func valueReceiver(info *types.Info, x *ast.CallExpr) ast.Expr {
 	}
 	rt := sig.Recv().Type()
 	if _, ptr := rt.(*types.Pointer); ptr || types.IsInterface(rt) {
+		return nil
+	}
+	return sel.X
+}
+
+// madeReceiver is the receiver of a call of an interface's method where
+// the value-flow engine finds it made in the pass, by calls only, which it
+// may not follow (a schedule parsed from a field: schedule.Next(now),
+// schedule from cron.Parse(spec.schedule)): an operand of what
+// the method computes. A receiver held in a field or handed in (a clock)
+// is a service the value is asked of: nil.
+func (t *tracer) madeReceiver(fn *ssa.Function, info *types.Info, x *ast.CallExpr) ast.Expr {
+	sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	s := info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal || !types.IsInterface(s.Recv()) {
+		return nil
+	}
+	fb := t.a.flowBodyOf(fn)
+	if fb == nil {
+		return nil
+	}
+	vals := (&flowEngine{a: t.a}).values(fb, sel.X)
+	for _, v := range vals {
+		if _, call := ast.Unparen(v.e).(*ast.CallExpr); !call || v.zero || v.param >= 0 || v.external {
+			return nil
+		}
+	}
+	if len(vals) == 0 {
 		return nil
 	}
 	return sel.X

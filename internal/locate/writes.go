@@ -38,7 +38,9 @@ type Write struct {
 func (a *analysis) writes(f *found, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return) []Write {
 	var out []Write
 	taken := steadyBranches(f.entry, f.kind, reach.Funcs())
-	alwaysVia := a.alwaysReached(f.entry, normal, taken)
+	made := madeTypes(reach.Funcs())
+	alwaysVia := a.alwaysReached(f.entry, normal, taken, made, false)
+	var anyVia map[*ssa.Function]*callgraph.Edge
 	for _, wc := range a.writeCalls(reach) {
 		c, fn := wc.call, wc.call.in
 		w := Write{Site: a.site(c.expr.Lparen).Site, Verb: wc.verb, Target: wc.target}
@@ -53,6 +55,19 @@ func (a *analysis) writes(f *found, reach *callgraph.Reach, normal map[*ssa.Func
 		// differs from what it read: never on a pass of an unchanged one.
 		idleWhenEqual := c.known && (c.fact.Verb == verbCreateOrUpdate || c.fact.Verb == verbCreateOrPatch)
 		w.Always = !wc.partial && !idleWhenEqual && a.always(fn, c.expr.Lparen, alwaysVia, normal, taken)
+		if !w.Always && !wc.partial && !idleWhenEqual {
+			// Made on every pass if a call that may run one of several
+			// functions runs the one on its path: not settled.
+			if anyVia == nil {
+				anyVia = a.alwaysReached(f.entry, normal, taken, made, true)
+			}
+			if a.always(fn, c.expr.Lparen, anyVia, normal, taken) {
+				if d := a.dynamicEdge(anyVia, fn); d != nil {
+					s := a.site(d.Site.Pos())
+					w.Note = strings.TrimPrefix(w.Note+fmt.Sprintf("; not settled: made on every pass if the call at %s:%d runs %s, one of the functions it may run", s.File, s.Line, funcNames(map[*ssa.Function]bool{d.Callee.Func: true})), "; ")
+				}
+			}
+		}
 		if w.Always {
 			if risk := a.hotLoopRisk(fn, wc.info, c.expr.Pos()); risk != "" {
 				w.Note = strings.TrimPrefix(w.Note+"; "+risk, "; ")
@@ -251,7 +266,11 @@ func typeName(t types.Type) string {
 // every succeeding pass runs, each with the edge it is first reached by.
 // The cut sets take the branches in taken only the way a succeeding pass
 // goes.
-func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int) map[*ssa.Function]*callgraph.Edge {
+//
+// With anyCallee, a call that may run one of several functions counts as
+// running each: what is reached so is made on every pass only if that call
+// runs the function the path goes through.
+func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int, made map[*types.Named]bool, anyCallee bool) map[*ssa.Function]*callgraph.Edge {
 	via := map[*ssa.Function]*callgraph.Edge{entry: nil}
 	walk := func(queue []*ssa.Function, cutSets bool) {
 		for len(queue) > 0 {
@@ -260,14 +279,28 @@ func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][
 			byCallee := map[*ssa.Function][]*callgraph.Edge{}
 			var order []*ssa.Function
 			// A call that may run one of several functions (a function
-			// value, an interface) runs none of them for certain.
-			callees := map[ssa.CallInstruction]int{}
+			// value, an interface) runs none of them for certain. Of
+			// those, only the ones that can run on this controller's
+			// pass count (runsOnPath), when that leaves any.
+			all, kept := map[ssa.CallInstruction]int{}, map[ssa.CallInstruction]int{}
 			for _, e := range a.prog.CallsFrom(f) {
-				callees[e.Site]++
+				all[e.Site]++
+				if runsOnPath(e.Callee.Func, made) {
+					kept[e.Site]++
+				}
+			}
+			skip := func(e *callgraph.Edge) bool {
+				return all[e.Site] > 1 && kept[e.Site] > 0 && !runsOnPath(e.Callee.Func, made)
+			}
+			callees := func(site ssa.CallInstruction) int {
+				if kept[site] > 0 {
+					return kept[site]
+				}
+				return all[site]
 			}
 			for _, e := range a.prog.CallsFrom(f) {
 				callee := e.Callee.Func
-				if _, seen := via[callee]; seen || !a.prog.Own[callee] || e.Site == nil || callees[e.Site] > 1 {
+				if _, seen := via[callee]; seen || !a.prog.Own[callee] || e.Site == nil || skip(e) || callees(e.Site) > 1 && !anyCallee {
 					continue
 				}
 				if !cutSets {
@@ -314,14 +347,72 @@ func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][
 	return via
 }
 
+// madeTypes are the named types whose values the functions make: a
+// composite literal, a new, or a conversion to an interface.
+func madeTypes(fns []*ssa.Function) map[*types.Named]bool {
+	out := map[*types.Named]bool{}
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var t types.Type
+				switch x := instr.(type) {
+				case *ssa.Alloc:
+					t = deref(x.Type())
+				case *ssa.MakeInterface:
+					t = deref(x.X.Type())
+				default:
+					continue
+				}
+				if n, ok := types.Unalias(t).(*types.Named); ok {
+					out[n.Origin()] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// runsOnPath reports whether a function a call may run can run on a
+// controller's pass: a method of a type whose values the functions the
+// entry reaches never make (another controller's implementation of an
+// interface a shared helper calls) cannot.
+func runsOnPath(fn *ssa.Function, made map[*types.Named]bool) bool {
+	recv := fn.Signature.Recv()
+	if recv == nil || made == nil {
+		return true
+	}
+	n, ok := types.Unalias(deref(recv.Type())).(*types.Named)
+	if !ok || types.IsInterface(n) {
+		return true
+	}
+	return made[n.Origin()]
+}
+
+// dynamicEdge is the first edge of fn's path in via whose call may run
+// one of several functions; nil when there is none.
+func (a *analysis) dynamicEdge(via map[*ssa.Function]*callgraph.Edge, fn *ssa.Function) *callgraph.Edge {
+	var first *callgraph.Edge
+	for e := via[fn]; e != nil; e = via[e.Caller.Func] {
+		n := 0
+		for _, o := range a.prog.CallsFrom(e.Caller.Func) {
+			if o.Site == e.Site {
+				n++
+			}
+		}
+		if n > 1 {
+			first = e
+		}
+	}
+	return first
+}
+
 // cutsReturns reports whether every path from fn's entry to one of its
 // normal returns passes through a block holding one of the instructions:
 // a single instruction that dominates the returns, or calls of one helper
 // on each branch. A range loop over a slice that holds an element on every
 // call (nonEmptyRanges) runs its body at least once: the path from the
 // loop's first test goes into its body. A branch in taken is followed
-// only the way it is taken. The recover block is a start as well, as it is
-// for dominance.
+// only the way it is taken.
 func cutsReturns(fn *ssa.Function, sites []ssa.Instruction, rets []*ssa.Return, once, taken map[*ssa.BasicBlock]int) bool {
 	if len(rets) == 0 || len(fn.Blocks) == 0 {
 		return false
@@ -348,9 +439,6 @@ func cutsReturns(fn *ssa.Function, sites []ssa.Instruction, rets []*ssa.Return, 
 	}
 	seen := map[state]bool{}
 	stack := []state{{b: fn.Blocks[0]}}
-	if fn.Recover != nil {
-		stack = append(stack, state{b: fn.Recover})
-	}
 	for len(stack) > 0 {
 		st := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

@@ -2,6 +2,7 @@ package locate
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -43,7 +44,7 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 		fn := queue[0]
 		queue = queue[1:]
 		for _, r := range out[fn] {
-			d := delegateOf(r)
+			d := a.delegateOf(r)
 			if d == nil || seen[d] || !a.prog.Own[d] || !reach.Has(d) {
 				continue
 			}
@@ -58,10 +59,15 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 	return out
 }
 
-// blockReturns lists the returns ending a function's blocks.
+// blockReturns lists the returns ending a function's blocks but the
+// recover block's: a function that defers returns from there only after a
+// panic, never at the end of a pass.
 func blockReturns(fn *ssa.Function) []*ssa.Return {
 	var out []*ssa.Return
 	for _, b := range fn.Blocks {
+		if b == fn.Recover {
+			continue
+		}
 		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
 			out = append(out, r)
 		}
@@ -83,13 +89,19 @@ func nilErrorReturns(rs []*ssa.Return) []*ssa.Return {
 }
 
 // delegateOf is the function a return hands the error result of, when
-// that error is a static call's (alone or as the last of its tuple).
-func delegateOf(r *ssa.Return) *ssa.Function {
+// that error is a call's that runs one function (alone or as the last of
+// its tuple), or the function whose result it hands back with a nil error
+// (res, err := f(…); if err != nil {…}; return res, nil): the rest of the
+// pass is f's.
+func (a *analysis) delegateOf(r *ssa.Return) *ssa.Function {
 	n := len(r.Results)
 	if n == 0 || !isErrorType(r.Results[n-1].Type()) {
 		return nil
 	}
 	v := r.Results[n-1]
+	if k, ok := v.(*ssa.Const); ok && k.IsNil() && n > 1 {
+		v = r.Results[0]
+	}
 	if x, ok := v.(*ssa.Extract); ok {
 		v = x.Tuple
 	}
@@ -97,7 +109,20 @@ func delegateOf(r *ssa.Return) *ssa.Function {
 	if !ok {
 		return nil
 	}
-	return c.Call.StaticCallee()
+	if fn := c.Call.StaticCallee(); fn != nil {
+		return fn
+	}
+	var only *ssa.Function
+	for _, e := range a.prog.CallsFrom(r.Parent()) {
+		if e.Site != ssa.CallInstruction(c) {
+			continue
+		}
+		if only != nil {
+			return nil
+		}
+		only = e.Callee.Func
+	}
+	return only
 }
 
 // failing reports whether a return hands back an error that cannot be nil:
@@ -359,6 +384,8 @@ func testsFieldValue(info *types.Info, cond ast.Expr) bool {
 
 // succeedsIdle reports whether a return hands back success with nothing
 // to requeue: a nil error, and a zero reconcile.Result when it returns one.
+// A delegate's other result (a status to patch, a flag asking for more)
+// hands back nothing to do when it is nil or a zero constant.
 func succeedsIdle(info *types.Info, ret *ast.ReturnStmt) bool {
 	n := len(ret.Results)
 	if n == 0 || n > 2 || !isNil(info, ret.Results[n-1]) {
@@ -367,8 +394,29 @@ func succeedsIdle(info *types.Info, ret *ast.ReturnStmt) bool {
 	if n == 1 {
 		return true
 	}
-	lit, ok := ast.Unparen(ret.Results[0]).(*ast.CompositeLit)
-	return ok && isResultLiteral(info, lit) && len(lit.Elts) == 0
+	first := ast.Unparen(ret.Results[0])
+	if lit, ok := first.(*ast.CompositeLit); ok {
+		return isResultLiteral(info, lit) && len(lit.Elts) == 0
+	}
+	return isNil(info, first) || isZeroConst(info, first)
+}
+
+// isZeroConst reports whether e is a constant of its type's zero value
+// (false, 0, "").
+func isZeroConst(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil {
+		return false
+	}
+	switch tv.Value.Kind() {
+	case constant.Bool:
+		return !constant.BoolVal(tv.Value)
+	case constant.String:
+		return constant.StringVal(tv.Value) == ""
+	case constant.Int, constant.Float:
+		return constant.Sign(tv.Value) == 0
+	}
+	return false
 }
 
 // testsDeletion reports whether a condition reads the deletion timestamp.

@@ -243,9 +243,15 @@ type scores struct {
 }
 
 // score locates the tree and judges each keyed controller's rows and
-// answers, logging every one that is not right.
+// answers, logging every one that is not right, but for a held-out key's.
 func score(t *testing.T, root string, k keyFile) scores {
 	s := scores{perRow: map[string]tally{}, perAnswer: map[string]tally{}}
+	// The held-out half is scored, not shown: what a miss there is stays
+	// unread until the held-out set is retired (REALWORLD_SHOW_HELDOUT=1).
+	logf := t.Logf
+	if k.half == heldout && os.Getenv("REALWORLD_SHOW_HELDOUT") == "" {
+		logf = func(string, ...any) {}
+	}
 	note := func(row string, v verdict) {
 		tl := s.perRow[row]
 		tl.add(v)
@@ -264,7 +270,7 @@ func score(t *testing.T, root string, k keyFile) scores {
 	tr, err := inspect.Tree(context.Background(), filepath.Join(root, k.Module), "", "", nil)
 	if err != nil {
 		// Not an answer stated as certain: every row is left unsettled.
-		t.Logf("not analysed: %v", err)
+		logf("not analysed: %v", err)
 		for _, kc := range k.Controllers {
 			for row, want := range kc.Rows {
 				if !want.Unsettled {
@@ -293,7 +299,7 @@ func score(t *testing.T, root string, k keyFile) scores {
 	for _, kc := range k.Controllers {
 		got, found := find(tr.Controllers, kc, prefix)
 		if !found {
-			t.Logf("%s (%s): no such controller found", kc.Kind, kc.Name)
+			logf("%s (%s): no such controller found", kc.Kind, kc.Name)
 		}
 		for _, row := range locate.Rows {
 			want, keyed := kc.Rows[row]
@@ -304,10 +310,10 @@ func score(t *testing.T, root string, k keyFile) scores {
 			note(row, v)
 			switch v {
 			case wrong:
-				t.Logf("%s %s: wrong-certain: %s", kc.Kind, row, why)
+				logf("%s %s: wrong-certain: %s", kc.Kind, row, why)
 			case notSettled:
 				// ctrlcmp's own reason may already say so: once is enough.
-				t.Logf("%s %s: not settled: %s", kc.Kind, row, strings.TrimPrefix(why, "not settled: "))
+				logf("%s %s: not settled: %s", kc.Kind, row, strings.TrimPrefix(why, "not settled: "))
 			}
 		}
 		if kc.Answers == nil {
@@ -318,9 +324,9 @@ func score(t *testing.T, root string, k keyFile) scores {
 			noteAnswer(id, v)
 			switch v {
 			case wrong:
-				t.Logf("%s answer %s: wrong-certain: %s", kc.Kind, id, why)
+				logf("%s answer %s: wrong-certain: %s", kc.Kind, id, why)
 			case notSettled:
-				t.Logf("%s answer %s: not settled: %s", kc.Kind, id, why)
+				logf("%s answer %s: not settled: %s", kc.Kind, id, why)
 			}
 		}
 	}

@@ -25,14 +25,14 @@ type ExposeReconciler struct {
 }
 
 // Reconcile brings the ConfigMap's Service and Secret to what it wants.
-func (r *ExposeReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "reconcile-entry"
+func (r *ExposeReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "ExposeReconciler/reconcile-entry"
 	var cm corev1.ConfigMap
-	if err := r.Get(ctx, req.NamespacedName, &cm); err != nil { // want "reread"
+	if err := r.Get(ctx, req.NamespacedName, &cm); err != nil { // want "ExposeReconciler/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: cm.Namespace, Name: cm.Name}}
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		_, err := ctrl.CreateOrUpdate(ctx, r.Client, svc, func() error { // want "drift:apply"
+		_, err := ctrl.CreateOrUpdate(ctx, r.Client, svc, func() error { // want "ExposeReconciler/drift:apply"
 			svc.Spec.Ports = []corev1.ServicePort{{Port: 80}}
 			return controllerutil.SetControllerReference(&cm, svc, r.Scheme())
 		})
@@ -42,11 +42,11 @@ func (r *ExposeReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		return ctrl.Result{}, err
 	}
 	sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: cm.Namespace, Name: cm.Name}}
-	if _, err := controllerutil.CreateOrPatch(ctx, r.Client, sec, func() error { // want "drift:apply"
+	if _, err := controllerutil.CreateOrPatch(ctx, r.Client, sec, func() error { // want "ExposeReconciler/drift:apply"
 		sec.StringData = cm.Data
 		return controllerutil.SetControllerReference(&cm, sec, r.Scheme())
 	}); err != nil {
-		return ctrl.Result{}, err // want "requeue-error"
+		return ctrl.Result{}, err // want "ExposeReconciler/requeue-error"
 	}
 	return ctrl.Result{}, nil
 }

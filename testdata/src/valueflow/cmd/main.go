@@ -36,6 +36,12 @@ func main() {
 	if err := (&controller.SnapshotReconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
 		os.Exit(1)
 	}
+	if err := (&controller.AccountReconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
+		os.Exit(1)
+	}
+	if err := (&controller.NamespaceReconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
+		os.Exit(1)
+	}
 	if err := (&controller.ArchiveReconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
 		os.Exit(1)
 	}

@@ -48,8 +48,8 @@ type GadgetConditionType string
 
 // The Gadget's condition types.
 const (
-	GadgetAvailable GadgetConditionType = "Available" // want "GadgetReconciler/condition-type:Available"
-	GadgetSynced    GadgetConditionType = "Synced"    // want "GadgetReconciler/condition-type:Synced"
+	GadgetAvailable GadgetConditionType = "Available" // want "GadgetReconciler/condition-type:Available" "GadgetMergeReconciler/condition-type:Available"
+	GadgetSynced    GadgetConditionType = "Synced"    // want "GadgetReconciler/condition-type:Synced" "GadgetMergeReconciler/condition-type:Synced"
 )
 
 // GadgetCondition is a condition of the Gadget's own making.

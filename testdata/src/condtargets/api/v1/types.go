@@ -14,6 +14,7 @@ const (
 	PanelSynced  = "Synced"  // want "condition-type:Synced"
 	PanelHealthy = "Healthy" // want "condition-type:Healthy"
 	PanelSeen    = "Seen"    // want "condition-type:Seen"
+	PanelApplied = "Applied" // want "condition-type:Applied"
 	// PanelFine is a reason, not a type.
 	PanelFine = "Fine"
 	// PanelGone is set only on a Panel made on the spot for a deleted

@@ -57,6 +57,29 @@ func (in *Delay) DeepCopyObject() runtime.Object {
 	return &out
 }
 
+// TickSpec defines the desired state of a Tick.
+type TickSpec struct {
+	// Schedule is the cron schedule the Tick fires on.
+	Schedule string `json:"schedule"` // want "TickReconciler/trace:spec-field"
+}
+
+// +kubebuilder:object:root=true
+
+// Tick fires on a cron schedule.
+type Tick struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec TickSpec `json:"spec,omitempty"`
+}
+
+// DeepCopyObject implements runtime.Object.
+func (in *Tick) DeepCopyObject() runtime.Object {
+	out := *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	return &out
+}
+
 func init() {
-	SchemeBuilder.Register(&Pulse{}, &Delay{})
+	SchemeBuilder.Register(&Pulse{}, &Delay{}, &Tick{})
 }

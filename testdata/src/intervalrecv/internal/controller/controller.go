@@ -3,7 +3,10 @@
 // moment is its last beat plus a spec field of seconds, so the trace
 // follows the method's receiver to the field; the Delay's is its creation
 // plus a constant (the decoy: a spec field of the same type sits beside
-// it, and no field of the object sets the interval).
+// it, and no field of the object sets the interval); the Tick's is the
+// next time of a schedule a library parses from a spec field, asked of the
+// schedule (an interface) the parser returns: the receiver is traced to
+// the field, the clock is not.
 package controller
 
 import (
@@ -12,6 +15,8 @@ import (
 
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/robfig/cron/v3"
 
 	v1 "example.com/fixtures/intervalrecv/api/v1"
 )
@@ -51,9 +56,32 @@ func (r *DelayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	return ctrl.Result{RequeueAfter: due.Sub(time.Now())}, nil // want "DelayReconciler/requeue-success" "DelayReconciler/trace:return"
 }
 
-// Setup registers both reconcilers.
+// TickReconciler requeues each Tick for its next scheduled time.
+type TickReconciler struct {
+	client.Client
+}
+
+// Reconcile requeues the Tick when its schedule next fires.
+func (r *TickReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "TickReconciler/reconcile-entry"
+	obj := &v1.Tick{}
+	if err := r.Get(ctx, req.NamespacedName, obj); err != nil { // want "TickReconciler/reread"
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	schedule, err := cron.ParseStandard(obj.Spec.Schedule)
+	if err != nil {
+		return ctrl.Result{}, err // want "TickReconciler/requeue-error"
+	}
+	now := time.Now()
+	next := schedule.Next(now)
+	return ctrl.Result{RequeueAfter: next.Sub(now)}, nil // want "TickReconciler/requeue-success" "TickReconciler/trace:return"
+}
+
+// Setup registers the reconcilers.
 func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).For(&v1.Pulse{}).Complete(&PulseReconciler{Client: mgr.GetClient()}); err != nil {
+		return err
+	}
+	if err := ctrl.NewControllerManagedBy(mgr).For(&v1.Tick{}).Complete(&TickReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
 	}
 	return ctrl.NewControllerManagedBy(mgr).For(&v1.Delay{}).Complete(&DelayReconciler{Client: mgr.GetClient()})

@@ -1,0 +1,172 @@
+package locate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// driftGuards finds, in one function of the reconcile path, the write a
+// comparison guards: a write to the cluster in the guarded statements,
+// made there or by a helper of the tree's own they call.
+type driftGuards struct {
+	a    *analysis
+	fn   *ssa.Function
+	info *types.Info
+	kind *types.Named
+	// parents maps each node of fn's body (not inside a closure) to the
+	// node holding it.
+	parents map[ast.Node]ast.Node
+}
+
+// maxWriteHelpers bounds the helpers followed to the write they make.
+const maxWriteHelpers = 2
+
+// write describes the write call c (read with info) makes: a write of the
+// cluster that is neither an event, a status write nor a write of the
+// primary's own kind (whose Spec is the desired state).
+func (g driftGuards) write(info *types.Info, c call) (writeDesc, bool) {
+	if !g.a.driftWrite(info, c, g.kind) {
+		return writeDesc{}, false
+	}
+	return g.a.writeOf(info, c)
+}
+
+// firstWrite is the first call of fn between from and to that writes: a
+// write itself, or the call of one function of the tree's own that writes
+// (patchConfigMap wrapping the client's Patch), made there or in the body
+// of a closure of fn called there (at once, or through the variable it is
+// assigned to); with what the write is.
+func (g driftGuards) firstWrite(from, to token.Pos) (*call, writeDesc) {
+	for _, c := range g.a.callsIn(g.fn) {
+		if c.expr.Pos() < from || c.expr.End() > to {
+			continue
+		}
+		if w, ok := g.write(g.info, c); ok {
+			return &c, w
+		}
+		if len(c.own) == 1 && c.own[0].Parent() == g.fn {
+			for _, inner := range g.a.callsIn(c.own[0]) {
+				if w, ok := g.write(g.info, inner); ok {
+					return &inner, w
+				}
+				if w, ok := g.helperWrite(inner, 0); ok {
+					return &inner, w
+				}
+			}
+		}
+		if w, ok := g.helperWrite(c, 0); ok {
+			return &c, w
+		}
+	}
+	// Else the first call of a helper of the tree, at any depth, that is
+	// handed an object of another kind and writes
+	// (k8s.ForceUpdateStatefulSet(ctx, client, desired)): the helper's
+	// call applies the difference.
+	for _, c := range g.a.callsIn(g.fn) {
+		if c.expr.Pos() < from || c.expr.End() > to || c.known || len(c.own) == 0 {
+			continue
+		}
+		calls := []call{c}
+		if len(c.own) == 1 && c.own[0].Parent() == g.fn {
+			calls = g.a.callsIn(c.own[0]) // a closure called there
+		}
+		for _, h := range calls {
+			if h.known || len(h.own) == 0 || !handsOtherObject(g.info, h, g.kind) {
+				continue
+			}
+			if desc, ok := g.a.helperWrite(h, g.kind); ok {
+				return &h, desc
+			}
+		}
+	}
+	return nil, writeDesc{}
+}
+
+// helperWrite is the write made by the one declared function of the
+// tree's own a call runs, in its body or a helper it calls in turn.
+func (g driftGuards) helperWrite(c call, depth int) (writeDesc, bool) {
+	if c.known || len(c.own) != 1 || depth >= maxWriteHelpers || dynamicCall(&c) {
+		return writeDesc{}, false
+	}
+	callee := c.own[0]
+	if callee.Parent() != nil || callee == g.fn {
+		return writeDesc{}, false
+	}
+	b := body(callee)
+	if b == nil {
+		return writeDesc{}, false
+	}
+	info := g.a.infoAt(b.Pos())
+	if info == nil {
+		return writeDesc{}, false
+	}
+	for _, inner := range g.a.callsIn(callee) {
+		if w, ok := g.write(info, inner); ok {
+			return w, true
+		}
+		if w, ok := g.helperWrite(inner, depth+1); ok {
+			return w, true
+		}
+	}
+	return writeDesc{}, false
+}
+
+// writeAfter is the first write made after the statement head (an if
+// chain whose branch returns) once the blocks holding it are left: the
+// statements that follow head, then those that follow each enclosing
+// statement, up to fn's body or the nearest loop (a return inside a loop
+// guards its turn, not what the loop leaves behind). It returns the write,
+// what it is and the statements it was looked for in.
+func (g driftGuards) writeAfter(head ast.Stmt) (*call, writeDesc, *ast.BlockStmt) {
+	var seen []ast.Stmt
+	for node := ast.Node(head); ; {
+		parent := g.parents[node]
+		var list []ast.Stmt
+		switch p := parent.(type) {
+		case nil, *ast.ForStmt, *ast.RangeStmt:
+			return nil, writeDesc{}, nil
+		case *ast.BlockStmt:
+			list = p.List
+		case *ast.CaseClause:
+			list = p.Body
+		case *ast.CommClause:
+			list = p.Body
+		}
+		for i, st := range list {
+			if st != node || i+1 == len(list) {
+				continue
+			}
+			rest := list[i+1:]
+			seen = append(seen, rest...)
+			if w, desc := g.firstWrite(rest[0].Pos(), rest[len(rest)-1].End()); w != nil {
+				return w, desc, &ast.BlockStmt{List: seen}
+			}
+		}
+		node = parent
+	}
+}
+
+// parentsIn maps each node of a function body, outside its closures, to
+// the node holding it.
+func parentsIn(b *ast.BlockStmt) map[ast.Node]ast.Node {
+	parents := map[ast.Node]ast.Node{}
+	var stack []ast.Node
+	ast.Inspect(b, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if len(stack) > 0 {
+			parents[n] = stack[len(stack)-1]
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return parents
+}
