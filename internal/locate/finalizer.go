@@ -354,6 +354,13 @@ func finalizerAddRow(p *pass) Row {
 			calls = append(calls, s)
 		}
 	}
+	if len(sites) == 0 && len(ops.removes) > 0 {
+		// A finalizer removed that nothing is seen to add: the search
+		// missed the addition (a shape it does not read, a path it does
+		// not follow), or another component adds it. No proof either way.
+		s := p.a.site(ops.removes[0].pos)
+		return ops.none(fmt.Sprintf("not settled: the finalizer is removed at %s:%d, but no addition of it is found on the reconcile path: it is made in a way ctrlcmp does not read, or by another component", s.File, s.Line))
+	}
 	if len(sites) == 0 {
 		return ops.none(ops.noFinalizer)
 	}

@@ -233,15 +233,17 @@ func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, all, nilErr
 }
 
 // steadyReturns finds the entry's early returns a pass of an unchanged
-// object may end with: at the top level of its body after the re-read, the
-// return closing an if (or a tagless switch's case) whose condition reads live state (a field of an
+// object may end with, at the top level of its body after the re-read:
+// the return closing an if (or a tagless switch's case) whose branch does
+// nothing but log before returning success with nothing to requeue (a
+// zero Result, a nil error), when its condition holds while the object is
+// not being deleted (a controller that acts only on deletion ends an
+// unchanged object's pass there), or reads live state (a field of an
 // object other than the primary's Spec, or a value computed from one:
 // "already done", "nothing to do") and tests no error nor the deletion
-// timestamp, whose branch does nothing but log before returning success
-// with nothing to requeue (a zero Result, a nil error). A branch that
-// writes or changes something ends a pass that changed the object, and a
-// condition on the primary's Spec alone (suspended) is not the steady
-// state of an object that is reconciled.
+// timestamp. A branch that writes or changes something ends a pass that
+// changed the object, and a condition on the primary's Spec alone
+// (suspended) is not the steady state of an object that is reconciled.
 func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reread token.Pos) map[token.Pos]bool {
 	out := map[token.Pos]bool{}
 	b := body(fn)
@@ -259,7 +261,16 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reread tok
 			return
 		}
 		ret, ok := list[len(list)-1].(*ast.ReturnStmt)
-		if !ok || condGuard(info, cond) != guardOther || a.testsDeletion(info, cond) || testsFieldValue(info, cond) {
+		if !ok {
+			return
+		}
+		// An object that is not being deleted is the steady state: a
+		// controller that acts only on deletion ends its pass there.
+		if a.deletionTest(info, cond, kind) < 0 && a.idleBranch(info, fn, list, 0) {
+			out[ret.Pos()] = true
+			return
+		}
+		if condGuard(info, cond) != guardOther || a.testsDeletion(info, cond) || testsFieldValue(info, cond) {
 			return
 		}
 		if a.readsLive(info, b, kind, cond, nil, map[*types.Var]bool{}) && a.idleBranch(info, fn, list, 0) {
