@@ -45,31 +45,6 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 			out = append(out, Step{Site: applySite(a.site(c.expr.Lparen).Site, fn), Step: StepApply, Note: "calls " + cite.ObjectName(c.fn) + ": " + how})
 			out = append(out, a.libraryDrift(c)...)
 		}
-		isWrite := func(c call) bool {
-			w, ok := a.writeOf(info, c)
-			return ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) && !w.status && !a.writesOwnKind(info, c, kind)
-		}
-		firstWrite := func(from, to token.Pos) *call {
-			for _, c := range a.callsIn(fn) {
-				if c.expr.Pos() < from || c.expr.End() > to {
-					continue
-				}
-				if isWrite(c) {
-					return &c
-				}
-				// A closure of the function called there (at once, or
-				// through the variable it is assigned to) writes in
-				// its body.
-				if len(c.own) == 1 && c.own[0].Parent() == fn {
-					for _, inner := range a.callsIn(c.own[0]) {
-						if isWrite(inner) {
-							return &inner
-						}
-					}
-				}
-			}
-			return nil
-		}
 		ast.Inspect(b, func(n ast.Node) bool {
 			var list []ast.Stmt
 			var end token.Pos
@@ -105,19 +80,19 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				// the code that sets what it tested. A branch that
 				// returns a failure tested a precondition, not drift.
 				guarded := ifs.Body
-				w := firstWrite(ifs.Body.Pos(), ifs.Body.End())
+				w := a.guardedWrite(fn, ifs.Body.Pos(), ifs.Body.End(), kind)
 				if w == nil && a.endsIdle(info, fn, ifs.Body) {
-					w = firstWrite(ifs.End(), end)
+					w = a.guardedWrite(fn, ifs.End(), end, kind)
 					guarded = &ast.BlockStmt{List: l.rest}
 				}
 				if w == nil || !a.compares(info, b, kind, ifs.Cond, guarded, 0, nil) {
 					continue
 				}
-				desc, _ := a.writeOf(info, *w)
+				desc, _ := a.writeOf(a.infoAt(w.expr.Pos()), *w)
 				verb, target := desc.verb, desc.target
 				out = append(out,
 					Step{Site: a.site(ifs.Pos()).Site, Step: StepCompare, Note: "desired state compared with what the cluster holds, by hand"},
-					Step{Site: applySite(a.site(w.expr.Lparen).Site, fn), Step: StepApply, Note: verb + " " + target + " when they differ"})
+					Step{Site: applySite(a.site(w.expr.Lparen).Site, w.in), Step: StepApply, Note: verb + " " + target + " when they differ"})
 			}
 			return true
 		})
@@ -259,7 +234,9 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 					return true
 				}
 			}
-			if field := stateTest(info, e); field != nil && !assignsField(info, branch, field) && !a.deletesIn(info, branch) {
+			if field := stateTest(info, e); field != nil && !a.branchDoes(info, branch, func(info *types.Info, b *ast.BlockStmt) bool {
+				return assignsField(info, b, field) || a.deletesIn(info, b)
+			}) {
 				return true
 			}
 			found = live(e.X, e.Y)
@@ -441,6 +418,14 @@ func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.
 		}
 		switch x := n.(type) {
 		case *ast.FuncLit:
+			// A function literal's value is what it returns: called
+			// where it stands, or through the variable it is
+			// assigned to, it reads what its results read.
+			returnsOf(x.Body, func(r *ast.ReturnStmt) {
+				for _, res := range r.Results {
+					live = live || a.readsLive(info, body, kind, res, given, seen)
+				}
+			})
 			return false
 		case *ast.SelectorExpr:
 			// The selection nearest the root that is made on an object

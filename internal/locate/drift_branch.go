@@ -1,0 +1,110 @@
+package locate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// maxBranchHelpers bounds the calls a branch guarded by a comparison is
+// followed through to what it does.
+const maxBranchHelpers = 2
+
+// appliesDesired reports whether a call writes desired state to the
+// cluster: a write that is not an event, not of a status, and not of an
+// object of the tree's own primary kind (writesOwnKind).
+func (a *analysis) appliesDesired(info *types.Info, c call, kind *types.Named) bool {
+	w, ok := a.writeOf(info, c)
+	return ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) && !w.status && !a.writesOwnKind(info, c, kind)
+}
+
+// guardedWrite is the first write of desired state made by fn's calls
+// between from and to (a branch, or the statements after it), or in the
+// body of a function such a call runs (branchCallee), to maxBranchHelpers
+// calls deep.
+func (a *analysis) guardedWrite(fn *ssa.Function, from, to token.Pos, kind *types.Named) *call {
+	seen := map[*ssa.Function]bool{fn: true}
+	var in func(f *ssa.Function, depth int) *call
+	in = func(f *ssa.Function, depth int) *call {
+		info := a.infoAt(posOf(f))
+		for _, c := range a.callsIn(f) {
+			if f == fn && (c.expr.Pos() < from || c.expr.End() > to) {
+				continue
+			}
+			if a.appliesDesired(info, c, kind) {
+				return &c
+			}
+			if depth == maxBranchHelpers {
+				continue
+			}
+			if callee := branchCallee(c, f); callee != nil && !seen[callee] {
+				seen[callee] = true
+				if w := in(callee, depth+1); w != nil {
+					return w
+				}
+			}
+		}
+		return nil
+	}
+	return in(fn, 0)
+}
+
+// branchCallee is the function whose body a call made in fn runs as part
+// of fn's own code: a closure of fn, called at once or through the
+// variable it is assigned to (the call names the closure of every
+// instance of a generic function: fn's own is the one), or a function of
+// the tree's own called statically (a branch extracted into a helper, or
+// handing its work to one).
+func branchCallee(c call, fn *ssa.Function) *ssa.Function {
+	for _, own := range c.own {
+		if own.Parent() == fn {
+			return own
+		}
+	}
+	return ownHelper(c)
+}
+
+// ownHelper is the function of the tree's own a call runs statically (not
+// a closure, not through an interface or a func value), or nil.
+func ownHelper(c call) *ssa.Function {
+	if len(c.own) > 0 && !c.known && !dynamicCall(&c) && c.own[0].Parent() == nil {
+		return c.own[0]
+	}
+	return nil
+}
+
+// branchDoes reports whether does holds of a branch, or of the body of a
+// function of the tree's own it calls statically (a branch extracted into
+// a helper), to maxBranchHelpers calls deep. A closure the branch makes is
+// part of its syntax.
+func (a *analysis) branchDoes(info *types.Info, b *ast.BlockStmt, does func(*types.Info, *ast.BlockStmt) bool) bool {
+	seen := map[*ast.BlockStmt]bool{}
+	var in func(info *types.Info, b *ast.BlockStmt, depth int) bool
+	in = func(info *types.Info, b *ast.BlockStmt, depth int) bool {
+		if b == nil || info == nil || seen[b] {
+			return false
+		}
+		seen[b] = true
+		if does(info, b) {
+			return true
+		}
+		if depth == maxBranchHelpers {
+			return false
+		}
+		found := false
+		ast.Inspect(b, func(n ast.Node) bool {
+			ce, ok := n.(*ast.CallExpr)
+			if !ok || found {
+				return !found
+			}
+			if h := ownHelper(a.makeCall(info, ce, nil)); h != nil {
+				found = in(a.infoAt(posOf(h)), body(h), depth+1)
+			}
+			return !found
+		})
+		return found
+	}
+	return in(info, b, 0)
+}
