@@ -80,6 +80,7 @@ var fixtures = []string{
 	"deadlineflows",
 	"genericguard",
 	"intervalrecv",
+	"inlineflows",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
