@@ -22,13 +22,14 @@ func (a *analysis) appliesDesired(info *types.Info, c call, kind *types.Named) b
 
 // guardedWrite is the first write of desired state made by fn's calls
 // between from and to (a branch, or the statements after it), or in the
-// body of a function such a call runs (branchCallee), to maxBranchHelpers
-// calls deep.
+// body of a function such a call runs as part of that code (branchCallee),
+// to maxBranchHelpers calls deep.
 func (a *analysis) guardedWrite(fn *ssa.Function, from, to token.Pos, kind *types.Named) *call {
 	seen := map[*ssa.Function]bool{fn: true}
 	var in func(f *ssa.Function, depth int) *call
 	in = func(f *ssa.Function, depth int) *call {
 		info := a.infoAt(posOf(f))
+		handed := returnedCalls(body(f))
 		for _, c := range a.callsIn(f) {
 			if f == fn && (c.expr.Pos() < from || c.expr.End() > to) {
 				continue
@@ -39,7 +40,7 @@ func (a *analysis) guardedWrite(fn *ssa.Function, from, to token.Pos, kind *type
 			if depth == maxBranchHelpers {
 				continue
 			}
-			if callee := branchCallee(c, f); callee != nil && !seen[callee] {
+			if callee := branchCallee(c, f, handed); callee != nil && !seen[callee] {
 				seen[callee] = true
 				if w := in(callee, depth+1); w != nil {
 					return w
@@ -55,15 +56,20 @@ func (a *analysis) guardedWrite(fn *ssa.Function, from, to token.Pos, kind *type
 // of fn's own code: a closure of fn, called at once or through the
 // variable it is assigned to (the call names the closure of every
 // instance of a generic function: fn's own is the one), or a function of
-// the tree's own called statically (a branch extracted into a helper, or
-// handing its work to one).
-func branchCallee(c call, fn *ssa.Function) *ssa.Function {
+// the tree's own called statically whose result a return hands back (its
+// Lparen in handed): a branch extracted into a helper, which does the
+// branch's work where it stood. A helper called for a part of the work
+// (a list of objects deleted on the way to another end) is not followed.
+func branchCallee(c call, fn *ssa.Function, handed map[token.Pos]bool) *ssa.Function {
 	for _, own := range c.own {
 		if own.Parent() == fn {
 			return own
 		}
 	}
-	return ownHelper(c)
+	if handed[c.expr.Lparen] {
+		return ownHelper(c)
+	}
+	return nil
 }
 
 // ownHelper is the function of the tree's own a call runs statically (not
@@ -75,10 +81,25 @@ func ownHelper(c call) *ssa.Function {
 	return nil
 }
 
+// returnedCalls are the calls (by Lparen) whose result a return of b
+// hands back as it is: return helper(…), or return ctrl.Result{},
+// helper(…). The function literals b holds are left out.
+func returnedCalls(b *ast.BlockStmt) map[token.Pos]bool {
+	out := map[token.Pos]bool{}
+	returnsOf(b, func(r *ast.ReturnStmt) {
+		for _, res := range r.Results {
+			if ce, ok := ast.Unparen(res).(*ast.CallExpr); ok {
+				out[ce.Lparen] = true
+			}
+		}
+	})
+	return out
+}
+
 // branchDoes reports whether does holds of a branch, or of the body of a
-// function of the tree's own it calls statically (a branch extracted into
-// a helper), to maxBranchHelpers calls deep. A closure the branch makes is
-// part of its syntax.
+// function of the tree's own whose result it returns (a branch extracted
+// into a helper), to maxBranchHelpers calls deep. A closure the branch
+// makes is part of its syntax.
 func (a *analysis) branchDoes(info *types.Info, b *ast.BlockStmt, does func(*types.Info, *ast.BlockStmt) bool) bool {
 	seen := map[*ast.BlockStmt]bool{}
 	var in func(info *types.Info, b *ast.BlockStmt, depth int) bool
@@ -94,15 +115,16 @@ func (a *analysis) branchDoes(info *types.Info, b *ast.BlockStmt, does func(*typ
 			return false
 		}
 		found := false
-		ast.Inspect(b, func(n ast.Node) bool {
-			ce, ok := n.(*ast.CallExpr)
-			if !ok || found {
-				return !found
+		returnsOf(b, func(r *ast.ReturnStmt) {
+			for _, res := range r.Results {
+				ce, ok := ast.Unparen(res).(*ast.CallExpr)
+				if !ok || found {
+					continue
+				}
+				if h := ownHelper(a.makeCall(info, ce, nil)); h != nil {
+					found = in(a.infoAt(posOf(h)), body(h), depth+1)
+				}
 			}
-			if h := ownHelper(a.makeCall(info, ce, nil)); h != nil {
-				found = in(a.infoAt(posOf(h)), body(h), depth+1)
-			}
-			return !found
 		})
 		return found
 	}
