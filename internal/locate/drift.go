@@ -80,9 +80,9 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				// the code that sets what it tested. A branch that
 				// returns a failure tested a precondition, not drift.
 				guarded := ifs.Body
-				w := a.guardedWrite(fn, ifs.Body.Pos(), ifs.Body.End(), kind)
+				w := a.guardedWrite(fn, ifs.Body.Pos(), ifs.Body.End(), true, kind)
 				if w == nil && a.endsIdle(info, fn, ifs.Body) {
-					w = a.guardedWrite(fn, ifs.End(), end, kind)
+					w = a.guardedWrite(fn, ifs.End(), end, false, kind)
 					guarded = &ast.BlockStmt{List: l.rest}
 				}
 				if w == nil || !a.compares(info, b, kind, ifs.Cond, guarded, 0, nil) {

@@ -23,13 +23,19 @@ func (a *analysis) appliesDesired(info *types.Info, c call, kind *types.Named) b
 // guardedWrite is the first write of desired state made by fn's calls
 // between from and to (a branch, or the statements after it), or in the
 // body of a function such a call runs as part of that code (branchCallee),
-// to maxBranchHelpers calls deep.
-func (a *analysis) guardedWrite(fn *ssa.Function, from, to token.Pos, kind *types.Named) *call {
+// to maxBranchHelpers calls deep. A helper whose result fn's code returns
+// is followed only when that code is the branch (inBranch): the
+// statements after a branch that ends the pass are the rest of the pass,
+// not what the comparison guards, once they hand it to another function.
+func (a *analysis) guardedWrite(fn *ssa.Function, from, to token.Pos, inBranch bool, kind *types.Named) *call {
 	seen := map[*ssa.Function]bool{fn: true}
 	var in func(f *ssa.Function, depth int) *call
 	in = func(f *ssa.Function, depth int) *call {
 		info := a.infoAt(posOf(f))
-		handed := returnedCalls(body(f))
+		var handed map[token.Pos]bool
+		if f != fn || inBranch {
+			handed = returnedCalls(body(f))
+		}
 		for _, c := range a.callsIn(f) {
 			if f == fn && (c.expr.Pos() < from || c.expr.End() > to) {
 				continue
