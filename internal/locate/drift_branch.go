@@ -34,7 +34,7 @@ func (a *analysis) guardedWrite(fn *ssa.Function, from, to token.Pos, inBranch b
 		info := a.infoAt(posOf(f))
 		var handed map[token.Pos]bool
 		if f != fn || inBranch {
-			handed = returnedCalls(body(f))
+			handed = returnedCalls(info, body(f))
 		}
 		for _, c := range a.callsIn(f) {
 			if f == fn && (c.expr.Pos() < from || c.expr.End() > to) {
@@ -87,24 +87,49 @@ func ownHelper(c call) *ssa.Function {
 	return nil
 }
 
-// returnedCalls are the calls (by Lparen) whose result a return of b
-// hands back as it is: return helper(…), or return ctrl.Result{},
-// helper(…). The function literals b holds are left out.
-func returnedCalls(b *ast.BlockStmt) map[token.Pos]bool {
+// returnedCalls are the calls (by Lparen) whose result b hands back as
+// it is: a return's result (return helper(…), return ctrl.Result{},
+// helper(…)), or a value assigned to a named result, which a bare return
+// hands back (res, err = ctrl.Result{}, helper(…); return). The function
+// literals b holds are left out.
+func returnedCalls(info *types.Info, b *ast.BlockStmt) map[token.Pos]bool {
 	out := map[token.Pos]bool{}
-	returnsOf(b, func(r *ast.ReturnStmt) {
-		for _, res := range r.Results {
-			if ce, ok := ast.Unparen(res).(*ast.CallExpr); ok {
-				out[ce.Lparen] = true
+	add := func(e ast.Expr) {
+		if ce, ok := ast.Unparen(e).(*ast.CallExpr); ok {
+			out[ce.Lparen] = true
+		}
+	}
+	if b == nil || info == nil {
+		return out
+	}
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			for _, res := range n.Results {
+				add(res)
+			}
+		case *ast.AssignStmt:
+			if len(n.Lhs) != len(n.Rhs) {
+				return true
+			}
+			for i, l := range n.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+					if v, ok := info.Uses[id].(*types.Var); ok && v.Kind() == types.ResultVar {
+						add(n.Rhs[i])
+					}
+				}
 			}
 		}
+		return true
 	})
 	return out
 }
 
 // branchDoes reports whether does holds of a branch, or of the body of a
-// function of the tree's own whose result it returns (a branch extracted
-// into a helper), to maxBranchHelpers calls deep. A closure the branch
+// function of the tree's own whose result it hands back (returnedCalls: a
+// branch extracted into a helper), to maxBranchHelpers calls deep. A closure the branch
 // makes is part of its syntax.
 func (a *analysis) branchDoes(info *types.Info, b *ast.BlockStmt, does func(*types.Info, *ast.BlockStmt) bool) bool {
 	seen := map[*ast.BlockStmt]bool{}
@@ -120,17 +145,15 @@ func (a *analysis) branchDoes(info *types.Info, b *ast.BlockStmt, does func(*typ
 		if depth == maxBranchHelpers {
 			return false
 		}
+		handed := returnedCalls(info, b)
 		found := false
-		returnsOf(b, func(r *ast.ReturnStmt) {
-			for _, res := range r.Results {
-				ce, ok := ast.Unparen(res).(*ast.CallExpr)
-				if !ok || found {
-					continue
-				}
+		ast.Inspect(b, func(n ast.Node) bool {
+			if ce, ok := n.(*ast.CallExpr); ok && !found && handed[ce.Lparen] {
 				if h := ownHelper(a.makeCall(info, ce, nil)); h != nil {
 					found = in(a.infoAt(posOf(h)), body(h), depth+1)
 				}
 			}
+			return !found
 		})
 		return found
 	}
