@@ -213,10 +213,11 @@ func (a *analysis) makeCall(info *types.Info, e *ast.CallExpr, in *ssa.Function)
 	if info == nil {
 		return c
 	}
-	callee := typeutil.Callee(info, e)
+	callee := typeutil.Callee(info, &ast.CallExpr{Fun: a.passedFun(info, e.Fun)})
 	if v, ok := callee.(*types.Var); ok {
 		// A library's variable holding another of its functions (the
-		// aliases a package re-exports): the function, when the
+		// aliases a package re-exports), called by its name or
+		// through a generic identity: the function, when the
 		// knowledge table names it an apply (the answers read it; the
 		// rows' own resolution of aliases is theirs).
 		if fn := a.aliasedFunc(v); fn != nil && knowledge[funcKey(fn)].Role == RoleApply {

@@ -70,6 +70,28 @@ func (a *analysis) target(info *types.Info, fun ast.Expr, depth int) callTarget 
 	return callTarget{fn: fn}
 }
 
+// passedFun is the function expression a call's function expression hands
+// on through own functions that pass it back unchanged (via(f)(…) runs
+// f), or fun itself.
+func (a *analysis) passedFun(info *types.Info, fun ast.Expr) ast.Expr {
+	for range maxPassDepth {
+		x, ok := ast.Unparen(fun).(*ast.CallExpr)
+		if !ok {
+			break
+		}
+		fn, ok := typeutil.Callee(info, x).(*types.Func)
+		if !ok {
+			break
+		}
+		i := a.passesOn(fn)
+		if i < 0 || i >= len(x.Args) {
+			break
+		}
+		fun = x.Args[i]
+	}
+	return fun
+}
+
 // passesOn returns the index of the parameter an own function hands back
 // unchanged from every return (a generic identity, func via[F any](f F) F
 // { return f }), or -1.

@@ -185,17 +185,8 @@ func listSites(at []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(at[:most], ", "), len(at)-most)
 }
 
-// reachedBodies are the bodies of the functions on the reconcile path: the
-// declarations of the reached functions (a closure is read with the
-// function that makes it) and of those left out of the call graph because
-// they hold type errors.
-func (a *analysis) reachedBodies(reach *callgraph.Reach) []*flowBody {
-	bodies, _ := a.reachedSpans(reach)
-	return bodies
-}
-
-// reachedSpans are reachedBodies, with the parts of each the reconcile
-// path runs: the whole body when its function is reached, else only its
+// reachedSpans are the bodies of the functions on the reconcile path, with
+// the parts of each the reconcile path runs: the whole body when its function is reached, else only its
 // reached closures (a closure handed on to code that runs it does not
 // run the function that made it).
 func (a *analysis) reachedSpans(reach *callgraph.Reach) ([]*flowBody, spans) {

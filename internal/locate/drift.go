@@ -95,7 +95,7 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				}
 				out = append(out,
 					Step{Site: a.site(ifs.Pos()).Site, Step: StepCompare, Note: "desired state compared with what the cluster holds, by hand"},
-					Step{Site: applySite(a.site(w.expr.Lparen).Site, fn), Step: StepApply, Note: desc.verb + " " + desc.target + " when they differ"})
+					Step{Site: applySite(a.site(w.expr.Lparen).Site, w.in), Step: StepApply, Note: desc.verb + " " + desc.target + " when they differ"})
 			}
 			return true
 		})
@@ -246,7 +246,9 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 					return true
 				}
 			}
-			if field := stateTest(info, e); field != nil && !assignsField(info, branch, field) && !a.deletesIn(info, branch) {
+			if field := stateTest(info, e); field != nil && !a.branchDoes(info, branch, func(info *types.Info, b *ast.BlockStmt) bool {
+				return assignsField(info, b, field) || a.deletesIn(info, b)
+			}) {
 				return true
 			}
 			found = live(e.X, e.Y)
@@ -447,6 +449,14 @@ func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.
 		}
 		switch x := n.(type) {
 		case *ast.FuncLit:
+			// A function literal's value is what it returns: called
+			// where it stands, or through the variable it is
+			// assigned to, it reads what its results read.
+			returnsOf(x.Body, func(r *ast.ReturnStmt) {
+				for _, res := range r.Results {
+					live = live || a.readsLive(info, body, kind, res, given, seen)
+				}
+			})
 			return false
 		case *ast.SelectorExpr:
 			// The selection nearest the root that is made on an object

@@ -47,8 +47,8 @@ func (g driftGuards) firstWrite(from, to token.Pos) (*call, writeDesc) {
 		if w, ok := g.write(g.info, c); ok {
 			return &c, w
 		}
-		if len(c.own) == 1 && c.own[0].Parent() == g.fn {
-			for _, inner := range g.a.callsIn(c.own[0]) {
+		if closure := closureOf(c, g.fn); closure != nil {
+			for _, inner := range g.a.callsIn(closure) {
 				if w, ok := g.write(g.info, inner); ok {
 					return &inner, w
 				}
@@ -70,8 +70,8 @@ func (g driftGuards) firstWrite(from, to token.Pos) (*call, writeDesc) {
 			continue
 		}
 		calls := []call{c}
-		if len(c.own) == 1 && c.own[0].Parent() == g.fn {
-			calls = g.a.callsIn(c.own[0]) // a closure called there
+		if closure := closureOf(c, g.fn); closure != nil {
+			calls = g.a.callsIn(closure) // a closure called there
 		}
 		for _, h := range calls {
 			if h.known || len(h.own) == 0 || !handsOtherObject(g.info, h, g.kind) {
@@ -169,4 +169,16 @@ func parentsIn(b *ast.BlockStmt) map[ast.Node]ast.Node {
 		return true
 	})
 	return parents
+}
+
+// closureOf is the closure of fn a call made in fn runs, at once or
+// through the variable it is assigned to; the call of a generic function's
+// closure names the closure of every instance, and fn's own is the one.
+func closureOf(c call, fn *ssa.Function) *ssa.Function {
+	for _, own := range c.own {
+		if own.Parent() == fn {
+			return own
+		}
+	}
+	return nil
 }

@@ -210,16 +210,6 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	}
 	callSite := a.site(best.expr.Lparen)
 	callSite.Note = "dispatch"
-	delegates := candidates == 1 && lookup == nil && handed == nil && !removedByHelper && len(inBranch) == 0
-	if carrier, work := a.carriedCleanup(delegates, best, kind, removes); work != nil {
-		// The branch hands all of its work to one function that only
-		// wraps one call around the finalizer's removal: that function
-		// is the branch's body moved out of it, or the cleanup the
-		// branch delegates to, and the code does not say which.
-		return &cleanup{sites: []Site{ifSite, callSite, a.funcSite(carrier), a.site(work.expr.Lparen)}, removes: append(inBranch, bestRemoves...),
-			unsettled: fmt.Sprintf("the deletion branch's call at %s:%d runs only %s, whose one piece of work before it removes the finalizer is the call at %s:%d: the cleanup is %s as the branch's body moved out, or that call as the work it wraps",
-				callSite.File, callSite.Line, carrier.String(), a.site(work.expr.Lparen).File, a.site(work.expr.Lparen).Line, carrier.Name())}, removing
-	}
 	impls := a.implementationsFor(best.own, kind)
 	if len(impls) != 1 {
 		if len(impls) == 0 {
@@ -236,99 +226,6 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	primary := a.funcSite(impls[0])
 	primary.Primary = true
 	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...)}, removing
-}
-
-// carriedCleanup reports the function a deletion branch delegates to (the
-// one function of the tree it calls, besides tests, and it removes no
-// finalizer itself) when that function carries the branch's body: it removes
-// the finalizer (itself, by a call that applies the list without it, or
-// through a call that reaches a removal) after exactly one call of the
-// tree's that does work (no test, lookup or removal), and writes no other
-// object than the primary one. It returns the function and that call; nil
-// when the branch is no such delegation.
-func (a *analysis) carriedCleanup(delegates bool, best *call, kind *types.Named, removes []finOp) (*ssa.Function, *call) {
-	if !delegates || len(best.own) != 1 {
-		return nil, nil
-	}
-	carrier := best.own[0]
-	b := body(carrier)
-	if b == nil {
-		return nil, nil
-	}
-	info := a.infoAt(b.Pos())
-	removal := token.NoPos
-	for _, op := range removes {
-		if op.in == carrier && (removal == token.NoPos || op.pos < removal) {
-			removal = op.pos
-		}
-	}
-	var work []call
-	for _, c := range a.callsIn(carrier) {
-		if _, ok := a.writeOf(info, c); ok && !writesPrimary(info, c, kind) {
-			return nil, nil // it writes another object: work of its own
-		}
-		if c.known || len(c.own) == 0 || a.predicate(c, removes) || a.computesOnly(c) || a.lookup(c, removes) {
-			continue
-		}
-		removesHere := slices.ContainsFunc(removes, func(op finOp) bool { return op.in == carrier && op.pos == c.expr.Lparen })
-		if removesHere || a.reachesRemoval(c, removes) {
-			if removal == token.NoPos || c.expr.Pos() < removal {
-				removal = c.expr.Pos()
-			}
-			continue
-		}
-		if a.onLivePath(info, c, kind) {
-			continue // it runs only when the object is not being deleted
-		}
-		work = append(work, c)
-	}
-	if removal == token.NoPos || len(work) != 1 || work[0].expr.Pos() > removal {
-		return nil, nil
-	}
-	return carrier, &work[0]
-}
-
-// onLivePath reports whether a call sits in an if's body whose condition
-// holds only when the object is not being deleted
-// (obj.DeletionTimestamp.IsZero(), alone or as a term of an &&): it is not on
-// the deletion path.
-func (a *analysis) onLivePath(info *types.Info, c call, kind *types.Named) bool {
-	for _, n := range a.path(c.expr.Pos(), c.expr.End()) {
-		ifs, ok := n.(*ast.IfStmt)
-		if ok && ifs.Body.Pos() <= c.expr.Pos() && c.expr.End() <= ifs.Body.End() && a.holdsOnlyLive(info, ifs.Cond, kind) {
-			return true
-		}
-	}
-	return false
-}
-
-// holdsOnlyLive reports whether a condition holds only when the object is
-// not being deleted: a test that says so, or an && of which a term does.
-func (a *analysis) holdsOnlyLive(info *types.Info, cond ast.Expr, kind *types.Named) bool {
-	if e, ok := ast.Unparen(cond).(*ast.BinaryExpr); ok && e.Op == token.LAND {
-		return a.holdsOnlyLive(info, e.X, kind) || a.holdsOnlyLive(info, e.Y, kind)
-	}
-	return a.deletionTest(info, cond, kind) == -1
-}
-
-// writesPrimary reports whether a write call writes the primary object: a
-// known write's object is of its type, or a clientset write is handed it.
-func writesPrimary(info *types.Info, c call, kind *types.Named) bool {
-	if c.known {
-		holder := c.arg(c.fact.Obj)
-		if sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr); ok && c.fact.Obj < 0 {
-			holder = sel.X
-		}
-		return ofKind(info, holder, kind)
-	}
-	return passesKind(info, c, kind)
-}
-
-// reachesRemoval reports whether a call's functions reach a removal of the
-// finalizer.
-func (a *analysis) reachesRemoval(c call, removes []finOp) bool {
-	sub := a.prog.Reachable(c.own...)
-	return slices.ContainsFunc(removes, func(op finOp) bool { return sub.Has(op.in) })
 }
 
 // soleCall is the call a block is made of: its one statement returns the

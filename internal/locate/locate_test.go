@@ -80,6 +80,7 @@ var fixtures = []string{
 	"deadlineflows",
 	"genericguard",
 	"intervalrecv",
+	"inlineflows",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
@@ -445,13 +446,10 @@ func TestCreateOrUpdateDrift(t *testing.T) {
 	if testing.Short() {
 		t.Skip("heavy: make test-heavy runs it")
 	}
-	l := locateFixture(t, "applyflows")
-	if l.err != nil || len(l.ctrls) != 1 {
-		t.Fatalf("load: %v (%d controllers)", l.err, len(l.ctrls))
-	}
+	c := controllerNamed(t, "applyflows", "ExposeReconciler")
 	const lib = "sigs.k8s.io/controller-runtime@v0.24.1/pkg/controller/controllerutil/controllerutil.go"
 	got := map[string]bool{}
-	for _, s := range l.ctrls[0].Drift {
+	for _, s := range c.Drift {
 		if strings.HasPrefix(s.Step, "library-") {
 			got[fmt.Sprintf("%s %s:%d %s", s.Step, s.File, s.Line, s.Func)] = true
 		}

@@ -199,14 +199,7 @@ func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, all, nilErr
 			}
 		})
 	}
-	var readBlock *ssa.BasicBlock
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if ci, ok := instr.(ssa.CallInstruction); ok && reread.IsValid() && ci.Common().Pos() == reread {
-				readBlock = b
-			}
-		}
-	}
+	readBlock := a.blockRunning(fn, reread)
 	pick := func(rs []*ssa.Return) []*ssa.Return {
 		var out []*ssa.Return
 		for _, r := range rs {
@@ -460,4 +453,48 @@ func (a *analysis) onlyLogs(info *types.Info, fn *ssa.Function, list []ast.Stmt)
 		}
 	}
 	return true
+}
+
+// blockRunning is the block of fn that runs the call at pos: the block of
+// that call, or of fn's call of a closure whose literal holds it (a call
+// wrapped in a function literal called at once, or assigned and called
+// later, runs where the closure is called). It is nil when pos is not a
+// call of fn's body, or its closure is called from more than one block.
+func (a *analysis) blockRunning(fn *ssa.Function, pos token.Pos) *ssa.BasicBlock {
+	if !pos.IsValid() {
+		return nil
+	}
+	var found *ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if ci, ok := instr.(ssa.CallInstruction); ok && ci.Common().Pos() == pos {
+				return b
+			}
+		}
+	}
+	for _, e := range a.prog.CallsFrom(fn) {
+		if e.Site == nil || !closureHolds(fn, e.Callee.Func, pos) {
+			continue
+		}
+		if found != nil && found != e.Site.Block() {
+			return nil
+		}
+		found = e.Site.Block()
+	}
+	return found
+}
+
+// closureHolds reports whether callee is a closure made in fn (or in one
+// of fn's closures) whose literal holds pos.
+func closureHolds(fn, callee *ssa.Function, pos token.Pos) bool {
+	lit, ok := callee.Syntax().(*ast.FuncLit)
+	if !ok || pos < lit.Pos() || pos >= lit.End() {
+		return false
+	}
+	for p := callee.Parent(); p != nil; p = p.Parent() {
+		if p == fn {
+			return true
+		}
+	}
+	return false
 }

@@ -12,9 +12,9 @@ import (
 // restamp is how often a stamped Service is stamped again.
 const restamp = 20 * time.Minute // want "HandBackReconciler/trace:constant"
 
-// HandBackReconciler stamps Services. A Service never stamped is stamped
-// at once, a special case handing back stamp's result first; a held one
-// is looked at again soon; any other is stamped as the pass's last step,
+// HandBackReconciler stamps Services. A load balancer is stamped at once,
+// a special case handing back stamp's result first; an external name is
+// looked at again soon; any other is stamped as the pass's last step,
 // through stamp again. stamp's success return ends the pass as late as
 // the last return that hands it back: it is the steady state, not the
 // held case between the two.
@@ -28,10 +28,10 @@ func (r *HandBackReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 	if err := r.Get(ctx, req.NamespacedName, svc); err != nil { // want "HandBackReconciler/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if svc.Annotations["stamped"] == "" {
+	if svc.Spec.Type == corev1.ServiceTypeLoadBalancer {
 		return r.stamp(ctx, svc)
 	}
-	if svc.Annotations["held"] == "true" {
+	if svc.Spec.Type == corev1.ServiceTypeExternalName {
 		return ctrl.Result{RequeueAfter: pausedPoll}, nil // decoy: requeue-success (a special case between the two hand-backs)
 	}
 	return r.stamp(ctx, svc)
