@@ -52,12 +52,12 @@ func (g driftGuards) firstWrite(from, to token.Pos) (*call, writeDesc) {
 				if w, ok := g.write(g.info, inner); ok {
 					return &inner, w
 				}
-				if w, ok := g.helperWrite(inner, 0); ok {
+				if w, ok := g.helperWrite(g.a.infoAt(inner.expr.Pos()), inner, 0); ok {
 					return &inner, w
 				}
 			}
 		}
-		if w, ok := g.helperWrite(c, 0); ok {
+		if w, ok := g.helperWrite(g.info, c, 0); ok {
 			return &c, w
 		}
 	}
@@ -86,9 +86,11 @@ func (g driftGuards) firstWrite(from, to token.Pos) (*call, writeDesc) {
 }
 
 // helperWrite is the write made by the one declared function of the
-// tree's own a call runs, in its body or a helper it calls in turn.
-func (g driftGuards) helperWrite(c call, depth int) (writeDesc, bool) {
-	if c.known || len(c.own) != 1 || depth >= maxWriteHelpers || dynamicCall(&c) {
+// tree's own a call runs, in its body or a helper it calls in turn; not by
+// a helper handed the primary object and no other (read with info, the
+// calling function's): what it writes is the primary's own state.
+func (g driftGuards) helperWrite(info *types.Info, c call, depth int) (writeDesc, bool) {
+	if c.known || len(c.own) != 1 || depth >= maxWriteHelpers || dynamicCall(&c) || handsOnlyPrimary(info, c, g.kind) {
 		return writeDesc{}, false
 	}
 	callee := c.own[0]
@@ -99,15 +101,15 @@ func (g driftGuards) helperWrite(c call, depth int) (writeDesc, bool) {
 	if b == nil {
 		return writeDesc{}, false
 	}
-	info := g.a.infoAt(b.Pos())
-	if info == nil {
+	in := g.a.infoAt(b.Pos())
+	if in == nil {
 		return writeDesc{}, false
 	}
 	for _, inner := range g.a.callsIn(callee) {
-		if w, ok := g.write(info, inner); ok {
+		if w, ok := g.write(in, inner); ok {
 			return w, true
 		}
-		if w, ok := g.helperWrite(inner, depth+1); ok {
+		if w, ok := g.helperWrite(in, inner, depth+1); ok {
 			return w, true
 		}
 	}
@@ -181,4 +183,18 @@ func closureOf(c call, fn *ssa.Function) *ssa.Function {
 		}
 	}
 	return nil
+}
+
+// handsOnlyPrimary reports whether a call is handed the primary object
+// (by its type) and no object of another kind.
+func handsOnlyPrimary(info *types.Info, c call, kind *types.Named) bool {
+	if info == nil || kind == nil || handsOtherObject(info, c, kind) {
+		return false
+	}
+	for _, arg := range c.expr.Args {
+		if t := info.TypeOf(arg); t != nil && isKind(t, kind) {
+			return true
+		}
+	}
+	return false
 }

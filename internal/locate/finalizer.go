@@ -354,11 +354,13 @@ func finalizerAddRow(p *pass) Row {
 			calls = append(calls, s)
 		}
 	}
-	if len(sites) == 0 && len(ops.removes) > 0 {
+	if removes := slices.DeleteFunc(slices.Clone(ops.removes), p.atEntryTop); len(sites) == 0 && len(removes) > 0 {
 		// A finalizer removed that nothing is seen to add: the search
 		// missed the addition (a shape it does not read, a path it does
-		// not follow), or another component adds it. No proof either way.
-		s := p.a.site(ops.removes[0].pos)
+		// not follow), or another component adds it. No proof either
+		// way. (A removal made at the top of the entry's body, on every
+		// pass, drops a finalizer an older version added.)
+		s := p.a.site(removes[0].pos)
 		return ops.none(fmt.Sprintf("not settled: the finalizer is removed at %s:%d, but no addition of it is found on the reconcile path: it is made in a way ctrlcmp does not read, or by another component", s.File, s.Line))
 	}
 	if len(sites) == 0 {
@@ -367,6 +369,23 @@ func finalizerAddRow(p *pass) Row {
 	row := rowOf(sites, "")
 	row.Sites = append(row.Sites, calls...)
 	return row
+}
+
+// atEntryTop reports whether a change of a finalizer list is a statement of
+// the entry's body itself, outside any if, loop or closure.
+func (p *pass) atEntryTop(op finOp) bool {
+	b := body(p.f.entry)
+	if op.in != p.f.entry || b == nil {
+		return false
+	}
+	for _, st := range b.List {
+		if st.Pos() <= op.pos && op.pos < st.End() {
+			_, expr := st.(*ast.ExprStmt)
+			_, assign := st.(*ast.AssignStmt)
+			return expr || assign
+		}
+	}
+	return false
 }
 
 // finalizerCleanupRow cites the function the deletion branch runs.
