@@ -21,8 +21,12 @@ type driftGuards struct {
 	parents map[ast.Node]ast.Node
 }
 
-// maxWriteHelpers bounds the helpers followed to the write they make.
-const maxWriteHelpers = 2
+// maxWriteHelpers bounds the helpers followed to the write they make;
+// maxDesiredHelpers, those of a helper handed the desired object.
+const (
+	maxWriteHelpers   = 2
+	maxDesiredHelpers = 8
+)
 
 // write describes the write call c (read with info) makes: a write of the
 // cluster that is neither an event, a status write nor a write of the
@@ -52,16 +56,16 @@ func (g driftGuards) firstWrite(from, to token.Pos) (*call, writeDesc) {
 				if w, ok := g.write(g.info, inner); ok {
 					return &inner, w
 				}
-				if w, ok := g.helperWrite(g.a.infoAt(inner.expr.Pos()), inner, 0); ok {
+				if w, ok := g.helperWrite(g.a.infoAt(inner.expr.Pos()), inner, 0, maxWriteHelpers); ok {
 					return &inner, w
 				}
 			}
 		}
-		if w, ok := g.helperWrite(g.info, c, 0); ok {
+		if w, ok := g.helperWrite(g.info, c, 0, maxWriteHelpers); ok {
 			return &c, w
 		}
 	}
-	// Else the first call of a helper of the tree, at any depth, that is
+	// Else the first call of a helper of the tree, deeper, that is
 	// handed an object of another kind and writes
 	// (k8s.ForceUpdateStatefulSet(ctx, client, desired)): the helper's
 	// call applies the difference.
@@ -77,7 +81,7 @@ func (g driftGuards) firstWrite(from, to token.Pos) (*call, writeDesc) {
 			if h.known || len(h.own) == 0 || !handsOtherObject(g.info, h, g.kind) {
 				continue
 			}
-			if desc, ok := g.a.helperWrite(h, g.kind); ok {
+			if desc, ok := g.helperWrite(g.a.infoAt(h.expr.Pos()), h, 0, maxDesiredHelpers); ok {
 				return &h, desc
 			}
 		}
@@ -86,11 +90,11 @@ func (g driftGuards) firstWrite(from, to token.Pos) (*call, writeDesc) {
 }
 
 // helperWrite is the write made by the one declared function of the
-// tree's own a call runs, in its body or a helper it calls in turn; not by
-// a helper handed the primary object and no other (read with info, the
-// calling function's): what it writes is the primary's own state.
-func (g driftGuards) helperWrite(info *types.Info, c call, depth int) (writeDesc, bool) {
-	if c.known || len(c.own) != 1 || depth >= maxWriteHelpers || dynamicCall(&c) || handsOnlyPrimary(info, c, g.kind) {
+// tree's own a call runs, in its body or a helper it calls in turn (to max
+// calls deep); not by a helper handed the primary object and no other
+// (handsOnlyPrimary; info is the calling function's).
+func (g driftGuards) helperWrite(info *types.Info, c call, depth, max int) (writeDesc, bool) {
+	if c.known || len(c.own) != 1 || depth >= max || dynamicCall(&c) || g.handsOnlyPrimary(info, c) {
 		return writeDesc{}, false
 	}
 	callee := c.own[0]
@@ -109,7 +113,7 @@ func (g driftGuards) helperWrite(info *types.Info, c call, depth int) (writeDesc
 		if w, ok := g.write(in, inner); ok {
 			return w, true
 		}
-		if w, ok := g.helperWrite(in, inner, depth+1); ok {
+		if w, ok := g.helperWrite(in, inner, depth+1, max); ok {
 			return w, true
 		}
 	}
@@ -186,13 +190,18 @@ func closureOf(c call, fn *ssa.Function) *ssa.Function {
 }
 
 // handsOnlyPrimary reports whether a call is handed the primary object
-// (by its type) and no object of another kind.
-func handsOnlyPrimary(info *types.Info, c call, kind *types.Named) bool {
-	if info == nil || kind == nil || handsOtherObject(info, c, kind) {
+// (by its type) and no object of another kind, when the tree declares the
+// primary type: what such a helper writes is the primary's own state, as
+// writesOwnKind says of a write.
+func (g driftGuards) handsOnlyPrimary(info *types.Info, c call) bool {
+	if info == nil || g.kind == nil || handsOtherObject(info, c, g.kind) {
+		return false
+	}
+	if _, own := g.a.fileAt(g.kind.Obj().Pos()); !own {
 		return false
 	}
 	for _, arg := range c.expr.Args {
-		if t := info.TypeOf(arg); t != nil && isKind(t, kind) {
+		if t := info.TypeOf(arg); t != nil && isKind(t, g.kind) {
 			return true
 		}
 	}

@@ -48,22 +48,3 @@ func handsOtherObject(info *types.Info, c call, kind *types.Named) bool {
 	}
 	return false
 }
-
-// helperWrite is the first write, as driftWrite counts them, that a call
-// of the tree's own functions makes in their bodies or the functions they
-// call.
-func (a *analysis) helperWrite(c call, kind *types.Named) (writeDesc, bool) {
-	for _, g := range a.prog.Reachable(c.own...).Funcs() {
-		info := a.infoAt(posOf(g))
-		if info == nil {
-			continue
-		}
-		for _, inner := range a.callsIn(g) {
-			if a.driftWrite(info, inner, kind) {
-				desc, _ := a.writeOf(info, inner)
-				return desc, true
-			}
-		}
-	}
-	return writeDesc{}, false
-}
