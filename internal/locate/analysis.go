@@ -63,6 +63,9 @@ type analysis struct {
 	// onceLoops are, by function, its range loops whose body runs at
 	// least once (writes.go).
 	onceLoops map[*ssa.Function]map[*ssa.BasicBlock]int
+	// setters are, by struct field, the places that assign it
+	// (flow_handed.go).
+	setters map[*types.Var][]token.Pos
 }
 
 // warn records a problem met while locating, once.
@@ -96,7 +99,7 @@ func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analy
 		decls: map[*types.Func]*ast.FuncDecl{}, bySyntax: map[ast.Node]*ssa.Function{},
 		callees: map[token.Pos][]*ssa.Function{}, dynamic: map[token.Pos]*types.Func{}, calls: map[*ssa.Function][]call{},
 		declCalls: map[*ast.FuncDecl][]call{}, bodies: map[*types.Func]*flowBody{},
-		deps: map[string]*depPackage{}, condFlows: map[*types.Named]*condFlow{},
+		deps: map[string]*depPackage{}, condFlows: map[*types.Named]*condFlow{}, setters: map[*types.Var][]token.Pos{},
 		readHelpers: newReadHelperState()}
 	for _, p := range tree.Own {
 		for _, f := range p.Syntax {

@@ -89,6 +89,9 @@ type objParam struct {
 type condTarget struct {
 	t   int
 	via objParam
+	// off says the target is known to be another conditions list of
+	// the primary object than its status conditions (with ok false).
+	off bool
 }
 
 // condSummary is what a function does with conditions.
@@ -115,6 +118,10 @@ type condFlow struct {
 	// writes says whether a function, or one it reaches, writes to the
 	// API server (freshUnwritten).
 	writes map[*ssa.Function]bool
+	// condPath names the fields from the primary type down to its
+	// status conditions (Status, Conditions): the shallowest conditions
+	// slice it holds; nil when it holds none.
+	condPath []string
 }
 
 func (a *analysis) condFlowFor(kind *types.Named) *condFlow {
@@ -124,6 +131,17 @@ func (a *analysis) condFlowFor(kind *types.Named) *condFlow {
 	f := &condFlow{a: a, kind: kind, fl: &flowEngine{a: a, follow: takesConditions},
 		sums: map[*ast.FuncDecl]*condSummary{}, low: map[*ast.FuncDecl]int{}, members: map[*ast.FuncDecl][]*flowBody{},
 		cyclic: map[*ast.FuncDecl]bool{}, writes: map[*ssa.Function]bool{}}
+	if kind != nil {
+		f.condPath = conditionsPath(kind)
+		if st, _, _ := types.LookupFieldOrMethod(kind, true, kind.Obj().Pkg(), statusField); st != nil {
+			if v, ok := st.(*types.Var); ok && v.IsField() {
+				// The status' conditions come before any other field's.
+				if in := conditionsPath(v.Type()); in != nil {
+					f.condPath = append([]string{statusField}, in...)
+				}
+			}
+		}
+	}
 	a.condFlows[kind] = f
 	return f
 }

@@ -3,6 +3,7 @@ package locate
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 )
 
 // maxDepth bounds the steps a target is followed through locals.
@@ -18,8 +19,17 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 	}
 	info := r.info()
 	e = stripConversions(info, e)
+	// fields are the fields selected on the way down, innermost first;
+	// known is false once an accessor or a holder hides them.
+	var fields []string
+	known := true
 	for {
 		if r.isKind(info.TypeOf(e)) {
+			if known && !r.f.onConditionsPath(fields) {
+				// Another conditions list of the object (one an older
+				// API version keeps): not its status conditions.
+				return condTarget{off: true}, false
+			}
 			return condTarget{t: -1, via: r.paramOf(e)}, true
 		}
 		switch x := e.(type) {
@@ -28,11 +38,21 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 			if sel == nil {
 				return condTarget{}, false
 			}
+			if v, ok := sel.Obj().(*types.Var); ok && sel.Kind() == types.FieldVal && !v.Embedded() {
+				fields = append(fields, v.Name())
+			}
 			e = stripConversions(info, x.X)
 			continue
 		case *ast.CallExpr:
 			// An accessor of the object's conditions: ref.Conditions().
 			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && info.Selections[sel] != nil && info.Selections[sel].Kind() == types.MethodVal {
+				recv := info.TypeOf(sel.X)
+				if fs, ok := r.f.accessorFields(sel.Sel.Name); ok && (r.isKind(recv) || types.IsInterface(recv)) {
+					// The primary type's accessor: the fields it returns.
+					fields = append(fields, fs...)
+				} else {
+					known = false
+				}
 				e = stripConversions(info, sel.X)
 				continue
 			}
@@ -62,6 +82,7 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 				return condTarget{}, false
 			}
 			depth++
+			known = false
 			e = stripConversions(info, h)
 			continue
 		}
@@ -75,6 +96,11 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 	if v == nil {
 		return condTarget{}, false
 	}
+	if known && len(fields) > 0 && types.IsInterface(v.Type()) && !r.f.onConditionsPath(fields) {
+		// Fields of an interface value come from the primary type's
+		// accessor: another of its conditions lists.
+		return condTarget{off: true}, false
+	}
 	if i := r.b.paramIndex(v); i >= 0 {
 		if !r.b.dep && types.IsInterface(v.Type()) {
 			// A helper taking any object (conditions.Setter,
@@ -84,7 +110,7 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 		}
 		return condTarget{t: i}, true
 	}
-	if r.isKindStatus(v.Type()) && r.namedResult(v) {
+	if r.isKindStatus(v.Type()) && r.namedResult(v) && (!known || r.f.onConditionsPath(append(fields, statusField))) {
 		// A status of the primary's own type the function hands back
 		// as a named result (a status patch its caller applies to the
 		// object): its conditions are the object's.
@@ -95,16 +121,19 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 	}
 	seen[v] = true
 	param := -1
+	off := false
 	for _, d := range r.b.local().defs[v] {
 		if d.ranged {
 			continue
 		}
-		if to, ok := r.target(d.expr, depth+1, seen); ok {
+		to, ok := r.target(d.expr, depth+1, seen)
+		if ok {
 			if to.t < 0 {
 				return to, true
 			}
 			param = to.t
 		}
+		off = off || to.off
 	}
 	for _, w := range r.b.sinks(v) {
 		if to, ok := r.target(w, depth+1, seen); ok {
@@ -116,6 +145,10 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 	}
 	if param >= 0 {
 		return condTarget{t: param}, true
+	}
+	if off {
+		// Read from another conditions list of the object.
+		return condTarget{off: true}, false
 	}
 	if !r.b.dep && types.IsInterface(v.Type()) {
 		return condTarget{t: -1, via: r.paramOf(id)}, true
@@ -148,6 +181,71 @@ func (r *condReader) flowTarget(e ast.Expr, depth int, seen map[*types.Var]bool)
 		return condTarget{t: param}, true
 	}
 	return condTarget{}, false
+}
+
+// onConditionsPath reports whether fields, selected from the primary
+// object innermost first, stay on the path to its status conditions: a
+// part of it (the object, its Status), the conditions themselves, or
+// what lies within them. A primary type holding no conditions list
+// leaves every path open.
+func (f *condFlow) onConditionsPath(fields []string) bool {
+	for i, j := len(fields)-1, 0; i >= 0 && j < len(f.condPath); i, j = i-1, j+1 {
+		if fields[i] != f.condPath[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// accessorFields are the fields a method of the primary type returns
+// from its receiver (GetConditions returning o.Status.Conditions),
+// innermost first, when every return that selects from the receiver
+// selects the same fields.
+func (f *condFlow) accessorFields(name string) ([]string, bool) {
+	if f.kind == nil {
+		return nil, false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(f.kind), true, f.kind.Obj().Pkg(), name)
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return nil, false
+	}
+	b := f.a.ownBody(fn)
+	if b == nil {
+		b = f.a.depBody(fn)
+	}
+	if b == nil || len(b.params) == 0 {
+		return nil, false
+	}
+	var out []string
+	found, same := false, true
+	ast.Inspect(b.block(), func(n ast.Node) bool {
+		ret, ok := n.(*ast.ReturnStmt)
+		if _, lit := n.(*ast.FuncLit); lit || !ok || len(ret.Results) != 1 {
+			return !lit
+		}
+		var fs []string
+		e := ast.Unparen(ret.Results[0])
+		for {
+			sel, ok := e.(*ast.SelectorExpr)
+			if !ok {
+				break
+			}
+			if v, ok := b.info.Uses[sel.Sel].(*types.Var); ok && v.IsField() && !v.Embedded() {
+				fs = append(fs, v.Name())
+			}
+			e = ast.Unparen(sel.X)
+		}
+		if id, ok := e.(*ast.Ident); !ok || varOf(b.info, id) != b.params[0] || len(fs) == 0 {
+			return false
+		}
+		if found && !slices.Equal(out, fs) {
+			same = false
+		}
+		out, found = fs, true
+		return false
+	})
+	return out, found && same
 }
 
 // paramOf is the parameter an object expression selects from (obj,

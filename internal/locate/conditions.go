@@ -34,19 +34,44 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 	flow := a.condFlowFor(kind)
 	bodies, spans := a.reachedSpans(reach)
 	bound := &binding{f: flow, reach: reach, spans: spans, memo: map[objParam]bindState{}}
+	// onPrimary reports whether an effect sets a condition on the primary
+	// object on the reconcile path, and how the object is handed to it.
+	onPrimary := func(b *flowBody, eff condEffect) (bindState, bool) {
+		t := eff.typ
+		if eff.target >= 0 || !t.settled() || t.copied || !spans.holds(b, eff.site) {
+			return 0, false
+		}
+		h := handedPrimary
+		if eff.via.v != nil {
+			h = bound.toPrimary(eff.via)
+		}
+		// handedOther: handed another object by every caller on the
+		// reconcile path.
+		return h, h != handedOther
+	}
+	// mixed are the sites whose type is a constant on some paths and a
+	// value not followed on others: what they set is not settled.
+	mixed := map[token.Pos]bool{}
+	for _, b := range bodies {
+		for _, eff := range flow.summary(b).effects {
+			if _, ok := onPrimary(b, eff); ok && !eff.typ.followed() {
+				mixed[eff.site] = true
+			}
+		}
+	}
 	for _, b := range bodies {
 		for _, eff := range flow.summary(b).effects {
 			t := eff.typ
-			if eff.target >= 0 || !t.settled() || t.copied || !spans.holds(b, eff.site) {
+			h, ok := onPrimary(b, eff)
+			if !ok {
 				continue
 			}
-			h := handedPrimary
-			if eff.via.v != nil {
-				h = bound.toPrimary(eff.via)
-			}
-			if h == handedOther {
-				// Handed another object by every caller on the
-				// reconcile path.
+			if t.followed() && mixed[eff.site] {
+				s := a.site(eff.site)
+				at := fmt.Sprintf("%s:%d (%s, type %s on some paths, a value not followed on others)", s.File, s.Line, s.Func, t.value)
+				if !slices.Contains(unsure, at) {
+					unsure = append(unsure, at)
+				}
 				continue
 			}
 			if t.followed() && (h == handedMaybe || !spans.madeOnPath(b, eff.site)) {

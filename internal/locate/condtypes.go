@@ -3,6 +3,7 @@ package locate
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 )
 
 // conditionStruct reports whether t (or what it points to) is a condition:
@@ -36,6 +37,38 @@ func isConditionSlice(t types.Type) bool {
 	}
 	s, ok := deref(t).Underlying().(*types.Slice)
 	return ok && conditionStruct(s.Elem())
+}
+
+// conditionsPath names the fields from t down to the shallowest
+// conditions slice it holds (Status, Conditions), embedded fields left
+// out as a selector leaves them out; nil when it holds none within four
+// fields.
+func conditionsPath(t types.Type) []string {
+	type step struct {
+		t    types.Type
+		path []string
+	}
+	queue := []step{{t: t}}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		if isConditionSlice(s.t) && len(s.path) > 0 {
+			return s.path
+		}
+		st, ok := deref(s.t).Underlying().(*types.Struct)
+		if !ok || len(s.path) >= 4 {
+			continue
+		}
+		for i := 0; i < st.NumFields(); i++ {
+			f := st.Field(i)
+			path := s.path
+			if !f.Embedded() {
+				path = append(slices.Clip(path), f.Name())
+			}
+			queue = append(queue, step{t: f.Type(), path: path})
+		}
+	}
+	return nil
 }
 
 // isConditionTypeField reports whether sel reads the Type field of a

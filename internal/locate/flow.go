@@ -357,6 +357,9 @@ func (q *query) ident(b *flowBody, x *ast.Ident, path []string, depth int) []flo
 			out = append(out, q.values(b, st.value, path[n:], depth+1)...)
 		}
 	}
+	if !object {
+		out = append(out, q.storedByCalls(b, v, path)...)
+	}
 	if !made {
 		// Declared without a value and filled elsewhere (read from the
 		// API server into it): what it holds is copied, not made here.

@@ -23,6 +23,12 @@ import (
 
 // want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "requeue-success" "interval-trace" "drift"
 
+// LegacySetter is any object that keeps legacy conditions.
+type LegacySetter interface {
+	GetLegacyConditions() []metav1.Condition
+	SetLegacyConditions(cs []metav1.Condition)
+}
+
 // Conditioner is any status that sets conditions.
 type Conditioner interface {
 	SetCondition(c metav1.Condition)
@@ -64,6 +70,12 @@ func (r *PanelReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	}
 	markReady(&obj.Status)
 	setConditions(&obj.Status, metav1.Condition{Type: v1.PanelHealthy, Status: metav1.ConditionTrue, Reason: v1.PanelFine}) // want "condition-set:Healthy"
+	// Decoys: the legacy list is not Status.Conditions.
+	if obj.Status.Deprecated != nil {
+		meta.SetStatusCondition(&obj.Status.Deprecated.Legacy.Conditions, metav1.Condition{Type: v1.PanelLegacyReady, Status: metav1.ConditionTrue, Reason: v1.PanelFine})
+	}
+	setLegacy(&obj, v1.PanelLegacySynced)
+	meta.SetStatusCondition(&obj.Status.Conditions, summarise(v1.PanelPartsReady, summaryType(v1.PanelSummary)))
 	h := &panelHandler{panel: &obj}
 	h.markSeen()
 	setPanelCondition(&obj, metav1.Condition{Type: v1.PanelSynced, Status: metav1.ConditionTrue, Reason: "Synced"}) // want "condition-set:Synced"
@@ -88,6 +100,38 @@ func markReady(c Conditioner) {
 // markComplete sets Complete on any status.
 func markComplete(c Conditioner) {
 	c.SetCondition(metav1.Condition{Type: v1.PlateComplete, Status: metav1.ConditionTrue, Reason: "Done"})
+}
+
+// setLegacy sets one legacy condition on any object that keeps them.
+func setLegacy(to LegacySetter, t string) {
+	cs := to.GetLegacyConditions()
+	meta.SetStatusCondition(&cs, metav1.Condition{Type: t, Status: metav1.ConditionTrue, Reason: v1.PanelFine})
+	to.SetLegacyConditions(cs)
+}
+
+// summaryOptions say how a summary is made.
+type summaryOptions struct {
+	target string
+}
+
+// summaryOption changes how a summary is made.
+type summaryOption interface {
+	applyTo(o *summaryOptions)
+}
+
+// summaryType gives a summary another type than its source's.
+type summaryType string
+
+func (t summaryType) applyTo(o *summaryOptions) { o.target = string(t) }
+
+// summarise makes a summary condition of the source type, or of the type
+// an option gives it.
+func summarise(source string, opts ...summaryOption) metav1.Condition {
+	o := &summaryOptions{target: source}
+	for _, opt := range opts {
+		opt.applyTo(o)
+	}
+	return metav1.Condition{Type: o.target, Status: metav1.ConditionTrue, Reason: v1.PanelFine}
 }
 
 // setConditions sets each condition it is handed: their Status and Reason

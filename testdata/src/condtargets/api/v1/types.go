@@ -25,10 +25,31 @@ const (
 	PanelStale = "Stale"
 	// PlateComplete is the Plate's.
 	PlateComplete = "Complete"
+	// PanelLegacyReady and PanelLegacySynced are set only in the Panel's
+	// legacy conditions, a list kept for an older API version apart from
+	// Status.Conditions: not the Panel's status conditions.
+	// PanelSummary is the type a summary is given by an option, which
+	// ctrlcmp does not follow: the summary's type is not settled, and
+	// PanelPartsReady, the type it has without the option, is no answer.
+	PanelSummary      = "Summary"
+	PanelPartsReady   = "PartsReady"
+	PanelLegacyReady  = "LegacyReady"
+	PanelLegacySynced = "LegacySynced"
 )
 
 // PanelStatus is a Panel's observed state.
 type PanelStatus struct {
+	Conditions []metav1.Condition     `json:"conditions,omitempty"`
+	Deprecated *PanelDeprecatedStatus `json:"deprecated,omitempty"`
+}
+
+// PanelDeprecatedStatus holds what an older API version reported.
+type PanelDeprecatedStatus struct {
+	Legacy PanelLegacyStatus `json:"legacy"`
+}
+
+// PanelLegacyStatus holds the conditions of the older API version.
+type PanelLegacyStatus struct {
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }
 
@@ -40,6 +61,22 @@ type Panel struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 	Status            PanelStatus `json:"status,omitempty"`
+}
+
+// GetLegacyConditions returns the Panel's legacy conditions.
+func (in *Panel) GetLegacyConditions() []metav1.Condition {
+	if in.Status.Deprecated == nil {
+		return nil
+	}
+	return in.Status.Deprecated.Legacy.Conditions
+}
+
+// SetLegacyConditions replaces the Panel's legacy conditions.
+func (in *Panel) SetLegacyConditions(cs []metav1.Condition) {
+	if in.Status.Deprecated == nil {
+		in.Status.Deprecated = &PanelDeprecatedStatus{}
+	}
+	in.Status.Deprecated.Legacy.Conditions = cs
 }
 
 // DeepCopyObject copies the Panel.

@@ -1,0 +1,113 @@
+package locate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+)
+
+// A struct a body makes and then hands to a call (as the receiver of a
+// method, or by pointer) may have its fields set by that call: an options
+// value filled by the options it is applied (opts.apply(o) setting
+// o.target). The engine does not follow such a store back through the
+// call, so a field read after it is not settled by the value the body
+// stored: the stores elsewhere end the trail.
+
+// storedByCalls is the trail's end for a path below local v when v is
+// handed to a call and the field the path selects is set in another
+// function: nil when it is not.
+func (q *query) storedByCalls(b *flowBody, v *types.Var, path []string) []flowVal {
+	if len(path) == 0 || path[0] == elem {
+		return nil
+	}
+	st, ok := deref(v.Type()).Underlying().(*types.Struct)
+	if !ok || !handedToCall(b, v) {
+		return nil
+	}
+	var field *types.Var
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() == path[0] {
+			field = st.Field(i)
+		}
+	}
+	if field == nil {
+		return nil
+	}
+	for _, at := range q.fl.a.fieldSetters(field, b) {
+		if blk := b.block(); at < blk.Pos() || at >= blk.End() {
+			return []flowVal{{b: b, param: -1, end: at, why: "the field is also set here, by a function the value is handed to"}}
+		}
+	}
+	return nil
+}
+
+// handedToCall reports whether a call in b is handed v by pointer: as the
+// receiver of a method (v itself, or its address), or as an argument.
+func handedToCall(b *flowBody, v *types.Var) bool {
+	names := func(e ast.Expr) bool {
+		id, ok := stripAddr(ast.Unparen(e)).(*ast.Ident)
+		return ok && varOf(b.info, id) == v
+	}
+	_, isPtr := v.Type().Underlying().(*types.Pointer)
+	handed := false
+	ast.Inspect(b.block(), func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || handed {
+			return !handed
+		}
+		if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && names(sel.X) {
+			if s := b.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+				if sig, ok := s.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
+					_, ptrRecv := sig.Recv().Type().Underlying().(*types.Pointer)
+					handed = ptrRecv
+				}
+			}
+		}
+		for _, arg := range c.Args {
+			if _, addr := ast.Unparen(arg).(*ast.UnaryExpr); names(arg) && (isPtr || addr) {
+				handed = true
+			}
+		}
+		return !handed
+	})
+	return handed
+}
+
+// fieldSetters are the places that set a struct field by assignment
+// (x.f = v), in the tree's own functions and, for a dependency's field,
+// in its package's: sorted, computed once per field.
+func (a *analysis) fieldSetters(field *types.Var, b *flowBody) []token.Pos {
+	if at, ok := a.setters[field]; ok {
+		return at
+	}
+	var at []token.Pos
+	scan := func(info *types.Info, body *ast.BlockStmt) {
+		ast.Inspect(body, func(n ast.Node) bool {
+			if as, ok := n.(*ast.AssignStmt); ok {
+				for _, l := range as.Lhs {
+					if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && info.Uses[sel.Sel] == field {
+						at = append(at, sel.Pos())
+					}
+				}
+			}
+			return true
+		})
+	}
+	if b.dep && field.Pkg() != nil {
+		if dp := a.depPackage(field.Pkg().Path()); dp != nil {
+			for _, fb := range dp.funcs {
+				scan(fb.info, fb.decl.Body)
+			}
+		}
+	} else {
+		for _, fd := range a.ownFuncs() {
+			if info := a.infoAt(fd.Pos()); info != nil {
+				scan(info, fd.Body)
+			}
+		}
+	}
+	sort.Slice(at, func(i, j int) bool { return at[i] < at[j] })
+	a.setters[field] = at
+	return at
+}
