@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -74,6 +75,10 @@ type condEffect struct {
 	via    objParam
 	typ    typeSource
 	site   token.Pos
+	// origin names the condition the effect sets: the store that sets
+	// it, through the calls that lead there. Effects of one origin are
+	// the values one condition's type may have.
+	origin string
 }
 
 // objParam is a parameter that holds an object taken for the primary by
@@ -356,18 +361,18 @@ func (r *condReader) readCall(s *condSummary, e *ast.CallExpr) {
 					// callee settles, counted where it is set.
 					continue
 				}
-				r.recordAt(s, to, r.instantiate(eff.typ, args, callee.partial, variadicAt(callee, e, args)), e.Lparen)
+				r.recordAt(s, to, r.instantiate(eff.typ, args, callee.partial, variadicAt(callee, e, args)), e.Lparen, through(e.Lparen, eff))
 			case eff.target < 0 && !eff.typ.settled():
 				// Set on the primary object with a type the caller
 				// hands over.
-				r.record(s, -1, r.instantiate(eff.typ, args, callee.partial, variadicAt(callee, e, args)), e.Lparen)
+				r.recordAt(s, condTarget{t: -1}, r.instantiate(eff.typ, args, callee.partial, variadicAt(callee, e, args)), e.Lparen, through(e.Lparen, eff))
 			case eff.target >= 0 && eff.target < len(args) && callee.lit == nil:
 				if r.f.otherKind(callee, eff.target) {
 					// Set on an object of another kind: never the
 					// primary, whatever the call hands over.
 					continue
 				}
-				r.effect(s, args[eff.target], r.instantiate(eff.typ, args, callee.partial, variadicAt(callee, e, args)), e.Lparen)
+				r.effectOf(s, args[eff.target], r.instantiate(eff.typ, args, callee.partial, variadicAt(callee, e, args)), e.Lparen, through(e.Lparen, eff))
 			}
 		}
 	}
@@ -446,6 +451,11 @@ func (r *condReader) readStore(s *condSummary, lhs, rhs ast.Expr) {
 // is recorded with an unfollowed type, so that the row can say where the
 // trail ends.
 func (r *condReader) effect(s *condSummary, target ast.Expr, srcs []typeSource, site token.Pos) {
+	r.effectOf(s, target, srcs, site, fmt.Sprint(site))
+}
+
+// effectOf is effect for a condition of the given origin.
+func (r *condReader) effectOf(s *condSummary, target ast.Expr, srcs []typeSource, site token.Pos, origin string) {
 	if target == nil {
 		return
 	}
@@ -453,23 +463,23 @@ func (r *condReader) effect(s *condSummary, target ast.Expr, srcs []typeSource, 
 	if !ok {
 		return
 	}
-	r.recordAt(s, to, srcs, site)
+	r.recordAt(s, to, srcs, site, origin)
 }
 
-// record records the types set on a target (-1: the primary object; else
-// a parameter) at site.
-func (r *condReader) record(s *condSummary, t int, srcs []typeSource, site token.Pos) {
-	r.recordAt(s, condTarget{t: t}, srcs, site)
+// through is the origin of a callee's effect seen at the call at site.
+func through(site token.Pos, eff condEffect) string {
+	return fmt.Sprint(site, "/", eff.origin)
 }
 
-// recordAt records the types set on a resolved target at site.
-func (r *condReader) recordAt(s *condSummary, to condTarget, srcs []typeSource, site token.Pos) {
+// recordAt records the types set on a resolved target at site, for a
+// condition of the given origin.
+func (r *condReader) recordAt(s *condSummary, to condTarget, srcs []typeSource, site token.Pos, origin string) {
 	if len(srcs) == 0 {
 		srcs = []typeSource{unfollowed}
 	}
 	for _, ty := range srcs {
 		ty.partial = ty.partial || r.b.partial
-		eff := condEffect{target: to.t, via: to.via, typ: ty, site: site}
+		eff := condEffect{target: to.t, via: to.via, typ: ty, site: site, origin: origin}
 		if !slices.ContainsFunc(s.effects, func(o condEffect) bool { return sameEffect(o, eff) }) {
 			s.effects = append(s.effects, eff)
 		}
@@ -479,7 +489,7 @@ func (r *condReader) recordAt(s *condSummary, to condTarget, srcs []typeSource, 
 // sameEffect reports whether two effects set the same type source on the
 // same target at the same site.
 func sameEffect(a, b condEffect) bool {
-	return a.target == b.target && a.via == b.via && a.site == b.site && a.typ.value == b.typ.value && a.typ.k == b.typ.k &&
+	return a.target == b.target && a.via == b.via && a.site == b.site && a.origin == b.origin && a.typ.value == b.typ.value && a.typ.k == b.typ.k &&
 		a.typ.param == b.typ.param && slices.Equal(a.typ.path, b.typ.path) && a.typ.truth == b.typ.truth &&
 		a.typ.statusParam == b.typ.statusParam && a.typ.partial == b.typ.partial && a.typ.copied == b.typ.copied &&
 		a.typ.end == b.typ.end

@@ -49,13 +49,14 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 		// reconcile path.
 		return h, h != handedOther
 	}
-	// mixed are the sites whose type is a constant on some paths and a
-	// value not followed on others: what they set is not settled.
-	mixed := map[token.Pos]bool{}
+	// mixed are the conditions whose type is a constant on some paths
+	// and a value not followed on others, by origin: what they set is
+	// not settled.
+	mixed := map[string]bool{}
 	for _, b := range bodies {
 		for _, eff := range flow.summary(b).effects {
 			if _, ok := onPrimary(b, eff); ok && !eff.typ.followed() {
-				mixed[eff.site] = true
+				mixed[eff.origin] = true
 			}
 		}
 	}
@@ -66,7 +67,7 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 			if !ok {
 				continue
 			}
-			if t.followed() && mixed[eff.site] {
+			if t.followed() && mixed[eff.origin] {
 				s := a.site(eff.site)
 				at := fmt.Sprintf("%s:%d (%s, type %s on some paths, a value not followed on others)", s.File, s.Line, s.Func, t.value)
 				if !slices.Contains(unsure, at) {
@@ -125,6 +126,10 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 		return none("not settled: a condition is set on the primary object at " + listSites(lost) + ", with a type that could not be followed to a constant")
 	}
 	if len(names) == 0 {
+		if at, ok := a.appliedCondition(bodies, spans); ok {
+			s := a.site(at)
+			return none(fmt.Sprintf("not settled: a condition is built as an apply configuration at %s:%d (%s), which ctrlcmp does not follow to the object it is applied to", s.File, s.Line, s.Func))
+		}
 		kindName := "the primary object"
 		if kind != nil {
 			kindName = "the " + kind.Obj().Name()
@@ -177,6 +182,30 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 		out[0].Note = strings.TrimPrefix(out[0].Note+"; "+note, "; ")
 	}
 	return Row{Sites: out}
+}
+
+// appliedCondition is the first place on the reconcile path that makes a
+// condition apply configuration (a condition whose Type is a pointer, as
+// applyconfiguration-gen makes them), whose way to an object the
+// condition flow does not follow.
+func (a *analysis) appliedCondition(bodies []*flowBody, sp spans) (token.Pos, bool) {
+	at := token.NoPos
+	for _, b := range bodies {
+		ast.Inspect(b.block(), func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok || at.IsValid() {
+				return !at.IsValid()
+			}
+			if applyCondition(b.info.TypeOf(c)) && sp.holds(b, c.Pos()) {
+				at = c.Pos()
+			}
+			return true
+		})
+		if at.IsValid() {
+			return at, true
+		}
+	}
+	return at, false
 }
 
 // countOf says how many of a thing there are: "1 function", "3 functions".

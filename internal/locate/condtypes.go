@@ -9,24 +9,40 @@ import (
 // conditionStruct reports whether t (or what it points to) is a condition:
 // a struct with a string Type field and a Status field.
 func conditionStruct(t types.Type) bool {
+	typ, ok := conditionTypeField(t)
+	return ok && isString(typ)
+}
+
+// applyCondition reports whether t (or what it points to) is a condition
+// apply configuration: a struct with a Type field that points to a string
+// and a Status field.
+func applyCondition(t types.Type) bool {
+	typ, ok := conditionTypeField(t)
+	p, isPtr := typ.(*types.Pointer)
+	return ok && isPtr && isString(p.Elem())
+}
+
+// conditionTypeField is the type of the Type field of t (or what it points
+// to), when t is a struct with a Type and a Status field.
+func conditionTypeField(t types.Type) (types.Type, bool) {
 	if t == nil {
-		return false
+		return nil, false
 	}
 	st, ok := deref(t).Underlying().(*types.Struct)
 	if !ok {
-		return false
+		return nil, false
 	}
-	hasType, hasStatus := false, false
+	var typ types.Type
+	hasStatus := false
 	for i := 0; i < st.NumFields(); i++ {
-		f := st.Field(i)
-		switch f.Name() {
+		switch f := st.Field(i); f.Name() {
 		case "Type":
-			hasType = isString(f.Type())
+			typ = f.Type()
 		case "Status":
 			hasStatus = true
 		}
 	}
-	return hasType && hasStatus
+	return typ, typ != nil && hasStatus
 }
 
 // isConditionSlice reports whether t is a slice of conditions (or a
