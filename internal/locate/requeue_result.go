@@ -455,6 +455,14 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 			errClass = "nil"
 		}
 	}
+	// return ctrl.Result{RequeueAfter: res.RequeueAfter}, … after res, err
+	// := r.inner(…): the duration is inner's, made at its returns, which
+	// are the sites, handed back here.
+	if after && errClass == "nil" {
+		if ce := copiedResultCall(info, body(fn), literalAfter(res)); ce != nil && a.followResults(fn, info, s, ce, sc, w, out) {
+			return
+		}
+	}
 	// Where the result's RequeueAfter was stored into it (result.RequeueAfter
 	// = d under a condition), that condition guards the wait too.
 	g = max(g, rv.guard)
@@ -478,4 +486,61 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		class = ClassImmediate
 	}
 	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, ret: s, at: at, afterWork: afterWork, via: via})
+}
+
+// literalAfter is the RequeueAfter field's value in a result literal.
+func literalAfter(res ast.Expr) ast.Expr {
+	lit, ok := ast.Unparen(res).(*ast.CompositeLit)
+	if !ok {
+		return nil
+	}
+	for _, el := range lit.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "RequeueAfter" {
+				return kv.Value
+			}
+		}
+	}
+	return nil
+}
+
+// copiedResultCall is the call whose result's RequeueAfter the expression
+// copies (res.RequeueAfter, res defined once by res, err := f(…) in body);
+// nil for any other expression.
+func copiedResultCall(info *types.Info, b *ast.BlockStmt, e ast.Expr) *ast.CallExpr {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if e == nil || !ok || sel.Sel.Name != "RequeueAfter" || b == nil {
+		return nil
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v := varOf(info, id)
+	if v == nil {
+		return nil
+	}
+	var found *ast.CallExpr
+	defs := 0
+	ast.Inspect(b, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			lid, ok := l.(*ast.Ident)
+			if !ok || varOf(info, lid) != v {
+				continue
+			}
+			defs++
+			if i == 0 && len(as.Rhs) == 1 && len(as.Lhs) == 2 {
+				found, _ = ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+			}
+		}
+		return true
+	})
+	if defs != 1 {
+		return nil
+	}
+	return found
 }

@@ -5,7 +5,8 @@
 // hands the work's error to a helper that hands it to another; one
 // dispatches to two helpers that each wait a different interval; one ends
 // by returning a helper's results whole; one hands a helper's results back
-// from a special case and again at its end.
+// from a special case and again at its end; one copies a helper's interval
+// into its own result.
 package controller
 
 import (
@@ -15,7 +16,7 @@ import (
 
 // want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "drift"
 
-// Setup registers the six reconcilers.
+// Setup registers the seven reconcilers.
 func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.ConfigMap{}).Complete(&DelegateReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
@@ -27,6 +28,9 @@ func Setup(mgr ctrl.Manager) error {
 		return err
 	}
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.Pod{}).Complete(&ForwardReconciler{Client: mgr.GetClient()}); err != nil {
+		return err
+	}
+	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.PersistentVolumeClaim{}).Complete(&CopyReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
 	}
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.Service{}).Complete(&HandBackReconciler{Client: mgr.GetClient()}); err != nil {
