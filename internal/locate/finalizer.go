@@ -21,6 +21,9 @@ type finOp struct {
 	// calls are, when the finalizer is a parameter of a helper, the calls
 	// of the helper on the reconcile path, each with the value it passes.
 	calls []finOp
+	// whole says the op sets the list whole (SetFinalizers(v),
+	// obj.Finalizers = v) to a value in which no new finalizer is found.
+	whole bool
 }
 
 // finalizerOps are the changes and tests of finalizer lists on the
@@ -76,7 +79,7 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 					op.value = v
 					adds = append(adds, op)
 				} else {
-					op.value = nil
+					op.value, op.whole = nil, true
 					removes = append(removes, op)
 				}
 			}
@@ -100,6 +103,7 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 					op.value, op.info, op.in = v, vinfo, in
 					adds = append(adds, op)
 				} else {
+					op.whole = true
 					removes = append(removes, op)
 				}
 			}
@@ -429,6 +433,11 @@ func finalizerRemoveRow(p *pass) Row {
 	}
 	if len(sites) == 0 {
 		return ops.none("nothing reachable from the entry removes the finalizer")
+	}
+	if len(ops.adds) == 0 && !slices.ContainsFunc(removes, func(op finOp) bool { return !op.whole }) {
+		// Only lists set whole, and no addition anywhere: a list the
+		// flow does not follow may as well be the one that adds.
+		return none(fmt.Sprintf("not settled: the finalizers are set whole at %s:%d to a list in which ctrlcmp finds no new finalizer, and no addition is found: whether that list adds or removes one is not followed", sites[0].File, sites[0].Line))
 	}
 	return rowOf(sites, "")
 }

@@ -47,6 +47,20 @@ func TestFinalizerNoneIsSearched(t *testing.T) {
 	}
 }
 
+// TestFinalizerComputedList: a finalizer list computed by a helper that
+// tests DeletionTimestamp and written whole, with the deletion's work done
+// inline after the write (finproof's TallyReconciler), leaves every
+// finalizer row not settled: no certain none for the cleanup, no guessed
+// removal at the whole write.
+func TestFinalizerComputedList(t *testing.T) {
+	c := controllerNamed(t, "finproof", "TallyReconciler")
+	for _, id := range []string{locate.RowFinalizerConst, locate.RowFinalizerAdd, locate.RowFinalizerCleanup, locate.RowFinalizerRemove} {
+		if r := c.Rows[id]; !strings.HasPrefix(r.None, "not settled") {
+			t.Errorf("%s: %q, want not settled", id, r.None)
+		}
+	}
+}
+
 // TestResyncOfThePrimary: an event-driven client-go controller cites the
 // resync period of the factory its primary type's informer comes from, not
 // that of a factory made first for another type; and a dependency handed
