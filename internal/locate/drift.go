@@ -285,6 +285,13 @@ func boolFromCall(info *types.Info, body ast.Node, id *ast.Ident) *ast.CallExpr 
 	if b, ok := v.Type().Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
 		return nil
 	}
+	return onlyCallDef(info, body, v)
+}
+
+// onlyCallDef is the call whose first result v holds, when body assigns
+// v once and that from a call alone (v := f(…), v, x := f(…)); nil
+// otherwise.
+func onlyCallDef(info *types.Info, body ast.Node, v *types.Var) *ast.CallExpr {
 	var from *ast.CallExpr
 	n := 0
 	ast.Inspect(body, func(node ast.Node) bool {

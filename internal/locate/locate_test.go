@@ -699,21 +699,10 @@ func TestConditionTrailEnds(t *testing.T) {
 // condition flow does not follow to the object, leaves the condition
 // types not settled, naming where it is built, instead of a false none.
 func TestAppliedConditionNotSettled(t *testing.T) {
-	l := locateFixture(t, "condhelpers")
-	if l.err != nil {
-		t.Fatalf("load: %v", l.err)
+	row := controllerNamed(t, "condhelpers", "WidgetApplier").Rows[locate.RowConditionTypes]
+	if !strings.HasPrefix(row.None, "not settled") || !strings.Contains(row.None, "controller/applier.go:33 ") {
+		t.Errorf("condition-types %q: want not settled, naming the apply configuration at applier.go:33", row.None)
 	}
-	for _, c := range l.ctrls {
-		if c.Name != "WidgetApplier" {
-			continue
-		}
-		row := c.Rows[locate.RowConditionTypes]
-		if !strings.HasPrefix(row.None, "not settled") || !strings.Contains(row.None, "controller/applier.go:33 ") {
-			t.Errorf("condition-types %q: want not settled, naming the apply configuration at applier.go:33", row.None)
-		}
-		return
-	}
-	t.Fatal("no WidgetApplier")
 }
 
 // TestHandedObserveDeletion checks that a generated reconciler's requeue

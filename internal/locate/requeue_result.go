@@ -505,8 +505,8 @@ func literalAfter(res ast.Expr) ast.Expr {
 }
 
 // copiedResultCall is the call whose result's RequeueAfter the expression
-// copies (res.RequeueAfter, res defined once by res, err := f(…) in body);
-// nil for any other expression.
+// copies (res.RequeueAfter, res defined once by res, err := f(…) in body,
+// or res := f(…)); nil for any other expression.
 func copiedResultCall(info *types.Info, b *ast.BlockStmt, e ast.Expr) *ast.CallExpr {
 	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
 	if e == nil || !ok || sel.Sel.Name != "RequeueAfter" || b == nil {
@@ -520,27 +520,5 @@ func copiedResultCall(info *types.Info, b *ast.BlockStmt, e ast.Expr) *ast.CallE
 	if v == nil {
 		return nil
 	}
-	var found *ast.CallExpr
-	defs := 0
-	ast.Inspect(b, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok {
-			return true
-		}
-		for i, l := range as.Lhs {
-			lid, ok := l.(*ast.Ident)
-			if !ok || varOf(info, lid) != v {
-				continue
-			}
-			defs++
-			if i == 0 && len(as.Rhs) == 1 && len(as.Lhs) == 2 {
-				found, _ = ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
-			}
-		}
-		return true
-	})
-	if defs != 1 {
-		return nil
-	}
-	return found
+	return onlyCallDef(info, b, v)
 }
