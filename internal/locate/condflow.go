@@ -337,7 +337,11 @@ func (r *condReader) readCall(s *condSummary, e *ast.CallExpr) {
 		r.effect(s, c.arg(c.fact.Obj), srcs, e.Lparen)
 		return
 	}
-	for _, callee := range r.f.fl.callees(r.b, e) {
+	callees := r.f.fl.callees(r.b, e)
+	if len(callees) == 0 {
+		r.unread(s, e, c)
+	}
+	for _, callee := range callees {
 		sum := r.f.summary(callee)
 		args := r.f.a.callArgs(r.info(), e, callee)
 		for _, eff := range sum.effects {
@@ -374,6 +378,33 @@ func (r *condReader) readCall(s *condSummary, e *ast.CallExpr) {
 				}
 				r.effectOf(s, args[eff.target], r.instantiate(eff.typ, args, callee.partial, variadicAt(callee, e, args)), e.Lparen, through(e.Lparen, eff))
 			}
+		}
+	}
+}
+
+// unread records, for a call handed the primary object (or what holds
+// its conditions) whose function could set conditions on it but whose
+// body the flow cannot read (a dependency's package that does not load,
+// an interface method no own type implements), a condition set there
+// with a type not followed: the types found elsewhere are not the whole
+// list.
+func (r *condReader) unread(s *condSummary, e *ast.CallExpr, c call) {
+	if c.fn == nil || !takesConditions(c.fn) || r.f.a.fileOwn(c.fn.Pos()) && !isInterfaceMethod(c.fn) {
+		return
+	}
+	args := e.Args
+	if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok && r.info().Selections[sel] != nil {
+		args = append([]ast.Expr{sel.X}, args...)
+	}
+	for _, arg := range args {
+		if !holdsConditions(r.info().TypeOf(arg), 0) {
+			continue
+		}
+		if to, ok := r.target(arg, 0, map[*types.Var]bool{}); ok && to.t < 0 {
+			src := unfollowed
+			src.end, src.why = e.Lparen, fmt.Sprintf("handed to %s, whose body is not read", c.fn.Name())
+			r.recordAt(s, to, []typeSource{src}, e.Lparen, fmt.Sprint(e.Lparen))
+			return
 		}
 	}
 }

@@ -93,6 +93,8 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 				if t.end.IsValid() {
 					if e := a.site(t.end); e.File != s.File || e.Line != s.Line {
 						at = fmt.Sprintf("%s:%d (%s; its type's trail ends at %s:%d, %s)", s.File, s.Line, s.Func, e.File, e.Line, t.why)
+					} else if t.why != "" {
+						at = fmt.Sprintf("%s:%d (%s; %s)", s.File, s.Line, s.Func, t.why)
 					}
 				}
 				if !slices.Contains(lost, at) {

@@ -61,6 +61,18 @@ func TestFinalizerComputedList(t *testing.T) {
 	}
 }
 
+// TestConditionsHandedUnread: the Panel's conditions handed to a method of
+// an interface no type of the tree implements (condtargets' plugin
+// Marker) may get types the flow cannot read: the row names that call as
+// not settled beyond the types it lists.
+func TestConditionsHandedUnread(t *testing.T) {
+	c := controllerNamed(t, "condtargets", "PanelReconciler")
+	p, ok := c.Rows[locate.RowConditionTypes].Primary()
+	if !ok || !strings.Contains(p.Note, "controller/panel.go:86 ") || !strings.Contains(p.Note, "handed to Mark") {
+		t.Errorf("condition-types: %+v, want a note naming the plugin's Mark at panel.go:86 as not settled", p)
+	}
+}
+
 // TestResyncOfThePrimary: an event-driven client-go controller cites the
 // resync period of the factory its primary type's informer comes from, not
 // that of a factory made first for another type; and a dependency handed

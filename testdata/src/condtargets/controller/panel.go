@@ -34,9 +34,16 @@ type Conditioner interface {
 	SetCondition(c metav1.Condition)
 }
 
+// Marker marks a Panel's conditions: a plugin the tree only declares (no
+// type of the tree implements it), so what it sets is not read.
+type Marker interface {
+	Mark(conds *[]metav1.Condition)
+}
+
 // PanelReconciler reconciles Panels.
 type PanelReconciler struct {
 	client.Client
+	Plugin Marker
 }
 
 // Reconcile marks the Panel ready and synced, and the Plate of the same
@@ -75,6 +82,9 @@ func (r *PanelReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		meta.SetStatusCondition(&obj.Status.Deprecated.Legacy.Conditions, metav1.Condition{Type: v1.PanelLegacyReady, Status: metav1.ConditionTrue, Reason: v1.PanelFine})
 	}
 	setLegacy(&obj, v1.PanelLegacySynced)
+	if r.Plugin != nil {
+		r.Plugin.Mark(&obj.Status.Conditions)
+	}
 	meta.SetStatusCondition(&obj.Status.Conditions, summarise(v1.PanelPartsReady, summaryType(v1.PanelSummary)))
 	h := &panelHandler{panel: &obj}
 	h.markSeen()
