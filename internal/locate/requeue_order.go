@@ -3,6 +3,9 @@ package locate
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
 )
 
 // How two returns of one function stand to each other in its syntax: the
@@ -118,21 +121,48 @@ func (a *analysis) latestHandBacks(chain []retHop) []retHop {
 			if _, lit := n.(*ast.FuncLit); lit {
 				return false
 			}
-			r, ok := n.(*ast.ReturnStmt)
-			if !ok || r.Pos() <= chain[i].pos || len(r.Results) == 0 {
+			var handed ast.Expr
+			switch st := n.(type) {
+			case *ast.ReturnStmt:
+				if len(st.Results) > 0 {
+					handed = st.Results[0]
+				}
+			case *ast.AssignStmt:
+				// r0, r1 = f(…) into the named results a bare return
+				// hands back.
+				if len(st.Rhs) == 1 && assignsResults(info, chain[i].in, st.Lhs) {
+					handed = st.Rhs[0]
+				}
+			}
+			if handed == nil || n.Pos() <= chain[i].pos {
 				return true
 			}
-			ce, ok := ast.Unparen(r.Results[0]).(*ast.CallExpr)
+			ce, ok := ast.Unparen(handed).(*ast.CallExpr)
 			if !ok {
 				return true
 			}
 			if c := a.makeCall(info, ce, chain[i].in); !c.known && len(c.own) == 1 && c.own[0] == next {
-				chain[i].pos = r.Pos()
+				chain[i].pos = n.Pos()
 			}
 			return true
 		})
 	}
 	return chain
+}
+
+// assignsResults reports whether lhs are fn's named results, in order.
+func assignsResults(info *types.Info, fn *ssa.Function, lhs []ast.Expr) bool {
+	res := fn.Signature.Results()
+	if res.Len() != len(lhs) || res.Len() == 0 {
+		return false
+	}
+	for i, l := range lhs {
+		id, ok := ast.Unparen(l).(*ast.Ident)
+		if !ok || res.At(i).Name() == "" || info.Uses[id] != res.At(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // steadier settles which of two success returns is the steady state: the

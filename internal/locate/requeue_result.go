@@ -36,6 +36,9 @@ type retSite struct {
 	// opaque is a result built by an expression ctrlcmp does not follow
 	// (a call of a result builder); its class is then unknown.
 	opaque ast.Expr
+	// copyOpen says the result is opaque because a helper copies into
+	// it the interval of a result it is handed (resultValue.copyOpen).
+	copyOpen bool
 	// errOpen says the error the site hands back is not followed either
 	// (named results assigned, or handed by address, where the walk
 	// cannot tell): it may be a failure.
@@ -226,11 +229,19 @@ func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
 		}
 	}
 	// A site whose error is not followed, nearer the success path than
-	// the failure chosen, may be the main work's failure.
+	// the failure chosen, may be the main work's failure; so may one
+	// inside a result not followed there (a helper's interval copied).
 	for i := range rets {
-		if r := &rets[i]; primary != nil && unsettledErr == "" && r.errOpen && r.in == primary.in && r.pos > primary.pos {
-			s := a.site(r.pos)
+		r := &rets[i]
+		if primary == nil || unsettledErr != "" || r.in != primary.in || r.pos <= primary.pos {
+			continue
+		}
+		s := a.site(r.pos)
+		switch {
+		case r.errOpen:
 			unsettledErr = fmt.Sprintf("not settled: what is handed back at %s:%d is not followed (%s): a failure there may be the main work's", s.File, s.Line, r.note)
+		case r.copyOpen && success == nil:
+			unsettledErr = fmt.Sprintf("not settled: the result handed back at %s:%d is not followed: the main work's failure may be where it is made", s.File, s.Line)
 		}
 	}
 	var errSites []Site
@@ -428,7 +439,7 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	if res != nil {
 		var ok bool
 		if rv, ok = a.resultValue(fn, res, w.kind); !ok {
-			*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: rv.opaque, via: via})
+			*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: rv.opaque, copyOpen: rv.copyOpen, via: via})
 			return
 		}
 	}
@@ -459,7 +470,7 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	// := r.inner(…): the duration is inner's, made at its returns, which
 	// are the sites, handed back here.
 	if after && errClass == "nil" {
-		if ce := copiedResultCall(info, body(fn), literalAfter(res)); ce != nil && a.followResults(fn, info, s, ce, sc, w, out) {
+		if ce := copiedResultCall(info, body(fn), rv.copied); ce != nil && a.followResults(fn, info, at, ce, sc, w, out) {
 			return
 		}
 	}
@@ -486,22 +497,6 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		class = ClassImmediate
 	}
 	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, ret: s, at: at, afterWork: afterWork, via: via})
-}
-
-// literalAfter is the RequeueAfter field's value in a result literal.
-func literalAfter(res ast.Expr) ast.Expr {
-	lit, ok := ast.Unparen(res).(*ast.CompositeLit)
-	if !ok {
-		return nil
-	}
-	for _, el := range lit.Elts {
-		if kv, ok := el.(*ast.KeyValueExpr); ok {
-			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "RequeueAfter" {
-				return kv.Value
-			}
-		}
-	}
-	return nil
 }
 
 // copiedResultCall is the call whose result's RequeueAfter the expression

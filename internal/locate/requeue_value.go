@@ -28,6 +28,12 @@ type resultValue struct {
 	// guard is what the conditions around a store of RequeueAfter into a
 	// result variable (result.RequeueAfter = d) test.
 	guard guard
+	// copied is, for a result literal of the returning function that
+	// copies another result's interval (RequeueAfter: inner.RequeueAfter),
+	// that selector; copyOpen says a helper's literal copies the interval
+	// of a result handed to it, which is not followed (opaque is set).
+	copied   ast.Expr
+	copyOpen bool
 }
 
 // resultValue follows a returned result to the Result literals that reach
@@ -62,6 +68,11 @@ func (a *analysis) resultValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 			continue
 		}
 		if v.b != b {
+			if sel, ok := ast.Unparen(after).(*ast.SelectorExpr); ok && typeKey(v.b.info.TypeOf(sel.X)) == typeResult {
+				// A helper copying the interval of a result it is
+				// handed: where that result is made is not followed.
+				return resultValue{opaque: res, copyOpen: true}, false
+			}
 			// Built by a helper: the trace starts at the call.
 			out.after, out.interval = res, namedBy(v.b.info, after)
 			continue
@@ -70,7 +81,7 @@ func (a *analysis) resultValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 		if sel, ok := ast.Unparen(after).(*ast.SelectorExpr); ok && typeKey(v.b.info.TypeOf(sel.X)) == typeResult {
 			// RequeueAfter: inner.RequeueAfter, copied from another
 			// result: what that result holds.
-			out.after = nil
+			out.after, out.copied = nil, after
 			for _, w := range fl.values(b, after) {
 				if w.zero || w.e == nil {
 					continue
