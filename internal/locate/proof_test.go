@@ -51,13 +51,20 @@ func TestFinalizerNoneIsSearched(t *testing.T) {
 // tests DeletionTimestamp and written whole, with the deletion's work done
 // inline after the write (finproof's TallyReconciler), leaves every
 // finalizer row not settled: no certain none for the cleanup, no guessed
-// removal at the whole write.
+// removal at the whole write. A flag set on deletion before a removal that
+// runs anyway (MigrateReconciler) stays a settled none.
 func TestFinalizerComputedList(t *testing.T) {
 	c := controllerNamed(t, "finproof", "TallyReconciler")
 	for _, id := range []string{locate.RowFinalizerConst, locate.RowFinalizerAdd, locate.RowFinalizerCleanup, locate.RowFinalizerRemove} {
 		if r := c.Rows[id]; !strings.HasPrefix(r.None, "not settled") {
 			t.Errorf("%s: %q, want not settled", id, r.None)
 		}
+	}
+	// A deletion branch that only sets a flag, before a removal that runs
+	// either way, is a settled none.
+	m := controllerNamed(t, "finproof", "MigrateReconciler").Rows[locate.RowFinalizerCleanup]
+	if _, has := m.Primary(); has || m.None == "" || strings.HasPrefix(m.None, "not settled") {
+		t.Errorf("MigrateReconciler finalizer-cleanup: %q, want a settled none", m.None)
 	}
 }
 

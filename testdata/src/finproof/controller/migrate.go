@@ -17,7 +17,8 @@ const legacyFinalizer = "finproof.example.com/legacy" // want "MigrateReconciler
 
 // MigrateReconciler drops the legacy finalizer from every ConfigMap, on
 // every pass, outside any deletion branch: nothing adds it any more, and
-// that none is the answer, not a missed addition.
+// that none is the answer, not a missed addition. A branch on the deletion
+// only notes it in a flag: no cleanup function, a settled none.
 type MigrateReconciler struct {
 	client.Client
 }
@@ -27,6 +28,15 @@ func (r *MigrateReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	var cm corev1.ConfigMap
 	if err := r.Get(ctx, req.NamespacedName, &cm); err != nil { // want "MigrateReconciler/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	// A branch on the deletion that only notes it: the removal below runs
+	// either way, with no cleanup function.
+	deleting := false
+	if !cm.DeletionTimestamp.IsZero() {
+		deleting = true
+	}
+	if cm.Labels["finproof.example.com/frozen"] == "true" && !deleting {
+		return ctrl.Result{}, nil
 	}
 	controllerutil.RemoveFinalizer(&cm, legacyFinalizer) // want "MigrateReconciler/finalizer-remove"
 	return ctrl.Result{}, r.Update(ctx, &cm)             // want "MigrateReconciler/requeue-error" "MigrateReconciler/write-always"
