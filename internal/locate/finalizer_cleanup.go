@@ -204,8 +204,9 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	}
 	removing := len(inBranch) > 0 || reaching != nil || removedByHelper
 	best := cmp.Or(handed, withObj, reaching, first, lookup)
-	if best == nil && len(inBranch) == 0 && !removedByHelper {
-		// A branch that neither works nor removes the finalizer: a
+	if best == nil && len(inBranch) == 0 && !removedByHelper && slices.ContainsFunc(removes, func(op finOp) bool { return op.whole }) {
+		// A branch that neither works nor removes the finalizer, where
+		// the finalizers are written whole from a computed list: a
 		// function computing what to do (the finalizers to keep) for
 		// its caller, whose use of the value is not read here.
 		return &cleanup{sites: []Site{ifSite}, unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, calls no function of the tree and removes no finalizer itself: what its caller does on deletion with the value it makes is not followed", ifSite.File, ifSite.Line)}, removing
