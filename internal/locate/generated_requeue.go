@@ -224,6 +224,12 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 					a.eventReturnsPassing(callee, param, sc, seen, out, bare)
 					continue
 				}
+				if a.combinesErrors(callee) {
+					// The helper fails on nothing of its own: each
+					// error handed to it is this return's event.
+					a.classifyErrorArgs(fn, info, r, ce, at, sc, seen, out, bare)
+					continue
+				}
 				a.eventReturns(callee, sc, seen, out, bare)
 			}
 			return
@@ -234,6 +240,52 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 		site.class = ClassTerminal
 	}
 	*out = append(*out, site)
+}
+
+// classifyErrorArgs classifies, at one return, the errors and events a
+// call hands to a helper that combinesErrors: one site per class.
+func (a *analysis) classifyErrorArgs(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, ce *ast.CallExpr, at ast.Node, sc scope, seen map[*ssa.Function]bool, out *[]retSite, bare map[token.Pos]bool) {
+	from := len(*out)
+	for _, arg := range ce.Args {
+		if t := info.TypeOf(arg); t != nil && (typeKey(t) == typeEvent || types.Identical(t, errorType)) {
+			a.classifyEvent(fn, info, r, arg, at, sc, seen, out, bare)
+		}
+	}
+	kept := (*out)[:from]
+	for _, s := range (*out)[from:] {
+		if !slices.ContainsFunc(kept[from:], func(k retSite) bool { return k.pos == s.pos && k.class == s.class }) {
+			kept = append(kept, s)
+		}
+	}
+	*out = kept
+}
+
+// combinesErrors reports whether an own function returning one value
+// takes errors or events and hands back, at every return, nil or a value
+// made from them (joined, wrapped, one of them): a helper that combines
+// its caller's failures and fails on nothing of its own.
+func (a *analysis) combinesErrors(fn *ssa.Function) bool {
+	b := body(fn)
+	if b == nil || fn.Signature.Results().Len() != 1 {
+		return false
+	}
+	info := a.infoAt(b.Pos())
+	carried := map[*types.Var]bool{}
+	for i := 0; i < fn.Signature.Params().Len(); i++ {
+		if p := fn.Signature.Params().At(i); typeKey(p.Type()) == typeEvent || types.Identical(p.Type(), errorType) {
+			carried[p] = true
+		}
+	}
+	if len(carried) == 0 {
+		return false
+	}
+	taint(info, b, carried)
+	combines, some := true, false
+	a.eventResults(fn, info, b, scope{}, func(_ *ast.ReturnStmt, e ast.Expr, _ ast.Node, _ scope, settled bool) {
+		some = true
+		combines = combines && settled && (e == nil || isNil(info, e) || mentions(info, e, carried))
+	})
+	return some && combines
 }
 
 // classifyHeld classifies an event held in a local variable (ev :=
