@@ -696,8 +696,9 @@ const (
 )
 
 // finalizeOutcome says what FinalizeKind returns on its success path (the
-// returns no condition guards): eventNil when they are all nil,
-// eventNormal when they are all normal events, "" otherwise.
+// returns no condition guards): eventNil when they are all nil when the
+// pass succeeds (nilOnSuccess), eventNormal when they are all normal
+// events, "" otherwise.
 func (a *analysis) finalizeOutcome(fn *ssa.Function) string {
 	if a.normalEventReturn(fn) != "" {
 		return eventNormal
@@ -708,17 +709,33 @@ func (a *analysis) finalizeOutcome(fn *ssa.Function) string {
 	}
 	info := a.infoAt(b.Pos())
 	allNil, some := true, false
-	a.eventResults(fn, info, b, scope{}, func(_ *ast.ReturnStmt, e ast.Expr, _ ast.Node, sc scope, settled bool) {
+	a.eventResults(fn, info, b, scope{}, func(r *ast.ReturnStmt, e ast.Expr, at ast.Node, sc scope, settled bool) {
 		if sc.guard != guardNone {
 			return
 		}
 		some = true
-		allNil = allNil && settled && (e == nil || isNil(info, e))
+		allNil = allNil && settled && (e == nil || isNil(info, e) || a.nilOnSuccess(fn, info, r, e, at))
 	})
 	if some && allNil {
 		return eventNil
 	}
 	return ""
+}
+
+// nilOnSuccess reports whether a returned error is nil when the pass
+// succeeds: an error a test found nil on every path to the return, or the
+// error of a write the return hands back (return client.Delete(…)), which
+// is nil when the write succeeds and an API error, never an event, when
+// it fails.
+func (a *analysis) nilOnSuccess(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, e ast.Expr, at ast.Node) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return at == ast.Node(r) && testedNilReturn(fn, r)
+	case *ast.CallExpr:
+		_, write := a.writeOf(info, a.makeCall(info, e, fn))
+		return write
+	}
+	return false
 }
 
 // eventBranch says on which outcome of the hand-written method a change of

@@ -183,6 +183,11 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 		return
 	}
 	e = ast.Unparen(e)
+	if _, ok := e.(*ast.Ident); ok && at == ast.Node(r) && testedNilReturn(fn, r) {
+		// An error returned only where a test found it nil (return err
+		// after `if err != nil { return err }`): a success.
+		return
+	}
 	if id, ok := e.(*ast.Ident); ok && a.classifyHeld(fn, info, r, id, at, sc, seen, out, bare) {
 		return
 	}
@@ -240,6 +245,46 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 		site.class = ClassTerminal
 	}
 	*out = append(*out, site)
+}
+
+// testedNilReturn reports whether a return of one value hands back a
+// value that a test against nil found nil on every path to the return.
+func testedNilReturn(fn *ssa.Function, r *ast.ReturnStmt) bool {
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || ret.Pos() != r.Return || len(ret.Results) != 1 {
+			continue
+		}
+		return nilTestAbove(ret, returnedValue(ret)) == testedNil
+	}
+	return false
+}
+
+// returnedValue is the value a return of one result hands back, seen
+// through conversions between interface types and, in a function that
+// defers, through the result's slot (the return stores the value there,
+// runs the deferred calls and loads it back).
+func returnedValue(ret *ssa.Return) ssa.Value {
+	v := ret.Results[0]
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		instrs := ret.Block().Instrs
+		for i := len(instrs) - 1; i >= 0; i-- {
+			if st, ok := instrs[i].(*ssa.Store); ok && st.Addr == load.X {
+				v = st.Val
+				break
+			}
+		}
+	}
+	for {
+		switch c := v.(type) {
+		case *ssa.ChangeInterface:
+			v = c.X
+		case *ssa.ChangeType:
+			v = c.X
+		default:
+			return v
+		}
+	}
 }
 
 // classifyErrorArgs classifies, at one return, the errors and events a

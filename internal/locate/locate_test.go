@@ -52,6 +52,7 @@ var fixtures = []string{
 	"knative-handed",
 	"knative-shapes",
 	"knative-legacyfin",
+	"knative-finwrite",
 	"finapply",
 	"findispatch",
 	"finlib",
