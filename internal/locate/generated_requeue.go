@@ -307,8 +307,9 @@ func (a *analysis) classifyErrorArgs(fn *ssa.Function, info *types.Info, r *ast.
 
 // combinesErrors reports whether an own function returning one value
 // takes errors or events and hands back, at every return, nil or a value
-// made from them (joined, wrapped, one of them): a helper that combines
-// its caller's failures and fails on nothing of its own.
+// made from them alone (madeOnlyFrom: one of them, or joined or wrapped
+// by a library call): a helper that combines its caller's failures and
+// fails on nothing of its own.
 func (a *analysis) combinesErrors(fn *ssa.Function) bool {
 	b := body(fn)
 	if b == nil || fn.Signature.Results().Len() != 1 {
@@ -324,13 +325,46 @@ func (a *analysis) combinesErrors(fn *ssa.Function) bool {
 	if len(carried) == 0 {
 		return false
 	}
-	taint(info, b, carried)
 	combines, some := true, false
 	a.eventResults(fn, info, b, scope{}, func(_ *ast.ReturnStmt, e ast.Expr, _ ast.Node, _ scope, settled bool) {
 		some = true
-		combines = combines && settled && (e == nil || isNil(info, e) || mentions(info, e, carried))
+		combines = combines && settled && (e == nil || isNil(info, e) || a.madeOnlyFrom(fn, info, e, carried))
 	})
 	return some && combines
+}
+
+// madeOnlyFrom reports whether every error or event an expression holds
+// or makes is one of the variables carried, or a library call handed some
+// of them and no other error (errors.Join(a, b), fmt.Errorf("%w", a),
+// a.Error() formatted): a call of the tree's own functions, another
+// variable or a field may hold a failure of its own.
+func (a *analysis) madeOnlyFrom(fn *ssa.Function, info *types.Info, e ast.Expr, carried map[*types.Var]bool) bool {
+	ok := true
+	check := func(x ast.Expr) bool {
+		switch x := ast.Unparen(x).(type) {
+		case *ast.Ident:
+			v, isVar := info.Uses[x].(*types.Var)
+			return isVar && carried[v]
+		case *ast.CallExpr:
+			if len(a.makeCall(info, x, fn).own) > 0 {
+				return false
+			}
+			return slices.ContainsFunc(x.Args, func(arg ast.Expr) bool { return mentions(info, arg, carried) })
+		}
+		return false
+	}
+	ast.Inspect(e, func(n ast.Node) bool {
+		x, isExpr := n.(ast.Expr)
+		if !ok || !isExpr {
+			return ok
+		}
+		if t := info.TypeOf(x); t == nil || !isErrorType(t) && typeKey(t) != typeEvent || isNil(info, x) {
+			return true
+		}
+		ok = check(x)
+		return ok
+	})
+	return ok
 }
 
 // classifyHeld classifies an event held in a local variable (ev :=
