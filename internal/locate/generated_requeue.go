@@ -292,7 +292,7 @@ func returnedValue(ret *ssa.Return) ssa.Value {
 func (a *analysis) classifyErrorArgs(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, ce *ast.CallExpr, at ast.Node, sc scope, seen map[*ssa.Function]bool, out *[]retSite, bare map[token.Pos]bool) {
 	from := len(*out)
 	for _, arg := range ce.Args {
-		if t := info.TypeOf(arg); t != nil && (typeKey(t) == typeEvent || types.Identical(t, errorType)) {
+		if t := info.TypeOf(arg); t != nil && isErrorOrEvent(t) {
 			a.classifyEvent(fn, info, r, arg, at, sc, seen, out, bare)
 		}
 	}
@@ -318,7 +318,7 @@ func (a *analysis) combinesErrors(fn *ssa.Function) bool {
 	info := a.infoAt(b.Pos())
 	carried := map[*types.Var]bool{}
 	for i := 0; i < fn.Signature.Params().Len(); i++ {
-		if p := fn.Signature.Params().At(i); typeKey(p.Type()) == typeEvent || types.Identical(p.Type(), errorType) {
+		if p := fn.Signature.Params().At(i); isErrorOrEvent(p.Type()) {
 			carried[p] = true
 		}
 	}
@@ -331,6 +331,12 @@ func (a *analysis) combinesErrors(fn *ssa.Function) bool {
 		combines = combines && settled && (e == nil || isNil(info, e) || a.madeOnlyFrom(fn, info, e, carried))
 	})
 	return some && combines
+}
+
+// isErrorOrEvent reports whether a value of type t is handed back as an
+// error or a reconciler event.
+func isErrorOrEvent(t types.Type) bool {
+	return isErrorType(t) || typeKey(t) == typeEvent
 }
 
 // madeOnlyFrom reports whether every error or event an expression holds
@@ -358,7 +364,7 @@ func (a *analysis) madeOnlyFrom(fn *ssa.Function, info *types.Info, e ast.Expr, 
 		if !ok || !isExpr {
 			return ok
 		}
-		if t := info.TypeOf(x); t == nil || !isErrorType(t) && typeKey(t) != typeEvent || isNil(info, x) {
+		if t := info.TypeOf(x); t == nil || !isErrorOrEvent(t) || isNil(info, x) {
 			return true
 		}
 		ok = check(x)
@@ -452,7 +458,7 @@ func (a *analysis) passedError(fn *ssa.Function) (int, *types.Var) {
 	info := a.infoAt(b.Pos())
 	for i := 0; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)
-		if typeKey(p.Type()) != typeEvent && !types.Identical(p.Type(), errorType) {
+		if !isErrorOrEvent(p.Type()) {
 			continue
 		}
 		carried := map[*types.Var]bool{p: true}
