@@ -97,6 +97,7 @@ var representative = map[string]bool{
 	"condhelpers": true, "finproof": true, "depqueue": true, "condflows": true,
 	"requeueflows": true, "knative": true, "linedir": true,
 	"knative-nofinalizer": true, "knative-enqueueafter": true, "resyncflows": true,
+	"knative-legacyfin": true,
 }
 
 // located is what the tests read of a located fixture: the tree's root
