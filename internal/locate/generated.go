@@ -709,12 +709,12 @@ func (a *analysis) finalizeOutcome(fn *ssa.Function) string {
 	}
 	info := a.infoAt(b.Pos())
 	allNil, some := true, false
-	a.eventResults(fn, info, b, scope{}, func(r *ast.ReturnStmt, e ast.Expr, at ast.Node, sc scope, settled bool) {
+	a.eventResults(fn, info, b, scope{}, func(r *ast.ReturnStmt, e ast.Expr, _ ast.Node, sc scope, settled bool) {
 		if sc.guard != guardNone {
 			return
 		}
 		some = true
-		allNil = allNil && settled && (e == nil || isNil(info, e) || a.nilOnSuccess(fn, info, r, e, at))
+		allNil = allNil && settled && (e == nil || isNil(info, e) || a.nilOnSuccess(fn, info, r, e))
 	})
 	if some && allNil {
 		return eventNil
@@ -727,10 +727,10 @@ func (a *analysis) finalizeOutcome(fn *ssa.Function) string {
 // error of a write the return hands back (return client.Delete(…)), which
 // is nil when the write succeeds and an API error, never an event, when
 // it fails.
-func (a *analysis) nilOnSuccess(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, e ast.Expr, at ast.Node) bool {
+func (a *analysis) nilOnSuccess(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, e ast.Expr) bool {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
-		return at == ast.Node(r) && testedNilReturn(fn, r)
+		return testedNilReturn(fn, r)
 	case *ast.CallExpr:
 		_, write := a.writeOf(info, a.makeCall(info, e, fn))
 		return write

@@ -183,7 +183,7 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 		return
 	}
 	e = ast.Unparen(e)
-	if _, ok := e.(*ast.Ident); ok && at == ast.Node(r) && testedNilReturn(fn, r) {
+	if _, ok := e.(*ast.Ident); ok && testedNilReturn(fn, r) {
 		// An error returned only where a test found it nil (return err
 		// after `if err != nil { return err }`): a success.
 		return
@@ -261,12 +261,13 @@ func testedNilReturn(fn *ssa.Function, r *ast.ReturnStmt) bool {
 }
 
 // returnedValue is the value a return of one result hands back, seen
-// through conversions between interface types and, in a function that
-// defers, through the result's slot (the return stores the value there,
-// runs the deferred calls and loads it back).
+// through conversions between interface types and through the result's
+// slot (a named result, or the slot of a function that defers: the value
+// stored there in the return's block, unless a closure captures the slot
+// and may change it after).
 func returnedValue(ret *ssa.Return) ssa.Value {
 	v := ret.Results[0]
-	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL && !capturedSlot(load.X) {
 		instrs := ret.Block().Instrs
 		for i := len(instrs) - 1; i >= 0; i-- {
 			if st, ok := instrs[i].(*ssa.Store); ok && st.Addr == load.X {
@@ -285,6 +286,20 @@ func returnedValue(ret *ssa.Return) ssa.Value {
 			return v
 		}
 	}
+}
+
+// capturedSlot reports whether a closure captures a local slot.
+func capturedSlot(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return true
+	}
+	for _, r := range *refs {
+		if _, ok := r.(*ssa.MakeClosure); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // classifyErrorArgs classifies, at one return, the errors and events a
@@ -306,7 +321,7 @@ func (a *analysis) classifyErrorArgs(fn *ssa.Function, info *types.Info, r *ast.
 }
 
 // combinesErrors reports whether an own function returning one value
-// takes errors or events and hands back, at every return, nil or a value
+// takes several errors or events and hands back, at every return, nil or a value
 // made from them alone (madeOnlyFrom: one of them, or joined or wrapped
 // by a library call): a helper that combines its caller's failures and
 // fails on nothing of its own.
@@ -322,7 +337,9 @@ func (a *analysis) combinesErrors(fn *ssa.Function) bool {
 			carried[p] = true
 		}
 	}
-	if len(carried) == 0 {
+	if len(carried) < 2 {
+		// One error handed in and handed back is a branch moved into a
+		// helper (or a helper finishing a pass): its returns are its own.
 		return false
 	}
 	combines, some := true, false
