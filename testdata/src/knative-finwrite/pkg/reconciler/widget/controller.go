@@ -23,6 +23,7 @@ func NewController(ctx context.Context, cs versioned.Interface) *controller.Impl
 	secretInformer := secretinformer.Get(ctx)
 	r := &Reconciler{client: http.DefaultClient, kube: kubeclient.Get(ctx)}
 	impl := widgetreconciler.NewImpl(ctx, r, cs, widgetInformer.Lister())
+	r.probes = newProber(impl.EnqueueAfter)
 
 	// decoy: an audit queue of its own watches Widgets too; its handler is
 	// not this controller's watch

@@ -16,15 +16,35 @@ import (
 	widgetsv1 "example.com/fixtures/knative-finwrite/pkg/apis/widgets/v1"
 )
 
+// recheckAfter is how long a Widget whose probe passed waits before the
+// next probe.
+const recheckAfter = 10 * time.Minute // want "trace:constant"
+
 // Reconciler probes a Widget's source with the credentials of the Secret
 // named after it, and deletes that Secret when the Widget goes.
-type Reconciler struct { // want-none "drift" "requeue-success" "interval-trace"
+type Reconciler struct { // want-none "drift"
 	client *http.Client
 	kube   kubernetes.Interface
+	probes *prober
 }
 
-// ReconcileKind probes the source, within a deadline; the Widget is probed
-// again only when it changes.
+// prober schedules the next probe through the controller's queue.
+type prober struct {
+	recheck func(interface{}, time.Duration)
+}
+
+// newProber keeps the delayed enqueue it is handed.
+func newProber(recheck func(interface{}, time.Duration)) *prober {
+	return &prober{recheck: recheck}
+}
+
+// schedule brings the Widget back after recheckAfter.
+func (p *prober) schedule(w *widgetsv1.Widget) {
+	p.recheck(w, recheckAfter) // want "requeue-success" "trace:return"
+}
+
+// ReconcileKind probes the source, within a deadline, and schedules the
+// next probe through the prober.
 func (r *Reconciler) ReconcileKind(ctx context.Context, w *widgetsv1.Widget) reconciler.Event { // want "reconcile-entry"
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
@@ -38,6 +58,7 @@ func (r *Reconciler) ReconcileKind(ctx context.Context, w *widgetsv1.Widget) rec
 		return err // want "requeue-error"
 	}
 	w.Status.MarkProbed(nil)
+	r.probes.schedule(w)
 	// decoy: err is nil here, the test above returned every other value
 	return err
 }
