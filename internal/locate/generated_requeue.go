@@ -547,13 +547,15 @@ func (a *analysis) enqueuedAfter(f *found) *timedRequeue {
 // storedFuncFact is the knowledge table's fact of the function a call of a
 // function-valued field runs, when every value the tree stores in the
 // field names that one function (a method value, impl.EnqueueAfter),
-// stored as it is or handed to the constructor that stores it.
+// stored as it is or handed to the constructor that stores it; the field
+// may be handed through a generic identity at the call (via(r.f)(…)).
 func (a *analysis) storedFuncFact(c call) (Fact, bool) {
-	sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr)
+	info := a.infoAt(c.expr.Pos())
+	sel, ok := ast.Unparen(a.passedFun(info, c.expr.Fun)).(*ast.SelectorExpr)
 	if !ok {
 		return Fact{}, false
 	}
-	field, ok := a.infoAt(c.expr.Pos()).Uses[sel.Sel].(*types.Var)
+	field, ok := info.Uses[sel.Sel].(*types.Var)
 	if !ok || !field.IsField() {
 		return Fact{}, false
 	}
