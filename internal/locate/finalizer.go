@@ -22,7 +22,8 @@ type finOp struct {
 	// of the helper on the reconcile path, each with the value it passes.
 	calls []finOp
 	// whole says the op sets the list whole (SetFinalizers(v),
-	// obj.Finalizers = v) to a value in which no new finalizer is found.
+	// obj.Finalizers = v) to a value in which no new finalizer is found,
+	// and no removed one either.
 	whole bool
 }
 
@@ -103,7 +104,8 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 					op.value, op.info, op.in = v, vinfo, in
 					adds = append(adds, op)
 				} else {
-					op.whole = true
+					op.value = a.removedValue(info, n)
+					op.whole = op.value == nil
 					removes = append(removes, op)
 				}
 			}
@@ -230,6 +232,8 @@ func ofKind(info *types.Info, e ast.Expr, kind *types.Named) bool {
 }
 
 // appended reports whether e is append(list, x...) and returns the last x.
+// An append spreading a slice of a finalizer list appends no new
+// finalizer: append(l[:i], l[i+1:]...) removes element i.
 func appended(info *types.Info, e ast.Expr) (ast.Expr, bool) {
 	c, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok || len(c.Args) < 2 {
@@ -242,7 +246,19 @@ func appended(info *types.Info, e ast.Expr) (ast.Expr, bool) {
 	if b, ok := info.Uses[id].(*types.Builtin); !ok || b.Name() != "append" {
 		return nil, false
 	}
-	return c.Args[len(c.Args)-1], true
+	last := c.Args[len(c.Args)-1]
+	if c.Ellipsis.IsValid() && fieldOf(info, sliced(last)) == fieldFinalizers {
+		return nil, false
+	}
+	return last, true
+}
+
+// sliced is the list a slice expression slices (e itself when it is none).
+func sliced(e ast.Expr) ast.Expr {
+	if s, ok := ast.Unparen(e).(*ast.SliceExpr); ok {
+		return s.X
+	}
+	return e
 }
 
 // appendedValue is the value the right side of an assignment appends, and

@@ -64,9 +64,11 @@ func (a *analysis) depFinalizerOps(fns []*ssa.Function, kind *types.Named) depFi
 				// A method of the tree's own interface that the call graph
 				// resolves to no implementation: where the search ends,
 				// unless every implementation in its package is promoted
-				// from a library the knowledge table covers (a generated
-				// clientset's methods change no finalizer).
-				if a.coveredImplementations(c.fn) {
+				// from a library the knowledge table covers, or it is a
+				// generated typed client's write (a generated clientset's
+				// methods change no finalizer: a write sends the object it
+				// is handed, whose finalizers the search has read).
+				if _, write := clientsetVerb(c.fn.Type().(*types.Signature)); write || a.coveredImplementations(c.fn) {
 					continue
 				}
 				s := a.site(c.expr.Lparen)

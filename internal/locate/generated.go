@@ -319,10 +319,7 @@ func (p *pass) generatedRows(rows map[string]Row) {
 // cleanup; without, none.
 func (p *pass) generatedFinalizerRows(g *generatedKind, rows map[string]Row) {
 	if g.finalizeKind == nil {
-		reason := fmt.Sprintf("no finalizer: %s does not implement the generated Finalizer (no %s method), so the generated reconciler neither adds nor removes one", syncName(g.reconcileKind), generatedFinalizeMethod)
-		for _, id := range []string{RowFinalizerConst, RowFinalizerAdd, RowFinalizerCleanup, RowFinalizerRemove} {
-			rows[id] = noneAfter(reason, "the type implementing the generated Interface, checked against the generated Finalizer interface")
-		}
+		p.handWrittenFinalizerRows(g, rows)
 		return
 	}
 	adds, removes := p.generatedFinalizerOps()
@@ -394,6 +391,38 @@ func (p *pass) generatedFinalizerRows(g *generatedKind, rows map[string]Row) {
 	call := p.a.site(g.finalizeAt)
 	call.Note = "the generated code runs it once the object is being deleted"
 	rows[RowFinalizerCleanup] = Row{Sites: []Site{cleanup, call}}
+}
+
+// handWrittenFinalizerRows answers the finalizer rows of a type that does
+// not implement the generated Finalizer: the generated reconciler neither
+// adds nor removes one, and runs nothing once the object is being deleted,
+// so what is left is what the hand-written code reached from ReconcileKind
+// does to the object's list. ReconcileKind runs only while the object is
+// not being deleted: a removal there drops a finalizer from a live object
+// (one an older version added), which nothing of this controller needs.
+func (p *pass) handWrittenFinalizerRows(g *generatedKind, rows map[string]Row) {
+	reason := fmt.Sprintf("no finalizer: %s does not implement the generated Finalizer (no %s method), so the generated reconciler neither adds nor removes one", syncName(g.reconcileKind), generatedFinalizeMethod)
+	searched := "the type implementing the generated Interface, checked against the generated Finalizer interface"
+	p.finOps = p.a.finalizerOps(p.a.prog.Reachable(g.reconcileKind).Funcs(), p.kind())
+	p.cleanupRes = nil
+	ops := p.finOps
+	if ops.absent() {
+		for _, id := range []string{RowFinalizerConst, RowFinalizerAdd, RowFinalizerCleanup, RowFinalizerRemove} {
+			rows[id] = noneAfter(reason, searched)
+		}
+		return
+	}
+	rows[RowFinalizerConst] = finalizerConstRow(p)
+	rows[RowFinalizerRemove] = finalizerRemoveRow(p)
+	cleanup := fmt.Sprintf("no cleanup: %s does not implement the generated Finalizer (no %s method), so the generated reconciler runs nothing once the object is being deleted", syncName(g.reconcileKind), generatedFinalizeMethod)
+	rows[RowFinalizerCleanup] = noneAfter(cleanup, searched)
+	if len(ops.adds) > 0 {
+		rows[RowFinalizerAdd] = finalizerAddRow(p)
+		return
+	}
+	removed := p.a.site(ops.removes[0].pos)
+	rows[RowFinalizerAdd] = ops.none(fmt.Sprintf("%s; the hand-written code removes a finalizer at %s:%d, reached from %s, which the generated reconciler runs only while the object is not being deleted: it drops from a live object a finalizer an older version added, and adds none",
+		reason, removed.File, removed.Line, generatedKindMethod))
 }
 
 // generatedFinalizerOps returns the additions and removals of the
@@ -667,8 +696,9 @@ const (
 )
 
 // finalizeOutcome says what FinalizeKind returns on its success path (the
-// returns no condition guards): eventNil when they are all nil,
-// eventNormal when they are all normal events, "" otherwise.
+// returns no condition guards): eventNil when they are all nil when the
+// pass succeeds (nilOnSuccess), eventNormal when they are all normal
+// events, "" otherwise.
 func (a *analysis) finalizeOutcome(fn *ssa.Function) string {
 	if a.normalEventReturn(fn) != "" {
 		return eventNormal
@@ -679,17 +709,33 @@ func (a *analysis) finalizeOutcome(fn *ssa.Function) string {
 	}
 	info := a.infoAt(b.Pos())
 	allNil, some := true, false
-	a.eventResults(fn, info, b, scope{}, func(_ *ast.ReturnStmt, e ast.Expr, _ ast.Node, sc scope, settled bool) {
+	a.eventResults(fn, info, b, scope{}, func(r *ast.ReturnStmt, e ast.Expr, _ ast.Node, sc scope, settled bool) {
 		if sc.guard != guardNone {
 			return
 		}
 		some = true
-		allNil = allNil && settled && (e == nil || isNil(info, e))
+		allNil = allNil && settled && (e == nil || isNil(info, e) || a.nilOnSuccess(fn, info, r, e))
 	})
 	if some && allNil {
 		return eventNil
 	}
 	return ""
+}
+
+// nilOnSuccess reports whether a returned error is nil when the pass
+// succeeds: an error a test found nil on every path to the return, or the
+// error of a write the return hands back (return client.Delete(…)), which
+// is nil when the write succeeds and an API error, never an event, when
+// it fails.
+func (a *analysis) nilOnSuccess(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return testedNilReturn(fn, r)
+	case *ast.CallExpr:
+		_, write := a.writeOf(info, a.makeCall(info, e, fn))
+		return write
+	}
+	return false
 }
 
 // eventBranch says on which outcome of the hand-written method a change of

@@ -183,6 +183,11 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 		return
 	}
 	e = ast.Unparen(e)
+	if _, ok := e.(*ast.Ident); ok && testedNilReturn(fn, r) {
+		// An error returned only where a test found it nil (return err
+		// after `if err != nil { return err }`): a success.
+		return
+	}
 	if id, ok := e.(*ast.Ident); ok && a.classifyHeld(fn, info, r, id, at, sc, seen, out, bare) {
 		return
 	}
@@ -222,6 +227,12 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 					// the argument is this return's event.
 					a.classifyEvent(fn, info, r, ce.Args[i], at, sc, seen, out, bare)
 					a.eventReturnsPassing(callee, param, sc, seen, out, bare)
+					continue
+				}
+				if a.combinesErrors(callee) {
+					// The helper fails on nothing of its own: each
+					// error handed to it is this return's event.
+					a.classifyErrorArgs(fn, info, r, ce, at, sc, seen, out, bare)
 					continue
 				}
 				a.eventReturns(callee, sc, seen, out, bare)
@@ -321,7 +332,7 @@ func (a *analysis) passedError(fn *ssa.Function) (int, *types.Var) {
 	info := a.infoAt(b.Pos())
 	for i := 0; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)
-		if typeKey(p.Type()) != typeEvent && !types.Identical(p.Type(), errorType) {
+		if !isErrorOrEvent(p.Type()) {
 			continue
 		}
 		carried := map[*types.Var]bool{p: true}
@@ -371,12 +382,19 @@ func (a *analysis) eventResults(fn *ssa.Function, info *types.Info, b *ast.Block
 }
 
 // enqueuedAfter returns the first delayed enqueue (the controller's
-// EnqueueAfter) on the reconcile path, or nil.
+// EnqueueAfter) on the reconcile path, or nil: called directly, or through
+// a function-valued field the tree stores it in (r.enqueueAfter =
+// impl.EnqueueAfter in the constructor, r.enqueueAfter(obj, d) in the
+// pass).
 func (a *analysis) enqueuedAfter(f *found) *timedRequeue {
 	for _, fn := range a.reachOf(f).Funcs() {
 		for _, c := range a.callsIn(fn) {
-			if c.known && c.fact.Role == RoleQueueAddAfter && c.arg(c.fact.Arg) != nil {
-				return &timedRequeue{in: fn, at: c.expr, duration: c.arg(c.fact.Arg)}
+			fact, known := c.fact, c.known
+			if !known && c.fn == nil {
+				fact, known = a.storedFuncFact(c)
+			}
+			if known && fact.Role == RoleQueueAddAfter && c.arg(fact.Arg) != nil {
+				return &timedRequeue{in: fn, at: c.expr, duration: c.arg(fact.Arg)}
 			}
 		}
 	}

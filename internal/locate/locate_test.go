@@ -51,6 +51,8 @@ var fixtures = []string{
 	"knative-enqueueafter",
 	"knative-handed",
 	"knative-shapes",
+	"knative-legacyfin",
+	"knative-finwrite",
 	"finapply",
 	"findispatch",
 	"finlib",
@@ -95,6 +97,7 @@ var representative = map[string]bool{
 	"condhelpers": true, "finproof": true, "depqueue": true, "condflows": true,
 	"requeueflows": true, "knative": true, "linedir": true,
 	"knative-nofinalizer": true, "knative-enqueueafter": true, "resyncflows": true,
+	"knative-legacyfin": true,
 }
 
 // located is what the tests read of a located fixture: the tree's root
@@ -750,5 +753,28 @@ func TestIntervalReceiver(t *testing.T) {
 	}
 	if c := controllerNamed(t, "intervalrecv", "TickReconciler"); !reaches(c) {
 		t.Errorf("TickReconciler: the interval trace reaches no spec field: %v", c.IntervalTrace)
+	}
+}
+
+// TestLegacyFinalizerSettled: a generated reconciler's hand-written type
+// without FinalizeKind that removes an older version's finalizer from the
+// live object (fixture knative-legacyfin) adds none, settled: the typed
+// client's Update that writes the object back changes no finalizer, even
+// when the call graph resolves its interface to no implementation.
+func TestLegacyFinalizerSettled(t *testing.T) {
+	l := locateFixture(t, "knative-legacyfin")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		for _, id := range []string{locate.RowFinalizerAdd, locate.RowFinalizerCleanup} {
+			r := c.Rows[id]
+			if _, ok := r.Primary(); ok || r.None == "" || strings.HasPrefix(r.None, "not settled") {
+				t.Errorf("%s: %s: %q, want a settled none", c.Name, id, r.None)
+			}
+		}
+	}
+	if len(l.ctrls) == 0 {
+		t.Errorf("no controller found")
 	}
 }

@@ -241,24 +241,32 @@ func (a *analysis) writeOf(info *types.Info, c call) (w writeDesc, ok bool) {
 	if !okSig || c.fn.Type().(*types.Signature).Recv() == nil {
 		return writeDesc{}, false
 	}
-	for i := 0; i < sig.Params().Len(); i++ {
-		v, isWrite := clientsetVerbs[typeKey(sig.Params().At(i).Type())]
-		if !isWrite {
-			continue
-		}
-		target := "by name"
-		for j := 0; j < sig.Params().Len(); j++ {
-			if IsObjectPointer(sig.Params().At(j).Type()) {
-				target = typeName(sig.Params().At(j).Type())
-			}
-		}
-		status := generatedStatusWrites[c.fn.Name()]
-		if status {
-			target += " status"
-		}
-		return writeDesc{v, target, status}, true
+	v, isWrite := clientsetVerb(sig)
+	if !isWrite {
+		return writeDesc{}, false
 	}
-	return writeDesc{}, false
+	target := "by name"
+	for j := 0; j < sig.Params().Len(); j++ {
+		if IsObjectPointer(sig.Params().At(j).Type()) {
+			target = typeName(sig.Params().At(j).Type())
+		}
+	}
+	status := generatedStatusWrites[c.fn.Name()]
+	if status {
+		target += " status"
+	}
+	return writeDesc{v, target, status}, true
+}
+
+// clientsetVerb is the verb of a generated typed client's write method,
+// said by the apimachinery options struct it takes (clientsetVerbs).
+func clientsetVerb(sig *types.Signature) (string, bool) {
+	for i := 0; i < sig.Params().Len(); i++ {
+		if v, ok := clientsetVerbs[typeKey(sig.Params().At(i).Type())]; ok {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // writeDesc describes a write: its verb, what it writes, and whether that

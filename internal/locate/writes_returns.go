@@ -143,6 +143,20 @@ func failing(r *ssa.Return) bool {
 			}
 		}
 	}
+	return nilTestAbove(r, v) == testedSet
+}
+
+// Outcomes of a test of a value against nil that a return lies under.
+const (
+	testedSet = "set"
+	testedNil = "nil"
+)
+
+// nilTestAbove says what the nearest test of v against nil that the
+// return lies under found (the return is reached only through the branch
+// taken for that outcome): testedSet, testedNil, or "" when no such test
+// dominates it.
+func nilTestAbove(r *ssa.Return, v ssa.Value) string {
 	for b := r.Block(); b != nil; b = b.Idom() {
 		d := b.Idom()
 		if d == nil {
@@ -165,15 +179,18 @@ func failing(r *ssa.Return) bool {
 		if k, ok := other.(*ssa.Const); !ok || !k.IsNil() {
 			continue
 		}
-		set := d.Succs[0]
+		set, unset := d.Succs[0], d.Succs[1]
 		if cmp.Op == token.EQL {
-			set = d.Succs[1]
+			set, unset = unset, set
 		}
-		if set.Dominates(r.Block()) && len(set.Preds) == 1 {
-			return true
+		switch {
+		case set.Dominates(r.Block()) && len(set.Preds) == 1:
+			return testedSet
+		case unset.Dominates(r.Block()) && len(unset.Preds) == 1:
+			return testedNil
 		}
 	}
-	return false
+	return ""
 }
 
 // entryReturns narrows the entry's normal returns to the success returns,

@@ -1,0 +1,157 @@
+package locate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// What a hand-written method hands back as its event, read for the
+// generated reconciler's requeue rows: a value a test found nil (a
+// success), and the errors a helper only combines (its caller's failures).
+
+// testedNilReturn reports whether a return of one value hands back a
+// value that a test against nil found nil on every path to the return.
+func testedNilReturn(fn *ssa.Function, r *ast.ReturnStmt) bool {
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || ret.Pos() != r.Return || len(ret.Results) != 1 {
+			continue
+		}
+		return nilTestAbove(ret, returnedValue(ret)) == testedNil
+	}
+	return false
+}
+
+// returnedValue is the value a return of one result hands back, seen
+// through conversions between interface types and through the result's
+// slot (a named result, or the slot of a function that defers: the value
+// stored there in the return's block, unless a closure captures the slot
+// and may change it after).
+func returnedValue(ret *ssa.Return) ssa.Value {
+	v := ret.Results[0]
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL && !capturedSlot(load.X) {
+		instrs := ret.Block().Instrs
+		for i := len(instrs) - 1; i >= 0; i-- {
+			if st, ok := instrs[i].(*ssa.Store); ok && st.Addr == load.X {
+				v = st.Val
+				break
+			}
+		}
+	}
+	for {
+		switch c := v.(type) {
+		case *ssa.ChangeInterface:
+			v = c.X
+		case *ssa.ChangeType:
+			v = c.X
+		default:
+			return v
+		}
+	}
+}
+
+// capturedSlot reports whether a closure captures a local slot.
+func capturedSlot(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return true
+	}
+	for _, r := range *refs {
+		if _, ok := r.(*ssa.MakeClosure); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// classifyErrorArgs classifies, at one return, the errors and events a
+// call hands to a helper that combinesErrors: one site per class.
+func (a *analysis) classifyErrorArgs(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, ce *ast.CallExpr, at ast.Node, sc scope, seen map[*ssa.Function]bool, out *[]retSite, bare map[token.Pos]bool) {
+	from := len(*out)
+	for _, arg := range ce.Args {
+		if t := info.TypeOf(arg); t != nil && isErrorOrEvent(t) {
+			a.classifyEvent(fn, info, r, arg, at, sc, seen, out, bare)
+		}
+	}
+	kept := (*out)[:from]
+	for _, s := range (*out)[from:] {
+		if !slices.ContainsFunc(kept[from:], func(k retSite) bool { return k.pos == s.pos && k.class == s.class }) {
+			kept = append(kept, s)
+		}
+	}
+	*out = kept
+}
+
+// combinesErrors reports whether an own function returning one value
+// takes several errors or events and hands back, at every return, nil or a value
+// made from them alone (madeOnlyFrom: one of them, or joined or wrapped
+// by a library call): a helper that combines its caller's failures and
+// fails on nothing of its own.
+func (a *analysis) combinesErrors(fn *ssa.Function) bool {
+	b := body(fn)
+	if b == nil || fn.Signature.Results().Len() != 1 {
+		return false
+	}
+	info := a.infoAt(b.Pos())
+	carried := map[*types.Var]bool{}
+	for i := 0; i < fn.Signature.Params().Len(); i++ {
+		if p := fn.Signature.Params().At(i); isErrorOrEvent(p.Type()) {
+			carried[p] = true
+		}
+	}
+	if len(carried) < 2 {
+		// One error handed in and handed back is a branch moved into a
+		// helper (or a helper finishing a pass): its returns are its own.
+		return false
+	}
+	combines, some := true, false
+	a.eventResults(fn, info, b, scope{}, func(_ *ast.ReturnStmt, e ast.Expr, _ ast.Node, _ scope, settled bool) {
+		some = true
+		combines = combines && settled && (e == nil || isNil(info, e) || a.madeOnlyFrom(fn, info, e, carried))
+	})
+	return some && combines
+}
+
+// isErrorOrEvent reports whether a value of type t is handed back as an
+// error or a reconciler event.
+func isErrorOrEvent(t types.Type) bool {
+	return isErrorType(t) || typeKey(t) == typeEvent
+}
+
+// madeOnlyFrom reports whether every error or event an expression holds
+// or makes is one of the variables carried, or a library call handed some
+// of them and no other error (errors.Join(a, b), fmt.Errorf("%w", a),
+// a.Error() formatted): a call of the tree's own functions, another
+// variable or a field may hold a failure of its own.
+func (a *analysis) madeOnlyFrom(fn *ssa.Function, info *types.Info, e ast.Expr, carried map[*types.Var]bool) bool {
+	ok := true
+	check := func(x ast.Expr) bool {
+		switch x := ast.Unparen(x).(type) {
+		case *ast.Ident:
+			v, isVar := info.Uses[x].(*types.Var)
+			return isVar && carried[v]
+		case *ast.CallExpr:
+			if len(a.makeCall(info, x, fn).own) > 0 {
+				return false
+			}
+			return slices.ContainsFunc(x.Args, func(arg ast.Expr) bool { return mentions(info, arg, carried) })
+		}
+		return false
+	}
+	ast.Inspect(e, func(n ast.Node) bool {
+		x, isExpr := n.(ast.Expr)
+		if !ok || !isExpr {
+			return ok
+		}
+		if t := info.TypeOf(x); t == nil || !isErrorOrEvent(t) || isNil(info, x) {
+			return true
+		}
+		ok = check(x)
+		return ok
+	})
+	return ok
+}
