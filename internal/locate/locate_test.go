@@ -81,6 +81,7 @@ var fixtures = []string{
 	"genericguard",
 	"intervalrecv",
 	"inlineflows",
+	"tracedworker",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
