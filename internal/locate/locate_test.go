@@ -82,6 +82,7 @@ var fixtures = []string{
 	"intervalrecv",
 	"inlineflows",
 	"tracedworker",
+	"finwork",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
@@ -534,6 +535,29 @@ func TestUnsettled(t *testing.T) {
 	if !strings.HasPrefix(reason, "not settled") || !strings.Contains(reason, "r.Builder.Build") {
 		t.Errorf("requeue-success: %q, want it not settled, naming the builder", reason)
 	}
+}
+
+// TestAlternativeCleanups: a deletion branch that runs one of two
+// functions of the tree on the object, as a test decides, leaves the
+// cleanup not settled, naming both and the test.
+func TestAlternativeCleanups(t *testing.T) {
+	l := locateFixture(t, "finwork")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		if c.Name != "EitherReconciler" {
+			continue
+		}
+		reason := c.Rows[locate.RowFinalizerCleanup].None
+		for _, want := range []string{"not settled", "release", "deleteConfigMaps", "either.go:33"} {
+			if !strings.Contains(reason, want) {
+				t.Errorf("finalizer-cleanup: %q, want it to say %q", reason, want)
+			}
+		}
+		return
+	}
+	t.Fatal("no EitherReconciler")
 }
 
 // TestUnfollowedSync: a shared worker handed a sync function ctrlcmp
