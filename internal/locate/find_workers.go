@@ -553,9 +553,8 @@ func returnsError(info *types.Info, e *ast.CallExpr) bool {
 	if !ok {
 		return false
 	}
-	errType := types.Universe.Lookup("error").Type()
 	for i := 0; i < sig.Results().Len(); i++ {
-		if types.Identical(sig.Results().At(i).Type(), errType) {
+		if isErrorType(sig.Results().At(i).Type()) {
 			return true
 		}
 	}
