@@ -60,6 +60,7 @@ const (
 	RoleObjectReconciler         // makes a reconciler of an object reconciler: the library reads the object by the request's key (Adapter) and hands it to the Reconcile(ctx, obj) of Arg, the entry
 	RoleFormat                   // renders values as text or bytes and changes nothing: Arg is the format, whose text up to its first verb starts the result (-1: none)
 	RoleFinalizerList            // returns the object's finalizer list and changes nothing
+	RoleCopyOfReceiver           // returns a copy of its receiver: the same dynamic type, the same values
 )
 
 // Fact is one entry of the knowledge table.
@@ -227,6 +228,7 @@ var knowledge = map[string]Fact{
 	"(k8s.io/apimachinery/pkg/apis/meta/v1.Object).SetFinalizers":      {Role: RoleSetFinalizers, Obj: -1, Key: -1, Arg: 0},
 	"(*k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta).GetFinalizers": {Role: RoleFinalizerList, Obj: -1, Key: -1, Arg: -1},
 	"(k8s.io/apimachinery/pkg/apis/meta/v1.Object).GetFinalizers":      {Role: RoleFinalizerList, Obj: -1, Key: -1, Arg: -1},
+	"(k8s.io/apimachinery/pkg/runtime.Object).DeepCopyObject":          {Role: RoleCopyOfReceiver, Obj: -1, Key: -1, Arg: -1},
 
 	"k8s.io/apimachinery/pkg/api/meta.SetStatusCondition": {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: 1, ArgIsCondition: true},
 	fluxCond + "IsReady":           {Role: RoleSteadyTest, Obj: 0, Key: -1, Arg: -1, True: true},

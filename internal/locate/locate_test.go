@@ -560,6 +560,31 @@ func TestAlternativeCleanups(t *testing.T) {
 	t.Fatal("no EitherReconciler")
 }
 
+// TestOtherObjectsFinalizers: a finalizer list changed through a
+// metav1.Object asserted from a copy of another object (a Secret archived
+// by the ServiceAccount's reconciler) is not the primary's, though the
+// program hands the copying helper a ServiceAccount elsewhere.
+func TestOtherObjectsFinalizers(t *testing.T) {
+	l := locateFixture(t, "finwork")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		if c.Name != "ArchiveReconciler" {
+			continue
+		}
+		for _, id := range []string{locate.RowFinalizerConst, locate.RowFinalizerAdd, locate.RowFinalizerRemove} {
+			for _, s := range c.Rows[id].Sites {
+				if strings.Contains(s.Text, "decoy") || strings.Contains(s.Text, "archived") {
+					t.Errorf("%s cites the archived copy's finalizer at %s:%d", id, s.File, s.Line)
+				}
+			}
+		}
+		return
+	}
+	t.Fatal("no ArchiveReconciler")
+}
+
 // TestUnfollowedSync: a shared worker handed a sync function ctrlcmp
 // cannot follow (picked from a package variable) is a controller whose
 // every row is not settled, naming the call that hands it and where the
