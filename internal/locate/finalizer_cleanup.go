@@ -43,7 +43,7 @@ type cleanup struct {
 // …: the normal path, which tests the deletion again further in), and a
 // branch on the deletion of an object of another kind is not the primary's.
 func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []finOp) *cleanup {
-	var first, loose *cleanup
+	var first, loose, inline *cleanup
 	for _, fn := range reach.Funcs() {
 		b := body(fn)
 		if b == nil {
@@ -56,8 +56,12 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 			}
 			c, removing := a.cleanupOf(fn, info, d, kind, removes)
 			switch {
-			case (removing || c.deletes) && d.onlyWhenDeleted:
+			case c.deletes && d.onlyWhenDeleted, removing && d.onlyWhenDeleted && !c.inline:
 				return c
+			case removing && d.onlyWhenDeleted && inline == nil:
+				// The finalizer dropped inline: the cleanup unless a
+				// branch that runs a function removes it, or deletes.
+				inline = c
 			case removing && loose == nil:
 				loose = c
 			case first == nil:
@@ -66,6 +70,8 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 		}
 	}
 	switch {
+	case inline != nil:
+		return inline
 	case loose != nil:
 		return loose
 	case first != nil:
@@ -315,8 +321,8 @@ func (a *analysis) handedFunc(info *types.Info, c call, removes []finOp) *ssa.Fu
 
 // removalOnly reports whether a call only removes the finalizer: each of
 // its functions removes it and calls nothing but functions of the
-// knowledge table and builtins (append to the list it keeps), and what
-// they reach writes nothing.
+// knowledge table, builtins (append to the list it keeps) and helpers
+// that only compute a value, and what they reach writes nothing.
 func (a *analysis) removalOnly(c call, removes []finOp) bool {
 	return a.removalOnlyIn(c, removes, 0)
 }
@@ -332,7 +338,7 @@ func (a *analysis) removalOnlyIn(c call, removes []finOp, depth int) bool {
 		removing := slices.ContainsFunc(removes, func(op finOp) bool { return op.in == fn })
 		for _, cc := range a.callsIn(fn) {
 			switch {
-			case cc.known, runsNoFunction(a.infoAt(cc.expr.Pos()), cc.expr):
+			case cc.known, runsNoFunction(a.infoAt(cc.expr.Pos()), cc.expr), a.computesOnly(cc):
 			case a.removalOnlyIn(cc, removes, depth+1):
 				removing = true
 			default:
