@@ -67,6 +67,14 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 			if !ofKind(info, holder, kind) {
 				continue
 			}
+			switch c.fact.Role {
+			case RoleFinalizerAdd, RoleFinalizerRemove, RoleFinalizerHas, RoleSetFinalizers:
+			default:
+				continue
+			}
+			if kind != nil && holder != nil && types.IsInterface(info.TypeOf(holder)) && a.holdsOtherKind(fns, fn, holder, kind) {
+				continue // an interface value proven to hold another object
+			}
 			op := finOp{pos: c.expr.Lparen, value: c.arg(c.fact.Arg), info: info, in: fn}
 			switch c.fact.Role {
 			case RoleFinalizerAdd:

@@ -25,19 +25,25 @@ type cleanup struct {
 	// unsettled says why the function run could not be decided (an
 	// interface call with several implementations); sites are evidence.
 	unsettled string
+	// deletes says the function run deletes objects: the work the
+	// finalizer holds the object for, its removal left to a later pass.
+	deletes bool
 }
 
 // cleanup finds the deletion branch (taken when DeletionTimestamp is set) and
 // the function it runs. Of the deletion branches on the reconcile path, the
 // first that leads to a removal of the finalizer (in the branch, or through
-// a function it calls) is the one; else the first (a branch that only logs
-// the deletion is not the cleanup when another one removes the finalizer).
+// a function it calls), or that is taken only when the object is being
+// deleted and runs a function deleting objects (the children, whose going
+// a later pass waits for before it removes the finalizer), is the one;
+// else the first (a branch that only logs the deletion is not the cleanup
+// when another one removes the finalizer).
 // A branch taken only when the object is being deleted comes before one
 // that the object also takes when it is not (if err == nil || deleting &&
 // …: the normal path, which tests the deletion again further in), and a
 // branch on the deletion of an object of another kind is not the primary's.
 func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []finOp) *cleanup {
-	var first, loose *cleanup
+	var first, loose, inline *cleanup
 	for _, fn := range reach.Funcs() {
 		b := body(fn)
 		if b == nil {
@@ -50,8 +56,12 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 			}
 			c, removing := a.cleanupOf(fn, info, d, kind, removes)
 			switch {
-			case removing && d.onlyWhenDeleted:
+			case c.deletes && d.onlyWhenDeleted, removing && d.onlyWhenDeleted && !c.inline:
 				return c
+			case removing && d.onlyWhenDeleted && inline == nil:
+				// The finalizer dropped inline: the cleanup unless a
+				// branch that runs a function removes it, or deletes.
+				inline = c
 			case removing && loose == nil:
 				loose = c
 			case first == nil:
@@ -60,6 +70,8 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 		}
 	}
 	switch {
+	case inline != nil:
+		return inline
 	case loose != nil:
 		return loose
 	case first != nil:
@@ -146,6 +158,7 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	// with the primary object (the work done before the finalizer goes),
 	// else the first that reaches a removal, else the first.
 	var handed, withObj, reaching, first, lookup *call
+	var working []call // the calls of the work handed the primary object
 	var bestRemoves []finOp
 	removedByHelper := false
 	candidates := 0
@@ -187,8 +200,11 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 			first = &c
 		}
 		candidates++
-		if withObj == nil && passesKind(info, c, kind) {
-			withObj = &c
+		if passesKind(info, c, kind) {
+			working = append(working, c)
+			if withObj == nil {
+				withObj = &c
+			}
 		}
 		sub := a.prog.Reachable(c.own...)
 		var reached []finOp
@@ -217,6 +233,10 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	}
 	callSite := a.site(best.expr.Lparen)
 	callSite.Note = "dispatch"
+	if other, test := a.alternativeWork(branch, *best, working); test != nil {
+		return &cleanup{sites: []Site{ifSite}, removes: append(inBranch, bestRemoves...),
+			unsettled: a.alternativesWhy(*best, other, test)}, removing
+	}
 	impls := a.implementationsFor(best.own, kind)
 	if len(impls) != 1 {
 		if len(impls) == 0 {
@@ -232,7 +252,8 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	}
 	primary := a.funcSite(impls[0])
 	primary.Primary = true
-	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...)}, removing
+	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...),
+		deletes: a.deletesObjects(impls[0])}, removing
 }
 
 // soleCall is the call a block is made of: its one statement returns the
@@ -307,7 +328,8 @@ func (a *analysis) handedFunc(info *types.Info, c call, removes []finOp) *ssa.Fu
 
 // removalOnly reports whether a call only removes the finalizer: each of
 // its functions removes it and calls nothing but functions of the
-// knowledge table, and what they reach writes nothing.
+// knowledge table, builtins (append to the list it keeps) and helpers
+// that only compute a value, and what they reach writes nothing.
 func (a *analysis) removalOnly(c call, removes []finOp) bool {
 	return a.removalOnlyIn(c, removes, 0)
 }
@@ -323,7 +345,7 @@ func (a *analysis) removalOnlyIn(c call, removes []finOp, depth int) bool {
 		removing := slices.ContainsFunc(removes, func(op finOp) bool { return op.in == fn })
 		for _, cc := range a.callsIn(fn) {
 			switch {
-			case cc.known:
+			case cc.known, runsNoFunction(a.infoAt(cc.expr.Pos()), cc.expr), a.computesOnly(cc):
 			case a.removalOnlyIn(cc, removes, depth+1):
 				removing = true
 			default:
@@ -404,4 +426,21 @@ func passesKind(info *types.Info, c call, kind *types.Named) bool {
 		}
 	}
 	return false
+}
+
+// runsNoFunction reports whether a call runs no function: a builtin
+// (append, len) or a conversion.
+func runsNoFunction(info *types.Info, e *ast.CallExpr) bool {
+	if info == nil {
+		return false
+	}
+	if tv, ok := info.Types[e.Fun]; ok && tv.IsType() {
+		return true
+	}
+	id, ok := ast.Unparen(e.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, builtin := info.Uses[id].(*types.Builtin)
+	return builtin
 }

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -495,12 +496,15 @@ func enclosingFunc(path []ast.Node) ast.Node {
 	return nil
 }
 
-// syncCall returns the first call in the worker, in source order, that
-// passes the dequeued key to one of the tree's own functions (one left out
-// because of its type errors included: it is then an entry whose rows are
-// not settled).
+// syncCall returns the call in the worker that passes the dequeued key to
+// the sync function: of the calls that hand the key to one of the tree's
+// own functions (one left out because of its type errors included: it is
+// then an entry whose rows are not settled), the first, in source order,
+// whose function returns an error, the result a worker decides the key's
+// requeue by; the first of them when none returns one. A tracer, a
+// logger or a metric handed the key first returns nothing.
 func (a *analysis) syncCall(info *types.Info, worker ast.Node, vars map[*types.Var]bool) *call {
-	var best *call
+	var first, best *call
 	ast.Inspect(worker, func(n ast.Node) bool {
 		if best != nil {
 			return false
@@ -512,25 +516,49 @@ func (a *analysis) syncCall(info *types.Info, worker ast.Node, vars map[*types.V
 		if _, lit := ast.Unparen(e.Fun).(*ast.FuncLit); lit {
 			return true
 		}
-		for _, arg := range e.Args {
-			if mentions(info, arg, vars) {
-				c := a.makeCall(info, e, nil)
-				if sf := a.leftOut(c.fn); len(c.own) == 0 && sf != nil {
-					c.own = []*ssa.Function{sf}
-				}
-				if len(c.own) > 0 && !c.known {
-					best = &c
-					if inner := a.closureSync(info, worker, c, vars); inner != nil {
-						best = inner
-					}
-					return false
-				}
-				break
-			}
+		if !slices.ContainsFunc(e.Args, func(arg ast.Expr) bool { return mentions(info, arg, vars) }) {
+			return true
+		}
+		c := a.makeCall(info, e, nil)
+		if sf := a.leftOut(c.fn); len(c.own) == 0 && sf != nil {
+			c.own = []*ssa.Function{sf}
+		}
+		if len(c.own) == 0 || c.known {
+			return true
+		}
+		if first == nil {
+			first = &c
+		}
+		if returnsError(info, e) {
+			best = &c
 		}
 		return true
 	})
+	if best == nil {
+		best = first
+	}
+	if best == nil {
+		return nil
+	}
+	if inner := a.closureSync(info, worker, *best, vars); inner != nil {
+		return inner
+	}
 	return best
+}
+
+// returnsError reports whether a call's function has an error among its
+// results.
+func returnsError(info *types.Info, e *ast.CallExpr) bool {
+	sig, ok := types.Unalias(info.TypeOf(e.Fun)).Underlying().(*types.Signature)
+	if !ok {
+		return false
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		if isErrorType(sig.Results().At(i).Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // closureSync follows a key handed to a closure of the worker

@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // The engine's calls: the bodies a call may run, how its arguments line
@@ -18,6 +19,11 @@ func (q *query) results(b *flowBody, ce *ast.CallExpr, index int, path []string,
 	q.steps++
 	if depth > maxFlowDepth || q.steps > maxFlowSteps {
 		return []flowVal{{b: b, e: ce, param: -1, end: ce.Lparen, why: "followed too far"}}
+	}
+	if recv := copiedReceiver(b.info, ce); recv != nil && index == 0 {
+		// obj.DeepCopyObject() through an interface: what obj holds,
+		// not every implementation's copy.
+		return q.values(b, recv, path, depth+1)
 	}
 	callees := q.fl.callees(b, ce)
 	if len(callees) == 0 {
@@ -244,4 +250,18 @@ func (a *analysis) callArgs(info *types.Info, e *ast.CallExpr, callee *flowBody)
 		return e.Args
 	}
 	return nil
+}
+
+// copiedReceiver is the receiver of a call of an interface method that the
+// knowledge table says returns a copy of it, or nil.
+func copiedReceiver(info *types.Info, ce *ast.CallExpr) ast.Expr {
+	sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	fn, ok := typeutil.Callee(info, ce).(*types.Func)
+	if !ok || !isInterfaceMethod(fn) || knowledge[funcKey(fn)].Role != RoleCopyOfReceiver {
+		return nil
+	}
+	return sel.X
 }

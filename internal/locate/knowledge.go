@@ -59,6 +59,8 @@ const (
 	RoleReconcileFunc            // a function type's Reconcile, which calls the function converted to the type: that function is the entry
 	RoleObjectReconciler         // makes a reconciler of an object reconciler: the library reads the object by the request's key (Adapter) and hands it to the Reconcile(ctx, obj) of Arg, the entry
 	RoleFormat                   // renders values as text or bytes and changes nothing: Arg is the format, whose text up to its first verb starts the result (-1: none)
+	RoleFinalizerList            // returns the object's finalizer list and changes nothing
+	RoleCopyOfReceiver           // returns a copy of its receiver: the same dynamic type, the same values
 )
 
 // Fact is one entry of the knowledge table.
@@ -224,6 +226,9 @@ var knowledge = map[string]Fact{
 	cr + "controller/controllerutil.ContainsFinalizer":                 {Role: RoleFinalizerHas, Obj: 0, Key: -1, Arg: 1},
 	"(*k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta).SetFinalizers": {Role: RoleSetFinalizers, Obj: -1, Key: -1, Arg: 0},
 	"(k8s.io/apimachinery/pkg/apis/meta/v1.Object).SetFinalizers":      {Role: RoleSetFinalizers, Obj: -1, Key: -1, Arg: 0},
+	"(*k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta).GetFinalizers": {Role: RoleFinalizerList, Obj: -1, Key: -1, Arg: -1},
+	"(k8s.io/apimachinery/pkg/apis/meta/v1.Object).GetFinalizers":      {Role: RoleFinalizerList, Obj: -1, Key: -1, Arg: -1},
+	"(k8s.io/apimachinery/pkg/runtime.Object).DeepCopyObject":          {Role: RoleCopyOfReceiver, Obj: -1, Key: -1, Arg: -1},
 
 	"k8s.io/apimachinery/pkg/api/meta.SetStatusCondition": {Role: RoleConditionSet, Obj: 0, Key: -1, Arg: 1, ArgIsCondition: true},
 	fluxCond + "IsReady":           {Role: RoleSteadyTest, Obj: 0, Key: -1, Arg: -1, True: true},

@@ -83,6 +83,8 @@ var fixtures = []string{
 	"genericguard",
 	"intervalrecv",
 	"inlineflows",
+	"tracedworker",
+	"finwork",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
@@ -536,6 +538,54 @@ func TestUnsettled(t *testing.T) {
 	if !strings.HasPrefix(reason, "not settled") || !strings.Contains(reason, "r.Builder.Build") {
 		t.Errorf("requeue-success: %q, want it not settled, naming the builder", reason)
 	}
+}
+
+// TestAlternativeCleanups: a deletion branch that runs one of two
+// functions of the tree on the object, as a test decides, leaves the
+// cleanup not settled, naming both and the test.
+func TestAlternativeCleanups(t *testing.T) {
+	l := locateFixture(t, "finwork")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		if c.Name != "EitherReconciler" {
+			continue
+		}
+		reason := c.Rows[locate.RowFinalizerCleanup].None
+		for _, want := range []string{"not settled", "release", "deleteConfigMaps", "either.go:33"} {
+			if !strings.Contains(reason, want) {
+				t.Errorf("finalizer-cleanup: %q, want it to say %q", reason, want)
+			}
+		}
+		return
+	}
+	t.Fatal("no EitherReconciler")
+}
+
+// TestOtherObjectsFinalizers: a finalizer list changed through a
+// metav1.Object asserted from a copy of another object (a Secret archived
+// by the ServiceAccount's reconciler) is not the primary's, though the
+// program hands the copying helper a ServiceAccount elsewhere.
+func TestOtherObjectsFinalizers(t *testing.T) {
+	l := locateFixture(t, "finwork")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		if c.Name != "ArchiveReconciler" {
+			continue
+		}
+		for _, id := range []string{locate.RowFinalizerConst, locate.RowFinalizerAdd, locate.RowFinalizerRemove} {
+			for _, s := range c.Rows[id].Sites {
+				if strings.Contains(s.Text, "decoy") || strings.Contains(s.Text, "archived") {
+					t.Errorf("%s cites the archived copy's finalizer at %s:%d", id, s.File, s.Line)
+				}
+			}
+		}
+		return
+	}
+	t.Fatal("no ArchiveReconciler")
 }
 
 // TestUnfollowedSync: a shared worker handed a sync function ctrlcmp

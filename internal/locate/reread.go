@@ -532,6 +532,44 @@ func (a *analysis) assertedResult(c call) types.Type {
 	return nil
 }
 
+// closureCalls are the calls, in the function that makes it, of a function
+// literal: called by name (no free variables) or through the closure made.
+func closureCalls(fn *ssa.Function) []*ssa.Call {
+	parent := fn.Parent()
+	if parent == nil {
+		return nil
+	}
+	var out []*ssa.Call
+	for _, b := range parent.Blocks {
+		for _, in := range b.Instrs {
+			c, ok := in.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if mc, ok := c.Call.Value.(*ssa.MakeClosure); c.Call.StaticCallee() == fn || ok && mc.Fn == fn {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// resultAt is the value of a call's result i.
+func resultAt(c *ssa.Call, i int) ssa.Value {
+	if _, ok := c.Type().(*types.Tuple); !ok {
+		if i == 0 {
+			return c
+		}
+		return nil
+	}
+	for _, r := range *c.Referrers() {
+		if e, ok := r.(*ssa.Extract); ok && e.Index == i {
+			return e
+		}
+	}
+	return nil
+}
+
 // firstResult is the value of a call's first result.
 func firstResult(c *ssa.Call) ssa.Value {
 	if _, ok := c.Type().(*types.Tuple); !ok {
@@ -560,6 +598,23 @@ func (a *analysis) assertedType(v ssa.Value, depth int) types.Type {
 		case *ssa.ChangeInterface:
 			if t := a.assertedType(r, depth); t != nil {
 				return t
+			}
+		case *ssa.Return:
+			// Returned by a function literal (a read wrapped in a
+			// closure called at once or through a variable): what the
+			// closure's callers assert its result to.
+			if depth == 0 {
+				continue
+			}
+			for i, res := range r.Results {
+				if res != v {
+					continue
+				}
+				for _, call := range closureCalls(r.Parent()) {
+					if t := a.assertedType(resultAt(call, i), depth-1); t != nil {
+						return t
+					}
+				}
 			}
 		case *ssa.Call:
 			callee := r.Call.StaticCallee()
