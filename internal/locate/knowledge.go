@@ -182,6 +182,7 @@ var knowledgeChecked = map[string]string{
 	"github.com/google/go-cmp":        "v0.7.0",
 	"knative.dev/pkg":                 "v0.0.0-20260727151759-521cb33b33dd",
 	"k8s.io/utils":                    "v0.0.0-20260507154919-ff6756f316d2",
+	"k8s.io/klog/v2":                  "v2.140.0",
 }
 
 // ssaDrift is the drift comparison of fluxcd/pkg/ssa's apply: named
@@ -291,6 +292,7 @@ var knowledge = map[string]Fact{
 	"fmt.Errorf":                                              {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
 	"fmt.Sprintf":                                             {Role: RoleFormat, Obj: -1, Key: -1, Arg: 0},
 	"encoding/json.Marshal":                                   {Role: RoleFormat, Obj: -1, Key: -1, Arg: -1},
+	"k8s.io/klog/v2.KObj":                                     {Role: RoleFormat, Obj: -1, Key: -1, Arg: -1},
 	"errors.New":                                              {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
 	"maps.Equal":                                              {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"maps.EqualFunc":                                          {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
@@ -549,8 +551,11 @@ var resyncFields = map[string]string{
 }
 
 // generatedStatusWrites are the method names generated typed clients give
-// their writes of the status subresource.
+// their writes of the status subresource; statusSubresource is the
+// subresource their other writes (Patch) are handed to write it.
 var generatedStatusWrites = map[string]bool{"UpdateStatus": true, "ApplyStatus": true}
+
+const statusSubresource = "status"
 
 // conditionTrue is the value of metav1.ConditionTrue.
 const conditionTrue = "True"

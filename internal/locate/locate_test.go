@@ -81,6 +81,7 @@ var fixtures = []string{
 	"genericguard",
 	"intervalrecv",
 	"inlineflows",
+	"modelstatus",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
@@ -750,5 +751,32 @@ func TestIntervalReceiver(t *testing.T) {
 	}
 	if c := controllerNamed(t, "intervalrecv", "TickReconciler"); !reaches(c) {
 		t.Errorf("TickReconciler: the interval trace reaches no spec field: %v", c.IntervalTrace)
+	}
+}
+
+// TestModelConditions: a worker handed a Pod and the in-memory model of its
+// gates patches, by the Pod's name, the status it builds from the model
+// (fixture modelstatus). The gates the entry stores into the model are its
+// condition types; the model may hold others from before the entry ran,
+// and one set from a variable a flag changes is not followed: the row says
+// so. The patch is a write, not a read by the key, and the item is the
+// object: the re-read is a settled none.
+func TestModelConditions(t *testing.T) {
+	l := locateFixture(t, "modelstatus")
+	if l.err != nil || len(l.ctrls) != 1 {
+		t.Fatalf("load: %v (%d controllers)", l.err, len(l.ctrls))
+	}
+	c := l.ctrls[0]
+	p, ok := c.Rows[locate.RowConditionTypes].Primary()
+	if !ok {
+		t.Fatalf("condition-types: no primary site (%s)", c.Rows[locate.RowConditionTypes].None)
+	}
+	for _, want := range []string{"not settled beyond these", "main.go:112 ", "the entry's parameter m"} {
+		if !strings.Contains(p.Note, want) {
+			t.Errorf("condition-types note %q: want it to say %q", p.Note, want)
+		}
+	}
+	if r := c.Rows[locate.RowReread]; strings.HasPrefix(r.None, "not settled") {
+		t.Errorf("reread: %q, want a settled none (the items carry the object)", r.None)
 	}
 }
