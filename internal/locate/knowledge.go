@@ -474,6 +474,7 @@ const handlerFilterField = cache + "FilteringResourceEventHandler.FilterFunc"
 const (
 	typeResult     = cr + "reconcile.Result"
 	typeObjectMeta = "k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta"
+	typeTypeMeta   = "k8s.io/apimachinery/pkg/apis/meta/v1.TypeMeta"
 	typeGetOptions = "k8s.io/apimachinery/pkg/apis/meta/v1.GetOptions"
 	typeCondition  = "k8s.io/apimachinery/pkg/apis/meta/v1.Condition"
 	typeRequest    = cr + "reconcile.Request"
@@ -484,7 +485,11 @@ const (
 	fieldResultRequeue      = typeResult + ".Requeue"
 	fieldResultRequeueAfter = typeResult + ".RequeueAfter"
 	// methodReconcile is the reconciler's entry.
-	methodReconcile        = "Reconcile"
+	methodReconcile = "Reconcile"
+	// methodDeepCopyObject is the method of runtime.Object every API
+	// object type declares for itself (the others its TypeMeta and
+	// ObjectMeta promote).
+	methodDeepCopyObject   = "DeepCopyObject"
 	fieldDeletionTimestamp = typeObjectMeta + ".DeletionTimestamp"
 	fieldFinalizers        = typeObjectMeta + ".Finalizers"
 	// typeApplyObjectMeta is an apply configuration's metadata (server-side
