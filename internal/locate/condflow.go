@@ -469,23 +469,27 @@ func (r *condReader) listedElems(rhs ast.Expr) []ast.Expr {
 
 // storedList is what storing the list rhs sets: the conditions of the
 // elements it names, or, for a list made elsewhere, those of its elements
-// that are not copied from a list (the object's own, kept, set nothing);
-// copied says some were.
-func (r *condReader) storedList(rhs ast.Expr) (srcs []typeSource, copied bool) {
+// that are not copied from a list (the object's own, kept, set nothing).
+// nothing says the list sets none for certain: an empty literal, or one
+// whose elements are all copied.
+func (r *condReader) storedList(rhs ast.Expr) (srcs []typeSource, nothing bool) {
 	if elems := r.listedElems(rhs); len(elems) > 0 {
 		for _, el := range elems {
 			srcs = append(srcs, r.cond(el)...)
 		}
 		return srcs, false
 	}
+	if _, lit := stripConversions(r.info(), rhs).(*ast.CompositeLit); lit {
+		return nil, true
+	}
 	for _, t := range r.condElems(rhs) {
 		if t.copied {
-			copied = true
+			nothing = true
 			continue
 		}
 		srcs = append(srcs, t)
 	}
-	return srcs, copied
+	return srcs, nothing && len(srcs) == 0
 }
 
 // readStatusLit records the conditions a literal of the primary kind's own
@@ -493,9 +497,9 @@ func (r *condReader) storedList(rhs ast.Expr) (srcs []typeSource, copied bool) {
 // afresh and handed on (patched by the object's name, returned to a caller
 // that stores it) holds the object's conditions, as a named result of that
 // type does (target). Where the literal is stored, its holder says whose
-// they are. A list the flow cannot follow to its elements, none of them
-// copied, leaves the types unfollowed: the row then says the trail ends
-// at the literal rather than that no condition is set.
+// they are. A list the flow cannot follow to its elements (not empty, not
+// all copied) leaves the types unfollowed: the row then says the trail
+// ends at the literal rather than that no condition is set.
 func (r *condReader) readStatusLit(s *condSummary, lit *ast.CompositeLit) {
 	info := r.info()
 	if !r.isKindStatus(info.TypeOf(lit)) {
@@ -510,8 +514,8 @@ func (r *condReader) readStatusLit(s *condSummary, lit *ast.CompositeLit) {
 		if !isKV || !isConditionSlice(info.TypeOf(kv.Value)) {
 			continue
 		}
-		srcs, copied := r.storedList(kv.Value)
-		if len(srcs) == 0 && copied {
+		srcs, nothing := r.storedList(kv.Value)
+		if nothing {
 			continue
 		}
 		r.recordAt(s, to, srcs, kv.Value.Pos(), fmt.Sprint(kv.Value.Pos()))

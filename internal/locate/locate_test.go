@@ -759,7 +759,7 @@ func TestIntervalReceiver(t *testing.T) {
 // (fixture modelstatus). The gates the entry stores into the model are its
 // condition types; the model may hold others from before the entry ran,
 // and one set from a variable a flag changes is not followed: the row says
-// so. The patch is a write, not a read by the key, and the item is the
+// so. A status literal with an empty list sets nothing. The patch is a write, not a read by the key, and the item is the
 // object: the re-read is a settled none.
 func TestModelConditions(t *testing.T) {
 	l := locateFixture(t, "modelstatus")
@@ -775,6 +775,9 @@ func TestModelConditions(t *testing.T) {
 		if !strings.Contains(p.Note, want) {
 			t.Errorf("condition-types note %q: want it to say %q", p.Note, want)
 		}
+	}
+	if strings.Contains(p.Note, "main.go:114 ") {
+		t.Errorf("condition-types note %q names the empty status literal at main.go:114, which sets no condition", p.Note)
 	}
 	if r := c.Rows[locate.RowReread]; strings.HasPrefix(r.None, "not settled") {
 		t.Errorf("reread: %q, want a settled none (the items carry the object)", r.None)

@@ -111,6 +111,9 @@ func (c *GateController) process(ctx context.Context, m *gateModel, pod *corev1.
 	m.set(gateWarm, pod.Status.Phase == corev1.PodRunning) // want "condition-set:GateWarm"
 	m.set(gateZone, pod.Labels[corev1.LabelTopologyZone] != "")
 	status := m.asStatus()
+	if equality.Semantic.DeepEqual(status, &corev1.PodStatus{Conditions: []corev1.PodCondition{}}) {
+		return // no gate kept yet (an empty list sets no condition)
+	}
 	if equality.Semantic.DeepEqual(pod.Status.Conditions, status.Conditions) {
 		return
 	}
