@@ -26,13 +26,14 @@ import (
 // tree's own functions, those holding type errors and dependency bodies.
 
 // typeSource is where a condition's type comes from: a settled value (a
-// constant k, or a literal when k is nil), or a parameter of the function
+// constant k, a package variable k fixed at its constant initialiser, or a
+// literal when k is nil), or a parameter of the function
 // (param >= 0; path is what is selected below it: the Type field of a
 // condition parameter, a field of an options struct, an element of a
 // list).
 type typeSource struct {
 	value string
-	k     *types.Const
+	k     types.Object
 	param int
 	path  []string
 	truth bool
@@ -300,6 +301,8 @@ func (r *condReader) read(s *condSummary) {
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			r.readCall(s, n)
+		case *ast.CompositeLit:
+			r.readStatusLit(s, n)
 		case *ast.AssignStmt:
 			if len(n.Lhs) == len(n.Rhs) {
 				for i := range n.Lhs {
@@ -431,47 +434,92 @@ func (f *condFlow) otherKind(callee *flowBody, i int) bool {
 // made.
 func (r *condReader) readStore(s *condSummary, lhs, rhs ast.Expr) {
 	info := r.info()
-	if ix, ok := ast.Unparen(lhs).(*ast.IndexExpr); ok && isConditionSlice(info.TypeOf(ix.X)) {
+	if ix, ok := ast.Unparen(lhs).(*ast.IndexExpr); ok && (isConditionSlice(info.TypeOf(ix.X)) || isConditionMap(info.TypeOf(ix.X))) {
 		r.effect(s, ix.X, r.cond(rhs), lhs.Pos())
 		return
 	}
 	if !isConditionSlice(info.TypeOf(lhs)) {
 		return
 	}
-	var elems []ast.Expr
-	switch x := stripConversions(info, rhs).(type) {
+	if _, local := ast.Unparen(lhs).(*ast.Ident); local && len(r.listedElems(rhs)) == 0 {
+		// A list read into a variable sets nothing; a store of the
+		// variable into an object does.
+		return
+	}
+	if srcs, _ := r.storedList(rhs); len(srcs) > 0 {
+		r.effect(s, lhs, srcs, rhs.Pos())
+	}
+}
+
+// listedElems are the elements a list expression names where it stands:
+// those of a slice literal, or those an append adds.
+func (r *condReader) listedElems(rhs ast.Expr) []ast.Expr {
+	switch x := stripConversions(r.info(), rhs).(type) {
 	case *ast.CallExpr:
 		if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && x.Ellipsis == token.NoPos {
-			if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "append" && len(x.Args) > 1 {
-				elems = x.Args[1:]
+			if b, ok := r.info().Uses[id].(*types.Builtin); ok && b.Name() == "append" && len(x.Args) > 1 {
+				return x.Args[1:]
 			}
 		}
 	case *ast.CompositeLit:
-		elems = x.Elts
+		return x.Elts
 	}
-	var srcs []typeSource
-	for _, el := range elems {
-		srcs = append(srcs, r.cond(el)...)
+	return nil
+}
+
+// storedList is what storing the list rhs sets: the conditions of the
+// elements it names, or, for a list made elsewhere, those of its elements
+// that are not copied from a list (the object's own, kept, set nothing).
+// nothing says the list sets none for certain: an empty literal, or one
+// whose elements are all copied.
+func (r *condReader) storedList(rhs ast.Expr) (srcs []typeSource, nothing bool) {
+	if elems := r.listedElems(rhs); len(elems) > 0 {
+		for _, el := range elems {
+			srcs = append(srcs, r.cond(el)...)
+		}
+		return srcs, false
 	}
-	if len(elems) == 0 {
-		if _, local := ast.Unparen(lhs).(*ast.Ident); local {
-			// A list read into a variable sets nothing; a store of the
-			// variable into an object does.
-			return
-		}
-		// The list is replaced by one made elsewhere: its elements are
-		// set here. Those copied from a list (the object's own, kept)
-		// set nothing.
-		for _, t := range r.condElems(rhs) {
-			if !t.copied {
-				srcs = append(srcs, t)
-			}
-		}
-		if len(srcs) == 0 {
-			return
-		}
+	if _, lit := stripConversions(r.info(), rhs).(*ast.CompositeLit); lit {
+		return nil, true
 	}
-	r.effect(s, lhs, srcs, rhs.Pos())
+	for _, t := range r.condElems(rhs) {
+		if t.copied {
+			nothing = true
+			continue
+		}
+		srcs = append(srcs, t)
+	}
+	return srcs, nothing && len(srcs) == 0
+}
+
+// readStatusLit records the conditions a literal of the primary kind's own
+// Status type is made with (&FooStatus{Conditions: list}): a status made
+// afresh and handed on (patched by the object's name, returned to a caller
+// that stores it) holds the object's conditions, as a named result of that
+// type does (target). Where the literal is stored, its holder says whose
+// they are. A list the flow cannot follow to its elements (not empty, not
+// all copied) leaves the types unfollowed: the row then says the trail
+// ends at the literal rather than that no condition is set.
+func (r *condReader) readStatusLit(s *condSummary, lit *ast.CompositeLit) {
+	info := r.info()
+	if !r.isKindStatus(info.TypeOf(lit)) {
+		return
+	}
+	to, ok := r.target(lit, 0, map[*types.Var]bool{})
+	if !ok {
+		to = condTarget{t: -1}
+	}
+	for _, el := range lit.Elts {
+		kv, isKV := el.(*ast.KeyValueExpr)
+		if !isKV || !isConditionSlice(info.TypeOf(kv.Value)) {
+			continue
+		}
+		srcs, nothing := r.storedList(kv.Value)
+		if nothing {
+			continue
+		}
+		r.recordAt(s, to, srcs, kv.Value.Pos(), fmt.Sprint(kv.Value.Pos()))
+	}
 }
 
 // effect records the settled types (and those a parameter decides) set on

@@ -62,6 +62,10 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 		case *ast.IndexExpr:
 			e = stripConversions(info, x.X)
 			continue
+		case *ast.StarExpr:
+			// (*list)[i] = c, through the pointer a method is handed.
+			e = stripConversions(info, x.X)
+			continue
 		case *ast.CompositeLit:
 			// A value stored into a literal (a status in an object
 			// sent by apply) goes where the literal goes.

@@ -33,6 +33,7 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 	var unsure []string // types set where the path may not run
 	flow := a.condFlowFor(kind)
 	bodies, spans := a.reachedSpans(reach)
+	entries := a.entryBodies(reach)
 	bound := &binding{f: flow, reach: reach, spans: spans, memo: map[objParam]bindState{}}
 	// onPrimary reports whether an effect sets a condition on the primary
 	// object on the reconcile path, and how the object is handed to it.
@@ -58,6 +59,61 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 			if _, ok := onPrimary(b, eff); ok && !eff.typ.followed() {
 				mixed[eff.origin] = true
 			}
+		}
+	}
+	// keep records a followed type set at site.
+	keep := func(t typeSource, site token.Pos) {
+		name := t.value
+		if _, ok := decl[name]; !ok {
+			names = append(names, name)
+			if t.k != nil {
+				decl[name] = a.objSite(t.k)
+			} else {
+				s := a.site(site)
+				s.Note = "a string literal: no constant declares this condition type"
+				decl[name] = s
+			}
+		}
+		key := fmt.Sprintf("%s@%d", name, site)
+		if seenSet[key] {
+			return
+		}
+		seenSet[key] = true
+		sets[name] = append(sets[name], setSite{a.site(site), t.truth, t.partial})
+	}
+	lose := func(at string) {
+		if !slices.Contains(lost, at) {
+			lost = append(lost, at)
+		}
+	}
+	for _, b := range bodies {
+		if !entries[b] {
+			continue
+		}
+		sum := flow.summary(b)
+		for _, eff := range sum.effects {
+			t := eff.typ
+			if eff.target >= 0 || t.settled() || t.copied || t.param >= len(b.params) || !spans.holds(b, eff.site) {
+				continue
+			}
+			// The entry's own parameter holds the type (a model the
+			// worker hands it with the item): the types the entry
+			// stores into that parameter are set; what it held before
+			// the entry ran is not followed, so the trail ends there
+			// too.
+			for _, in := range sum.effects {
+				if in.target != t.param || !in.typ.settled() || in.typ.copied || !spans.holds(b, in.site) {
+					continue
+				}
+				if in.typ.followed() {
+					keep(in.typ, in.site)
+					continue
+				}
+				s := a.site(in.site)
+				lose(fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func))
+			}
+			s := a.site(eff.site)
+			lose(fmt.Sprintf("%s:%d (%s; its type is what the entry's parameter %s holds, which may hold conditions from before the entry ran)", s.File, s.Line, s.Func, b.params[t.param].Name()))
 		}
 	}
 	for _, b := range bodies {
@@ -97,28 +153,10 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 						at = fmt.Sprintf("%s:%d (%s; %s)", s.File, s.Line, s.Func, t.why)
 					}
 				}
-				if !slices.Contains(lost, at) {
-					lost = append(lost, at)
-				}
+				lose(at)
 				continue
 			}
-			name := t.value
-			if _, ok := decl[name]; !ok {
-				names = append(names, name)
-				if t.k != nil {
-					decl[name] = a.objSite(t.k)
-				} else {
-					s := a.site(eff.site)
-					s.Note = "a string literal: no constant declares this condition type"
-					decl[name] = s
-				}
-			}
-			key := fmt.Sprintf("%s@%d", name, eff.site)
-			if seenSet[key] {
-				continue
-			}
-			seenSet[key] = true
-			sets[name] = append(sets[name], setSite{a.site(eff.site), t.truth, t.partial})
+			keep(t, eff.site)
 		}
 	}
 	if len(names) == 0 && len(lost)+len(unsure) > 0 {
@@ -272,6 +310,22 @@ func (a *analysis) reachedSpans(reach *callgraph.Reach) ([]*flowBody, spans) {
 		sp[b] = append(sp[b], n)
 	}
 	return out, sp
+}
+
+// entryBodies are the bodies of the functions the reconcile path starts
+// from.
+func (a *analysis) entryBodies(reach *callgraph.Reach) map[*flowBody]bool {
+	out := map[*flowBody]bool{}
+	for _, fn := range reach.Funcs() {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || len(reach.Path(fn)) != 0 {
+			continue
+		}
+		if b := a.ownBody(obj.Origin()); b != nil {
+			out[b] = true
+		}
+	}
+	return out
 }
 
 // spans are the parts of reached bodies that run on the reconcile path.

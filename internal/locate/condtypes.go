@@ -87,6 +87,16 @@ func conditionsPath(t types.Type) []string {
 	return nil
 }
 
+// isConditionMap reports whether t is a map of conditions (or a pointer to
+// one): a model that keeps one condition per type.
+func isConditionMap(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	m, ok := deref(t).Underlying().(*types.Map)
+	return ok && conditionStruct(m.Elem())
+}
+
 // isConditionTypeField reports whether sel reads the Type field of a
 // condition.
 func isConditionTypeField(info *types.Info, sel *ast.SelectorExpr) bool {
@@ -118,13 +128,13 @@ func takesConditions(fn *types.Func) bool {
 }
 
 // holdsConditions reports whether a value of type t reaches a conditions
-// slice: it is one, a struct (or pointer) with one within two fields, or
+// slice (or map): it is one, a struct (or pointer) with one within two fields, or
 // an interface one of whose methods takes or returns one.
 func holdsConditions(t types.Type, depth int) bool {
 	if t == nil || depth > 2 {
 		return false
 	}
-	if isConditionSlice(t) {
+	if isConditionSlice(t) || isConditionMap(t) {
 		return true
 	}
 	switch u := deref(t).Underlying().(type) {

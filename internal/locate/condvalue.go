@@ -98,7 +98,15 @@ func (r *condReader) typesOf(e ast.Expr, path []string) ([]typeSource, bool) {
 			out = append(out, copiedCondition)
 		default:
 			if s, ok := v.settledString(); ok {
-				out = append(out, typeSource{value: s, k: constOf(v.b.info, stripConversions(v.b.info, v.e)), param: -1, statusParam: -1, partial: v.b.partial})
+				t := typeSource{value: s, param: -1, statusParam: -1, partial: v.b.partial}
+				if k := constOf(v.b.info, stripConversions(v.b.info, v.e)); k != nil {
+					t.k = k
+				}
+				out = append(out, t)
+				continue
+			}
+			if s, pv, ok := r.f.a.fixedString(v.b.info, v.e); ok {
+				out = append(out, typeSource{value: s, k: pv, param: -1, statusParam: -1, partial: v.b.partial})
 				continue
 			}
 			t := unfollowed

@@ -93,7 +93,7 @@ func (a *analysis) findEventWorkers(fd *ast.FuncDecl) []*found {
 		var scope ast.Node
 		switch s := n.(type) {
 		case *ast.RangeStmt: // for ev := range events
-			if id, ok := s.Key.(*ast.Ident); ok && isEventChan(info.TypeOf(s.X)) {
+			if id, ok := s.Key.(*ast.Ident); ok && a.isEventChan(info.TypeOf(s.X)) {
 				item, _ = info.Defs[id].(*types.Var)
 				scope = s.Body
 			}
@@ -101,7 +101,7 @@ func (a *analysis) findEventWorkers(fd *ast.FuncDecl) []*found {
 			if len(s.Rhs) != 1 || len(s.Lhs) == 0 {
 				break
 			}
-			if u, ok := ast.Unparen(s.Rhs[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW && isEventChan(info.TypeOf(u.X)) && inLoop(a.path(s.Pos(), s.End())) {
+			if u, ok := ast.Unparen(s.Rhs[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW && a.isEventChan(info.TypeOf(u.X)) && inLoop(a.path(s.Pos(), s.End())) {
 				if id, ok := s.Lhs[0].(*ast.Ident); ok {
 					item, _ = info.ObjectOf(id).(*types.Var)
 					scope = fd.Body
@@ -127,8 +127,9 @@ func (a *analysis) findEventWorkers(fd *ast.FuncDecl) []*found {
 
 // isEventChan reports whether t is a channel whose items carry an API
 // object: an object pointer, or a struct (or pointer to one) with a field
-// holding an object pointer or an interface value.
-func isEventChan(t types.Type) bool {
+// holding an object pointer or an interface value an object can be
+// (holdsObject).
+func (a *analysis) isEventChan(t types.Type) bool {
 	if t == nil {
 		return false // an expression the type checker left untyped
 	}
@@ -146,11 +147,54 @@ func isEventChan(t types.Type) bool {
 	}
 	errType := types.Universe.Lookup("error").Type()
 	for i := 0; i < st.NumFields(); i++ {
-		if ft := st.Field(i).Type(); IsObjectPointer(ft) || types.IsInterface(ft) && !types.Identical(ft, errType) {
+		if ft := st.Field(i).Type(); IsObjectPointer(ft) || types.IsInterface(ft) && !types.Identical(ft, errType) && a.holdsObject(ft) {
 			return true
 		}
 	}
 	return false
+}
+
+// holdsObject reports whether an interface value can be an API object: the
+// interface is empty, or each of its methods is one every object has
+// (those its TypeMeta and ObjectMeta promote, and DeepCopyObject). A model
+// with a label selector in it carries no object. When apimachinery is not
+// loaded, what an object has is not known: any interface may hold one.
+func (a *analysis) holdsObject(t types.Type) bool {
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	var metas []types.Type
+	for _, name := range []string{typeTypeMeta, typeObjectMeta} {
+		pkg, typ := splitQualified(name)
+		if p := a.tree.Types(pkg); p != nil {
+			if tn, isType := p.Scope().Lookup(typ).(*types.TypeName); isType {
+				metas = append(metas, types.NewPointer(tn.Type()))
+			}
+		}
+	}
+	if len(metas) == 0 {
+		return true
+	}
+	for i := 0; i < iface.NumMethods(); i++ {
+		m := iface.Method(i)
+		if m.Name() == methodDeepCopyObject {
+			continue
+		}
+		has := false
+		for _, meta := range metas {
+			if fn, _, _ := types.LookupFieldOrMethod(meta, true, m.Pkg(), m.Name()); fn != nil {
+				_, has = fn.(*types.Func)
+			}
+			if has {
+				break
+			}
+		}
+		if !has {
+			return false
+		}
+	}
+	return true
 }
 
 // inLoop reports whether the innermost function on a path runs the node in

@@ -184,6 +184,7 @@ var knowledgeChecked = map[string]string{
 	"github.com/google/go-cmp":        "v0.7.0",
 	"knative.dev/pkg":                 "v0.0.0-20260727151759-521cb33b33dd",
 	"k8s.io/utils":                    "v0.0.0-20260507154919-ff6756f316d2",
+	"k8s.io/klog/v2":                  "v2.140.0",
 }
 
 // ssaDrift is the drift comparison of fluxcd/pkg/ssa's apply: named
@@ -296,6 +297,7 @@ var knowledge = map[string]Fact{
 	"fmt.Errorf":                                              {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
 	"fmt.Sprintf":                                             {Role: RoleFormat, Obj: -1, Key: -1, Arg: 0},
 	"encoding/json.Marshal":                                   {Role: RoleFormat, Obj: -1, Key: -1, Arg: -1},
+	"k8s.io/klog/v2.KObj":                                     {Role: RoleFormat, Obj: -1, Key: -1, Arg: -1},
 	"errors.New":                                              {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
 	"maps.Equal":                                              {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"maps.EqualFunc":                                          {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
@@ -477,6 +479,7 @@ const handlerFilterField = cache + "FilteringResourceEventHandler.FilterFunc"
 const (
 	typeResult     = cr + "reconcile.Result"
 	typeObjectMeta = "k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta"
+	typeTypeMeta   = "k8s.io/apimachinery/pkg/apis/meta/v1.TypeMeta"
 	typeGetOptions = "k8s.io/apimachinery/pkg/apis/meta/v1.GetOptions"
 	typeCondition  = "k8s.io/apimachinery/pkg/apis/meta/v1.Condition"
 	typeRequest    = cr + "reconcile.Request"
@@ -487,7 +490,11 @@ const (
 	fieldResultRequeue      = typeResult + ".Requeue"
 	fieldResultRequeueAfter = typeResult + ".RequeueAfter"
 	// methodReconcile is the reconciler's entry.
-	methodReconcile        = "Reconcile"
+	methodReconcile = "Reconcile"
+	// methodDeepCopyObject is the method of runtime.Object every API
+	// object type declares for itself (the others its TypeMeta and
+	// ObjectMeta promote).
+	methodDeepCopyObject   = "DeepCopyObject"
 	fieldDeletionTimestamp = typeObjectMeta + ".DeletionTimestamp"
 	fieldFinalizers        = typeObjectMeta + ".Finalizers"
 	// typeApplyObjectMeta is an apply configuration's metadata (server-side
@@ -554,8 +561,11 @@ var resyncFields = map[string]string{
 }
 
 // generatedStatusWrites are the method names generated typed clients give
-// their writes of the status subresource.
+// their writes of the status subresource; statusSubresource is the
+// subresource their other writes (Patch) are handed to write it.
 var generatedStatusWrites = map[string]bool{"UpdateStatus": true, "ApplyStatus": true}
+
+const statusSubresource = "status"
 
 // conditionTrue is the value of metav1.ConditionTrue.
 const conditionTrue = "True"

@@ -85,6 +85,7 @@ var fixtures = []string{
 	"inlineflows",
 	"tracedworker",
 	"finwork",
+	"modelstatus",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
@@ -826,5 +827,35 @@ func TestLegacyFinalizerSettled(t *testing.T) {
 	}
 	if len(l.ctrls) == 0 {
 		t.Errorf("no controller found")
+	}
+}
+
+// TestModelConditions: a worker handed a Pod and the in-memory model of its
+// gates patches, by the Pod's name, the status it builds from the model
+// (fixture modelstatus). The gates the entry stores into the model are its
+// condition types; the model may hold others from before the entry ran,
+// and one set from a variable a flag changes is not followed: the row says
+// so. A status literal with an empty list sets nothing. The patch is a write, not a read by the key, and the item is the
+// object: the re-read is a settled none.
+func TestModelConditions(t *testing.T) {
+	l := locateFixture(t, "modelstatus")
+	if l.err != nil || len(l.ctrls) != 1 {
+		t.Fatalf("load: %v (%d controllers)", l.err, len(l.ctrls))
+	}
+	c := l.ctrls[0]
+	p, ok := c.Rows[locate.RowConditionTypes].Primary()
+	if !ok {
+		t.Fatalf("condition-types: no primary site (%s)", c.Rows[locate.RowConditionTypes].None)
+	}
+	for _, want := range []string{"not settled beyond these", "main.go:112 ", "the entry's parameter m"} {
+		if !strings.Contains(p.Note, want) {
+			t.Errorf("condition-types note %q: want it to say %q", p.Note, want)
+		}
+	}
+	if strings.Contains(p.Note, "main.go:114 ") {
+		t.Errorf("condition-types note %q names the empty status literal at main.go:114, which sets no condition", p.Note)
+	}
+	if r := c.Rows[locate.RowReread]; strings.HasPrefix(r.None, "not settled") {
+		t.Errorf("reread: %q, want a settled none (the items carry the object)", r.None)
 	}
 }

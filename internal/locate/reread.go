@@ -361,9 +361,14 @@ func throughInterface(byKey []reread, kind *types.Named) (reread, bool) {
 // runs a function whose body is not read (a dependency's function outside
 // the knowledge table, or a function value the call graph cannot resolve),
 // and an object pointer goes in or comes out (or an interface one of the
-// registration's kinds satisfies goes in).
+// registration's kinds satisfies goes in). A write of a generated typed
+// client (known by the options it takes) is no such call: the object it
+// hands back is the one it wrote, not a read by the key.
 func (a *analysis) unreadCandidate(info *types.Info, c call, vars map[*types.Var]bool, kinds []*types.Named) bool {
 	if c.known || len(c.own) > 0 || c.fn != nil && a.decls[c.fn.Origin()] != nil {
+		return false
+	}
+	if _, writes := a.writeOf(info, c); writes {
 		return false
 	}
 	if tv, ok := info.Types[c.expr.Fun]; ok && tv.IsType() {

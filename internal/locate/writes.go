@@ -3,6 +3,7 @@ package locate
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -251,7 +252,7 @@ func (a *analysis) writeOf(info *types.Info, c call) (w writeDesc, ok bool) {
 			target = typeName(sig.Params().At(j).Type())
 		}
 	}
-	status := generatedStatusWrites[c.fn.Name()]
+	status := generatedStatusWrites[c.fn.Name()] || subresourceArg(info, c, sig) == statusSubresource
 	if status {
 		target += " status"
 	}
@@ -267,6 +268,21 @@ func clientsetVerb(sig *types.Signature) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// subresourceArg is the constant a generated typed client's write is
+// handed for its trailing subresources parameter (Patch(ctx, name, pt,
+// data, opts, "status")), or "".
+func subresourceArg(info *types.Info, c call, sig *types.Signature) string {
+	n := sig.Params().Len()
+	if !sig.Variadic() || len(c.expr.Args) < n || c.expr.Ellipsis.IsValid() {
+		return ""
+	}
+	tv := info.Types[c.expr.Args[n-1]]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return ""
+	}
+	return constant.StringVal(tv.Value)
 }
 
 // writeDesc describes a write: its verb, what it writes, and whether that

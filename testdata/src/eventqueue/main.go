@@ -2,7 +2,8 @@
 // the object, not keys: one pops a FIFO of Pods with a process function (a
 // closure handing the item to a helper), the other reads a channel of
 // ConfigMap events. Neither fetches the object
-// again; the items are what they act on.
+// again; the items are what they act on. A channel of sweeps, each a label
+// selector, is no queue of objects (a selector can hold none).
 package main
 
 import (
@@ -14,6 +15,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -73,6 +75,33 @@ type ConfigMapLabeller struct {
 	// errs carries the failures to report (a decoy: a channel of errors
 	// read in a loop is no controller).
 	errs chan error
+	// sweeps asks for the ConfigMaps a selector picks to be counted (a
+	// decoy: its items carry a selector, never an object).
+	sweeps chan sweep
+}
+
+// sweep is one count asked for: the ConfigMaps of a namespace a selector
+// picks.
+type sweep struct {
+	namespace string
+	selector  labels.Selector
+}
+
+// countAll counts the sweeps' ConfigMaps until the channel is closed.
+func (l *ConfigMapLabeller) countAll(ctx context.Context) {
+	for s := range l.sweeps {
+		l.count(ctx, s)
+	}
+}
+
+// count logs how many ConfigMaps one sweep picks.
+func (l *ConfigMapLabeller) count(ctx context.Context, s sweep) {
+	list, err := l.client.CoreV1().ConfigMaps(s.namespace).List(ctx, metav1.ListOptions{LabelSelector: s.selector.String()})
+	if err != nil {
+		l.errs <- err
+		return
+	}
+	klog.InfoS("Counted", "namespace", s.namespace, "configmaps", len(list.Items))
 }
 
 // run handles events until the channel is closed.
@@ -129,7 +158,7 @@ func main() {
 	_, _ = factory.Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj interface{}) { _ = pods.queue.Add(obj) },
 	})
-	cms := &ConfigMapLabeller{client: client, events: make(chan event, 100), errs: make(chan error, 100)}
+	cms := &ConfigMapLabeller{client: client, events: make(chan event, 100), errs: make(chan error, 100), sweeps: make(chan sweep, 10)}
 	_, _ = factory.Core().V1().ConfigMaps().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj interface{}) { cms.events <- event{verb: "add", obj: obj} },
 		UpdateFunc: func(_, obj interface{}) { cms.events <- event{verb: "update", obj: obj} },
@@ -138,6 +167,8 @@ func main() {
 	go pods.run()
 	go cms.report()
 	go cms.run(ctx)
+	go cms.countAll(ctx)
+	cms.sweeps <- sweep{namespace: metav1.NamespaceDefault, selector: labels.SelectorFromSet(labels.Set{seenLabel: "yes"})}
 	<-ctx.Done()
 	pods.queue.Close()
 	close(cms.events)

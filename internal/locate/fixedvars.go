@@ -1,0 +1,95 @@
+package locate
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+)
+
+// fixedString reports whether e names a package-level variable of the tree
+// that holds a string constant it is never written after: declared with a
+// constant initialiser (var Ready ConditionType = "Ready", as some APIs
+// declare their condition types), and never assigned, nor its address
+// taken, anywhere in the tree's own code. Its value is then the
+// initialiser's.
+func (a *analysis) fixedString(info *types.Info, e ast.Expr) (string, *types.Var, bool) {
+	var id *ast.Ident
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return "", nil, false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return "", nil, false
+	}
+	s, fixed := a.fixedVarValues()[v]
+	return s, v, fixed
+}
+
+// fixedVarValues indexes, on first use, the tree's package-level string
+// variables that fixedString takes for constants.
+func (a *analysis) fixedVarValues() map[*types.Var]string {
+	if a.fixedVars != nil {
+		return a.fixedVars
+	}
+	a.fixedVars = map[*types.Var]string{}
+	for _, f := range a.files {
+		for _, d := range f.file.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if len(vs.Values) != len(vs.Names) {
+					continue
+				}
+				for i, name := range vs.Names {
+					v, isVar := f.info.Defs[name].(*types.Var)
+					tv := f.info.Types[vs.Values[i]]
+					if isVar && tv.Value != nil && tv.Value.Kind() == constant.String {
+						a.fixedVars[v] = constant.StringVal(tv.Value)
+					}
+				}
+			}
+		}
+	}
+	for _, f := range a.files {
+		written := func(e ast.Expr) {
+			var id *ast.Ident
+			switch x := ast.Unparen(e).(type) {
+			case *ast.Ident:
+				id = x
+			case *ast.SelectorExpr:
+				id = x.Sel
+			}
+			if v, ok := f.info.Uses[id].(*types.Var); id != nil && ok {
+				delete(a.fixedVars, v)
+			}
+		}
+		ast.Inspect(f.file, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.AssignStmt:
+				for _, lhs := range x.Lhs {
+					written(lhs)
+				}
+			case *ast.RangeStmt:
+				if x.Tok == token.ASSIGN {
+					written(x.Key)
+					written(x.Value)
+				}
+			case *ast.UnaryExpr:
+				if x.Op == token.AND {
+					written(x.X)
+				}
+			}
+			return true
+		})
+	}
+	return a.fixedVars
+}
