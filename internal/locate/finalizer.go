@@ -57,6 +57,9 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 		}
 		info := a.infoAt(b.Pos())
 		for _, c := range a.callsIn(fn) {
+			if at, ok := a.unreadPatch(info, c, kind); ok {
+				applyUnsettled = append(applyUnsettled, at)
+			}
 			if !c.known {
 				continue
 			}
@@ -158,6 +161,31 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 		ops.noFinalizer += fmt.Sprintf("; children are removed by garbage collection through their owner reference (%s:%d)", ref.File, ref.Line)
 	}
 	return ops
+}
+
+// unreadPatch says, for a generated typed client's patch or apply of the
+// primary kind's object (its result is one), not of a subresource, that
+// the data it sends is not read for finalizers: a JSON patch built by
+// option helpers or closures may add or remove one there.
+func (a *analysis) unreadPatch(info *types.Info, c call, kind *types.Named) (string, bool) {
+	if c.known || c.fn == nil || kind == nil {
+		return "", false
+	}
+	sig, ok := c.fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || sig.Results().Len() == 0 {
+		return "", false
+	}
+	if v, write := clientsetVerb(sig); !write || v != verbPatch && v != verbApply {
+		return "", false
+	}
+	if n, ok := deref(sig.Results().At(0).Type()).(*types.Named); !ok || !types.Identical(n, kind) {
+		return "", false
+	}
+	if sub := subresourceArg(info, c, sig); sub != "" {
+		return "", false
+	}
+	s := a.site(c.expr.Lparen)
+	return fmt.Sprintf("the %s is patched at %s:%d with data ctrlcmp does not read for its finalizers", kind.Obj().Name(), s.File, s.Line), true
 }
 
 // ownerRef cites the first owner reference made in fns whose owner is the

@@ -65,10 +65,11 @@ func (a *analysis) depFinalizerOps(fns []*ssa.Function, kind *types.Named) depFi
 				// resolves to no implementation: where the search ends,
 				// unless every implementation in its package is promoted
 				// from a library the knowledge table covers, or it is a
-				// generated typed client's write (a generated clientset's
-				// methods change no finalizer: a write sends the object it
-				// is handed, whose finalizers the search has read).
-				if _, write := clientsetVerb(c.fn.Type().(*types.Signature)); write || a.coveredImplementations(c.fn) {
+				// generated typed client's write of the object it is handed
+				// (Create, Update, Delete: the object's finalizers are what
+				// the search has read). A patch or an apply sends data the
+				// search may not have read, which may change them.
+				if v, write := clientsetVerb(c.fn.Type().(*types.Signature)); write && v != verbPatch && v != verbApply || a.coveredImplementations(c.fn) {
 					continue
 				}
 				s := a.site(c.expr.Lparen)

@@ -80,6 +80,19 @@ func TestConditionsHandedUnread(t *testing.T) {
 	}
 }
 
+// TestFinalizerPatchUnread: a finalizer added by a typed clientset's JSON
+// patch of the primary, built by option functions the search does not read
+// (finproof's StampReconciler), leaves the finalizer rows not settled,
+// naming the patch, instead of "no finalizer".
+func TestFinalizerPatchUnread(t *testing.T) {
+	c := controllerNamed(t, "finproof", "StampReconciler")
+	for _, id := range []string{locate.RowFinalizerConst, locate.RowFinalizerAdd} {
+		if r := c.Rows[id]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "controller/stamp.go:61 ") {
+			t.Errorf("%s: %q, want not settled, naming the patch at stamp.go:61", id, r.None)
+		}
+	}
+}
+
 // TestResyncOfThePrimary: an event-driven client-go controller cites the
 // resync period of the factory its primary type's informer comes from, not
 // that of a factory made first for another type; and a dependency handed
