@@ -59,7 +59,7 @@ func (r *StampReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		return ctrl.Result{}, err
 	}
 	_, err = r.Kube.CoreV1().Namespaces().Patch(ctx, ns.Name, types.JSONPatchType, data, metav1.PatchOptions{}) // want "StampReconciler/write-always"
-	return ctrl.Result{}, err // want "StampReconciler/requeue-error"
+	return ctrl.Result{}, err                                                                                   // want "StampReconciler/requeue-error"
 }
 
 // SetupWithManager registers the reconciler for Namespaces.
