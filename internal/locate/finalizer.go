@@ -181,11 +181,49 @@ func (a *analysis) unreadPatch(info *types.Info, c call, kind *types.Named) (str
 	if n, ok := deref(sig.Results().At(0).Type()).(*types.Named); !ok || !types.Identical(n, kind) {
 		return "", false
 	}
-	if sub := subresourceArg(info, c, sig); sub != "" {
+	if sub := subresourceArg(info, c, sig); sub != "" || generatedStatusWrites[c.fn.Name()] || a.handedPatch(c, sig) {
 		return "", false
 	}
 	s := a.site(c.expr.Lparen)
 	return fmt.Sprintf("the %s is patched at %s:%d with data ctrlcmp does not read for its finalizers", kind.Obj().Name(), s.File, s.Line), true
+}
+
+// handedPatch reports whether a typed client's patch sends data made from
+// what its function is handed (a helper handed the operations, marshalled
+// there): the search reads them where its callers make them.
+func (a *analysis) handedPatch(c call, sig *types.Signature) bool {
+	fb := a.flowBodyOf(c.in)
+	if fb == nil {
+		return false
+	}
+	var data ast.Expr
+	for i := 0; i < sig.Params().Len() && i < len(c.expr.Args); i++ {
+		if s, ok := sig.Params().At(i).Type().(*types.Slice); ok && types.Identical(s.Elem(), types.Typ[types.Byte]) {
+			data = c.expr.Args[i]
+		}
+	}
+	if data == nil {
+		return false
+	}
+	vals := (&flowEngine{a: a}).values(fb, data)
+	for _, v := range vals {
+		if v.param >= 0 {
+			continue
+		}
+		ce, ok := ast.Unparen(v.e).(*ast.CallExpr)
+		if !ok || len(ce.Args) != 1 {
+			return false
+		}
+		if m := a.makeCall(v.b.info, ce, nil); !m.known || m.fact.Role != RoleFormat {
+			// Not marshalled (a formatter of the knowledge table).
+			return false
+		}
+		id, ok := ast.Unparen(ce.Args[0]).(*ast.Ident)
+		if !ok || v.b.paramIndex(varOf(v.b.info, id)) < 0 {
+			return false
+		}
+	}
+	return len(vals) > 0
 }
 
 // ownerRef cites the first owner reference made in fns whose owner is the

@@ -245,6 +245,9 @@ func (h *handSearch) param(v flowVal, bind *callBinding, depth int) []foundFunc 
 	}
 	if v.b.decl.Recv != nil {
 		if i == 0 {
+			if out := h.fieldFuncs(v, depth); len(out) > 0 {
+				return out
+			}
 			h.end(v.e.Pos(), "the function handed here is held by the receiver")
 			return nil
 		}
@@ -257,6 +260,46 @@ func (h *handSearch) param(v flowVal, bind *callBinding, depth int) []foundFunc 
 	for _, t := range h.fromCallers(obj, i, v.path, depth+1) {
 		at := t.at
 		out = append(out, foundFunc{target: t.target, at: &at})
+	}
+	return out
+}
+
+// fieldFuncs follows a function held in a field of the receiver (the
+// worker handed c.syncHandler) to the functions the tree's own code stores
+// there (c.syncHandler = c.syncWidget, Controller{syncHandler: …}); none
+// when it stores none, or one it does not follow.
+func (h *handSearch) fieldFuncs(v flowVal, depth int) []foundFunc {
+	if len(v.path) != 1 || v.path[0] == elem {
+		return nil
+	}
+	st, ok := deref(v.b.params[0].Type()).Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	var field *types.Var
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() == v.path[0] {
+			field = st.Field(i)
+		}
+	}
+	if field == nil {
+		return nil
+	}
+	var out []foundFunc
+	open := false
+	h.a.fieldStores(field, func(info *types.Info, fd *ast.FuncDecl, value ast.Expr) {
+		fn, ok := info.Defs[fd.Name].(*types.Func)
+		b := h.a.ownBody(fn)
+		if !ok || b == nil {
+			open = true
+			return
+		}
+		found := h.funcs(b, value, nil, depth+1)
+		open = open || len(found) == 0
+		out = append(out, found...)
+	})
+	if open {
+		return nil
 	}
 	return out
 }

@@ -30,6 +30,8 @@ type Controller struct {
 	recorder record.EventRecorder
 	// bundleName names the ConfigMap holding each namespace's CA bundle.
 	bundleName string
+	// reconcile is sync adapted to the loop, kept for Run to hand it.
+	reconcile util.ReconcileFunc
 }
 
 // New wires the controller to the Secret informer.
@@ -40,6 +42,7 @@ func New(client kubernetes.Interface, informer coreinformers.SecretInformer, rec
 		recorder:   recorder,
 		bundleName: bundleName,
 	}
+	c.reconcile = util.KeyOnly(c.sync)
 	_, _ = informer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj interface{}) {
 			if s, ok := obj.(*corev1.Secret); ok && s.Type == corev1.SecretTypeTLS {
@@ -53,13 +56,14 @@ func New(client kubernetes.Interface, informer coreinformers.SecretInformer, rec
 }
 
 // Run runs the shared work loop with the controller's sync, adapted to
-// the loop's reconcile function, until ctx is done.
+// the loop's reconcile function when the controller was made and held in
+// a field, until ctx is done.
 func (c *Controller) Run(ctx context.Context, workers int) {
 	util.RunWithOptions(ctx, c.queue, util.Options{
 		Name:       "secrets",
 		Workers:    workers,
 		MaxRetries: 3,
-		Reconcile:  util.KeyOnly(c.sync),
+		Reconcile:  c.reconcile,
 	})
 }
 
