@@ -111,3 +111,28 @@ func (a *analysis) fieldSetters(field *types.Var, b *flowBody) []token.Pos {
 	a.setters[field] = at
 	return at
 }
+
+// fieldStores calls store with every value the tree's functions store in
+// a struct field (x.f = v, T{f: v}).
+func (a *analysis) fieldStores(field *types.Var, store func(info *types.Info, fd *ast.FuncDecl, value ast.Expr)) {
+	for _, fd := range a.ownFuncs() {
+		info := a.infoAt(fd.Pos())
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CompositeLit:
+				keyedFields(info, n, func(v *types.Var, kv *ast.KeyValueExpr) {
+					if v == field {
+						store(info, fd, kv.Value)
+					}
+				})
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && info.Uses[sel.Sel] == field && len(n.Lhs) == len(n.Rhs) {
+						store(info, fd, n.Rhs[i])
+					}
+				}
+			}
+			return true
+		})
+	}
+}
