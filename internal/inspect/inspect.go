@@ -358,13 +358,19 @@ func Matching(t result.Tree, kind string) ([]locate.Controller, error) {
 
 // Qualified is a controller's reconciler type name qualified by the
 // directory of its package in the tree (where its entry is): DIR/NAME,
-// ./NAME for the tree's root package.
+// ./NAME for the tree's root package. A name the locator already
+// qualified by its package (revision.Reconciler) gives that package's
+// directory and the bare type name (pkg/reconciler/revision/Reconciler).
 func Qualified(c locate.Controller) string {
 	e, ok := c.Rows[locate.RowEntry].Primary()
 	if !ok {
 		return c.Name
 	}
-	return path.Dir(e.File) + "/" + c.Name
+	dir, name := path.Dir(e.File), c.Name
+	if pkg, typ, ok := strings.Cut(name, "."); ok && pkg == path.Base(dir) {
+		name = typ
+	}
+	return dir + "/" + name
 }
 
 // entries lists controllers by their qualified name and entry's citation.

@@ -65,6 +65,17 @@ func TestSelectQualified(t *testing.T) {
 		controllerAt("ConfigMapReconciler", "ConfigMap", "internal/controllers/configmap.go"),
 		controllerAt("StatusReconciler", "", "internal/status/status.go"),
 	}}
+	// A name the locator qualified by its package (two generated-style
+	// reconcilers named Reconciler) is selected by DIR/NAME too.
+	knative := result.Tree{Root: "serving", Controllers: []locate.Controller{
+		controllerAt("revision.Reconciler", "Revision", "pkg/reconciler/revision/revision.go"),
+		controllerAt("route.Reconciler", "Route", "pkg/reconciler/route/route.go"),
+	}}
+	for _, sel := range []string{"revision/Reconciler", "pkg/reconciler/revision/Reconciler", "revision.Reconciler"} {
+		if c, err := Select(knative, sel, "--ours-kind"); err != nil || c.Name != "revision.Reconciler" {
+			t.Errorf("Select(%s): %s, %v; want revision.Reconciler", sel, c.Name, err)
+		}
+	}
 	_, err := Select(tree, "configmapreconciler", "--ours-kind")
 	for _, want := range []string{`holds 3 controllers named "configmapreconciler": ./ConfigMapReconciler (main.go:10), plugins/controllers/ConfigMapReconciler (plugins/controllers/configmap.go:10), internal/controllers/ConfigMapReconciler (internal/controllers/configmap.go:10); choose one by its package's directory, e.g. --ours-kind ./ConfigMapReconciler`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
