@@ -1,0 +1,217 @@
+package callgraph
+
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+	"sort"
+
+	"golang.org/x/tools/go/callgraph"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Walks of the call graph: what the reconcile path reaches from its
+// entries, and the edges into and out of a function.
+
+// Reach is the result of a breadth-first walk of the call graph from a set of
+// entry functions: every reached function with the edge it was first reached
+// by, so that Path gives a shortest chain of calls.
+type Reach struct {
+	// Unanalysed are the functions reached (entries included) whose bodies
+	// were left out (type errors): what they do is unknown.
+	Unanalysed []*ssa.Function
+	via        map[*ssa.Function]*callgraph.Edge
+	encl       map[*ssa.Function]*ssa.Function // closure -> the function creating it
+	order      []*ssa.Function
+}
+
+// Reachable walks the call graph from the entries.
+func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
+	return pr.ReachableExcept(nil, entries...)
+}
+
+// ReachableExcept walks the call graph from the entries, entering no
+// function skip reports (an implementation a dynamic call may reach but
+// that the caller knows is not the one run).
+func (pr *Program) ReachableExcept(skip func(*ssa.Function) bool, entries ...*ssa.Function) *Reach {
+	r := &Reach{via: map[*ssa.Function]*callgraph.Edge{}, encl: map[*ssa.Function]*ssa.Function{}}
+	var queue []*ssa.Function
+	for _, e := range entries {
+		if e == nil {
+			continue
+		}
+		if pr.unanalysed(e) && !slices.Contains(r.Unanalysed, e) {
+			r.Unanalysed = append(r.Unanalysed, e)
+		}
+		if _, ok := r.via[e]; !ok {
+			r.via[e] = nil
+			queue = append(queue, e)
+		}
+	}
+	listed := map[ast.Node]bool{}
+	for len(queue) > 0 {
+		f := queue[0]
+		queue = queue[1:]
+		// Instances of one generic declaration share its syntax: the
+		// declaration is listed once, every instance is walked.
+		if syn := f.Syntax(); syn == nil || !listed[syn] {
+			if syn != nil {
+				listed[syn] = true
+			}
+			r.order = append(r.order, f)
+		}
+		// A closure made here, or a function or method value handed on
+		// from here, may be run by a library (a retry helper, a deferred
+		// call, a worker loop) that has no body in the graph: count it as
+		// reached.
+		for _, g := range pr.handedOn(f) {
+			if skip != nil && skip(g) {
+				continue
+			}
+			if _, ok := r.via[g]; !ok {
+				r.via[g] = nil
+				r.encl[g] = f
+				queue = append(queue, g)
+			}
+		}
+		node := pr.graph.Nodes[f]
+		if node == nil {
+			continue
+		}
+		out := append([]*callgraph.Edge(nil), node.Out...)
+		sort.SliceStable(out, func(i, j int) bool {
+			if out[i].Pos() != out[j].Pos() {
+				return out[i].Pos() < out[j].Pos()
+			}
+			// One call, several callees (an interface's implementations,
+			// a generic function's instances): by name.
+			return out[i].Callee.Func.String() < out[j].Callee.Func.String()
+		})
+		for _, e := range out {
+			callee := e.Callee.Func
+			if skip != nil && skip(callee) {
+				continue
+			}
+			if pr.unanalysed(callee) && !slices.Contains(r.Unanalysed, callee) {
+				r.Unanalysed = append(r.Unanalysed, callee)
+			}
+			if _, ok := r.via[callee]; ok || !pr.Own[callee] {
+				continue
+			}
+			r.via[callee] = e
+			queue = append(queue, callee)
+		}
+	}
+	return r
+}
+
+// handedOn returns the own functions f makes values of: its closures, and
+// the own functions and methods it names as values (an operand other than
+// the callee of a static call), through the bound-method and thunk wrappers
+// that a method value makes.
+func (pr *Program) handedOn(f *ssa.Function) []*ssa.Function {
+	out := append([]*ssa.Function(nil), f.AnonFuncs...)
+	add := func(g *ssa.Function) {
+		if pr.Own[g] && !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			var callee ssa.Value
+			if c, ok := instr.(ssa.CallInstruction); ok && c.Common().StaticCallee() != nil {
+				callee = c.Common().Value
+			}
+			var ops [8]*ssa.Value
+			for _, op := range instr.Operands(ops[:0]) {
+				if op == nil || *op == callee {
+					continue
+				}
+				g, ok := (*op).(*ssa.Function)
+				if !ok {
+					continue
+				}
+				if pr.Own[g] {
+					add(g)
+					continue
+				}
+				for _, t := range wrapped(g) {
+					add(t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// wrapped returns the functions a synthetic wrapper (a bound method value,
+// a method expression's thunk) calls.
+func wrapped(w *ssa.Function) []*ssa.Function {
+	if w.Synthetic == "" {
+		return nil
+	}
+	var out []*ssa.Function
+	for _, b := range w.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok {
+				if g := c.Common().StaticCallee(); g != nil {
+					out = append(out, g)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// unanalysed reports whether f is an own function whose body was left out
+// because it holds type errors.
+func (pr *Program) unanalysed(f *ssa.Function) bool {
+	obj, ok := f.Object().(*types.Func)
+	return ok && pr.Unanalysed[obj]
+}
+
+// Has reports whether f was reached.
+func (r *Reach) Has(f *ssa.Function) bool {
+	_, ok := r.via[f]
+	return ok
+}
+
+// Funcs returns the reached functions, nearest first.
+func (r *Reach) Funcs() []*ssa.Function { return r.order }
+
+// Path returns the chain of call edges from an entry to f (empty for an entry
+// itself, nil when f was not reached).
+func (r *Reach) Path(f *ssa.Function) []*Edge {
+	if !r.Has(f) {
+		return nil
+	}
+	var path []*Edge
+	for f != nil {
+		if e := r.via[f]; e != nil {
+			path = append([]*Edge{e}, path...)
+			f = e.Caller.Func
+		} else {
+			f = r.encl[f]
+		}
+	}
+	return path
+}
+
+// Edge is one call of the graph: the call site, its caller and its callee.
+type Edge = callgraph.Edge
+
+// CallsInto returns the calls of f that the graph knows.
+func (pr *Program) CallsInto(f *ssa.Function) []*Edge {
+	if n := pr.graph.Nodes[f]; n != nil {
+		return n.In
+	}
+	return nil
+}
+
+// CallsFrom returns the calls f makes that the graph knows.
+func (pr *Program) CallsFrom(f *ssa.Function) []*Edge {
+	if n := pr.graph.Nodes[f]; n != nil {
+		return n.Out
+	}
+	return nil
+}
