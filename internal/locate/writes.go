@@ -3,7 +3,6 @@ package locate
 import (
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -209,98 +208,6 @@ func (a *analysis) pathToUnanalysed(reach *callgraph.Reach, fn *ssa.Function) []
 		}
 	}
 	return nil
-}
-
-// writeOf says whether a call writes, with its verb and target: from the
-// knowledge table, or by the shape of generated typed clients (a method
-// taking one of apimachinery's Create/Update/Patch/Delete options).
-func (a *analysis) writeOf(info *types.Info, c call) (w writeDesc, ok bool) {
-	if c.known {
-		switch c.fact.Role {
-		case RoleWrite, RoleEvent, RoleApply:
-		default:
-			return writeDesc{}, false
-		}
-		target := c.fact.Target
-		if obj := c.arg(c.fact.Obj); obj != nil {
-			name := typeName(info.TypeOf(obj))
-			switch {
-			case c.fact.Role == RoleEvent:
-				target = "Event about " + name
-			case target != "":
-				target = name + " " + target
-			default:
-				target = name
-			}
-		}
-		return writeDesc{c.fact.Verb, target, c.fact.Status}, true
-	}
-	if c.fn == nil {
-		return writeDesc{}, false
-	}
-	sig, okSig := info.TypeOf(c.expr.Fun).(*types.Signature)
-	if !okSig || c.fn.Type().(*types.Signature).Recv() == nil {
-		return writeDesc{}, false
-	}
-	v, isWrite := clientsetVerb(sig)
-	if !isWrite {
-		return writeDesc{}, false
-	}
-	target := "by name"
-	for j := 0; j < sig.Params().Len(); j++ {
-		if IsObjectPointer(sig.Params().At(j).Type()) {
-			target = typeName(sig.Params().At(j).Type())
-		}
-	}
-	status := generatedStatusWrites[c.fn.Name()] || subresourceArg(info, c, sig) == statusSubresource
-	if status {
-		target += " status"
-	}
-	return writeDesc{v, target, status}, true
-}
-
-// clientsetVerb is the verb of a generated typed client's write method,
-// said by the apimachinery options struct it takes (clientsetVerbs).
-func clientsetVerb(sig *types.Signature) (string, bool) {
-	for i := 0; i < sig.Params().Len(); i++ {
-		if v, ok := clientsetVerbs[typeKey(sig.Params().At(i).Type())]; ok {
-			return v, true
-		}
-	}
-	return "", false
-}
-
-// subresourceArg is the constant a generated typed client's write is
-// handed for its trailing subresources parameter (Patch(ctx, name, pt,
-// data, opts, "status")), or "".
-func subresourceArg(info *types.Info, c call, sig *types.Signature) string {
-	n := sig.Params().Len()
-	if !sig.Variadic() || len(c.expr.Args) < n || c.expr.Ellipsis.IsValid() {
-		return ""
-	}
-	tv := info.Types[c.expr.Args[n-1]]
-	if tv.Value == nil || tv.Value.Kind() != constant.String {
-		return ""
-	}
-	return constant.StringVal(tv.Value)
-}
-
-// writeDesc describes a write: its verb, what it writes, and whether that
-// is (or includes) the object's status.
-type writeDesc struct {
-	verb, target string
-	status       bool
-}
-
-// typeName is the bare name of a (pointer to a) named type.
-func typeName(t types.Type) string {
-	if n, ok := deref(t).(*types.Named); ok {
-		return n.Obj().Name()
-	}
-	if t == nil {
-		return "object"
-	}
-	return types.TypeString(t, func(*types.Package) string { return "" })
 }
 
 // alwaysReached walks the call graph from the entry along the calls every
