@@ -82,28 +82,21 @@ func (a *analysis) fieldSetters(field *types.Var, b *flowBody) []token.Pos {
 		return at
 	}
 	var at []token.Pos
-	scan := func(info *types.Info, body *ast.BlockStmt) {
-		ast.Inspect(body, func(n ast.Node) bool {
-			if as, ok := n.(*ast.AssignStmt); ok {
-				for _, l := range as.Lhs {
-					if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && info.Uses[sel.Sel] == field {
-						at = append(at, sel.Pos())
-					}
-				}
-			}
-			return true
-		})
+	visit := func(_ *types.Info, _ *ast.FuncDecl, sel *ast.SelectorExpr, _ ast.Expr) {
+		if sel != nil {
+			at = append(at, sel.Pos())
+		}
 	}
 	if b.dep && field.Pkg() != nil {
 		if dp := a.depPackage(field.Pkg().Path()); dp != nil {
 			for _, fb := range dp.funcs {
-				scan(fb.info, fb.decl.Body)
+				storesIn(fb.info, fb.decl, field, visit)
 			}
 		}
 	} else {
 		for _, fd := range a.ownFuncs() {
 			if info := a.infoAt(fd.Pos()); info != nil {
-				scan(info, fd.Body)
+				storesIn(info, fd, field, visit)
 			}
 		}
 	}
@@ -117,22 +110,42 @@ func (a *analysis) fieldSetters(field *types.Var, b *flowBody) []token.Pos {
 func (a *analysis) fieldStores(field *types.Var, store func(info *types.Info, fd *ast.FuncDecl, value ast.Expr)) {
 	for _, fd := range a.ownFuncs() {
 		info := a.infoAt(fd.Pos())
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.CompositeLit:
-				keyedFields(info, n, func(v *types.Var, kv *ast.KeyValueExpr) {
-					if v == field {
-						store(info, fd, kv.Value)
-					}
-				})
-			case *ast.AssignStmt:
-				for i, l := range n.Lhs {
-					if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && info.Uses[sel.Sel] == field && len(n.Lhs) == len(n.Rhs) {
-						store(info, fd, n.Rhs[i])
-					}
-				}
+		if info == nil {
+			continue
+		}
+		storesIn(info, fd, field, func(info *types.Info, fd *ast.FuncDecl, _ *ast.SelectorExpr, value ast.Expr) {
+			if value != nil {
+				store(info, fd, value)
 			}
-			return true
 		})
 	}
+}
+
+// storesIn calls visit for each store into field in fd's body: an
+// assignment (its selector, and the value when the two sides line up) or
+// a keyed literal's field (no selector).
+func storesIn(info *types.Info, fd *ast.FuncDecl, field *types.Var, visit func(info *types.Info, fd *ast.FuncDecl, sel *ast.SelectorExpr, value ast.Expr)) {
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CompositeLit:
+			keyedFields(info, n, func(v *types.Var, kv *ast.KeyValueExpr) {
+				if v == field {
+					visit(info, fd, nil, kv.Value)
+				}
+			})
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
+				if !ok || info.Uses[sel.Sel] != field {
+					continue
+				}
+				var value ast.Expr
+				if len(n.Lhs) == len(n.Rhs) {
+					value = n.Rhs[i]
+				}
+				visit(info, fd, sel, value)
+			}
+		}
+		return true
+	})
 }
