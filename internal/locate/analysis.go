@@ -95,6 +95,9 @@ type call struct {
 	// own are the tree's functions the call may run.
 	own []*ssa.Function
 	in  *ssa.Function
+	// delay is the delay of a workqueue add after one (AddAfter's
+	// argument, or the After of a priority queue's options).
+	delay ast.Expr
 }
 
 func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analysis {
@@ -245,6 +248,12 @@ func (a *analysis) makeCall(info *types.Info, e *ast.CallExpr, in *ssa.Function)
 	if fn != nil {
 		c.fn = fn
 		c.fact, c.known = knowledge[funcKey(fn)]
+		switch {
+		case c.known && c.fact.Role == RoleQueueAddAfter:
+			c.delay = c.arg(c.fact.Arg)
+		case c.known && c.fact.Role == RoleQueueAddWithOpts:
+			c.fact.Role, c.delay = addByOptions(info, c.arg(c.fact.Arg))
+		}
 		if obj := fn.Origin(); a.decls[obj] != nil && len(c.own) == 0 {
 			if sf := a.prog.Func(obj); sf != nil && a.prog.Own[sf] {
 				c.own = []*ssa.Function{sf}

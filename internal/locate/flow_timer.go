@@ -65,7 +65,7 @@ func isQueueAdd(fn *types.Func) bool {
 		return false
 	}
 	switch knowledge[funcKey(fn)].Role {
-	case RoleQueueAdd, RoleQueueAddRateLimited, RoleQueueAddAfter:
+	case RoleQueueAdd, RoleQueueAddRateLimited, RoleQueueAddAfter, RoleQueueAddWithOpts:
 		return true
 	}
 	return false

@@ -251,7 +251,7 @@ func (a *analysis) queueAdds(fn *ssa.Function) []call {
 	var out []call
 	for _, g := range a.prog.Reachable(fn).Funcs() {
 		for _, c := range a.callsIn(g) {
-			if c.known && (c.fact.Role == RoleQueueAdd || c.fact.Role == RoleQueueAddRateLimited || c.fact.Role == RoleQueueAddAfter) {
+			if c.known && (c.fact.Role == RoleQueueAdd || c.fact.Role == RoleQueueAddRateLimited || c.fact.Role == RoleQueueAddAfter || c.fact.Role == RoleQueueAddWithOpts) {
 				out = append(out, c)
 			}
 		}

@@ -25,6 +25,7 @@ const (
 	RoleQueueAddRateLimited      // a workqueue takes a key back after a failure
 	RoleQueueAddAfter            // a workqueue takes a key back after a delay
 	RoleQueueForget              // a workqueue forgets the key's failures
+	RoleQueueAddWithOpts         // a priority queue takes keys as its options say (RateLimited: after a failure; After: after a delay; neither: at once): Arg is the options, Key the first key
 	RoleRegisterFor              // registers the primary type of a controller: Arg is the object
 	RoleRegisterComplete         // registers the reconciler: Arg is the reconciler
 	RoleInformerFactory          // creates an informer factory: Arg is the resync period
@@ -321,6 +322,9 @@ var knowledge = map[string]Fact{
 	"(" + workqueue + "RateLimitingInterface).Forget":              {Role: RoleQueueForget, Obj: -1, Key: 0, Arg: -1, Before: "v0.31.0"},
 	"(" + workqueue + "TypedDelayingInterface).AddAfter":           {Role: RoleQueueAddAfter, Obj: -1, Key: 0, Arg: 1},
 	"(" + workqueue + "DelayingInterface).AddAfter":                {Role: RoleQueueAddAfter, Obj: -1, Key: 0, Arg: 1, Before: "v0.31.0"},
+	// controller-runtime's priority queue, used as a client-go workqueue.
+	"(" + cr + "controller/priorityqueue.PriorityQueue).GetWithPriority": {Role: RoleQueueGet, Obj: -1, Key: -1, Arg: -1},
+	"(" + cr + "controller/priorityqueue.PriorityQueue).AddWithOpts":     {Role: RoleQueueAddWithOpts, Obj: -1, Key: 1, Arg: 0},
 
 	"(*" + cr + "builder.TypedBuilder).For": {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 0},
 	// controller.New(name, mgr, controller.Options{Reconciler: r}) then

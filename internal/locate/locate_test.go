@@ -86,6 +86,7 @@ var fixtures = []string{
 	"tracedworker",
 	"finwork",
 	"modelstatus",
+	"priorityworker",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

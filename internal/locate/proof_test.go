@@ -112,3 +112,19 @@ func TestResyncOfThePrimary(t *testing.T) {
 		t.Errorf("requeue-success: %+v, want the call of the helper, citing the AddAfter in its body", s)
 	}
 }
+
+// TestPriorityQueueOptionsUnread: a priority queue's AddWithOpts handed
+// options that are not a literal may put the key back rate-limited or
+// after a delay: both requeue rows are not settled, naming the add, never
+// "only logged" or event-driven.
+func TestPriorityQueueOptionsUnread(t *testing.T) {
+	c := controllerNamed(t, "priorityworker", "NodeChecker")
+	for _, id := range []string{locate.RowRequeueError, locate.RowRequeueSuccess} {
+		if r := c.Rows[id]; !strings.HasPrefix(r.None, "not settled") && !strings.HasPrefix(r.None, "see ") {
+			t.Errorf("%s: %q, want not settled", id, r.None)
+		}
+	}
+	if r := c.Rows[locate.RowRequeueError]; !strings.Contains(r.None, "pkg/nodes/nodes.go:71 ") {
+		t.Errorf("requeue-error: %q, want the AddWithOpts at nodes.go:71 named", r.None)
+	}
+}

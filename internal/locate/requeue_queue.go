@@ -3,6 +3,8 @@ package locate
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -26,6 +28,9 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	// timed are the requeues of after, one for each of its sites.
 	var timed []*timedRequeue
 	var unsettledAt []string
+	// unreadOpts are the priority queue's adds whose options are not read:
+	// each may be rate-limited or delayed.
+	var unreadOpts []string
 	worker := map[*ssa.Function]bool{}
 	scan := func(fn *ssa.Function) {
 		info := a.infoAt(posOf(fn))
@@ -69,9 +74,12 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 					}
 				}
 				after = append(after, s)
-				timed = append(timed, &timedRequeue{in: fn, at: c.expr, duration: c.arg(c.fact.Arg)})
+				timed = append(timed, &timedRequeue{in: fn, at: c.expr, duration: c.delay})
 			case RoleQueueForget:
 				forget = append(forget, a.site(c.expr.Lparen))
+			case RoleQueueAddWithOpts:
+				s := a.site(c.expr.Lparen)
+				unreadOpts = append(unreadOpts, fmt.Sprintf("the queue's AddWithOpts at %s:%d is handed options that are not a literal ctrlcmp reads", s.File, s.Line))
 			}
 		}
 	}
@@ -110,6 +118,10 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 		})
 	}
 	errRow := rowOf(append(rateLimited, syncErrs...), "no AddRateLimited in the worker: a failed sync is only logged, so a failed key comes back only with the next event or resync")
+	if len(rateLimited) == 0 && len(unreadOpts) > 0 {
+		errRow = none("not settled: " + strings.Join(unreadOpts, "; "))
+	}
+	unsettledAt = append(unsettledAt, unreadOpts...)
 	if len(after) == 0 {
 		// A delayed add through a timer (tree's own or a clock's).
 		t := a.timerRequeues(fns, reach)
@@ -212,12 +224,24 @@ func (a *analysis) depRequeueIn(fn *types.Func, at *ast.CallExpr, depth int, see
 			return true
 		}
 		if f, known := knowledge[funcKey(callee)]; known {
-			if f.Role == RoleQueueAddAfter && f.Arg < len(e.Args) {
-				site := a.site(e.Lparen)
+			role, delay := f.Role, ast.Expr(nil)
+			switch {
+			case f.Arg < 0 || f.Arg >= len(e.Args):
+				return true
+			case role == RoleQueueAddAfter:
+				delay = e.Args[f.Arg]
+			case role == RoleQueueAddWithOpts:
+				role, delay = addByOptions(b.info, e.Args[f.Arg])
+			}
+			site := a.site(e.Lparen)
+			switch role {
+			case RoleQueueAddAfter:
 				res = depResult{site: &site}
-				if i := b.argParam(e.Args[f.Arg]); i >= 0 && i < len(at.Args) {
+				if i := b.argParam(delay); i >= 0 && i < len(at.Args) {
 					res.duration = at.Args[i]
 				}
+			case RoleQueueAddWithOpts:
+				res = depResult{unsettled: fmt.Sprintf("%s, handed the queue at %s:%d, calls AddWithOpts with options ctrlcmp does not read (%s:%d)", cite.ObjectName(fn), s.File, s.Line, site.File, site.Line)}
 			}
 			return true
 		}
@@ -331,4 +355,48 @@ func moduleOfPkg(a *analysis, path string) string {
 		}
 	}
 	return ""
+}
+
+// addByOptions is the add a priority queue's AddWithOpts makes, read from
+// its options literal, and the delay of one after a delay: RateLimited set
+// true takes the key back after a failure (the queue waits the longer of
+// After and the rate limiter's delay), an After alone after that delay, and
+// neither at once. Options that are not a literal whose RateLimited is a
+// constant leave the role RoleQueueAddWithOpts: the add is not settled.
+func addByOptions(info *types.Info, opts ast.Expr) (Role, ast.Expr) {
+	if u, ok := ast.Unparen(opts).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		opts = u.X
+	}
+	lit, ok := ast.Unparen(opts).(*ast.CompositeLit)
+	if !ok {
+		return RoleQueueAddWithOpts, nil
+	}
+	var after ast.Expr
+	rateLimited := false
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			return RoleQueueAddWithOpts, nil
+		}
+		key, _ := kv.Key.(*ast.Ident)
+		switch {
+		case key == nil:
+			return RoleQueueAddWithOpts, nil
+		case key.Name == "After":
+			after = kv.Value
+		case key.Name == "RateLimited":
+			tv, ok := info.Types[kv.Value]
+			if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool {
+				return RoleQueueAddWithOpts, nil
+			}
+			rateLimited = constant.BoolVal(tv.Value)
+		}
+	}
+	switch {
+	case rateLimited:
+		return RoleQueueAddRateLimited, nil
+	case after != nil:
+		return RoleQueueAddAfter, after
+	}
+	return RoleQueueAdd, nil
 }
