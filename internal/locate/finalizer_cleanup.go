@@ -28,6 +28,10 @@ type cleanup struct {
 	// deletes says the function run deletes objects: the work the
 	// finalizer holds the object for, its removal left to a later pass.
 	deletes bool
+	// byOrder says the function was chosen only as the first the branch
+	// calls: it is handed neither the object nor the work, and reaches
+	// no removal (a log line, a metric).
+	byOrder bool
 }
 
 // cleanup finds the deletion branch (taken when DeletionTimestamp is set) and
@@ -253,7 +257,7 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	primary := a.funcSite(impls[0])
 	primary.Primary = true
 	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...),
-		deletes: a.deletesObjects(impls[0])}, removing
+		deletes: a.deletesObjects(impls[0]), byOrder: best != handed && best != withObj && best != reaching}, removing
 }
 
 // soleCall is the call a block is made of: its one statement returns the

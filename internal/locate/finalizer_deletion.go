@@ -472,8 +472,8 @@ func (a *analysis) assertedKinds(fn *ssa.Function) map[string]bool {
 
 // unguardedCleanup is, for a controller that keeps no finalizer, the first
 // branch on the primary object's own deletion timestamp that runs a
-// function of the tree (a single one, or the one the primary type
-// decides), or nil. A branch on a child's deletion is not the primary's.
+// function of the tree handed the object or deleting objects (a single
+// one, or the one the primary type decides), or nil. A branch on a child's deletion is not the primary's.
 func (a *analysis) unguardedCleanup(reach *callgraph.Reach, kind *types.Named) *cleanup {
 	if kind == nil {
 		return nil
@@ -489,7 +489,11 @@ func (a *analysis) unguardedCleanup(reach *callgraph.Reach, kind *types.Named) *
 				continue
 			}
 			c, _ := a.cleanupOf(fn, info, d, kind, nil)
-			if c.inline || c.unsettled != "" {
+			if c.inline || c.unsettled != "" || c.byOrder && !c.deletes {
+				// With no finalizer to point at, only a function handed
+				// the object, or one deleting objects, is work done on
+				// deletion; the first call of a branch that logs, counts
+				// or returns is not.
 				continue
 			}
 			c.sites[0].Note = "no finalizer guards this branch: the object may be gone before it runs"

@@ -12,8 +12,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 )
 
-// want-none "finalizer-const" "finalizer-add" "finalizer-remove"
-// want-none "condition-types" "requeue-success" "interval-trace" "drift"
+// want-none "RegistryReconciler/finalizer-const" "RegistryReconciler/finalizer-add" "RegistryReconciler/finalizer-remove"
+// want-none "RegistryReconciler/condition-types" "RegistryReconciler/requeue-success" "RegistryReconciler/interval-trace" "RegistryReconciler/drift"
 
 // RegistryReconciler keeps an in-memory registry of Services and their
 // endpoints; it holds no finalizer, so a deleted Service may be gone
@@ -24,15 +24,15 @@ type RegistryReconciler struct {
 }
 
 // Reconcile records one Service, or drops it when it is being deleted.
-func (r *RegistryReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "reconcile-entry"
+func (r *RegistryReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "RegistryReconciler/reconcile-entry"
 	var svc corev1.Service
-	if err := r.Get(ctx, req.NamespacedName, &svc); err != nil { // want "reread"
+	if err := r.Get(ctx, req.NamespacedName, &svc); err != nil { // want "RegistryReconciler/reread"
 		r.entries.Delete(req.NamespacedName)
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	var ep corev1.Endpoints
 	if err := r.Get(ctx, req.NamespacedName, &ep); client.IgnoreNotFound(err) != nil {
-		return ctrl.Result{}, err // want "requeue-error"
+		return ctrl.Result{}, err // want "RegistryReconciler/requeue-error"
 	}
 	if ep.DeletionTimestamp != nil {
 		r.noteEndpointsGoing(ctx, &ep) // decoy: a child's deletion, not the Service's
@@ -51,7 +51,7 @@ func (r *RegistryReconciler) noteEndpointsGoing(ctx context.Context, ep *corev1.
 }
 
 // forget drops a Service's registry entry.
-func (r *RegistryReconciler) forget(svc *corev1.Service) { // want "finalizer-cleanup"
+func (r *RegistryReconciler) forget(svc *corev1.Service) { // want "RegistryReconciler/finalizer-cleanup"
 	r.entries.Delete(client.ObjectKeyFromObject(svc))
 }
 
