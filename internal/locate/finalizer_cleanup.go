@@ -28,10 +28,6 @@ type cleanup struct {
 	// deletes says the function run deletes objects: the work the
 	// finalizer holds the object for, its removal left to a later pass.
 	deletes bool
-	// byOrder says the function was chosen only as the first the branch
-	// calls: it is handed neither the object nor the work, and reaches
-	// no removal (a log line, a metric).
-	byOrder bool
 }
 
 // cleanup finds the deletion branch (taken when DeletionTimestamp is set) and
@@ -183,8 +179,8 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		if a.predicate(c, removes) {
 			continue // a test (hasFinalizer(obj)), not the work
 		}
-		if a.computesOnly(c) {
-			continue // a value (the finalizer's name through a helper), not the work
+		if a.computesOnly(c) || a.buildsReceiver(c) {
+			continue // a value (the finalizer's name through a helper, a logger for the object), not the work
 		}
 		if a.removalOnly(c, removes) {
 			// The finalizer's removal moved into a helper or a
@@ -256,8 +252,17 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	}
 	primary := a.funcSite(impls[0])
 	primary.Primary = true
+	deletes := a.deletesObjects(impls[0])
+	if best != handed && best != reaching && !deletes && !handsObject(info, *best, kind) {
+		// Chosen only as the branch's first call: handed neither the
+		// object nor the work, reaching no removal and deleting nothing.
+		// It may be the work (on an external system, by the object's
+		// name) or only say that the object goes (a log line, a metric).
+		return &cleanup{sites: []Site{ifSite, callSite}, removes: append(inBranch, bestRemoves...),
+			unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, first calls %s (%s:%d), which is handed neither the object nor the work, reaches no removal of the finalizer and deletes nothing: whether it is the cleanup or only notes the deletion is not settled", ifSite.File, ifSite.Line, impls[0].String(), primary.File, primary.Line)}, removing
+	}
 	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...),
-		deletes: a.deletesObjects(impls[0]), byOrder: best != handed && best != withObj && best != reaching}, removing
+		deletes: deletes}, removing
 }
 
 // soleCall is the call a block is made of: its one statement returns the
@@ -426,6 +431,51 @@ func passesKind(info *types.Info, c call, kind *types.Named) bool {
 	}
 	for _, arg := range c.expr.Args {
 		if n, ok := deref(info.TypeOf(arg)).(*types.Named); ok && types.Identical(n, kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildsReceiver reports whether a call's result is the receiver of the
+// method called next (logFor(obj).Info(…)): the call makes a value for
+// that call, whose work it is.
+func (a *analysis) buildsReceiver(c call) bool {
+	path := a.path(c.expr.Pos(), c.expr.End())
+	i := 1
+	for i < len(path)-1 {
+		if _, paren := path[i].(*ast.ParenExpr); !paren {
+			break
+		}
+		i++
+	}
+	if i+1 >= len(path) {
+		return false
+	}
+	sel, ok := path[i].(*ast.SelectorExpr)
+	if !ok || ast.Unparen(sel.X) != c.expr {
+		return false
+	}
+	outer, ok := path[i+1].(*ast.CallExpr)
+	return ok && outer.Fun == sel
+}
+
+// handsObject reports whether a call is handed a value that may be the
+// primary object: of its type, or of an interface type it implements
+// (client.Object).
+func handsObject(info *types.Info, c call, kind *types.Named) bool {
+	if kind == nil {
+		return false
+	}
+	for _, arg := range c.expr.Args {
+		t := info.TypeOf(arg)
+		if t == nil {
+			continue
+		}
+		if n, ok := deref(t).(*types.Named); ok && types.Identical(n, kind) {
+			return true
+		}
+		if iface, ok := t.Underlying().(*types.Interface); ok && iface.NumMethods() > 0 && types.Implements(types.NewPointer(kind), iface) {
 			return true
 		}
 	}

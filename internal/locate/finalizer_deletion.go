@@ -489,11 +489,7 @@ func (a *analysis) unguardedCleanup(reach *callgraph.Reach, kind *types.Named) *
 				continue
 			}
 			c, _ := a.cleanupOf(fn, info, d, kind, nil)
-			if c.inline || c.unsettled != "" || c.byOrder && !c.deletes {
-				// With no finalizer to point at, only a function handed
-				// the object, or one deleting objects, is work done on
-				// deletion; the first call of a branch that logs, counts
-				// or returns is not.
+			if c.inline || c.unsettled != "" {
 				continue
 			}
 			c.sites[0].Note = "no finalizer guards this branch: the object may be gone before it runs"

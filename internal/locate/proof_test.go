@@ -128,3 +128,13 @@ func TestPriorityQueueOptionsUnread(t *testing.T) {
 		t.Errorf("requeue-error: %q, want the AddWithOpts at nodes.go:71 named", r.None)
 	}
 }
+
+// TestCleanupByOrderOnly: a deletion branch whose first call is handed
+// neither the object nor the work, reaches no removal and deletes nothing
+// (a line about the key) leaves the cleanup not settled, naming the call.
+func TestCleanupByOrderOnly(t *testing.T) {
+	c := controllerNamed(t, "finproof", "NoteReconciler")
+	if r := c.Rows[locate.RowFinalizerCleanup]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "controller/note.go:46)") {
+		t.Errorf("finalizer-cleanup: %q, want not settled, naming noteGoing at note.go:46", r.None)
+	}
+}

@@ -2,8 +2,8 @@ package controller
 
 import (
 	"context"
-	stdlog "log"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -13,11 +13,12 @@ import (
 // want-none "WatcherReconciler/condition-types" "WatcherReconciler/requeue-success" "WatcherReconciler/interval-trace" "WatcherReconciler/drift"
 
 // WatcherReconciler counts the ConfigMaps it has seen. It keeps no
-// finalizer, and its branch on a ConfigMap's deletion only notes the key in
-// the log: no work is done on deletion.
+// finalizer, and its branch on a ConfigMap's deletion only logs, through a
+// logger made for the object: no work is done on deletion.
 type WatcherReconciler struct {
 	client.Client
 	seen map[string]bool
+	logs logBackend
 }
 
 // Reconcile notes one ConfigMap.
@@ -27,16 +28,23 @@ func (r *WatcherReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		return ctrl.Result{}, client.IgnoreNotFound(err) // want "WatcherReconciler/requeue-error"
 	}
 	if cm.DeletionTimestamp != nil {
-		note("configmap %s is being deleted", req.String())
+		r.logFor(&cm).Info("being deleted")
 		return ctrl.Result{}, nil
 	}
 	r.seen[req.String()] = true
 	return ctrl.Result{}, nil
 }
 
-// note writes one line to the process's log.
-func note(format string, args ...any) {
-	stdlog.Printf(format, args...)
+// logFor is the logger of one ConfigMap, from the reconciler's logging
+// backend.
+func (r *WatcherReconciler) logFor(cm *corev1.ConfigMap) logr.Logger {
+	return r.logs.For(cm.Namespace + "/" + cm.Name)
+}
+
+// logBackend hands out loggers by name; the program that runs the
+// reconciler provides it.
+type logBackend interface {
+	For(name string) logr.Logger
 }
 
 // SetupWithManager registers the reconciler for ConfigMaps.
