@@ -45,3 +45,30 @@ func TestRequeueClasses(t *testing.T) {
 		})
 	}
 }
+
+// TestRetryAfterFailureIsNoSuccess: a worker's delayed re-add under a test
+// of the sync's failure (a stale cache) is a retry after a failure, listed
+// with the requeues on error; it is not the interval, and the steady
+// state stays event-driven.
+func TestRetryAfterFailureIsNoSuccess(t *testing.T) {
+	l := locateFixture(t, "queuewait")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, ctrl := range l.ctrls {
+		if ctrl.Name != "EndpointsRetrier" {
+			continue
+		}
+		found := false
+		for _, s := range ctrl.Rows[locate.RowRequeueError].Sites {
+			if s.Line == 45 && s.Class == locate.ClassRetryAfterFailure {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("requeue-error: %+v, want the AddAfter at retrier.go:45 as retry-after-failure", ctrl.Rows[locate.RowRequeueError].Sites)
+		}
+		return
+	}
+	t.Fatal("no controller EndpointsRetrier")
+}

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -25,6 +26,8 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 		fns = withClosures(f.worker)
 	}
 	var rateLimited, after, forget []Site
+	// retries are the delayed re-adds under a test of a failure.
+	var retries []Site
 	// timed are the requeues of after, one for each of its sites.
 	var timed []*timedRequeue
 	var unsettledAt []string
@@ -61,16 +64,22 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 			case RoleQueueAddAfter:
 				s := a.site(c.expr.Lparen)
 				s.Class = ClassSuccessInterval
-				if !worker[fn] && info != nil {
-					// In the sync path, what the conditions around the
-					// call test says what it waits on (as for a returned
-					// RequeueAfter); the worker's own re-add is the
-					// interval.
+				if info != nil {
+					// What the conditions around the call test says what
+					// it waits on (as for a returned RequeueAfter): a
+					// failure's retry goes with the requeues on error. In
+					// the sync path a test of something else is a wait on
+					// it; the worker's own re-add under such a test (the
+					// delay the sync asked for) is the interval.
 					switch a.requeueGuard(info, c.expr, kind) {
 					case guardError:
 						s.Class = ClassRetryAfterFailure
+						retries = append(retries, s)
+						continue
 					case guardOther:
-						s.Class = ClassDependencyWait
+						if !worker[fn] {
+							s.Class = ClassDependencyWait
+						}
 					}
 				}
 				after = append(after, s)
@@ -117,7 +126,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 			return true
 		})
 	}
-	errRow := rowOf(append(rateLimited, syncErrs...), "no AddRateLimited in the worker: a failed sync is only logged, so a failed key comes back only with the next event or resync")
+	errRow := rowOf(slices.Concat(rateLimited, syncErrs, retries), "no AddRateLimited in the worker: a failed sync is only logged, so a failed key comes back only with the next event or resync")
 	if len(rateLimited) == 0 && len(unreadOpts) > 0 {
 		errRow = none("not settled: " + strings.Join(unreadOpts, "; "))
 	}

@@ -1,7 +1,8 @@
-// Command queuewait runs two client-go controllers whose syncs re-add their
-// key after a delay: one only while a ConfigMap it needs is missing (a
-// wait on something else, the steady state event-driven), one on every
-// pass (the interval).
+// Command queuewait runs client-go controllers that re-add their key after
+// a delay: one only while a ConfigMap it needs is missing (a wait on
+// something else, the steady state event-driven), one on every pass (the
+// interval), one whose worker retries a failed sync shortly (a retry after
+// a failure).
 package main
 
 import (
@@ -136,8 +137,21 @@ func main() {
 			}
 		},
 	})
+	r := &EndpointsRetrier{
+		endpoints: factory.Core().V1().Endpoints().Lister(),
+		queue:     workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[cache.ObjectName]()),
+		written:   map[cache.ObjectName]string{},
+	}
+	factory.Core().V1().Endpoints().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj interface{}) {
+			if ref, err := cache.ObjectToName(obj); err == nil {
+				r.queue.Add(ref)
+			}
+		},
+	})
 	factory.Start(ctx.Done())
 	go wait.UntilWithContext(ctx, w.runWorker, time.Second)
+	go wait.UntilWithContext(ctx, r.runWorker, time.Second)
 	go wait.UntilWithContext(ctx, t.runWorker, time.Second)
 	<-ctx.Done()
 }
