@@ -23,6 +23,10 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 		fns = withClosures(f.worker)
 	}
 	var rateLimited, after, forget []Site
+	// beforeWork are the worker's AddRateLimited calls made before it
+	// hands the object it read to the work: a failed read's, not the
+	// work's.
+	var beforeWork []Site
 	// timed are the requeues of after, one for each of its sites.
 	var timed []*timedRequeue
 	var unsettledAt []string
@@ -52,6 +56,11 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 			case RoleQueueAddRateLimited:
 				s := a.site(c.expr.Lparen)
 				s.Class = ClassErrorBackoff
+				if f.handoff.IsValid() && fn == f.worker && c.expr.Pos() < f.handoff {
+					s.Note = "the worker's read of the object failed, before the work ran"
+					beforeWork = append(beforeWork, s)
+					continue
+				}
 				rateLimited = append(rateLimited, s)
 			case RoleQueueAddAfter:
 				s := a.site(c.expr.Lparen)
@@ -85,8 +94,11 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 		scan(fn)
 	}
 	for _, fn := range reach.Funcs() {
-		scan(fn)
+		if !worker[fn] {
+			scan(fn) // the worker itself is the entry of a worker that reads the object
+		}
 	}
+	rateLimited = append(rateLimited, beforeWork...)
 	// The sync's own failure returns are what triggers AddRateLimited; a
 	// worker that calls none only logs them, and they requeue nothing.
 	var syncErrs []Site
@@ -112,7 +124,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	errRow := rowOf(append(rateLimited, syncErrs...), "no AddRateLimited in the worker: a failed sync is only logged, so a failed key comes back only with the next event or resync")
 	if len(after) == 0 {
 		// A delayed add through a timer (tree's own or a clock's).
-		t := a.timerRequeues(fns, reach)
+		t := a.timerRequeues(fns, reach, kind)
 		unsettledAt = append(unsettledAt, t.unsettled...)
 		if len(t.sites) > 0 {
 			// Its first site is the call that sets the delay; the
