@@ -37,7 +37,7 @@ func main() {
 	factory := kubeinformers.NewSharedInformerFactory(client, 0)
 	refresher := NewConfigMapRefresher(client, factory.Core().V1().ConfigMaps(), refreshInterval)
 	rotator := NewSecretRotator(client, factory.Core().V1().Secrets(), clock.RealClock{})
-	marker := NewAccountMarker(client, factory.Core().V1().ServiceAccounts(), factory.Core().V1().ConfigMaps(), os.Getenv("READ_ONLY") != "")
+	marker := NewAccountMarker(factory.Core().V1().ServiceAccounts(), factory.Core().V1().ConfigMaps(), os.Getenv("READ_ONLY") != "")
 	factory.Start(ctx.Done())
 	go refresher.Run(ctx)
 	go marker.Run(ctx)

@@ -6,10 +6,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	coreinformers "k8s.io/client-go/informers/core/v1"
-	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
@@ -19,15 +17,11 @@ import (
 // want-none "AccountMarker/finalizer-const" "AccountMarker/finalizer-add" "AccountMarker/finalizer-cleanup" "AccountMarker/finalizer-remove" "AccountMarker/condition-types"
 // want-none "AccountMarker/drift"
 
-// markedBy is the annotation the marker stamps with the owner a ConfigMap
-// names.
-const markedBy = "timerqueue.example.com/marked-by"
-
 // ownerConfig is the ConfigMap that names the owner to stamp.
 const ownerConfig = "service-owner"
 
 // waitForOwner is how long the marker waits for the owner's ConfigMap.
-const waitForOwner = 30 * time.Second
+const waitForOwner = 30 * time.Second // want "AccountMarker/trace:constant"
 
 // AccountMarker's worker takes one key off the queue per call, reads the
 // ServiceAccount itself and hands the object, not the key, to a handler, which
@@ -45,11 +39,11 @@ type accountHandler interface {
 
 // NewAccountMarker returns a marker fed by the ServiceAccount informer; readOnly
 // markers only forget what they are handed.
-func NewAccountMarker(client kubernetes.Interface, accounts coreinformers.ServiceAccountInformer, configs coreinformers.ConfigMapInformer, readOnly bool) *AccountMarker {
+func NewAccountMarker(accounts coreinformers.ServiceAccountInformer, configs coreinformers.ConfigMapInformer, readOnly bool) *AccountMarker {
 	queue := workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]())
 	var handler accountHandler = &forgetHandler{queue: queue}
 	if !readOnly {
-		handler = &stampHandler{client: client, configs: configs.Lister(), queue: queue, later: newDelayer(queue.Add)}
+		handler = &stampHandler{configs: configs.Lister(), queue: queue, later: newDelayer(queue.Add)}
 	}
 	c := &AccountMarker{lister: accounts.Lister(), queue: queue, handler: handler}
 	accounts.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -94,48 +88,39 @@ func (c *AccountMarker) processNext(ctx context.Context) { // want "AccountMarke
 	c.handler.Handle(ctx, sa)
 }
 
-// stampHandler stamps a ServiceAccount with the owner its namespace's ConfigMap
-// names, waiting for that ConfigMap to name one.
+// stampHandler waits for the ConfigMap of a ServiceAccount's namespace to
+// name its owner.
 type stampHandler struct {
-	client  kubernetes.Interface
 	configs corelisters.ConfigMapLister
 	queue   workqueue.TypedRateLimitingInterface[string]
 	later   *delayer
 }
 
-// Handle stamps sa and forgets its failures, or requeues it when that
-// fails.
+// Handle looks for sa's owner and forgets its failures, or requeues it
+// when that fails.
 func (h *stampHandler) Handle(ctx context.Context, sa *corev1.ServiceAccount) {
 	key := sa.Namespace + "/" + sa.Name
-	if err := h.stamp(ctx, sa, key); err != nil {
+	if err := h.await(ctx, sa, key); err != nil {
 		h.queue.AddRateLimited(key) // want "AccountMarker/requeue-error"
 		return
 	}
 	h.queue.Forget(key)
 }
 
-// stamp writes the owner's name on the ServiceAccount, once the ConfigMap names
-// one; until then it looks again after a while.
-func (h *stampHandler) stamp(ctx context.Context, sa *corev1.ServiceAccount, key string) error {
+// await logs the owner's name, once the ConfigMap names one; until then it
+// looks again after a while.
+func (h *stampHandler) await(ctx context.Context, sa *corev1.ServiceAccount, key string) error {
 	cm, err := h.configs.ConfigMaps(sa.Namespace).Get(ownerConfig)
 	if err != nil {
 		return err
 	}
 	owner := cm.Data["owner"]
 	if owner == "" {
-		h.later.After(key, waitForOwner) // want "AccountMarker/requeue-success"
+		h.later.After(key, waitForOwner) // want "AccountMarker/requeue-success" "AccountMarker/trace:return"
 		return nil
 	}
-	if sa.Annotations[markedBy] == owner {
-		return nil
-	}
-	sa = sa.DeepCopy()
-	if sa.Annotations == nil {
-		sa.Annotations = map[string]string{}
-	}
-	sa.Annotations[markedBy] = owner
-	_, err = h.client.CoreV1().ServiceAccounts(sa.Namespace).Update(ctx, sa, metav1.UpdateOptions{})
-	return err
+	klog.FromContext(ctx).Info("owned", "serviceaccount", key, "owner", owner)
+	return nil
 }
 
 // forgetHandler marks nothing.
