@@ -19,25 +19,34 @@ func (a *analysis) readingWorker(fd *ast.FuncDecl, info *types.Info, worker ast.
 	if entry == nil || inLoop(a.path(get.Pos(), get.End())) {
 		return nil
 	}
-	var read *ast.CallExpr
+	// The read: the first by the key, in the worker's body or in a
+	// function literal of it whose result is the read's.
+	var read ast.Expr
+	ast.Inspect(worker, func(n ast.Node) bool {
+		e, ok := n.(*ast.CallExpr)
+		if !ok || read != nil {
+			return read == nil
+		}
+		key, obj := a.readShape(info, a.makeCall(info, e, nil))
+		if key != nil && mentions(info, key, vars) && IsObjectPointer(obj) {
+			read = a.outOfClosures(info, e, worker)
+		}
+		return read == nil
+	})
+	if read == nil {
+		return nil
+	}
 	objs := map[*types.Var]bool{}
+	assignedFrom(info, worker, read, true, objs)
 	var handoff *call
 	inspectOwn(worker, func(e *ast.CallExpr) bool {
-		c := a.makeCall(info, e, nil)
-		if read == nil {
-			key, obj := a.readShape(info, c)
-			if key == nil || !mentions(info, key, vars) || !IsObjectPointer(obj) {
-				return true
-			}
-			read = e
-			assignedFrom(info, worker, e, true, objs)
-			return len(objs) > 0
-		}
-		if len(c.own) == 0 || c.known || !slices.ContainsFunc(e.Args, func(arg ast.Expr) bool { return mentions(info, arg, objs) }) {
+		if e.Pos() < read.End() || !slices.ContainsFunc(e.Args, func(arg ast.Expr) bool { return mentions(info, arg, objs) }) {
 			return true
 		}
-		handoff = &c
-		return false
+		if c := a.makeCall(info, e, nil); len(c.own) > 0 && !c.known {
+			handoff = &c
+		}
+		return handoff == nil
 	})
 	if handoff == nil {
 		return nil
@@ -50,6 +59,33 @@ func (a *analysis) readingWorker(fd *ast.FuncDecl, info *types.Info, worker ast.
 	return &found{name: receiverName(fd, info), style: StyleClientGo, entry: entry, worker: entry,
 		keyParams: map[*types.Var]bool{item: true}, handoff: handoff.expr.Pos(),
 		registration: []Site{a.site(handoff.expr.Lparen), a.site(get.Pos())}}
+}
+
+// outOfClosures is the expression of the worker's own body whose value is
+// e's: e itself, or the call of the function literal that returns it (a
+// literal called at once, or assigned and called once), out of as many
+// literals as hold it; nil when the value goes elsewhere.
+func (a *analysis) outOfClosures(info *types.Info, e ast.Expr, worker ast.Node) ast.Expr {
+	for range maxClosureHops {
+		path := a.path(e.Pos(), e.End())
+		fn := enclosingFunc(path)
+		if fn == worker {
+			return e
+		}
+		lit, ok := fn.(*ast.FuncLit)
+		if !ok || len(path) < 2 {
+			return nil
+		}
+		if ret, ok := path[1].(*ast.ReturnStmt); !ok || len(ret.Results) == 0 || ret.Results[0] != e {
+			return nil
+		}
+		next := a.litCall(info, lit)
+		if next == nil {
+			return nil
+		}
+		e = next
+	}
+	return nil
 }
 
 // inspectOwn visits the calls of a function's body in source order, not
