@@ -20,8 +20,9 @@ import (
 // ownerConfig is the ConfigMap that names the owner to stamp.
 const ownerConfig = "service-owner"
 
-// waitForOwner is how long the marker waits for the owner's ConfigMap.
-const waitForOwner = 30 * time.Second // want "AccountMarker/trace:constant"
+// waitForOwner is how long the marker waits for the owner's ConfigMap: a
+// variable that tests may shorten, never written by the controller.
+var waitForOwner = 30 * time.Second // want "AccountMarker/trace:constant"
 
 // AccountMarker's worker takes one key off the queue per call, reads the
 // ServiceAccount itself and hands the object, not the key, to a handler, which
