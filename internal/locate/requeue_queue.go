@@ -3,6 +3,7 @@ package locate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -27,6 +28,10 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	// hands the object it read to the work: a failed read's, not the
 	// work's.
 	var beforeWork []Site
+	// workCalls are where the work's AddRateLimited and Forget calls stand,
+	// for a worker that hands the object it read to a work that requeues
+	// it itself.
+	var workCalls []queueCall
 	// timed are the requeues of after, one for each of its sites.
 	var timed []*timedRequeue
 	var unsettledAt []string
@@ -62,6 +67,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 					continue
 				}
 				rateLimited = append(rateLimited, s)
+				workCalls = append(workCalls, queueCall{fn, c.expr.Pos(), false})
 			case RoleQueueAddAfter:
 				s := a.site(c.expr.Lparen)
 				s.Class = ClassSuccessInterval
@@ -81,6 +87,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 				timed = append(timed, &timedRequeue{in: fn, at: c.expr, duration: c.arg(c.fact.Arg)})
 			case RoleQueueForget:
 				forget = append(forget, a.site(c.expr.Lparen))
+				workCalls = append(workCalls, queueCall{fn, c.expr.Pos(), true})
 			}
 		}
 	}
@@ -96,6 +103,11 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	for _, fn := range reach.Funcs() {
 		if !worker[fn] {
 			scan(fn) // the worker itself is the entry of a worker that reads the object
+		}
+	}
+	if f.handoff.IsValid() {
+		if i := mainWorkFailure(workCalls); i > 0 {
+			rateLimited[0], rateLimited[i] = rateLimited[i], rateLimited[0]
 		}
 	}
 	rateLimited = append(rateLimited, beforeWork...)
@@ -343,4 +355,43 @@ func moduleOfPkg(a *analysis, path string) string {
 		}
 	}
 	return ""
+}
+
+// queueCall is a call of a workqueue's AddRateLimited or Forget (forget).
+type queueCall struct {
+	in     *ssa.Function
+	pos    token.Pos
+	forget bool
+}
+
+// mainWorkFailure picks, among the AddRateLimited calls of a work that
+// requeues the key itself (a handler the worker hands the object to), the
+// one of its main work's failure: in the first function holding one, the
+// last before that function's last Forget (its success path's end), as
+// the last failure return before the success return is. It returns the
+// index of that call among the AddRateLimited calls, or -1.
+func mainWorkFailure(calls []queueCall) int {
+	var requeues []queueCall
+	for _, c := range calls {
+		if !c.forget {
+			requeues = append(requeues, c)
+		}
+	}
+	if len(requeues) == 0 {
+		return -1
+	}
+	in := requeues[0].in
+	var lastForget token.Pos
+	for _, c := range calls {
+		if c.in == in && c.forget {
+			lastForget = max(lastForget, c.pos)
+		}
+	}
+	best := -1
+	for i, c := range requeues {
+		if c.in == in && c.pos < lastForget && (best < 0 || c.pos > requeues[best].pos) {
+			best = i
+		}
+	}
+	return best
 }

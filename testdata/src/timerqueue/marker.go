@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -98,10 +100,15 @@ type stampHandler struct {
 }
 
 // Handle looks for sa's owner and forgets its failures, or requeues it
-// when that fails.
+// when reading the ConfigMap or naming the owner fails.
 func (h *stampHandler) Handle(ctx context.Context, sa *corev1.ServiceAccount) {
 	key := sa.Namespace + "/" + sa.Name
-	if err := h.await(ctx, sa, key); err != nil {
+	cm, err := h.configs.ConfigMaps(sa.Namespace).Get(ownerConfig)
+	if err != nil {
+		h.queue.AddRateLimited(key)
+		return
+	}
+	if err := h.await(ctx, cm, key); err != nil {
 		h.queue.AddRateLimited(key) // want "AccountMarker/requeue-error"
 		return
 	}
@@ -110,15 +117,14 @@ func (h *stampHandler) Handle(ctx context.Context, sa *corev1.ServiceAccount) {
 
 // await logs the owner's name, once the ConfigMap names one; until then it
 // looks again after a while.
-func (h *stampHandler) await(ctx context.Context, sa *corev1.ServiceAccount, key string) error {
-	cm, err := h.configs.ConfigMaps(sa.Namespace).Get(ownerConfig)
-	if err != nil {
-		return err
-	}
+func (h *stampHandler) await(ctx context.Context, cm *corev1.ConfigMap, key string) error {
 	owner := cm.Data["owner"]
 	if owner == "" {
 		h.later.After(key, waitForOwner) // want "AccountMarker/requeue-success" "AccountMarker/trace:return"
 		return nil
+	}
+	if strings.ContainsAny(owner, "/ ") {
+		return fmt.Errorf("owner %q of %s is no name", owner, key)
 	}
 	klog.FromContext(ctx).Info("owned", "serviceaccount", key, "owner", owner)
 	return nil
