@@ -87,7 +87,9 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 				timed = append(timed, &timedRequeue{in: fn, at: c.expr, duration: c.arg(c.fact.Arg)})
 			case RoleQueueForget:
 				forget = append(forget, a.site(c.expr.Lparen))
-				workCalls = append(workCalls, queueCall{fn, c.expr.Pos(), true})
+				if !(fn == f.worker && c.expr.Pos() < f.handoff) {
+					workCalls = append(workCalls, queueCall{fn, c.expr.Pos(), true})
+				}
 			}
 		}
 	}
@@ -106,7 +108,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 		}
 	}
 	if f.handoff.IsValid() {
-		if i := mainWorkFailure(workCalls); i > 0 {
+		if i := a.mainWorkFailure(workCalls); i > 0 {
 			rateLimited[0], rateLimited[i] = rateLimited[i], rateLimited[0]
 		}
 	}
@@ -366,32 +368,61 @@ type queueCall struct {
 
 // mainWorkFailure picks, among the AddRateLimited calls of a work that
 // requeues the key itself (a handler the worker hands the object to), the
-// one of its main work's failure: in the first function holding one, the
-// last before that function's last Forget (its success path's end), as
-// the last failure return before the success return is. It returns the
-// index of that call among the AddRateLimited calls, or -1.
-func mainWorkFailure(calls []queueCall) int {
-	var requeues []queueCall
-	for _, c := range calls {
-		if !c.forget {
-			requeues = append(requeues, c)
+// one of its main work's failure, as the last failure return before the
+// success return is: in the first function holding a Forget after one,
+// the last before its last Forget (its success path's end). A call in a
+// closure of that function stands where the closure is made, one in a
+// helper it calls where it calls it (a branch moved out of it). It returns
+// the index of that call among the AddRateLimited calls, or -1.
+func (a *analysis) mainWorkFailure(calls []queueCall) int {
+	seen := map[*ssa.Function]bool{}
+	for _, f := range calls {
+		if !f.forget || seen[f.in] {
+			continue
+		}
+		top := f.in
+		seen[top] = true
+		var lastForget token.Pos
+		for _, c := range calls {
+			if c.forget && c.in == top {
+				lastForget = max(lastForget, c.pos)
+			}
+		}
+		best, bestAt := -1, token.NoPos
+		i := -1
+		for _, c := range calls {
+			if c.forget {
+				continue
+			}
+			i++
+			if at, ok := a.anchorIn(top, c.in, c.pos); ok && at < lastForget && at > bestAt {
+				best, bestAt = i, at
+			}
+		}
+		if best >= 0 {
+			return best
 		}
 	}
-	if len(requeues) == 0 {
-		return -1
+	return -1
+}
+
+// anchorIn is where a call at pos in fn stands in top: there, when fn is
+// top; where the closure of top holding it is made; where top calls fn
+// (its last such call). ok is false when fn is none of these.
+func (a *analysis) anchorIn(top, fn *ssa.Function, pos token.Pos) (token.Pos, bool) {
+	if fn == top {
+		return pos, true
 	}
-	in := requeues[0].in
-	var lastForget token.Pos
-	for _, c := range calls {
-		if c.in == in && c.forget {
-			lastForget = max(lastForget, c.pos)
+	for f := fn; f.Parent() != nil; f = f.Parent() {
+		if f.Parent() == top {
+			return posOf(f), true
 		}
 	}
-	best := -1
-	for i, c := range requeues {
-		if c.in == in && c.pos < lastForget && (best < 0 || c.pos > requeues[best].pos) {
-			best = i
+	var at token.Pos
+	for _, e := range a.prog.CallsInto(fn) {
+		if e.Caller.Func == top && e.Site != nil && e.Site.Pos() > at {
+			at = e.Site.Pos()
 		}
 	}
-	return best
+	return at, at.IsValid()
 }
