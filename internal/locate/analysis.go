@@ -66,9 +66,9 @@ type analysis struct {
 	// setters are, by struct field, the places that assign it
 	// (flow_handed.go).
 	setters map[*types.Var][]token.Pos
-	// fixedVars are the package-level string variables nothing writes
-	// after their initialiser, with their value (fixedvars.go).
-	fixedVars map[*types.Var]string
+	// fixedVars are the package-level variables nothing writes after
+	// their constant initialiser, with it (fixedvars.go).
+	fixedVars map[*types.Var]fixedInit
 }
 
 // warn records a problem met while locating, once.

@@ -33,6 +33,9 @@ type found struct {
 	keyParams map[*types.Var]bool
 	// registration cites where the controller is wired up.
 	registration []Site
+	// handoff is, for a worker that reads the object by the key itself
+	// (it is then the entry), where it hands the object to the work.
+	handoff token.Pos
 	// events says the queue's items are events that carry the object, not
 	// keys (a FIFO popped with a process function, a channel of events).
 	events bool

@@ -29,6 +29,10 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 		}
 		vars := map[*types.Var]bool{item: true}
 		taint(info, worker, vars)
+		if f := a.readingWorker(fd, info, worker, c.expr, item, vars); f != nil {
+			out = append(out, f)
+			return
+		}
 		sync := a.syncCall(info, worker, vars)
 		if sync == nil {
 			a.misses = append(a.misses, miss{at: a.site(c.expr.Lparen), why: "the key it takes off the queue is handed to no function of the tree that ctrlcmp follows"})

@@ -27,17 +27,29 @@ func (a *analysis) fixedString(info *types.Info, e ast.Expr) (string, *types.Var
 	if !ok {
 		return "", nil, false
 	}
-	s, fixed := a.fixedVarValues()[v]
-	return s, v, fixed
+	init, fixed := a.fixedVarValues()[v]
+	if !fixed || init.value.Kind() != constant.String {
+		return "", nil, false
+	}
+	return constant.StringVal(init.value), v, true
 }
 
-// fixedVarValues indexes, on first use, the tree's package-level string
-// variables that fixedString takes for constants.
-func (a *analysis) fixedVarValues() map[*types.Var]string {
+// fixedInit is the constant initialiser of a package-level variable nothing
+// writes after it: its value, and the expression in the declaration.
+type fixedInit struct {
+	value constant.Value
+	expr  ast.Expr
+}
+
+// fixedVarValues indexes, on first use, the tree's package-level variables
+// declared with a constant initialiser and never written after it (a
+// default interval tests override, a condition type declared as a
+// variable): each holds its initialiser.
+func (a *analysis) fixedVarValues() map[*types.Var]fixedInit {
 	if a.fixedVars != nil {
 		return a.fixedVars
 	}
-	a.fixedVars = map[*types.Var]string{}
+	a.fixedVars = map[*types.Var]fixedInit{}
 	for _, f := range a.files {
 		for _, d := range f.file.Decls {
 			gd, ok := d.(*ast.GenDecl)
@@ -52,8 +64,8 @@ func (a *analysis) fixedVarValues() map[*types.Var]string {
 				for i, name := range vs.Names {
 					v, isVar := f.info.Defs[name].(*types.Var)
 					tv := f.info.Types[vs.Values[i]]
-					if isVar && tv.Value != nil && tv.Value.Kind() == constant.String {
-						a.fixedVars[v] = constant.StringVal(tv.Value)
+					if isVar && tv.Value != nil {
+						a.fixedVars[v] = fixedInit{tv.Value, vs.Values[i]}
 					}
 				}
 			}

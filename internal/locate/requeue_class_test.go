@@ -16,6 +16,8 @@ func TestRequeueClasses(t *testing.T) {
 	}{
 		{"queuewait", "SecretWaiter", locate.RowRequeueSuccess, locate.ClassDependencyWait},
 		{"queuewait", "AccountTicker", locate.RowRequeueSuccess, locate.ClassSuccessInterval},
+		{"timerqueue", "AccountMarker", locate.RowRequeueSuccess, locate.ClassDependencyWait},
+		{"timerqueue", "ConfigMapRefresher", locate.RowRequeueSuccess, locate.ClassSuccessInterval},
 		{"requeuehelpers", "StateReconciler", locate.RowRequeueSuccess, locate.ClassSuccessInterval},
 		{"requeuehelpers", "BuilderReconciler", locate.RowRequeueSuccess, locate.ClassSuccessInterval},
 		{"requeuehelpers", "BuilderReconciler", locate.RowRequeueError, locate.ClassErrorBackoff},

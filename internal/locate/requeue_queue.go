@@ -28,6 +28,14 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	var rateLimited, after, forget []Site
 	// retries are the delayed re-adds under a test of a failure.
 	var retries []Site
+	// beforeWork are the worker's AddRateLimited calls made before it
+	// hands the object it read to the work: a failed read's, not the
+	// work's.
+	var beforeWork []Site
+	// workCalls are where the work's AddRateLimited and Forget calls stand,
+	// for a worker that hands the object it read to a work that requeues
+	// it itself.
+	var workCalls []queueCall
 	// timed are the requeues of after, one for each of its sites.
 	var timed []*timedRequeue
 	var unsettledAt []string
@@ -60,7 +68,13 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 			case RoleQueueAddRateLimited:
 				s := a.site(c.expr.Lparen)
 				s.Class = ClassErrorBackoff
+				if f.handoff.IsValid() && fn == f.worker && c.expr.Pos() < f.handoff {
+					s.Note = "the worker's read of the object failed, before the work ran"
+					beforeWork = append(beforeWork, s)
+					continue
+				}
 				rateLimited = append(rateLimited, s)
+				workCalls = append(workCalls, queueCall{fn, c.expr.Pos(), false})
 			case RoleQueueAddAfter:
 				s := a.site(c.expr.Lparen)
 				s.Class = ClassSuccessInterval
@@ -86,6 +100,9 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 				timed = append(timed, &timedRequeue{in: fn, at: c.expr, duration: c.delay})
 			case RoleQueueForget:
 				forget = append(forget, a.site(c.expr.Lparen))
+				if !(fn == f.worker && c.expr.Pos() < f.handoff) {
+					workCalls = append(workCalls, queueCall{fn, c.expr.Pos(), true})
+				}
 			case RoleQueueAddWithOpts:
 				s := a.site(c.expr.Lparen)
 				unreadOpts = append(unreadOpts, fmt.Sprintf("the queue's AddWithOpts at %s:%d is handed options that are not a literal ctrlcmp reads", s.File, s.Line))
@@ -102,8 +119,16 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 		scan(fn)
 	}
 	for _, fn := range reach.Funcs() {
-		scan(fn)
+		if !worker[fn] {
+			scan(fn) // the worker itself is the entry of a worker that reads the object
+		}
 	}
+	if f.handoff.IsValid() {
+		if i := a.mainWorkFailure(workCalls); i > 0 {
+			rateLimited[0], rateLimited[i] = rateLimited[i], rateLimited[0]
+		}
+	}
+	rateLimited = append(rateLimited, beforeWork...)
 	// The sync's own failure returns are what triggers AddRateLimited; a
 	// worker that calls none only logs them, and they requeue nothing.
 	var syncErrs []Site
@@ -133,7 +158,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	unsettledAt = append(unsettledAt, unreadOpts...)
 	if len(after) == 0 {
 		// A delayed add through a timer (tree's own or a clock's).
-		t := a.timerRequeues(fns, reach)
+		t := a.timerRequeues(fns, reach, kind)
 		unsettledAt = append(unsettledAt, t.unsettled...)
 		if len(t.sites) > 0 {
 			// Its first site is the call that sets the delay; the
@@ -408,4 +433,72 @@ func addByOptions(info *types.Info, opts ast.Expr) (Role, ast.Expr) {
 		return RoleQueueAddAfter, after
 	}
 	return RoleQueueAdd, nil
+}
+
+// queueCall is a call of a workqueue's AddRateLimited or Forget (forget).
+type queueCall struct {
+	in     *ssa.Function
+	pos    token.Pos
+	forget bool
+}
+
+// mainWorkFailure picks, among the AddRateLimited calls of a work that
+// requeues the key itself (a handler the worker hands the object to), the
+// one of its main work's failure, as the last failure return before the
+// success return is: in the first function holding a Forget after one,
+// the last before its last Forget (its success path's end). A call in a
+// closure of that function stands where the closure is made, one in a
+// helper it calls where it calls it (a branch moved out of it). It returns
+// the index of that call among the AddRateLimited calls, or -1.
+func (a *analysis) mainWorkFailure(calls []queueCall) int {
+	seen := map[*ssa.Function]bool{}
+	for _, f := range calls {
+		if !f.forget || seen[f.in] {
+			continue
+		}
+		top := f.in
+		seen[top] = true
+		var lastForget token.Pos
+		for _, c := range calls {
+			if c.forget && c.in == top {
+				lastForget = max(lastForget, c.pos)
+			}
+		}
+		best, bestAt := -1, token.NoPos
+		i := -1
+		for _, c := range calls {
+			if c.forget {
+				continue
+			}
+			i++
+			if at, ok := a.anchorIn(top, c.in, c.pos); ok && at < lastForget && at > bestAt {
+				best, bestAt = i, at
+			}
+		}
+		if best >= 0 {
+			return best
+		}
+	}
+	return -1
+}
+
+// anchorIn is where a call at pos in fn stands in top: there, when fn is
+// top; where the closure of top holding it is made; where top calls fn
+// (its last such call). ok is false when fn is none of these.
+func (a *analysis) anchorIn(top, fn *ssa.Function, pos token.Pos) (token.Pos, bool) {
+	if fn == top {
+		return pos, true
+	}
+	for f := fn; f.Parent() != nil; f = f.Parent() {
+		if f.Parent() == top {
+			return posOf(f), true
+		}
+	}
+	var at token.Pos
+	for _, e := range a.prog.CallsInto(fn) {
+		if e.Caller.Func == top && e.Site != nil && e.Site.Pos() > at {
+			at = e.Site.Pos()
+		}
+	}
+	return at, at.IsValid()
 }

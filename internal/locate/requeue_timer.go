@@ -33,8 +33,12 @@ const maxTimerClimb = 6
 // followed by the flow engine to where it is made, to the workqueue's add.
 // The site is the call that sets the delay: the timer's delay followed up
 // through the callers whose parameter it is.
-func (a *analysis) timerRequeues(fns []*ssa.Function, reach *callgraph.Reach) timerFind {
+func (a *analysis) timerRequeues(fns []*ssa.Function, reach *callgraph.Reach, kind *types.Named) timerFind {
 	var out timerFind
+	worker := map[*ssa.Function]bool{}
+	for _, fn := range fns {
+		worker[fn] = true
+	}
 	on := map[*ssa.Function]bool{}
 	var all []*ssa.Function
 	for _, fn := range append(append([]*ssa.Function(nil), fns...), reach.Funcs()...) {
@@ -58,7 +62,7 @@ func (a *analysis) timerRequeues(fns []*ssa.Function, reach *callgraph.Reach) ti
 				if !known || f.Role != RoleTimer {
 					continue
 				}
-				a.timerCall(fn, ci, obj, f, on, &out)
+				a.timerCall(fn, ci, obj, f, on, worker, kind, &out)
 			}
 		}
 	}
@@ -66,8 +70,11 @@ func (a *analysis) timerRequeues(fns []*ssa.Function, reach *callgraph.Reach) ti
 }
 
 // timerCall settles one timer call: what its callback comes to, and where
-// its delay is set.
-func (a *analysis) timerCall(fn *ssa.Function, ci ssa.CallInstruction, obj *types.Func, f Fact, on map[*ssa.Function]bool, out *timerFind) {
+// its delay is set. A delay set on the sync path is classed, as a
+// workqueue's AddAfter there, by the conditions around the call that sets
+// it (a wait on something else than the object, a retry after a failure);
+// the worker's own (worker) is the interval.
+func (a *analysis) timerCall(fn *ssa.Function, ci ssa.CallInstruction, obj *types.Func, f Fact, on, worker map[*ssa.Function]bool, kind *types.Named, out *timerFind) {
 	c := ci.Common()
 	args := c.Args
 	if sc := c.StaticCallee(); sc != nil && sc.Signature.Recv() != nil {
@@ -114,11 +121,19 @@ func (a *analysis) timerCall(fn *ssa.Function, ci ssa.CallInstruction, obj *type
 		s := a.site(arm.ci.Pos())
 		s.Class = ClassSuccessInterval
 		s.Note = fmt.Sprintf("sets the delay of a timer (%s:%d) whose callback adds the key to the workqueue again (%s:%d)", timer.File, timer.Line, queue.File, queue.Line)
-		out.sites = append(out.sites, s)
-		if out.success == nil {
-			if e := a.callExprAt(arm.fn, arm.ci); e != nil && arm.arg < len(e.Args) {
-				out.success = &timedRequeue{in: arm.fn, at: e, duration: e.Args[arm.arg]}
+		e := a.callExprAt(arm.fn, arm.ci)
+		if info := a.infoAt(posOf(arm.fn)); e != nil && info != nil && !worker[arm.fn] {
+			switch a.requeueGuard(info, e, kind) {
+			case guardError:
+				s.Class = ClassRetryAfterFailure
+			case guardOther:
+				s.Class = ClassDependencyWait
+				s.Note = joinNotes(s.Note, "a wait on something else than the object, with no failure; the final success return does not requeue: the steady state is event-driven")
 			}
+		}
+		out.sites = append(out.sites, s)
+		if out.success == nil && e != nil && arm.arg < len(e.Args) {
+			out.success = &timedRequeue{in: arm.fn, at: e, duration: e.Args[arm.arg]}
 		}
 	}
 	timer.Note = "the timer"

@@ -301,6 +301,12 @@ func (t *tracer) selector(fn *ssa.Function, info *types.Info, x *ast.SelectorExp
 			t.add(t.a.objSite(c).Site, StepConstant, "a constant: no field of the object sets it")
 			return
 		}
+		if v, ok := info.Uses[x.Sel].(*types.Var); ok && sel == nil {
+			if _, fixed := t.a.fixedVarValues()[v]; fixed {
+				t.ident(fn, info, x.Sel) // another package's fixed variable
+				return
+			}
+		}
 		t.add(t.a.site(x.Pos()).Site, StepComputed, "computed here; the trace ends")
 		return
 	}
@@ -351,6 +357,12 @@ func (t *tracer) kindAPI(field *types.Var) bool {
 
 func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 	v, ok := info.Uses[x].(*types.Var)
+	if init, fixed := t.a.fixedVarValues()[v]; ok && fixed {
+		// A package variable the tree never writes after its constant
+		// initialiser (a default a test may override) holds it.
+		t.add(t.a.objSite(v).Site, StepConstant, fmt.Sprintf("a package variable the tree never writes after its constant initialiser %s: no field of the object sets it", types.ExprString(init.expr)))
+		return
+	}
 	// A closure's free variable is assigned in the function that makes
 	// the closure: its values are read there.
 	for ok && fn.Parent() != nil && !declaredIn(fn.Syntax(), v) {

@@ -1,6 +1,8 @@
-// Command timerqueue runs two controllers that look at their objects again
+// Command timerqueue runs controllers that look at their objects again
 // after a delay through a timer of their own: the ConfigMaps' through
-// time.AfterFunc, the Secrets' through a clock's timer it waits on.
+// time.AfterFunc, the Secrets' through a clock's timer it waits on, the
+// ServiceAccounts' (whose worker reads the object and hands it to a handler)
+// while it waits for a ConfigMap.
 package main
 
 import (
@@ -35,7 +37,9 @@ func main() {
 	factory := kubeinformers.NewSharedInformerFactory(client, 0)
 	refresher := NewConfigMapRefresher(client, factory.Core().V1().ConfigMaps(), refreshInterval)
 	rotator := NewSecretRotator(client, factory.Core().V1().Secrets(), clock.RealClock{})
+	marker := NewAccountMarker(factory.Core().V1().ServiceAccounts(), factory.Core().V1().ConfigMaps(), os.Getenv("READ_ONLY") != "")
 	factory.Start(ctx.Done())
 	go refresher.Run(ctx)
+	go marker.Run(ctx)
 	rotator.Run(ctx)
 }

@@ -1,0 +1,117 @@
+package locate
+
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+)
+
+// readingWorker finds the controller of a worker that does the re-read
+// itself: it takes one key off the queue, reads the object by that key
+// (a lister or client Get) and hands the object, not the key, to the
+// work (a handler's method, possibly through an interface). No function
+// is handed the key: the worker is the function that handles one dequeued
+// item, so it is the entry, and its re-read is the primary's. It returns
+// nil when the worker takes several keys in a loop, reads nothing by the
+// key, or hands the key itself on (a context that logs it does not count).
+func (a *analysis) readingWorker(fd *ast.FuncDecl, info *types.Info, worker ast.Node, get ast.Expr, item *types.Var, vars map[*types.Var]bool) *found {
+	entry := a.bySyntax[worker]
+	if entry == nil || inLoop(a.path(get.Pos(), get.End())) {
+		return nil
+	}
+	// The read: the first by the key, in the worker's body or in a
+	// function literal of it whose result is the read's.
+	var read ast.Expr
+	ast.Inspect(worker, func(n ast.Node) bool {
+		e, ok := n.(*ast.CallExpr)
+		if !ok || read != nil {
+			return read == nil
+		}
+		key, obj := a.readShape(info, a.makeCall(info, e, nil))
+		if key != nil && mentions(info, key, vars) && IsObjectPointer(obj) {
+			read = a.outOfClosures(info, e, worker)
+		}
+		return read == nil
+	})
+	if read == nil {
+		return nil
+	}
+	objs := map[*types.Var]bool{}
+	assignedFrom(info, worker, read, true, objs)
+	var handoff *call
+	inspectOwn(worker, func(e *ast.CallExpr) bool {
+		if e.Pos() < read.End() || !slices.ContainsFunc(e.Args, func(arg ast.Expr) bool { return mentions(info, arg, objs) }) {
+			return true
+		}
+		if c := a.makeCall(info, e, nil); len(c.own) > 0 && !c.known {
+			handoff = &c
+		}
+		return handoff == nil
+	})
+	if handoff == nil {
+		return nil
+	}
+	for _, arg := range handoff.expr.Args {
+		if typeKey(info.TypeOf(arg)) != typeContext && mentions(info, arg, vars) {
+			return nil // the work is handed the key: it is the entry
+		}
+	}
+	return &found{name: receiverName(fd, info), style: StyleClientGo, entry: entry, worker: entry,
+		keyParams: map[*types.Var]bool{item: true}, handoff: handoff.expr.Pos(),
+		registration: []Site{a.site(handoff.expr.Lparen), a.site(get.Pos())}}
+}
+
+// outOfClosures is the expression of the worker's own body whose value is
+// e's: e itself, or the call of the function literal that returns it (a
+// literal called at once, or assigned and called once), out of as many
+// literals as hold it; nil when the value goes elsewhere.
+func (a *analysis) outOfClosures(info *types.Info, e ast.Expr, worker ast.Node) ast.Expr {
+	for range maxClosureHops {
+		path := a.path(e.Pos(), e.End())
+		fn := enclosingFunc(path)
+		if fn == worker {
+			return e
+		}
+		lit, ok := fn.(*ast.FuncLit)
+		if !ok || len(path) < 2 {
+			return nil
+		}
+		if ret, ok := path[1].(*ast.ReturnStmt); !ok || len(ret.Results) == 0 || ret.Results[0] != e {
+			return nil
+		}
+		next := a.litCall(info, lit)
+		if next == nil {
+			return nil
+		}
+		e = next
+	}
+	return nil
+}
+
+// inspectOwn visits the calls of a function's body in source order, not
+// those of the function literals it makes, until visit returns false.
+func inspectOwn(fn ast.Node, visit func(*ast.CallExpr) bool) {
+	var b *ast.BlockStmt
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		b = fn.Body
+	case *ast.FuncLit:
+		b = fn.Body
+	}
+	if b == nil {
+		return
+	}
+	more := true
+	ast.Inspect(b, func(n ast.Node) bool {
+		if !more {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			more = visit(n)
+		}
+		return more
+	})
+}
