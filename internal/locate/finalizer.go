@@ -488,6 +488,9 @@ func finalizerCleanupRow(p *pass) Row {
 		// No finalizer, but the primary object's deletion branch may
 		// still run a function: that function is the cleanup.
 		if c := p.a.unguardedCleanup(p.reach, p.kind()); c != nil {
+			if c.unsettled != "" {
+				return Row{Sites: c.sites, None: "not settled: " + ops.noFinalizer + ", but " + c.unsettled}
+			}
 			return rowOf(c.sites, "")
 		}
 		return ops.none(ops.noFinalizer + "; no branch on DeletionTimestamp needs a cleanup")

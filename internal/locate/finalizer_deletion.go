@@ -478,6 +478,7 @@ func (a *analysis) unguardedCleanup(reach *callgraph.Reach, kind *types.Named) *
 	if kind == nil {
 		return nil
 	}
+	var unsettled *cleanup
 	for _, fn := range reach.Funcs() {
 		b := body(fn)
 		if b == nil {
@@ -489,14 +490,20 @@ func (a *analysis) unguardedCleanup(reach *callgraph.Reach, kind *types.Named) *
 				continue
 			}
 			c, _ := a.cleanupOf(fn, info, d, kind, nil)
-			if c.inline || c.unsettled != "" {
+			if c.inline {
+				continue
+			}
+			if c.unsettled != "" {
+				if unsettled == nil {
+					unsettled = c
+				}
 				continue
 			}
 			c.sites[0].Note = "no finalizer guards this branch: the object may be gone before it runs"
 			return c
 		}
 	}
-	return nil
+	return unsettled
 }
 
 // deletionOnKind reports whether a deletion test is about an object of the

@@ -138,3 +138,13 @@ func TestCleanupByOrderOnly(t *testing.T) {
 		t.Errorf("finalizer-cleanup: %q, want not settled, naming noteGoing at note.go:46", r.None)
 	}
 }
+
+// TestUnguardedCleanupNotSettled: with no finalizer, a deletion branch whose
+// one call is handed only the key (a tracker forgetting it) leaves the
+// cleanup not settled, never a none that says no branch needs one.
+func TestUnguardedCleanupNotSettled(t *testing.T) {
+	c := controllerNamed(t, "finnoguard", "TrackerReconciler")
+	if r := c.Rows[locate.RowFinalizerCleanup]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "controller/tracker.go:30)") {
+		t.Errorf("finalizer-cleanup: %q, want not settled, naming forget at tracker.go:30", r.None)
+	}
+}
