@@ -177,9 +177,11 @@ func (a *analysis) endsIdle(info *types.Info, fn *ssa.Function, b *ast.BlockStmt
 // are neither nil nor errors nor the deletion timestamp, one side (one
 // argument) reading live state, or a predicate of the tree's own handed
 // live state whose body compares (deploymentNeedsUpdate(obj, live)). A
-// live field tested against a constant (phase == Done) is a test of state,
-// not a comparison with desired state, unless the branch it guards sets
-// that field (the desired value written back). depth bounds the
+// live field tested against a constant (phase == Done), or a local holding
+// a live value (owner := cm.Labels[k]; owner == "", len(pods) == 0), is a
+// test of state, not a comparison with desired state, unless the branch it
+// guards sets that field (the desired value written back) or deletes what
+// it found. depth bounds the
 // predicates followed; given are the parameters of the predicate being
 // read that its caller handed live state.
 func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond ast.Expr, branch *ast.BlockStmt, depth int, given map[*types.Var]bool) bool {
@@ -240,8 +242,8 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 					return true
 				}
 			}
-			if field := stateTest(info, e); field != nil && !a.branchDoes(info, branch, func(info *types.Info, b *ast.BlockStmt) bool {
-				return assignsField(info, b, field) || a.deletesIn(info, b)
+			if field, ok := stateTest(info, body, e); ok && !a.branchDoes(info, branch, func(info *types.Info, b *ast.BlockStmt) bool {
+				return field != nil && assignsField(info, b, field) || a.deletesIn(info, b)
 			}) {
 				return true
 			}
@@ -366,10 +368,12 @@ func isConst(info *types.Info, e ast.Expr) bool {
 	return ok && tv.Value != nil
 }
 
-// stateTest returns the field of a comparison of a field, or its length,
-// with a constant (obj.Status.Phase == Done, len(obj.Status.Entries) ==
-// 0), or nil.
-func stateTest(info *types.Info, e *ast.BinaryExpr) *types.Var {
+// stateTest reports whether a comparison tests a value against a constant
+// (obj.Status.Phase == Done, len(obj.Status.Entries) == 0, or a local
+// variable holding such a value or any other: owner := cm.Labels[k];
+// owner == ""), and returns the field tested when the value is read from
+// one, directly or, every time, through the local.
+func stateTest(info *types.Info, body *ast.BlockStmt, e *ast.BinaryExpr) (*types.Var, bool) {
 	var other ast.Expr
 	switch {
 	case isConst(info, e.Y):
@@ -377,15 +381,50 @@ func stateTest(info *types.Info, e *ast.BinaryExpr) *types.Var {
 	case isConst(info, e.X):
 		other = e.Y
 	default:
-		return nil
+		return nil, false
 	}
-	if ix, ok := ast.Unparen(other).(*ast.IndexExpr); ok {
-		other = ix.X // an element of a field (a label, an annotation)
+	if field := testedField(info, other); field != nil {
+		return field, true
 	}
-	if c, ok := ast.Unparen(other).(*ast.CallExpr); ok && len(c.Args) == 1 && isBuiltin(info, c.Fun, "len") {
-		other = c.Args[0]
+	id, ok := ast.Unparen(testedValue(info, other)).(*ast.Ident)
+	if !ok {
+		return nil, false
 	}
-	sel, ok := ast.Unparen(other).(*ast.SelectorExpr)
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.IsField() || body == nil {
+		return nil, false
+	}
+	rhs := assignmentsTo(info, body, v)
+	if len(rhs) == 0 {
+		return nil, false
+	}
+	var field *types.Var
+	for i, r := range rhs {
+		f := testedField(info, r)
+		if f == nil || i > 0 && f != field {
+			return nil, true
+		}
+		field = f
+	}
+	return field, true
+}
+
+// testedValue is the value an expression tests: the map or list of an
+// element (a label, an annotation), the list of a length, else itself.
+func testedValue(info *types.Info, e ast.Expr) ast.Expr {
+	if ix, ok := ast.Unparen(e).(*ast.IndexExpr); ok {
+		e = ix.X
+	}
+	if c, ok := ast.Unparen(e).(*ast.CallExpr); ok && len(c.Args) == 1 && isBuiltin(info, c.Fun, "len") {
+		e = c.Args[0]
+	}
+	return e
+}
+
+// testedField is the field an expression reads, through an element or a
+// length of it (testedValue), or nil.
+func testedField(info *types.Info, e ast.Expr) *types.Var {
+	sel, ok := ast.Unparen(testedValue(info, e)).(*ast.SelectorExpr)
 	if !ok {
 		return nil
 	}

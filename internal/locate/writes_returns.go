@@ -28,7 +28,7 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 			normal = ok
 		}
 		if fn == f.entry {
-			normal = a.entryReturns(fn, kind, all, nilErr, successPos, reread)
+			normal = a.entryReturns(fn, kind, reach, all, nilErr, successPos, reread)
 		}
 		out[fn] = normal
 	}
@@ -50,7 +50,7 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 			}
 			seen[d] = true
 			all := blockReturns(d)
-			if rs := a.entryReturns(d, kind, all, nilErrorReturns(all), successPos, token.NoPos); len(rs) > 0 {
+			if rs := a.entryReturns(d, kind, reach, all, nilErrorReturns(all), successPos, token.NoPos); len(rs) > 0 {
 				out[d] = rs
 			}
 			queue = append(queue, d)
@@ -198,7 +198,7 @@ func nilTestAbove(r *ssa.Return, v ssa.Value) string {
 // re-read (a pass that finds no object, or stops under a condition, ends
 // early), those returning a nil error first, with the steady-state early
 // returns (steadyReturns): a pass of an unchanged object may end there.
-func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, all, nilErr []*ssa.Return, successPos []token.Pos, reread token.Pos) []*ssa.Return {
+func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, reach *callgraph.Reach, all, nilErr []*ssa.Return, successPos []token.Pos, reread token.Pos) []*ssa.Return {
 	var success []*ssa.Return
 	for _, r := range all {
 		if slices.Contains(successPos, r.Pos()) {
@@ -233,7 +233,7 @@ func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, all, nilErr
 	if len(rs) == 0 {
 		return rs
 	}
-	steady := a.steadyReturns(fn, kind, reread)
+	steady := a.steadyReturns(fn, kind, reach, reread)
 	for _, r := range all {
 		if steady[r.Pos()] && !slices.Contains(rs, r) && (readBlock == nil || readBlock.Dominates(r.Block())) {
 			rs = append(rs, r)
@@ -254,7 +254,10 @@ func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, all, nilErr
 // timestamp. A branch that writes or changes something ends a pass that
 // changed the object, and a condition on the primary's Spec alone
 // (suspended) is not the steady state of an object that is reconciled.
-func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reread token.Pos) map[token.Pos]bool {
+// A branch that a state the controller moves its object to takes
+// (writtenStates: an if on obj.Status.Phase, or that state's clause of a
+// switch on it) ends an unchanged object's pass too, when it only logs.
+func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reach *callgraph.Reach, reread token.Pos) map[token.Pos]bool {
 	out := map[token.Pos]bool{}
 	b := body(fn)
 	if b == nil {
@@ -280,6 +283,11 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reread tok
 			out[ret.Pos()] = true
 			return
 		}
+		// A state the controller moves its object to (writtenStates).
+		if a.reachedState(info, cond, kind, reach) && a.idleBranch(info, fn, list, 0) {
+			out[ret.Pos()] = true
+			return
+		}
 		if condGuard(info, cond) != guardOther || a.testsDeletion(info, cond) || testsFieldValue(info, cond) {
 			return
 		}
@@ -297,10 +305,20 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reread tok
 				idle(st.Cond, st.Body.List)
 			}
 		case *ast.SwitchStmt:
-			// A tagless switch whose case leaves the object as it is.
-			for _, cl := range st.Body.List {
-				if cc := cl.(*ast.CaseClause); st.Tag == nil && len(cc.List) > 0 {
-					idle(cc.List[0], cc.Body)
+			if st.Tag == nil {
+				// A tagless switch whose case leaves the object as it is.
+				for _, cl := range st.Body.List {
+					if cc := cl.(*ast.CaseClause); len(cc.List) > 0 {
+						idle(cc.List[0], cc.Body)
+					}
+				}
+				continue
+			}
+			// A switch on the object's state whose clause for a state
+			// the controller moves it to leaves it as it is.
+			for cc := range a.stateClauses(info, st, kind, reach) {
+				if len(cc.Body) > 0 && a.idleBranch(info, fn, cc.Body, 0) {
+					out[cc.Body[len(cc.Body)-1].Pos()] = true
 				}
 			}
 		}

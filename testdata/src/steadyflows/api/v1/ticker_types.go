@@ -19,7 +19,20 @@ type TickerStatus struct {
 	// LastTick is when the Ticker last ticked.
 	// +optional
 	LastTick metav1.Time `json:"lastTick,omitempty"`
+	// Phase is where the Ticker's one-off handling stands.
+	// +optional
+	Phase TickerPhase `json:"phase,omitempty"`
 }
+
+// TickerPhase is a stage of a Ticker's one-off handling.
+type TickerPhase string
+
+// The phases a Ticker goes through.
+const (
+	PhaseNew    TickerPhase = "New"
+	PhaseDone   TickerPhase = "Done"
+	PhaseFailed TickerPhase = "Failed"
+)
 
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status

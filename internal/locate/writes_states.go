@@ -1,0 +1,215 @@
+package locate
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+)
+
+// A controller run as a state machine keeps its object's state in a field
+// of the object (obj.Status.Phase) and works only in some states: a pass
+// that finds the object in any other state does nothing. The states the
+// controller's own pass moves the object to (the constants it writes to
+// that field) are where an unchanged object rests, so a branch such a
+// state selects, doing nothing, ends the pass of an unchanged object.
+
+// primaryField is the field a selection reads when the selection is made
+// on the primary object, at any depth (obj.Status.Phase, with obj of the
+// primary's type), or nil.
+func primaryField(info *types.Info, e ast.Expr, kind *types.Named) *types.Var {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok || kind == nil {
+		return nil
+	}
+	s := info.Selections[sel]
+	if s == nil || s.Kind() != types.FieldVal {
+		return nil
+	}
+	for x := sel.X; x != nil; {
+		if n, ok := deref(info.TypeOf(x)).(*types.Named); ok && types.Identical(n, kind) {
+			return s.Obj().(*types.Var).Origin()
+		}
+		inner, ok := ast.Unparen(x).(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		x = inner.X
+	}
+	return nil
+}
+
+// writtenStates are the constants the reached functions of the tree's own
+// assign to field (obj.Status.Phase = Done), but under the branch of a
+// test that found an error: the states a pass that does not fail moves
+// its object to.
+func (a *analysis) writtenStates(reach *callgraph.Reach, field *types.Var) []constant.Value {
+	var out []constant.Value
+	seen := map[token.Pos]bool{}
+	for _, fn := range reach.Funcs() {
+		b := body(fn)
+		if b == nil || !a.prog.Own[fn] || seen[b.Pos()] {
+			continue
+		}
+		seen[b.Pos()] = true
+		info := a.infoAt(b.Pos())
+		if info == nil {
+			continue
+		}
+		parents := parentsIn(b)
+		ast.Inspect(b, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+				return true
+			}
+			for i, l := range as.Lhs {
+				sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
+				if !ok {
+					continue
+				}
+				v, ok := info.Uses[sel.Sel].(*types.Var)
+				if !ok || v.Origin() != field {
+					continue
+				}
+				if tv := info.Types[as.Rhs[i]]; tv.Value != nil && !underErrorTest(info, parents, as) {
+					out = append(out, tv.Value)
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// underErrorTest reports whether a node lies in the branch an if takes
+// when its condition found an error (parents from parentsIn).
+func underErrorTest(info *types.Info, parents map[ast.Node]ast.Node, n ast.Node) bool {
+	for child, p := n, parents[n]; p != nil; child, p = p, parents[p] {
+		ifs, ok := p.(*ast.IfStmt)
+		if !ok {
+			continue
+		}
+		body, els := branchGuards(info, ifs.Cond)
+		if child == ifs.Body && body == guardError || child == ifs.Else && els == guardError {
+			return true
+		}
+	}
+	return false
+}
+
+// sameConst reports whether two constants are of one kind and equal.
+func sameConst(x, y constant.Value) bool {
+	return x.Kind() == y.Kind() && x.Kind() != constant.Unknown && constant.Compare(x, token.EQL, y)
+}
+
+// clauseTaken is the clause of a switch on a tag that a constant value of
+// the tag selects: the first case listing it, else the default clause; nil
+// when a case before it is not a constant (what it selects is not known).
+func clauseTaken(info *types.Info, sw *ast.SwitchStmt, v constant.Value) *ast.CaseClause {
+	var def *ast.CaseClause
+	for _, st := range sw.Body.List {
+		cc := st.(*ast.CaseClause)
+		if cc.List == nil {
+			def = cc
+			continue
+		}
+		for _, e := range cc.List {
+			tv := info.Types[e]
+			if tv.Value == nil {
+				return nil
+			}
+			if sameConst(tv.Value, v) {
+				return cc
+			}
+		}
+	}
+	return def
+}
+
+// stateComparison is the field of the primary a comparison tests against a
+// constant (obj.Status.Phase == Done), with the constant, or nil.
+func stateComparison(info *types.Info, e ast.Expr, kind *types.Named) (*types.Var, constant.Value) {
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok || b.Op != token.EQL && b.Op != token.NEQ {
+		return nil, nil
+	}
+	for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		if tv := info.Types[ast.Unparen(pair[1])]; tv.Value != nil {
+			if f := primaryField(info, pair[0], kind); f != nil {
+				return f, tv.Value
+			}
+		}
+	}
+	return nil, nil
+}
+
+// holdsWhen evaluates a condition made of tests of field against
+// constants (joined by &&, || and !) with field holding v; ok is false
+// when the condition tests anything else.
+func holdsWhen(info *types.Info, cond ast.Expr, kind *types.Named, field *types.Var, v constant.Value) (holds, ok bool) {
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			h, ok := holdsWhen(info, e.X, kind, field, v)
+			return !h, ok
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LAND, token.LOR:
+			x, okX := holdsWhen(info, e.X, kind, field, v)
+			y, okY := holdsWhen(info, e.Y, kind, field, v)
+			if e.Op == token.LAND {
+				return x && y, okX && okY
+			}
+			return x || y, okX && okY
+		case token.EQL, token.NEQ:
+			f, k := stateComparison(info, e, kind)
+			if f != field || k.Kind() != v.Kind() {
+				return false, false
+			}
+			return sameConst(k, v) == (e.Op == token.EQL), true
+		}
+	}
+	return false, false
+}
+
+// reachedState reports whether a condition tests a field of the primary
+// against constants and holds in a state the controller's pass writes to
+// that field: an object the controller has moved there takes the branch.
+func (a *analysis) reachedState(info *types.Info, cond ast.Expr, kind *types.Named, reach *callgraph.Reach) bool {
+	var field *types.Var
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok && field == nil {
+			field, _ = stateComparison(info, e, kind)
+		}
+		return field == nil
+	})
+	if field == nil || reach == nil {
+		return false
+	}
+	for _, v := range a.writtenStates(reach, field) {
+		if holds, ok := holdsWhen(info, cond, kind, field, v); ok && holds {
+			return true
+		}
+	}
+	return false
+}
+
+// stateClauses are the clauses of a switch on a field of the primary
+// (switch obj.Status.Phase) that a state the controller's pass writes to
+// that field selects.
+func (a *analysis) stateClauses(info *types.Info, sw *ast.SwitchStmt, kind *types.Named, reach *callgraph.Reach) map[*ast.CaseClause]bool {
+	out := map[*ast.CaseClause]bool{}
+	field := primaryField(info, sw.Tag, kind)
+	if field == nil || reach == nil {
+		return out
+	}
+	for _, v := range a.writtenStates(reach, field) {
+		if cc := clauseTaken(info, sw, v); cc != nil {
+			out[cc] = true
+		}
+	}
+	return out
+}
