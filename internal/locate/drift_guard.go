@@ -90,11 +90,12 @@ func (g driftGuards) firstWrite(from, to token.Pos) (*call, writeDesc) {
 }
 
 // helperWrite is the write made by the one declared function of the
-// tree's own a call runs, in its body or a helper it calls in turn (to max
-// calls deep); not by a helper handed the primary object and no other
-// (handsOnlyPrimary; info is the calling function's).
+// tree's own a call runs (statically, or through an interface the tree
+// implements once: a client wrapper), in its body or a helper it calls in
+// turn (to max calls deep); not by a helper handed the primary object and
+// no other (handsOnlyPrimary; info is the calling function's).
 func (g driftGuards) helperWrite(info *types.Info, c call, depth, max int) (writeDesc, bool) {
-	if c.known || len(c.own) != 1 || depth >= max || dynamicCall(&c) || g.handsOnlyPrimary(info, c) {
+	if c.known || len(c.own) != 1 || depth >= max || c.fn == nil || g.handsOnlyPrimary(info, c) {
 		return writeDesc{}, false
 	}
 	callee := c.own[0]

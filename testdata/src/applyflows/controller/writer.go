@@ -1,0 +1,60 @@
+package controller
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// want-none "MirrorReconciler/finalizer-const" "MirrorReconciler/finalizer-add" "MirrorReconciler/finalizer-cleanup" "MirrorReconciler/finalizer-remove" "MirrorReconciler/condition-types" "MirrorReconciler/requeue-success" "MirrorReconciler/interval-trace"
+
+// configWriter writes ConfigMaps; the tree implements it once, over the
+// client.
+type configWriter interface {
+	Write(ctx context.Context, cm *corev1.ConfigMap) error
+}
+
+// clientWriter is the tree's one configWriter.
+type clientWriter struct {
+	c client.Client
+}
+
+// Write updates the ConfigMap.
+func (w clientWriter) Write(ctx context.Context, cm *corev1.ConfigMap) error {
+	return w.c.Update(ctx, cm)
+}
+
+// MirrorReconciler keeps the "source" key of each Secret's mirror
+// ConfigMap equal to the Secret's name, writing through its writer
+// interface when the live value differs.
+type MirrorReconciler struct {
+	client.Client
+	Writer configWriter
+}
+
+// Reconcile brings one mirror up to date.
+func (r *MirrorReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "MirrorReconciler/reconcile-entry"
+	var s corev1.Secret
+	if err := r.Get(ctx, req.NamespacedName, &s); err != nil { // want "MirrorReconciler/reread"
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	var live corev1.ConfigMap
+	if err := r.Get(ctx, types.NamespacedName{Namespace: s.Namespace, Name: s.Name + "-mirror"}, &live); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if live.Data["source"] != s.Name { // want "MirrorReconciler/drift:compare"
+		live.Data["source"] = s.Name
+		return ctrl.Result{}, r.Writer.Write(ctx, &live) // want "MirrorReconciler/drift:apply" "MirrorReconciler/requeue-error"
+	}
+	return ctrl.Result{}, nil
+}
+
+// SetupWithManager registers the reconciler for Secrets, writing with the
+// manager's client.
+func (r *MirrorReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	r.Writer = clientWriter{c: mgr.GetClient()}
+	return ctrl.NewControllerManagedBy(mgr).For(&corev1.Secret{}).Named("mirror").Complete(r)
+}
