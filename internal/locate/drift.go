@@ -90,6 +90,11 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				out = append(out,
 					Step{Site: a.site(ifs.Pos()).Site, Step: StepCompare, Note: "desired state compared with what the cluster holds, by hand"},
 					Step{Site: applySite(a.site(w.expr.Lparen).Site, w.in), Step: StepApply, Note: desc.verb + " " + desc.target + " when they differ"})
+				// A guarded branch that splits (by kind, by policy)
+				// applies the difference in each of its ways.
+				for _, bw := range g.branchWrites(guarded, w) {
+					out = append(out, Step{Site: applySite(a.site(bw.at.expr.Lparen).Site, bw.at.in), Step: StepApply, Note: bw.desc.verb + " " + bw.desc.target + " when they differ"})
+				}
 			}
 			return true
 		})

@@ -28,8 +28,9 @@ func (w clientWriter) Write(ctx context.Context, cm *corev1.ConfigMap) error {
 }
 
 // MirrorReconciler keeps the "source" key of each Secret's mirror
-// ConfigMap equal to the Secret's name, writing through its writer
-// interface when the live value differs.
+// ConfigMap equal to the Secret's name when the live value differs:
+// through its writer interface for an opaque Secret, else with an update
+// of its own (two ways of applying the difference).
 type MirrorReconciler struct {
 	client.Client
 	Writer configWriter
@@ -47,7 +48,14 @@ func (r *MirrorReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	}
 	if live.Data["source"] != s.Name { // want "MirrorReconciler/drift:compare"
 		live.Data["source"] = s.Name
-		return ctrl.Result{}, r.Writer.Write(ctx, &live) // want "MirrorReconciler/drift:apply" "MirrorReconciler/requeue-error"
+		var err error
+		switch s.Type {
+		case corev1.SecretTypeOpaque:
+			err = r.Writer.Write(ctx, &live) // want "MirrorReconciler/drift:apply"
+		default:
+			err = r.Update(ctx, &live) // want "MirrorReconciler/drift:apply"
+		}
+		return ctrl.Result{}, err // want "MirrorReconciler/requeue-error"
 	}
 	return ctrl.Result{}, nil
 }
