@@ -374,10 +374,12 @@ func isConst(info *types.Info, e ast.Expr) bool {
 }
 
 // stateTest reports whether a comparison tests a value against a constant
-// (obj.Status.Phase == Done, len(obj.Status.Entries) == 0, or a local
-// variable holding such a value or any other: owner := cm.Labels[k];
-// owner == ""), and returns the field tested when the value is read from
-// one, directly or, every time, through the local.
+// (obj.Status.Phase == Done, len(obj.Status.Entries) == 0), or a local
+// variable read from a field every time (owner := cm.Labels[k]; owner ==
+// ""), or a local holding objects (len(pods) == 0: what was found), and
+// returns the field tested when there is one. A local computed otherwise
+// (diff := cmp.Diff(live, want); diff != "") may hold a comparison's
+// outcome: no state test.
 func stateTest(info *types.Info, body *ast.BlockStmt, e *ast.BinaryExpr) (*types.Var, bool) {
 	var other ast.Expr
 	switch {
@@ -407,11 +409,23 @@ func stateTest(info *types.Info, body *ast.BlockStmt, e *ast.BinaryExpr) (*types
 	for i, r := range rhs {
 		f := testedField(info, r)
 		if f == nil || i > 0 && f != field {
-			return nil, true
+			return nil, holdsObjects(v.Type())
 		}
 		field = f
 	}
 	return field, true
+}
+
+// holdsObjects reports whether a type is an object, or a list or map of
+// objects.
+func holdsObjects(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		t = u.Elem()
+	case *types.Map:
+		t = u.Elem()
+	}
+	return isObjectValue(t)
 }
 
 // testedValue is the value an expression tests: the map or list of an

@@ -28,7 +28,8 @@ func (w clientWriter) Write(ctx context.Context, cm *corev1.ConfigMap) error {
 }
 
 // MirrorReconciler keeps the "source" key of each Secret's mirror
-// ConfigMap equal to the Secret's name when the live value differs:
+// ConfigMap equal to the Secret's name when the live value differs (a
+// difference described as a string, "" when there is none):
 // through its writer interface for an opaque Secret, else with an update
 // of its own (two ways of applying the difference).
 type MirrorReconciler struct {
@@ -46,7 +47,7 @@ func (r *MirrorReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if err := r.Get(ctx, types.NamespacedName{Namespace: s.Namespace, Name: s.Name + "-mirror"}, &live); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if live.Data["source"] != s.Name { // want "MirrorReconciler/drift:compare"
+	if diff := diffOf(live.Data["source"], s.Name); diff != "" { // want "MirrorReconciler/drift:compare"
 		live.Data["source"] = s.Name
 		var err error
 		switch s.Type {
@@ -58,6 +59,15 @@ func (r *MirrorReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		return ctrl.Result{}, err // want "MirrorReconciler/requeue-error"
 	}
 	return ctrl.Result{}, nil
+}
+
+// diffOf describes how a live value differs from the one wanted: "" when
+// they are equal.
+func diffOf(live, want string) string {
+	if live == want {
+		return ""
+	}
+	return live + " -> " + want
 }
 
 // SetupWithManager registers the reconciler for Secrets, writing with the

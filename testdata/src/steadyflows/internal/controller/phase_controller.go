@@ -66,9 +66,25 @@ func (r *PhaseReconciler) mirror(ctx context.Context, obj *tickv1.Ticker) error 
 	if owner == "" {
 		return nil
 	}
+	owned, err := r.owned(ctx, obj)
+	if err != nil {
+		return err
+	}
+	if len(owned) != 0 {
+		return nil
+	}
 	copied := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: obj.Name + "-owner", Namespace: obj.Namespace,
 		Labels: map[string]string{"owner": owner}}}
-	return r.Create(ctx, copied) // decoy: drift:apply (guarded by a test of presence)
+	return r.Create(ctx, copied) // decoy: drift:apply (guarded by tests of presence)
+}
+
+// owned lists the ConfigMaps the Ticker's owner label selects.
+func (r *PhaseReconciler) owned(ctx context.Context, obj *tickv1.Ticker) ([]corev1.ConfigMap, error) {
+	var list corev1.ConfigMapList
+	if err := r.List(ctx, &list, client.InNamespace(obj.Namespace), client.MatchingLabels{"ticker": obj.Name}); err != nil {
+		return nil, err
+	}
+	return list.Items, nil
 }
 
 // release lets a deleted Ticker go.
