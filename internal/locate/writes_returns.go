@@ -206,6 +206,14 @@ func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, reach *call
 		}
 	}
 	if len(success) > 0 {
+		// A pass that finds the object's next time still ahead only
+		// waits for it, though a pass that acts requeues too.
+		_, waits := a.steadyReturns(fn, kind, reach, reread)
+		for _, r := range all {
+			if waits[r.Pos()] && !slices.Contains(success, r) {
+				success = append(success, r)
+			}
+		}
 		return success
 	}
 	unguarded := map[token.Pos]bool{}
@@ -233,9 +241,9 @@ func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, reach *call
 	if len(rs) == 0 {
 		return rs
 	}
-	steady := a.steadyReturns(fn, kind, reach, reread)
+	idles, waits := a.steadyReturns(fn, kind, reach, reread)
 	for _, r := range all {
-		if steady[r.Pos()] && !slices.Contains(rs, r) && (readBlock == nil || readBlock.Dominates(r.Block())) {
+		if (idles[r.Pos()] || waits[r.Pos()]) && !slices.Contains(rs, r) && (readBlock == nil || readBlock.Dominates(r.Block())) {
 			rs = append(rs, r)
 		}
 	}
@@ -257,18 +265,19 @@ func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, reach *call
 // A branch that a state the controller moves its object to takes
 // (writtenStates: an if on obj.Status.Phase, or that state's clause of a
 // switch on it) ends an unchanged object's pass too, when it only logs.
-func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reach *callgraph.Reach, reread token.Pos) map[token.Pos]bool {
-	out := map[token.Pos]bool{}
+func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reach *callgraph.Reach, reread token.Pos) (idles, waits map[token.Pos]bool) {
+	idles, waits = map[token.Pos]bool{}, map[token.Pos]bool{}
 	b := body(fn)
 	if b == nil {
-		return out
+		return idles, waits
 	}
 	info := a.infoAt(b.Pos())
 	if info == nil {
-		return out
+		return idles, waits
 	}
 	// idle marks the return closing a branch taken under cond, when the
-	// branch only logs and returns success with nothing to requeue.
+	// branch only logs and returns success with nothing to requeue, or
+	// only waits for the time the object records (notDue).
 	idle := func(cond ast.Expr, list []ast.Stmt) {
 		if len(list) == 0 || cond == nil {
 			return
@@ -277,53 +286,69 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reach *cal
 		if !ok {
 			return
 		}
+		if a.notDue(info, b, cond, kind) && a.waitsOnly(info, fn, list) {
+			waits[ret.Pos()] = true
+			return
+		}
 		// An object that is not being deleted is the steady state: a
 		// controller that acts only on deletion ends its pass there.
 		if a.deletionTest(info, cond, kind) < 0 && a.idleBranch(info, fn, list, 0) {
-			out[ret.Pos()] = true
+			idles[ret.Pos()] = true
 			return
 		}
 		// A state the controller moves its object to (writtenStates).
 		if a.reachedState(info, cond, kind, reach) && a.idleBranch(info, fn, list, 0) {
-			out[ret.Pos()] = true
+			idles[ret.Pos()] = true
 			return
 		}
 		if condGuard(info, cond) != guardOther || a.testsDeletion(info, cond) || testsFieldValue(info, cond) {
 			return
 		}
 		if a.readsLive(info, b, kind, cond, nil, map[*types.Var]bool{}) && a.idleBranch(info, fn, list, 0) {
-			out[ret.Pos()] = true
+			idles[ret.Pos()] = true
 		}
 	}
-	for _, st := range b.List {
-		if reread.IsValid() && st.Pos() < reread {
-			continue
-		}
-		switch st := st.(type) {
-		case *ast.IfStmt:
-			if st.Else == nil {
-				idle(st.Cond, st.Body.List)
-			}
-		case *ast.SwitchStmt:
-			if st.Tag == nil {
-				// A tagless switch whose case leaves the object as it is.
-				for _, cl := range st.Body.List {
-					if cc := cl.(*ast.CaseClause); len(cc.List) > 0 {
-						idle(cc.List[0], cc.Body)
-					}
-				}
+	// A read made in a helper (reread outside the body) leaves every
+	// statement of the body after it.
+	if reread < b.Pos() || reread >= b.End() {
+		reread = token.NoPos
+	}
+	var scan func(list []ast.Stmt)
+	scan = func(list []ast.Stmt) {
+		for _, st := range list {
+			if reread.IsValid() && st.Pos() < reread {
 				continue
 			}
-			// A switch on the object's state whose clause for a state
-			// the controller moves it to leaves it as it is.
-			for cc := range a.stateClauses(info, st, kind, reach) {
-				if len(cc.Body) > 0 && a.idleBranch(info, fn, cc.Body, 0) {
-					out[cc.Body[len(cc.Body)-1].Pos()] = true
+			switch st := st.(type) {
+			case *ast.IfStmt:
+				if st.Else == nil {
+					idle(st.Cond, st.Body.List)
+				}
+			case *ast.SwitchStmt:
+				if st.Tag == nil {
+					// A tagless switch whose case leaves the object as it is.
+					for _, cl := range st.Body.List {
+						if cc := cl.(*ast.CaseClause); len(cc.List) > 0 {
+							idle(cc.List[0], cc.Body)
+						}
+					}
+					continue
+				}
+				// A switch on the object's state: the clause of a state the
+				// controller moves it to leaves it as it is, or holds the
+				// early returns of that state's passes.
+				for cc := range a.stateClauses(info, st, kind, reach) {
+					if len(cc.Body) > 0 && a.idleBranch(info, fn, cc.Body, 0) {
+						idles[cc.Body[len(cc.Body)-1].Pos()] = true
+					} else {
+						scan(cc.Body)
+					}
 				}
 			}
 		}
 	}
-	return out
+	scan(b.List)
+	return idles, waits
 }
 
 // maxIdleHelpers bounds the helpers a branch is followed into when it

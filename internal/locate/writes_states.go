@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 )
 
@@ -212,4 +214,92 @@ func (a *analysis) stateClauses(info *types.Info, sw *ast.SwitchStmt, kind *type
 		}
 	}
 	return out
+}
+
+// A controller that acts on a schedule records on its object when it acts
+// next (obj.Status.NextRun) and, before then, only waits: a pass that finds
+// the recorded time still ahead of the clock requeues for it and does
+// nothing else. That wait ends the pass of an unchanged object, even when a
+// pass that acts requeues too.
+
+// notDue reports whether a condition orders a time read from a field of
+// the primary against the clock's (next.After(now), now.Before(next)):
+// the object's own record of when it acts next, not yet reached. body is
+// the function's, whose locals the operands may be read through.
+func (a *analysis) notDue(info *types.Info, body *ast.BlockStmt, cond ast.Expr, kind *types.Named) bool {
+	ce, ok := ast.Unparen(cond).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	c := a.makeCall(info, ce, nil)
+	sel, isMethod := ast.Unparen(ce.Fun).(*ast.SelectorExpr)
+	if !c.known || c.fact.Role != RoleTimeOrder || !isMethod || c.fact.Arg >= len(ce.Args) {
+		return false
+	}
+	x, y := sel.X, ce.Args[c.fact.Arg]
+	return readsPrimaryTime(info, body, x, kind) && a.readsClock(info, body, y) ||
+		a.readsClock(info, body, x) && readsPrimaryTime(info, body, y, kind)
+}
+
+// readsPrimaryTime reports whether e is a field of the primary, or a local
+// assigned nothing else.
+func readsPrimaryTime(info *types.Info, body *ast.BlockStmt, e ast.Expr, kind *types.Named) bool {
+	return everyValue(info, body, e, func(v ast.Expr) bool { return primaryField(info, v, kind) != nil })
+}
+
+// readsClock reports whether e is the clock's reading, or a local assigned
+// nothing else.
+func (a *analysis) readsClock(info *types.Info, body *ast.BlockStmt, e ast.Expr) bool {
+	return everyValue(info, body, e, func(v ast.Expr) bool {
+		ce, ok := ast.Unparen(v).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		c := a.makeCall(info, ce, nil)
+		return c.known && c.fact.Role == RoleClock
+	})
+}
+
+// everyValue reports whether is holds of e, or, when e is a local
+// variable (taken by value or by address), of every value body assigns it.
+func everyValue(info *types.Info, body *ast.BlockStmt, e ast.Expr, is func(ast.Expr) bool) bool {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	if is(e) {
+		return true
+	}
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.IsField() || body == nil {
+		return false
+	}
+	rhs := assignmentsTo(info, body, v)
+	for _, r := range rhs {
+		if !is(r) {
+			return false
+		}
+	}
+	return len(rhs) > 0
+}
+
+// waitsOnly reports whether a branch of fn (list, ending in a return) does
+// nothing but log before returning a nil error with a result that only
+// asks to come back after a delay (ctrl.Result{RequeueAfter: d}).
+func (a *analysis) waitsOnly(info *types.Info, fn *ssa.Function, list []ast.Stmt) bool {
+	ret, ok := list[len(list)-1].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 2 || !isNil(info, ret.Results[1]) || !a.onlyLogs(info, fn, list[:len(list)-1]) {
+		return false
+	}
+	lit, ok := ast.Unparen(ret.Results[0]).(*ast.CompositeLit)
+	if !ok || !isResultLiteral(info, lit) || len(lit.Elts) != 1 {
+		return false
+	}
+	kv, ok := lit.Elts[0].(*ast.KeyValueExpr)
+	key, _ := kv.Key.(*ast.Ident)
+	return ok && key != nil && key.Name == "RequeueAfter"
 }
