@@ -247,7 +247,7 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 					return true
 				}
 			}
-			if field, ok := stateTest(info, body, e); ok && !a.branchDoes(info, branch, func(info *types.Info, b *ast.BlockStmt) bool {
+			if field, ok := stateTest(info, body, e, depth == 0); ok && !a.branchDoes(info, branch, func(info *types.Info, b *ast.BlockStmt) bool {
 				return field != nil && assignsField(info, b, field) || a.deletesIn(info, b)
 			}) {
 				return true
@@ -379,8 +379,11 @@ func isConst(info *types.Info, e ast.Expr) bool {
 // ""), or a local holding objects (len(pods) == 0: what was found), and
 // returns the field tested when there is one. A local computed otherwise
 // (diff := cmp.Diff(live, want); diff != "") may hold a comparison's
-// outcome: no state test.
-func stateTest(info *types.Info, body *ast.BlockStmt, e *ast.BinaryExpr) (*types.Var, bool) {
+// outcome: no state test. Locals are read so only with locals set: in
+// the guard of a write itself, not in a predicate the guard calls, where a
+// value missing (no record of what was applied: "") answers that the
+// states differ.
+func stateTest(info *types.Info, body *ast.BlockStmt, e *ast.BinaryExpr, locals bool) (*types.Var, bool) {
 	var other ast.Expr
 	switch {
 	case isConst(info, e.Y):
@@ -394,7 +397,7 @@ func stateTest(info *types.Info, body *ast.BlockStmt, e *ast.BinaryExpr) (*types
 		return field, true
 	}
 	id, ok := ast.Unparen(testedValue(info, other)).(*ast.Ident)
-	if !ok {
+	if !ok || !locals {
 		return nil, false
 	}
 	v, ok := info.Uses[id].(*types.Var)

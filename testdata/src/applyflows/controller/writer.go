@@ -47,6 +47,10 @@ func (r *MirrorReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if err := r.Get(ctx, types.NamespacedName{Namespace: s.Namespace, Name: s.Name + "-mirror"}, &live); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
+	if unstamped(&live) { // want "MirrorReconciler/drift:compare"
+		live.Annotations = map[string]string{"applyflows.example.com/stamp": "mirror"}
+		return ctrl.Result{}, r.Update(ctx, &live) // want "MirrorReconciler/drift:apply"
+	}
 	if diff := diffOf(live.Data["source"], s.Name); diff != "" { // want "MirrorReconciler/drift:compare"
 		live.Data["source"] = s.Name
 		var err error
@@ -59,6 +63,13 @@ func (r *MirrorReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		return ctrl.Result{}, err // want "MirrorReconciler/requeue-error"
 	}
 	return ctrl.Result{}, nil
+}
+
+// unstamped says whether a mirror lacks the stamp that records what made
+// it: one that records nothing differs from what is wanted.
+func unstamped(cm *corev1.ConfigMap) bool {
+	stamp := cm.Annotations["applyflows.example.com/stamp"]
+	return stamp == ""
 }
 
 // diffOf describes how a live value differs from the one wanted: "" when
