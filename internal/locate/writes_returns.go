@@ -361,20 +361,8 @@ const maxIdleHelpers = 2
 // or through the call of an own function whose body is such a branch (a
 // branch extracted into a helper).
 func (a *analysis) idleBranch(info *types.Info, fn *ssa.Function, list []ast.Stmt, depth int) bool {
-	ret, ok := list[len(list)-1].(*ast.ReturnStmt)
-	if !ok {
-		return false
-	}
-	results, before := ret.Results, list[:len(list)-1]
-	if len(results) == 0 && len(before) > 0 {
-		// result = value; return
-		as, ok := before[len(before)-1].(*ast.AssignStmt)
-		if !ok || !assignsNamedResults(info, fn, as) {
-			return false
-		}
-		results, before = as.Rhs, before[:len(before)-1]
-	}
-	if !a.onlyLogs(info, fn, before) {
+	results, before, ok := returnedBy(info, fn, list)
+	if !ok || !a.onlyLogs(info, fn, before) {
 		return false
 	}
 	if succeedsIdle(info, &ast.ReturnStmt{Results: results}) {
@@ -401,6 +389,25 @@ func (a *analysis) idleBranch(info *types.Info, fn *ssa.Function, list []ast.Stm
 		idle = idle && r == b.List[len(b.List)-1]
 	})
 	return idle && a.idleBranch(a.infoAt(b.Pos()), callee, b.List, depth+1)
+}
+
+// returnedBy is what a branch of fn (list, ending in a return) returns,
+// written in the return or as named results assigned just before a bare
+// one (result = value; return), with the statements before.
+func returnedBy(info *types.Info, fn *ssa.Function, list []ast.Stmt) (results []ast.Expr, before []ast.Stmt, ok bool) {
+	ret, ok := list[len(list)-1].(*ast.ReturnStmt)
+	if !ok {
+		return nil, nil, false
+	}
+	results, before = ret.Results, list[:len(list)-1]
+	if len(results) == 0 && len(before) > 0 {
+		as, ok := before[len(before)-1].(*ast.AssignStmt)
+		if !ok || !assignsNamedResults(info, fn, as) {
+			return nil, nil, false
+		}
+		results, before = as.Rhs, before[:len(before)-1]
+	}
+	return results, before, true
 }
 
 // assignsNamedResults reports whether an assignment sets every named

@@ -289,13 +289,14 @@ func everyValue(info *types.Info, body *ast.BlockStmt, e ast.Expr, is func(ast.E
 
 // waitsOnly reports whether a branch of fn (list, ending in a return) does
 // nothing but log before returning a nil error with a result that only
-// asks to come back after a delay (ctrl.Result{RequeueAfter: d}).
+// asks to come back after a delay (ctrl.Result{RequeueAfter: d}), written
+// in the return or assigned to the named results of a bare one.
 func (a *analysis) waitsOnly(info *types.Info, fn *ssa.Function, list []ast.Stmt) bool {
-	ret, ok := list[len(list)-1].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 2 || !isNil(info, ret.Results[1]) || !a.onlyLogs(info, fn, list[:len(list)-1]) {
+	results, before, ok := returnedBy(info, fn, list)
+	if !ok || len(results) != 2 || !isNil(info, results[1]) || !a.onlyLogs(info, fn, before) {
 		return false
 	}
-	lit, ok := ast.Unparen(ret.Results[0]).(*ast.CompositeLit)
+	lit, ok := ast.Unparen(results[0]).(*ast.CompositeLit)
 	if !ok || !isResultLiteral(info, lit) || len(lit.Elts) != 1 {
 		return false
 	}
