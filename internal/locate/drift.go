@@ -90,6 +90,11 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				out = append(out,
 					Step{Site: a.site(ifs.Pos()).Site, Step: StepCompare, Note: "desired state compared with what the cluster holds, by hand"},
 					Step{Site: applySite(a.site(w.expr.Lparen).Site, w.in), Step: StepApply, Note: desc.verb + " " + desc.target + " when they differ"})
+				// A guarded branch that splits (by kind, by policy)
+				// applies the difference in each of its ways.
+				for _, bw := range g.branchWrites(guarded, w) {
+					out = append(out, Step{Site: applySite(a.site(bw.at.expr.Lparen).Site, bw.at.in), Step: StepApply, Note: bw.desc.verb + " " + bw.desc.target + " when they differ"})
+				}
 			}
 			return true
 		})
@@ -177,9 +182,11 @@ func (a *analysis) endsIdle(info *types.Info, fn *ssa.Function, b *ast.BlockStmt
 // are neither nil nor errors nor the deletion timestamp, one side (one
 // argument) reading live state, or a predicate of the tree's own handed
 // live state whose body compares (deploymentNeedsUpdate(obj, live)). A
-// live field tested against a constant (phase == Done) is a test of state,
-// not a comparison with desired state, unless the branch it guards sets
-// that field (the desired value written back). depth bounds the
+// live field tested against a constant (phase == Done), or a local holding
+// a live value (owner := cm.Labels[k]; owner == "", len(pods) == 0), is a
+// test of state, not a comparison with desired state, unless the branch it
+// guards sets that field (the desired value written back) or deletes what
+// it found. depth bounds the
 // predicates followed; given are the parameters of the predicate being
 // read that its caller handed live state.
 func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond ast.Expr, branch *ast.BlockStmt, depth int, given map[*types.Var]bool) bool {
@@ -240,8 +247,8 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 					return true
 				}
 			}
-			if field := stateTest(info, e); field != nil && !a.branchDoes(info, branch, func(info *types.Info, b *ast.BlockStmt) bool {
-				return assignsField(info, b, field) || a.deletesIn(info, b)
+			if field, ok := stateTest(info, body, e, depth == 0); ok && !a.branchDoes(info, branch, func(info *types.Info, b *ast.BlockStmt) bool {
+				return field != nil && assignsField(info, b, field) || a.deletesIn(info, b)
 			}) {
 				return true
 			}
@@ -364,35 +371,6 @@ func (a *analysis) predicateCompares(fn *ssa.Function, kind *types.Named, depth 
 func isConst(info *types.Info, e ast.Expr) bool {
 	tv, ok := info.Types[ast.Unparen(e)]
 	return ok && tv.Value != nil
-}
-
-// stateTest returns the field of a comparison of a field, or its length,
-// with a constant (obj.Status.Phase == Done, len(obj.Status.Entries) ==
-// 0), or nil.
-func stateTest(info *types.Info, e *ast.BinaryExpr) *types.Var {
-	var other ast.Expr
-	switch {
-	case isConst(info, e.Y):
-		other = e.X
-	case isConst(info, e.X):
-		other = e.Y
-	default:
-		return nil
-	}
-	if ix, ok := ast.Unparen(other).(*ast.IndexExpr); ok {
-		other = ix.X // an element of a field (a label, an annotation)
-	}
-	if c, ok := ast.Unparen(other).(*ast.CallExpr); ok && len(c.Args) == 1 && isBuiltin(info, c.Fun, "len") {
-		other = c.Args[0]
-	}
-	sel, ok := ast.Unparen(other).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
-		return s.Obj().(*types.Var)
-	}
-	return nil
 }
 
 // deletesIn reports whether a block deletes an object: what a state test

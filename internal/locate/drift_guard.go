@@ -90,11 +90,12 @@ func (g driftGuards) firstWrite(from, to token.Pos) (*call, writeDesc) {
 }
 
 // helperWrite is the write made by the one declared function of the
-// tree's own a call runs, in its body or a helper it calls in turn (to max
-// calls deep); not by a helper handed the primary object and no other
-// (handsOnlyPrimary; info is the calling function's).
+// tree's own a call runs (statically, or through an interface the tree
+// implements once: a client wrapper), in its body or a helper it calls in
+// turn (to max calls deep); not by a helper handed the primary object and
+// no other (handsOnlyPrimary; info is the calling function's).
 func (g driftGuards) helperWrite(info *types.Info, c call, depth, max int) (writeDesc, bool) {
-	if c.known || len(c.own) != 1 || depth >= max || dynamicCall(&c) || g.handsOnlyPrimary(info, c) {
+	if c.known || len(c.own) != 1 || depth >= max || c.fn == nil || g.handsOnlyPrimary(info, c) {
 		return writeDesc{}, false
 	}
 	callee := c.own[0]
@@ -206,4 +207,42 @@ func (g driftGuards) handsOnlyPrimary(info *types.Info, c call) bool {
 		}
 	}
 	return false
+}
+
+// guardedWrite is a write a comparison guards, with what it is.
+type guardedWrite struct {
+	at   *call
+	desc writeDesc
+}
+
+// branchWrites are the first writes of the branches the statements of a
+// guarded block split into (the clauses of a switch, the two branches of
+// an if-else), but first: each applies the difference its own way.
+func (g driftGuards) branchWrites(guarded *ast.BlockStmt, first *call) []guardedWrite {
+	var spans []ast.Node
+	for _, st := range guarded.List {
+		switch st := st.(type) {
+		case *ast.SwitchStmt:
+			for _, cc := range st.Body.List {
+				spans = append(spans, cc)
+			}
+		case *ast.TypeSwitchStmt:
+			for _, cc := range st.Body.List {
+				spans = append(spans, cc)
+			}
+		case *ast.IfStmt:
+			if st.Else != nil {
+				spans = append(spans, st.Body, st.Else)
+			}
+		}
+	}
+	var out []guardedWrite
+	seen := map[*ast.CallExpr]bool{first.expr: true}
+	for _, sp := range spans {
+		if w, desc := g.firstWrite(sp.Pos(), sp.End()); w != nil && !seen[w.expr] {
+			seen[w.expr] = true
+			out = append(out, guardedWrite{w, desc})
+		}
+	}
+	return out
 }

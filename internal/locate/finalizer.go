@@ -393,6 +393,19 @@ func finalizerConstRow(p *pass) Row {
 			}
 			continue
 		}
+		// A package-level variable never written after its constant
+		// initialiser (var Finalizer = "…") names the finalizer as a
+		// constant does.
+		if val, v, ok := p.a.fixedString(op.info, op.value); ok {
+			if !seen[v] {
+				seen[v] = true
+				s := p.a.objSite(v)
+				s.Name = val
+				s.Note = "a package-level variable the tree never writes after its constant initialiser"
+				sites = append(sites, s)
+			}
+			continue
+		}
 		if lit, ok := ast.Unparen(op.value).(*ast.BasicLit); ok && lit.Kind == token.STRING && len(sites) == 0 {
 			s := p.a.site(lit.Pos())
 			s.Note = "a string literal: no constant declares this finalizer"

@@ -62,6 +62,7 @@ const (
 	RoleFormat                   // renders values as text or bytes and changes nothing: Arg is the format, whose text up to its first verb starts the result (-1: none)
 	RoleFinalizerList            // returns the object's finalizer list and changes nothing
 	RoleCopyOfReceiver           // returns a copy of its receiver: the same dynamic type, the same values
+	RoleTimeOrder                // orders two instants (t.After(u), t.Before(u)): the receiver against Arg
 )
 
 // Fact is one entry of the knowledge table.
@@ -291,20 +292,25 @@ var knowledge = map[string]Fact{
 	"(" + kClock + "RealClock).AfterFunc":                     {Role: RoleTimer, Obj: -1, Key: -1, Arg: 0, Callback: 1},
 	"(" + kClock + "RealClock).NewTimer":                      {Role: RoleTimer, Obj: -1, Key: -1, Arg: 0, Callback: -1},
 	"(" + kClock + "RealClock).After":                         {Role: RoleTimer, Obj: -1, Key: -1, Arg: 0, Callback: -1},
-	"time.Now":                                                {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
-	"k8s.io/apimachinery/pkg/apis/meta/v1.Now":                {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
-	"k8s.io/apimachinery/pkg/apis/meta/v1.NowMicro":           {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
-	"reflect.DeepEqual":                                       {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"fmt.Errorf":                                              {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
-	"fmt.Sprintf":                                             {Role: RoleFormat, Obj: -1, Key: -1, Arg: 0},
-	"encoding/json.Marshal":                                   {Role: RoleFormat, Obj: -1, Key: -1, Arg: -1},
-	"k8s.io/klog/v2.KObj":                                     {Role: RoleFormat, Obj: -1, Key: -1, Arg: -1},
-	"errors.New":                                              {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
-	"maps.Equal":                                              {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"maps.EqualFunc":                                          {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"slices.Equal":                                            {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"slices.EqualFunc":                                        {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
-	"bytes.Equal":                                             {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"(" + kClock + "PassiveClock).Now":                        {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
+	"(" + kClock + "RealClock).Now":                           {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
+	"(time.Time).After":                                       {Role: RoleTimeOrder, Obj: -1, Key: -1, Arg: 0},
+	"(time.Time).Before":                                      {Role: RoleTimeOrder, Obj: -1, Key: -1, Arg: 0},
+	"(*k8s.io/apimachinery/pkg/apis/meta/v1.Time).Before":     {Role: RoleTimeOrder, Obj: -1, Key: -1, Arg: 0},
+	"time.Now": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
+	"k8s.io/apimachinery/pkg/apis/meta/v1.Now":      {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
+	"k8s.io/apimachinery/pkg/apis/meta/v1.NowMicro": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
+	"reflect.DeepEqual":                             {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"fmt.Errorf":                                    {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
+	"fmt.Sprintf":                                   {Role: RoleFormat, Obj: -1, Key: -1, Arg: 0},
+	"encoding/json.Marshal":                         {Role: RoleFormat, Obj: -1, Key: -1, Arg: -1},
+	"k8s.io/klog/v2.KObj":                           {Role: RoleFormat, Obj: -1, Key: -1, Arg: -1},
+	"errors.New":                                    {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
+	"maps.Equal":                                    {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"maps.EqualFunc":                                {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"slices.Equal":                                  {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"slices.EqualFunc":                              {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"bytes.Equal":                                   {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	// equality.Semantic is a conversion.Equalities, whose DeepEqual and
 	// DeepDerivative are promoted from the forked reflect package's
 	// Equalities: a call resolves to the declaring type's method.

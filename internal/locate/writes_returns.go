@@ -28,7 +28,7 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 			normal = ok
 		}
 		if fn == f.entry {
-			normal = a.entryReturns(fn, kind, all, nilErr, successPos, reread)
+			normal = a.entryReturns(fn, kind, reach, all, nilErr, successPos, reread)
 		}
 		out[fn] = normal
 	}
@@ -50,7 +50,7 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 			}
 			seen[d] = true
 			all := blockReturns(d)
-			if rs := a.entryReturns(d, kind, all, nilErrorReturns(all), successPos, token.NoPos); len(rs) > 0 {
+			if rs := a.entryReturns(d, kind, reach, all, nilErrorReturns(all), successPos, token.NoPos); len(rs) > 0 {
 				out[d] = rs
 			}
 			queue = append(queue, d)
@@ -198,7 +198,7 @@ func nilTestAbove(r *ssa.Return, v ssa.Value) string {
 // re-read (a pass that finds no object, or stops under a condition, ends
 // early), those returning a nil error first, with the steady-state early
 // returns (steadyReturns): a pass of an unchanged object may end there.
-func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, all, nilErr []*ssa.Return, successPos []token.Pos, reread token.Pos) []*ssa.Return {
+func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, reach *callgraph.Reach, all, nilErr []*ssa.Return, successPos []token.Pos, reread token.Pos) []*ssa.Return {
 	var success []*ssa.Return
 	for _, r := range all {
 		if slices.Contains(successPos, r.Pos()) {
@@ -206,6 +206,14 @@ func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, all, nilErr
 		}
 	}
 	if len(success) > 0 {
+		// A pass that finds the object's next time still ahead only
+		// waits for it, though a pass that acts requeues too.
+		_, waits := a.steadyReturns(fn, kind, reach, reread)
+		for _, r := range all {
+			if waits[r.Pos()] && !slices.Contains(success, r) {
+				success = append(success, r)
+			}
+		}
 		return success
 	}
 	unguarded := map[token.Pos]bool{}
@@ -233,9 +241,9 @@ func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, all, nilErr
 	if len(rs) == 0 {
 		return rs
 	}
-	steady := a.steadyReturns(fn, kind, reread)
+	idles, waits := a.steadyReturns(fn, kind, reach, reread)
 	for _, r := range all {
-		if steady[r.Pos()] && !slices.Contains(rs, r) && (readBlock == nil || readBlock.Dominates(r.Block())) {
+		if (idles[r.Pos()] || waits[r.Pos()]) && !slices.Contains(rs, r) && (readBlock == nil || readBlock.Dominates(r.Block())) {
 			rs = append(rs, r)
 		}
 	}
@@ -254,18 +262,22 @@ func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, all, nilErr
 // timestamp. A branch that writes or changes something ends a pass that
 // changed the object, and a condition on the primary's Spec alone
 // (suspended) is not the steady state of an object that is reconciled.
-func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reread token.Pos) map[token.Pos]bool {
-	out := map[token.Pos]bool{}
+// A branch that a state the controller moves its object to takes
+// (writtenStates: an if on obj.Status.Phase, or that state's clause of a
+// switch on it) ends an unchanged object's pass too, when it only logs.
+func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reach *callgraph.Reach, reread token.Pos) (idles, waits map[token.Pos]bool) {
+	idles, waits = map[token.Pos]bool{}, map[token.Pos]bool{}
 	b := body(fn)
 	if b == nil {
-		return out
+		return idles, waits
 	}
 	info := a.infoAt(b.Pos())
 	if info == nil {
-		return out
+		return idles, waits
 	}
 	// idle marks the return closing a branch taken under cond, when the
-	// branch only logs and returns success with nothing to requeue.
+	// branch only logs and returns success with nothing to requeue, or
+	// only waits for the time the object records (notDue).
 	idle := func(cond ast.Expr, list []ast.Stmt) {
 		if len(list) == 0 || cond == nil {
 			return
@@ -274,38 +286,69 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reread tok
 		if !ok {
 			return
 		}
+		if a.notDue(info, b, cond, kind) && a.waitsOnly(info, fn, list) {
+			waits[ret.Pos()] = true
+			return
+		}
 		// An object that is not being deleted is the steady state: a
 		// controller that acts only on deletion ends its pass there.
 		if a.deletionTest(info, cond, kind) < 0 && a.idleBranch(info, fn, list, 0) {
-			out[ret.Pos()] = true
+			idles[ret.Pos()] = true
+			return
+		}
+		// A state the controller moves its object to (writtenStates).
+		if a.reachedState(info, cond, kind, reach) && a.idleBranch(info, fn, list, 0) {
+			idles[ret.Pos()] = true
 			return
 		}
 		if condGuard(info, cond) != guardOther || a.testsDeletion(info, cond) || testsFieldValue(info, cond) {
 			return
 		}
 		if a.readsLive(info, b, kind, cond, nil, map[*types.Var]bool{}) && a.idleBranch(info, fn, list, 0) {
-			out[ret.Pos()] = true
+			idles[ret.Pos()] = true
 		}
 	}
-	for _, st := range b.List {
-		if reread.IsValid() && st.Pos() < reread {
-			continue
-		}
-		switch st := st.(type) {
-		case *ast.IfStmt:
-			if st.Else == nil {
-				idle(st.Cond, st.Body.List)
+	// A read made in a helper (reread outside the body) leaves every
+	// statement of the body after it.
+	if reread < b.Pos() || reread >= b.End() {
+		reread = token.NoPos
+	}
+	var scan func(list []ast.Stmt)
+	scan = func(list []ast.Stmt) {
+		for _, st := range list {
+			if reread.IsValid() && st.Pos() < reread {
+				continue
 			}
-		case *ast.SwitchStmt:
-			// A tagless switch whose case leaves the object as it is.
-			for _, cl := range st.Body.List {
-				if cc := cl.(*ast.CaseClause); st.Tag == nil && len(cc.List) > 0 {
-					idle(cc.List[0], cc.Body)
+			switch st := st.(type) {
+			case *ast.IfStmt:
+				if st.Else == nil {
+					idle(st.Cond, st.Body.List)
+				}
+			case *ast.SwitchStmt:
+				if st.Tag == nil {
+					// A tagless switch whose case leaves the object as it is.
+					for _, cl := range st.Body.List {
+						if cc := cl.(*ast.CaseClause); len(cc.List) > 0 {
+							idle(cc.List[0], cc.Body)
+						}
+					}
+					continue
+				}
+				// A switch on the object's state: the clause of a state the
+				// controller moves it to leaves it as it is, or holds the
+				// early returns of that state's passes.
+				for cc := range a.stateClauses(info, st, kind, reach) {
+					if len(cc.Body) > 0 && a.idleBranch(info, fn, cc.Body, 0) {
+						idles[cc.Body[len(cc.Body)-1].Pos()] = true
+					} else {
+						scan(cc.Body)
+					}
 				}
 			}
 		}
 	}
-	return out
+	scan(b.List)
+	return idles, waits
 }
 
 // maxIdleHelpers bounds the helpers a branch is followed into when it
@@ -318,20 +361,8 @@ const maxIdleHelpers = 2
 // or through the call of an own function whose body is such a branch (a
 // branch extracted into a helper).
 func (a *analysis) idleBranch(info *types.Info, fn *ssa.Function, list []ast.Stmt, depth int) bool {
-	ret, ok := list[len(list)-1].(*ast.ReturnStmt)
-	if !ok {
-		return false
-	}
-	results, before := ret.Results, list[:len(list)-1]
-	if len(results) == 0 && len(before) > 0 {
-		// result = value; return
-		as, ok := before[len(before)-1].(*ast.AssignStmt)
-		if !ok || !assignsNamedResults(info, fn, as) {
-			return false
-		}
-		results, before = as.Rhs, before[:len(before)-1]
-	}
-	if !a.onlyLogs(info, fn, before) {
+	results, before, ok := returnedBy(info, fn, list)
+	if !ok || !a.onlyLogs(info, fn, before) {
 		return false
 	}
 	if succeedsIdle(info, &ast.ReturnStmt{Results: results}) {
@@ -358,6 +389,25 @@ func (a *analysis) idleBranch(info *types.Info, fn *ssa.Function, list []ast.Stm
 		idle = idle && r == b.List[len(b.List)-1]
 	})
 	return idle && a.idleBranch(a.infoAt(b.Pos()), callee, b.List, depth+1)
+}
+
+// returnedBy is what a branch of fn (list, ending in a return) returns,
+// written in the return or as named results assigned just before a bare
+// one (result = value; return), with the statements before.
+func returnedBy(info *types.Info, fn *ssa.Function, list []ast.Stmt) (results []ast.Expr, before []ast.Stmt, ok bool) {
+	ret, ok := list[len(list)-1].(*ast.ReturnStmt)
+	if !ok {
+		return nil, nil, false
+	}
+	results, before = ret.Results, list[:len(list)-1]
+	if len(results) == 0 && len(before) > 0 {
+		as, ok := before[len(before)-1].(*ast.AssignStmt)
+		if !ok || !assignsNamedResults(info, fn, as) {
+			return nil, nil, false
+		}
+		results, before = as.Rhs, before[:len(before)-1]
+	}
+	return results, before, true
 }
 
 // assignsNamedResults reports whether an assignment sets every named

@@ -8,7 +8,7 @@ import (
 // TickerSpec defines the desired state of a Ticker.
 type TickerSpec struct {
 	// PeriodSeconds is how often the Ticker ticks, in seconds.
-	PeriodSeconds int64 `json:"periodSeconds"` // want "PollReconciler/trace:spec-field"
+	PeriodSeconds int64 `json:"periodSeconds"` // want "PollReconciler/trace:spec-field" "ScheduleReconciler/trace:spec-field"
 	// Suspend stops the Ticker's reconciliation.
 	// +optional
 	Suspend bool `json:"suspend,omitempty"`
@@ -19,7 +19,24 @@ type TickerStatus struct {
 	// LastTick is when the Ticker last ticked.
 	// +optional
 	LastTick metav1.Time `json:"lastTick,omitempty"`
+	// NextTick is when the Ticker ticks next.
+	// +optional
+	NextTick metav1.Time `json:"nextTick,omitempty"`
+	// Phase is where the Ticker's one-off handling stands.
+	// +optional
+	Phase TickerPhase `json:"phase,omitempty"`
 }
+
+// TickerPhase is a stage of a Ticker's one-off handling.
+type TickerPhase string
+
+// The phases a Ticker goes through.
+const (
+	PhaseNew       TickerPhase = "New"
+	PhaseScheduled TickerPhase = "Scheduled"
+	PhaseDone      TickerPhase = "Done"
+	PhaseFailed    TickerPhase = "Failed"
+)
 
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
@@ -51,6 +68,7 @@ func (in *Ticker) DeepCopyInto(out *Ticker) {
 	*out = *in
 	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 	in.Status.LastTick.DeepCopyInto(&out.Status.LastTick)
+	in.Status.NextTick.DeepCopyInto(&out.Status.NextTick)
 }
 
 // DeepCopy returns a deep copy of the Ticker.

@@ -1,0 +1,89 @@
+package locate
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// stateTest reports whether a comparison tests a value against a constant
+// (obj.Status.Phase == Done, len(obj.Status.Entries) == 0), or a local
+// variable read from a field every time (owner := cm.Labels[k]; owner ==
+// ""), or a local holding objects (len(pods) == 0: what was found), and
+// returns the field tested when there is one. A local computed otherwise
+// (diff := cmp.Diff(live, want); diff != "") may hold a comparison's
+// outcome: no state test. Locals are read so only with locals set: in
+// the guard of a write itself, not in a predicate the guard calls, where a
+// value missing (no record of what was applied: "") answers that the
+// states differ.
+func stateTest(info *types.Info, body *ast.BlockStmt, e *ast.BinaryExpr, locals bool) (*types.Var, bool) {
+	var other ast.Expr
+	switch {
+	case isConst(info, e.Y):
+		other = e.X
+	case isConst(info, e.X):
+		other = e.Y
+	default:
+		return nil, false
+	}
+	if field := testedField(info, other); field != nil {
+		return field, true
+	}
+	id, ok := ast.Unparen(testedValue(info, other)).(*ast.Ident)
+	if !ok || !locals {
+		return nil, false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.IsField() || body == nil {
+		return nil, false
+	}
+	rhs := assignmentsTo(info, body, v)
+	if len(rhs) == 0 {
+		return nil, false
+	}
+	var field *types.Var
+	for i, r := range rhs {
+		f := testedField(info, r)
+		if f == nil || i > 0 && f != field {
+			return nil, holdsObjects(v.Type())
+		}
+		field = f
+	}
+	return field, true
+}
+
+// holdsObjects reports whether a type is an object, or a list or map of
+// objects.
+func holdsObjects(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		t = u.Elem()
+	case *types.Map:
+		t = u.Elem()
+	}
+	return isObjectValue(t)
+}
+
+// testedValue is the value an expression tests: the map or list of an
+// element (a label, an annotation), the list of a length, else itself.
+func testedValue(info *types.Info, e ast.Expr) ast.Expr {
+	if ix, ok := ast.Unparen(e).(*ast.IndexExpr); ok {
+		e = ix.X
+	}
+	if c, ok := ast.Unparen(e).(*ast.CallExpr); ok && len(c.Args) == 1 && isBuiltin(info, c.Fun, "len") {
+		e = c.Args[0]
+	}
+	return e
+}
+
+// testedField is the field an expression reads, through an element or a
+// length of it (testedValue), or nil.
+func testedField(info *types.Info, e ast.Expr) *types.Var {
+	sel, ok := ast.Unparen(testedValue(info, e)).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
+		return s.Obj().(*types.Var)
+	}
+	return nil
+}

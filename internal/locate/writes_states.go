@@ -1,0 +1,306 @@
+package locate
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+)
+
+// A controller run as a state machine keeps its object's state in a field
+// of the object (obj.Status.Phase) and works only in some states: a pass
+// that finds the object in any other state does nothing. The states the
+// controller's own pass moves the object to (the constants it writes to
+// that field) are where an unchanged object rests, so a branch such a
+// state selects, doing nothing, ends the pass of an unchanged object.
+
+// primaryField is the field a selection reads when the selection is made
+// on the primary object, at any depth (obj.Status.Phase, with obj of the
+// primary's type), or nil.
+func primaryField(info *types.Info, e ast.Expr, kind *types.Named) *types.Var {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok || kind == nil {
+		return nil
+	}
+	s := info.Selections[sel]
+	if s == nil || s.Kind() != types.FieldVal {
+		return nil
+	}
+	for x := sel.X; x != nil; {
+		if n, ok := deref(info.TypeOf(x)).(*types.Named); ok && types.Identical(n, kind) {
+			return s.Obj().(*types.Var).Origin()
+		}
+		inner, ok := ast.Unparen(x).(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		x = inner.X
+	}
+	return nil
+}
+
+// writtenStates are the constants the reached functions of the tree's own
+// assign to field (obj.Status.Phase = Done), but under the branch of a
+// test that found an error: the states a pass that does not fail moves
+// its object to.
+func (a *analysis) writtenStates(reach *callgraph.Reach, field *types.Var) []constant.Value {
+	var out []constant.Value
+	seen := map[token.Pos]bool{}
+	for _, fn := range reach.Funcs() {
+		b := body(fn)
+		if b == nil || !a.prog.Own[fn] || seen[b.Pos()] {
+			continue
+		}
+		seen[b.Pos()] = true
+		info := a.infoAt(b.Pos())
+		if info == nil {
+			continue
+		}
+		parents := parentsIn(b)
+		ast.Inspect(b, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+				return true
+			}
+			for i, l := range as.Lhs {
+				sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
+				if !ok {
+					continue
+				}
+				v, ok := info.Uses[sel.Sel].(*types.Var)
+				if !ok || v.Origin() != field {
+					continue
+				}
+				if tv := info.Types[as.Rhs[i]]; tv.Value != nil && !underErrorTest(info, parents, as) {
+					out = append(out, tv.Value)
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// underErrorTest reports whether a node lies in the branch an if takes
+// when its condition found an error (parents from parentsIn).
+func underErrorTest(info *types.Info, parents map[ast.Node]ast.Node, n ast.Node) bool {
+	for child, p := n, parents[n]; p != nil; child, p = p, parents[p] {
+		ifs, ok := p.(*ast.IfStmt)
+		if !ok {
+			continue
+		}
+		body, els := branchGuards(info, ifs.Cond)
+		if child == ifs.Body && body == guardError || child == ifs.Else && els == guardError {
+			return true
+		}
+	}
+	return false
+}
+
+// sameConst reports whether two constants are of one kind and equal.
+func sameConst(x, y constant.Value) bool {
+	return x.Kind() == y.Kind() && x.Kind() != constant.Unknown && constant.Compare(x, token.EQL, y)
+}
+
+// clauseTaken is the clause of a switch on a tag that a constant value of
+// the tag selects: the first case listing it, else the default clause; nil
+// when a case before it is not a constant (what it selects is not known).
+func clauseTaken(info *types.Info, sw *ast.SwitchStmt, v constant.Value) *ast.CaseClause {
+	var def *ast.CaseClause
+	for _, st := range sw.Body.List {
+		cc := st.(*ast.CaseClause)
+		if cc.List == nil {
+			def = cc
+			continue
+		}
+		for _, e := range cc.List {
+			tv := info.Types[e]
+			if tv.Value == nil {
+				return nil
+			}
+			if sameConst(tv.Value, v) {
+				return cc
+			}
+		}
+	}
+	return def
+}
+
+// stateComparison is the field of the primary a comparison tests against a
+// constant (obj.Status.Phase == Done), with the constant, or nil.
+func stateComparison(info *types.Info, e ast.Expr, kind *types.Named) (*types.Var, constant.Value) {
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok || b.Op != token.EQL && b.Op != token.NEQ {
+		return nil, nil
+	}
+	for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		if tv := info.Types[ast.Unparen(pair[1])]; tv.Value != nil {
+			if f := primaryField(info, pair[0], kind); f != nil {
+				return f, tv.Value
+			}
+		}
+	}
+	return nil, nil
+}
+
+// holdsWhen evaluates a condition made of tests of field against
+// constants (joined by &&, || and !) with field holding v; ok is false
+// when the condition tests anything else.
+func holdsWhen(info *types.Info, cond ast.Expr, kind *types.Named, field *types.Var, v constant.Value) (holds, ok bool) {
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			h, ok := holdsWhen(info, e.X, kind, field, v)
+			return !h, ok
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LAND, token.LOR:
+			x, okX := holdsWhen(info, e.X, kind, field, v)
+			y, okY := holdsWhen(info, e.Y, kind, field, v)
+			if e.Op == token.LAND {
+				return x && y, okX && okY
+			}
+			return x || y, okX && okY
+		case token.EQL, token.NEQ:
+			f, k := stateComparison(info, e, kind)
+			if f != field || k.Kind() != v.Kind() {
+				return false, false
+			}
+			return sameConst(k, v) == (e.Op == token.EQL), true
+		}
+	}
+	return false, false
+}
+
+// reachedState reports whether a condition tests a field of the primary
+// against constants and holds in a state the controller's pass writes to
+// that field: an object the controller has moved there takes the branch.
+func (a *analysis) reachedState(info *types.Info, cond ast.Expr, kind *types.Named, reach *callgraph.Reach) bool {
+	var field *types.Var
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok && field == nil {
+			field, _ = stateComparison(info, e, kind)
+		}
+		return field == nil
+	})
+	if field == nil || reach == nil {
+		return false
+	}
+	for _, v := range a.writtenStates(reach, field) {
+		if holds, ok := holdsWhen(info, cond, kind, field, v); ok && holds {
+			return true
+		}
+	}
+	return false
+}
+
+// stateClauses are the clauses of a switch on a field of the primary
+// (switch obj.Status.Phase) that a state the controller's pass writes to
+// that field selects.
+func (a *analysis) stateClauses(info *types.Info, sw *ast.SwitchStmt, kind *types.Named, reach *callgraph.Reach) map[*ast.CaseClause]bool {
+	out := map[*ast.CaseClause]bool{}
+	field := primaryField(info, sw.Tag, kind)
+	if field == nil || reach == nil {
+		return out
+	}
+	for _, v := range a.writtenStates(reach, field) {
+		if cc := clauseTaken(info, sw, v); cc != nil {
+			out[cc] = true
+		}
+	}
+	return out
+}
+
+// A controller that acts on a schedule records on its object when it acts
+// next (obj.Status.NextRun) and, before then, only waits: a pass that finds
+// the recorded time still ahead of the clock requeues for it and does
+// nothing else. That wait ends the pass of an unchanged object, even when a
+// pass that acts requeues too.
+
+// notDue reports whether a condition orders a time read from a field of
+// the primary against the clock's (next.After(now), now.Before(next)):
+// the object's own record of when it acts next, not yet reached. body is
+// the function's, whose locals the operands may be read through.
+func (a *analysis) notDue(info *types.Info, body *ast.BlockStmt, cond ast.Expr, kind *types.Named) bool {
+	ce, ok := ast.Unparen(cond).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	c := a.makeCall(info, ce, nil)
+	sel, isMethod := ast.Unparen(ce.Fun).(*ast.SelectorExpr)
+	if !c.known || c.fact.Role != RoleTimeOrder || !isMethod || c.fact.Arg >= len(ce.Args) {
+		return false
+	}
+	x, y := sel.X, ce.Args[c.fact.Arg]
+	return readsPrimaryTime(info, body, x, kind) && a.readsClock(info, body, y) ||
+		a.readsClock(info, body, x) && readsPrimaryTime(info, body, y, kind)
+}
+
+// readsPrimaryTime reports whether e is a field of the primary, or a local
+// assigned nothing else.
+func readsPrimaryTime(info *types.Info, body *ast.BlockStmt, e ast.Expr, kind *types.Named) bool {
+	return everyValue(info, body, e, func(v ast.Expr) bool { return primaryField(info, v, kind) != nil })
+}
+
+// readsClock reports whether e is the clock's reading, or a local assigned
+// nothing else.
+func (a *analysis) readsClock(info *types.Info, body *ast.BlockStmt, e ast.Expr) bool {
+	return everyValue(info, body, e, func(v ast.Expr) bool {
+		ce, ok := ast.Unparen(v).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		c := a.makeCall(info, ce, nil)
+		return c.known && c.fact.Role == RoleClock
+	})
+}
+
+// everyValue reports whether is holds of e, or, when e is a local
+// variable (taken by value or by address), of every value body assigns it.
+func everyValue(info *types.Info, body *ast.BlockStmt, e ast.Expr, is func(ast.Expr) bool) bool {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	if is(e) {
+		return true
+	}
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.IsField() || body == nil {
+		return false
+	}
+	rhs := assignmentsTo(info, body, v)
+	for _, r := range rhs {
+		if !is(r) {
+			return false
+		}
+	}
+	return len(rhs) > 0
+}
+
+// waitsOnly reports whether a branch of fn (list, ending in a return) does
+// nothing but log before returning a nil error with a result that only
+// asks to come back after a delay (ctrl.Result{RequeueAfter: d}), written
+// in the return or assigned to the named results of a bare one.
+func (a *analysis) waitsOnly(info *types.Info, fn *ssa.Function, list []ast.Stmt) bool {
+	results, before, ok := returnedBy(info, fn, list)
+	if !ok || len(results) != 2 || !isNil(info, results[1]) || !a.onlyLogs(info, fn, before) {
+		return false
+	}
+	lit, ok := ast.Unparen(results[0]).(*ast.CompositeLit)
+	if !ok || !isResultLiteral(info, lit) || len(lit.Elts) != 1 {
+		return false
+	}
+	kv, ok := lit.Elts[0].(*ast.KeyValueExpr)
+	key, _ := kv.Key.(*ast.Ident)
+	return ok && key != nil && key.Name == "RequeueAfter"
+}
