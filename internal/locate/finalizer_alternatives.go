@@ -81,7 +81,7 @@ func (a *analysis) alternativesWhy(x, y call, test *ast.IfStmt) string {
 // through the functions it reaches.
 func (a *analysis) deletesObjects(fn *ssa.Function) bool {
 	for _, w := range a.writeCalls(a.prog.Reachable(fn)) {
-		if w.verb == verbDelete {
+		if w.verb == verbDelete || w.verb == verbDeleteAllOf {
 			return true
 		}
 	}

@@ -220,6 +220,13 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	}
 	removing := len(inBranch) > 0 || reaching != nil || removedByHelper
 	best := cmp.Or(handed, withObj, reaching, first, lookup)
+	if handed == nil && first != nil && first != best && len(first.own) == 1 && a.deletesObjects(first.own[0]) {
+		// The branch's first call deletes objects (the children, by
+		// their labels): the work done before the finalizer goes, ahead
+		// of a later call handed the object (the finalizer forced off
+		// past a timeout, say).
+		best = first
+	}
 	if best == nil && len(inBranch) == 0 && !removedByHelper && slices.ContainsFunc(removes, func(op finOp) bool { return op.whole }) {
 		// A branch that neither works nor removes the finalizer, where
 		// the finalizers are written whole from a computed list: a

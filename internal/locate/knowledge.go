@@ -256,7 +256,7 @@ var knowledge = map[string]Fact{
 	"(" + cr + "client.Writer).Patch":                 {Role: RoleWrite, Verb: verbPatch, Obj: 1, Key: -1, Arg: -1},
 	"(" + cr + "client.Writer).Apply":                 {Role: RoleWrite, Verb: verbApply, Obj: 1, Key: -1, Arg: -1},
 	"(" + cr + "client.Writer).Delete":                {Role: RoleWrite, Verb: verbDelete, Obj: 1, Key: -1, Arg: -1},
-	"(" + cr + "client.Writer).DeleteAllOf":           {Role: RoleWrite, Verb: "delete-all-of", Obj: 1, Key: -1, Arg: -1},
+	"(" + cr + "client.Writer).DeleteAllOf":           {Role: RoleWrite, Verb: verbDeleteAllOf, Obj: 1, Key: -1, Arg: -1},
 	"(" + cr + "client.SubResourceWriter).Create":     {Role: RoleWrite, Verb: verbCreate, Target: "status", Status: true, Obj: 1, Key: -1, Arg: -1},
 	"(" + cr + "client.SubResourceWriter).Update":     {Role: RoleWrite, Verb: verbUpdate, Target: "status", Status: true, Obj: 1, Key: -1, Arg: -1},
 	"(" + cr + "client.SubResourceWriter).Patch":      {Role: RoleWrite, Verb: verbPatch, Target: "status", Status: true, Obj: 1, Key: -1, Arg: -1},
@@ -458,6 +458,9 @@ const (
 	verbCreateOrUpdate = "create or update"
 	verbCreateOrPatch  = "create or patch"
 	verbDelete         = "delete"
+	// verbDeleteAllOf deletes every object of a type that matches its
+	// options (a namespace, labels): the children, by their labels.
+	verbDeleteAllOf = "delete-all-of"
 )
 
 // The informer events, and eventNested for a field holding a nested

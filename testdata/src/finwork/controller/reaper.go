@@ -1,7 +1,8 @@
 // Package controller holds reconcilers whose deletion branches are read
 // for their cleanup: one deletes the children and leaves the finalizer's
 // removal to a later pass, one runs either of two cleanups, one only drops
-// the finalizer.
+// the finalizer, two delete the children by their labels (one before a
+// helper handed the object that forces the finalizer off past a timeout).
 package controller
 
 import (
