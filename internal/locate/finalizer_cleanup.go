@@ -150,7 +150,7 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	// Removals written in the branch itself.
 	var inBranch []finOp
 	for _, op := range removes {
-		if op.in == fn && branch.Pos() <= op.pos && op.pos < branch.End() {
+		if enclosedIn(op.in, fn) && branch.Pos() <= op.pos && op.pos < branch.End() {
 			inBranch = append(inBranch, op)
 		}
 	}
@@ -185,7 +185,14 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		if a.removalOnly(c, removes) {
 			// The finalizer's removal moved into a helper or a
 			// closure: the branch removes it, but that is not the work.
+			// Its removals count as the branch's own.
 			removedByHelper = true
+			sub := a.prog.Reachable(c.own...)
+			for _, op := range removes {
+				if sub.Has(op.in) && !slices.ContainsFunc(inBranch, func(o finOp) bool { return o.pos == op.pos }) {
+					inBranch = append(inBranch, op)
+				}
+			}
 			continue
 		}
 		if a.lookup(c, removes) {
@@ -270,6 +277,17 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	}
 	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...),
 		deletes: deletes}, removing
+}
+
+// enclosedIn reports whether inner is fn or a closure written inside it (a
+// removal in a closure the branch calls is written in the branch).
+func enclosedIn(inner, fn *ssa.Function) bool {
+	for ; inner != nil; inner = inner.Parent() {
+		if inner == fn {
+			return true
+		}
+	}
+	return false
 }
 
 // soleCall is the call a block is made of: its one statement returns the
