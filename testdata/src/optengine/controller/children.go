@@ -18,6 +18,8 @@ import (
 )
 
 // want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "requeue-success" "interval-trace" "drift"
+// (The Widget's Ready, written into its map, is no typed condition: its
+// row is "not settled", which TestStartedByOptions checks.)
 
 // Starter starts a controller.
 type Starter interface {
