@@ -162,12 +162,13 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	var bestRemoves []finOp
 	removedByHelper := false
 	candidates := 0
+	removals := a.removalsIn(fn, branch, removes)
 	for _, c := range a.callsIn(fn) {
 		c := c
 		if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() || len(c.own) == 0 || c.known {
 			continue
 		}
-		if a.afterRemoval(fn, info, c.expr.Pos(), inBranch) {
+		if a.afterRemoval(fn, info, branch, c.expr.Pos(), removals) {
 			continue // run once the finalizer is gone (or its removal failed): not the work before it
 		}
 		if h := a.handedFunc(info, c, removes); h != nil {
@@ -257,71 +258,6 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	primary.Primary = true
 	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...),
 		deletes: a.deletesObjects(impls[0])}, removing
-}
-
-// afterRemoval reports whether pos runs only once one of the branch's
-// removals of the finalizer has been persisted: after the write that
-// persists it, in the innermost block holding that write (the handling of
-// its failure, what follows it). A removal in memory (RemoveFinalizer, a
-// list cut) is persisted by the first write after it in its block; a
-// library call that removes it through its own body and may fail persists
-// it itself.
-// The work of the cleanup comes before: a cleanup between the removal in
-// memory and its write (remove, clean up, update) is not after it.
-func (a *analysis) afterRemoval(fn *ssa.Function, info *types.Info, pos token.Pos, removals []finOp) bool {
-	for _, op := range removals {
-		persist := a.persistingCall(fn, info, op)
-		if persist == nil || pos <= persist.End() {
-			continue
-		}
-		for _, n := range a.path(persist.Pos(), persist.End()) {
-			if blk, ok := n.(*ast.BlockStmt); ok {
-				if pos < blk.End() {
-					return true
-				}
-				break
-			}
-		}
-	}
-	return false
-}
-
-// persistingCall is the call that persists a removal of the finalizer made
-// in fn: the removal's own call when it is a library's that removes through
-// its body and returns an error (it writes; one changing the list in memory
-// returns nothing, or whether it changed it), else the first write in the
-// removal's block after it; nil when none is found there.
-func (a *analysis) persistingCall(fn *ssa.Function, info *types.Info, op finOp) *ast.CallExpr {
-	var blk *ast.BlockStmt
-	for _, n := range a.path(op.pos, op.pos) {
-		if b, ok := n.(*ast.BlockStmt); ok {
-			blk = b
-			break
-		}
-	}
-	if blk == nil {
-		return nil
-	}
-	var first, removal *ast.CallExpr
-	for _, c := range a.callsIn(fn) {
-		at := c.expr.Pos()
-		if at <= op.pos && op.pos < c.expr.End() && (removal == nil || at > removal.Pos()) {
-			removal = nil
-			if !c.known && len(c.own) == 0 && mayFail(c.fn) {
-				removal = c.expr // a library's removal that may fail: it writes the object itself
-			}
-		}
-		if at < op.pos || at >= blk.End() {
-			continue
-		}
-		if _, ok := a.writeOf(info, c); ok && (first == nil || at < first.Pos()) {
-			first = c.expr
-		}
-	}
-	if removal != nil {
-		return removal
-	}
-	return first
 }
 
 // soleCall is the call a block is made of: its one statement returns the
@@ -493,20 +429,6 @@ func (a *analysis) handedOn(c call, removes []finOp) bool {
 			continue
 		}
 		return false
-	}
-	return false
-}
-
-// mayFail reports whether a function's results include an error.
-func mayFail(fn *types.Func) bool {
-	if fn == nil {
-		return false
-	}
-	res := fn.Type().(*types.Signature).Results()
-	for i := 0; i < res.Len(); i++ {
-		if isErrorType(res.At(i).Type()) {
-			return true
-		}
 	}
 	return false
 }
