@@ -162,10 +162,14 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	var bestRemoves []finOp
 	removedByHelper := false
 	candidates := 0
+	removals := a.removalsIn(fn, branch, removes)
 	for _, c := range a.callsIn(fn) {
 		c := c
 		if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() || len(c.own) == 0 || c.known {
 			continue
+		}
+		if a.afterRemoval(fn, info, branch, c.expr.Pos(), removals) {
+			continue // run once the finalizer is gone (or its removal failed): not the work before it
 		}
 		if h := a.handedFunc(info, c, removes); h != nil {
 			// A wrapper or runner handed the work as a function value
@@ -179,8 +183,8 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		if a.predicate(c, removes) {
 			continue // a test (hasFinalizer(obj)), not the work
 		}
-		if a.computesOnly(c) || a.buildsReceiver(c) {
-			continue // a value (the finalizer's name through a helper, a logger for the object), not the work
+		if a.computesOnly(c) || a.buildsReceiver(c) || a.handedOn(c, removes) {
+			continue // a value (the finalizer's name through a helper, a condition built for a setter, a logger for the object), not the work
 		}
 		if a.removalOnly(c, removes) {
 			// The finalizer's removal moved into a helper or a
@@ -416,6 +420,26 @@ func (a *analysis) lookup(c call, removes []finOp) bool {
 		}
 	}
 	return true
+}
+
+// handedOn reports whether a call is an argument of another call
+// (status.MarkConditions(Deleting())) and only makes a value: it returns
+// one, and writes nothing nor removes the finalizer (lookup). Its result is
+// what the other call works with, not work of its own.
+func (a *analysis) handedOn(c call, removes []finOp) bool {
+	for _, n := range a.path(c.expr.Pos(), c.expr.End()) {
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			if x == c.expr {
+				continue
+			}
+			return slices.ContainsFunc(x.Args, func(arg ast.Expr) bool { return ast.Unparen(arg) == c.expr }) && a.lookup(c, removes)
+		case *ast.ParenExpr:
+			continue
+		}
+		return false
+	}
+	return false
 }
 
 func isBool(t types.Type) bool {
