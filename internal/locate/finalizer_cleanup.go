@@ -257,13 +257,15 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	primary := a.funcSite(impls[0])
 	primary.Primary = true
 	deletes := a.deletesObjects(impls[0])
-	if best != handed && best != reaching && !deletes && !handsObject(info, *best, kind) {
+	if best != handed && best != reaching && !deletes && !handsObject(info, *best, kind) && !a.changesOwnState(impls[0]) {
 		// Chosen only as the branch's first call: handed neither the
-		// object nor the work, reaching no removal and deleting nothing.
-		// It may be the work (on an external system, by the object's
-		// name) or only say that the object goes (a log line, a metric).
+		// object nor the work, reaching no removal, deleting nothing and
+		// changing none of the controller's own state (a cache, a
+		// tracker). It may be the work (on an external system, by the
+		// object's name) or only say that the object goes (a log line,
+		// a metric).
 		return &cleanup{sites: []Site{ifSite, callSite}, removes: append(inBranch, bestRemoves...),
-			unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, first calls %s (%s:%d), which is handed neither the object nor the work, reaches no removal of the finalizer and deletes nothing: whether it is the cleanup or only notes the deletion is not settled", ifSite.File, ifSite.Line, impls[0].String(), primary.File, primary.Line)}, removing
+			unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, first calls %s (%s:%d), which is handed neither the object nor the work, reaches no removal of the finalizer, deletes nothing and changes none of the controller's own state: whether it is the cleanup or only notes the deletion is not settled", ifSite.File, ifSite.Line, impls[0].String(), primary.File, primary.Line)}, removing
 	}
 	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...),
 		deletes: deletes}, removing

@@ -87,6 +87,7 @@ var fixtures = []string{
 	"finwork",
 	"modelstatus",
 	"priorityworker",
+	"unregistered",
 	"optengine",
 }
 
