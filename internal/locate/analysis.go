@@ -66,6 +66,9 @@ type analysis struct {
 	// setters are, by struct field, the places that assign it
 	// (flow_handed.go).
 	setters map[*types.Var][]token.Pos
+	// referenced are the functions the tree's code calls or takes as a
+	// value (flow_applied.go), built on first use.
+	referenced map[*types.Func]bool
 	// fixedVars are the package-level variables nothing writes after
 	// their constant initialiser, with it (fixedvars.go).
 	fixedVars map[*types.Var]fixedInit

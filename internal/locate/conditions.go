@@ -174,6 +174,9 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 		if kind != nil {
 			kindName = "the " + kind.Obj().Name()
 		}
+		if kind != nil && holdsUnstructured(kind) {
+			return none(fmt.Sprintf("not settled: %s keeps its content in an unstructured map (%s), where the conditions are set by methods writing the map, which ctrlcmp does not follow; no condition set through a typed Status.Conditions was found", kindName, typeUnstructured))
+		}
 		return noneAfter("no status condition is set on the primary object on the reconcile path",
 			fmt.Sprintf("every store that reaches %s's Status.Conditions (a condition setter of the knowledge table, an append, an index store, a list assigned whole, a helper whose summary sets one) in %s on the reconcile path (%s), with the helpers and library bodies they call", kindName, countOf(len(bodies), "function"), bodyNames(bodies)))
 	}
@@ -219,6 +222,10 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 	}
 	if len(unsure) > 0 {
 		note := "not settled beyond these: a condition may also be set at " + listSites(unsure)
+		out[0].Note = strings.TrimPrefix(out[0].Note+"; "+note, "; ")
+	}
+	if kind != nil && holdsUnstructured(kind) {
+		note := "not settled beyond these: the " + kind.Obj().Name() + " keeps its content in an unstructured map, where conditions set by methods writing the map are not followed"
 		out[0].Note = strings.TrimPrefix(out[0].Note+"; "+note, "; ")
 	}
 	return Row{Sites: out}

@@ -158,3 +158,33 @@ func holdsConditions(t types.Type, depth int) bool {
 	}
 	return false
 }
+
+// holdsUnstructured reports whether an object type keeps its content in an
+// unstructured map: it is unstructured.Unstructured, or embeds it (at any
+// depth). Its status conditions are set through methods that write the map
+// (a library's SetConditions), which no field's type shows.
+func holdsUnstructured(t types.Type) bool {
+	seen := map[types.Type]bool{}
+	var holds func(t types.Type) bool
+	holds = func(t types.Type) bool {
+		t = deref(t)
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		if typeKey(t) == typeUnstructured {
+			return true
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return false
+		}
+		for i := 0; i < st.NumFields(); i++ {
+			if f := st.Field(i); f.Embedded() && holds(f.Type()) {
+				return true
+			}
+		}
+		return false
+	}
+	return holds(t)
+}

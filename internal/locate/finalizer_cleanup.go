@@ -162,10 +162,14 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	var bestRemoves []finOp
 	removedByHelper := false
 	candidates := 0
+	removals := a.removalsIn(fn, branch, removes)
 	for _, c := range a.callsIn(fn) {
 		c := c
 		if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() || len(c.own) == 0 || c.known {
 			continue
+		}
+		if a.afterRemoval(fn, info, branch, c.expr.Pos(), removals) {
+			continue // run once the finalizer is gone (or its removal failed): not the work before it
 		}
 		if h := a.handedFunc(info, c, removes); h != nil {
 			// A wrapper or runner handed the work as a function value
@@ -179,8 +183,8 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		if a.predicate(c, removes) {
 			continue // a test (hasFinalizer(obj)), not the work
 		}
-		if a.computesOnly(c) || a.buildsReceiver(c) {
-			continue // a value (the finalizer's name through a helper, a logger for the object), not the work
+		if a.computesOnly(c) || a.buildsReceiver(c) || a.handedOn(c, removes) {
+			continue // a value (the finalizer's name through a helper, a condition built for a setter, a logger for the object), not the work
 		}
 		if a.removalOnly(c, removes) {
 			// The finalizer's removal moved into a helper or a
@@ -267,13 +271,15 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	primary := a.funcSite(impls[0])
 	primary.Primary = true
 	deletes := a.deletesObjects(impls[0])
-	if best != handed && best != reaching && !deletes && !handsObject(info, *best, kind) {
+	if best != handed && best != reaching && !deletes && !handsObject(info, *best, kind) && !a.changesOwnState(impls[0]) {
 		// Chosen only as the branch's first call: handed neither the
-		// object nor the work, reaching no removal and deleting nothing.
-		// It may be the work (on an external system, by the object's
-		// name) or only say that the object goes (a log line, a metric).
+		// object nor the work, reaching no removal, deleting nothing and
+		// changing none of the controller's own state (a cache, a
+		// tracker). It may be the work (on an external system, by the
+		// object's name) or only say that the object goes (a log line,
+		// a metric).
 		return &cleanup{sites: []Site{ifSite, callSite}, removes: append(inBranch, bestRemoves...),
-			unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, first calls %s (%s:%d), which is handed neither the object nor the work, reaches no removal of the finalizer and deletes nothing: whether it is the cleanup or only notes the deletion is not settled", ifSite.File, ifSite.Line, impls[0].String(), primary.File, primary.Line)}, removing
+			unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, first calls %s (%s:%d), which is handed neither the object nor the work, reaches no removal of the finalizer, deletes nothing and changes none of the controller's own state: whether it is the cleanup or only notes the deletion is not settled", ifSite.File, ifSite.Line, impls[0].String(), primary.File, primary.Line)}, removing
 	}
 	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...),
 		deletes: deletes}, removing
@@ -441,6 +447,26 @@ func (a *analysis) lookup(c call, removes []finOp) bool {
 		}
 	}
 	return true
+}
+
+// handedOn reports whether a call is an argument of another call
+// (status.MarkConditions(Deleting())) and only makes a value: it returns
+// one, and writes nothing nor removes the finalizer (lookup). Its result is
+// what the other call works with, not work of its own.
+func (a *analysis) handedOn(c call, removes []finOp) bool {
+	for _, n := range a.path(c.expr.Pos(), c.expr.End()) {
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			if x == c.expr {
+				continue
+			}
+			return slices.ContainsFunc(x.Args, func(arg ast.Expr) bool { return ast.Unparen(arg) == c.expr }) && a.lookup(c, removes)
+		case *ast.ParenExpr:
+			continue
+		}
+		return false
+	}
+	return false
 }
 
 func isBool(t types.Type) bool {

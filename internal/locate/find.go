@@ -46,6 +46,9 @@ type found struct {
 	// it runs (one generated reconciler may be handed several types, a
 	// controller each).
 	impl *ssa.Function
+	// unregistered says no registration or worker led to the entry: a
+	// Reconcile method found by its signature alone.
+	unregistered bool
 	// unsettled says why the controller's entry is not known (a sync
 	// function handed to a shared worker that ctrlcmp could not follow):
 	// entry is then nil and every row is not settled.
@@ -143,6 +146,11 @@ func (a *analysis) findControllers() []*found {
 		out = a.addGenerated(fd, out, seen)
 	}
 	nameByEntry(out)
+	if len(a.misses) > 0 {
+		// A registration whose reconciler ctrlcmp could not follow:
+		// the reconcilers no trail led to may be what it runs.
+		out = append(out, a.unregisteredReconcilers(out)...)
+	}
 	return out
 }
 

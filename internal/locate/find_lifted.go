@@ -53,7 +53,7 @@ func (a *analysis) liftedRoles() map[*types.Func][]Fact {
 				var facts []Fact
 				switch c.fact.Role {
 				case RoleRegisterComplete:
-					h := a.heldReconcilers(fl, b, arg, reconcilerPath(c.fact), maxWrapDepth)
+					h := a.heldRegistered(fl, b, c, arg)
 					for _, p := range h.params {
 						facts = append(facts, Fact{Role: c.fact.Role, Obj: -1, Key: -1, Arg: p})
 					}
@@ -62,6 +62,9 @@ func (a *analysis) liftedRoles() map[*types.Func][]Fact {
 					}
 					for _, p := range h.recvPaths {
 						facts = append(facts, Fact{Role: c.fact.Role, Obj: -1, Key: -1, Arg: -1, RecvPath: p})
+					}
+					for _, p := range h.appliedParams {
+						facts = append(facts, Fact{Role: c.fact.Role, Obj: -1, Key: -1, Arg: p.arg, ArgPath: p.path})
 					}
 				case RoleRegisterFor:
 					for _, p := range layerParams(b, fl.values(b, arg)) {
@@ -96,13 +99,37 @@ func (a *analysis) registrationCalls(fd *ast.FuncDecl) []call {
 				out = append(out, c)
 			}
 		case c.fn != nil && a.lifted != nil:
-			for _, f := range a.lifted[c.fn.Origin()] {
+			var facts []Fact
+			for _, fn := range liftedCallees(c) {
+				for _, f := range a.lifted[fn] {
+					if !slices.Contains(facts, f) {
+						facts = append(facts, f)
+					}
+				}
+			}
+			for _, f := range facts {
 				lc := c
 				lc.fact = f
 				out = append(out, lc)
 			}
 		}
 	})
+	return out
+}
+
+// liftedCallees are the tree's functions a call runs whose registration
+// roles it takes: its callee, or for a call of an interface method the
+// implementations the call graph gives it.
+func liftedCallees(c call) []*types.Func {
+	if !isInterfaceMethod(c.fn) {
+		return []*types.Func{c.fn.Origin()}
+	}
+	var out []*types.Func
+	for _, sf := range c.own {
+		if fn, ok := sf.Object().(*types.Func); ok {
+			out = append(out, fn.Origin())
+		}
+	}
 	return out
 }
 
@@ -151,15 +178,25 @@ type held struct {
 	// recvPaths are the paths below the registering method's receiver
 	// it comes from (a field the method's callers set).
 	recvPaths []string
+	// appliedParams are the parameters holding the options whose stores
+	// it comes from (flow_applied.go), with the path below them.
+	appliedParams []argPath
 	// end is where the first trail the engine could not follow ends, and
 	// why (the reason a registration gave no controller).
 	end *flowVal
 }
 
+// argPath is a path below a call's argument (receiver excluded), its
+// steps joined by dots.
+type argPath struct {
+	arg  int
+	path string
+}
+
 // caller reports whether the registration's reconciler is its caller's
 // (a parameter): each call of the registering function registers it.
 func (h held) caller() bool {
-	return len(h.types) == 0 && len(h.funcs) == 0 && len(h.objects) == 0 && (len(h.params) > 0 || len(h.optionParams) > 0 || len(h.recvPaths) > 0)
+	return len(h.types) == 0 && len(h.funcs) == 0 && len(h.objects) == 0 && (len(h.params) > 0 || len(h.optionParams) > 0 || len(h.recvPaths) > 0 || len(h.appliedParams) > 0)
 }
 
 // heldReconcilers follows a registered reconciler value (or the path below
@@ -176,6 +213,15 @@ func (a *analysis) heldReconcilers(fl *flowEngine, b *flowBody, e ast.Expr, path
 			for _, p := range optionParams(b, v) {
 				if !slices.Contains(out.optionParams, p) {
 					out.optionParams = append(out.optionParams, p)
+				}
+			}
+			continue
+		}
+		if v.param >= 0 && v.b == b && hasAppliedStep(v.path) {
+			// Stored by the options a parameter holds: the callers'.
+			for _, p := range optionParams(b, v) {
+				if ap := (argPath{p, strings.Join(v.path, ".")}); !slices.Contains(out.appliedParams, ap) {
+					out.appliedParams = append(out.appliedParams, ap)
 				}
 			}
 			continue
@@ -220,6 +266,16 @@ func (a *analysis) heldReconcilers(fl *flowEngine, b *flowBody, e ast.Expr, path
 				end := v
 				end.end, end.why = v.e.Pos(), "the object reconciler the library's adapter is handed is none of the tree's types with a Reconcile(ctx, obj)"
 				out.end = &end
+			}
+			continue
+		}
+		if wrapped := a.endedWrapper(v); len(wrapped) > 0 {
+			// A library's wrapper the trail ends at: the reconciler it
+			// is handed.
+			for _, n := range wrapped {
+				if !slices.Contains(out.types, n) {
+					out.types = append(out.types, n)
+				}
 			}
 			continue
 		}
@@ -272,6 +328,19 @@ func (a *analysis) heldReconcilers(fl *flowEngine, b *flowBody, e ast.Expr, path
 		}
 	}
 	return out
+}
+
+// endedWrapper is, for a value whose trail ends at a call the engine does
+// not follow (a library's wrapper: errors.WithSilentRequeueOnConflict(r)),
+// the tree's reconciler types the call is handed (wrappedReconcilers).
+func (a *analysis) endedWrapper(v flowVal) []*types.Named {
+	if !v.ended() || v.b == nil || v.e == nil {
+		return nil
+	}
+	if _, ok := ast.Unparen(v.e).(*ast.CallExpr); !ok {
+		return nil
+	}
+	return a.wrappedReconcilers(v.b.decl, v.b.info, v.e, wrapDepth)
 }
 
 // adapted is an object reconciler that a library adapter makes a

@@ -48,7 +48,7 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 		arg := registeredArg(info, c)
 		var h held
 		if body != nil && arg != nil {
-			h = a.heldReconcilers(fl, body, arg, reconcilerPath(c.fact), maxWrapDepth)
+			h = a.heldRegistered(fl, body, c, arg)
 			if h.caller() && len(h.recvPaths) == 0 {
 				// The reconciler is the caller's: each call of this
 				// function registers it (liftedRoles). (A field of the
@@ -67,7 +67,8 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 			arg = optionsField(info, arg, optionsReconciler)
 		}
 		rts := h.types
-		if len(rts) == 0 && len(h.funcs) == 0 && len(h.objects) == 0 && !a.runsFunc(info, arg) {
+		if len(rts) == 0 && len(h.funcs) == 0 && len(h.objects) == 0 && !a.runsFunc(info, arg) && c.fact.ArgPath == "" {
+			// (A reconciler stored by options is only what they store.)
 			rts = a.reconcilerTypes(fd, info, arg)
 		}
 		before := len(out)
@@ -202,6 +203,9 @@ func reconcilerPath(f Fact) []string {
 	if f.RecvPath != "" {
 		return strings.Split(f.RecvPath, ".")
 	}
+	if f.ArgPath != "" {
+		return strings.Split(f.ArgPath, ".")
+	}
 	if f.ArgIsOptions {
 		return []string{optionsReconciler}
 	}
@@ -257,10 +261,18 @@ func (a *analysis) layerKinds(fl *flowEngine, c call, depth int) ([]*types.Named
 	for _, inner := range completes {
 		// Only the layer's registration of the reconciler the call hands
 		// it.
-		h := a.heldReconcilers(fl, b, registeredArg(info, inner), reconcilerPath(inner.fact), maxWrapDepth)
+		h := a.heldRegistered(fl, b, inner, registeredArg(info, inner))
 		params := h.params
-		if c.fact.ArgIsOptions {
+		switch {
+		case c.fact.ArgIsOptions:
 			params = h.optionParams
+		case c.fact.ArgPath != "":
+			params = nil
+			for _, p := range h.appliedParams {
+				if p.path == c.fact.ArgPath {
+					params = append(params, p.arg)
+				}
+			}
 		}
 		if !slices.Contains(params, c.fact.Arg) && (c.fact.RecvPath == "" || !slices.Contains(h.recvPaths, c.fact.RecvPath)) {
 			continue

@@ -187,6 +187,10 @@ func (q *query) values(b *flowBody, e ast.Expr, path []string, depth int) []flow
 	case *ast.SliceExpr:
 		// x[i:j] holds x's elements.
 		return q.values(b, x.X, path, depth+1)
+	case *ast.FuncLit:
+		if len(path) > 0 && appliedArg(path[0]) >= 0 {
+			return q.applied(b, x, appliedArg(path[0]), path[1:], depth+1)
+		}
 	case *ast.CallExpr:
 		if isBuiltin(info, x.Fun, "make") || isBuiltin(info, x.Fun, "new") {
 			// A new value: empty, its fields zero.
@@ -358,7 +362,7 @@ func (q *query) ident(b *flowBody, x *ast.Ident, path []string, depth int) []flo
 		}
 	}
 	if !object {
-		out = append(out, q.storedByCalls(b, v, path)...)
+		out = append(out, q.storedByCalls(b, v, path, depth)...)
 	}
 	if !made {
 		// Declared without a value and filled elsewhere (read from the

@@ -16,13 +16,15 @@ import (
 
 // storedByCalls is the trail's end for a path below local v when v is
 // handed to a call and the field the path selects is set in another
-// function: nil when it is not.
-func (q *query) storedByCalls(b *flowBody, v *types.Var, path []string) []flowVal {
+// function that may run: nil when it is not. When every call handed v is
+// an option (a function value), what the options store is followed
+// instead (flow_applied.go).
+func (q *query) storedByCalls(b *flowBody, v *types.Var, path []string, depth int) []flowVal {
 	if len(path) == 0 || path[0] == elem {
 		return nil
 	}
 	st, ok := deref(v.Type()).Underlying().(*types.Struct)
-	if !ok || !handedToCall(b, v) {
+	if !ok || len(handingCalls(b, v)) == 0 {
 		return nil
 	}
 	var field *types.Var
@@ -35,43 +37,14 @@ func (q *query) storedByCalls(b *flowBody, v *types.Var, path []string) []flowVa
 		return nil
 	}
 	for _, at := range q.fl.a.fieldSetters(field, b) {
-		if blk := b.block(); at < blk.Pos() || at >= blk.End() {
+		if blk := b.block(); (at < blk.Pos() || at >= blk.End()) && !q.fl.a.unreferenced(at) {
+			if vals, ok := q.storedByOptions(b, v, path, depth); ok {
+				return vals
+			}
 			return []flowVal{{b: b, param: -1, end: at, why: "the field is also set here, by a function the value is handed to"}}
 		}
 	}
 	return nil
-}
-
-// handedToCall reports whether a call in b is handed v by pointer: as the
-// receiver of a method (v itself, or its address), or as an argument.
-func handedToCall(b *flowBody, v *types.Var) bool {
-	names := func(e ast.Expr) bool {
-		id, ok := stripAddr(ast.Unparen(e)).(*ast.Ident)
-		return ok && varOf(b.info, id) == v
-	}
-	_, isPtr := v.Type().Underlying().(*types.Pointer)
-	handed := false
-	ast.Inspect(b.block(), func(n ast.Node) bool {
-		c, ok := n.(*ast.CallExpr)
-		if !ok || handed {
-			return !handed
-		}
-		if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && names(sel.X) {
-			if s := b.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
-				if sig, ok := s.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
-					_, ptrRecv := sig.Recv().Type().Underlying().(*types.Pointer)
-					handed = ptrRecv
-				}
-			}
-		}
-		for _, arg := range c.Args {
-			if _, addr := ast.Unparen(arg).(*ast.UnaryExpr); names(arg) && (isPtr || addr) {
-				handed = true
-			}
-		}
-		return !handed
-	})
-	return handed
 }
 
 // fieldSetters are the places that set a struct field by assignment

@@ -81,6 +81,11 @@ type Fact struct {
 	// reconciler it holds in a field of its receiver (liftedRoles), the
 	// field's path, dot-separated (Arg is then -1).
 	RecvPath string
+	// ArgPath is, for a call of the tree's own function whose registered
+	// reconciler is stored by the options it is handed in argument Arg
+	// (liftedRoles, flow_applied.go), the path below that argument,
+	// dot-separated.
+	ArgPath string
 	// Implied is the qualified name of the constant a helper sets without
 	// taking it as an argument (MarkReconciling sets Reconciling).
 	Implied string
@@ -497,6 +502,9 @@ const (
 	typeCondition  = "k8s.io/apimachinery/pkg/apis/meta/v1.Condition"
 	typeRequest    = cr + "reconcile.Request"
 	typeContext    = "context.Context"
+	// typeUnstructured holds an object's content in a map: an object that
+	// is one, or embeds one, keeps its status where no field's type says.
+	typeUnstructured = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured.Unstructured"
 	// The fields a condition literal and a reconcile result are read by.
 	fieldConditionType      = typeCondition + ".Type"
 	fieldConditionStatus    = typeCondition + ".Status"

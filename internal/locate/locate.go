@@ -95,6 +95,10 @@ func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) (ctrls []Co
 		}
 		out = append(out, ctrl)
 	}
+	out = dropUnplaced(found, out)
+	if len(out) == 0 && len(a.misses) > 0 {
+		return nil, a.warnings, a.notFound()
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Kind != out[j].Kind {
 			return out[i].Kind < out[j].Kind
@@ -102,6 +106,27 @@ func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) (ctrls []Co
 		return out[i].Name < out[j].Name
 	})
 	return out, a.warnings, nil
+}
+
+// dropUnplaced leaves out the controllers found by their Reconcile method
+// alone whose kind the re-read does not settle, or that another controller
+// has: a wrapper delegating to reconcilers registered elsewhere, or a
+// second reconciler of a kind whose registered one is the controller.
+func dropUnplaced(found []*found, ctrls []Controller) []Controller {
+	registered := map[string]bool{}
+	for i, f := range found {
+		if !f.unregistered {
+			registered[ctrls[i].Kind] = true
+		}
+	}
+	var out []Controller
+	for i, f := range found {
+		if f.unregistered && (ctrls[i].Kind == "" || registered[ctrls[i].Kind]) {
+			continue
+		}
+		out = append(out, ctrls[i])
+	}
+	return out
 }
 
 // maxMisses bounds the registrations a not-found error lists.
@@ -352,6 +377,9 @@ func (p *pass) writes() []Write {
 func entryRow(p *pass) Row {
 	entry := p.a.funcSite(p.f.entry)
 	entry.Primary = true
+	if p.f.unregistered {
+		entry.Note = "a Reconcile method taking a reconcile.Request; no registration or worker that ctrlcmp follows leads to it, so where the controller is wired up is not cited"
+	}
 	return Row{Sites: append([]Site{entry}, p.f.registration...)}
 }
 

@@ -87,6 +87,8 @@ var fixtures = []string{
 	"finwork",
 	"modelstatus",
 	"priorityworker",
+	"unregistered",
+	"optengine",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
@@ -101,7 +103,7 @@ var representative = map[string]bool{
 	"condhelpers": true, "finproof": true, "depqueue": true, "condflows": true,
 	"requeueflows": true, "knative": true, "linedir": true,
 	"knative-nofinalizer": true, "knative-enqueueafter": true, "resyncflows": true,
-	"knative-legacyfin": true,
+	"knative-legacyfin": true, "optengine": true,
 }
 
 // located is what the tests read of a located fixture: the tree's root

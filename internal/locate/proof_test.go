@@ -140,11 +140,12 @@ func TestCleanupByOrderOnly(t *testing.T) {
 }
 
 // TestUnguardedCleanupNotSettled: with no finalizer, a deletion branch whose
-// one call is handed only the key (a tracker forgetting it) leaves the
-// cleanup not settled, never a none that says no branch needs one.
+// one call is handed only the key and changes none of the controller's
+// state (a notice posted to a hook) leaves the cleanup not settled, never
+// a none that says no branch needs one.
 func TestUnguardedCleanupNotSettled(t *testing.T) {
-	c := controllerNamed(t, "finnoguard", "TrackerReconciler")
-	if r := c.Rows[locate.RowFinalizerCleanup]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "controller/tracker.go:30)") {
-		t.Errorf("finalizer-cleanup: %q, want not settled, naming forget at tracker.go:30", r.None)
+	c := controllerNamed(t, "finnoguard", "NotifyReconciler")
+	if r := c.Rows[locate.RowFinalizerCleanup]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "controller/notify.go:38)") {
+		t.Errorf("finalizer-cleanup: %q, want not settled, naming notify at notify.go:38", r.None)
 	}
 }

@@ -88,3 +88,44 @@ func allocatedIn(addr ssa.Value, fn *ssa.Function) bool {
 		}
 	}
 }
+
+// changesOwnState reports whether a function changes, in the tree's own
+// code, state that outlives the call: it updates or deletes from a map it
+// did not make, stores into memory it did not allocate (its receiver's
+// fields, a package variable), or sends on a channel, itself or through
+// the tree's functions it reaches. What dependencies do (a logger's
+// output, a metric) is not asked.
+func (a *analysis) changesOwnState(fn *ssa.Function) bool {
+	for _, f := range a.prog.Reachable(fn).Funcs() {
+		if !a.prog.Own[f] && (f.Origin() == nil || !a.prog.Own[f.Origin()]) {
+			continue
+		}
+		for _, blk := range f.Blocks {
+			for _, ins := range blk.Instrs {
+				switch ins := ins.(type) {
+				case *ssa.Send:
+					return true
+				case *ssa.MapUpdate:
+					if !madeIn(ins.Map, f) {
+						return true
+					}
+				case *ssa.Store:
+					if !allocatedIn(ins.Addr, f) {
+						return true
+					}
+				case *ssa.Call:
+					if b, ok := ins.Common().Value.(*ssa.Builtin); ok && b.Name() == "delete" && !madeIn(ins.Common().Args[0], f) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// madeIn reports whether a map value is one fn makes itself.
+func madeIn(m ssa.Value, fn *ssa.Function) bool {
+	mm, ok := m.(*ssa.MakeMap)
+	return ok && mm.Parent() == fn
+}
