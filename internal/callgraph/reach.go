@@ -1,10 +1,12 @@
 package callgraph
 
 import (
+	"cmp"
 	"go/ast"
 	"go/types"
 	"slices"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/ssa"
@@ -200,18 +202,36 @@ func (r *Reach) Path(f *ssa.Function) []*Edge {
 // Edge is one call of the graph: the call site, its caller and its callee.
 type Edge = callgraph.Edge
 
-// CallsInto returns the calls of f that the graph knows.
+// CallsInto returns the calls of f that the graph knows, in a stable order
+// (bySite): the order the graph was built in is not.
 func (pr *Program) CallsInto(f *ssa.Function) []*Edge {
 	if n := pr.graph.Nodes[f]; n != nil {
-		return n.In
+		return bySite(n.In)
 	}
 	return nil
 }
 
-// CallsFrom returns the calls f makes that the graph knows.
+// CallsFrom returns the calls f makes that the graph knows, in a stable
+// order (bySite).
 func (pr *Program) CallsFrom(f *ssa.Function) []*Edge {
 	if n := pr.graph.Nodes[f]; n != nil {
-		return n.Out
+		return bySite(n.Out)
 	}
 	return nil
+}
+
+// bySite is a copy of edges sorted by their call site's position, then by
+// caller and callee.
+func bySite(edges []*Edge) []*Edge {
+	out := slices.Clone(edges)
+	slices.SortStableFunc(out, func(x, y *Edge) int {
+		if x.Pos() != y.Pos() {
+			return cmp.Compare(x.Pos(), y.Pos())
+		}
+		if c := strings.Compare(x.Caller.Func.String(), y.Caller.Func.String()); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Callee.Func.String(), y.Callee.Func.String())
+	})
+	return out
 }
