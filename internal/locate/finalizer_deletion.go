@@ -336,6 +336,26 @@ func (w *predicateWalk) stmt(s ast.Stmt, guard int) {
 	// they add no evidence either way.
 }
 
+// liveList is fn's statement list as a pass of a live object runs it:
+// where the list goes on to its deletion path after an if that returns
+// unless the object is being deleted (`if obj.DeletionTimestamp.IsZero()
+// { …; return }`, no else; the statements after it run only on
+// deletion), the pass runs the statements before that if, then its body,
+// read the same way. A body that only logs and returns success is no
+// pass of its own: a controller that acts only on deletion does its work
+// after it. Any other list is run as written.
+func (a *analysis) liveList(info *types.Info, fn *ssa.Function, list []ast.Stmt, kind *types.Named) []ast.Stmt {
+	for i, st := range list {
+		ifs, ok := st.(*ast.IfStmt)
+		if !ok || i+1 == len(list) || ifs.Init != nil || ifs.Else != nil || !returns(ifs.Body) || !a.impliesDeletion(info, ifs.Cond, false, kind) || a.idleBranch(info, fn, ifs.Body.List, 0) {
+			continue
+		}
+		live := append(slices.Clone(list[:i]), ifs.Body.List...)
+		return a.liveList(info, fn, live, kind)
+	}
+	return list
+}
+
 // returns reports whether a block ends in a return.
 func returns(b *ast.BlockStmt) bool {
 	if len(b.List) == 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -107,11 +108,11 @@ func (r *retSite) posIn(fn *ssa.Function) token.Pos {
 // the handed error through the helpers it is passed on to. Nil when the
 // entry does not end so, or the helper returns that error at no single
 // failure return.
-func (a *analysis) workErrorReturn(entry *ssa.Function, rets []retSite, isFailure func(string) bool) *retSite {
+func (a *analysis) workErrorReturn(entry *ssa.Function, kind *types.Named, rets []retSite, isFailure func(string) bool) *retSite {
 	fn, seen := entry, map[*ssa.Function]bool{}
 	for !seen[fn] {
 		seen[fn] = true
-		ce, ok := ast.Unparen(a.handedBack(fn, a.successEnd(fn))).(*ast.CallExpr)
+		ce, ok := ast.Unparen(a.handedBack(fn, a.successEnd(fn, kind))).(*ast.CallExpr)
 		if !ok {
 			return nil
 		}
@@ -153,12 +154,12 @@ func (a *analysis) workErrorReturn(entry *ssa.Function, rets []retSite, isFailur
 // class: its final return (successEnd), followed through the returns that
 // hand a helper's results back whole, each a hop; nil when the entry has
 // no such end.
-func (a *analysis) successPathEnd(entry *ssa.Function) *retSite {
+func (a *analysis) successPathEnd(entry *ssa.Function, kind *types.Named) *retSite {
 	end := &retSite{in: entry}
 	seen := map[*ssa.Function]bool{}
 	for {
 		seen[end.in] = true
-		ret := a.successEnd(end.in)
+		ret := a.successEnd(end.in, kind)
 		if ret == nil {
 			return nil
 		}
@@ -177,15 +178,16 @@ func (a *analysis) successPathEnd(entry *ssa.Function) *retSite {
 }
 
 // successEnd is the return a function's success path ends with: its last
-// statement when that is a return, or, when it is an if testing an error
-// against nil, the end of the branch where the error is nil.
-func (a *analysis) successEnd(fn *ssa.Function) *ast.ReturnStmt {
+// statement, as a pass of a live object runs the body (liveList), when
+// that is a return, or, when it is an if testing an error against nil,
+// the end of the branch where the error is nil.
+func (a *analysis) successEnd(fn *ssa.Function, kind *types.Named) *ast.ReturnStmt {
 	b := body(fn)
 	if b == nil || len(b.List) == 0 {
 		return nil
 	}
 	info := a.infoAt(b.Pos())
-	list := b.List
+	list := a.liveList(info, fn, b.List, kind)
 	for len(list) > 0 {
 		switch st := list[len(list)-1].(type) {
 		case *ast.ReturnStmt:

@@ -165,9 +165,12 @@ func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
 	// success return; when it is bare, a deferred closure's failure
 	// assignment to the named error is what that return hands back last.
 	bareEnd := success == nil && endsBare(f.entry)
+	// (A deletion path the body falls through to is past its end.)
 	final := token.Pos(f.entry.Syntax().End())
 	if b := body(f.entry); b != nil && len(b.List) > 0 {
-		if last, ok := b.List[len(b.List)-1].(*ast.ReturnStmt); ok && len(last.Results) == 1 {
+		live := a.liveList(a.infoAt(b.Pos()), f.entry, b.List, kind)
+		final = live[len(live)-1].End()
+		if last, ok := live[len(live)-1].(*ast.ReturnStmt); ok && len(last.Results) == 1 {
 			final = last.Pos()
 		}
 	}
@@ -211,9 +214,9 @@ func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
 	case !bareEnd || primary == nil || !primary.deferred:
 		// (A bare end whose error a deferred closure sets hands back
 		// that.)
-		if r := a.workErrorReturn(f.entry, rets, isFailure); r != nil {
+		if r := a.workErrorReturn(f.entry, kind, rets, isFailure); r != nil {
 			primary = r
-		} else if end := a.successPathEnd(f.entry); end != nil && len(end.via) > 0 {
+		} else if end := a.successPathEnd(f.entry, kind); end != nil && len(end.via) > 0 {
 			// The entry's success path ends in a helper it hands the
 			// results of whole (return r.reconcileNormal(…)): the main
 			// work's failure is the one branching off nearest that

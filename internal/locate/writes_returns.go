@@ -194,8 +194,8 @@ func nilTestAbove(r *ssa.Return, v ssa.Value) string {
 }
 
 // entryReturns narrows the entry's normal returns to the success returns,
-// or to the returns at the top level of its body that come after the
-// re-read (a pass that finds no object, or stops under a condition, ends
+// or to the returns at the top level of its body (as a pass of a live
+// object runs it: liveList) that come after the re-read (a pass that finds no object, or stops under a condition, ends
 // early), those returning a nil error first, with the steady-state early
 // returns (steadyReturns): a pass of an unchanged object may end there.
 func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, reach *callgraph.Reach, all, nilErr []*ssa.Return, successPos []token.Pos, reread token.Pos) []*ssa.Return {
@@ -218,7 +218,9 @@ func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, reach *call
 	}
 	unguarded := map[token.Pos]bool{}
 	if b := body(fn); b != nil {
-		a.walkReturns(a.infoAt(b.Pos()), b, scope{}, func(r *ast.ReturnStmt, sc scope) {
+		info := a.infoAt(b.Pos())
+		live := &ast.BlockStmt{List: a.liveList(info, fn, b.List, kind)}
+		a.walkReturns(info, live, scope{}, func(r *ast.ReturnStmt, sc scope) {
 			if sc.guard == guardNone {
 				unguarded[r.Pos()] = true
 			}
@@ -347,7 +349,7 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reach *cal
 			}
 		}
 	}
-	scan(b.List)
+	scan(a.liveList(info, fn, b.List, kind))
 	return idles, waits
 }
 
