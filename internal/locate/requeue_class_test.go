@@ -1,6 +1,7 @@
 package locate_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/locate"
@@ -73,4 +74,16 @@ func TestRetryAfterFailureIsNoSuccess(t *testing.T) {
 		return
 	}
 	t.Fatal("no controller EndpointsRetrier")
+}
+
+// TestDelayedAddsNeitherAfter: two delayed re-adds of the key, each an
+// interval, in the cases of one switch: neither is the steady state's, so
+// the success requeue is not settled and names both; the first is not
+// picked for being first.
+func TestDelayedAddsNeitherAfter(t *testing.T) {
+	c := controllerNamed(t, "queuewait", "ServicePacer")
+	r := c.Rows[locate.RowRequeueSuccess]
+	if _, ok := r.Primary(); ok || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "pacer.go:95") || !strings.Contains(r.None, "pacer.go:97") {
+		t.Errorf("requeue-success: %q (sites %+v), want not settled, naming pacer.go:95 and pacer.go:97", r.None, r.Sites)
+	}
 }

@@ -151,41 +151,43 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 			return true
 		})
 	}
+	// With no AddAfter, a delayed add through a timer (the tree's own or
+	// a clock's): the calls that set its delay are read as AddAfter calls.
+	var support []Site
+	if len(after) == 0 {
+		t := a.timerRequeues(fns, reach, kind)
+		unsettledAt = append(unsettledAt, t.unsettled...)
+		for _, d := range t.arms {
+			if d.site.Class == ClassRetryAfterFailure {
+				retries = append(retries, d.site)
+				continue
+			}
+			after = append(after, d.site)
+			timed = append(timed, d.timed)
+		}
+		if len(after) > 0 {
+			support = t.support
+		}
+	}
 	errRow := rowOf(slices.Concat(rateLimited, syncErrs, retries), "no AddRateLimited in the worker: a failed sync is only logged, so a failed key comes back only with the next event or resync")
 	if len(rateLimited) == 0 && len(unreadOpts) > 0 {
 		errRow = none("not settled: " + strings.Join(unreadOpts, "; "))
 	}
 	unsettledAt = append(unsettledAt, unreadOpts...)
-	if len(after) == 0 {
-		// A delayed add through a timer (tree's own or a clock's).
-		t := a.timerRequeues(fns, reach, kind)
-		unsettledAt = append(unsettledAt, t.unsettled...)
-		if len(t.sites) > 0 {
-			// Its first site is the call that sets the delay; the
-			// timer and the queue's add support it.
-			out.success = t.success
-			out.onError, out.onSuccess = errRow, rowOf(t.sites, "")
-			return out
-		}
-	}
 	if len(after) > 0 {
 		// The interval, else a wait on something else: the final success
 		// return then does not requeue.
-		best := 0
-		for i, s := range after {
-			if s.Class == ClassSuccessInterval && after[best].Class != ClassSuccessInterval {
-				best = i
-			}
-			if after[best].Class != ClassSuccessInterval && s.Class == ClassDependencyWait && after[best].Class != ClassDependencyWait {
-				best = i
-			}
+		best, why := a.steadyAdd(after, timed)
+		if best < 0 {
+			out.onError, out.onSuccess = errRow, Row{Sites: append(after, support...), None: why}
+			return out
 		}
 		if after[best].Class == ClassDependencyWait {
 			after[best].Note = joinNotes(after[best].Note, "a wait on something else than the object, with no failure; the final success return does not requeue: the steady state is event-driven")
 		}
 		after[0], after[best] = after[best], after[0]
 		out.success = timed[best]
-		out.onError, out.onSuccess = errRow, rowOf(after, "")
+		out.onError, out.onSuccess = errRow, rowOf(append(after, support...), "")
 		return out
 	}
 	if len(unsettledAt) > 0 {
@@ -501,4 +503,62 @@ func (a *analysis) anchorIn(top, fn *ssa.Function, pos token.Pos) (token.Pos, bo
 		}
 	}
 	return at, at.IsValid()
+}
+
+// steadyAdd chooses, among the delayed re-adds of the key (after, each
+// with its requeue in timed; a dependency handed the queue and its own
+// AddAfter share one), the success requeue: the interval, of several the
+// steady state's, the one a pass makes after the others (addedAfter);
+// with no interval, the first wait on something else. When two
+// intervals are neither after the other (the branches of one if, the
+// cases of one switch, two functions), it returns -1 and says so.
+func (a *analysis) steadyAdd(after []Site, timed []*timedRequeue) (int, string) {
+	var intervals []int
+	for i, s := range after {
+		if s.Class != ClassSuccessInterval || i > 0 && timed[i] != nil && timed[i] == timed[i-1] {
+			continue // the dependency's own AddAfter supports the call handing it the queue
+		}
+		intervals = append(intervals, i)
+	}
+	var steady []int
+	for _, i := range intervals {
+		beaten := false
+		for _, j := range intervals {
+			if j != i && a.addedAfter(timed[j], timed[i]) {
+				beaten = true
+				break
+			}
+		}
+		if !beaten {
+			steady = append(steady, i)
+		}
+	}
+	switch {
+	case len(steady) == 1:
+		return steady[0], ""
+	case len(steady) > 1:
+		var at []string
+		for _, i := range steady {
+			at = append(at, fmt.Sprintf("%s:%d", after[i].File, after[i].Line))
+		}
+		return -1, "not settled: the delayed adds at " + strings.Join(at, " and ") + " both requeue the key after an interval, and neither comes after the other (branches of one if or cases of one switch, or different functions): which is the steady state is not settled"
+	}
+	for i, s := range after {
+		if s.Class == ClassDependencyWait {
+			return i, ""
+		}
+	}
+	return 0, ""
+}
+
+// addedAfter reports whether the delayed add d runs after c on a pass, as
+// the success returns are ordered (steadier): both in one function, d's
+// statement after the one holding c in the list that holds both (an early
+// special case's add comes before the one that ends the pass).
+func (a *analysis) addedAfter(d, c *timedRequeue) bool {
+	if d == nil || c == nil || d.in != c.in {
+		return false
+	}
+	rel, _ := a.stmtRelation(d.at.Pos(), c.at.Pos())
+	return rel == relAfter
 }

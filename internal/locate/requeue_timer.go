@@ -12,14 +12,22 @@ import (
 )
 
 // timerFind is what the timers the reconcile path arms do with the key: the
-// calls that arm one whose callback re-adds the key to the workqueue (the
-// call that sets the delay first, then the timer and the add), the first
-// such call as the success requeue, and the timers whose callback could not
-// be followed.
+// calls that set the delay of one whose callback re-adds the key to the
+// workqueue, each classed as a workqueue's AddAfter would be; the timers
+// and the adds their callbacks come to, which support them; and the timers
+// whose callback could not be followed.
 type timerFind struct {
-	sites     []Site
-	success   *timedRequeue
+	arms      []delayedAdd
+	support   []Site
 	unsettled []string
+}
+
+// delayedAdd is one delayed re-add of the key: its site, classed, and the
+// requeue whose duration the interval trace follows (nil when the call
+// that sets the delay is not read).
+type delayedAdd struct {
+	site  Site
+	timed *timedRequeue
 }
 
 // maxTimerClimb bounds how many callers a timer's delay is followed up
@@ -131,14 +139,15 @@ func (a *analysis) timerCall(fn *ssa.Function, ci ssa.CallInstruction, obj *type
 				s.Note = joinNotes(s.Note, "a wait on something else than the object, with no failure; the final success return does not requeue: the steady state is event-driven")
 			}
 		}
-		out.sites = append(out.sites, s)
-		if out.success == nil && e != nil && arm.arg < len(e.Args) {
-			out.success = &timedRequeue{in: arm.fn, at: e, duration: e.Args[arm.arg]}
+		d := delayedAdd{site: s}
+		if e != nil && arm.arg < len(e.Args) {
+			d.timed = &timedRequeue{in: arm.fn, at: e, duration: e.Args[arm.arg]}
 		}
+		out.arms = append(out.arms, d)
 	}
 	timer.Note = "the timer"
 	queue.Note = "the workqueue's add its callback comes to"
-	out.sites = append(out.sites, timer, queue)
+	out.support = append(out.support, timer, queue)
 }
 
 // armCall is a call that sets a timer's delay: the function it is in, the

@@ -2,7 +2,7 @@
 // a delay: one only while a ConfigMap it needs is missing (a wait on
 // something else, the steady state event-driven), one on every pass (the
 // interval), one whose worker retries a failed sync shortly (a retry after
-// a failure).
+// a failure), and two that choose their pace from the object.
 package main
 
 import (
@@ -149,9 +149,33 @@ func main() {
 			}
 		},
 	})
+	p := &ConfigMapPacer{
+		configMaps: factory.Core().V1().ConfigMaps().Lister(),
+		queue:      workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[cache.ObjectName]()),
+	}
+	factory.Core().V1().ConfigMaps().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj interface{}) {
+			if ref, err := cache.ObjectToName(obj); err == nil {
+				p.queue.Add(ref)
+			}
+		},
+	})
+	s := &ServicePacer{
+		services: factory.Core().V1().Services().Lister(),
+		queue:    workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[cache.ObjectName]()),
+	}
+	factory.Core().V1().Services().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj interface{}) {
+			if ref, err := cache.ObjectToName(obj); err == nil {
+				s.queue.Add(ref)
+			}
+		},
+	})
 	factory.Start(ctx.Done())
 	go wait.UntilWithContext(ctx, w.runWorker, time.Second)
 	go wait.UntilWithContext(ctx, r.runWorker, time.Second)
 	go wait.UntilWithContext(ctx, t.runWorker, time.Second)
+	go wait.UntilWithContext(ctx, p.runWorker, time.Second)
+	go wait.UntilWithContext(ctx, s.runWorker, time.Second)
 	<-ctx.Done()
 }
