@@ -63,6 +63,8 @@ type analysis struct {
 	// onceLoops are, by function, its range loops whose body runs at
 	// least once (writes.go).
 	onceLoops map[*ssa.Function]map[*ssa.BasicBlock]int
+	// rangeLoops are, by function, all of its range loops (writes.go).
+	rangeLoops map[*ssa.Function]map[*ssa.BasicBlock]int
 	// setters are, by struct field, the places that assign it
 	// (flow_handed.go).
 	setters map[*types.Var][]token.Pos

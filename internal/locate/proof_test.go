@@ -149,3 +149,21 @@ func TestUnguardedCleanupNotSettled(t *testing.T) {
 		t.Errorf("finalizer-cleanup: %q, want not settled, naming notify at notify.go:38", r.None)
 	}
 }
+
+// TestWriteInLoopNotSettled: a write in the body of a range loop over a
+// value the code does not prove non-empty (a Service's ports) is not a
+// write of every pass for certain, nor certainly not: its timing is not
+// settled, and the note names the loop.
+func TestWriteInLoopNotSettled(t *testing.T) {
+	c := controllerNamed(t, "finproof", "PortsReconciler")
+	for _, w := range c.Writes {
+		if w.Line != 30 {
+			continue
+		}
+		if w.Always || !strings.Contains(w.Note, "not settled") || !strings.Contains(w.Note, "controller/ports.go:28") {
+			t.Errorf("write at ports.go:30: always %v, note %q; want not always, not settled, naming the loop at ports.go:28", w.Always, w.Note)
+		}
+		return
+	}
+	t.Fatalf("no write at ports.go:30 in %+v", c.Writes)
+}

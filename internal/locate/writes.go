@@ -39,8 +39,8 @@ func (a *analysis) writes(f *found, reach *callgraph.Reach, normal map[*ssa.Func
 	var out []Write
 	taken := steadyBranches(f.entry, f.kind, reach.Funcs())
 	made := madeTypes(reach.Funcs())
-	alwaysVia := a.alwaysReached(f.entry, normal, taken, made, false)
-	var anyVia map[*ssa.Function]*callgraph.Edge
+	alwaysVia := a.alwaysReached(f.entry, normal, taken, made, passView{})
+	var anyVia, loopVia map[*ssa.Function]*callgraph.Edge
 	for _, wc := range a.writeCalls(reach) {
 		c, fn := wc.call, wc.call.in
 		w := Write{Site: a.site(c.expr.Lparen).Site, Verb: wc.verb, Target: wc.target}
@@ -54,18 +54,33 @@ func (a *analysis) writes(f *found, reach *callgraph.Reach, normal map[*ssa.Func
 		// A create-or-update writes only when the mutated live object
 		// differs from what it read: never on a pass of an unchanged one.
 		idleWhenEqual := c.known && (c.fact.Verb == verbCreateOrUpdate || c.fact.Verb == verbCreateOrPatch)
-		w.Always = !wc.partial && !idleWhenEqual && a.always(fn, c.expr.Lparen, alwaysVia, normal, taken)
+		w.Always = !wc.partial && !idleWhenEqual && a.always(fn, c.expr.Lparen, alwaysVia, normal, taken, passView{})
 		if !w.Always && !wc.partial && !idleWhenEqual {
 			// Made on every pass if a call that may run one of several
 			// functions runs the one on its path: not settled.
 			if anyVia == nil {
-				anyVia = a.alwaysReached(f.entry, normal, taken, made, true)
+				anyVia = a.alwaysReached(f.entry, normal, taken, made, passView{anyCallee: true})
 			}
-			if a.always(fn, c.expr.Lparen, anyVia, normal, taken) {
+			if a.always(fn, c.expr.Lparen, anyVia, normal, taken, passView{}) {
 				if d := a.dynamicEdge(anyVia, fn); d != nil {
 					s := a.site(d.Site.Pos())
 					w.Note = strings.TrimPrefix(w.Note+fmt.Sprintf("; not settled: made on every pass if the call at %s:%d runs %s, one of the functions it may run", s.File, s.Line, funcNames(map[*ssa.Function]bool{d.Callee.Func: true})), "; ")
 				}
+			}
+		}
+		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") {
+			// Made on every pass if the loops around it run their body:
+			// over values not proven to hold an element, not settled.
+			if loopVia == nil {
+				loopVia = a.alwaysReached(f.entry, normal, taken, made, passView{loopsRun: true})
+			}
+			if a.always(fn, c.expr.Lparen, loopVia, normal, taken, passView{loopsRun: true}) {
+				at := "the loops around it"
+				if l := a.loopAround(fn, c.expr.Pos(), loopVia); l != nil {
+					s := a.site(l.Pos())
+					at = fmt.Sprintf("the loop at %s:%d", s.File, s.Line)
+				}
+				w.Note = strings.TrimPrefix(w.Note+"; not settled: made on every pass if "+at+" runs its body at least once, over values ctrlcmp does not prove non-empty", "; ")
 			}
 		}
 		if w.Always {
@@ -222,7 +237,7 @@ func (a *analysis) pathToUnanalysed(reach *callgraph.Reach, fn *ssa.Function) []
 // With anyCallee, a call that may run one of several functions counts as
 // running each: what is reached so is made on every pass only if that call
 // runs the function the path goes through.
-func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int, made map[*types.Named]bool, anyCallee bool) map[*ssa.Function]*callgraph.Edge {
+func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int, made map[*types.Named]bool, view passView) map[*ssa.Function]*callgraph.Edge {
 	via := map[*ssa.Function]*callgraph.Edge{entry: nil}
 	walk := func(queue []*ssa.Function, cutSets bool) {
 		for len(queue) > 0 {
@@ -252,11 +267,11 @@ func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][
 			}
 			for _, e := range a.prog.CallsFrom(f) {
 				callee := e.Callee.Func
-				if _, seen := via[callee]; seen || !a.prog.Own[callee] || e.Site == nil || skip(e) || callees(e.Site) > 1 && !anyCallee {
+				if _, seen := via[callee]; seen || !a.prog.Own[callee] || e.Site == nil || skip(e) || callees(e.Site) > 1 && !view.anyCallee {
 					continue
 				}
 				if !cutSets {
-					if cutsReturns(f, []ssa.Instruction{e.Site}, normal[f], a.runOnce(f), nil) {
+					if cutsReturns(f, []ssa.Instruction{e.Site}, normal[f], a.runOnce(f, view.loopsRun), nil) {
 						via[callee] = e
 						queue = append(queue, callee)
 					}
@@ -273,7 +288,7 @@ func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][
 				for _, e := range edges {
 					sites = append(sites, e.Site)
 				}
-				if cutsReturns(f, sites, normal[f], a.runOnce(f), taken) {
+				if cutsReturns(f, sites, normal[f], a.runOnce(f, view.loopsRun), taken) {
 					via[callee] = edges[0]
 					queue = append(queue, callee)
 				}
@@ -503,29 +518,97 @@ func (a *analysis) nonEmpty(v ssa.Value, depth int) bool {
 // always reports whether a write in fn runs on every succeeding pass: fn is
 // always reached and every path to fn's normal returns, taking the branches
 // in taken as a succeeding pass does, makes the write.
-func (a *analysis) always(fn *ssa.Function, writePos token.Pos, alwaysVia map[*ssa.Function]*callgraph.Edge, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int) bool {
+func (a *analysis) always(fn *ssa.Function, writePos token.Pos, alwaysVia map[*ssa.Function]*callgraph.Edge, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int, view passView) bool {
 	if _, ok := alwaysVia[fn]; !ok {
 		return false
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if ci, ok := instr.(ssa.CallInstruction); ok && ci.Common().Pos() == writePos {
-				return cutsReturns(fn, []ssa.Instruction{ci}, normal[fn], a.runOnce(fn), taken)
+				return cutsReturns(fn, []ssa.Instruction{ci}, normal[fn], a.runOnce(fn, view.loopsRun), taken)
 			}
 		}
 	}
 	return false
 }
 
-// runOnce is nonEmptyRanges of fn, computed once.
-func (a *analysis) runOnce(fn *ssa.Function) map[*ssa.BasicBlock]int {
-	if a.onceLoops == nil {
-		a.onceLoops = map[*ssa.Function]map[*ssa.BasicBlock]int{}
+// passView is what a reading of a pass may assume beyond what the code
+// proves: that a call which may run one of several functions runs each
+// (anyCallee), that every range loop runs its body at least once
+// (loopsRun).
+type passView struct {
+	anyCallee, loopsRun bool
+}
+
+// runOnce is the range loops of fn whose body runs at least once,
+// computed once: nonEmptyRanges, or with loopsRun every range loop.
+func (a *analysis) runOnce(fn *ssa.Function, loopsRun bool) map[*ssa.BasicBlock]int {
+	cache := &a.onceLoops
+	if loopsRun {
+		cache = &a.rangeLoops
 	}
-	m, ok := a.onceLoops[fn]
+	if *cache == nil {
+		*cache = map[*ssa.Function]map[*ssa.BasicBlock]int{}
+	}
+	m, ok := (*cache)[fn]
 	if !ok {
-		m = a.nonEmptyRanges(fn)
-		a.onceLoops[fn] = m
+		if loopsRun {
+			m = rangeTests(fn)
+		} else {
+			m = a.nonEmptyRanges(fn)
+		}
+		(*cache)[fn] = m
 	}
 	return m
 }
+
+// rangeTests numbers the loop tests of fn's range loops over a slice or a
+// map (at most 64).
+func rangeTests(fn *ssa.Function) map[*ssa.BasicBlock]int {
+	out := map[*ssa.BasicBlock]int{}
+	for _, b := range fn.Blocks {
+		ifs, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok || len(out) == 64 {
+			continue
+		}
+		switch c := ifs.Cond.(type) {
+		case *ssa.BinOp:
+			if n, ok := c.Y.(*ssa.Call); ok && c.Op == token.LSS && len(n.Call.Args) == 1 {
+				if bi, ok := n.Call.Value.(*ssa.Builtin); ok && bi.Name() == "len" {
+					out[b] = len(out)
+				}
+			}
+		case *ssa.Extract:
+			if _, ok := c.Tuple.(*ssa.Next); ok && c.Index == 0 {
+				out[b] = len(out)
+			}
+		}
+	}
+	return out
+}
+
+// loopAround is the innermost range loop around pos in fn's
+// syntax, else around the call of fn (and of its callers, along via)
+// that leads to it; nil when there is none.
+func (a *analysis) loopAround(fn *ssa.Function, pos token.Pos, via map[*ssa.Function]*callgraph.Edge) ast.Node {
+	for range maxLoopClimb {
+	inner:
+		for _, n := range a.path(pos, pos) {
+			switch n.(type) {
+			case *ast.RangeStmt:
+				return n
+			case *ast.FuncDecl, *ast.FuncLit:
+				break inner
+			}
+		}
+		e := via[fn]
+		if e == nil || e.Site == nil {
+			return nil
+		}
+		fn, pos = e.Caller.Func, e.Site.Pos()
+	}
+	return nil
+}
+
+// maxLoopClimb bounds the callers loopAround looks in.
+const maxLoopClimb = 8
