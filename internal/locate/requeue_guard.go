@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"golang.org/x/tools/go/ssa"
 )
 
 // What a requeue waits on, read from the conditions around it. A timed
@@ -17,10 +19,12 @@ import (
 // branch waits for what the deletion waits on.
 
 // requeueGuard is what the conditions around n, within the function that
-// holds it (a closure's own body), say of it: guardError under a test of
-// an error, guardOther under a test of something else than the object,
-// else guardNone. Loops and select cases guard what they hold.
-func (a *analysis) requeueGuard(info *types.Info, n ast.Node, kind *types.Named) guard {
+// holds it (fn, a closure's own body; nil when not known), say of it:
+// guardError under a test of an error, guardOther under a test of
+// something else than the object, else guardNone. Loops and select cases
+// guard what they hold, but a range loop over a slice that holds an
+// element on every call of fn (rangesOnce).
+func (a *analysis) requeueGuard(info *types.Info, n ast.Node, kind *types.Named, fn *ssa.Function) guard {
 	g := guardNone
 	path := a.path(n.Pos(), n.End())
 	for i := 1; i < len(path); i++ {
@@ -46,7 +50,7 @@ func (a *analysis) requeueGuard(info *types.Info, n ast.Node, kind *types.Named)
 				g = max(g, guardOther)
 			}
 		case *ast.RangeStmt:
-			if child == ast.Node(p.Body) {
+			if child == ast.Node(p.Body) && !a.rangesOnce(info, p, fn) {
 				g = max(g, guardOther)
 			}
 		case *ast.CommClause:
@@ -197,6 +201,31 @@ func isLocalValue(info *types.Info, e ast.Expr) bool {
 		return isLocalValue(info, x.X)
 	case *ast.SelectorExpr:
 		return isLocalValue(info, x.X)
+	}
+	return false
+}
+
+// rangesOnce reports whether a range loop of fn runs its body at least
+// once: it ranges over a slice literal with elements, or over a parameter
+// of fn that every call of fn hands such a slice (nonEmpty).
+func (a *analysis) rangesOnce(info *types.Info, rs *ast.RangeStmt, fn *ssa.Function) bool {
+	switch x := ast.Unparen(rs.X).(type) {
+	case *ast.CompositeLit:
+		t := info.TypeOf(x)
+		if t == nil {
+			return false
+		}
+		_, slice := t.Underlying().(*types.Slice)
+		return slice && len(x.Elts) > 0
+	case *ast.Ident:
+		if fn == nil {
+			return false
+		}
+		for _, p := range fn.Params {
+			if p.Object() != nil && p.Object() == info.Uses[x] {
+				return a.nonEmpty(p, 0)
+			}
+		}
 	}
 	return false
 }

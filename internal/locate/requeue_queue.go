@@ -85,7 +85,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 					// the sync path a test of something else is a wait on
 					// it; the worker's own re-add under such a test (the
 					// delay the sync asked for) is the interval.
-					switch a.requeueGuard(info, c.expr, kind) {
+					switch a.requeueGuard(info, c.expr, kind, fn) {
 					case guardError:
 						s.Class = ClassRetryAfterFailure
 						retries = append(retries, s)

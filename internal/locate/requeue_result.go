@@ -371,7 +371,7 @@ func (a *analysis) returns(fn *ssa.Function, sc scope, w *retWalk, out *[]retSit
 	}
 	info := a.infoAt(b.Pos())
 	a.walkReturns(info, b, scope{terminal: sc.terminal}, func(r *ast.ReturnStmt, rs scope) {
-		rs.guard = max(sc.guard, a.requeueGuard(info, r, w.kind))
+		rs.guard = max(sc.guard, a.requeueGuard(info, r, w.kind, fn))
 		a.classifyReturn(fn, info, r, rs, w, out)
 	})
 }

@@ -131,7 +131,7 @@ func (a *analysis) timerCall(fn *ssa.Function, ci ssa.CallInstruction, obj *type
 		s.Note = fmt.Sprintf("sets the delay of a timer (%s:%d) whose callback adds the key to the workqueue again (%s:%d)", timer.File, timer.Line, queue.File, queue.Line)
 		e := a.callExprAt(arm.fn, arm.ci)
 		if info := a.infoAt(posOf(arm.fn)); e != nil && info != nil && !worker[arm.fn] {
-			switch a.requeueGuard(info, e, kind) {
+			switch a.requeueGuard(info, e, kind, arm.fn) {
 			case guardError:
 				s.Class = ClassRetryAfterFailure
 			case guardOther:

@@ -124,7 +124,7 @@ func (a *analysis) resultStores(b *flowBody, e ast.Expr, kind *types.Named, out 
 			if tv.Value != nil && constant.Sign(tv.Value) <= 0 {
 				continue
 			}
-			out.guard = max(out.guard, a.requeueGuard(b.info, st.value, kind))
+			out.guard = max(out.guard, a.requeueGuard(b.info, st.value, kind, a.bySyntax[b.decl]))
 			if out.after == nil {
 				out.after, out.interval = st.value, namedBy(b.info, st.value)
 				out.afterIn = a.bySyntax[b.decl]
