@@ -42,6 +42,11 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	// unreadOpts are the priority queue's adds whose options are not read:
 	// each may be rate-limited or delayed.
 	var unreadOpts []string
+	// syncDelays are the worker's AddAfter calls that wait the delay the
+	// sync returned (a field of its result): the sync's returns say which
+	// requeue each is; shape is that result's type.
+	var syncDelays []Site
+	var shape resultShape
 	worker := map[*ssa.Function]bool{}
 	scan := func(fn *ssa.Function) {
 		info := a.infoAt(posOf(fn))
@@ -78,6 +83,13 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 			case RoleQueueAddAfter:
 				s := a.site(c.expr.Lparen)
 				s.Class = ClassSuccessInterval
+				if sh, ok := a.syncResultDelay(f, fn, info, c); ok && worker[fn] {
+					shape = sh
+					s.Class = ""
+					s.Note = "the worker adds the key again after the delay the sync returned: which requeue that is, the sync's return that set it says"
+					syncDelays = append(syncDelays, s)
+					continue
+				}
 				if info != nil {
 					// What the conditions around the call test says what
 					// it waits on (as for a returned RequeueAfter): a
@@ -123,6 +135,18 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 			scan(fn) // the worker itself is the entry of a worker that reads the object
 		}
 	}
+	// The delays the sync returns: its returns, classified as a
+	// reconciler's are, are the requeues the worker's AddAfter makes.
+	var fromSync *requeues
+	if len(syncDelays) > 0 {
+		fromSync = a.shapedRequeues(f, kind, shape)
+		for _, s := range fromSync.onError.Sites {
+			if s.Class == ClassRetryAfterFailure {
+				s.Primary = false
+				retries = append(retries, s)
+			}
+		}
+	}
 	if f.handoff.IsValid() {
 		if i := a.mainWorkFailure(workCalls); i > 0 {
 			rateLimited[0], rateLimited[i] = rateLimited[i], rateLimited[0]
@@ -156,6 +180,20 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 		errRow = none("not settled: " + strings.Join(unreadOpts, "; "))
 	}
 	unsettledAt = append(unsettledAt, unreadOpts...)
+	if fromSync != nil && len(after) == 0 {
+		if _, ok := fromSync.onSuccess.Primary(); ok {
+			out.success = fromSync.success
+			out.onError, out.onSuccess = errRow, Row{Sites: append(slices.Clone(fromSync.onSuccess.Sites), syncDelays...)}
+			return out
+		}
+		if strings.HasPrefix(fromSync.onSuccess.None, "not settled") {
+			at := syncDelays[0]
+			out.onError, out.onSuccess = errRow, Row{Sites: syncDelays, None: fmt.Sprintf("%s; the worker's AddAfter at %s:%d waits the delay the sync returns", fromSync.onSuccess.None, at.File, at.Line)}
+			return out
+		}
+		// No return of the sync sets the delay: the worker's AddAfter
+		// never runs after a success.
+	}
 	if len(after) == 0 {
 		// A delayed add through a timer (tree's own or a clock's).
 		t := a.timerRequeues(fns, reach, kind)
@@ -202,6 +240,85 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	out.onError, out.onSuccess = errRow, noneAfter(reason,
 		fmt.Sprintf("AddAfter on the workqueue in the worker and the %d functions reachable from %s, and in the bodies of the dependency functions they hand the queue to", len(reach.Funcs()), a.funcName(f.entry)))
 	return out
+}
+
+// syncResultDelay reports whether a worker's AddAfter waits a delay the
+// sync returned: its delay is a field of a variable of the worker's that
+// only a call running the sync (the entry) defines, as its first result
+// (out, err := sync(key); …; queue.AddAfter(key, out.Delay)). The shape
+// is that result's type, the field its duration; the bool field the
+// worker tests before an AddRateLimited, when there is one, is its
+// immediate requeue.
+func (a *analysis) syncResultDelay(f *found, fn *ssa.Function, info *types.Info, c call) (resultShape, bool) {
+	if info == nil || c.delay == nil || f.entry == nil {
+		return resultShape{}, false
+	}
+	sel, ok := ast.Unparen(c.delay).(*ast.SelectorExpr)
+	if !ok {
+		return resultShape{}, false
+	}
+	if s := info.Selections[sel]; s == nil || s.Kind() != types.FieldVal {
+		return resultShape{}, false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return resultShape{}, false
+	}
+	v := varOf(info, id)
+	b := body(fn)
+	if v == nil || b == nil {
+		return resultShape{}, false
+	}
+	def := onlyCallDef(info, b, v)
+	if def == nil {
+		return resultShape{}, false
+	}
+	if dc := a.makeCall(info, def, fn); !slices.Contains(dc.own, f.entry) {
+		return resultShape{}, false
+	}
+	field, _ := info.Selections[sel].Obj().(*types.Var)
+	typ := typeKey(v.Type())
+	if field == nil || typ == "" {
+		return resultShape{}, false
+	}
+	shape := resultShape{typ: typ, after: fieldKey(field, v.Type())}
+	// The bool field the worker tests right before an AddRateLimited.
+	ast.Inspect(b, func(n ast.Node) bool {
+		var cond ast.Expr
+		var list []ast.Stmt
+		switch n := n.(type) {
+		case *ast.CaseClause:
+			if len(n.List) == 1 {
+				cond, list = n.List[0], n.Body
+			}
+		case *ast.IfStmt:
+			cond, list = n.Cond, n.Body.List
+		}
+		cs, ok := ast.Unparen(cond).(*ast.SelectorExpr)
+		if !ok || len(list) == 0 {
+			return true
+		}
+		if x, ok := ast.Unparen(cs.X).(*ast.Ident); !ok || varOf(info, x) != v {
+			return true
+		}
+		es, ok := list[0].(*ast.ExprStmt)
+		if !ok {
+			return true
+		}
+		ce, ok := es.X.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if rc := a.makeCall(info, ce, fn); rc.known && rc.fact.Role == RoleQueueAddRateLimited {
+			if fv, ok := info.Selections[cs]; ok && fv.Kind() == types.FieldVal {
+				if bv, ok := fv.Obj().(*types.Var); ok {
+					shape.requeue = fieldKey(bv, v.Type())
+				}
+			}
+		}
+		return true
+	})
+	return shape, true
 }
 
 // depRequeueDepth bounds how deep the bodies of dependency functions are
