@@ -90,6 +90,7 @@ var fixtures = []string{
 	"unregistered",
 	"optengine",
 	"resultworker",
+	"eventkinds",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
