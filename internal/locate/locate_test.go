@@ -91,6 +91,7 @@ var fixtures = []string{
 	"optengine",
 	"resultworker",
 	"eventkinds",
+	"driftresult",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
