@@ -92,6 +92,7 @@ var fixtures = []string{
 	"resultworker",
 	"eventkinds",
 	"driftresult",
+	"finsetter",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
