@@ -47,6 +47,8 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	// requeue each is; shape is that result's type.
 	var syncDelays []Site
 	var shape resultShape
+	// rateLimitedAt are the calls of rateLimited, in order.
+	var rateLimitedAt []rateLimitedCall
 	worker := map[*ssa.Function]bool{}
 	scan := func(fn *ssa.Function) {
 		info := a.infoAt(posOf(fn))
@@ -79,6 +81,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 					continue
 				}
 				rateLimited = append(rateLimited, s)
+				rateLimitedAt = append(rateLimitedAt, rateLimitedCall{info, c.expr})
 				workCalls = append(workCalls, queueCall{fn, c.expr.Pos(), false})
 			case RoleQueueAddAfter:
 				s := a.site(c.expr.Lparen)
@@ -138,6 +141,24 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	// The delays the sync returns: its returns, classified as a
 	// reconciler's are, are the requeues the worker's AddAfter makes.
 	var fromSync *requeues
+	if len(syncDelays) > 0 && shape.requeue != "" && len(rateLimitedAt) == len(rateLimited) {
+		// The worker's AddRateLimited under a test of the result's
+		// requeue field is the immediate requeue the sync asked for,
+		// not the failure's: it goes last, classed so.
+		var failed, immediate []Site
+		for i, s := range rateLimited {
+			if a.underField(rateLimitedAt[i].info, rateLimitedAt[i].expr, shape.requeue) {
+				s.Class = ClassImmediate
+				s.Note = "the sync asked for the key back at once (its result's requeue field)"
+				immediate = append(immediate, s)
+				continue
+			}
+			failed = append(failed, s)
+		}
+		if len(failed) > 0 {
+			rateLimited = append(failed, immediate...)
+		}
+	}
 	if len(syncDelays) > 0 {
 		fromSync = a.shapedRequeues(f, kind, shape)
 		for _, s := range fromSync.onError.Sites {
@@ -242,6 +263,39 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	return out
 }
 
+// rateLimitedCall is a call of AddRateLimited and the types of its file.
+type rateLimitedCall struct {
+	info *types.Info
+	expr *ast.CallExpr
+}
+
+// underField reports whether the conditions around a call (the case
+// clause or the if that holds it, in its function) test a field (by its
+// fieldKey) of a value.
+func (a *analysis) underField(info *types.Info, call *ast.CallExpr, field string) bool {
+	for _, n := range a.path(call.Pos(), call.End()) {
+		var conds []ast.Expr
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return false
+		case *ast.CaseClause:
+			conds = n.List
+		case *ast.IfStmt:
+			conds = []ast.Expr{n.Cond}
+		}
+		for _, c := range conds {
+			if sel, ok := ast.Unparen(c).(*ast.SelectorExpr); ok {
+				if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
+					if v, ok := s.Obj().(*types.Var); ok && fieldKey(v, s.Recv()) == field {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
 // syncResultDelay reports whether a worker's AddAfter waits a delay the
 // sync returned: its delay is a field of a variable of the worker's that
 // only a call running the sync (the entry) defines, as its first result
@@ -318,6 +372,10 @@ func (a *analysis) syncResultDelay(f *found, fn *ssa.Function, info *types.Info,
 		}
 		return true
 	})
+	if a.shapes == nil {
+		a.shapes = map[string]resultShape{}
+	}
+	a.shapes[shape.typ] = shape
 	return shape, true
 }
 
