@@ -18,10 +18,13 @@ import (
 
 // analysis holds the indexes every locator shares for one tree.
 type analysis struct {
-	tree  *load.Tree
-	prog  *callgraph.Program
-	cite  *cite.Citer
-	files map[string]fileInfo // own file name -> syntax and types
+	// shapes are the result types of the tree's own that a client-go
+	// worker reads after its sync, by typeKey (syncResultDelay).
+	shapes map[string]resultShape
+	tree   *load.Tree
+	prog   *callgraph.Program
+	cite   *cite.Citer
+	files  map[string]fileInfo // own file name -> syntax and types
 	// decls maps an own function object to its declaration.
 	decls map[*types.Func]*ast.FuncDecl
 	// bySyntax maps a FuncDecl or FuncLit to its SSA function.

@@ -106,7 +106,7 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 		return condTarget{off: true}, false
 	}
 	if i := r.b.paramIndex(v); i >= 0 {
-		if !r.b.dep && types.IsInterface(v.Type()) {
+		if !r.b.dep && r.mayBeKind(v.Type()) {
 			// A helper taking any object (conditions.Setter,
 			// client.Object): on this reconcile path it is handed the
 			// primary object, unless its callers say otherwise.
@@ -154,7 +154,7 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 		// Read from another conditions list of the object.
 		return condTarget{off: true}, false
 	}
-	if !r.b.dep && types.IsInterface(v.Type()) {
+	if !r.b.dep && r.mayBeKind(v.Type()) {
 		return condTarget{t: -1, via: r.paramOf(id)}, true
 	}
 	// A local the syntax above does not lead from (a tuple's second
@@ -284,6 +284,40 @@ func (r *condReader) paramOf(e ast.Expr) objParam {
 			}
 		}
 		return objParam{}
+	}
+}
+
+// mayBeKind reports whether t is an interface the primary object, or a
+// part of it on the way to its conditions (its Status), may be held in:
+// one such a type (or a pointer to it) implements, or any interface when
+// no primary type is known. A clientset or a lister held in an interface
+// (a kubernetes.Interface a helper is handed, the receiver a client call
+// is made on) holds none of them.
+func (r *condReader) mayBeKind(t types.Type) bool {
+	if t == nil || !types.IsInterface(t) {
+		return false
+	}
+	if r.f.kind == nil {
+		return true
+	}
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok {
+		return true
+	}
+	var cur types.Type = r.f.kind
+	for i := 0; ; i++ {
+		if types.Implements(cur, iface) || types.Implements(types.NewPointer(cur), iface) {
+			return true
+		}
+		if i >= len(r.f.condPath) {
+			return false
+		}
+		f, _, _ := types.LookupFieldOrMethod(cur, true, r.f.kind.Obj().Pkg(), r.f.condPath[i])
+		v, isVar := f.(*types.Var)
+		if !isVar || !v.IsField() {
+			return false
+		}
+		cur = deref(v.Type())
 	}
 }
 

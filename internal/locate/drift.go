@@ -235,6 +235,21 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 				}
 				found = a.predicateCompares(c.own[0], kind, depth+1, handed)
 			}
+		case *ast.SelectorExpr:
+			// A bool field of what a comparison helper returned
+			// (cmp := c.compareWith(desired); !cmp.match).
+			if depth < 2 {
+				if call, callee := a.comparisonResult(info, body, e); callee != nil {
+					handed := map[*types.Var]bool{}
+					params := callee.Signature.Params()
+					for i, arg := range call.Args {
+						if i < params.Len() && live(arg) {
+							handed[params.At(i)] = true
+						}
+					}
+					found = a.predicateCompares(callee, kind, depth+1, handed)
+				}
+			}
 		case *ast.BinaryExpr:
 			if e.Op != token.EQL && e.Op != token.NEQ {
 				return true
@@ -257,6 +272,42 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 		return !found
 	})
 	return found
+}
+
+// comparisonResult reads a selector of a bool field of a local variable
+// that a call of one of the tree's functions returning a struct (or a
+// pointer to one) that is no object defines, once: the result of a
+// comparison helper, whose fields say how two states differ. It returns
+// the call and the function, which reads what it compares through what it
+// is handed, its receiver or what its closure captures; nil otherwise.
+func (a *analysis) comparisonResult(info *types.Info, body *ast.BlockStmt, e *ast.SelectorExpr) (*ast.CallExpr, *ssa.Function) {
+	sel := info.Selections[e]
+	if sel == nil || sel.Kind() != types.FieldVal {
+		return nil, nil
+	}
+	if b, ok := sel.Obj().Type().Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
+		return nil, nil
+	}
+	id, ok := ast.Unparen(e.X).(*ast.Ident)
+	if !ok {
+		return nil, nil
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.IsField() || IsObjectPointer(v.Type()) {
+		return nil, nil
+	}
+	if _, isStruct := deref(v.Type()).Underlying().(*types.Struct); !isStruct {
+		return nil, nil
+	}
+	call := onlyCallDef(info, body, v)
+	if call == nil {
+		return nil, nil
+	}
+	c := a.makeCall(info, call, nil)
+	if c.known || len(c.own) != 1 {
+		return nil, nil
+	}
+	return call, c.own[0]
 }
 
 // localBool is the local bool variable an identifier uses, or nil.

@@ -113,6 +113,18 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 					adds = append(adds, op)
 				} else if v, vinfo, in, ok := a.flowAdded(fns, fn, n.Rhs[0]); ok {
 					op.value, op.info, op.in = v, vinfo, in
+					if outermost(in) != outermost(fn) {
+						// A list a caller built and handed to a setter
+						// (SetFinalizer(obj, append(list, X))): the
+						// finalizer enters the list there. The setter's
+						// other callers may hand it lists without one.
+						op.pos = v.Pos()
+						rm := a.callerRemovals(fns, fn, n.Rhs[0])
+						if len(rm) == 0 {
+							rm = []finOp{{pos: n.Pos(), info: info, in: fn, whole: true}}
+						}
+						removes = append(removes, rm...)
+					}
 					adds = append(adds, op)
 				} else {
 					op.value = a.removedValue(info, n)

@@ -2,6 +2,7 @@ package locate
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -66,6 +67,11 @@ func (a *analysis) newElement(fl *flowEngine, fns []*ssa.Function, fn *ssa.Funct
 		if tv, ok := v.b.info.Types[v.e]; ok && tv.Value != nil {
 			return v.e, v.b.info, fn, true
 		}
+		if _, _, fixed := a.fixedString(v.b.info, v.e); fixed {
+			// A package variable nothing writes after its constant
+			// initialiser: that constant.
+			return v.e, v.b.info, fn, true
+		}
 		if v.b.decl != b.decl {
 			continue
 		}
@@ -111,6 +117,73 @@ func (a *analysis) callerElements(fl *flowEngine, fns []*ssa.Function, fn *ssa.F
 		}
 	}
 	return nil, nil, nil, false
+}
+
+// callerRemovals reads a finalizer list that a setter (fn, or a closure
+// of it) sets whole from its parameter (obj.Finalizers = list): the
+// lists its callers in fns hand it that a call of one of the tree's
+// functions, handed a finalizer constant (or a package variable fixed to
+// one) and no append of it, computes (without(obj.Finalizers, X)): each
+// is a removal of that finalizer, at that call.
+func (a *analysis) callerRemovals(fns []*ssa.Function, fn *ssa.Function, rhs ast.Expr) []finOp {
+	b := a.flowBodyOf(fn)
+	if b == nil {
+		return nil
+	}
+	fl := &flowEngine{a: a}
+	var out []finOp
+	seen := map[token.Pos]bool{}
+	for _, v := range fl.values(b, rhs) {
+		if v.b == nil || v.param < 0 || v.b.decl != b.decl {
+			continue
+		}
+		for _, caller := range fns {
+			for _, c := range a.callsIn(caller) {
+				if !slices.Contains(c.own, outermost(fn)) {
+					continue
+				}
+				cb := a.flowBodyOf(caller)
+				if cb == nil {
+					continue
+				}
+				args := a.callArgs(cb.info, c.expr, v.b)
+				if v.param >= len(args) {
+					continue
+				}
+				if len(v.path) > 0 {
+					continue
+				}
+				// The list handed, or the call a local handed holds.
+				arg := ast.Unparen(args[v.param])
+				if id, ok := arg.(*ast.Ident); ok {
+					if lv, ok := cb.info.Uses[id].(*types.Var); ok && !lv.IsField() {
+						if def := onlyCallDef(cb.info, body(caller), lv); def != nil {
+							arg = def
+						}
+					}
+				}
+				ce, ok := arg.(*ast.CallExpr)
+				if !ok || seen[ce.Pos()] {
+					continue
+				}
+				if _, isAppend := appended(cb.info, ce); isAppend || len(a.makeCall(cb.info, ce, caller).own) == 0 {
+					continue
+				}
+				for _, x := range ce.Args {
+					if !stringTyped(cb.info.TypeOf(x)) {
+						continue
+					}
+					_, _, fixed := a.fixedString(cb.info, x)
+					if tv, ok := cb.info.Types[x]; fixed || ok && tv.Value != nil {
+						seen[ce.Pos()] = true
+						out = append(out, finOp{pos: ce.Pos(), value: x, info: cb.info, in: caller})
+						break
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // outermost is the function declaring fn (fn itself, or the function

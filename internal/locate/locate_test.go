@@ -89,6 +89,10 @@ var fixtures = []string{
 	"priorityworker",
 	"unregistered",
 	"optengine",
+	"resultworker",
+	"eventkinds",
+	"driftresult",
+	"finsetter",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

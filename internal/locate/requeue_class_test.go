@@ -24,6 +24,9 @@ func TestRequeueClasses(t *testing.T) {
 		{"requeuehelpers", "BuilderReconciler", locate.RowRequeueError, locate.ClassErrorBackoff},
 		{"requeuehelpers", "PhaseReconciler", locate.RowRequeueSuccess, locate.ClassSuccessInterval},
 		{"requeuehelpers", "PhaseReconciler", locate.RowRequeueError, locate.ClassErrorBackoff},
+		{"resultworker", "ConfigMapChecker", locate.RowRequeueSuccess, locate.ClassDependencyWait},
+		{"resultworker", "SecretRefresher", locate.RowRequeueSuccess, locate.ClassSuccessInterval},
+		{"resultworker", "SecretRefresher", locate.RowRequeueError, locate.ClassErrorBackoff},
 	}
 	for _, c := range cases {
 		t.Run(c.fixture+"/"+c.ctrl+"/"+c.row, func(t *testing.T) {

@@ -18,6 +18,12 @@ import (
 // or may not see (under a condition) leaves the result not settled.
 func (a *analysis) classifyBare(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, sc scope, w *retWalk, out *[]retSite) {
 	idents := namedResults(fn)
+	if w.shape != crResult && len(idents) == 2 && typeKey(info.TypeOf(idents[0])) == w.shape.typ {
+		// Named results of a result type of the tree's own: what they
+		// hold at a bare return is not followed; the class is unknown.
+		*out = append(*out, retSite{pos: s.Pos(), in: fn, ret: s, at: s, opaque: idents[0], note: "a bare return of named results of " + w.shape.typ + ", which ctrlcmp does not follow", via: slices.Clone(w.via)})
+		return
+	}
 	if len(idents) != 2 || typeKey(info.TypeOf(idents[0])) != typeResult {
 		return
 	}

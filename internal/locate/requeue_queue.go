@@ -42,6 +42,13 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	// unreadOpts are the priority queue's adds whose options are not read:
 	// each may be rate-limited or delayed.
 	var unreadOpts []string
+	// syncDelays are the worker's AddAfter calls that wait the delay the
+	// sync returned (a field of its result): the sync's returns say which
+	// requeue each is; shape is that result's type.
+	var syncDelays []Site
+	var shape resultShape
+	// rateLimitedAt are the calls of rateLimited, in order.
+	var rateLimitedAt []rateLimitedCall
 	worker := map[*ssa.Function]bool{}
 	scan := func(fn *ssa.Function) {
 		info := a.infoAt(posOf(fn))
@@ -74,10 +81,18 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 					continue
 				}
 				rateLimited = append(rateLimited, s)
+				rateLimitedAt = append(rateLimitedAt, rateLimitedCall{info, c.expr})
 				workCalls = append(workCalls, queueCall{fn, c.expr.Pos(), false})
 			case RoleQueueAddAfter:
 				s := a.site(c.expr.Lparen)
 				s.Class = ClassSuccessInterval
+				if sh, ok := a.syncResultDelay(f, fn, info, c); ok && worker[fn] {
+					shape = sh
+					s.Class = ""
+					s.Note = "the worker adds the key again after the delay the sync returned: which requeue that is, the sync's return that set it says"
+					syncDelays = append(syncDelays, s)
+					continue
+				}
 				if info != nil {
 					// What the conditions around the call test says what
 					// it waits on (as for a returned RequeueAfter): a
@@ -123,6 +138,36 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 			scan(fn) // the worker itself is the entry of a worker that reads the object
 		}
 	}
+	// The delays the sync returns: its returns, classified as a
+	// reconciler's are, are the requeues the worker's AddAfter makes.
+	var fromSync *requeues
+	if len(syncDelays) > 0 && shape.requeue != "" && len(rateLimitedAt) == len(rateLimited) {
+		// The worker's AddRateLimited under a test of the result's
+		// requeue field is the immediate requeue the sync asked for,
+		// not the failure's: it goes last, classed so.
+		var failed, immediate []Site
+		for i, s := range rateLimited {
+			if a.underField(rateLimitedAt[i].info, rateLimitedAt[i].expr, shape.requeue) {
+				s.Class = ClassImmediate
+				s.Note = "the sync asked for the key back at once (its result's requeue field)"
+				immediate = append(immediate, s)
+				continue
+			}
+			failed = append(failed, s)
+		}
+		if len(failed) > 0 {
+			rateLimited = append(failed, immediate...)
+		}
+	}
+	if len(syncDelays) > 0 {
+		fromSync = a.shapedRequeues(f, kind, shape)
+		for _, s := range fromSync.onError.Sites {
+			if s.Class == ClassRetryAfterFailure {
+				s.Primary = false
+				retries = append(retries, s)
+			}
+		}
+	}
 	if f.handoff.IsValid() {
 		if i := a.mainWorkFailure(workCalls); i > 0 {
 			rateLimited[0], rateLimited[i] = rateLimited[i], rateLimited[0]
@@ -151,10 +196,19 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 			return true
 		})
 	}
+	// The worker's re-add of the delay the sync returned decides, with no
+	// other AddAfter, when a return of the sync sets that delay or one may
+	// (not settled); when none does, the worker's AddAfter never runs
+	// after a success.
+	syncDecides := false
+	if fromSync != nil && len(after) == 0 {
+		_, ok := fromSync.onSuccess.Primary()
+		syncDecides = ok || strings.HasPrefix(fromSync.onSuccess.None, "not settled")
+	}
 	// With no AddAfter, a delayed add through a timer (the tree's own or
 	// a clock's): the calls that set its delay are read as AddAfter calls.
 	var support []Site
-	if len(after) == 0 {
+	if len(after) == 0 && !syncDecides {
 		t := a.timerRequeues(fns, reach, kind)
 		unsettledAt = append(unsettledAt, t.unsettled...)
 		for _, d := range t.arms {
@@ -174,6 +228,16 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 		errRow = none("not settled: " + strings.Join(unreadOpts, "; "))
 	}
 	unsettledAt = append(unsettledAt, unreadOpts...)
+	if syncDecides {
+		if _, ok := fromSync.onSuccess.Primary(); ok {
+			out.success = fromSync.success
+			out.onError, out.onSuccess = errRow, Row{Sites: append(slices.Clone(fromSync.onSuccess.Sites), syncDelays...)}
+			return out
+		}
+		at := syncDelays[0]
+		out.onError, out.onSuccess = errRow, Row{Sites: syncDelays, None: fmt.Sprintf("%s; the worker's AddAfter at %s:%d waits the delay the sync returns", fromSync.onSuccess.None, at.File, at.Line)}
+		return out
+	}
 	if len(after) > 0 {
 		// The interval, else a wait on something else: the final success
 		// return then does not requeue.
@@ -204,6 +268,122 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	out.onError, out.onSuccess = errRow, noneAfter(reason,
 		fmt.Sprintf("AddAfter on the workqueue in the worker and the %d functions reachable from %s, and in the bodies of the dependency functions they hand the queue to", len(reach.Funcs()), a.funcName(f.entry)))
 	return out
+}
+
+// rateLimitedCall is a call of AddRateLimited and the types of its file.
+type rateLimitedCall struct {
+	info *types.Info
+	expr *ast.CallExpr
+}
+
+// underField reports whether the conditions around a call (the case
+// clause or the if that holds it, in its function) test a field (by its
+// fieldKey) of a value.
+func (a *analysis) underField(info *types.Info, call *ast.CallExpr, field string) bool {
+	for _, n := range a.path(call.Pos(), call.End()) {
+		var conds []ast.Expr
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return false
+		case *ast.CaseClause:
+			conds = n.List
+		case *ast.IfStmt:
+			conds = []ast.Expr{n.Cond}
+		}
+		for _, c := range conds {
+			if sel, ok := ast.Unparen(c).(*ast.SelectorExpr); ok {
+				if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
+					if v, ok := s.Obj().(*types.Var); ok && fieldKey(v, s.Recv()) == field {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// syncResultDelay reports whether a worker's AddAfter waits a delay the
+// sync returned: its delay is a field of a variable of the worker's that
+// only a call running the sync (the entry) defines, as its first result
+// (out, err := sync(key); …; queue.AddAfter(key, out.Delay)). The shape
+// is that result's type, the field its duration; the bool field the
+// worker tests before an AddRateLimited, when there is one, is its
+// immediate requeue.
+func (a *analysis) syncResultDelay(f *found, fn *ssa.Function, info *types.Info, c call) (resultShape, bool) {
+	if info == nil || c.delay == nil || f.entry == nil {
+		return resultShape{}, false
+	}
+	sel, ok := ast.Unparen(c.delay).(*ast.SelectorExpr)
+	if !ok {
+		return resultShape{}, false
+	}
+	if s := info.Selections[sel]; s == nil || s.Kind() != types.FieldVal {
+		return resultShape{}, false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return resultShape{}, false
+	}
+	v := varOf(info, id)
+	b := body(fn)
+	if v == nil || b == nil {
+		return resultShape{}, false
+	}
+	def := onlyCallDef(info, b, v)
+	if def == nil {
+		return resultShape{}, false
+	}
+	if dc := a.makeCall(info, def, fn); !slices.Contains(dc.own, f.entry) {
+		return resultShape{}, false
+	}
+	field, _ := info.Selections[sel].Obj().(*types.Var)
+	typ := typeKey(v.Type())
+	if field == nil || typ == "" {
+		return resultShape{}, false
+	}
+	shape := resultShape{typ: typ, after: fieldKey(field, v.Type())}
+	// The bool field the worker tests right before an AddRateLimited.
+	ast.Inspect(b, func(n ast.Node) bool {
+		var cond ast.Expr
+		var list []ast.Stmt
+		switch n := n.(type) {
+		case *ast.CaseClause:
+			if len(n.List) == 1 {
+				cond, list = n.List[0], n.Body
+			}
+		case *ast.IfStmt:
+			cond, list = n.Cond, n.Body.List
+		}
+		cs, ok := ast.Unparen(cond).(*ast.SelectorExpr)
+		if !ok || len(list) == 0 {
+			return true
+		}
+		if x, ok := ast.Unparen(cs.X).(*ast.Ident); !ok || varOf(info, x) != v {
+			return true
+		}
+		es, ok := list[0].(*ast.ExprStmt)
+		if !ok {
+			return true
+		}
+		ce, ok := es.X.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if rc := a.makeCall(info, ce, fn); rc.known && rc.fact.Role == RoleQueueAddRateLimited {
+			if fv, ok := info.Selections[cs]; ok && fv.Kind() == types.FieldVal {
+				if bv, ok := fv.Obj().(*types.Var); ok {
+					shape.requeue = fieldKey(bv, v.Type())
+				}
+			}
+		}
+		return true
+	})
+	if a.shapes == nil {
+		a.shapes = map[string]resultShape{}
+	}
+	a.shapes[shape.typ] = shape
+	return shape, true
 }
 
 // depRequeueDepth bounds how deep the bodies of dependency functions are

@@ -67,15 +67,17 @@ type retHop struct {
 // the function being walked.
 type retWalk struct {
 	kind *types.Named
-	seen map[*ssa.Function]scope
-	via  []retHop
+	// shape is the type of the results walked and its fields.
+	shape resultShape
+	seen  map[*ssa.Function]scope
+	via   []retHop
 	// pair marks the next hop as a return of a call's tested pair.
 	pair bool
 }
 
 // newRetWalk starts a walk of the returns of a reconciler of kind.
 func newRetWalk(kind *types.Named) *retWalk {
-	return &retWalk{kind: kind, seen: map[*ssa.Function]scope{}}
+	return &retWalk{kind: kind, shape: crResult, seen: map[*ssa.Function]scope{}}
 }
 
 // walked names the functions the walk read.
@@ -123,12 +125,23 @@ func (r *retSite) afterFn() *ssa.Function {
 // controller-runtime reconciler, following returns that hand back a helper's
 // result.
 func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
+	return a.shapedRequeues(f, kind, crResult)
+}
+
+// shapedRequeues is resultRequeues for an entry whose results are of the
+// given shape (a client-go sync returning a result of the tree's own type
+// that its worker turns into queue calls).
+func (a *analysis) shapedRequeues(f *found, kind *types.Named, shape resultShape) *requeues {
 	out := &requeues{}
 	var rets []retSite
 	w := newRetWalk(kind)
+	w.shape = shape
 	a.returns(f.entry, scope{}, w, &rets)
 	rets = lastWalk(rets)
 	searched := fmt.Sprintf("the returns of %s (the entry and the functions whose results it hands back), and the named results its deferred functions assign: a reconcile.Result that may hold RequeueAfter or Requeue, with the error each is returned with", funcNames(w.walked()))
+	if shape != crResult {
+		searched = fmt.Sprintf("the returns of %s (the entry and the functions whose results it hands back): a %s whose delay the worker waits before it adds the key again, with the error each is returned with", funcNames(w.walked()), shape.typ)
+	}
 	rets = append(rets, a.deferredResults(f.entry, kind)...)
 	// A failure path that requeues after a setting of the controller's own
 	// (a field of the reconciler) that it also waits on dependencies with
@@ -381,6 +394,12 @@ func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.Ret
 	case 0:
 		a.classifyBare(fn, info, s, sc, w, out)
 	case 1:
+		if res, errE, ok := a.passedThrough(fn, info, s.Results[0]); ok {
+			// return wrap(ctrl.Result{…}, err): the wrapper hands back
+			// what it is handed, so the return is classified here.
+			a.classifyPair(fn, info, s, s, res, errE, sc, w, out)
+			return
+		}
 		a.followResults(fn, info, s, s.Results[0], sc, w, out)
 	case 2:
 		if sc.guard != guardError && a.followPairOf(fn, info, s, s, s.Results, sc, w, out) {
@@ -441,7 +460,7 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	var rv resultValue
 	if res != nil {
 		var ok bool
-		if rv, ok = a.resultValue(fn, res, w.kind); !ok {
+		if rv, ok = a.shapedValue(fn, res, w.kind, w.shape); !ok {
 			*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: rv.opaque, copyOpen: rv.copyOpen, via: via})
 			return
 		}
@@ -500,6 +519,82 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		class = ClassImmediate
 	}
 	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, ret: s, at: at, afterWork: afterWork, via: via})
+}
+
+// passedThrough reads a call of a function of the tree's that hands back
+// the two arguments it is handed, unchanged, on every return (a wrapper
+// every return of a reconcile goes through: return wrap(res, err)): the
+// call's result and error arguments. ok is false for any other expression.
+func (a *analysis) passedThrough(fn *ssa.Function, info *types.Info, e ast.Expr) (res, errE ast.Expr, ok bool) {
+	ce, isCall := ast.Unparen(e).(*ast.CallExpr)
+	if !isCall {
+		return nil, nil, false
+	}
+	c := a.makeCall(info, ce, fn)
+	if c.known || len(c.own) != 1 || ce.Ellipsis.IsValid() {
+		return nil, nil, false
+	}
+	callee := c.own[0]
+	sig := callee.Signature
+	if sig.Results().Len() != 2 || sig.Params().Len() != len(ce.Args) {
+		return nil, nil, false
+	}
+	decl, _ := callee.Syntax().(*ast.FuncDecl)
+	if decl == nil || decl.Body == nil {
+		return nil, nil, false
+	}
+	cinfo := a.infoAt(decl.Pos())
+	if cinfo == nil {
+		return nil, nil, false
+	}
+	// Which parameter each result is, the same on every return; and no
+	// parameter is assigned to.
+	idx := [2]int{-1, -1}
+	params := map[types.Object]int{}
+	for i := 0; i < sig.Params().Len(); i++ {
+		params[sig.Params().At(i)] = i
+	}
+	ok = true
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if id, isID := ast.Unparen(l).(*ast.Ident); isID {
+					if _, p := params[cinfo.ObjectOf(id)]; p {
+						ok = false
+					}
+				}
+			}
+		case *ast.ReturnStmt:
+			if len(n.Results) != 2 {
+				ok = false
+				return false
+			}
+			for i, r := range n.Results {
+				id, isID := ast.Unparen(r).(*ast.Ident)
+				if !isID {
+					ok = false
+					return false
+				}
+				p, isParam := params[cinfo.ObjectOf(id)]
+				if !isParam || idx[i] >= 0 && idx[i] != p {
+					ok = false
+					return false
+				}
+				idx[i] = p
+			}
+		}
+		return true
+	})
+	if !ok || idx[0] < 0 || idx[1] < 0 {
+		return nil, nil, false
+	}
+	return ce.Args[idx[0]], ce.Args[idx[1]], true
 }
 
 // copiedResultCall is the call whose result's RequeueAfter the expression

@@ -36,39 +36,58 @@ type resultValue struct {
 	copyOpen bool
 }
 
+// resultShape is a type a reconcile function returns to say when its key
+// comes back, and the fields that say it: controller-runtime's
+// reconcile.Result, or a type of the tree's own that a client-go worker
+// reads after its sync (the duration whose value it hands AddAfter, the
+// bool after which it adds the key again at once).
+type resultShape struct {
+	// typ is the type's typeKey; requeue and after are the fieldKeys of
+	// its bool and duration fields (requeue "" when there is none).
+	typ, requeue, after string
+}
+
+// crResult is controller-runtime's reconcile.Result.
+var crResult = resultShape{typ: typeResult, requeue: fieldResultRequeue, after: fieldResultRequeueAfter}
+
 // resultValue follows a returned result to the Result literals that reach
 // it, and to the stores into the fields of a result variable
 // (result.RequeueAfter = d); false when one of its values cannot be
 // followed (opaque says where).
 func (a *analysis) resultValue(fn *ssa.Function, res ast.Expr, kind *types.Named) (resultValue, bool) {
+	return a.shapedValue(fn, res, kind, crResult)
+}
+
+// shapedValue is resultValue for a result of the given shape.
+func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named, shape resultShape) (resultValue, bool) {
 	b := a.flowBodyOf(fn)
 	if b == nil {
 		return resultValue{opaque: res}, false
 	}
 	fl := &flowEngine{a: a}
 	var out resultValue
-	a.resultStores(b, res, kind, &out)
+	a.resultStores(b, res, kind, shape, &out)
 	for _, v := range fl.values(b, res) {
 		switch {
 		case v.zero:
 			continue
-		case v.external && a.resultStores(v.b, v.e, kind, &out):
+		case v.external && a.resultStores(v.b, v.e, kind, shape, &out):
 			// A result variable declared without a value: zero, but for
 			// the stores into its fields.
 			continue
 		case v.ended() || v.param >= 0:
 			return resultValue{opaque: cmpExpr(v.e, res)}, false
 		}
-		if !isResultLiteral(v.b.info, v.e) {
+		if !shape.isLiteral(v.b.info, v.e) {
 			return resultValue{opaque: res}, false
 		}
-		requeue, after := resultFields(v.b.info, v.e)
+		requeue, after := shape.fields(v.b.info, v.e)
 		out.requeue = out.requeue || requeue
 		if after == nil || out.after != nil {
 			continue
 		}
 		if v.b != b {
-			if sel, ok := ast.Unparen(after).(*ast.SelectorExpr); ok && typeKey(v.b.info.TypeOf(sel.X)) == typeResult {
+			if sel, ok := ast.Unparen(after).(*ast.SelectorExpr); ok && typeKey(v.b.info.TypeOf(sel.X)) == shape.typ {
 				// A helper copying the interval of a result it is
 				// handed: where that result is made is not followed.
 				return resultValue{opaque: res, copyOpen: true}, false
@@ -78,7 +97,7 @@ func (a *analysis) resultValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 			continue
 		}
 		out.after, out.interval = after, namedBy(v.b.info, after)
-		if sel, ok := ast.Unparen(after).(*ast.SelectorExpr); ok && typeKey(v.b.info.TypeOf(sel.X)) == typeResult {
+		if sel, ok := ast.Unparen(after).(*ast.SelectorExpr); ok && typeKey(v.b.info.TypeOf(sel.X)) == shape.typ {
 			// RequeueAfter: inner.RequeueAfter, copied from another
 			// result: what that result holds.
 			out.after, out.copied = nil, after
@@ -103,13 +122,13 @@ func (a *analysis) resultValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 // in the body or in a closure of it), and the conditions around the store
 // of RequeueAfter; it reports whether e names a local variable of type
 // reconcile.Result.
-func (a *analysis) resultStores(b *flowBody, e ast.Expr, kind *types.Named, out *resultValue) bool {
+func (a *analysis) resultStores(b *flowBody, e ast.Expr, kind *types.Named, shape resultShape, out *resultValue) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok || b == nil {
 		return false
 	}
 	v := varOf(b.info, id)
-	if v == nil || b.paramIndex(v) >= 0 || typeKey(v.Type()) != typeResult || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+	if v == nil || b.paramIndex(v) >= 0 || typeKey(v.Type()) != shape.typ || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
 		return false
 	}
 	for _, st := range b.local().stores[v] {
@@ -117,10 +136,10 @@ func (a *analysis) resultStores(b *flowBody, e ast.Expr, kind *types.Named, out 
 			continue
 		}
 		tv := b.info.Types[st.value]
-		switch typeResult + "." + st.path[0] {
-		case fieldResultRequeue:
+		switch field := shape.typ + "." + st.path[0]; {
+		case shape.requeue != "" && field == shape.requeue:
 			out.requeue = out.requeue || tv.Value == nil || constant.BoolVal(tv.Value)
-		case fieldResultRequeueAfter:
+		case field == shape.after:
 			if tv.Value != nil && constant.Sign(tv.Value) <= 0 {
 				continue
 			}
@@ -239,9 +258,12 @@ func (a *analysis) testsTerminal(info *types.Info, cond ast.Expr) bool {
 }
 
 // isResultLiteral reports whether e is a reconcile.Result literal.
-func isResultLiteral(info *types.Info, e ast.Expr) bool {
+func isResultLiteral(info *types.Info, e ast.Expr) bool { return crResult.isLiteral(info, e) }
+
+// isLiteral reports whether e is a literal of the shape's type.
+func (s resultShape) isLiteral(info *types.Info, e ast.Expr) bool {
 	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
-	return ok && typeKey(info.TypeOf(lit)) == typeResult
+	return ok && typeKey(info.TypeOf(lit)) == s.typ
 }
 
 // lastValue resolves a local variable to the value last assigned to it
@@ -296,16 +318,21 @@ func (a *analysis) isTerminal(info *types.Info, e ast.Expr) bool {
 // resultFields reads a reconcile.Result literal: Requeue true, and the
 // RequeueAfter expression when it is not known to be zero.
 func resultFields(info *types.Info, e ast.Expr) (requeue bool, after ast.Expr) {
+	return crResult.fields(info, e)
+}
+
+// fields is resultFields for a literal of the shape's type.
+func (s resultShape) fields(info *types.Info, e ast.Expr) (requeue bool, after ast.Expr) {
 	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
-	if !ok || typeKey(info.TypeOf(lit)) != typeResult {
+	if !ok || typeKey(info.TypeOf(lit)) != s.typ {
 		return false, nil
 	}
 	keyedFields(info, lit, func(v *types.Var, kv *ast.KeyValueExpr) {
 		tv := info.Types[kv.Value]
-		switch fieldKey(v, info.TypeOf(lit)) {
-		case fieldResultRequeue:
+		switch field := fieldKey(v, info.TypeOf(lit)); {
+		case s.requeue != "" && field == s.requeue:
 			requeue = tv.Value == nil || constant.BoolVal(tv.Value)
-		case fieldResultRequeueAfter:
+		case field == s.after:
 			if tv.Value == nil || constant.Sign(tv.Value) > 0 {
 				after = kv.Value
 			}

@@ -310,9 +310,7 @@ func (a *analysis) eventKind(f *found, fns []*ssa.Function, reach *callgraph.Rea
 				return false
 			}
 			if ta, ok := n.(*ast.TypeAssertExpr); ok && kind == nil && ta.Type != nil && mentions(info, ta.X, vars) {
-				if t := info.TypeOf(ta.Type); IsObjectPointer(t) {
-					kind, _ = deref(t).(*types.Named)
-				}
+				kind = carriedKind(info.TypeOf(ta.Type))
 			}
 			return kind == nil
 		})
@@ -322,15 +320,39 @@ func (a *analysis) eventKind(f *found, fns []*ssa.Function, reach *callgraph.Rea
 		if !f.keyParams[params.At(i)] {
 			continue
 		}
-		t := params.At(i).Type()
-		if st, ok := deref(t).Underlying().(*types.Struct); ok && !IsObjectPointer(t) {
-			for i := 0; i < st.NumFields() && !IsObjectPointer(t); i++ {
-				t = st.Field(i).Type()
-			}
+		kind = carriedKind(params.At(i).Type())
+	}
+	return kind
+}
+
+// carriedKind is the type of the object a queue's item of type t carries:
+// t itself when it is an object pointer, else the one type of the object
+// pointers a struct item holds in its fields (an event with the object
+// before and after a change); nil when it holds none, or objects of
+// several types.
+func carriedKind(t types.Type) *types.Named {
+	if t == nil {
+		return nil
+	}
+	if IsObjectPointer(t) {
+		k, _ := deref(t).(*types.Named)
+		return k
+	}
+	st, ok := deref(t).Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	var kind *types.Named
+	for i := 0; i < st.NumFields(); i++ {
+		ft := st.Field(i).Type()
+		if !IsObjectPointer(ft) {
+			continue
 		}
-		if IsObjectPointer(t) {
-			kind, _ = deref(t).(*types.Named)
+		k, _ := deref(ft).(*types.Named)
+		if k == nil || kind != nil && !types.Identical(k, kind) {
+			return nil
 		}
+		kind = k
 	}
 	return kind
 }

@@ -120,6 +120,13 @@ func (t *tracer) expr(fn *ssa.Function, e ast.Expr) {
 			t.expr(fn, after)
 			return
 		}
+		if sh, ok := t.a.shapes[typeKey(info.TypeOf(x))]; ok {
+			// A result of the tree's own type a worker reads.
+			if _, after := sh.fields(info, x); after != nil {
+				t.expr(fn, after)
+				return
+			}
+		}
 		t.add(t.a.site(e.Pos()).Site, StepComputed, "computed here; the trace ends")
 	case *ast.BinaryExpr:
 		// An interval computed from others (a field less the time since
