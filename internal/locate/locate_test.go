@@ -89,6 +89,7 @@ var fixtures = []string{
 	"priorityworker",
 	"unregistered",
 	"optengine",
+	"deferresult",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
