@@ -69,7 +69,36 @@ func (r *SourceReconciler) reconcile(ctx context.Context, obj *corev1.ConfigMap)
 	if obj.Data["broken"] != "" {
 		return sresult.OutcomeEmpty, errors.New("broken source")
 	}
+	if err := r.touchTargets(ctx, obj); err != nil {
+		return sresult.OutcomeEmpty, err
+	}
 	return sresult.OutcomeSuccess, nil
+}
+
+// touchTargets marks the Secrets the source names, by name, whatever kind
+// of object names them: the list is read from a field of each kind, so its
+// emptiness is a test of the object's state, not a comparison with a live
+// object.
+func (r *SourceReconciler) touchTargets(ctx context.Context, obj client.Object) error {
+	var targets map[string]string
+	switch t := obj.(type) {
+	case *corev1.ConfigMap:
+		targets = t.Data
+	case *corev1.Secret:
+		targets = t.StringData
+	}
+	if len(targets) == 0 {
+		return nil
+	}
+	for name := range targets {
+		s := &corev1.Secret{}
+		s.Namespace, s.Name = obj.GetNamespace(), name
+		s.Annotations = map[string]string{"source.example.com/touched": "true"}
+		if err := r.Update(ctx, s); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (r *SourceReconciler) reconcileDelete(ctx context.Context, obj *corev1.ConfigMap) (sresult.Outcome, error) { // want "finalizer-cleanup"
