@@ -508,11 +508,12 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 			errClass = "nil"
 		}
 	}
-	if errClass == "error" && (after || requeue) && g == guardNone && a.mayBeNilError(fn, errE) {
-		// return res, recErr, recErr an error handed through that may
-		// be nil (the pass's error, given to the helper that builds the
-		// result): the return fails where it is set and hands back the
-		// result after a success where it is not.
+	if errClass == "error" && (after || requeue) && g == guardNone && handedTogether(info, body(fn), res, errE) && a.mayBeNilError(fn, errE) {
+		// return res, recErr, the two set together by one call (a
+		// helper's result and the pass's error it was handed), recErr
+		// possibly changed after: the return fails where the error is
+		// set and hands back the result after a success where it is
+		// not.
 		*out = append(*out, retSite{pos: at.Pos(), class: ClassErrorBackoff, in: fn, ret: s, at: at, via: via, split: true})
 		errClass = "nil"
 	}
@@ -566,6 +567,42 @@ func copiedResultCall(info *types.Info, b *ast.BlockStmt, e ast.Expr) *ast.CallE
 		return nil
 	}
 	return onlyCallDef(info, b, v)
+}
+
+// handedTogether reports whether a returned result variable and error
+// variable are both set by one call (_, res, err = f(…), res, err :=
+// f(…)): what the call hands back, handed through.
+func handedTogether(info *types.Info, b *ast.BlockStmt, res, errE ast.Expr) bool {
+	rid, ok1 := ast.Unparen(res).(*ast.Ident)
+	eid, ok2 := ast.Unparen(errE).(*ast.Ident)
+	if !ok1 || !ok2 || b == nil {
+		return false
+	}
+	rv, ev := varOf(info, rid), varOf(info, eid)
+	if rv == nil || ev == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 || len(as.Lhs) < 2 {
+			return !found
+		}
+		if _, call := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); !call {
+			return !found
+		}
+		var r, e bool
+		for _, l := range as.Lhs {
+			r = r || assigns(info, l, rv) || defines(info, l, rv)
+			e = e || assigns(info, l, ev) || defines(info, l, ev)
+		}
+		found = found || r && e
+		return !found
+	})
+	return found
 }
 
 // mayBeNilError reports whether an error variable a return hands back may
