@@ -261,6 +261,23 @@ func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
 	// Under a deferred function that sets both named results, a result
 	// it takes from a call not followed is where the main work's failure
 	// is made, whatever the returns before the defer do.
+	// So is a result it hands back that may requeue after an interval
+	// with an error ctrlcmp does not tell nil or not (not split: the
+	// result and the error not handed through together): a success may
+	// requeue there, and the main work's failure come back there.
+	openDeferred := ""
+	if overridden && success == nil && len(steady) == 0 {
+		for _, r := range deferred {
+			if r.class == ClassErrorBackoff && !r.split && r.after != nil {
+				s := a.site(r.pos)
+				openDeferred = fmt.Sprintf("not settled: the deferred function sets the results every return after it hands back; at %s:%d they are a result that may requeue after an interval and an error ctrlcmp does not tell nil or not, where a success may requeue and the main work's failure come back", s.File, s.Line)
+				break
+			}
+		}
+	}
+	if openDeferred != "" && unsettledErr == "" {
+		unsettledErr = openDeferred
+	}
 	if overridden && success == nil && unsettledErr == "" {
 		for _, r := range deferred {
 			if r.opaque != nil {
@@ -329,6 +346,10 @@ func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
 	if len(steady) > 1 {
 		out.onError = errRow
 		out.onSuccess = none("not settled: the success returns " + a.siteList(steady) + " both requeue after an interval with a nil error, and neither comes after the other (they are in branches of one if or cases of one switch, or reached through different callees): which is the steady state is not settled")
+		return out
+	}
+	if openDeferred != "" {
+		out.onError, out.onSuccess = errRow, none(openDeferred)
 		return out
 	}
 	if success == nil {
