@@ -8,7 +8,8 @@ import (
 // stateTest reports whether a comparison tests a value against a constant
 // (obj.Status.Phase == Done, len(obj.Status.Entries) == 0), or a local
 // variable read from a field every time (owner := cm.Labels[k]; owner ==
-// ""), or a local holding objects (len(pods) == 0: what was found), and
+// "", or a field of each kind a type switch names: no one field is then
+// returned), or a local holding objects (len(pods) == 0: what was found), and
 // returns the field tested when there is one. A local computed otherwise
 // (diff := cmp.Diff(live, want); diff != "") may hold a comparison's
 // outcome: no state test. Locals are read so only with locals set: in
@@ -41,12 +42,20 @@ func stateTest(info *types.Info, body *ast.BlockStmt, e *ast.BinaryExpr, locals 
 		return nil, false
 	}
 	var field *types.Var
+	several := false
 	for i, r := range rhs {
 		f := testedField(info, r)
-		if f == nil || i > 0 && f != field {
+		if f == nil {
 			return nil, holdsObjects(v.Type())
 		}
+		several = several || i > 0 && f != field
 		field = f
+	}
+	if several {
+		// Read from a field every time, but from another one on each
+		// path (a field of each kind a type switch names): state all
+		// the same, with no one field to be written back.
+		return nil, true
 	}
 	return field, true
 }

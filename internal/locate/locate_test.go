@@ -93,6 +93,7 @@ var fixtures = []string{
 	"eventkinds",
 	"driftresult",
 	"finsetter",
+	"deferresult",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

@@ -310,6 +310,71 @@ func (a *analysis) deferredResults(entry *ssa.Function, kind *types.Named) []ret
 	return out
 }
 
+// overridingDefer finds the deferred function of the entry, registered at
+// the top of its body, that assigns both of its named results (the Result
+// and the error) on every path through it, at its own top level, before
+// any return: every return of the entry after the defer hands back what
+// that function sets, not its own values. It gives the defer's position.
+func (a *analysis) overridingDefer(entry *ssa.Function) (token.Pos, bool) {
+	fd, ok := entry.Syntax().(*ast.FuncDecl)
+	if !ok || fd.Body == nil {
+		return token.NoPos, false
+	}
+	ids := namedResults(entry)
+	if len(ids) != 2 {
+		return token.NoPos, false
+	}
+	info := a.infoAt(fd.Pos())
+	res, errV := info.Defs[ids[0]], info.Defs[ids[1]]
+	if res == nil || errV == nil || typeKey(res.Type()) != typeResult || !isErrorType(errV.Type()) {
+		return token.NoPos, false
+	}
+	for _, st := range fd.Body.List {
+		d, ok := st.(*ast.DeferStmt)
+		if !ok {
+			continue
+		}
+		lit, ok := d.Call.Fun.(*ast.FuncLit)
+		if !ok {
+			continue
+		}
+		var setRes, setErr bool
+		for _, cs := range lit.Body.List {
+			if holdsReturn(cs) {
+				break
+			}
+			as, ok := cs.(*ast.AssignStmt)
+			if !ok || as.Tok != token.ASSIGN {
+				continue
+			}
+			for _, l := range as.Lhs {
+				setRes = setRes || assigns(info, l, res)
+				setErr = setErr || assigns(info, l, errV)
+			}
+		}
+		if setRes && setErr {
+			return d.Pos(), true
+		}
+	}
+	return token.NoPos, false
+}
+
+// holdsReturn reports whether a statement holds a return of its function
+// (not of a function literal inside it).
+func holdsReturn(st ast.Stmt) bool {
+	found := false
+	ast.Inspect(st, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 // pairOfCall is the call whose two results a return hands back as they
 // are (res, err := f(…); …; return res, err), or an assignment of the
 // named results gives them (…; res0, err0 = res, err), when the nearest

@@ -46,6 +46,10 @@ type retSite struct {
 	// afterWork says the return waits after a write that succeeded in its
 	// own block (a child just created): a dependency wait, not a retry.
 	afterWork bool
+	// split marks the failing half of a return whose error may or may not
+	// be nil (return res, recErr, recErr the pass's error handed through):
+	// the same return, classed apart where the error is set.
+	split bool
 	// via are the returns that hand this one's results back towards the
 	// entry (return r.reconcile(ctx, obj)), outermost first.
 	via []retHop
@@ -100,13 +104,17 @@ func weaker(s, t scope) bool {
 // lastWalk keeps, of the sites a walk classified at one place, the last:
 // a function walked again is walked under a weaker scope.
 func lastWalk(rets []retSite) []retSite {
-	last := map[token.Pos]int{}
+	type key struct {
+		pos   token.Pos
+		split bool
+	}
+	last := map[key]int{}
 	for i, r := range rets {
-		last[r.at.Pos()] = i
+		last[key{r.at.Pos(), r.split}] = i
 	}
 	var out []retSite
 	for i, r := range rets {
-		if last[r.at.Pos()] == i {
+		if last[key{r.at.Pos(), r.split}] == i {
 			out = append(out, r)
 		}
 	}
@@ -142,7 +150,21 @@ func (a *analysis) shapedRequeues(f *found, kind *types.Named, shape resultShape
 	if shape != crResult {
 		searched = fmt.Sprintf("the returns of %s (the entry and the functions whose results it hands back): a %s whose delay the worker waits before it adds the key again, with the error each is returned with", funcNames(w.walked()), shape.typ)
 	}
-	rets = append(rets, a.deferredResults(f.entry, kind)...)
+	deferred := a.deferredResults(f.entry, kind)
+	overrideAt, overridden := a.overridingDefer(f.entry)
+	if overridden {
+		// A deferred function that sets both named results on every
+		// path decides what every return after it hands back: those
+		// returns' own values are only what it may read.
+		kept := rets[:0]
+		for _, r := range rets {
+			if p := r.entryPos(f.entry); !p.IsValid() || p < overrideAt {
+				kept = append(kept, r)
+			}
+		}
+		rets = kept
+	}
+	rets = append(rets, deferred...)
 	// A failure path that requeues after a setting of the controller's own
 	// (a field of the reconciler) that it also waits on dependencies with
 	// is waiting on a dependency too; an interval of the object is a retry.
@@ -211,6 +233,14 @@ func (a *analysis) shapedRequeues(f *found, kind *types.Named, shape resultShape
 	switch {
 	case success != nil:
 		primary = a.lastFailureBefore(rets, success, isFailure)
+		for i := range rets {
+			if r := &rets[i]; r.split && r.at.Pos() == success.at.Pos() && r.in == success.in {
+				// The success return hands back the pass's error too:
+				// where it is set, that return is the main work's
+				// failure.
+				primary = r
+			}
+		}
 	case len(steady) > 1:
 		// The failure return that handles the main work's error, when
 		// every steady-state candidate gives the same one.
@@ -241,6 +271,35 @@ func (a *analysis) shapedRequeues(f *found, kind *types.Named, shape resultShape
 				primary = r
 			} else if r := a.lastFailureBefore(rets, end, isFailure); r != nil {
 				primary = r
+			}
+		}
+	}
+	// Under a deferred function that sets both named results, a result
+	// it takes from a call not followed is where the main work's failure
+	// is made, whatever the returns before the defer do.
+	// So is a result it hands back that may requeue after an interval
+	// with an error ctrlcmp does not tell nil or not (not split: the
+	// result and the error not handed through together): a success may
+	// requeue there, and the main work's failure come back there.
+	openDeferred := ""
+	if overridden && success == nil && len(steady) == 0 {
+		for _, r := range deferred {
+			if r.class == ClassErrorBackoff && !r.split && r.after != nil {
+				s := a.site(r.pos)
+				openDeferred = fmt.Sprintf("not settled: the deferred function sets the results every return after it hands back; at %s:%d they are a result that may requeue after an interval and an error ctrlcmp does not tell nil or not, where a success may requeue and the main work's failure come back", s.File, s.Line)
+				break
+			}
+		}
+	}
+	if openDeferred != "" && unsettledErr == "" {
+		unsettledErr = openDeferred
+	}
+	if overridden && success == nil && unsettledErr == "" {
+		for _, r := range deferred {
+			if r.opaque != nil {
+				s := a.site(r.pos)
+				unsettledErr = fmt.Sprintf("not settled: the deferred function at %s:%d sets the results every return after it hands back, from %s, which ctrlcmp does not follow into: the main work's failure is made there", s.File, s.Line, a.exprText(callee(r.opaque)))
+				break
 			}
 		}
 	}
@@ -303,6 +362,10 @@ func (a *analysis) shapedRequeues(f *found, kind *types.Named, shape resultShape
 	if len(steady) > 1 {
 		out.onError = errRow
 		out.onSuccess = none("not settled: the success returns " + a.siteList(steady) + " both requeue after an interval with a nil error, and neither comes after the other (they are in branches of one if or cases of one switch, or reached through different callees): which is the steady state is not settled")
+		return out
+	}
+	if openDeferred != "" {
+		out.onError, out.onSuccess = errRow, none(openDeferred)
 		return out
 	}
 	if success == nil {
@@ -488,6 +551,15 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 			errClass = "nil"
 		}
 	}
+	if errClass == "error" && (after || requeue) && g == guardNone && handedTogether(info, body(fn), res, errE) && a.mayBeNilError(fn, errE) {
+		// return res, recErr, the two set together by one call (a
+		// helper's result and the pass's error it was handed), recErr
+		// possibly changed after: the return fails where the error is
+		// set and hands back the result after a success where it is
+		// not.
+		*out = append(*out, retSite{pos: at.Pos(), class: ClassErrorBackoff, in: fn, ret: s, at: at, via: via, split: true})
+		errClass = "nil"
+	}
 	// return ctrl.Result{RequeueAfter: res.RequeueAfter}, … after res, err
 	// := r.inner(…): the duration is inner's, made at its returns, which
 	// are the sites, handed back here.
@@ -614,4 +686,74 @@ func copiedResultCall(info *types.Info, b *ast.BlockStmt, e ast.Expr) *ast.CallE
 		return nil
 	}
 	return onlyCallDef(info, b, v)
+}
+
+// handedTogether reports whether a returned result variable and error
+// variable are both set by one call (_, res, err = f(…), res, err :=
+// f(…)): what the call hands back, handed through.
+func handedTogether(info *types.Info, b *ast.BlockStmt, res, errE ast.Expr) bool {
+	rid, ok1 := ast.Unparen(res).(*ast.Ident)
+	eid, ok2 := ast.Unparen(errE).(*ast.Ident)
+	if !ok1 || !ok2 || b == nil {
+		return false
+	}
+	rv, ev := varOf(info, rid), varOf(info, eid)
+	if rv == nil || ev == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 || len(as.Lhs) < 2 {
+			return !found
+		}
+		if _, call := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); !call {
+			return !found
+		}
+		var r, e bool
+		for _, l := range as.Lhs {
+			r = r || assigns(info, l, rv) || defines(info, l, rv)
+			e = e || assigns(info, l, ev) || defines(info, l, ev)
+		}
+		found = found || r && e
+		return !found
+	})
+	return found
+}
+
+// mayBeNilError reports whether an error variable a return hands back may
+// be nil where it stands, by the values that reach it: a nil, a parameter
+// (the caller's error, nil on its success path) or a value whose trail
+// ends. A call is not asked here.
+func (a *analysis) mayBeNilError(fn *ssa.Function, errE ast.Expr) bool {
+	if _, ok := ast.Unparen(errE).(*ast.Ident); !ok {
+		return false
+	}
+	b := a.flowBodyOf(fn)
+	if b == nil {
+		return false
+	}
+	fl := &flowEngine{a: a}
+	for _, v := range fl.values(b, errE) {
+		if v.zero || v.param >= 0 || v.ended() || v.e != nil && v.b != nil && isNilExpr(v.b.info, v.e) {
+			return true
+		}
+	}
+	return false
+}
+
+// entryPos is where the entry hands back the site's results: the site
+// itself when it is the entry's, else the entry's hop towards it; NoPos
+// when the site is not reached through the entry's returns.
+func (r *retSite) entryPos(entry *ssa.Function) token.Pos {
+	if r.in == entry {
+		return r.pos
+	}
+	if len(r.via) > 0 && r.via[0].in == entry {
+		return r.via[0].pos
+	}
+	return token.NoPos
 }

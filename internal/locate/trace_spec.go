@@ -90,6 +90,17 @@ func (a *analysis) fieldSets(field *types.Var) []fieldSet {
 			set := fieldSet{site: a.site(n.Pos()), value: value}
 			if !inClosure(n.Pos()) {
 				set.in = in
+			} else {
+				// Set in a closure: the value is read in the closure
+				// (its free variables in the functions around it), the
+				// innermost one holding the set.
+				var inner *ast.FuncLit
+				for _, l := range closures {
+					if l.Pos() <= n.Pos() && n.Pos() < l.End() && (inner == nil || l.Pos() > inner.Pos()) {
+						inner = l
+					}
+				}
+				set.in = a.bySyntax[inner]
 			}
 			out = append(out, set)
 		}
