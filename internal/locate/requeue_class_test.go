@@ -23,6 +23,7 @@ func TestRequeueClasses(t *testing.T) {
 		{"requeuehelpers", "BuilderReconciler", locate.RowRequeueError, locate.ClassErrorBackoff},
 		{"requeuehelpers", "PhaseReconciler", locate.RowRequeueSuccess, locate.ClassSuccessInterval},
 		{"requeuehelpers", "PhaseReconciler", locate.RowRequeueError, locate.ClassErrorBackoff},
+		{"knative-shapes", "rollout.Reconciler", locate.RowRequeueSuccess, locate.ClassDependencyWait},
 	}
 	for _, c := range cases {
 		t.Run(c.fixture+"/"+c.ctrl+"/"+c.row, func(t *testing.T) {
