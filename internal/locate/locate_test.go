@@ -900,3 +900,22 @@ func TestModelConditions(t *testing.T) {
 		t.Errorf("reread: %q, want a settled none (the items carry the object)", r.None)
 	}
 }
+
+// TestDependencyKindConditions: a kind declared in a dependency has its
+// Mark… methods there, out of sight, so the condition types the
+// controller's own condition set names are not the whole list: the row
+// says so (not settled beyond these), naming a call of the kind's methods
+// in the hand-written code.
+func TestDependencyKindConditions(t *testing.T) {
+	l := locateFixture(t, "knative-depgen")
+	if l.err != nil || len(l.ctrls) != 1 {
+		t.Fatalf("load: %v (%d controllers)", l.err, len(l.ctrls))
+	}
+	p, ok := l.ctrls[0].Rows[locate.RowConditionTypes].Primary()
+	if !ok {
+		t.Fatalf("condition-types: no primary site: %s", l.ctrls[0].Rows[locate.RowConditionTypes].None)
+	}
+	if !strings.HasPrefix(p.Note, "not settled beyond these") || !strings.Contains(p.Note, "knative-depgen/pkg/reconciler/gauge/gauge.go") {
+		t.Errorf("condition-types: note %q, want it not settled beyond these, naming the hand-written call of a kind's method", p.Note)
+	}
+}

@@ -7,10 +7,18 @@ import (
 	"context"
 	"fmt"
 
+	"knative.dev/pkg/apis"
 	"knative.dev/pkg/reconciler"
 
 	gaugesv1 "example.com/fixtures/gaugelib/pkg/apis/gauges/v1"
 )
+
+// ConditionChecked says the controller has checked the Gauge: a condition
+// of its own set, beside those the kind's methods (in the dependency) set.
+const ConditionChecked apis.ConditionType = "Checked" // want "condition-type:Checked"
+
+// checks is the controller's own condition set over the Gauge's status.
+var checks = apis.NewLivingConditionSet(ConditionChecked)
 
 // Reconciler checks a Gauge against the limit it registered, and forgets
 // the limit when the Gauge goes.
@@ -21,6 +29,7 @@ type Reconciler struct { // want-none "drift" "requeue-success" "interval-trace"
 // ReconcileKind records the Gauge's limit and checks its value.
 func (r *Reconciler) ReconcileKind(ctx context.Context, g *gaugesv1.Gauge) reconciler.Event { // want "reconcile-entry"
 	r.limits[g.Namespace+"/"+g.Name] = g.Spec.Limit
+	checks.Manage(&g.Status).MarkTrue(ConditionChecked) // want "condition-set:Checked" "condition-type:Ready" "condition-set:Ready"
 	if g.Spec.Value > g.Spec.Limit {
 		g.Status.MarkOverLimit("over the limit")
 		return fmt.Errorf("value %d over limit %d", g.Spec.Value, g.Spec.Limit) // want "requeue-error"
