@@ -29,9 +29,10 @@ var flagPackages = map[string]bool{"flag": true, "github.com/spf13/pflag": true}
 
 // flagRegistration reports whether call registers a command-line flag,
 // and whether it is handed the variable's address (XxxVar, XxxVarP) rather
-// than returning a pointer (Xxx, XxxP).
-func flagRegistration(info *types.Info, call *ast.CallExpr) (isFlag, byAddress bool) {
-	fn, ok := typeutil.Callee(info, call).(*types.Func)
+// than returning a pointer (Xxx, XxxP). The registration may be handed on
+// through the tree's functions that pass it back (via(flag.DurationVar)(…)).
+func (a *analysis) flagRegistration(info *types.Info, call *ast.CallExpr) (isFlag, byAddress bool) {
+	fn, ok := typeutil.Callee(info, &ast.CallExpr{Fun: a.passedFun(info, call.Fun)}).(*types.Func)
 	if !ok || fn.Pkg() == nil || !flagPackages[fn.Pkg().Path()] {
 		return false, false
 	}
@@ -105,14 +106,14 @@ func (a *analysis) flagVarsIndex() map[*types.Var]flagVar {
 					if !ok {
 						continue
 					}
-					if isFlag, byAddr := flagRegistration(f.info, call); isFlag && !byAddr {
+					if isFlag, byAddr := a.flagRegistration(f.info, call); isFlag && !byAddr {
 						if v := pkgVar(f.info, name); v != nil {
 							register(v, call, f.info, 0, 1)
 						}
 					}
 				}
 			case *ast.CallExpr:
-				isFlag, byAddr := flagRegistration(f.info, x)
+				isFlag, byAddr := a.flagRegistration(f.info, x)
 				if !isFlag || !byAddr || len(x.Args) == 0 {
 					return true
 				}
