@@ -79,6 +79,9 @@ type Tree struct {
 	// generated are the own generated files, read without their data
 	// (dropGeneratedData).
 	generated map[string]bool
+	// promoted are the directories of the dependencies' generated
+	// reconciler packages loaded as the tree's own (promoteGenerated).
+	promoted map[string]bool
 	// graph is the listed packages, for the dependencies completed on
 	// demand (Types).
 	graph *graph
@@ -176,6 +179,7 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 	}
 	g := newGraph(list, t.Fset, abs, func(files []string) bool { return len(files) > 0 && t.IsOwnFile(files[0]) })
 	t.graph = g
+	t.promoteGenerated(g)
 	phase.Mark(ctx, "go list", fmt.Sprintf("%d packages", len(g.nodes)))
 	syntax := t.parseOwn(g)
 	phase.Mark(ctx, "parse", fmt.Sprintf("%d own packages", len(syntax)))
@@ -345,6 +349,9 @@ func nestedModulePatterns(mf *modfile.File, dir string) []string {
 // IsOwnFile reports whether filename belongs to the tree (and not to a
 // vendored copy of a dependency).
 func (t *Tree) IsOwnFile(filename string) bool {
+	if t.promoted[filepath.Dir(filename)] {
+		return true
+	}
 	if !within(t.Dir, filename) {
 		return false
 	}

@@ -77,6 +77,9 @@ type analysis struct {
 	// fixedVars are the package-level variables nothing writes after
 	// their constant initialiser, with it (fixedvars.go).
 	fixedVars map[*types.Var]fixedInit
+	// flagVars are the package-level variables a command-line flag sets
+	// and nothing else writes (flagvars.go).
+	flagVars map[*types.Var]flagVar
 }
 
 // warn records a problem met while locating, once.

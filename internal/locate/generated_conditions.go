@@ -93,6 +93,9 @@ func (p *pass) managedConditions() Row {
 	}
 	if len(lost) > 0 {
 		out[0].Note = "not settled beyond these: a condition is also set at " + listSites(lost) + ", with a type that could not be followed to a constant"
+	} else if at := p.depKindMethod(); at != "" {
+		// The kind's Mark… methods, in a dependency, may set others.
+		out[0].Note = "not settled beyond these: the kind's methods are declared in a dependency, whose bodies are not read for condition sets; the reconcile path calls one at " + at
 	}
 	return Row{Sites: out}
 }
@@ -108,16 +111,25 @@ func (p *pass) depKindMethod() string {
 	if _, own := p.a.fileAt(kind.Obj().Pos()); own {
 		return ""
 	}
+	// A call the hand-written code makes (a Mark… method) rather than one
+	// of the generated reconciler's (its DeepCopy), when there is one.
+	first := ""
 	for _, fn := range p.reach.Funcs() {
 		for _, c := range p.a.callsIn(fn) {
 			if c.fn == nil || c.fn.Pkg() != kind.Obj().Pkg() || c.fn.Type().(*types.Signature).Recv() == nil {
 				continue
 			}
 			s := p.a.site(c.expr.Lparen)
-			return fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func)
+			at := fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func)
+			if !p.a.generatedAt(c.expr.Pos()) {
+				return at
+			}
+			if first == "" {
+				first = at
+			}
 		}
 	}
-	return ""
+	return first
 }
 
 // happyType returns the happy type of the condition set whose manager a

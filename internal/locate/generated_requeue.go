@@ -129,6 +129,21 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 			out.onSuccess = none("not settled: what " + generatedKindMethod + " returns at " + strings.Join(opaque, ", ") + " was not followed")
 			return out
 		}
+		// No steady-state requeue, but a NewRequeueAfter under a test of
+		// something else than the object (a dependency not ready yet):
+		// that is the requeue a success makes, as for controller-runtime.
+		for _, r := range rets {
+			if r.class != ClassDependencyWait {
+				continue
+			}
+			out.success = &timedRequeue{in: r.in, at: r.at, duration: r.after}
+			s := a.site(r.pos)
+			s.Class = ClassDependencyWait
+			s.Primary = true
+			s.Note = "a wait on something else than the object (a dependency), with no error; the final success return of " + generatedKindMethod + " does not requeue: the steady state is event-driven"
+			out.onSuccess = Row{Sites: []Site{s}}
+			return out
+		}
 		out.onSuccess = noneAfter("event-driven only: no return of "+generatedKindMethod+" on the success path asks for a requeue after a delay, and nothing on the reconcile path enqueues the key after one, so the object is reconciled again only on informer events and resyncs",
 			"the returns of "+generatedKindMethod+" and the helpers whose events it returns; the delayed enqueues of every function reachable from the generated Reconcile")
 		return out

@@ -10,16 +10,17 @@ import (
 // knowledge_test.go (the version the fixtures pin). An entry that holds
 // only for other versions says so (Fact.Before, VersionedName).
 var knowledgeChecked = map[string]string{
-	"sigs.k8s.io/controller-runtime":  "v0.24.1",
-	"k8s.io/client-go":                "v0.36.2",
-	"k8s.io/apimachinery":             "v0.36.2",
-	"github.com/fluxcd/pkg/runtime":   "v0.111.0",
-	"github.com/fluxcd/pkg/apis/meta": "v1.31.0",
-	"github.com/fluxcd/pkg/ssa":       "v0.77.0",
-	"github.com/google/go-cmp":        "v0.7.0",
-	"knative.dev/pkg":                 "v0.0.0-20260727151759-521cb33b33dd",
-	"k8s.io/utils":                    "v0.0.0-20260507154919-ff6756f316d2",
-	"k8s.io/klog/v2":                  "v2.140.0",
+	"sigs.k8s.io/controller-runtime":       "v0.24.1",
+	"k8s.io/client-go":                     "v0.36.2",
+	"k8s.io/apimachinery":                  "v0.36.2",
+	"github.com/fluxcd/pkg/runtime":        "v0.111.0",
+	"github.com/fluxcd/pkg/apis/meta":      "v1.31.0",
+	"github.com/fluxcd/pkg/ssa":            "v0.77.0",
+	"github.com/google/go-cmp":             "v0.7.0",
+	"knative.dev/pkg":                      "v0.0.0-20260727151759-521cb33b33dd",
+	"k8s.io/utils":                         "v0.0.0-20260507154919-ff6756f316d2",
+	"k8s.io/klog/v2":                       "v2.140.0",
+	"github.com/manifestival/manifestival": "v0.7.2",
 }
 
 // ssaDrift is the drift comparison of fluxcd/pkg/ssa's apply: named
@@ -41,6 +42,7 @@ const (
 	knPkg       = "knative.dev/pkg/"
 	kSets       = "k8s.io/apimachinery/pkg/util/sets."
 	kClock      = "k8s.io/utils/clock."
+	manifest    = "github.com/manifestival/manifestival."
 )
 
 // knowledge maps the fully qualified name of a library function or method
@@ -101,6 +103,13 @@ var knowledge = map[string]Fact{
 		Drift: &DriftKnowledge{File: "manager_apply.go", Func: "ApplyAll", Compare: ssaDrift, Apply: "apply"}},
 	"(*" + fluxSSA + "ResourceManager).Apply": {Role: RoleApply, Verb: verbApply, Target: "the desired object", Obj: -1, Key: -1, Arg: -1,
 		Drift: &DriftKnowledge{File: "manager_apply.go", Func: "Apply", Compare: ssaDrift, Apply: "apply"}},
+	// manifestival (Knative's operator): a manifest's Apply gets each of
+	// its objects, creates the missing ones, and updates one only when the
+	// merge patch from the live object to the manifest's is not empty.
+	"(" + manifest + "Manifest).Apply": {Role: RoleApply, Verb: verbCreateOrUpdate, Target: "the manifest's objects", Obj: -1, Key: -1, Arg: -1,
+		Summary: "gets each object of the manifest, creates it when absent, and updates it only when the merge patch from the live object is not empty",
+		Drift:   &DriftKnowledge{File: "manifestival.go", Func: "apply", Compare: []VersionedName{{Name: "New"}}, Apply: "update"}},
+	"(" + manifest + "Manifest).Delete":           {Role: RoleWrite, Verb: verbDelete, Target: "the manifest's objects", Obj: -1, Key: -1, Arg: -1},
 	"(*" + fluxSSA + "ResourceManager).DeleteAll": {Role: RoleWrite, Verb: verbDelete, Target: "the inventory's objects", Obj: -1, Key: -1, Arg: -1},
 	"(*" + fluxSSA + "ResourceManager).Delete":    {Role: RoleWrite, Verb: verbDelete, Target: "an inventory object", Obj: -1, Key: -1, Arg: -1},
 

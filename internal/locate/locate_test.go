@@ -3,12 +3,15 @@ package locate_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
+
+	"golang.org/x/mod/modfile"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
@@ -53,6 +56,7 @@ var fixtures = []string{
 	"knative-shapes",
 	"knative-legacyfin",
 	"knative-finwrite",
+	"knative-depgen",
 	"finapply",
 	"findispatch",
 	"finlib",
@@ -108,7 +112,7 @@ var representative = map[string]bool{
 	"condhelpers": true, "finproof": true, "depqueue": true, "condflows": true,
 	"requeueflows": true, "knative": true, "linedir": true,
 	"knative-nofinalizer": true, "knative-enqueueafter": true, "resyncflows": true,
-	"knative-legacyfin": true, "optengine": true,
+	"knative-legacyfin": true, "optengine": true, "knative-depgen": true,
 }
 
 // located is what the tests read of a located fixture: the tree's root
@@ -160,14 +164,48 @@ func locateFixture(t *testing.T, name string) *located {
 }
 
 // scanWants returns every want (or want-none) key of a fixture's Go and
-// YAML files, at its file:line relative to root.
+// YAML files, at its file:line relative to root, and of the modules its
+// go.mod replaces with a directory outside it (a library module beside
+// it under testdata/src, whose sites the rows may cite).
 func scanWants(t *testing.T, dir, root string) []wants.Want {
 	t.Helper()
 	ws, err := wants.Scan(dir, root)
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, dep := range replacedOutside(t, dir) {
+		more, err := wants.Scan(dep, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, more...)
+	}
 	return ws
+}
+
+// replacedOutside are the directories outside dir that its go.mod
+// replaces a required module with.
+func replacedOutside(t *testing.T, dir string) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return nil
+	}
+	mf, err := modfile.Parse("go.mod", data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range mf.Replace {
+		if r.New.Version != "" {
+			continue
+		}
+		target := filepath.Join(dir, r.New.Path)
+		if rel, err := filepath.Rel(dir, target); err == nil && strings.HasPrefix(rel, "..") {
+			out = append(out, target)
+		}
+	}
+	return out
 }
 
 // wantedControllers are the controllers a fixture's wants name, sorted; nil
@@ -865,5 +903,24 @@ func TestModelConditions(t *testing.T) {
 	}
 	if r := c.Rows[locate.RowReread]; strings.HasPrefix(r.None, "not settled") {
 		t.Errorf("reread: %q, want a settled none (the items carry the object)", r.None)
+	}
+}
+
+// TestDependencyKindConditions: a kind declared in a dependency has its
+// Mark… methods there, out of sight, so the condition types the
+// controller's own condition set names are not the whole list: the row
+// says so (not settled beyond these), naming a call of the kind's methods
+// in the hand-written code.
+func TestDependencyKindConditions(t *testing.T) {
+	l := locateFixture(t, "knative-depgen")
+	if l.err != nil || len(l.ctrls) != 1 {
+		t.Fatalf("load: %v (%d controllers)", l.err, len(l.ctrls))
+	}
+	p, ok := l.ctrls[0].Rows[locate.RowConditionTypes].Primary()
+	if !ok {
+		t.Fatalf("condition-types: no primary site: %s", l.ctrls[0].Rows[locate.RowConditionTypes].None)
+	}
+	if !strings.HasPrefix(p.Note, "not settled beyond these") || !strings.Contains(p.Note, "knative-depgen/pkg/reconciler/gauge/gauge.go") {
+		t.Errorf("condition-types: note %q, want it not settled beyond these, naming the hand-written call of a kind's method", p.Note)
 	}
 }

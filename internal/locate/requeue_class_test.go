@@ -27,6 +27,7 @@ func TestRequeueClasses(t *testing.T) {
 		{"resultworker", "ConfigMapChecker", locate.RowRequeueSuccess, locate.ClassDependencyWait},
 		{"resultworker", "SecretRefresher", locate.RowRequeueSuccess, locate.ClassSuccessInterval},
 		{"resultworker", "SecretRefresher", locate.RowRequeueError, locate.ClassErrorBackoff},
+		{"knative-shapes", "rollout.Reconciler", locate.RowRequeueSuccess, locate.ClassDependencyWait},
 	}
 	for _, c := range cases {
 		t.Run(c.fixture+"/"+c.ctrl+"/"+c.row, func(t *testing.T) {

@@ -370,6 +370,20 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 		t.add(t.a.objSite(v).Site, StepConstant, fmt.Sprintf("a package variable the tree never writes after its constant initialiser %s: no field of the object sets it", types.ExprString(init.expr)))
 		return
 	}
+	if fv, isFlag := t.a.flagVarsIndex()[v]; ok && isFlag {
+		// A variable a command-line flag sets, and nothing else writes: a
+		// setting of the controller's, not of the object.
+		what := "a command-line flag"
+		if fv.name != "" {
+			what += " (--" + fv.name
+			if fv.def != nil {
+				what += ", default " + types.ExprString(fv.def)
+			}
+			what += ")"
+		}
+		t.add(t.a.site(fv.call.Pos()).Site, StepComputed, "set by "+what+", registered here and written nowhere else: a setting of the controller's, not of the object; the trace ends")
+		return
+	}
 	// A closure's free variable is assigned in the function that makes
 	// the closure: its values are read there.
 	for ok && fn.Parent() != nil && !declaredIn(fn.Syntax(), v) {

@@ -17,6 +17,7 @@ import (
 	_ "github.com/fluxcd/pkg/runtime/patch"
 	_ "github.com/fluxcd/pkg/ssa"
 	_ "github.com/google/go-cmp/cmp"
+	_ "github.com/manifestival/manifestival"
 	_ "k8s.io/apimachinery/pkg/api/equality"
 	_ "k8s.io/apimachinery/pkg/api/meta"
 	_ "k8s.io/apimachinery/pkg/apis/meta/v1"
