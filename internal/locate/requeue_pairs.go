@@ -1,0 +1,178 @@
+package locate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// The result and error a return hands back as a pair: through a helper
+// that passes them on, set together by one call, or split where the
+// error may be nil.
+
+// passedThrough reads a call of a function of the tree's that hands back
+// the two arguments it is handed, unchanged, on every return (a wrapper
+// every return of a reconcile goes through: return wrap(res, err)): the
+// call's result and error arguments. ok is false for any other expression.
+func (a *analysis) passedThrough(fn *ssa.Function, info *types.Info, e ast.Expr) (res, errE ast.Expr, ok bool) {
+	ce, isCall := ast.Unparen(e).(*ast.CallExpr)
+	if !isCall {
+		return nil, nil, false
+	}
+	c := a.makeCall(info, ce, fn)
+	if c.known || len(c.own) != 1 || ce.Ellipsis.IsValid() {
+		return nil, nil, false
+	}
+	callee := c.own[0]
+	sig := callee.Signature
+	if sig.Results().Len() != 2 || sig.Params().Len() != len(ce.Args) {
+		return nil, nil, false
+	}
+	decl, _ := callee.Syntax().(*ast.FuncDecl)
+	if decl == nil || decl.Body == nil {
+		return nil, nil, false
+	}
+	cinfo := a.infoAt(decl.Pos())
+	if cinfo == nil {
+		return nil, nil, false
+	}
+	// Which parameter each result is, the same on every return; and no
+	// parameter is assigned to.
+	idx := [2]int{-1, -1}
+	params := map[types.Object]int{}
+	for i := 0; i < sig.Params().Len(); i++ {
+		params[sig.Params().At(i)] = i
+	}
+	ok = true
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if id, isID := ast.Unparen(l).(*ast.Ident); isID {
+					if _, p := params[cinfo.ObjectOf(id)]; p {
+						ok = false
+					}
+				}
+			}
+		case *ast.ReturnStmt:
+			if len(n.Results) != 2 {
+				ok = false
+				return false
+			}
+			for i, r := range n.Results {
+				id, isID := ast.Unparen(r).(*ast.Ident)
+				if !isID {
+					ok = false
+					return false
+				}
+				p, isParam := params[cinfo.ObjectOf(id)]
+				if !isParam || idx[i] >= 0 && idx[i] != p {
+					ok = false
+					return false
+				}
+				idx[i] = p
+			}
+		}
+		return true
+	})
+	if !ok || idx[0] < 0 || idx[1] < 0 {
+		return nil, nil, false
+	}
+	return ce.Args[idx[0]], ce.Args[idx[1]], true
+}
+
+// copiedResultCall is the call whose result's RequeueAfter the expression
+// copies (res.RequeueAfter, res defined once by res, err := f(…) in body,
+// or res := f(…)); nil for any other expression.
+func copiedResultCall(info *types.Info, b *ast.BlockStmt, e ast.Expr) *ast.CallExpr {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if e == nil || !ok || sel.Sel.Name != "RequeueAfter" || b == nil {
+		return nil
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v := varOf(info, id)
+	if v == nil {
+		return nil
+	}
+	return onlyCallDef(info, b, v)
+}
+
+// handedTogether reports whether a returned result variable and error
+// variable are both set by one call (_, res, err = f(…), res, err :=
+// f(…)): what the call hands back, handed through.
+func handedTogether(info *types.Info, b *ast.BlockStmt, res, errE ast.Expr) bool {
+	rid, ok1 := ast.Unparen(res).(*ast.Ident)
+	eid, ok2 := ast.Unparen(errE).(*ast.Ident)
+	if !ok1 || !ok2 || b == nil {
+		return false
+	}
+	rv, ev := varOf(info, rid), varOf(info, eid)
+	if rv == nil || ev == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 || len(as.Lhs) < 2 {
+			return !found
+		}
+		if _, call := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); !call {
+			return !found
+		}
+		var r, e bool
+		for _, l := range as.Lhs {
+			r = r || assigns(info, l, rv) || defines(info, l, rv)
+			e = e || assigns(info, l, ev) || defines(info, l, ev)
+		}
+		found = found || r && e
+		return !found
+	})
+	return found
+}
+
+// mayBeNilError reports whether an error variable a return hands back may
+// be nil where it stands, by the values that reach it: a nil, a parameter
+// (the caller's error, nil on its success path) or a value whose trail
+// ends. A call is not asked here.
+func (a *analysis) mayBeNilError(fn *ssa.Function, errE ast.Expr) bool {
+	if _, ok := ast.Unparen(errE).(*ast.Ident); !ok {
+		return false
+	}
+	b := a.flowBodyOf(fn)
+	if b == nil {
+		return false
+	}
+	fl := &flowEngine{a: a}
+	for _, v := range fl.values(b, errE) {
+		if v.zero || v.param >= 0 || v.ended() || v.e != nil && v.b != nil && isNilExpr(v.b.info, v.e) {
+			return true
+		}
+	}
+	return false
+}
+
+// entryPos is where the entry hands back the site's results: the site
+// itself when it is the entry's, else the entry's hop towards it; NoPos
+// when the site is not reached through the entry's returns.
+func (r *retSite) entryPos(entry *ssa.Function) token.Pos {
+	if r.in == entry {
+		return r.pos
+	}
+	if len(r.via) > 0 && r.via[0].in == entry {
+		return r.via[0].pos
+	}
+	return token.NoPos
+}
