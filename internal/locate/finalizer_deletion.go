@@ -341,19 +341,31 @@ func (w *predicateWalk) stmt(s ast.Stmt, guard int) {
 // unless the object is being deleted (`if obj.DeletionTimestamp.IsZero()
 // { …; return }`, no else; the statements after it run only on
 // deletion), the pass runs the statements before that if, then its body,
-// read the same way. A body that only logs and returns success is no
-// pass of its own: a controller that acts only on deletion does its work
-// after it. Any other list is run as written.
+// read the same way. A body whose own statements (its ifs aside: adding
+// the finalizer when it is missing is done once) only log and return
+// success is no pass of its own: a controller that acts only on deletion
+// does its work after it. Any other list is run as written.
 func (a *analysis) liveList(info *types.Info, fn *ssa.Function, list []ast.Stmt, kind *types.Named) []ast.Stmt {
 	for i, st := range list {
 		ifs, ok := st.(*ast.IfStmt)
-		if !ok || i+1 == len(list) || ifs.Init != nil || ifs.Else != nil || !returns(ifs.Body) || !a.impliesDeletion(info, ifs.Cond, false, kind) || a.idleBranch(info, fn, ifs.Body.List, 0) {
+		if !ok || i+1 == len(list) || ifs.Init != nil || ifs.Else != nil || !returns(ifs.Body) || !a.impliesDeletion(info, ifs.Cond, false, kind) || a.idleBranch(info, fn, unconditional(ifs.Body.List), 0) {
 			continue
 		}
 		live := append(slices.Clone(list[:i]), ifs.Body.List...)
 		return a.liveList(info, fn, live, kind)
 	}
 	return list
+}
+
+// unconditional is a statement list without its if statements.
+func unconditional(list []ast.Stmt) []ast.Stmt {
+	var out []ast.Stmt
+	for _, st := range list {
+		if _, ok := st.(*ast.IfStmt); !ok {
+			out = append(out, st)
+		}
+	}
+	return out
 }
 
 // returns reports whether a block ends in a return.
