@@ -68,6 +68,9 @@ type analysis struct {
 	onceLoops map[*ssa.Function]map[*ssa.BasicBlock]int
 	// rangeLoops are, by function, all of its range loops (writes.go).
 	rangeLoops map[*ssa.Function]map[*ssa.BasicBlock]int
+	// writtenFields are, by kind, the fields of objects of that kind the
+	// tree's own code writes anywhere (writes_objecttests.go).
+	writtenFields map[*types.Named]map[*types.Var]bool
 	// setters are, by struct field, the places that assign it
 	// (flow_handed.go).
 	setters map[*types.Var][]token.Pos

@@ -505,9 +505,14 @@ func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.
 			if first == nil {
 				return true
 			}
-			if sel := info.Selections[first]; sel != nil && sel.Kind() == types.FieldVal && first.Sel.Name == specField && kind != nil {
+			if sel := info.Selections[first]; sel != nil && kind != nil {
 				if n, ok := deref(info.TypeOf(first.X)).(*types.Named); ok && types.Identical(n, kind) {
-					return false // the primary's desired state
+					if sel.Kind() == types.FieldVal && first.Sel.Name == specField {
+						return false // the primary's desired state
+					}
+					if yieldsMap(sel) && !a.newDesiredState(kind, nil).metadataWritten() {
+						return false // labels or annotations the tree never writes: set by the user
+					}
 				}
 			}
 			live = true

@@ -167,3 +167,19 @@ func TestWriteInLoopNotSettled(t *testing.T) {
 	}
 	t.Fatalf("no write at ports.go:30 in %+v", c.Writes)
 }
+
+// A write made on every pass of an object whose annotation and spec pass
+// the tests on its way is not settled, and names the nearest such test.
+func TestWriteUnderObjectTestNotSettled(t *testing.T) {
+	c := controllerNamed(t, "finproof", "ExposeReconciler")
+	for _, w := range c.Writes {
+		if w.Line != 46 {
+			continue
+		}
+		if w.Always || !strings.Contains(w.Note, "not settled") || !strings.Contains(w.Note, "controller/expose.go:42") {
+			t.Errorf("write at expose.go:46: always %v, note %q; want not always, not settled, naming the test at expose.go:42", w.Always, w.Note)
+		}
+		return
+	}
+	t.Fatalf("no write at expose.go:46 in %+v", c.Writes)
+}

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"sort"
 	"strings"
 
@@ -38,8 +39,9 @@ func (a *analysis) writes(f *found, reach *callgraph.Reach, normal map[*ssa.Func
 	var out []Write
 	taken := steadyBranches(f.entry, f.kind, reach.Funcs())
 	made := madeTypes(reach.Funcs())
-	alwaysVia := a.alwaysReached(f.entry, normal, taken, made, passView{})
-	var anyVia, loopVia map[*ssa.Function]*callgraph.Edge
+	alwaysVia := a.alwaysReached(a.passRoots(f), normal, taken, made, passView{})
+	var anyVia, loopVia, objectVia map[*ssa.Function]*callgraph.Edge
+	var objectView passView
 	for _, wc := range a.writeCalls(reach) {
 		c, fn := wc.call, wc.call.in
 		w := Write{Site: a.site(c.expr.Lparen).Site, Verb: wc.verb, Target: wc.target}
@@ -58,7 +60,7 @@ func (a *analysis) writes(f *found, reach *callgraph.Reach, normal map[*ssa.Func
 			// Made on every pass if a call that may run one of several
 			// functions runs the one on its path: not settled.
 			if anyVia == nil {
-				anyVia = a.alwaysReached(f.entry, normal, taken, made, passView{anyCallee: true})
+				anyVia = a.alwaysReached(a.passRoots(f), normal, taken, made, passView{anyCallee: true})
 			}
 			if a.always(fn, c.expr.Lparen, anyVia, normal, taken, passView{}) {
 				if d := a.dynamicEdge(anyVia, fn); d != nil {
@@ -71,7 +73,7 @@ func (a *analysis) writes(f *found, reach *callgraph.Reach, normal map[*ssa.Func
 			// Made on every pass if the loops around it run their body:
 			// over values not proven to hold an element, not settled.
 			if loopVia == nil {
-				loopVia = a.alwaysReached(f.entry, normal, taken, made, passView{loopsRun: true})
+				loopVia = a.alwaysReached(a.passRoots(f), normal, taken, made, passView{loopsRun: true})
 			}
 			if a.always(fn, c.expr.Lparen, loopVia, normal, taken, passView{loopsRun: true}) {
 				at := "the loops around it"
@@ -80,6 +82,22 @@ func (a *analysis) writes(f *found, reach *callgraph.Reach, normal map[*ssa.Func
 					at = fmt.Sprintf("the loop at %s:%d", s.File, s.Line)
 				}
 				w.Note = strings.TrimPrefix(w.Note+"; not settled: made on every pass if "+at+" runs its body at least once, over values ctrlcmp does not prove non-empty", "; ")
+			}
+		}
+		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") && f.kind != nil {
+			// Made on every pass if the tests of the object's own desired
+			// state on its way go its way: that depends on the object.
+			if objectVia == nil {
+				objectView = passView{anyCallee: true, loopsRun: true, object: a.newDesiredState(f.kind, reach.Funcs())}
+				objectVia = a.alwaysReached(a.passRoots(f), normal, taken, made, objectView)
+			}
+			if a.always(fn, c.expr.Lparen, objectVia, normal, taken, objectView) {
+				at := "the tests of its spec or metadata on the way"
+				if t := a.objectTestAround(fn, c.expr.Lparen, objectView.object, objectVia); t.IsValid() {
+					s := a.site(t)
+					at = fmt.Sprintf("the test of its spec or metadata at %s:%d", s.File, s.Line)
+				}
+				w.Note = strings.TrimPrefix(w.Note+fmt.Sprintf("; not settled: made on every pass of an unchanged %s for which %s goes its way (the same way on every pass, but which way depends on the object)", f.kind.Obj().Name(), at), "; ")
 			}
 		}
 		if w.Always {
@@ -236,8 +254,8 @@ func (a *analysis) pathToUnanalysed(reach *callgraph.Reach, fn *ssa.Function) []
 // With anyCallee, a call that may run one of several functions counts as
 // running each: what is reached so is made on every pass only if that call
 // runs the function the path goes through.
-func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int, made map[*types.Named]bool, view passView) map[*ssa.Function]*callgraph.Edge {
-	via := map[*ssa.Function]*callgraph.Edge{entry: nil}
+func (a *analysis) alwaysReached(roots map[*ssa.Function]*callgraph.Edge, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int, made map[*types.Named]bool, view passView) map[*ssa.Function]*callgraph.Edge {
+	via := maps.Clone(roots)
 	walk := func(queue []*ssa.Function, cutSets bool) {
 		for len(queue) > 0 {
 			f := queue[0]
@@ -270,7 +288,7 @@ func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][
 					continue
 				}
 				if !cutSets {
-					if cutsReturns(f, []ssa.Instruction{e.Site}, normal[f], a.runOnce(f, view.loopsRun), nil) {
+					if cutsReturns(f, []ssa.Instruction{e.Site}, normal[f], a.runOnce(f, view.loopsRun), nil, either(f, view)) {
 						via[callee] = e
 						queue = append(queue, callee)
 					}
@@ -287,17 +305,14 @@ func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][
 				for _, e := range edges {
 					sites = append(sites, e.Site)
 				}
-				if cutsReturns(f, sites, normal[f], a.runOnce(f, view.loopsRun), taken) {
+				if cutsReturns(f, sites, normal[f], a.runOnce(f, view.loopsRun), taken, either(f, view)) {
 					via[callee] = edges[0]
 					queue = append(queue, callee)
 				}
 			}
 		}
 	}
-	walk([]*ssa.Function{entry}, false)
-	// The cut sets, from every function reached, until nothing more is.
-	for n := 0; n != len(via); {
-		n = len(via)
+	inOrder := func() []*ssa.Function {
 		var from []*ssa.Function
 		for f := range via {
 			from = append(from, f)
@@ -308,9 +323,33 @@ func (a *analysis) alwaysReached(entry *ssa.Function, normal map[*ssa.Function][
 			}
 			return from[i].String() < from[j].String()
 		})
-		walk(from, true)
+		return from
+	}
+	walk(inOrder(), false)
+	// The cut sets, from every function reached, until nothing more is.
+	for n := 0; n != len(via); {
+		n = len(via)
+		walk(inOrder(), true)
 	}
 	return via
+}
+
+// passRoots are where every succeeding pass starts, each with the call
+// that runs it: the entry, and for a generated reconciler the hand-written
+// ReconcileKind, which the generated Reconcile runs on every pass of a
+// live object.
+func (a *analysis) passRoots(f *found) map[*ssa.Function]*callgraph.Edge {
+	roots := map[*ssa.Function]*callgraph.Edge{f.entry: nil}
+	if f.style != StyleGenerated || f.impl == nil {
+		return roots
+	}
+	for _, e := range a.prog.CallsFrom(f.entry) {
+		if e.Callee.Func == f.impl && e.Site != nil {
+			roots[f.impl] = e
+			break
+		}
+	}
+	return roots
 }
 
 // madeTypes are the named types whose values the functions make: a
@@ -378,8 +417,9 @@ func (a *analysis) dynamicEdge(via map[*ssa.Function]*callgraph.Edge, fn *ssa.Fu
 // on each branch. A range loop over a slice that holds an element on every
 // call (nonEmptyRanges) runs its body at least once: the path from the
 // loop's first test goes into its body. A branch in taken is followed
-// only the way it is taken.
-func cutsReturns(fn *ssa.Function, sites []ssa.Instruction, rets []*ssa.Return, once, taken map[*ssa.BasicBlock]int) bool {
+// only the way it is taken; a branch in either, only the ways that can
+// still reach one of the instructions, when there are such ways.
+func cutsReturns(fn *ssa.Function, sites []ssa.Instruction, rets []*ssa.Return, once, taken map[*ssa.BasicBlock]int, either map[*ssa.BasicBlock]bool) bool {
 	if len(rets) == 0 || len(fn.Blocks) == 0 {
 		return false
 	}
@@ -396,6 +436,10 @@ func cutsReturns(fn *ssa.Function, sites []ssa.Instruction, rets []*ssa.Return, 
 	ret := map[*ssa.BasicBlock]bool{}
 	for _, r := range rets {
 		ret[r.Block()] = true
+	}
+	var toCut map[*ssa.BasicBlock]bool
+	if len(either) > 0 {
+		toCut = reachesCut(cut)
 	}
 	// A state is a block and the set of run-once loops whose body the
 	// path has entered.
@@ -418,6 +462,20 @@ func cutsReturns(fn *ssa.Function, sites []ssa.Instruction, rets []*ssa.Return, 
 		if i, ok := taken[st.b]; ok && i < len(st.b.Succs) {
 			stack = append(stack, state{st.b.Succs[i], st.entered})
 			continue
+		}
+		if either[st.b] {
+			var ways []*ssa.BasicBlock
+			for _, next := range st.b.Succs {
+				if toCut[next] {
+					ways = append(ways, next)
+				}
+			}
+			if len(ways) > 0 {
+				for _, next := range ways {
+					stack = append(stack, state{next, st.entered})
+				}
+				continue
+			}
 		}
 		if i, ok := once[st.b]; ok {
 			bit := uint64(1) << uint(i)
@@ -443,7 +501,7 @@ func (a *analysis) always(fn *ssa.Function, writePos token.Pos, alwaysVia map[*s
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if ci, ok := instr.(ssa.CallInstruction); ok && ci.Common().Pos() == writePos {
-				return cutsReturns(fn, []ssa.Instruction{ci}, normal[fn], a.runOnce(fn, view.loopsRun), taken)
+				return cutsReturns(fn, []ssa.Instruction{ci}, normal[fn], a.runOnce(fn, view.loopsRun), taken, either(fn, view))
 			}
 		}
 	}

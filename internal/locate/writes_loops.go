@@ -98,9 +98,20 @@ func (a *analysis) nonEmpty(v ssa.Value, depth int) bool {
 // passView is what a reading of a pass may assume beyond what the code
 // proves: that a call which may run one of several functions runs each
 // (anyCallee), that every range loop runs its body at least once
-// (loopsRun).
+// (loopsRun), that each test of the primary object's desired state goes
+// the way that leads to the write (object).
 type passView struct {
 	anyCallee, loopsRun bool
+	object              *desiredState
+}
+
+// either is the tests of fn that the view lets go either way: the tests
+// of the object's desired state when it names the object, else none.
+func either(fn *ssa.Function, view passView) map[*ssa.BasicBlock]bool {
+	if view.object == nil {
+		return nil
+	}
+	return view.object.testsIn(fn)
 }
 
 // runOnce is the range loops of fn whose body runs at least once,

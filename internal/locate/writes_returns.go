@@ -40,6 +40,19 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 	// steady-state early returns, not every nil-error return of a helper.
 	seen := map[*ssa.Function]bool{f.entry: true}
 	queue := []*ssa.Function{f.entry}
+	// A generated reconciler's ReconcileKind is read as the entry is:
+	// every pass of a live object runs it.
+	for root := range a.passRoots(f) {
+		if root == f.entry || !reach.Has(root) {
+			continue
+		}
+		all := blockReturns(root)
+		if rs := a.entryReturns(root, kind, reach, all, nilErrorReturns(all), successPos, token.NoPos); len(rs) > 0 {
+			out[root] = rs
+		}
+		seen[root] = true
+		queue = append(queue, root)
+	}
 	for len(queue) > 0 {
 		fn := queue[0]
 		queue = queue[1:]
