@@ -7,6 +7,7 @@ package flows
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -19,7 +20,10 @@ import (
 	"k8s.io/client-go/util/workqueue"
 )
 
-// want-none "FlowController/finalizer-const" "FlowController/finalizer-add" "FlowController/finalizer-cleanup" "FlowController/finalizer-remove" "FlowController/condition-types" "FlowController/drift"
+// want-none "FlowController/condition-types" "FlowController/drift"
+
+// flowFinalizer keeps a flow until its Secret is gone.
+const flowFinalizer = "flows.example.com/secret" // want "FlowController/finalizer-const"
 
 // resyncPeriod brings every flow back now and then.
 const resyncPeriod = 20 * time.Minute // want "FlowController/trace:constant"
@@ -119,13 +123,41 @@ type operation struct {
 }
 
 // operate makes the flow's Secret; it requeues the flow itself when that
-// fails.
+// fails. A flow being deleted has its Secret deleted first.
+// An unchanged flow's pass finds its Secret and writes nothing.
 func (op *operation) operate(ctx context.Context) {
+	if op.flow.DeletionTimestamp != nil {
+		op.cleanup(ctx)
+		return
+	}
+	if !slices.Contains(op.flow.GetFinalizers(), flowFinalizer) {
+		finalizers := append(op.flow.GetFinalizers(), flowFinalizer)
+		op.flow.SetFinalizers(finalizers) // want "FlowController/finalizer-add"
+		if _, err := op.c.client.CoreV1().ConfigMaps(op.flow.Namespace).Update(ctx, op.flow, metav1.UpdateOptions{}); err != nil {
+			op.requeue()
+			return
+		}
+	}
+	if _, err := op.c.client.CoreV1().Secrets(op.flow.Namespace).Get(ctx, op.flow.Name, metav1.GetOptions{}); err == nil {
+		return // made already
+	}
 	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: op.flow.Namespace, Name: op.flow.Name}}
-	if _, err := op.c.client.CoreV1().Secrets(s.Namespace).Create(ctx, s, metav1.CreateOptions{}); err != nil { // want "FlowController/write-always"
+	if _, err := op.c.client.CoreV1().Secrets(s.Namespace).Create(ctx, s, metav1.CreateOptions{}); err != nil {
 		fmt.Println("create failed:", err)
 		op.requeue()
 		return
+	}
+}
+
+// cleanup deletes the flow's Secret, then lets the flow go.
+func (op *operation) cleanup(ctx context.Context) { // want "FlowController/finalizer-cleanup"
+	if err := op.c.client.CoreV1().Secrets(op.flow.Namespace).Delete(ctx, op.flow.Name, metav1.DeleteOptions{}); err != nil {
+		op.requeue()
+		return
+	}
+	op.flow.Finalizers = slices.DeleteFunc(op.flow.Finalizers, func(f string) bool { return f == flowFinalizer }) // want "FlowController/finalizer-remove"
+	if _, err := op.c.client.CoreV1().ConfigMaps(op.flow.Namespace).Update(ctx, op.flow, metav1.UpdateOptions{}); err != nil {
+		op.requeue()
 	}
 }
 
