@@ -567,12 +567,25 @@ func (a *analysis) assertedType(v ssa.Value, depth int) types.Type {
 // tree's), or that is also handed the address of a typed object to fill (a
 // library's converter), and where that call stands; nil when none is.
 func (a *analysis) convertedKind(info *types.Info, fn *ssa.Function, read call) (*types.Named, token.Pos) {
-	b, _ := a.readBody(fn)
+	// A read wrapped in function literals hands its value out of them:
+	// it is followed from the outermost function, where the literal's
+	// call stands.
+	top := fn
+	for top.Parent() != nil {
+		top = top.Parent()
+	}
+	var expr ast.Expr = read.expr
+	if top != fn {
+		if expr = a.outOfClosures(info, read.expr, top.Syntax()); expr == nil {
+			return nil, token.NoPos
+		}
+	}
+	b, _ := a.readBody(top)
 	if b == nil {
 		return nil, token.NoPos
 	}
 	held := map[*types.Var]bool{}
-	assignedFrom(info, b, read.expr, true, held)
+	assignedFrom(info, b, expr, true, held)
 	heldFrom(info, b, held)
 	if len(held) == 0 {
 		return nil, token.NoPos
@@ -587,7 +600,7 @@ func (a *analysis) convertedKind(info *types.Info, fn *ssa.Function, read call) 
 			return false
 		}
 		e, ok := n.(*ast.CallExpr)
-		if !ok || e.Pos() < read.expr.End() || !slices.ContainsFunc(e.Args, func(arg ast.Expr) bool { return mentions(info, arg, held) }) {
+		if !ok || e.Pos() < expr.End() || !slices.ContainsFunc(e.Args, func(arg ast.Expr) bool { return mentions(info, arg, held) }) {
 			return true
 		}
 		typed := func(t types.Type) *types.Named {
