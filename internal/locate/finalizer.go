@@ -87,8 +87,11 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 			case RoleFinalizerHas:
 				tests = append(tests, op)
 			case RoleSetFinalizers:
-				if v, ok := appended(info, op.value); ok {
-					op.value = v
+				// The list appended to where it is handed, or in a
+				// local the setter is handed (finalizers :=
+				// append(obj.GetFinalizers(), X); obj.SetFinalizers(finalizers)).
+				if v, vinfo, ok := a.setFinalizersAppended(fn, info, op.value); ok {
+					op.value, op.info = v, vinfo
 					adds = append(adds, op)
 				} else {
 					op.value, op.whole = nil, true
@@ -375,6 +378,65 @@ func (a *analysis) appendedValue(fn *ssa.Function, info *types.Info, rhs ast.Exp
 		}
 	}
 	return out, outInfo, out != nil
+}
+
+// setFinalizersAppended is the finalizer a list handed to a whole-list
+// setter appends, read where it is handed or through the values a local
+// holds (each of them an append), and the types of the body holding it.
+func (a *analysis) setFinalizersAppended(fn *ssa.Function, info *types.Info, list ast.Expr) (ast.Expr, *types.Info, bool) {
+	if list == nil {
+		return nil, nil, false
+	}
+	if v, ok := appended(info, list); ok {
+		return v, info, true
+	}
+	if _, local := ast.Unparen(list).(*ast.Ident); !local {
+		return nil, nil, false
+	}
+	// Every value the local may hold appends to an object's own list: a
+	// list built up element by element (the ones kept, in a loop) adds
+	// nothing new.
+	b := a.flowBodyOf(fn)
+	if b == nil {
+		return nil, nil, false
+	}
+	var out ast.Expr
+	var outInfo *types.Info
+	for _, v := range (&flowEngine{a: a}).values(b, list) {
+		if v.e == nil || v.b == nil {
+			return nil, nil, false
+		}
+		c, ok := ast.Unparen(v.e).(*ast.CallExpr)
+		if !ok || len(c.Args) < 2 || !objectFinalizers(v.b.info, c.Args[0]) {
+			return nil, nil, false
+		}
+		x, ok := appended(v.b.info, v.e)
+		if !ok {
+			return nil, nil, false
+		}
+		if out == nil {
+			out, outInfo = x, v.b.info
+		}
+	}
+	return out, outInfo, out != nil
+}
+
+// objectFinalizers reports whether e is an object's own finalizer list:
+// its Finalizers field, or what its GetFinalizers method returns.
+func objectFinalizers(info *types.Info, e ast.Expr) bool {
+	if fieldOf(info, e) == fieldFinalizers {
+		return true
+	}
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(c.Args) != 0 {
+		return false
+	}
+	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "GetFinalizers" {
+		return false
+	}
+	fn, ok := info.Uses[sel.Sel].(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "k8s.io/apimachinery/pkg/apis/meta/v1"
 }
 
 // finalizerConstRow cites the constant of every finalizer value whose

@@ -27,8 +27,17 @@ func (a *analysis) readingWorker(fd *ast.FuncDecl, info *types.Info, worker ast.
 		if !ok || read != nil {
 			return read == nil
 		}
-		key, obj := a.readShape(info, a.makeCall(info, e, nil))
-		if key != nil && mentions(info, key, vars) && IsObjectPointer(obj) {
+		// The call is made with its SSA function, the worker's or a
+		// closure's, so that a read handing back an interface is typed
+		// by the assertion that follows it.
+		var key ast.Expr
+		var obj types.Type
+		for _, fn := range withClosures(entry) {
+			if key, obj = a.readShape(info, a.makeCall(info, e, fn)); obj != nil {
+				break
+			}
+		}
+		if key != nil && mentions(info, key, vars) && isReadObject(obj) {
 			read = a.outOfClosures(info, e, worker)
 		}
 		return read == nil
@@ -38,9 +47,21 @@ func (a *analysis) readingWorker(fd *ast.FuncDecl, info *types.Info, worker ast.
 	}
 	objs := map[*types.Var]bool{}
 	assignedFrom(info, worker, read, true, objs)
+	heldFrom(info, worker, objs)
+	// The work is the first call of the tree's own handed the object (or
+	// a value made from it, also as the receiver of a method) that is
+	// neither a test of it (a function returning only bools: is it
+	// outdated, is it done) nor its conversion (a function handing an
+	// object back: unstructured to typed): those run before the work.
 	var handoff *call
 	inspectOwn(worker, func(e *ast.CallExpr) bool {
-		if e.Pos() < read.End() || !slices.ContainsFunc(e.Args, func(arg ast.Expr) bool { return mentions(info, arg, objs) }) {
+		handed := slices.ContainsFunc(e.Args, func(arg ast.Expr) bool { return mentions(info, arg, objs) })
+		if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok && !handed {
+			if _, method := info.Selections[sel]; method {
+				handed = mentions(info, sel.X, objs)
+			}
+		}
+		if e.Pos() < read.End() || !handed || onlyTestsOrConverts(info, e) {
 			return true
 		}
 		if c := a.makeCall(info, e, nil); len(c.own) > 0 && !c.known {
@@ -52,7 +73,10 @@ func (a *analysis) readingWorker(fd *ast.FuncDecl, info *types.Info, worker ast.
 		return nil
 	}
 	for _, arg := range handoff.expr.Args {
-		if typeKey(info.TypeOf(arg)) != typeContext && mentions(info, arg, vars) {
+		// What the read hands back is the object, not the key, even
+		// when its type is no object pointer (a record of the tree's
+		// holding the object).
+		if typeKey(info.TypeOf(arg)) != typeContext && mentions(info, arg, vars) && !mentions(info, arg, objs) {
 			return nil // the work is handed the key: it is the entry
 		}
 	}
@@ -114,4 +138,50 @@ func inspectOwn(fn ast.Node, visit func(*ast.CallExpr) bool) {
 		}
 		return more
 	})
+}
+
+// heldFrom grows vars with the variables of body assigned a value made
+// from one of them only (a type assertion, a field, a conversion of
+// the object read: the object again, whatever its type), until nothing
+// changes. Unlike taint it does not stop at object pointers: it follows
+// an object, not a key. A context or an error is never the object.
+func heldFrom(info *types.Info, body ast.Node, vars map[*types.Var]bool) {
+	for changed := true; changed; {
+		changed = false
+		ast.Inspect(body, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || len(as.Rhs) != 1 || !mentions(info, as.Rhs[0], vars) {
+				return true
+			}
+			id, ok := ast.Unparen(as.Lhs[0]).(*ast.Ident)
+			if !ok {
+				return true
+			}
+			// A context or an error made with the object (a logger
+			// naming it, a failure of its work) is neither.
+			if v, ok := info.ObjectOf(id).(*types.Var); ok && !vars[v] && typeKey(v.Type()) != typeContext && !isErrorType(v.Type()) {
+				vars[v] = true
+				changed = true
+			}
+			return true
+		})
+	}
+}
+
+// onlyTestsOrConverts reports whether a call's function returns only bools
+// (a test) or hands an object back first (a conversion, a copy).
+func onlyTestsOrConverts(info *types.Info, e *ast.CallExpr) bool {
+	sig, ok := info.TypeOf(e.Fun).(*types.Signature)
+	if !ok || sig.Results().Len() == 0 {
+		return false
+	}
+	if isReadObject(sig.Results().At(0).Type()) {
+		return true
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		if b, ok := sig.Results().At(i).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
+			return false
+		}
+	}
+	return true
 }

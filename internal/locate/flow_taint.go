@@ -76,7 +76,7 @@ func taint(info *types.Info, body ast.Node, vars map[*types.Var]bool) {
 			if !ok {
 				v, ok = info.Uses[id].(*types.Var)
 			}
-			if ok && !vars[v] && !IsObjectPointer(v.Type()) {
+			if ok && !vars[v] && !isReadObject(v.Type()) {
 				vars[v] = true
 				changed = true
 			}

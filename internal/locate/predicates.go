@@ -28,6 +28,18 @@ func IsObjectPointer(t types.Type) bool {
 	return false
 }
 
+// isReadObject reports whether a value of type t is an API object: an
+// object pointer, or a pointer to an object that keeps its content in an
+// unstructured map (unstructured.Unstructured, or a type embedding it),
+// which a dynamic informer's store hands back.
+func isReadObject(t types.Type) bool {
+	if IsObjectPointer(t) {
+		return true
+	}
+	_, ok := types.Unalias(t).(*types.Pointer)
+	return ok && holdsUnstructured(t)
+}
+
 // callsOf cites every call, anywhere in the tree, of a library function
 // with the given role (owner references made, event sinks started).
 func (a *analysis) callsOf(role Role) []Site {

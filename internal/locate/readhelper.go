@@ -195,3 +195,126 @@ func readFlowsOut(info *types.Info, body *ast.BlockStmt, c call) bool {
 	})
 	return out
 }
+
+// Reads from a store of the tree's own. A function of the tree that looks
+// up a map held in a field (a cache its informer handlers fill) by a key it
+// is handed, and returns what it found (or a copy of it) as its first
+// result, of a type that carries an object (an object pointer, or a record
+// holding objects of one type: the object and its pods), reads that object
+// by that key.
+
+// cacheRead is the key argument and the object pointer type of a call of
+// such a store read, or nil.
+// A call through an interface (the cache held as its interface) reads
+// when every function of the tree the call graph says it runs does, by the
+// same parameter, an object of the same kind.
+func (a *analysis) cacheRead(c call) (ast.Expr, types.Type) {
+	var fns []*types.Func
+	switch {
+	case c.fn != nil && a.decls[c.fn.Origin()] != nil:
+		fns = []*types.Func{c.fn.Origin()}
+	case dynamicCall(&c):
+		for _, g := range c.own {
+			fn, ok := g.Object().(*types.Func)
+			if !ok || a.decls[fn.Origin()] == nil {
+				return nil, nil
+			}
+			fns = append(fns, fn.Origin())
+		}
+	}
+	if len(fns) == 0 {
+		return nil, nil
+	}
+	i, kind := a.cacheReadKey(fns[0])
+	if i < 0 {
+		return nil, nil
+	}
+	for _, fn := range fns[1:] {
+		if j, k := a.cacheReadKey(fn); j != i || !types.Identical(k, kind) {
+			return nil, nil
+		}
+	}
+	return c.arg(i), types.NewPointer(kind)
+}
+
+type cacheReadAnswer struct {
+	key  int
+	kind *types.Named
+}
+
+// cacheReadKey is the index of the parameter keying a function's store
+// read and the kind of the object it reads; -1 when it makes none.
+func (a *analysis) cacheReadKey(fn *types.Func) (int, *types.Named) {
+	if r, ok := a.cacheReads[fn]; ok {
+		return r.key, r.kind
+	}
+	r := a.cacheReadScan(fn)
+	a.cacheReads[fn] = r
+	return r.key, r.kind
+}
+
+func (a *analysis) cacheReadScan(fn *types.Func) cacheReadAnswer {
+	none := cacheReadAnswer{key: -1}
+	fd := a.decls[fn]
+	sig, _ := fn.Type().(*types.Signature)
+	if fd == nil || fd.Body == nil || sig == nil || sig.Results().Len() == 0 {
+		return none
+	}
+	kind := carriedKind(sig.Results().At(0).Type())
+	info := a.infoAt(fd.Pos())
+	if kind == nil || info == nil {
+		return none
+	}
+	found := none
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if found.key >= 0 {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		ix, ok := n.(*ast.IndexExpr)
+		if !ok {
+			return true
+		}
+		if _, field := ast.Unparen(ix.X).(*ast.SelectorExpr); !field {
+			return true
+		}
+		m, ok := info.TypeOf(ix.X).Underlying().(*types.Map)
+		if !ok || carriedKind(m.Elem()) == nil || !types.Identical(carriedKind(m.Elem()), kind) || !indexFlowsOut(info, fd.Body, ix) {
+			return true
+		}
+		for i := 0; i < sig.Params().Len(); i++ {
+			vars := map[*types.Var]bool{sig.Params().At(i): true}
+			taint(info, fd.Body, vars)
+			if mentions(info, ix.Index, vars) {
+				found = cacheReadAnswer{key: i, kind: kind}
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// indexFlowsOut reports whether the value a map lookup finds reaches the
+// first result of a return of body: returned as it is, or assigned and
+// returned (also as the receiver of a copying method, or a field).
+func indexFlowsOut(info *types.Info, body *ast.BlockStmt, ix *ast.IndexExpr) bool {
+	vars := map[*types.Var]bool{}
+	assignedFrom(info, body, ix, true, vars)
+	heldFrom(info, body, vars)
+	out := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) > 0 && (ast.Unparen(n.Results[0]) == ix || len(vars) > 0 && mentions(info, n.Results[0], vars)) {
+				out = true
+			}
+		}
+		return !out
+	})
+	return out
+}

@@ -134,6 +134,14 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 			if !ok {
 				continue
 			}
+			if holdsUnstructured(n) {
+				// Read unstructured, then converted: the object is
+				// the typed one it is converted to.
+				if typed, at := a.convertedKind(info, fn, c); typed != nil {
+					n = typed
+					s.Note = fmt.Sprintf("read as %s and converted to %s at %s", shortType(read), typed.Obj().Name(), fileLine(a.site(at)))
+				}
+			}
 			byKey = append(byKey, reread{row: Row{Sites: []Site{s}}, kind: n, pos: c.expr.Lparen})
 		}
 	}
@@ -407,6 +415,9 @@ func (a *analysis) readShape(info *types.Info, c call) (ast.Expr, types.Type) {
 		}
 		return nil, nil
 	}
+	if key, t := a.cacheRead(c); key != nil {
+		return key, t
+	}
 	return generatedGet(info, c)
 }
 
@@ -508,7 +519,7 @@ func (a *analysis) assertedType(v ssa.Value, depth int) types.Type {
 	for _, r := range *v.Referrers() {
 		switch r := r.(type) {
 		case *ssa.TypeAssert:
-			if IsObjectPointer(r.AssertedType) {
+			if isReadObject(r.AssertedType) {
 				return r.AssertedType
 			}
 		case *ssa.ChangeInterface:
@@ -547,4 +558,70 @@ func (a *analysis) assertedType(v ssa.Value, depth int) types.Type {
 		}
 	}
 	return nil
+}
+
+// convertedKind is the typed object an unstructured object read by a call
+// is converted to, in the function that reads it: the first call after the
+// read handed the object (or a value held from it: its asserted type, its
+// map) whose first result is an object pointer (a conversion helper of the
+// tree's), or that is also handed the address of a typed object to fill (a
+// library's converter), and where that call stands; nil when none is.
+func (a *analysis) convertedKind(info *types.Info, fn *ssa.Function, read call) (*types.Named, token.Pos) {
+	// A read wrapped in function literals hands its value out of them:
+	// it is followed from the outermost function, where the literal's
+	// call stands.
+	top := fn
+	for top.Parent() != nil {
+		top = top.Parent()
+	}
+	var expr ast.Expr = read.expr
+	if top != fn {
+		if expr = a.outOfClosures(info, read.expr, top.Syntax()); expr == nil {
+			return nil, token.NoPos
+		}
+	}
+	b, _ := a.readBody(top)
+	if b == nil {
+		return nil, token.NoPos
+	}
+	held := map[*types.Var]bool{}
+	assignedFrom(info, b, expr, true, held)
+	heldFrom(info, b, held)
+	if len(held) == 0 {
+		return nil, token.NoPos
+	}
+	var kind *types.Named
+	at := token.NoPos
+	ast.Inspect(b, func(n ast.Node) bool {
+		if kind != nil {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		e, ok := n.(*ast.CallExpr)
+		if !ok || e.Pos() < expr.End() || !slices.ContainsFunc(e.Args, func(arg ast.Expr) bool { return mentions(info, arg, held) }) {
+			return true
+		}
+		typed := func(t types.Type) *types.Named {
+			if !IsObjectPointer(t) || holdsUnstructured(t) {
+				return nil
+			}
+			k, _ := deref(t).(*types.Named)
+			return k
+		}
+		if sig, ok := info.TypeOf(e.Fun).(*types.Signature); ok && sig.Results().Len() > 0 {
+			kind = typed(sig.Results().At(0).Type())
+		}
+		for _, arg := range e.Args {
+			if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND && kind == nil && !mentions(info, arg, held) {
+				kind = typed(info.TypeOf(arg))
+			}
+		}
+		if kind != nil {
+			at = e.Lparen
+		}
+		return kind == nil
+	})
+	return kind, at
 }
