@@ -98,6 +98,7 @@ var fixtures = []string{
 	"driftresult",
 	"finsetter",
 	"deferresult",
+	"steppipeline",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

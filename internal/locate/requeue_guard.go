@@ -25,6 +25,58 @@ import (
 // guard what they hold, but a range loop over a slice that holds an
 // element on every call of fn (rangesOnce).
 func (a *analysis) requeueGuard(info *types.Info, n ast.Node, kind *types.Named, fn *ssa.Function) guard {
+	return a.requeueGuardOf(info, n, kind, fn, nil)
+}
+
+// storeGuard is requeueGuard for the duration d stored into a result's
+// RequeueAfter (res.RequeueAfter = d): a condition that reads only
+// variables d itself reads (if d > 0, if deadline != nil { … time.Until(
+// *deadline) }) tests whether there is an interval, not something the
+// wait depends on, and guards nothing.
+func (a *analysis) storeGuard(info *types.Info, d ast.Expr, kind *types.Named, fn *ssa.Function) guard {
+	read := readVars(info, d)
+	if len(read) == 0 {
+		return a.requeueGuard(info, d, kind, fn)
+	}
+	return a.requeueGuardOf(info, d, kind, fn, func(cond ast.Expr) bool {
+		vs := readVars(info, cond)
+		if len(vs) == 0 {
+			return false
+		}
+		for v := range vs {
+			if !read[v] {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// readVars are the local variables e reads (not package variables, not
+// functions or types).
+func readVars(info *types.Info, e ast.Expr) map[*types.Var]bool {
+	out := map[*types.Var]bool{}
+	ast.Inspect(e, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok || v.IsField() || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+			return true
+		}
+		out[v] = true
+		return true
+	})
+	return out
+}
+
+// requeueGuardOf is requeueGuard, where an if whose condition interval
+// reports true guards nothing.
+func (a *analysis) requeueGuardOf(info *types.Info, n ast.Node, kind *types.Named, fn *ssa.Function, interval func(ast.Expr) bool) guard {
 	g := guardNone
 	path := a.path(n.Pos(), n.End())
 	for i := 1; i < len(path); i++ {
@@ -34,7 +86,7 @@ func (a *analysis) requeueGuard(info *types.Info, n ast.Node, kind *types.Named,
 			return g
 		case *ast.IfStmt:
 			var bg, eg guard
-			if a.ownTest(info, p.Cond, kind) {
+			if a.ownTest(info, p.Cond, kind) || interval != nil && interval(p.Cond) {
 				bg, eg = guardNone, guardNone
 			} else {
 				bg, eg = branchGuards(info, p.Cond)

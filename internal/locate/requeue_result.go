@@ -540,6 +540,11 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	default:
 		errClass = "error"
 	}
+	if errClass == "error" && a.neverFails(fn, errE) {
+		// if err != nil { return …, err } where every value err may hold
+		// is nil: the return never runs.
+		return
+	}
 	after := afterExpr != nil
 	g := sc.guard
 	if errClass == "error" && (after || requeue) && g == guardNone {
