@@ -32,13 +32,19 @@ func (a *analysis) requeueGuard(info *types.Info, n ast.Node, kind *types.Named,
 // RequeueAfter (res.RequeueAfter = d): a condition that reads only
 // variables d itself reads (if d > 0, if deadline != nil { … time.Until(
 // *deadline) }) tests whether there is an interval, not something the
-// wait depends on, and guards nothing.
+// wait depends on, and guards nothing, unless the branch also ends the
+// pass early.
 func (a *analysis) storeGuard(info *types.Info, d ast.Expr, kind *types.Named, fn *ssa.Function) guard {
 	read := readVars(info, d)
 	if len(read) == 0 {
 		return a.requeueGuard(info, d, kind, fn)
 	}
-	return a.requeueGuardOf(info, d, kind, fn, func(cond ast.Expr) bool {
+	return a.requeueGuardOf(info, d, kind, fn, func(cond ast.Expr, branch ast.Node) bool {
+		if exitsEarly(branch) {
+			// The branch ends the pass or the loop early (if left > 0 {
+			// res.RequeueAfter = left; return }): a case of its own.
+			return false
+		}
 		vs := readVars(info, cond)
 		if len(vs) == 0 {
 			return false
@@ -50,6 +56,22 @@ func (a *analysis) storeGuard(info *types.Info, d ast.Expr, kind *types.Named, f
 		}
 		return true
 	})
+}
+
+// exitsEarly reports whether a branch holds a return, or a break, continue or
+// goto, outside the function literals in it.
+func exitsEarly(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		switch m.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt, *ast.BranchStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // readVars are the local variables e reads (not package variables, not
@@ -75,8 +97,8 @@ func readVars(info *types.Info, e ast.Expr) map[*types.Var]bool {
 }
 
 // requeueGuardOf is requeueGuard, where an if whose condition interval
-// reports true guards nothing.
-func (a *analysis) requeueGuardOf(info *types.Info, n ast.Node, kind *types.Named, fn *ssa.Function, interval func(ast.Expr) bool) guard {
+// reports true of the branch holding n guards nothing.
+func (a *analysis) requeueGuardOf(info *types.Info, n ast.Node, kind *types.Named, fn *ssa.Function, interval func(cond ast.Expr, branch ast.Node) bool) guard {
 	g := guardNone
 	path := a.path(n.Pos(), n.End())
 	for i := 1; i < len(path); i++ {
@@ -86,7 +108,7 @@ func (a *analysis) requeueGuardOf(info *types.Info, n ast.Node, kind *types.Name
 			return g
 		case *ast.IfStmt:
 			var bg, eg guard
-			if a.ownTest(info, p.Cond, kind) || interval != nil && interval(p.Cond) {
+			if a.ownTest(info, p.Cond, kind) || interval != nil && interval(p.Cond, child) {
 				bg, eg = guardNone, guardNone
 			} else {
 				bg, eg = branchGuards(info, p.Cond)
