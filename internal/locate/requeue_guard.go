@@ -36,6 +36,21 @@ func (a *analysis) requeueGuard(info *types.Info, n ast.Node, kind *types.Named,
 // pass early.
 func (a *analysis) storeGuard(info *types.Info, d ast.Expr, kind *types.Named, fn *ssa.Function) guard {
 	read := readVars(info, d)
+	if fd := a.declBodyOf(d); fd != nil {
+		// And the variables those it reads are computed from.
+		for grown := true; grown; {
+			grown = false
+			for v := range read {
+				for _, rhs := range assignmentsTo(info, fd, v) {
+					for w := range readVars(info, rhs) {
+						if !read[w] {
+							read[w], grown = true, true
+						}
+					}
+				}
+			}
+		}
+	}
 	if len(read) == 0 {
 		return a.requeueGuard(info, d, kind, fn)
 	}
@@ -58,6 +73,16 @@ func (a *analysis) storeGuard(info *types.Info, d ast.Expr, kind *types.Named, f
 	})
 }
 
+// declBodyOf is the body of the declaration holding n.
+func (a *analysis) declBodyOf(n ast.Node) *ast.BlockStmt {
+	for _, p := range a.path(n.Pos(), n.End()) {
+		if fd, ok := p.(*ast.FuncDecl); ok {
+			return fd.Body
+		}
+	}
+	return nil
+}
+
 // exitsEarly reports whether a branch holds a return, or a break, continue or
 // goto, outside the function literals in it.
 func exitsEarly(n ast.Node) bool {
@@ -74,14 +99,11 @@ func exitsEarly(n ast.Node) bool {
 	return found
 }
 
-// readVars are the local variables e reads (not package variables, not
-// functions or types).
+// readVars are the local variables e reads, in the function literals it
+// holds too (not package variables, not functions or types).
 func readVars(info *types.Info, e ast.Expr) map[*types.Var]bool {
 	out := map[*types.Var]bool{}
 	ast.Inspect(e, func(n ast.Node) bool {
-		if _, lit := n.(*ast.FuncLit); lit {
-			return false
-		}
 		id, ok := n.(*ast.Ident)
 		if !ok {
 			return true

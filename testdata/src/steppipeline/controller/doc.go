@@ -3,5 +3,5 @@
 //
 // want-none "StagePipeline/reread" "StagePipeline/requeue-error"
 // want-none "StagePipeline/finalizer-const" "StagePipeline/finalizer-add" "StagePipeline/finalizer-cleanup" "StagePipeline/finalizer-remove"
-// want-none "StagePipeline/condition-types"
+// want-none "StagePipeline/condition-types" "StagePipeline/drift"
 package controller
