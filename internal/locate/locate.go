@@ -290,6 +290,8 @@ type reread struct {
 	// kind is the type read; pos the call.
 	kind *types.Named
 	pos  token.Pos
+	// fn is the function that makes the read.
+	fn *ssa.Function
 	// through is the read, when the entry reads the object as an
 	// interface or a type parameter (throughType): the locators that
 	// search for the kind's own operations cannot see them there.

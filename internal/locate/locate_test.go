@@ -99,6 +99,7 @@ var fixtures = []string{
 	"finsetter",
 	"deferresult",
 	"cacheworker",
+	"steppipeline",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
@@ -586,6 +587,27 @@ func TestUnsettled(t *testing.T) {
 	if !strings.HasPrefix(reason, "not settled") || !strings.Contains(reason, "r.Builder.Build") {
 		t.Errorf("requeue-success: %q, want it not settled, naming the builder", reason)
 	}
+}
+
+// TestSignalRequeue: a timed requeue whose interval an error picked out
+// by errors.As carries (a wait or a retry, made where the error is made)
+// leaves the success requeue not settled, never "event-driven only".
+func TestSignalRequeue(t *testing.T) {
+	l := locateFixture(t, "steppipeline")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		if c.Name != "SignalReconciler" {
+			continue
+		}
+		reason := c.Rows[locate.RowRequeueSuccess].None
+		if !strings.HasPrefix(reason, "not settled") || !strings.Contains(reason, "signal.go:66") {
+			t.Errorf("requeue-success: %q, want it not settled, naming the return at signal.go:66", reason)
+		}
+		return
+	}
+	t.Fatal("no SignalReconciler")
 }
 
 // TestAlternativeCleanups: a deletion branch that runs one of two

@@ -25,6 +25,102 @@ import (
 // guard what they hold, but a range loop over a slice that holds an
 // element on every call of fn (rangesOnce).
 func (a *analysis) requeueGuard(info *types.Info, n ast.Node, kind *types.Named, fn *ssa.Function) guard {
+	return a.requeueGuardOf(info, n, kind, fn, nil)
+}
+
+// storeGuard is requeueGuard for the duration d stored into a result's
+// RequeueAfter (res.RequeueAfter = d): a condition that reads only
+// variables d itself reads (if d > 0, if deadline != nil { … time.Until(
+// *deadline) }) tests whether there is an interval, not something the
+// wait depends on, and guards nothing, unless the branch also ends the
+// pass early.
+func (a *analysis) storeGuard(info *types.Info, d ast.Expr, kind *types.Named, fn *ssa.Function) guard {
+	read := readVars(info, d)
+	if fd := a.declBodyOf(d); fd != nil {
+		// And the variables those it reads are computed from.
+		for grown := true; grown; {
+			grown = false
+			for v := range read {
+				for _, rhs := range assignmentsTo(info, fd, v) {
+					for w := range readVars(info, rhs) {
+						if !read[w] {
+							read[w], grown = true, true
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(read) == 0 {
+		return a.requeueGuard(info, d, kind, fn)
+	}
+	return a.requeueGuardOf(info, d, kind, fn, func(cond ast.Expr, branch ast.Node) bool {
+		if exitsEarly(branch) {
+			// The branch ends the pass or the loop early (if left > 0 {
+			// res.RequeueAfter = left; return }): a case of its own.
+			return false
+		}
+		vs := readVars(info, cond)
+		if len(vs) == 0 {
+			return false
+		}
+		for v := range vs {
+			if !read[v] {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// declBodyOf is the body of the declaration holding n.
+func (a *analysis) declBodyOf(n ast.Node) *ast.BlockStmt {
+	for _, p := range a.path(n.Pos(), n.End()) {
+		if fd, ok := p.(*ast.FuncDecl); ok {
+			return fd.Body
+		}
+	}
+	return nil
+}
+
+// exitsEarly reports whether a branch holds a return, or a break, continue or
+// goto, outside the function literals in it.
+func exitsEarly(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		switch m.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt, *ast.BranchStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// readVars are the local variables e reads, in the function literals it
+// holds too (not package variables, not functions or types).
+func readVars(info *types.Info, e ast.Expr) map[*types.Var]bool {
+	out := map[*types.Var]bool{}
+	ast.Inspect(e, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok || v.IsField() || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+			return true
+		}
+		out[v] = true
+		return true
+	})
+	return out
+}
+
+// requeueGuardOf is requeueGuard, where an if whose condition interval
+// reports true of the branch holding n guards nothing.
+func (a *analysis) requeueGuardOf(info *types.Info, n ast.Node, kind *types.Named, fn *ssa.Function, interval func(cond ast.Expr, branch ast.Node) bool) guard {
 	g := guardNone
 	path := a.path(n.Pos(), n.End())
 	for i := 1; i < len(path); i++ {
@@ -34,7 +130,7 @@ func (a *analysis) requeueGuard(info *types.Info, n ast.Node, kind *types.Named,
 			return g
 		case *ast.IfStmt:
 			var bg, eg guard
-			if a.ownTest(info, p.Cond, kind) {
+			if a.ownTest(info, p.Cond, kind) || interval != nil && interval(p.Cond, child) {
 				bg, eg = guardNone, guardNone
 			} else {
 				bg, eg = branchGuards(info, p.Cond)

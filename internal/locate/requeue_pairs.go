@@ -164,6 +164,37 @@ func (a *analysis) mayBeNilError(fn *ssa.Function, errE ast.Expr) bool {
 	return false
 }
 
+// neverFails reports whether an error variable a return hands back is nil
+// wherever it stands, by the values that reach it: every one is nil or a
+// zero value, followed through the returns of the tree's functions the
+// calls that set it may run (a stage's Reconcile, called through an
+// interface, whose every implementation returns a nil error). A parameter,
+// a value whose trail ends (a library's error, a call not followed) or
+// any other expression may be an error.
+func (a *analysis) neverFails(fn *ssa.Function, errE ast.Expr) bool {
+	if _, ok := ast.Unparen(errE).(*ast.Ident); !ok {
+		return false
+	}
+	b := a.flowBodyOf(fn)
+	if b == nil {
+		return false
+	}
+	fl := &flowEngine{a: a}
+	vals := fl.values(b, errE)
+	if len(vals) == 0 {
+		return false
+	}
+	for _, v := range vals {
+		if v.ended() || v.param >= 0 {
+			return false
+		}
+		if !v.zero && (v.e == nil || v.b == nil || !isNilExpr(v.b.info, v.e)) {
+			return false
+		}
+	}
+	return true
+}
+
 // entryPos is where the entry hands back the site's results: the site
 // itself when it is the entry's, else the entry's hop towards it; NoPos
 // when the site is not reached through the entry's returns.

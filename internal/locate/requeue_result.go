@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"slices"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -46,6 +47,10 @@ type retSite struct {
 	// afterWork says the return waits after a write that succeeded in its
 	// own block (a child just created): a dependency wait, not a retry.
 	afterWork bool
+	// signal names the error a test picked out (errors.As) whose
+	// interval the result carries: a request made where that error is
+	// made, a failure's retry or a wait the code does not class here.
+	signal string
 	// split marks the failing half of a return whose error may or may not
 	// be nil (return res, recErr, recErr the pass's error handed through):
 	// the same return, classed apart where the error is set.
@@ -409,6 +414,14 @@ func (a *analysis) shapedRequeues(f *found, kind *types.Named, shape resultShape
 			out.onError, out.onSuccess = errRow, Row{Sites: []Site{s}}
 			return out
 		}
+		for _, r := range rets {
+			if r.signal == "" || r.deferred {
+				continue
+			}
+			at := a.site(r.pos)
+			out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the return at %s:%d requeues after the interval the error %s carries, which errors.As picks out: the request is made where such an error is made, as a retry after a failure or as a wait on a dependency, which the return does not tell; no other return on the success path sets RequeueAfter", at.File, at.Line, r.signal))
+			return out
+		}
 		reason := "event-driven only: no return on the success path sets RequeueAfter, so the object is reconciled again only on watch events"
 		if ps := a.syncPeriods(); len(ps) > 0 {
 			reason += fmt.Sprintf(" and the cache's resync every %s (%s:%d)", ps[0].Note, ps[0].File, ps[0].Line)
@@ -540,6 +553,11 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	default:
 		errClass = "error"
 	}
+	if errClass == "error" && a.neverFails(fn, errE) {
+		// if err != nil { return …, err } where every value err may hold
+		// is nil: the return never runs.
+		return
+	}
 	after := afterExpr != nil
 	g := sc.guard
 	if errClass == "error" && (after || requeue) && g == guardNone {
@@ -590,5 +608,58 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	case requeue:
 		class = ClassImmediate
 	}
-	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, ret: s, at: at, afterWork: afterWork, via: via})
+	signal := ""
+	if class == ClassRetryAfterFailure && afterExpr != nil && afterIn == fn {
+		signal = a.signalError(info, s, afterExpr)
+	}
+	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, ret: s, at: at, afterWork: afterWork, via: via, signal: signal})
+}
+
+// signalError names the error variable an enclosing if's errors.As (the
+// standard library's, or a package's re-export of it) fills and the
+// interval after reads (if errors.As(err, &wait) { return
+// ctrl.Result{RequeueAfter: wait.Duration()}, nil }): the error carries
+// the requeue's interval, a request made where such an error is made,
+// which may be a wait on a dependency as well as a retry after a failure.
+// "" when there is none.
+func (a *analysis) signalError(info *types.Info, n ast.Node, after ast.Expr) string {
+	read := readVars(info, after)
+	if len(read) == 0 {
+		return ""
+	}
+	path := a.path(n.Pos(), n.End())
+	for _, p := range path {
+		switch x := p.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return ""
+		case *ast.IfStmt:
+			name := ""
+			ast.Inspect(x.Cond, func(m ast.Node) bool {
+				ce, ok := m.(*ast.CallExpr)
+				if !ok || name != "" || len(ce.Args) != 2 {
+					return name == ""
+				}
+				fn, ok := typeOfCallee(info, ce).(*types.Func)
+				if !ok || fn.Name() != "As" || fn.Pkg() == nil || !strings.HasSuffix("/"+fn.Pkg().Path(), "/errors") {
+					return true
+				}
+				u, ok := ast.Unparen(ce.Args[1]).(*ast.UnaryExpr)
+				if !ok || u.Op != token.AND {
+					return true
+				}
+				id, ok := ast.Unparen(u.X).(*ast.Ident)
+				if !ok {
+					return true
+				}
+				if v, ok := info.Uses[id].(*types.Var); ok && read[v] {
+					name = id.Name
+				}
+				return true
+			})
+			if name != "" {
+				return name
+			}
+		}
+	}
+	return ""
 }

@@ -143,7 +143,7 @@ func (a *analysis) resultStores(b *flowBody, e ast.Expr, kind *types.Named, shap
 			if tv.Value != nil && constant.Sign(tv.Value) <= 0 {
 				continue
 			}
-			out.guard = max(out.guard, a.requeueGuard(b.info, st.value, kind, a.bySyntax[b.decl]))
+			out.guard = max(out.guard, a.storeGuard(b.info, st.value, kind, a.bySyntax[b.decl]))
 			if out.after == nil {
 				out.after, out.interval = st.value, namedBy(b.info, st.value)
 				out.afterIn = a.bySyntax[b.decl]

@@ -57,7 +57,7 @@ func (a *analysis) readCalls(fn *ssa.Function) ([]call, bool) {
 // the watched types that the entry reads by the key, else the type it
 // reads by the key. When the entry reads by the key only another type than
 // the registration's For, the row is not settled and says both.
-func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
+func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 	if ad := f.adapter; ad != nil {
 		// The library reads the object and hands it to the entry.
 		if ad.read == nil {
@@ -70,7 +70,8 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 		call.Note = "the call that makes the library's reconciler of " + a.funcName(f.entry)
 		return reread{kind: f.kind, row: Row{Sites: []Site{s, call}}}
 	}
-	var byKey []reread  // every read by the key, in reach order
+	var byKey []reread // every read by the key, in reach order
+	defer func() { res = a.unorderedReads(res, byKey, reach) }()
 	var unsettled *Site // the first call handed the key whose body is not read
 	var unsettledName string
 	searched := 0
@@ -127,7 +128,7 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 			if iface, ok := abstractType(read); ok {
 				// Read as an interface or a type parameter: the kind
 				// is the registration's, when it fits (below).
-				byKey = append(byKey, reread{row: Row{Sites: []Site{s}}, pos: c.expr.Lparen, through: &s, throughType: iface})
+				byKey = append(byKey, reread{row: Row{Sites: []Site{s}}, pos: c.expr.Lparen, fn: fn, through: &s, throughType: iface})
 				continue
 			}
 			n, ok := read.(*types.Named)
@@ -142,7 +143,7 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 					s.Note = fmt.Sprintf("read as %s and converted to %s at %s", shortType(read), typed.Obj().Name(), fileLine(a.site(at)))
 				}
 			}
-			byKey = append(byKey, reread{row: Row{Sites: []Site{s}}, kind: n, pos: c.expr.Lparen})
+			byKey = append(byKey, reread{row: Row{Sites: []Site{s}}, kind: n, pos: c.expr.Lparen, fn: fn})
 		}
 	}
 	sort.SliceStable(byKey, func(i, j int) bool {
@@ -214,6 +215,55 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) reread {
 		return reread{kind: a.eventKind(f, fns, reach, keys), row: noneAfter(fmt.Sprintf("the queue's items are events that carry the object, handed to %s; nothing on the reconcile path fetches it again by its key", a.funcName(f.entry)), searchedWhat)}
 	}
 	return reread{row: noneAfter("no Get of the primary object by the request's key is reachable from the entry", searchedWhat)}
+}
+
+// unorderedReads leaves the re-read not settled when the read chosen and
+// another read by the key of the same type are made in functions that one
+// call may run, each through another of its callees (a pipeline calling
+// its stages through an interface, from a slice filled at run time): which
+// of them reads first is not in the code. The kind, the read and where the
+// object is handled as an interface are kept for the other rows.
+func (a *analysis) unorderedReads(res reread, byKey []reread, reach *callgraph.Reach) reread {
+	if _, ok := res.row.Primary(); !ok || !res.pos.IsValid() {
+		return res
+	}
+	i := slices.IndexFunc(byKey, func(r reread) bool { return r.pos == res.pos })
+	if i < 0 || byKey[i].fn == nil {
+		return res
+	}
+	first := byKey[i]
+	p1 := reach.Path(first.fn)
+	for _, other := range byKey {
+		if other.fn == nil || other.fn == first.fn || (other.kind == nil) != (first.kind == nil) ||
+			first.kind != nil && !types.Identical(first.kind, other.kind) {
+			continue
+		}
+		p2 := reach.Path(other.fn)
+		for j := 0; j < len(p1) && j < len(p2); j++ {
+			e1, e2 := p1[j], p2[j]
+			if e1 == e2 {
+				continue
+			}
+			if e1.Site == nil || e1.Site != e2.Site || e1.Callee == e2.Callee {
+				break
+			}
+			out := res
+			out.row = none(fmt.Sprintf("not settled: the request's key is read at %s (%s) and at %s (%s), functions that the call at %s runs one or the other of (it may run %s): the code does not say which reads first",
+				fileLine(first.row.Sites[0]), a.funcName(e1.Callee.Func), fileLine(other.row.Sites[0]), a.funcName(e2.Callee.Func),
+				fileLine(a.site(e1.Site.Pos())), a.calleeNames(e1.Site.Pos())))
+			return out
+		}
+	}
+	return res
+}
+
+// calleeNames names the tree's functions the call at pos may run.
+func (a *analysis) calleeNames(pos token.Pos) string {
+	fns := map[*ssa.Function]bool{}
+	for _, fn := range a.callees[pos] {
+		fns[fn] = true
+	}
+	return funcNames(fns)
 }
 
 // abstractType reports whether a read object's type is an interface or a

@@ -24,11 +24,11 @@ type ZetaReconciler struct {
 func (r *ZetaReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "ZetaReconciler/reconcile-entry"
 	var secret corev1.Secret
 	if err := r.Get(ctx, req.NamespacedName, &secret); err != nil { // want "ZetaReconciler/reread"
-		return ctrl.Result{}, client.IgnoreNotFound(err)
+		return ctrl.Result{}, client.IgnoreNotFound(err) // want "ZetaReconciler/requeue-error"
 	}
 	inner, err := func() (ctrl.Result, error) { return r.inner(&secret) }()
 	if err != nil {
-		return ctrl.Result{}, err // want "ZetaReconciler/requeue-error"
+		return ctrl.Result{}, err // decoy: requeue-error (inner never fails: this never runs)
 	}
 	return ctrl.Result{RequeueAfter: inner.RequeueAfter}, r.Update(ctx, &secret) // want "ZetaReconciler/write-always"
 }
