@@ -15,7 +15,11 @@ import (
 type retSite struct {
 	pos   token.Pos
 	class string
-	in    *ssa.Function
+	// bareEvent says the value is a warning event made by the
+	// dependency's event constructor (a generated reconciler's
+	// ReconcileKind returning it: the generated Reconcile may drop it).
+	bareEvent bool
+	in        *ssa.Function
 	// interval is what names the RequeueAfter duration (a field, a
 	// variable, a getter), when there is one.
 	interval types.Object
