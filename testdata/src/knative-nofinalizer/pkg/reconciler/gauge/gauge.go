@@ -8,6 +8,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"knative.dev/pkg/reconciler"
 
+	"example.com/fixtures/marklib/calibration"
+
 	gaugesv1 "example.com/fixtures/knative-nofinalizer/pkg/apis/gauges/v1"
 )
 
@@ -19,6 +21,10 @@ type Reconciler struct{} // want-none "requeue-success" "interval-trace" "drift"
 func (r *Reconciler) ReconcileKind(ctx context.Context, g *gaugesv1.Gauge) reconciler.Event { // want "reconcile-entry"
 	if err := r.check(g); err != nil {
 		g.Status.MarkOverLimit(err.Error())
+		return err
+	}
+	// A dependency marks the status through an interface it is handed.
+	if err := calibration.Check(g.Spec.Offset, &g.Status); err != nil {
 		return err
 	}
 	// The helper's error is a plain error on one path (retried) and a
