@@ -57,6 +57,35 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 		}
 	}
 	isFailure := func(c string) bool { return c == ClassErrorBackoff || c == ClassRetryAfterFailure }
+	// inKind is where a return stands in ReconcileKind: its own, or the
+	// return handing back the helper it is in (a branch extracted into
+	// a helper, the rest of the pass delegated), then its own position.
+	inKind := func(r *retSite) (token.Pos, bool) {
+		switch {
+		case r.in == g.reconcileKind:
+			return r.pos, true
+		case r.handedIn == g.reconcileKind:
+			return r.handedAt, true
+		}
+		return token.NoPos, false
+	}
+	// The returns handed back by the success path's end (the final
+	// return, or the end of the branch where a tested error is nil:
+	// `if err == nil { return rest(…) } else { return err }`) come after
+	// the failures branching off before it, wherever they stand.
+	var end token.Pos
+	if ret := a.successEnd(g.reconcileKind, f.kind); ret != nil {
+		end = ret.Pos()
+	}
+	atEnd := func(r *retSite) bool { return end.IsValid() && r.handedIn == g.reconcileKind && r.handedAt == end }
+	later := func(r, than *retSite) bool {
+		if re, te := atEnd(r), atEnd(than); re != te {
+			return re
+		}
+		rp, _ := inKind(r)
+		tp, _ := inKind(than)
+		return rp > tp || rp == tp && r.pos > than.pos
+	}
 	var primary *retSite
 	for i := range rets {
 		r := &rets[i]
@@ -68,8 +97,10 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 			if r.in == success.in && r.pos < success.pos && (primary == nil || r.pos > primary.pos) {
 				primary = r
 			}
-		case r.in == g.reconcileKind && (primary == nil || r.pos > primary.pos):
-			primary = r
+		default:
+			if _, ok := inKind(r); ok && (primary == nil || later(r, primary)) {
+				primary = r
+			}
 		}
 	}
 	var errSites []Site
@@ -241,6 +272,14 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 			*out = append(*out, site)
 			return
 		case len(c.own) > 0 && !c.known:
+			n := len(*out)
+			defer func() {
+				// The helper's returns are handed back here: where the
+				// failure branches off in this function.
+				for i := n; i < len(*out); i++ {
+					(*out)[i].handedIn, (*out)[i].handedAt = fn, at.Pos()
+				}
+			}()
 			for _, callee := range c.own {
 				if i, param := a.passedError(callee); param != nil && i < len(ce.Args) && a.callSites(callee) > 1 {
 					// The helper hands back the error it is given:
