@@ -37,7 +37,11 @@ func (p *pass) managedConditions() Row {
 		out = append(out, s)
 	}
 	var lost []string
-	for _, fn := range p.reach.Funcs() {
+	// The kind's methods a dependency runs on the status the reconcile
+	// path hands it are read as reached.
+	handed, _, handedLost := p.handedMarkers()
+	funcs := append(append([]*ssa.Function{}, p.reach.Funcs()...), handed...)
+	for _, fn := range funcs {
 		b := body(fn)
 		if b == nil {
 			continue
@@ -60,7 +64,7 @@ func (p *pass) managedConditions() Row {
 					path = []string{"Type"}
 					truth = p.a.conditionTrue(fn, c.arg(c.fact.Arg))
 				}
-				ks, settled = p.a.typeConsts(p.reach.Funcs(), fn, c.arg(c.fact.Arg), path)
+				ks, settled = p.a.typeConsts(funcs, fn, c.arg(c.fact.Arg), path)
 				if !settled {
 					s := p.a.site(c.expr.Lparen)
 					lost = append(lost, fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func))
@@ -79,6 +83,9 @@ func (p *pass) managedConditions() Row {
 		}
 	}
 	if len(out) == 0 {
+		if len(handedLost) > 0 {
+			return none("not settled: the status is handed to a dependency that may mark conditions on it, at " + listSites(handedLost))
+		}
 		if len(lost) > 0 {
 			return none("not settled: a condition is set through a condition set at " + listSites(lost) + ", with a type that could not be followed to a constant")
 		}
@@ -93,6 +100,8 @@ func (p *pass) managedConditions() Row {
 	}
 	if len(lost) > 0 {
 		out[0].Note = "not settled beyond these: a condition is also set at " + listSites(lost) + ", with a type that could not be followed to a constant"
+	} else if len(handedLost) > 0 {
+		out[0].Note = "not settled beyond these: the status is handed to a dependency that may mark conditions on it, at " + listSites(handedLost)
 	} else if at := p.depKindMethod(); at != "" {
 		// The kind's Mark… methods, in a dependency, may set others.
 		out[0].Note = "not settled beyond these: the kind's methods are declared in a dependency, whose bodies are not read for condition sets; the reconcile path calls one at " + at

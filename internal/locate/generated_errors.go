@@ -70,11 +70,11 @@ func capturedSlot(v ssa.Value) bool {
 
 // classifyErrorArgs classifies, at one return, the errors and events a
 // call hands to a helper that combinesErrors: one site per class.
-func (a *analysis) classifyErrorArgs(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, ce *ast.CallExpr, at ast.Node, sc scope, seen map[*ssa.Function]bool, out *[]retSite, bare map[token.Pos]bool) {
+func (a *analysis) classifyErrorArgs(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, ce *ast.CallExpr, at ast.Node, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
 	from := len(*out)
 	for _, arg := range ce.Args {
 		if t := info.TypeOf(arg); t != nil && isErrorOrEvent(t) {
-			a.classifyEvent(fn, info, r, arg, at, sc, seen, out, bare)
+			a.classifyEvent(fn, info, r, arg, at, sc, seen, out)
 		}
 	}
 	kept := (*out)[:from]

@@ -26,17 +26,20 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 		return out
 	}
 	var rets []retSite
-	bare := map[token.Pos]bool{}
-	a.eventReturns(g.reconcileKind, scope{}, map[*ssa.Function]bool{}, &rets, bare)
-	dropped := map[token.Pos]string{}
+	a.eventReturns(g.reconcileKind, scope{}, map[*ssa.Function]bool{}, &rets)
+	// A bare warning event is dropped by the generated Reconcile: that
+	// value of a return is terminal. Another value the same return may
+	// hand back (a plain error a helper returns on another path) keeps
+	// its own class.
 	if at := a.bareEventDropped(f.entry); at != "" {
 		for i := range rets {
-			if rets[i].class == ClassErrorBackoff && bare[rets[i].pos] {
+			if rets[i].class == ClassErrorBackoff && rets[i].bareEvent {
 				rets[i].class = ClassTerminal
-				dropped[rets[i].pos] = "a bare warning event: the generated Reconcile records it and returns nil (its test of the event's type at " + at + "), so nothing is requeued"
+				rets[i].note = "a bare warning event: the generated Reconcile records it and returns nil (its test of the event's type at " + at + "), so nothing is requeued"
 			}
 		}
 	}
+	rets = uniqueRets(rets)
 	var opaque []string
 	for _, r := range rets {
 		if r.opaque != nil {
@@ -54,6 +57,35 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 		}
 	}
 	isFailure := func(c string) bool { return c == ClassErrorBackoff || c == ClassRetryAfterFailure }
+	// inKind is where a return stands in ReconcileKind: its own, or the
+	// return handing back the helper it is in (a branch extracted into
+	// a helper, the rest of the pass delegated), then its own position.
+	inKind := func(r *retSite) (token.Pos, bool) {
+		switch {
+		case r.in == g.reconcileKind:
+			return r.pos, true
+		case r.handedIn == g.reconcileKind:
+			return r.handedAt, true
+		}
+		return token.NoPos, false
+	}
+	// The returns handed back by the success path's end (the final
+	// return, or the end of the branch where a tested error is nil:
+	// `if err == nil { return rest(…) } else { return err }`) come after
+	// the failures branching off before it, wherever they stand.
+	var end token.Pos
+	if ret := a.successEnd(g.reconcileKind, f.kind); ret != nil {
+		end = ret.Pos()
+	}
+	atEnd := func(r *retSite) bool { return end.IsValid() && r.handedIn == g.reconcileKind && r.handedAt == end }
+	later := func(r, than *retSite) bool {
+		if re, te := atEnd(r), atEnd(than); re != te {
+			return re
+		}
+		rp, _ := inKind(r)
+		tp, _ := inKind(than)
+		return rp > tp || rp == tp && r.pos > than.pos
+	}
 	var primary *retSite
 	for i := range rets {
 		r := &rets[i]
@@ -65,8 +97,10 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 			if r.in == success.in && r.pos < success.pos && (primary == nil || r.pos > primary.pos) {
 				primary = r
 			}
-		case r.in == g.reconcileKind && (primary == nil || r.pos > primary.pos):
-			primary = r
+		default:
+			if _, ok := inKind(r); ok && (primary == nil || later(r, primary)) {
+				primary = r
+			}
 		}
 	}
 	var errSites []Site
@@ -78,7 +112,9 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 		s := a.site(r.pos)
 		s.Class = r.class
 		s.Primary = r == primary
-		s.Note = dropped[r.pos]
+		if r.bareEvent && r.class == ClassTerminal {
+			s.Note = r.note
+		}
 		errSites = append(errSites, s)
 	}
 	if primary == nil {
@@ -159,13 +195,13 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 // error it is given (return c.finish(ctx, obj, err), the helper recording
 // an event first), is classified at each return that calls it, by the
 // argument; its other returns are its own outcomes.
-func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bool, out *[]retSite, bare map[token.Pos]bool) {
-	a.eventReturnsPassing(fn, nil, sc, seen, out, bare)
+func (a *analysis) eventReturns(fn *ssa.Function, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
+	a.eventReturnsPassing(fn, nil, sc, seen, out)
 }
 
 // eventReturnsPassing is eventReturns, the returns handing back the
 // parameter passed left out (the caller classifies them by its argument).
-func (a *analysis) eventReturnsPassing(fn *ssa.Function, passed *types.Var, sc scope, seen map[*ssa.Function]bool, out *[]retSite, bare map[token.Pos]bool) {
+func (a *analysis) eventReturnsPassing(fn *ssa.Function, passed *types.Var, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
 	if seen[fn] {
 		return
 	}
@@ -186,13 +222,13 @@ func (a *analysis) eventReturnsPassing(fn *ssa.Function, passed *types.Var, sc s
 				return
 			}
 		}
-		a.classifyEvent(fn, info, r, e, at, sc, seen, out, bare)
+		a.classifyEvent(fn, info, r, e, at, sc, seen, out)
 	})
 }
 
 // classifyEvent classifies one event a function hands back (e, made at
 // at, handed back by the return r).
-func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, e ast.Expr, at ast.Node, sc scope, seen map[*ssa.Function]bool, out *[]retSite, bare map[token.Pos]bool) {
+func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, e ast.Expr, at ast.Node, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
 	site := retSite{pos: at.Pos(), in: fn, ret: r, at: at}
 	if e == nil || isNil(info, e) {
 		return
@@ -203,7 +239,7 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 		// after `if err != nil { return err }`): a success.
 		return
 	}
-	if id, ok := e.(*ast.Ident); ok && a.classifyHeld(fn, info, r, id, at, sc, seen, out, bare) {
+	if id, ok := e.(*ast.Ident); ok && a.classifyHeld(fn, info, r, id, at, sc, seen, out) {
 		return
 	}
 	if ce, ok := e.(*ast.CallExpr); ok {
@@ -230,27 +266,35 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 			if v, ok := stringValue(info, c.arg(c.fact.Arg)); ok && v == eventTypeNormal {
 				return
 			}
-			bare[site.pos] = true
+			site.bareEvent = true
 		case c.known && c.fact.Role == RoleTerminalError:
 			site.class = ClassTerminal
 			*out = append(*out, site)
 			return
 		case len(c.own) > 0 && !c.known:
+			n := len(*out)
+			defer func() {
+				// The helper's returns are handed back here: where the
+				// failure branches off in this function.
+				for i := n; i < len(*out); i++ {
+					(*out)[i].handedIn, (*out)[i].handedAt = fn, at.Pos()
+				}
+			}()
 			for _, callee := range c.own {
 				if i, param := a.passedError(callee); param != nil && i < len(ce.Args) && a.callSites(callee) > 1 {
 					// The helper hands back the error it is given:
 					// the argument is this return's event.
-					a.classifyEvent(fn, info, r, ce.Args[i], at, sc, seen, out, bare)
-					a.eventReturnsPassing(callee, param, sc, seen, out, bare)
+					a.classifyEvent(fn, info, r, ce.Args[i], at, sc, seen, out)
+					a.eventReturnsPassing(callee, param, sc, seen, out)
 					continue
 				}
 				if a.combinesErrors(callee) {
 					// The helper fails on nothing of its own: each
 					// error handed to it is this return's event.
-					a.classifyErrorArgs(fn, info, r, ce, at, sc, seen, out, bare)
+					a.classifyErrorArgs(fn, info, r, ce, at, sc, seen, out)
 					continue
 				}
-				a.eventReturns(callee, sc, seen, out, bare)
+				a.eventReturns(callee, sc, seen, out)
 			}
 			return
 		}
@@ -270,7 +314,7 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 // classified as if returned here, the nil values bring nothing back, and
 // any other value is an error. It reports whether it classified the
 // variable so.
-func (a *analysis) classifyHeld(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, id *ast.Ident, at ast.Node, sc scope, seen map[*ssa.Function]bool, out *[]retSite, bare map[token.Pos]bool) bool {
+func (a *analysis) classifyHeld(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, id *ast.Ident, at ast.Node, sc scope, seen map[*ssa.Function]bool, out *[]retSite) bool {
 	v, ok := info.Uses[id].(*types.Var)
 	if !ok || paramIn(fn, v) {
 		return false
@@ -301,7 +345,7 @@ func (a *analysis) classifyHeld(fn *ssa.Function, info *types.Info, r *ast.Retur
 		case v.e != nil && v.b != nil && len(v.path) == 0 && isCall(v.e):
 			ce := ast.Unparen(v.e).(*ast.CallExpr)
 			if c := a.makeCall(v.b.info, ce, fn); c.known {
-				a.classifyEvent(fn, v.b.info, r, ce, at, sc, seen, out, bare)
+				a.classifyEvent(fn, v.b.info, r, ce, at, sc, seen, out)
 				continue
 			}
 			other = true
@@ -469,5 +513,30 @@ func (a *analysis) otherKindMethods(sync, impl *ssa.Function) []*ssa.Function {
 			out = append(out, own)
 		}
 	})
+	return out
+}
+
+// uniqueRets keeps one of the classifications that say the same of one
+// return: a return whose error variable the value-flow engine settles to
+// many values (a helper's several failures) is classified once per value.
+func uniqueRets(rets []retSite) []retSite {
+	type key struct {
+		pos       token.Pos
+		class     string
+		in        *ssa.Function
+		bareEvent bool
+		opaque    bool
+		after     ast.Expr
+	}
+	seen := map[key]bool{}
+	out := rets[:0]
+	for _, r := range rets {
+		k := key{r.pos, r.class, r.in, r.bareEvent, r.opaque != nil, r.after}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, r)
+	}
 	return out
 }

@@ -3,6 +3,7 @@ module example.com/fixtures/knative-nofinalizer
 go 1.26.0
 
 require (
+	example.com/fixtures/marklib v0.0.0
 	k8s.io/api v0.36.2
 	k8s.io/apimachinery v0.36.2
 	k8s.io/client-go v0.36.2
@@ -62,3 +63,5 @@ require (
 	sigs.k8s.io/structured-merge-diff/v6 v6.3.2 // indirect
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
+
+replace example.com/fixtures/marklib => ../marklib

@@ -23,6 +23,8 @@ type GaugeSpec struct {
 	Limit int64 `json:"limit"`
 	// Value is the value checked.
 	Value int64 `json:"value"`
+	// Offset is the gauge's calibration offset.
+	Offset int64 `json:"offset"`
 }
 
 // GaugeStatus is what the controller observed.

@@ -1,0 +1,3 @@
+module example.com/fixtures/marklib
+
+go 1.26.0
