@@ -148,15 +148,7 @@ func handedTogether(info *types.Info, b *ast.BlockStmt, res, errE ast.Expr) bool
 // (the caller's error, nil on its success path) or a value whose trail
 // ends. A call is not asked here.
 func (a *analysis) mayBeNilError(fn *ssa.Function, errE ast.Expr) bool {
-	if _, ok := ast.Unparen(errE).(*ast.Ident); !ok {
-		return false
-	}
-	b := a.flowBodyOf(fn)
-	if b == nil {
-		return false
-	}
-	fl := &flowEngine{a: a}
-	for _, v := range fl.values(b, errE) {
+	for _, v := range a.errorValues(fn, errE) {
 		if v.zero || v.param >= 0 || v.ended() || v.e != nil && v.b != nil && isNilExpr(v.b.info, v.e) {
 			return true
 		}
@@ -172,15 +164,7 @@ func (a *analysis) mayBeNilError(fn *ssa.Function, errE ast.Expr) bool {
 // a value whose trail ends (a library's error, a call not followed) or
 // any other expression may be an error.
 func (a *analysis) neverFails(fn *ssa.Function, errE ast.Expr) bool {
-	if _, ok := ast.Unparen(errE).(*ast.Ident); !ok {
-		return false
-	}
-	b := a.flowBodyOf(fn)
-	if b == nil {
-		return false
-	}
-	fl := &flowEngine{a: a}
-	vals := fl.values(b, errE)
+	vals := a.errorValues(fn, errE)
 	if len(vals) == 0 {
 		return false
 	}
@@ -193,6 +177,19 @@ func (a *analysis) neverFails(fn *ssa.Function, errE ast.Expr) bool {
 		}
 	}
 	return true
+}
+
+// errorValues are the values the engine settles an error variable a return
+// hands back to in fn; none when errE is no variable or fn has no body.
+func (a *analysis) errorValues(fn *ssa.Function, errE ast.Expr) []flowVal {
+	if _, ok := ast.Unparen(errE).(*ast.Ident); !ok {
+		return nil
+	}
+	b := a.flowBodyOf(fn)
+	if b == nil {
+		return nil
+	}
+	return (&flowEngine{a: a}).values(b, errE)
 }
 
 // entryPos is where the entry hands back the site's results: the site

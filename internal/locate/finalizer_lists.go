@@ -1,0 +1,119 @@
+package locate
+
+// The finalizer lists an assignment or a whole-list setter builds: what an
+// append adds, read where it is written or through the values the engine
+// settles a local to.
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// appended reports whether e is append(list, x...) and returns the last x.
+// An append spreading a slice of a finalizer list appends no new
+// finalizer: append(l[:i], l[i+1:]...) removes element i.
+func appended(info *types.Info, e ast.Expr) (ast.Expr, bool) {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(c.Args) < 2 {
+		return nil, false
+	}
+	id, ok := ast.Unparen(c.Fun).(*ast.Ident)
+	if !ok {
+		return nil, false
+	}
+	if b, ok := info.Uses[id].(*types.Builtin); !ok || b.Name() != "append" {
+		return nil, false
+	}
+	last := c.Args[len(c.Args)-1]
+	if c.Ellipsis.IsValid() && fieldOf(info, sliced(last)) == fieldFinalizers {
+		return nil, false
+	}
+	return last, true
+}
+
+// sliced is the list a slice expression slices (e itself when it is none).
+func sliced(e ast.Expr) ast.Expr {
+	if s, ok := ast.Unparen(e).(*ast.SliceExpr); ok {
+		return s.X
+	}
+	return e
+}
+
+// appendedValue is the value the right side of an assignment appends, and
+// the type information covering it: an append itself, or a value the
+// engine settles, every one of its values, to an append (a closure called
+// at once, a helper returning one, a variable assigned from them). A
+// list built otherwise (a filtered copy that starts empty) is no add.
+func (a *analysis) appendedValue(fn *ssa.Function, info *types.Info, rhs ast.Expr) (ast.Expr, *types.Info, bool) {
+	if v, ok := appended(info, rhs); ok {
+		return v, info, true
+	}
+	return a.everyValueAppends(fn, rhs, func(flowVal) bool { return true })
+}
+
+// everyValueAppends is the value the first of e's values appends, and the
+// types covering it, when the engine settles e in fn to values that are
+// each an append that keep accepts.
+func (a *analysis) everyValueAppends(fn *ssa.Function, e ast.Expr, keep func(flowVal) bool) (ast.Expr, *types.Info, bool) {
+	b := a.flowBodyOf(fn)
+	if b == nil {
+		return nil, nil, false
+	}
+	var out ast.Expr
+	var outInfo *types.Info
+	for _, v := range (&flowEngine{a: a}).values(b, e) {
+		if v.e == nil || v.b == nil || !keep(v) {
+			return nil, nil, false
+		}
+		x, ok := appended(v.b.info, v.e)
+		if !ok {
+			return nil, nil, false
+		}
+		if out == nil {
+			out, outInfo = x, v.b.info
+		}
+	}
+	return out, outInfo, out != nil
+}
+
+// setFinalizersAppended is the finalizer a list handed to a whole-list
+// setter appends, read where it is handed or through the values a local
+// holds (each of them an append), and the types of the body holding it.
+func (a *analysis) setFinalizersAppended(fn *ssa.Function, info *types.Info, list ast.Expr) (ast.Expr, *types.Info, bool) {
+	if list == nil {
+		return nil, nil, false
+	}
+	if v, ok := appended(info, list); ok {
+		return v, info, true
+	}
+	if _, local := ast.Unparen(list).(*ast.Ident); !local {
+		return nil, nil, false
+	}
+	// Every value the local may hold appends to an object's own list: a
+	// list built up element by element (the ones kept, in a loop) adds
+	// nothing new.
+	return a.everyValueAppends(fn, list, func(v flowVal) bool {
+		c, ok := ast.Unparen(v.e).(*ast.CallExpr)
+		return ok && len(c.Args) >= 2 && objectFinalizers(v.b.info, c.Args[0])
+	})
+}
+
+// objectFinalizers reports whether e is an object's own finalizer list:
+// its Finalizers field, or what its GetFinalizers method returns.
+func objectFinalizers(info *types.Info, e ast.Expr) bool {
+	if fieldOf(info, e) == fieldFinalizers {
+		return true
+	}
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(c.Args) != 0 {
+		return false
+	}
+	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "GetFinalizers" {
+		return false
+	}
+	fn, ok := info.Uses[sel.Sel].(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "k8s.io/apimachinery/pkg/apis/meta/v1"
+}

@@ -1,0 +1,233 @@
+package locate
+
+// Each return a reconcile makes, walked through the functions whose results
+// it hands back, and classified by its result and error.
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// returns collects the classified returns of fn under a guard: the
+// conditions around each return within fn (requeueGuard), under those of
+// the returns that hand fn's results back. A function reached again under
+// a weaker scope is walked again.
+func (a *analysis) returns(fn *ssa.Function, sc scope, w *retWalk, out *[]retSite) {
+	if prev, ok := w.seen[fn]; ok && !weaker(sc, prev) {
+		return
+	}
+	w.seen[fn] = sc
+	b := body(fn)
+	if b == nil {
+		return
+	}
+	info := a.infoAt(b.Pos())
+	a.walkReturns(info, b, scope{terminal: sc.terminal}, func(r *ast.ReturnStmt, rs scope) {
+		rs.guard = max(sc.guard, a.requeueGuard(info, r, w.kind, fn))
+		a.classifyReturn(fn, info, r, rs, w, out)
+	})
+}
+
+func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, sc scope, w *retWalk, out *[]retSite) {
+	switch len(s.Results) {
+	case 0:
+		a.classifyBare(fn, info, s, sc, w, out)
+	case 1:
+		if res, errE, ok := a.passedThrough(fn, info, s.Results[0]); ok {
+			// return wrap(ctrl.Result{…}, err): the wrapper hands back
+			// what it is handed, so the return is classified here.
+			a.classifyPair(fn, info, s, s, res, errE, sc, w, out)
+			return
+		}
+		a.followResults(fn, info, s, s.Results[0], sc, w, out)
+	case 2:
+		if sc.guard != guardError && a.followPairOf(fn, info, s, s, s.Results, sc, w, out) {
+			// return res, err, both made by one call: its returns.
+			return
+		}
+		a.classifyPair(fn, info, s, s, s.Results[0], s.Results[1], sc, w, out)
+	}
+}
+
+// followPairOf follows the call whose two results results are, as they
+// are at stmt (a return, or the assignment of the named results a bare
+// return hands back), with the hop at hop; false when they are no such
+// pair or the call runs none of the tree's functions.
+func (a *analysis) followPairOf(fn *ssa.Function, info *types.Info, hop, stmt ast.Node, results []ast.Expr, sc scope, w *retWalk, out *[]retSite) bool {
+	call := a.pairOfCall(fn, info, stmt, results)
+	return call != nil && a.followPair(fn, info, hop, call, sc, w, out)
+}
+
+// followPair is followResults for a return of the pair a call made: its
+// hop is marked so.
+func (a *analysis) followPair(fn *ssa.Function, info *types.Info, hop ast.Node, e ast.Expr, sc scope, w *retWalk, out *[]retSite) bool {
+	w.pair = true
+	defer func() { w.pair = false }()
+	return a.followResults(fn, info, hop, e, sc, w, out)
+}
+
+// followResults classifies the returns of the tree's own functions a call
+// hands its results back from (return r.reconcile(ctx, obj)), at the return
+// hop; false when the call runs none of them.
+func (a *analysis) followResults(fn *ssa.Function, info *types.Info, hop ast.Node, e ast.Expr, sc scope, w *retWalk, out *[]retSite) bool {
+	ce, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	c := a.makeCall(info, ce, fn)
+	if len(c.own) == 0 || c.known {
+		return false
+	}
+	w.via = append(w.via, retHop{in: fn, pos: hop.Pos(), pair: w.pair})
+	w.pair = false
+	for _, callee := range c.own {
+		a.returns(callee, sc, w, out)
+	}
+	w.via = w.via[:len(w.via)-1]
+	return true
+}
+
+// classifyPair classifies a result and an error handed back by the return
+// s, made at at (the return itself, or the assignment of the named results);
+// a nil res or errE is a named result's zero value. What the result holds
+// is asked of the value-flow engine: the Result literals that reach it
+// (assigned to a variable, built by a helper, copied field by field from
+// another result), or where its trail ends (a builder the engine cannot
+// follow: the class is then unknown).
+func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, at ast.Node, res, errE ast.Expr, sc scope, w *retWalk, out *[]retSite) {
+	via := slices.Clone(w.via)
+	var rv resultValue
+	if res != nil {
+		var ok bool
+		if rv, ok = a.shapedValue(fn, res, w.kind, w.shape); !ok {
+			*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: rv.opaque, copyOpen: rv.copyOpen, via: via})
+			return
+		}
+	}
+	requeue, afterExpr, interval, afterIn := rv.requeue, rv.after, rv.interval, rv.afterIn
+	if afterIn == nil {
+		afterIn = fn
+	}
+	errClass := "nil"
+	switch {
+	case errE == nil || isNil(info, errE):
+	case a.isTerminal(info, errE) || sc.terminal:
+		errClass = ClassTerminal
+	default:
+		errClass = "error"
+	}
+	if errClass == "error" && a.neverFails(fn, errE) {
+		// if err != nil { return …, err } where every value err may hold
+		// is nil: the return never runs.
+		return
+	}
+	after := afterExpr != nil
+	g := sc.guard
+	if errClass == "error" && (after || requeue) && g == guardNone {
+		if _, call := ast.Unparen(errE).(*ast.CallExpr); call {
+			// return ctrl.Result{RequeueAfter: d}, r.update(…): the
+			// call's error decides; where it is nil, the result requeues
+			// after a success.
+			*out = append(*out, retSite{pos: at.Pos(), class: ClassErrorBackoff, in: fn, ret: s, at: at, via: via})
+			errClass = "nil"
+		}
+	}
+	if errClass == "error" && (after || requeue) && g == guardNone && handedTogether(info, body(fn), res, errE) && a.mayBeNilError(fn, errE) {
+		// return res, recErr, the two set together by one call (a
+		// helper's result and the pass's error it was handed), recErr
+		// possibly changed after: the return fails where the error is
+		// set and hands back the result after a success where it is
+		// not.
+		*out = append(*out, retSite{pos: at.Pos(), class: ClassErrorBackoff, in: fn, ret: s, at: at, via: via, split: true})
+		errClass = "nil"
+	}
+	// return ctrl.Result{RequeueAfter: res.RequeueAfter}, … after res, err
+	// := r.inner(…): the duration is inner's, made at its returns, which
+	// are the sites, handed back here.
+	if after && errClass == "nil" {
+		if ce := copiedResultCall(info, body(fn), rv.copied); ce != nil && a.followResults(fn, info, at, ce, sc, w, out) {
+			return
+		}
+	}
+	// Where the result's RequeueAfter was stored into it (result.RequeueAfter
+	// = d under a condition), that condition guards the wait too.
+	g = max(g, rv.guard)
+	afterWork := after && errClass == "nil" && g != guardNone && a.followsWrite(fn, info, s)
+	// RequeueAfter before Requeue, as controller-runtime reads a result.
+	class := ClassNone
+	switch {
+	case errClass == ClassTerminal:
+		class = ClassTerminal
+	case errClass == "error":
+		class = ClassErrorBackoff
+	case afterWork:
+		class = ClassDependencyWait
+	case after && g == guardError:
+		class = ClassRetryAfterFailure
+	case after && g == guardOther:
+		class = ClassDependencyWait
+	case after:
+		class = ClassSuccessInterval
+	case requeue:
+		class = ClassImmediate
+	}
+	signal := ""
+	if class == ClassRetryAfterFailure && afterExpr != nil && afterIn == fn {
+		signal = a.signalError(info, s, afterExpr)
+	}
+	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, ret: s, at: at, afterWork: afterWork, via: via, signal: signal})
+}
+
+// signalError names the error variable an enclosing if's errors.As (the
+// standard library's, or a package's re-export of it) fills and the
+// interval after reads (if errors.As(err, &wait) { return
+// ctrl.Result{RequeueAfter: wait.Duration()}, nil }): the error carries
+// the requeue's interval, a request made where such an error is made,
+// which may be a wait on a dependency as well as a retry after a failure.
+// "" when there is none.
+func (a *analysis) signalError(info *types.Info, n ast.Node, after ast.Expr) string {
+	read := readVars(info, after)
+	if len(read) == 0 {
+		return ""
+	}
+	path := a.path(n.Pos(), n.End())
+	for _, p := range path {
+		switch x := p.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return ""
+		case *ast.IfStmt:
+			name := ""
+			ast.Inspect(x.Cond, func(m ast.Node) bool {
+				ce, ok := m.(*ast.CallExpr)
+				if !ok || name != "" || len(ce.Args) != 2 {
+					return name == ""
+				}
+				fn, ok := typeOfCallee(info, ce).(*types.Func)
+				if !ok || fn.Name() != "As" || fn.Pkg() == nil || !strings.HasSuffix("/"+fn.Pkg().Path(), "/errors") {
+					return true
+				}
+				u, ok := ast.Unparen(ce.Args[1]).(*ast.UnaryExpr)
+				if !ok || u.Op != token.AND {
+					return true
+				}
+				id, ok := ast.Unparen(u.X).(*ast.Ident)
+				if !ok {
+					return true
+				}
+				if v, ok := info.Uses[id].(*types.Var); ok && read[v] {
+					name = id.Name
+				}
+				return true
+			})
+			if name != "" {
+				return name
+			}
+		}
+	}
+	return ""
+}
