@@ -84,24 +84,33 @@ func (a *analysis) fixedVarValues() map[*types.Var]fixedInit {
 				delete(a.fixedVars, v)
 			}
 		}
-		ast.Inspect(f.file, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.AssignStmt:
-				for _, lhs := range x.Lhs {
-					written(lhs)
-				}
-			case *ast.RangeStmt:
-				if x.Tok == token.ASSIGN {
-					written(x.Key)
-					written(x.Value)
-				}
-			case *ast.UnaryExpr:
-				if x.Op == token.AND {
-					written(x.X)
-				}
-			}
-			return true
-		})
+		eachWrite(f.file, func(e ast.Expr, _ *ast.UnaryExpr) { written(e) })
 	}
 	return a.fixedVars
+}
+
+// eachWrite visits each expression a file writes: an assignment's left
+// side, the key and value a range assigns, an increment's operand, and an
+// operand whose address is taken, handed with the & expression taking it.
+func eachWrite(file *ast.File, visit func(target ast.Expr, addr *ast.UnaryExpr)) {
+	ast.Inspect(file, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for _, lhs := range x.Lhs {
+				visit(lhs, nil)
+			}
+		case *ast.RangeStmt:
+			if x.Tok == token.ASSIGN {
+				visit(x.Key, nil)
+				visit(x.Value, nil)
+			}
+		case *ast.IncDecStmt:
+			visit(x.X, nil)
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				visit(x.X, x)
+			}
+		}
+		return true
+	})
 }

@@ -130,30 +130,13 @@ func (a *analysis) flagVarsIndex() map[*types.Var]flagVar {
 		})
 	}
 	for _, f := range a.files {
-		write := func(e ast.Expr) {
+		eachWrite(f.file, func(e ast.Expr, addr *ast.UnaryExpr) {
+			if addr != nil && registered[addr] {
+				return
+			}
 			if v := pkgVar(f.info, e); v != nil {
 				written[v]++
 			}
-		}
-		ast.Inspect(f.file, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.AssignStmt:
-				for _, lhs := range x.Lhs {
-					write(lhs)
-				}
-			case *ast.RangeStmt:
-				if x.Tok == token.ASSIGN {
-					write(x.Key)
-					write(x.Value)
-				}
-			case *ast.IncDecStmt:
-				write(x.X)
-			case *ast.UnaryExpr:
-				if x.Op == token.AND && !registered[x] {
-					write(x.X)
-				}
-			}
-			return true
 		})
 	}
 	for v := range a.flagVars {

@@ -162,38 +162,24 @@ func readFlowsOut(info *types.Info, body *ast.BlockStmt, c call) bool {
 		})
 	}
 	assignedFrom(info, body, c.expr, true, vars)
-	direct := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false // a closure's return is not the helper's
-		case *ast.ReturnStmt:
-			if len(n.Results) > 0 && ast.Unparen(n.Results[0]) == c.expr {
-				direct = true
-			}
-		}
-		return !direct
-	})
-	if direct {
+	if returnsFirst(body, func(e ast.Expr) bool { return ast.Unparen(e) == c.expr }) {
 		return true
 	}
 	if len(vars) == 0 {
 		return false
 	}
 	taint(info, body, vars)
-	out := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if len(n.Results) > 0 && mentions(info, n.Results[0], vars) {
-				out = true
-			}
-		}
-		return !out
+	return returnsFirst(body, func(e ast.Expr) bool { return mentions(info, e, vars) })
+}
+
+// returnsFirst reports whether a return of body, not of its closures, hands
+// back a first result that is accepts.
+func returnsFirst(body *ast.BlockStmt, is func(ast.Expr) bool) bool {
+	found := false
+	returnsOf(body, func(r *ast.ReturnStmt) {
+		found = found || len(r.Results) > 0 && is(r.Results[0])
 	})
-	return out
+	return found
 }
 
 // Reads from a store of the tree's own. A function of the tree that looks
@@ -304,17 +290,7 @@ func indexFlowsOut(info *types.Info, body *ast.BlockStmt, ix *ast.IndexExpr) boo
 	vars := map[*types.Var]bool{}
 	assignedFrom(info, body, ix, true, vars)
 	heldFrom(info, body, vars)
-	out := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if len(n.Results) > 0 && (ast.Unparen(n.Results[0]) == ix || len(vars) > 0 && mentions(info, n.Results[0], vars)) {
-				out = true
-			}
-		}
-		return !out
+	return returnsFirst(body, func(e ast.Expr) bool {
+		return ast.Unparen(e) == ix || len(vars) > 0 && mentions(info, e, vars)
 	})
-	return out
 }
