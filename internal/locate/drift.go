@@ -87,19 +87,31 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				if w == nil || !a.compares(info, b, kind, ifs.Cond, guarded, 0, nil) {
 					continue
 				}
-				out = append(out,
-					Step{Site: a.site(ifs.Pos()).Site, Step: StepCompare, Note: "desired state compared with what the cluster holds, by hand"},
-					Step{Site: applySite(a.site(w.expr.Lparen).Site, w.in), Step: StepApply, Note: desc.verb + " " + desc.target + " when they differ"})
+				out = append(out, Step{Site: a.site(ifs.Pos()).Site, Step: StepCompare, Note: "desired state compared with what the cluster holds, by hand"})
+				out = append(out, a.applySteps(w, desc)...)
 				// A guarded branch that splits (by kind, by policy)
 				// applies the difference in each of its ways.
 				for _, bw := range g.branchWrites(guarded, w) {
-					out = append(out, Step{Site: applySite(a.site(bw.at.expr.Lparen).Site, bw.at.in), Step: StepApply, Note: bw.desc.verb + " " + bw.desc.target + " when they differ"})
+					out = append(out, a.applySteps(bw.at, bw.desc)...)
 				}
 			}
 			return true
 		})
 	}
 	return out
+}
+
+// applySteps are the steps that apply a difference at the write call w:
+// the call, and, when a helper of the tree's makes the write, the write in
+// that helper, which names the helper as a function that applies.
+func (a *analysis) applySteps(w *call, desc writeDesc) []Step {
+	note := desc.verb + " " + desc.target + " when they differ"
+	steps := []Step{{Site: applySite(a.site(w.expr.Lparen).Site, w.in), Step: StepApply, Note: note}}
+	if m := desc.madeAt; m != nil {
+		made := applySite(a.site(m.expr.Lparen).Site, m.in)
+		steps = append(steps, Step{Site: made, Step: StepApply, Note: note + ": the write is made in " + made.Func + ", reached from the call in " + steps[0].Func})
+	}
+	return steps
 }
 
 // writesOwnKind reports whether a write call writes an object of the

@@ -111,12 +111,20 @@ func (g driftGuards) helperWrite(info *types.Info, c call, depth, max int) (writ
 		return writeDesc{}, false
 	}
 	for _, inner := range g.a.callsIn(callee) {
-		if w, ok := g.write(in, inner); ok {
-			return w, true
+		w, ok := g.write(in, inner)
+		if !ok {
+			w, ok = g.helperWrite(in, inner, depth+1, max)
 		}
-		if w, ok := g.helperWrite(in, inner, depth+1, max); ok {
-			return w, true
+		if !ok {
+			continue
 		}
+		if !isInterfaceMethod(c.fn) {
+			// The helper the call names applies, at its own call that
+			// writes; a client wrapper reached through an interface
+			// is the client.
+			w.madeAt = &inner
+		}
+		return w, true
 	}
 	return writeDesc{}, false
 }

@@ -251,7 +251,7 @@ func (a *analysis) deletionPredicate(info *types.Info, e *ast.CallExpr, kind *ty
 	if r := fn.Type().(*types.Signature).Results(); r.Len() != 1 || !isBool(r.At(0).Type()) {
 		return 0
 	}
-	if isAbstract(fn) {
+	if isInterfaceMethod(fn) {
 		if kind == nil {
 			return 0
 		}

@@ -60,7 +60,7 @@ func (a *analysis) depFinalizerOps(fns []*ssa.Function, kind *types.Named) depFi
 			if idx < 0 {
 				continue
 			}
-			if isAbstract(c.fn) && a.fileOwn(c.fn.Pos()) {
+			if isInterfaceMethod(c.fn) && a.fileOwn(c.fn.Pos()) {
 				// A method of the tree's own interface that the call graph
 				// resolves to no implementation: where the search ends,
 				// unless every implementation in its package is promoted
@@ -213,7 +213,7 @@ func (a *analysis) depFinalizerIn(fn *types.Func, at *ast.CallExpr, obj, depth i
 				}
 				return true
 			}
-			if callee.Pkg() == nil || isAbstract(callee) || moduleOfPkg(a, callee.Pkg().Path()) != moduleOfPkg(a, fn.Pkg().Path()) {
+			if callee.Pkg() == nil || isInterfaceMethod(callee) || moduleOfPkg(a, callee.Pkg().Path()) != moduleOfPkg(a, fn.Pkg().Path()) {
 				return true
 			}
 			for i, arg := range n.Args {
@@ -243,7 +243,7 @@ func (a *analysis) depFinalizerIn(fn *types.Func, at *ast.CallExpr, obj, depth i
 // interfaces (a finalizer object its constructor returns) the methods of
 // that name of the library package's types that implement the interface.
 func depImplementations(fn *types.Func) []*types.Func {
-	if !isAbstract(fn) {
+	if !isInterfaceMethod(fn) {
 		return []*types.Func{fn}
 	}
 	iface, ok := fn.Type().(*types.Signature).Recv().Type().Underlying().(*types.Interface)

@@ -281,7 +281,7 @@ type rateLimitedCall struct {
 // table's AddAfter), for a call of AddAfter, through the functions of the
 // same module it hands the queue on to.
 func (a *analysis) depRequeue(info *types.Info, c call) depResult {
-	if c.fn == nil || len(c.own) > 0 || a.decls[c.fn.Origin()] != nil || c.fn.Pkg() == nil || isAbstract(c.fn) || !handsQueue(info, c.expr) {
+	if c.fn == nil || len(c.own) > 0 || a.decls[c.fn.Origin()] != nil || c.fn.Pkg() == nil || isInterfaceMethod(c.fn) || !handsQueue(info, c.expr) {
 		return depResult{}
 	}
 	if m := moduleOfPkg(a, c.fn.Pkg().Path()); m == "" {
@@ -337,7 +337,7 @@ func (a *analysis) depRequeueIn(fn *types.Func, at *ast.CallExpr, depth int, see
 			}
 			return true
 		}
-		if callee.Pkg() == nil || isAbstract(callee) || !handsQueue(b.info, e) || moduleOfPkg(a, callee.Pkg().Path()) != moduleOfPkg(a, fn.Pkg().Path()) {
+		if callee.Pkg() == nil || isInterfaceMethod(callee) || !handsQueue(b.info, e) || moduleOfPkg(a, callee.Pkg().Path()) != moduleOfPkg(a, fn.Pkg().Path()) {
 			return true
 		}
 		if r := a.depRequeueIn(callee, e, depth+1, seen); r.site != nil || r.unsettled != "" {
@@ -406,14 +406,6 @@ func (a *analysis) oneFunc(c call) *ssa.Function {
 		}
 	}
 	return a.bySyntax[c.own[0].Syntax()]
-}
-
-// isAbstract reports whether fn is an interface's method: it has no body to
-// read (the queue's own methods are its interface's, and the knowledge
-// table says which of them requeue).
-func isAbstract(fn *types.Func) bool {
-	sig := fn.Type().(*types.Signature)
-	return sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
 }
 
 // handsQueue reports whether a call hands a workqueue (a value with the

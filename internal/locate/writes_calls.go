@@ -30,7 +30,7 @@ func (a *analysis) writeOf(info *types.Info, c call) (w writeDesc, ok bool) {
 				target = name
 			}
 		}
-		return writeDesc{c.fact.Verb, target, c.fact.Status}, true
+		return writeDesc{verb: c.fact.Verb, target: target, status: c.fact.Status}, true
 	}
 	if c.fn == nil {
 		return writeDesc{}, false
@@ -53,7 +53,7 @@ func (a *analysis) writeOf(info *types.Info, c call) (w writeDesc, ok bool) {
 	if status {
 		target += " status"
 	}
-	return writeDesc{v, target, status}, true
+	return writeDesc{verb: v, target: target, status: status}, true
 }
 
 // clientsetVerb is the verb of a generated typed client's write method,
@@ -87,6 +87,9 @@ func subresourceArg(info *types.Info, c call, sig *types.Signature) string {
 type writeDesc struct {
 	verb, target string
 	status       bool
+	// madeAt is the write itself when a helper of the tree's makes it
+	// (the call described runs the helper); nil when the call writes.
+	madeAt *call
 }
 
 // typeName is the bare name of a (pointer to a) named type.

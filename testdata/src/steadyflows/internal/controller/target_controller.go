@@ -69,7 +69,7 @@ func targetStale(live *corev1.ConfigMap, period string) (bool, error) {
 
 // patchTarget writes the ConfigMap.
 func (r *TargetReconciler) patchTarget(ctx context.Context, cm *corev1.ConfigMap) error {
-	return r.Patch(ctx, cm, client.Merge)
+	return r.Patch(ctx, cm, client.Merge) // want "TargetReconciler/drift:apply"
 }
 
 // SetupWithManager registers the reconciler for Tickers.
