@@ -99,6 +99,7 @@ var fixtures = []string{
 	"finsetter",
 	"deferresult",
 	"cacheworker",
+	"statusworker",
 	"steppipeline",
 }
 

@@ -316,7 +316,7 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reach *cal
 			idles[ret.Pos()] = true
 			return
 		}
-		if condGuard(info, cond) != guardOther || a.testsDeletion(info, cond) || testsFieldValue(info, cond) {
+		if condGuard(info, cond) != guardOther || a.testsDeletion(info, cond) || a.deletionTest(info, cond, kind) != 0 || testsFieldValue(info, cond) || testsAbsent(info, cond, kind) {
 			return
 		}
 		if a.readsLive(info, b, kind, cond, nil, map[*types.Var]bool{}) && a.idleBranch(info, fn, list, 0) {
@@ -501,6 +501,24 @@ func isZeroConst(info *types.Info, e ast.Expr) bool {
 		return constant.StringVal(tv.Value) == ""
 	case constant.Int, constant.Float:
 		return constant.Sign(tv.Value) == 0
+	}
+	return false
+}
+
+// testsAbsent reports whether a condition tests the primary object's
+// pointer against nil (obj == nil: a read that found no object): an
+// unchanged object exists, so that branch is no pass of it.
+func testsAbsent(info *types.Info, cond ast.Expr, kind *types.Named) bool {
+	e, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || e.Op != token.EQL {
+		return false
+	}
+	for _, side := range [][2]ast.Expr{{e.X, e.Y}, {e.Y, e.X}} {
+		if isNil(info, side[1]) {
+			if _, isPtr := info.TypeOf(side[0]).(*types.Pointer); isPtr && isKind(info.TypeOf(side[0]), kind) {
+				return true
+			}
+		}
 	}
 	return false
 }
