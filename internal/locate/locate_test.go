@@ -34,6 +34,7 @@ var fixtures = []string{
 	"ctrlnew",
 	"samekind",
 	"childwait",
+	"crknative",
 	"valueflow",
 	"sharedworker",
 	"condhelpers",
