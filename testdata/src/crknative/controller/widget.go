@@ -5,6 +5,7 @@ package controller
 
 import (
 	"context"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"knative.dev/pkg/apis"
@@ -15,7 +16,10 @@ import (
 	v1 "example.com/fixtures/crknative/api/v1"
 )
 
-// want-none "requeue-success" "interval-trace" "drift"
+// want-none "drift"
+
+// childWait is how long a child just created is given.
+const childWait = 5 * time.Second // want "trace:constant"
 
 // WidgetReconciler reconciles a Widget.
 type WidgetReconciler struct {
@@ -45,10 +49,31 @@ func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		return ctrl.Result{}, r.Update(ctx, w)
 	}
 	w.Status.InitializeConditions()
+	res, err := r.ensureChild(ctx, w)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if res.RequeueAfter > 0 {
+		// The child's result, handed back whole where its error is nil.
+		return res, nil
+	}
 	w.Status.MarkDeployed()
 	w.Status.SetCondition(v1.WidgetRouted, &apis.Condition{Status: corev1.ConditionTrue})
 	if err := r.Status().Update(ctx, w); err != nil { // want "write-always"
 		return ctrl.Result{}, err // want "requeue-error"
+	}
+	return ctrl.Result{}, nil
+}
+
+// ensureChild waits for the Widget's child Secret, which another
+// controller fills: while it is empty, it looks again a little later.
+func (r *WidgetReconciler) ensureChild(ctx context.Context, w *v1.Widget) (ctrl.Result, error) {
+	s := &corev1.Secret{}
+	if err := r.Get(ctx, client.ObjectKey{Namespace: w.Namespace, Name: w.Name}, s); err != nil {
+		return ctrl.Result{}, err
+	}
+	if len(s.Data) == 0 {
+		return ctrl.Result{RequeueAfter: childWait}, nil // want "requeue-success" "trace:return"
 	}
 	return ctrl.Result{}, nil
 }
