@@ -35,6 +35,7 @@ var fixtures = []string{
 	"samekind",
 	"childwait",
 	"crknative",
+	"kindiface",
 	"valueflow",
 	"sharedworker",
 	"condhelpers",
