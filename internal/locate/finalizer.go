@@ -361,7 +361,22 @@ func finalizerConstRow(p *pass) Row {
 			}
 			continue
 		}
-		if lit, ok := ast.Unparen(op.value).(*ast.BasicLit); ok && lit.Kind == token.STRING && len(sites) == 0 {
+		value := op.value
+		if init, ok := localInit(op.in, op.info, value); ok {
+			// A local written once, with a constant or a literal
+			// (finalizerName := "…"), holds that value.
+			if k := constOf(op.info, init); k != nil {
+				if !seen[k] {
+					seen[k] = true
+					s := p.a.objSite(k)
+					s.Name = constant.StringVal(k.Val())
+					sites = append(sites, s)
+				}
+				continue
+			}
+			value = init
+		}
+		if lit, ok := ast.Unparen(value).(*ast.BasicLit); ok && lit.Kind == token.STRING && len(sites) == 0 {
 			s := p.a.site(lit.Pos())
 			s.Note = "a string literal: no constant declares this finalizer"
 			sites = append(sites, s)
@@ -501,4 +516,79 @@ func finalizerRemoveRow(p *pass) Row {
 		return none(fmt.Sprintf("not settled: the finalizers are set whole at %s:%d to a list in which ctrlcmp finds no new finalizer, and no addition is found: whether that list adds or removes one is not followed", sites[0].File, sites[0].Line))
 	}
 	return rowOf(sites, "")
+}
+
+// localInit returns the one value a local variable of fn (or of the
+// function holding the closure fn is) is ever given, when the variable is
+// given exactly one, in its declaration or one assignment, and its
+// address is never taken: the local then holds that value wherever it is
+// read. ok is false for anything else (a parameter, a package variable, a
+// local written twice, in a loop's range or through a pointer).
+func localInit(fn *ssa.Function, info *types.Info, e ast.Expr) (ast.Expr, bool) {
+	id, isIdent := ast.Unparen(e).(*ast.Ident)
+	if !isIdent || fn == nil || info == nil {
+		return nil, false
+	}
+	v, isVar := info.Uses[id].(*types.Var)
+	if !isVar || v.IsField() || v.Pkg() == nil || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return nil, false
+	}
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	b := body(fn)
+	if b == nil || v.Pos() < b.Pos() || v.Pos() >= b.End() {
+		return nil, false // a parameter or a result, handed in
+	}
+	var init ast.Expr
+	writes := 0
+	is := func(x ast.Expr) bool {
+		xi, ok := ast.Unparen(x).(*ast.Ident)
+		return ok && (info.Defs[xi] == v || info.Uses[xi] == v)
+	}
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				if !is(lhs) {
+					continue
+				}
+				writes++
+				if len(n.Lhs) == len(n.Rhs) && (n.Tok == token.DEFINE || n.Tok == token.ASSIGN) {
+					init = n.Rhs[i]
+				} else {
+					init = nil
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if info.Defs[name] != v {
+					continue
+				}
+				writes++
+				if len(n.Values) == len(n.Names) {
+					init = n.Values[i]
+				} else {
+					writes++ // the zero value, then perhaps another
+				}
+			}
+		case *ast.IncDecStmt:
+			if is(n.X) {
+				writes += 2
+			}
+		case *ast.RangeStmt:
+			if (n.Key != nil && is(n.Key)) || (n.Value != nil && is(n.Value)) {
+				writes += 2
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && is(n.X) {
+				writes += 2
+			}
+		}
+		return true
+	})
+	if writes != 1 || init == nil {
+		return nil, false
+	}
+	return init, true
 }

@@ -387,7 +387,26 @@ func entryRow(p *pass) Row {
 
 func rereadRow(p *pass) Row { return p.reread().row }
 
-func conditionTypesRow(p *pass) Row { return p.a.conditionTypes(p.kind(), p.reach) }
+// conditionTypesRow answers the condition types. A controller of another
+// style than the generated one may keep its object's conditions in a
+// Knative duck status, set through the kind's condition set
+// (set.Manage(status).MarkTrue(t), in the kind's own methods): when no
+// condition reaches the primary's conditions list any other way, those
+// the condition managers set are the answer, as for a generated
+// reconciler, and a type they could not follow leaves the row not
+// settled rather than none.
+func conditionTypesRow(p *pass) Row {
+	row := p.a.conditionTypes(p.kind(), p.reach)
+	if len(row.Sites) > 0 || strings.HasPrefix(row.None, "not settled") {
+		return row
+	}
+	// A manager's call seen on the reconcile path, not the kind's methods
+	// merely being out of sight in a dependency, is what changes the answer.
+	if managed := p.managedConditions(); len(managed.Sites) > 0 || strings.Contains(managed.None, "through a condition set at ") {
+		return managed
+	}
+	return row
+}
 
 func requeueErrorRow(p *pass) Row { return p.requeues().onError }
 

@@ -34,6 +34,8 @@ var fixtures = []string{
 	"ctrlnew",
 	"samekind",
 	"childwait",
+	"crknative",
+	"kindiface",
 	"valueflow",
 	"sharedworker",
 	"condhelpers",

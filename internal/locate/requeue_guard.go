@@ -213,7 +213,7 @@ func ownValue(info *types.Info, e ast.Expr, kind *types.Named) (rooted, ok bool)
 	if tv, found := info.Types[e]; found && (tv.Value != nil || tv.IsNil()) {
 		return false, true
 	}
-	if isKindValue(info.TypeOf(e), kind) {
+	if isKindValue(info.TypeOf(e), kind) || isKindInterface(info.TypeOf(e), kind) {
 		return true, isLocalValue(info, e)
 	}
 	all := func(es ...ast.Expr) (bool, bool) {
@@ -273,6 +273,38 @@ func typeOfCallee(info *types.Info, c *ast.CallExpr) types.Object {
 		return info.Uses[f.Sel]
 	}
 	return nil
+}
+
+// isKindInterface reports whether t is an interface the primary type
+// implements with a method the primary type declares itself (not one
+// promoted from its metadata): a kind's own abstraction (a Resource with
+// RequeueInterval()), held by the objects of the kinds that share it, not
+// client.Object or metav1.Object, which every object, a child too,
+// implements.
+func isKindInterface(t types.Type, kind *types.Named) bool {
+	if t == nil || kind == nil {
+		return false
+	}
+	it, ok := t.Underlying().(*types.Interface)
+	if !ok || it.NumMethods() == 0 {
+		return false
+	}
+	ptr := types.NewPointer(kind)
+	if !types.Implements(ptr, it) {
+		return false
+	}
+	for i := 0; i < it.NumMethods(); i++ {
+		m := it.Method(i)
+		obj, _, _ := types.LookupFieldOrMethod(ptr, true, m.Pkg(), m.Name())
+		f, ok := obj.(*types.Func)
+		if !ok {
+			continue
+		}
+		if recv := f.Type().(*types.Signature).Recv(); recv != nil && isKindValue(recv.Type(), kind) {
+			return true
+		}
+	}
+	return false
 }
 
 // isKindValue reports whether t is the primary type or a pointer to it.

@@ -204,3 +204,61 @@ func (r *retSite) entryPos(entry *ssa.Function) token.Pos {
 	}
 	return token.NoPos
 }
+
+// handedResultCall returns the call a returned result variable is the
+// first result of, when that call is its one definition and nothing
+// changes it after (no store into its fields, no pointer to it): the
+// result the call made, handed back unchanged. nil for anything else.
+func handedResultCall(info *types.Info, b *ast.BlockStmt, res ast.Expr) *ast.CallExpr {
+	id, ok := ast.Unparen(res).(*ast.Ident)
+	if !ok || b == nil {
+		return nil
+	}
+	v := varOf(info, id)
+	if v == nil {
+		return nil
+	}
+	ce := onlyCallDef(info, b, v)
+	if ce == nil {
+		return nil
+	}
+	if sig, ok := info.TypeOf(ce.Fun).(*types.Signature); !ok || sig.Results().Len() != 2 {
+		return nil
+	}
+	rooted := func(e ast.Expr) bool {
+		for {
+			switch x := ast.Unparen(e).(type) {
+			case *ast.Ident:
+				return varOf(info, x) == v
+			case *ast.SelectorExpr:
+				e = x.X
+			case *ast.IndexExpr:
+				e = x.X
+			case *ast.StarExpr:
+				e = x.X
+			default:
+				return false
+			}
+		}
+	}
+	changed := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range x.Lhs {
+				if _, bare := ast.Unparen(l).(*ast.Ident); !bare && rooted(l) {
+					changed = true
+				}
+			}
+		case *ast.UnaryExpr:
+			if x.Op == token.AND && rooted(x.X) {
+				changed = true
+			}
+		}
+		return !changed
+	})
+	if changed {
+		return nil
+	}
+	return ce
+}

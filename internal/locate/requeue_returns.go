@@ -101,6 +101,13 @@ func (a *analysis) followResults(fn *ssa.Function, info *types.Info, hop ast.Nod
 // follow: the class is then unknown).
 func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, at ast.Node, res, errE ast.Expr, sc scope, w *retWalk, out *[]retSite) {
 	via := slices.Clone(w.via)
+	if sc.guard != guardError && (errE == nil || isNil(info, errE)) {
+		// result, err := f(…); if err != nil { … }; return result, nil:
+		// the pair f made, handed back whole where its error is nil.
+		if ce := handedResultCall(info, body(fn), res); ce != nil && a.followPair(fn, info, at, ce, sc, w, out) {
+			return
+		}
+	}
 	var rv resultValue
 	if res != nil {
 		var ok bool
