@@ -133,7 +133,9 @@ func (g driftGuards) helperWrite(info *types.Info, c call, depth, max int) (writ
 // chain whose branch returns) once the blocks holding it are left: the
 // statements that follow head, then those that follow each enclosing
 // statement, up to fn's body or the nearest loop (a return inside a loop
-// guards its turn, not what the loop leaves behind). It returns the write,
+// guards its turn, not what the loop leaves behind); a clause of a switch
+// or select is left for the statement holding it, not for the clauses
+// beside it, which are its alternatives. It returns the write,
 // what it is and the statements it was looked for in.
 func (g driftGuards) writeAfter(head ast.Stmt) (*call, writeDesc, *ast.BlockStmt) {
 	var seen []ast.Stmt
@@ -144,7 +146,13 @@ func (g driftGuards) writeAfter(head ast.Stmt) (*call, writeDesc, *ast.BlockStmt
 		case nil, *ast.ForStmt, *ast.RangeStmt:
 			return nil, writeDesc{}, nil
 		case *ast.BlockStmt:
-			list = p.List
+			switch node.(type) {
+			case *ast.CaseClause, *ast.CommClause:
+				// The other clauses of a switch or select are
+				// alternatives to this one, not what follows it.
+			default:
+				list = p.List
+			}
 		case *ast.CaseClause:
 			list = p.Body
 		case *ast.CommClause:

@@ -78,6 +78,9 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 			if kind != nil && holder != nil && types.IsInterface(info.TypeOf(holder)) && a.holdsOtherKind(fns, fn, holder, kind) {
 				continue // an interface value proven to hold another object
 			}
+			if a.readByOtherName(fn, info, b, holder, kind) {
+				continue // another object of the type, read by a name from the Spec
+			}
 			op := finOp{pos: c.expr.Lparen, value: c.arg(c.fact.Arg), info: info, in: fn}
 			switch c.fact.Role {
 			case RoleFinalizerAdd:
@@ -107,7 +110,7 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 				if len(n.Lhs) != 1 || len(n.Rhs) != 1 || fieldOf(info, n.Lhs[0]) != fieldFinalizers {
 					return true
 				}
-				if sel, ok := ast.Unparen(n.Lhs[0]).(*ast.SelectorExpr); ok && !ofKind(info, sel.X, kind) {
+				if sel, ok := ast.Unparen(n.Lhs[0]).(*ast.SelectorExpr); ok && (!ofKind(info, sel.X, kind) || a.readByOtherName(fn, info, b, sel.X, kind)) {
 					return true
 				}
 				op := finOp{pos: n.Pos(), info: info, in: fn}

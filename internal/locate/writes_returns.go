@@ -301,7 +301,7 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reach *cal
 		if !ok {
 			return
 		}
-		if a.notDue(info, b, cond, kind) && a.waitsOnly(info, fn, list) {
+		if (a.notDue(info, b, cond, kind) || a.helperNotDue(info, fn, b, cond, list, kind)) && a.waitsOnly(info, fn, list) {
 			waits[ret.Pos()] = true
 			return
 		}
