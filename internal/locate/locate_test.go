@@ -100,6 +100,7 @@ var fixtures = []string{
 	"deferresult",
 	"cacheworker",
 	"steppipeline",
+	"keysplit",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
