@@ -92,7 +92,7 @@ func (c *Controller) sync(ctx context.Context, key string) error { // want "reco
 func markReady(ctx context.Context, g *v1.Gizmo, client GizmoInterface) error {
 	c := g.DeepCopy()
 	meta.SetStatusCondition(&c.Status.Conditions, metav1.Condition{Type: v1.ConditionReady, Status: metav1.ConditionTrue, Reason: "Seen", Message: "seen"}) // want "condition-set:Ready"
-	_, err := client.UpdateStatus(ctx, c, metav1.UpdateOptions{}) // want "write-always"
+	_, err := client.UpdateStatus(ctx, c, metav1.UpdateOptions{})                                                                                           // want "write-always"
 	return err
 }
 
