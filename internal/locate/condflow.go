@@ -390,10 +390,18 @@ func (r *condReader) readCall(s *condSummary, e *ast.CallExpr) {
 // body the flow cannot read (a dependency's package that does not load,
 // an interface method no own type implements), a condition set there
 // with a type not followed: the types found elsewhere are not the whole
-// list.
+// list. A generated typed client's write is no such call.
 func (r *condReader) unread(s *condSummary, e *ast.CallExpr, c call) {
 	if c.fn == nil || !takesConditions(c.fn) || r.f.a.fileOwn(c.fn.Pos()) && !isInterfaceMethod(c.fn) {
 		return
+	}
+	if sig, ok := r.info().TypeOf(e.Fun).(*types.Signature); ok && !c.known {
+		if _, writes := clientsetVerb(sig); writes {
+			// A generated typed client's write (UpdateStatus(ctx,
+			// obj, metav1.UpdateOptions{})): it sends the conditions
+			// it is handed, and sets none.
+			return
+		}
 	}
 	args := e.Args
 	if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok && r.info().Selections[sel] != nil {

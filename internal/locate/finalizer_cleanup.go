@@ -51,7 +51,7 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 		}
 		info := a.infoAt(b.Pos())
 		for _, d := range a.deletionBranches(info, b, kind) {
-			if a.deletionOnOtherKind(info, d.ifStmt.Cond, kind) {
+			if a.deletionOnOtherKind(info, d.cond, kind) {
 				continue
 			}
 			c, removing := a.cleanupOf(fn, info, d, kind, removes)
@@ -80,11 +80,13 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 	return &cleanup{}
 }
 
-// deletionBranch is a branch taken when DeletionTimestamp is set, and the
-// if statement that takes it.
+// deletionBranch is a branch taken when DeletionTimestamp is set, the
+// statement that takes it (an if, or a case clause of a switch with no
+// tag) and the condition it tests.
 type deletionBranch struct {
 	branch ast.Node
-	ifStmt *ast.IfStmt
+	stmt   ast.Node
+	cond   ast.Expr
 	// onlyWhenDeleted says an object that is not being deleted never
 	// takes the branch.
 	onlyWhenDeleted bool
@@ -100,6 +102,16 @@ func (f fallThrough) Pos() token.Pos { return f.from }
 
 // End is where the block's last statement ends.
 func (f fallThrough) End() token.Pos { return f.to }
+
+// clauseBody is the statements of a case clause: its branch, without the
+// case expression that tests the deletion.
+type clauseBody struct{ cc *ast.CaseClause }
+
+// Pos is where the clause's body starts (after its colon).
+func (c clauseBody) Pos() token.Pos { return c.cc.Colon + 1 }
+
+// End is where the clause ends.
+func (c clauseBody) End() token.Pos { return c.cc.End() }
 
 // deletionBranches are the deletion branches of a body, in source order
 // (not those inside another, nor inside closures): an if's branch taken
@@ -117,19 +129,36 @@ func (a *analysis) deletionBranches(info *types.Info, b *ast.BlockStmt, kind *ty
 				for i, s := range n.List {
 					walk(s)
 					if ifs, ok := s.(*ast.IfStmt); ok && i+1 < len(n.List) && ifs.Else == nil && returns(ifs.Body) && a.deletionTest(info, ifs.Cond, kind) == -1 {
-						out = append(out, deletionBranch{fallThrough{n.List[i+1].Pos(), n.List[len(n.List)-1].End()}, ifs, a.impliesDeletion(info, ifs.Cond, false, kind)})
+						out = append(out, deletionBranch{fallThrough{n.List[i+1].Pos(), n.List[len(n.List)-1].End()}, ifs, ifs.Cond, a.impliesDeletion(info, ifs.Cond, false, kind)})
 						break
 					}
+				}
+				return false
+			case *ast.SwitchStmt:
+				// switch { case deleting: … }: a clause whose one
+				// expression tests the deletion is the branch taken
+				// when it holds (the clauses before it failed, which
+				// takes nothing from the deletion).
+				if n.Tag != nil || n.Init != nil {
+					return true
+				}
+				for _, s := range n.Body.List {
+					cc, ok := s.(*ast.CaseClause)
+					if !ok || len(cc.List) != 1 || a.deletionTest(info, cc.List[0], kind) != 1 {
+						walk(s)
+						continue
+					}
+					out = append(out, deletionBranch{clauseBody{cc}, cc, cc.List[0], a.impliesDeletion(info, cc.List[0], true, kind)})
 				}
 				return false
 			case *ast.IfStmt:
 				switch a.deletionTest(info, n.Cond, kind) {
 				case 1:
-					out = append(out, deletionBranch{n.Body, n, a.impliesDeletion(info, n.Cond, true, kind)})
+					out = append(out, deletionBranch{n.Body, n, n.Cond, a.impliesDeletion(info, n.Cond, true, kind)})
 					return false
 				case -1:
 					if n.Else != nil {
-						out = append(out, deletionBranch{n.Else, n, a.impliesDeletion(info, n.Cond, false, kind)})
+						out = append(out, deletionBranch{n.Else, n, n.Cond, a.impliesDeletion(info, n.Cond, false, kind)})
 						return false
 					}
 				}
@@ -145,7 +174,7 @@ func (a *analysis) deletionBranches(info *types.Info, b *ast.BlockStmt, kind *ty
 // branch leads to a removal of the finalizer.
 func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranch, kind *types.Named, removes []finOp) (*cleanup, bool) {
 	branch := d.branch
-	ifSite := a.site(d.ifStmt.Pos())
+	ifSite := a.site(d.stmt.Pos())
 	ifSite.Note = "the branch taken when DeletionTimestamp is set"
 	// Removals written in the branch itself.
 	var inBranch []finOp
@@ -185,6 +214,9 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		}
 		if a.computesOnly(c) || a.buildsReceiver(c) || a.handedOn(c, removes) {
 			continue // a value (the finalizer's name through a helper, a condition built for a setter, a logger for the object), not the work
+		}
+		if a.notesOnly(c, removes) {
+			continue // an Event recorded about the deletion, as a log line would say it: not the work
 		}
 		if a.removalOnly(c, removes) {
 			// The finalizer's removal moved into a helper or a
@@ -319,7 +351,8 @@ func soleCall(blk *ast.BlockStmt) *ast.CallExpr {
 // value r.cleanup, a function's name) when that function reaches a removal
 // of the finalizer and the call's own functions do not remove it
 // themselves: the call (a wrapper, a retry, a runner of phases) runs it,
-// and it is the work.
+// and it is the work. With no finalizer (no removals), the first such
+// function that is not a predicate is the work.
 func (a *analysis) handedFunc(info *types.Info, c call, removes []finOp) *ssa.Function {
 	for _, fn := range c.own {
 		if slices.ContainsFunc(removes, func(op finOp) bool { return op.in == fn }) {
@@ -356,6 +389,15 @@ func (a *analysis) handedFunc(info *types.Info, c call, removes []finOp) *ssa.Fu
 		if sf == nil {
 			continue
 		}
+		if len(removes) == 0 {
+			// No finalizer to reach: the function handed to run is
+			// the work (runOn(conn, deleteRemote)), unless it is a
+			// test handed to decide something (a retry's predicate).
+			if r := sf.Signature.Results(); r.Len() == 1 && isBool(r.At(0).Type()) {
+				continue
+			}
+			return sf
+		}
 		sub := a.prog.Reachable(sf)
 		for _, op := range removes {
 			if sub.Has(op.in) {
@@ -364,6 +406,41 @@ func (a *analysis) handedFunc(info *types.Info, c call, removes []finOp) *ssa.Fu
 		}
 	}
 	return nil
+}
+
+// notesOnly reports whether a call only records Events: its functions
+// return nothing, every write they reach records an Event, and they reach
+// no removal of the finalizer and change none of the controller's own
+// state (a helper wrapping the recorder, normalEvent(obj, "Deleting", …)).
+// Such a call says that the object goes, as a log line does.
+func (a *analysis) notesOnly(c call, removes []finOp) bool {
+	if len(c.own) == 0 {
+		return false
+	}
+	for _, fn := range c.own {
+		if fn.Signature.Results().Len() != 0 || a.changesOwnState(fn) {
+			return false
+		}
+	}
+	sub := a.prog.Reachable(c.own...)
+	if len(sub.Unanalysed) > 0 {
+		return false
+	}
+	writes := a.writeCalls(sub)
+	if len(writes) == 0 {
+		return false
+	}
+	for _, w := range writes {
+		if w.verb != VerbRecord {
+			return false
+		}
+	}
+	for _, op := range removes {
+		if sub.Has(op.in) {
+			return false
+		}
+	}
+	return true
 }
 
 // removalOnly reports whether a call only removes the finalizer: each of

@@ -518,7 +518,7 @@ func (a *analysis) unguardedCleanup(reach *callgraph.Reach, kind *types.Named) *
 		}
 		info := a.infoAt(b.Pos())
 		for _, d := range a.deletionBranches(info, b, kind) {
-			if !a.deletionOnKind(info, d.ifStmt.Cond, kind) {
+			if !a.deletionOnKind(info, d.cond, kind) {
 				continue
 			}
 			c, _ := a.cleanupOf(fn, info, d, kind, nil)

@@ -409,9 +409,11 @@ func enclosingFunc(path []ast.Node) ast.Node {
 // then an entry whose rows are not settled), the first, in source order,
 // whose function returns an error, the result a worker decides the key's
 // requeue by; the first of them when none returns one. A tracer, a
-// logger or a metric handed the key first returns nothing.
+// logger or a metric handed the key first returns nothing. A function
+// of the tree that only splits the key into its parts (splitsKey) is
+// the sync only when the key goes to no other.
 func (a *analysis) syncCall(info *types.Info, worker ast.Node, vars map[*types.Var]bool) *call {
-	var first, best *call
+	var first, best, split *call
 	ast.Inspect(worker, func(n ast.Node) bool {
 		if best != nil {
 			return false
@@ -433,6 +435,15 @@ func (a *analysis) syncCall(info *types.Info, worker ast.Node, vars map[*types.V
 		if len(c.own) == 0 || c.known {
 			return true
 		}
+		if splitsKey(info, e) {
+			// The tree's own split of the key (ns, name, err :=
+			// splitKey(item)): what it hands back is the key's
+			// parts, which the sync is handed next.
+			if split == nil {
+				split = &c
+			}
+			return true
+		}
 		if first == nil {
 			first = &c
 		}
@@ -445,12 +456,39 @@ func (a *analysis) syncCall(info *types.Info, worker ast.Node, vars map[*types.V
 		best = first
 	}
 	if best == nil {
+		best = split
+	}
+	if best == nil {
 		return nil
 	}
 	if inner := a.closureSync(info, worker, *best, vars); inner != nil {
 		return inner
 	}
 	return best
+}
+
+// splitsKey reports whether a call's function hands back only strings
+// beside an error, two or more of them: the parts of the key it is
+// handed (a namespace and a name), as cache.SplitMetaNamespaceKey does.
+// Its results carry the key on; it does no work with it.
+func splitsKey(info *types.Info, e *ast.CallExpr) bool {
+	sig, ok := types.Unalias(info.TypeOf(e.Fun)).Underlying().(*types.Signature)
+	if !ok {
+		return false
+	}
+	strs := 0
+	for i := 0; i < sig.Results().Len(); i++ {
+		t := sig.Results().At(i).Type()
+		if isErrorType(t) {
+			continue
+		}
+		b, ok := t.Underlying().(*types.Basic)
+		if !ok || b.Info()&types.IsString == 0 {
+			return false
+		}
+		strs++
+	}
+	return strs > 1
 }
 
 // returnsError reports whether a call's function has an error among its

@@ -103,6 +103,8 @@ var fixtures = []string{
 	"cacheworker",
 	"statusworker",
 	"steppipeline",
+	"keysplit",
+	"typedwrite",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
@@ -818,6 +820,20 @@ func TestConditionTrailEnds(t *testing.T) {
 		return
 	}
 	t.Fatal("no WidgetReconciler")
+}
+
+// TestTypedWriteConditions checks that a generated-style typed client's
+// write handed the object (UpdateStatus, a method of client-go's generic
+// client, fixture typedwrite) is read as a write that sets no condition,
+// not as a call whose unread body may set more types.
+func TestTypedWriteConditions(t *testing.T) {
+	p, ok := controllerNamed(t, "typedwrite", "Controller").Rows[locate.RowConditionTypes].Primary()
+	if !ok {
+		t.Fatal("condition-types: no primary site")
+	}
+	if strings.Contains(p.Note, "not settled") {
+		t.Errorf("condition-types note %q: the typed client's UpdateStatus sets no condition", p.Note)
+	}
 }
 
 // TestAppliedConditionNotSettled checks that a condition built as an
