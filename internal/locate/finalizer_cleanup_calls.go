@@ -1,0 +1,294 @@
+package locate
+
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// What a call on a deletion branch is, when the cleanup is looked for
+// among them: the work handed to it as a value, a note (Events only), a
+// removal of the finalizer alone, a predicate, a lookup, a call handing the
+// object on.
+
+// handedFunc is the tree's function a call is handed as a value (a method
+// value r.cleanup, a function's name) when that function reaches a removal
+// of the finalizer and the call's own functions do not remove it
+// themselves: the call (a wrapper, a retry, a runner of phases) runs it,
+// and it is the work. With no finalizer (no removals), the first such
+// function that is not a predicate is the work.
+func (a *analysis) handedFunc(info *types.Info, c call, removes []finOp) *ssa.Function {
+	for _, fn := range c.own {
+		if slices.ContainsFunc(removes, func(op finOp) bool { return op.in == fn }) {
+			return nil
+		}
+	}
+	for _, arg := range c.expr.Args {
+		if lit, ok := ast.Unparen(arg).(*ast.FuncLit); ok {
+			// func() error { return r.cleanup(ctx, obj) }: the call
+			// the literal is made of.
+			if inner := soleCall(lit.Body); inner != nil {
+				arg = inner.Fun
+			}
+		}
+		var obj types.Object
+		switch x := ast.Unparen(arg).(type) {
+		case *ast.SelectorExpr:
+			if s := info.Selections[x]; s != nil && s.Kind() != types.MethodVal {
+				continue
+			}
+			obj = info.Uses[x.Sel]
+		case *ast.Ident:
+			obj = info.Uses[x]
+		}
+		f, ok := obj.(*types.Func)
+		if !ok {
+			continue
+		}
+		decl := a.decls[f.Origin()]
+		if decl == nil {
+			continue
+		}
+		sf := a.bySyntax[decl]
+		if sf == nil {
+			continue
+		}
+		if len(removes) == 0 {
+			// No finalizer to reach: the function handed to run is
+			// the work (runOn(conn, deleteRemote)), unless it is a
+			// test handed to decide something (a retry's predicate).
+			if r := sf.Signature.Results(); r.Len() == 1 && isBool(r.At(0).Type()) {
+				continue
+			}
+			return sf
+		}
+		sub := a.prog.Reachable(sf)
+		for _, op := range removes {
+			if sub.Has(op.in) {
+				return sf
+			}
+		}
+	}
+	return nil
+}
+
+// notesOnly reports whether a call only records Events: its functions
+// return nothing, every write they reach records an Event, and they reach
+// no removal of the finalizer and change none of the controller's own
+// state (a helper wrapping the recorder, normalEvent(obj, "Deleting", …)).
+// Such a call says that the object goes, as a log line does.
+func (a *analysis) notesOnly(c call, removes []finOp) bool {
+	if len(c.own) == 0 {
+		return false
+	}
+	for _, fn := range c.own {
+		if fn.Signature.Results().Len() != 0 || a.changesOwnState(fn) {
+			return false
+		}
+	}
+	sub := a.prog.Reachable(c.own...)
+	if len(sub.Unanalysed) > 0 {
+		return false
+	}
+	writes := a.writeCalls(sub)
+	if len(writes) == 0 {
+		return false
+	}
+	for _, w := range writes {
+		if w.verb != VerbRecord {
+			return false
+		}
+	}
+	for _, op := range removes {
+		if sub.Has(op.in) {
+			return false
+		}
+	}
+	return true
+}
+
+// removalOnly reports whether a call only removes the finalizer: each of
+// its functions removes it and calls nothing but functions of the
+// knowledge table, builtins (append to the list it keeps) and helpers
+// that only compute a value, and what they reach writes nothing.
+func (a *analysis) removalOnly(c call, removes []finOp) bool {
+	return a.removalOnlyIn(c, removes, 0)
+}
+
+// removalOnlyIn is removalOnly, depth calls deep: a function that only
+// calls one that only removes the finalizer (a closure wrapping it) only
+// removes it too.
+func (a *analysis) removalOnlyIn(c call, removes []finOp, depth int) bool {
+	if depth > 2 || len(c.own) == 0 {
+		return false
+	}
+	for _, fn := range c.own {
+		removing := slices.ContainsFunc(removes, func(op finOp) bool { return op.in == fn })
+		for _, cc := range a.callsIn(fn) {
+			switch {
+			case cc.known, runsNoFunction(a.infoAt(cc.expr.Pos()), cc.expr), a.computesOnly(cc):
+			case a.removalOnlyIn(cc, removes, depth+1):
+				removing = true
+			default:
+				return false
+			}
+		}
+		if !removing {
+			return false
+		}
+	}
+	sub := a.prog.Reachable(c.own...)
+	return len(a.writeCalls(sub)) == 0 && len(sub.Unanalysed) == 0
+}
+
+// predicate reports whether a call only tests something: its functions
+// return one bool and reach neither a write nor a removal of the
+// finalizer.
+func (a *analysis) predicate(c call, removes []finOp) bool {
+	for _, fn := range c.own {
+		if r := fn.Signature.Results(); r.Len() != 1 || !isBool(r.At(0).Type()) {
+			return false
+		}
+	}
+	sub := a.prog.Reachable(c.own...)
+	if len(a.writeCalls(sub)) > 0 || len(sub.Unanalysed) > 0 {
+		return false
+	}
+	for _, op := range removes {
+		if sub.Has(op.in) {
+			return false
+		}
+	}
+	return true
+}
+
+// lookup reports whether a call only reads: its functions return values
+// besides an error, and reach neither a write nor a removal of the
+// finalizer (all of them analysed).
+func (a *analysis) lookup(c call, removes []finOp) bool {
+	for _, fn := range c.own {
+		res := fn.Signature.Results()
+		values := 0
+		for i := 0; i < res.Len(); i++ {
+			if !isErrorType(res.At(i).Type()) {
+				values++
+			}
+		}
+		if values == 0 {
+			return false
+		}
+	}
+	sub := a.prog.Reachable(c.own...)
+	if len(a.writeCalls(sub)) > 0 || len(sub.Unanalysed) > 0 {
+		return false
+	}
+	for _, op := range removes {
+		if sub.Has(op.in) {
+			return false
+		}
+	}
+	return true
+}
+
+// handedOn reports whether a call is an argument of another call
+// (status.MarkConditions(Deleting())) and only makes a value: it returns
+// one, and writes nothing nor removes the finalizer (lookup). Its result is
+// what the other call works with, not work of its own.
+func (a *analysis) handedOn(c call, removes []finOp) bool {
+	for _, n := range a.path(c.expr.Pos(), c.expr.End()) {
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			if x == c.expr {
+				continue
+			}
+			return slices.ContainsFunc(x.Args, func(arg ast.Expr) bool { return ast.Unparen(arg) == c.expr }) && a.lookup(c, removes)
+		case *ast.ParenExpr:
+			continue
+		}
+		return false
+	}
+	return false
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+// passesKind reports whether a call passes a value of the primary type (or
+// a pointer to it).
+func passesKind(info *types.Info, c call, kind *types.Named) bool {
+	if kind == nil {
+		return false
+	}
+	for _, arg := range c.expr.Args {
+		if n, ok := deref(info.TypeOf(arg)).(*types.Named); ok && types.Identical(n, kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildsReceiver reports whether a call's result is the receiver of the
+// method called next (logFor(obj).Info(…)): the call makes a value for
+// that call, whose work it is.
+func (a *analysis) buildsReceiver(c call) bool {
+	path := a.path(c.expr.Pos(), c.expr.End())
+	i := 1
+	for i < len(path)-1 {
+		if _, paren := path[i].(*ast.ParenExpr); !paren {
+			break
+		}
+		i++
+	}
+	if i+1 >= len(path) {
+		return false
+	}
+	sel, ok := path[i].(*ast.SelectorExpr)
+	if !ok || ast.Unparen(sel.X) != c.expr {
+		return false
+	}
+	outer, ok := path[i+1].(*ast.CallExpr)
+	return ok && outer.Fun == sel
+}
+
+// handsObject reports whether a call is handed a value that may be the
+// primary object: of its type, or of an interface type it implements
+// (client.Object).
+func handsObject(info *types.Info, c call, kind *types.Named) bool {
+	if kind == nil {
+		return false
+	}
+	for _, arg := range c.expr.Args {
+		t := info.TypeOf(arg)
+		if t == nil {
+			continue
+		}
+		if n, ok := deref(t).(*types.Named); ok && types.Identical(n, kind) {
+			return true
+		}
+		if iface, ok := t.Underlying().(*types.Interface); ok && iface.NumMethods() > 0 && types.Implements(types.NewPointer(kind), iface) {
+			return true
+		}
+	}
+	return false
+}
+
+// runsNoFunction reports whether a call runs no function: a builtin
+// (append, len) or a conversion.
+func runsNoFunction(info *types.Info, e *ast.CallExpr) bool {
+	if info == nil {
+		return false
+	}
+	if tv, ok := info.Types[e.Fun]; ok && tv.IsType() {
+		return true
+	}
+	id, ok := ast.Unparen(e.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, builtin := info.Uses[id].(*types.Builtin)
+	return builtin
+}
