@@ -110,7 +110,16 @@ func (g driftGuards) helperWrite(info *types.Info, c call, depth, max int) (writ
 	if in == nil {
 		return writeDesc{}, false
 	}
+	// Its calls, and those of a function literal it calls where it
+	// stands (return func() error { … }()), read as if inline.
+	var calls []call
 	for _, inner := range g.a.callsIn(callee) {
+		calls = append(calls, inner)
+		if closure := closureOf(inner, callee); closure != nil {
+			calls = append(calls, g.a.callsIn(closure)...)
+		}
+	}
+	for _, inner := range calls {
 		w, ok := g.write(in, inner)
 		if !ok {
 			w, ok = g.helperWrite(in, inner, depth+1, max)
