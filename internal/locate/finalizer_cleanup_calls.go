@@ -152,16 +152,7 @@ func (a *analysis) predicate(c call, removes []finOp) bool {
 			return false
 		}
 	}
-	sub := a.prog.Reachable(c.own...)
-	if len(a.writeCalls(sub)) > 0 || len(sub.Unanalysed) > 0 {
-		return false
-	}
-	for _, op := range removes {
-		if sub.Has(op.in) {
-			return false
-		}
-	}
-	return true
+	return a.changesNothing(c, removes)
 }
 
 // lookup reports whether a call only reads: its functions return values
@@ -180,6 +171,12 @@ func (a *analysis) lookup(c call, removes []finOp) bool {
 			return false
 		}
 	}
+	return a.changesNothing(c, removes)
+}
+
+// changesNothing reports whether what a call runs reaches neither a write
+// nor a removal of the finalizer, all of it analysed.
+func (a *analysis) changesNothing(c call, removes []finOp) bool {
 	sub := a.prog.Reachable(c.own...)
 	if len(a.writeCalls(sub)) > 0 || len(sub.Unanalysed) > 0 {
 		return false
