@@ -338,17 +338,20 @@ func finalizerConstRow(p *pass) Row {
 	}
 	var sites []Site
 	seen := map[types.Object]bool{}
+	addConst := func(k *types.Const) {
+		if !seen[k] {
+			seen[k] = true
+			s := p.a.objSite(k)
+			s.Name = constant.StringVal(k.Val())
+			sites = append(sites, s)
+		}
+	}
 	for _, op := range values {
 		if op.value == nil {
 			continue
 		}
 		if k := constOf(op.info, op.value); k != nil {
-			if !seen[k] {
-				seen[k] = true
-				s := p.a.objSite(k)
-				s.Name = constant.StringVal(k.Val())
-				sites = append(sites, s)
-			}
+			addConst(k)
 			continue
 		}
 		// A package-level variable never written after its constant
@@ -369,12 +372,7 @@ func finalizerConstRow(p *pass) Row {
 			// A local written once, with a constant or a literal
 			// (finalizerName := "…"), holds that value.
 			if k := constOf(op.info, init); k != nil {
-				if !seen[k] {
-					seen[k] = true
-					s := p.a.objSite(k)
-					s.Name = constant.StringVal(k.Val())
-					sites = append(sites, s)
-				}
+				addConst(k)
 				continue
 			}
 			value = init
