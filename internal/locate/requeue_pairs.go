@@ -226,20 +226,8 @@ func handedResultCall(info *types.Info, b *ast.BlockStmt, res ast.Expr) *ast.Cal
 		return nil
 	}
 	rooted := func(e ast.Expr) bool {
-		for {
-			switch x := ast.Unparen(e).(type) {
-			case *ast.Ident:
-				return varOf(info, x) == v
-			case *ast.SelectorExpr:
-				e = x.X
-			case *ast.IndexExpr:
-				e = x.X
-			case *ast.StarExpr:
-				e = x.X
-			default:
-				return false
-			}
-		}
+		w, _ := storePath(info, e)
+		return w == v
 	}
 	changed := false
 	ast.Inspect(b, func(n ast.Node) bool {
