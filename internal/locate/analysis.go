@@ -55,6 +55,10 @@ type analysis struct {
 	// cacheReads are the own functions that read an object from a store
 	// of the tree's own by a key they are handed (readhelper.go).
 	cacheReads map[*types.Func]cacheReadAnswer
+	// typedReads are the own functions that return what a typed read
+	// made by a key they are handed read: the index of that parameter,
+	// or -1 (find_reading_worker.go).
+	typedReads map[*types.Func]int
 	// lifted are the registration roles of the tree's own functions that
 	// hand a parameter on to the library's registration (find_lifted.go).
 	lifted map[*types.Func][]Fact
@@ -123,7 +127,8 @@ func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analy
 		callees: map[token.Pos][]*ssa.Function{}, dynamic: map[token.Pos]*types.Func{}, calls: map[*ssa.Function][]call{},
 		declCalls: map[*ast.FuncDecl][]call{}, bodies: map[*types.Func]*flowBody{},
 		deps: map[string]*depPackage{}, condFlows: map[*types.Named]*condFlow{}, setters: map[*types.Var][]token.Pos{},
-		readHelpers: newReadHelperState(), cacheReads: map[*types.Func]cacheReadAnswer{}}
+		readHelpers: newReadHelperState(), cacheReads: map[*types.Func]cacheReadAnswer{},
+		typedReads: map[*types.Func]int{}}
 	for _, p := range tree.Own {
 		for _, f := range p.Syntax {
 			a.files[tree.Fset.File(f.Pos()).Name()] = fileInfo{f, p.TypesInfo, p.Types}

@@ -8,8 +8,9 @@ import (
 
 // readingWorker finds the controller of a worker that does the re-read
 // itself: it takes one key off the queue, reads the object by that key
-// (a lister or client Get) and hands the object, not the key, to the
-// work (a handler's method, possibly through an interface). No function
+// (a lister or client Get, also through a helper of the tree's that
+// makes it and returns what it read) and hands the object, not the key,
+// to the work (a handler's method, possibly through an interface). No function
 // is handed the key: the worker is the function that handles one dequeued
 // item, so it is the entry, and its re-read is the primary's. It returns
 // nil when the worker takes several keys in a loop, reads nothing by the
@@ -36,6 +37,9 @@ func (a *analysis) readingWorker(fd *ast.FuncDecl, info *types.Info, worker ast.
 			if key, obj = a.readShape(info, a.makeCall(info, e, fn)); obj != nil {
 				break
 			}
+		}
+		if obj == nil {
+			key, obj = a.typedReadThrough(info, a.makeCall(info, e, nil))
 		}
 		if key != nil && mentions(info, key, vars) && isReadObject(obj) {
 			read = a.outOfClosures(info, e, worker)
@@ -184,4 +188,56 @@ func onlyTestsOrConverts(info *types.Info, e *ast.CallExpr) bool {
 		}
 	}
 	return true
+}
+
+// typedReadThrough is the key argument and the object type of a call of a
+// typed read helper of the tree's (typedReadKey), or nil: the worker reads
+// through it, and the read inside it is cited where it is.
+func (a *analysis) typedReadThrough(info *types.Info, c call) (ast.Expr, types.Type) {
+	obj := objectResult(info, c)
+	if c.fn == nil || obj == nil || a.decls[c.fn.Origin()] == nil {
+		return nil, nil
+	}
+	if i := a.typedReadKey(c.fn.Origin()); i >= 0 {
+		return c.arg(i), obj
+	}
+	return nil, nil
+}
+
+// typedReadKey is the index of the parameter of an own function that
+// writes nothing, keying a read of an object whose type the read names
+// (a clientset's or lister's Get), the function handing back what it read
+// as its first result (getNode(client, name)); -1 when there is none.
+func (a *analysis) typedReadKey(fn *types.Func) int {
+	if i, ok := a.typedReads[fn]; ok {
+		return i
+	}
+	a.typedReads[fn] = -1
+	fd := a.decls[fn]
+	sig, _ := fn.Type().(*types.Signature)
+	info := a.infoAt(fd.Pos())
+	sf := a.bySyntax[fd]
+	if fd.Body == nil || sig == nil || info == nil || sf == nil || a.writesAny(sf) {
+		return -1
+	}
+	found := -1
+	a.allCalls(fd, func(c call) {
+		if found >= 0 {
+			return
+		}
+		key, obj := a.readShape(info, c)
+		if key == nil || !isReadObject(obj) || !readFlowsOut(info, fd.Body, c) {
+			return
+		}
+		for i := 0; i < sig.Params().Len(); i++ {
+			vars := map[*types.Var]bool{sig.Params().At(i): true}
+			taint(info, fd.Body, vars)
+			if mentions(info, key, vars) {
+				found = i
+				return
+			}
+		}
+	})
+	a.typedReads[fn] = found
+	return found
 }

@@ -105,6 +105,7 @@ var fixtures = []string{
 	"steppipeline",
 	"keysplit",
 	"typedwrite",
+	"readhelperworker",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
