@@ -61,6 +61,7 @@ const (
 	RoleFinalizerList            // returns the object's finalizer list and changes nothing
 	RoleCopyOfReceiver           // returns a copy of its receiver: the same dynamic type, the same values
 	RoleTimeOrder                // orders two instants (t.After(u), t.Before(u)): the receiver against Arg
+	RoleAbsentTest               // tests an error (Obj) for an object the API server does not hold
 )
 
 // Fact is one entry of the knowledge table.

@@ -367,7 +367,7 @@ func (p *pass) requeues() *requeues {
 func (p *pass) writes() []Write {
 	if p.writesRes == nil {
 		normal := p.a.normalReturns(p.f, p.kind(), p.reach, p.requeues().successReturns, p.reread().pos)
-		p.writesRes = p.a.writes(p.f, p.reach, normal)
+		p.writesRes = p.a.writes(p.f, p.kind(), p.reach, normal)
 		if p.writesRes == nil {
 			p.writesRes = []Write{}
 		}

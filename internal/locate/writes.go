@@ -34,10 +34,11 @@ type Write struct {
 }
 
 // writes lists every write reachable from the entry, in the order the
-// reconcile reaches them.
-func (a *analysis) writes(f *found, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return) []Write {
+// reconcile reaches them; kind is the primary's, that of the registration
+// or of the re-read.
+func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return) []Write {
 	var out []Write
-	taken := steadyBranches(f.entry, f.kind, reach.Funcs())
+	taken := steadyBranches(f.entry, kind, reach.Funcs())
 	made := madeTypes(reach.Funcs())
 	alwaysVia := a.alwaysReached(a.passRoots(f), normal, taken, made, passView{})
 	var anyVia, loopVia, objectVia map[*ssa.Function]*callgraph.Edge

@@ -14,7 +14,9 @@ import (
 // entry's named error result against nil (a pass that succeeds returns a
 // nil error); anywhere, a readiness predicate of the primary object (an
 // unchanged object that reconciles without failing is ready: the
-// knowledge table's RoleSteadyTest). The map gives, for an If's block, the
+// knowledge table's RoleSteadyTest), or a test that the error of a call
+// handing back an object of the primary kind says the API server holds no
+// such object (RoleAbsentTest: an unchanged object exists). The map gives, for an If's block, the
 // index of the successor taken.
 func steadyBranches(entry *ssa.Function, kind *types.Named, fns []*ssa.Function) map[*ssa.BasicBlock]int {
 	finalErr := deferredFinalError(entry)
@@ -102,6 +104,9 @@ func steadyValue(v ssa.Value, finalErr map[*ssa.FreeVar]bool, kind *types.Named)
 			return false, false
 		}
 		f, ok := knowledge[funcKey(fn)]
+		if ok && f.Role == RoleAbsentTest {
+			return false, readsKind(callArgsSSA(&x.Call), f.Obj, kind)
+		}
 		if !ok || f.Role != RoleSteadyTest {
 			return false, false
 		}
@@ -115,6 +120,25 @@ func steadyValue(v ssa.Value, finalErr map[*ssa.FreeVar]bool, kind *types.Named)
 		return f.True, true
 	}
 	return false, false
+}
+
+// readsKind reports whether argument i is the error of a call handing
+// back an object of the primary kind with it (obj, err := get(name)): an
+// unchanged object exists, so that error is never its absence.
+func readsKind(args []ssa.Value, i int, kind *types.Named) bool {
+	if i < 0 || i >= len(args) {
+		return false
+	}
+	e, ok := madeFrom(args[i]).(*ssa.Extract)
+	if !ok {
+		return false
+	}
+	call, ok := e.Tuple.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	res, ok := call.Type().(*types.Tuple)
+	return ok && res.Len() == 2 && e.Index == 1 && isKind(res.At(0).Type(), kind)
 }
 
 // isReadyType reports whether a condition type argument is the readiness
