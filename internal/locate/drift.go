@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -88,6 +89,9 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 					continue
 				}
 				out = append(out, Step{Site: a.site(ifs.Pos()).Site, Step: StepCompare, Note: "desired state compared with what the cluster holds, by hand"})
+				for _, set := range a.flagComparisons(info, b, kind, ifs.Cond, 0, nil) {
+					out = append(out, Step{Site: a.site(set.Pos()).Site, Step: StepCompare, Note: "compares and sets the flag the guard at line " + strconv.Itoa(a.site(ifs.Pos()).Line) + " tests"})
+				}
 				out = append(out, a.applySteps(w, desc)...)
 				// A guarded branch that splits (by kind, by policy)
 				// applies the difference in each of its ways.
@@ -219,12 +223,15 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 				n = call
 			} else if v := localBool(info, id); v != nil && depth < 2 {
 				// A bool the function computes (needsUpdate :=
-				// live.Hash != hash || …): what it is assigned compares.
+				// live.Hash != hash || …): what it is assigned compares;
+				// a flag set in branches (updated = true under if
+				// portsDiff != ""): what their conditions compare.
 				for _, rhs := range assignmentsTo(info, body, v) {
 					if !isConst(info, rhs) && a.compares(info, body, kind, rhs, branch, depth+1, given) {
 						found = true
 					}
 				}
+				found = found || len(a.flagComparisons(info, body, kind, id, depth, given)) > 0
 				return !found
 			}
 		}
@@ -267,7 +274,7 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 				return true
 			}
 			for _, side := range []ast.Expr{e.X, e.Y} {
-				if isNil(info, side) || a.isDeletionTimestamp(info, side) {
+				if isNil(info, side) || a.isDeletionTimestamp(info, side) || readsOwnerReference(info, side) {
 					return true
 				}
 				if t := info.TypeOf(side); t == nil || isErrorType(t) {

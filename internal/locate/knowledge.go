@@ -338,8 +338,11 @@ const (
 	typeTypeMeta   = "k8s.io/apimachinery/pkg/apis/meta/v1.TypeMeta"
 	typeGetOptions = "k8s.io/apimachinery/pkg/apis/meta/v1.GetOptions"
 	typeCondition  = "k8s.io/apimachinery/pkg/apis/meta/v1.Condition"
-	typeRequest    = cr + "reconcile.Request"
-	typeContext    = "context.Context"
+	// typeOwnerReference links an object to its owner: a test of its
+	// fields asks who owns the object.
+	typeOwnerReference = "k8s.io/apimachinery/pkg/apis/meta/v1.OwnerReference"
+	typeRequest        = cr + "reconcile.Request"
+	typeContext        = "context.Context"
 	// typeUnstructured holds an object's content in a map: an object that
 	// is one, or embeds one, keeps its status where no field's type says.
 	typeUnstructured = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured.Unstructured"

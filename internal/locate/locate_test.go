@@ -106,6 +106,7 @@ var fixtures = []string{
 	"keysplit",
 	"typedwrite",
 	"readhelperworker",
+	"flagdrift",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

@@ -1,0 +1,79 @@
+package locate
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// Flags and owner references in the comparisons of the drift answer.
+
+// flagSets are the ifs of body whose branch sets a local bool to a
+// constant (updated = true under if portsDiff != ""): a guard that tests
+// the flag later (if updated { Update(…) }) reads what their conditions
+// compare. Each is the innermost if whose branch holds the assignment; an
+// assignment in no if's branch (the flag's declaration) sets none.
+func flagSets(info *types.Info, body *ast.BlockStmt, v *types.Var) []*ast.IfStmt {
+	parents := parentsIn(body)
+	var out []*ast.IfStmt
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if id, ok := ast.Unparen(l).(*ast.Ident); !ok || info.ObjectOf(id) != v || !isConst(info, as.Rhs[i]) {
+				continue
+			}
+			if ifs := branchOf(parents, as); ifs != nil {
+				out = append(out, ifs)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// branchOf is the innermost if whose branch (not its else) holds n.
+func branchOf(parents map[ast.Node]ast.Node, n ast.Node) *ast.IfStmt {
+	for child, p := n, parents[n]; p != nil; child, p = p, parents[p] {
+		if ifs, ok := p.(*ast.IfStmt); ok && child == ifs.Body {
+			return ifs
+		}
+	}
+	return nil
+}
+
+// flagComparisons are the ifs setting the flag a guard tests whose
+// conditions compare desired with live state (compares); nil when the
+// guard tests no such flag.
+func (a *analysis) flagComparisons(info *types.Info, body *ast.BlockStmt, kind *types.Named, guard ast.Expr, depth int, given map[*types.Var]bool) []*ast.IfStmt {
+	id, ok := ast.Unparen(guard).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v := localBool(info, id)
+	if v == nil {
+		return nil
+	}
+	var out []*ast.IfStmt
+	for _, ifs := range flagSets(info, body, v) {
+		if a.compares(info, body, kind, ifs.Cond, ifs.Body, depth+1, given) {
+			out = append(out, ifs)
+		}
+	}
+	return out
+}
+
+// readsOwnerReference reports whether an expression selects a field of an
+// owner reference (ref.Name, ref.UID): a test of it asks who owns an
+// object, not whether its state is the desired one.
+func readsOwnerReference(info *types.Info, e ast.Expr) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	return typeKey(info.TypeOf(sel.X)) == typeOwnerReference
+}
