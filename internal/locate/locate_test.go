@@ -105,6 +105,7 @@ var fixtures = []string{
 	"steppipeline",
 	"keysplit",
 	"typedwrite",
+	"finguard",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
