@@ -106,6 +106,7 @@ var fixtures = []string{
 	"keysplit",
 	"typedwrite",
 	"finguard",
+	"wraperrors",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

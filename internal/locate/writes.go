@@ -299,6 +299,21 @@ func (a *analysis) alwaysReached(roots map[*ssa.Function]*callgraph.Edge, normal
 				}
 				byCallee[callee] = append(byCallee[callee], e)
 			}
+			// A function handed to a library that runs it (a retry
+			// helper) runs wherever that call does.
+			for _, rc := range a.runCalls(f) {
+				if _, seen := via[rc.fn]; seen {
+					continue
+				}
+				var along map[*ssa.BasicBlock]int
+				if cutSets {
+					along = taken
+				}
+				if cutsReturns(f, []ssa.Instruction{rc.site}, normal[f], a.runOnce(f, view.loopsRun), along, either(f, view)) {
+					via[rc.fn] = a.prog.RunEdge(rc.site, rc.fn)
+					queue = append(queue, rc.fn)
+				}
+			}
 			for _, callee := range order {
 				edges := byCallee[callee]
 				var sites []ssa.Instruction
