@@ -107,6 +107,7 @@ var fixtures = []string{
 	"typedwrite",
 	"finguard",
 	"wraperrors",
+	"pairlog",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
