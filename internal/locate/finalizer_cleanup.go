@@ -28,6 +28,9 @@ type cleanup struct {
 	// deletes says the function run deletes objects: the work the
 	// finalizer holds the object for, its removal left to a later pass.
 	deletes bool
+	// deleting says the branch is taken only when the object is being
+	// deleted: no finalizer can be added to it there.
+	deleting bool
 }
 
 // cleanup finds the deletion branch (taken when DeletionTimestamp is set) and
@@ -60,6 +63,7 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 			if !whole {
 				c, removing = a.cleanupOf(fn, info, d, kind, removes)
 			}
+			c.deleting = d.onlyWhenDeleted
 			switch {
 			case c.deletes && d.onlyWhenDeleted, removing && d.onlyWhenDeleted && !c.inline:
 				return c

@@ -174,3 +174,54 @@ func (r *LockReconciler) release(ctx context.Context, cm *corev1.ConfigMap) erro
 func (r *LockReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).For(&corev1.ConfigMap{}).Complete(r)
 }
+
+// purgeFinalizer is put on a Pod by its users, never by the controller:
+// it holds the Pod until its cache ConfigMap is purged.
+const purgeFinalizer = "finguard.example.com/purge" // want "PurgeReconciler/finalizer-const"
+
+// PurgeReconciler runs the purge finalizer users put on a Pod: on
+// deletion it purges the cache and sets back the Pod's other finalizers,
+// a list its helper filters. No finalizer can be added to an object being
+// deleted, so that list set whole on the deletion branch removes one.
+type PurgeReconciler struct {
+	client.Client
+}
+
+// Reconcile purges a Pod being deleted.
+func (r *PurgeReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "PurgeReconciler/reconcile-entry"
+	pod := &corev1.Pod{}
+	if err := r.Get(ctx, req.NamespacedName, pod); err != nil { // want "PurgeReconciler/reread"
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	// want-none "PurgeReconciler/finalizer-add"
+	if pod.DeletionTimestamp != nil && controllerutil.ContainsFinalizer(pod, purgeFinalizer) {
+		return ctrl.Result{}, r.purge(ctx, pod) // want "PurgeReconciler/requeue-error"
+	}
+	return ctrl.Result{}, nil
+}
+
+// purge deletes the Pod's cache ConfigMap and drops the purge finalizer.
+func (r *PurgeReconciler) purge(ctx context.Context, pod *corev1.Pod) error { // want "PurgeReconciler/finalizer-cleanup"
+	cache := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: pod.Name + "-cache", Namespace: pod.Namespace}}
+	if err := client.IgnoreNotFound(r.Delete(ctx, cache)); err != nil {
+		return err
+	}
+	pod.SetFinalizers(others(pod.GetFinalizers())) // want "PurgeReconciler/finalizer-remove"
+	return r.Update(ctx, pod)
+}
+
+// others is the list of finalizers but the purge one.
+func others(list []string) []string {
+	var out []string
+	for _, f := range list {
+		if f != purgeFinalizer {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// SetupWithManager registers the reconciler for Pods.
+func (r *PurgeReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).For(&corev1.Pod{}).Complete(r)
+}
