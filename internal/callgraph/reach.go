@@ -235,3 +235,17 @@ func bySite(edges []*Edge) []*Edge {
 	})
 	return out
 }
+
+// RunEdge is the edge by which a library function called at site (a retry
+// helper) runs fn, a function the caller hands it: the graph holds no body
+// for the library, so the edge joins the caller's and fn's nodes.
+func (pr *Program) RunEdge(site ssa.CallInstruction, fn *ssa.Function) *Edge {
+	caller, callee := pr.graph.Nodes[site.Parent()], pr.graph.Nodes[fn]
+	if caller == nil {
+		caller = &callgraph.Node{Func: site.Parent()}
+	}
+	if callee == nil {
+		callee = &callgraph.Node{Func: fn}
+	}
+	return &callgraph.Edge{Caller: caller, Site: site, Callee: callee}
+}

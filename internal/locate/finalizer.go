@@ -500,7 +500,8 @@ func finalizerRemoveRow(p *pass) Row {
 	if ops.absent() {
 		return ops.none(ops.noFinalizer)
 	}
-	removes := p.cleanup().removes
+	c := p.cleanup()
+	removes := c.removes
 	if len(removes) == 0 {
 		removes = ops.removes
 	}
@@ -511,9 +512,12 @@ func finalizerRemoveRow(p *pass) Row {
 	if len(sites) == 0 {
 		return ops.none("nothing reachable from the entry removes the finalizer")
 	}
-	if len(ops.adds) == 0 && !slices.ContainsFunc(removes, func(op finOp) bool { return !op.whole }) {
+	if len(ops.adds) == 0 && !slices.ContainsFunc(removes, func(op finOp) bool { return !op.whole }) && !(c.deleting && len(c.removes) > 0) {
 		// Only lists set whole, and no addition anywhere: a list the
-		// flow does not follow may as well be the one that adds.
+		// flow does not follow may as well be the one that adds. Not
+		// on a branch taken only while the object is being deleted,
+		// where the API server adds no new finalizer: a list set whole
+		// there keeps or drops them.
 		return none(fmt.Sprintf("not settled: the finalizers are set whole at %s:%d to a list in which ctrlcmp finds no new finalizer, and no addition is found: whether that list adds or removes one is not followed", sites[0].File, sites[0].Line))
 	}
 	return rowOf(sites, "")

@@ -28,6 +28,9 @@ type cleanup struct {
 	// deletes says the function run deletes objects: the work the
 	// finalizer holds the object for, its removal left to a later pass.
 	deletes bool
+	// deleting says the branch is taken only when the object is being
+	// deleted: no finalizer can be added to it there.
+	deleting bool
 }
 
 // cleanup finds the deletion branch (taken when DeletionTimestamp is set) and
@@ -42,6 +45,8 @@ type cleanup struct {
 // that the object also takes when it is not (if err == nil || deleting &&
 // …: the normal path, which tests the deletion again further in), and a
 // branch on the deletion of an object of another kind is not the primary's.
+// A function that opens by returning when the object is not being deleted
+// is itself the one run on the deletion branch (deletionFuncCleanup).
 func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []finOp) *cleanup {
 	var first, loose, inline *cleanup
 	for _, fn := range reach.Funcs() {
@@ -54,7 +59,11 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 			if a.deletionOnOtherKind(info, d.cond, kind) {
 				continue
 			}
-			c, removing := a.cleanupOf(fn, info, d, kind, removes)
+			c, removing, whole := a.deletionFuncCleanup(reach, fn, info, d, removes)
+			if !whole {
+				c, removing = a.cleanupOf(fn, info, d, kind, removes)
+			}
+			c.deleting = d.onlyWhenDeleted
 			switch {
 			case c.deletes && d.onlyWhenDeleted, removing && d.onlyWhenDeleted && !c.inline:
 				return c

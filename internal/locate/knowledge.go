@@ -21,6 +21,7 @@ var knowledgeChecked = map[string]string{
 	"k8s.io/utils":                         "v0.0.0-20260507154919-ff6756f316d2",
 	"k8s.io/klog/v2":                       "v2.140.0",
 	"github.com/manifestival/manifestival": "v0.7.2",
+	"github.com/pkg/errors":                "v0.9.1",
 }
 
 // ssaDrift is the drift comparison of fluxcd/pkg/ssa's apply: named
@@ -43,6 +44,8 @@ const (
 	kSets       = "k8s.io/apimachinery/pkg/util/sets."
 	kClock      = "k8s.io/utils/clock."
 	manifest    = "github.com/manifestival/manifestival."
+	pkgErrors   = "github.com/pkg/errors."
+	kRetry      = "k8s.io/client-go/util/retry."
 )
 
 // knowledge maps the fully qualified name of a library function or method
@@ -149,6 +152,15 @@ var knowledge = map[string]Fact{
 	"encoding/json.Marshal":                         {Role: RoleFormat, Obj: -1, Key: -1, Arg: -1},
 	"k8s.io/klog/v2.KObj":                           {Role: RoleFormat, Obj: -1, Key: -1, Arg: -1},
 	"errors.New":                                    {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
+	pkgErrors + "Wrap":                              {Role: RoleWrapError, Obj: -1, Key: -1, Arg: 0},
+	pkgErrors + "Wrapf":                             {Role: RoleWrapError, Obj: -1, Key: -1, Arg: 0},
+	pkgErrors + "WithMessage":                       {Role: RoleWrapError, Obj: -1, Key: -1, Arg: 0},
+	pkgErrors + "WithMessagef":                      {Role: RoleWrapError, Obj: -1, Key: -1, Arg: 0},
+	pkgErrors + "WithStack":                         {Role: RoleWrapError, Obj: -1, Key: -1, Arg: 0},
+	pkgErrors + "New":                               {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
+	pkgErrors + "Errorf":                            {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
+	kRetry + "RetryOnConflict":                      {Role: RoleRunsFunc, Obj: -1, Key: -1, Arg: 1},
+	kRetry + "OnError":                              {Role: RoleRunsFunc, Obj: -1, Key: -1, Arg: 2},
 	"maps.Equal":                                    {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"maps.EqualFunc":                                {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"slices.Equal":                                  {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},

@@ -62,6 +62,8 @@ const (
 	RoleCopyOfReceiver           // returns a copy of its receiver: the same dynamic type, the same values
 	RoleTimeOrder                // orders two instants (t.After(u), t.Before(u)): the receiver against Arg
 	RoleAbsentTest               // tests an error (Obj) for an object the API server does not hold
+	RoleWrapError                // wraps the error Arg: nil when it is nil, else an error that is not
+	RoleRunsFunc                 // calls the function Arg at least once before it returns (a retry helper)
 )
 
 // Fact is one entry of the knowledge table.

@@ -107,6 +107,10 @@ var fixtures = []string{
 	"typedwrite",
 	"readhelperworker",
 	"flagdrift",
+	"finguard",
+	"wraperrors",
+	"pairlog",
+	"stepverdicts",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
@@ -420,8 +424,11 @@ func checkAnswers(t *testing.T, c locate.Controller, want wants.Expectations) {
 	sameSites(t, c.Name+": writes on every pass", c.Writes, func(w locate.Write) bool { return w.Always }, want.Answers["write-always"])
 	sameSites(t, c.Name+": hot-loop risks", c.Writes, func(w locate.Write) bool { return strings.Contains(w.Note, "hot-loop risk") }, want.Answers["hot-loop"])
 	checkPartial(t, c, want.Answers["partial"])
+	if ws := want.Answers["write-unsettled"]; len(ws) > 0 {
+		sameSites(t, c.Name+": writes not settled", c.Writes, func(w locate.Write) bool { return strings.Contains(w.Note, "not settled") }, ws)
+	}
 	for key, ats := range want.Answers {
-		if key == "write-always" || key == "hot-loop" || key == "partial" {
+		if key == "write-always" || key == "write-unsettled" || key == "hot-loop" || key == "partial" {
 			continue
 		}
 		for _, at := range ats {

@@ -60,7 +60,55 @@ func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.Ret
 // pair or the call runs none of the tree's functions.
 func (a *analysis) followPairOf(fn *ssa.Function, info *types.Info, hop, stmt ast.Node, results []ast.Expr, sc scope, w *retWalk, out *[]retSite) bool {
 	call := a.pairOfCall(fn, info, stmt, results)
-	return call != nil && a.followPair(fn, info, hop, call, sc, w, out)
+	if call == nil {
+		return false
+	}
+	if !failureReturnedBetween(info, body(fn), call, stmt, results[1]) {
+		// res, err := f(…); if err != nil { log(err) }; return res, err:
+		// no failure of f returns first, so this return hands back f's
+		// failures as well as its successes.
+		return a.followResults(fn, info, hop, call, sc, w, out)
+	}
+	return a.followPair(fn, info, hop, call, sc, w, out)
+}
+
+// failureReturnedBetween reports whether, between the call that made a
+// pair and the statement handing it back, an if testing the pair's error
+// against nil holds a return (if err != nil { return …, err }): a failure
+// of the call is returned there, before.
+func failureReturnedBetween(info *types.Info, b *ast.BlockStmt, call ast.Expr, at ast.Node, errE ast.Expr) bool {
+	id, ok := ast.Unparen(errE).(*ast.Ident)
+	if b == nil || !ok || info.Uses[id] == nil {
+		return true
+	}
+	errObj := info.Uses[id]
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if n.Pos() > call.End() && n.End() <= at.Pos() && testsAgainstNil(info, n.Cond, errObj) && holdsReturn(n) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// testsAgainstNil reports whether cond compares the variable v with nil.
+func testsAgainstNil(info *types.Info, cond ast.Expr, v types.Object) bool {
+	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || be.Op != token.NEQ && be.Op != token.EQL {
+		return false
+	}
+	for _, sides := range [][2]ast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
+		if id, ok := ast.Unparen(sides[0]).(*ast.Ident); ok && info.Uses[id] == v && isNil(info, sides[1]) {
+			return true
+		}
+	}
+	return false
 }
 
 // followPair is followResults for a return of the pair a call made: its

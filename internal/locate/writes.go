@@ -43,6 +43,7 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 	alwaysVia := a.alwaysReached(a.passRoots(f), normal, taken, made, passView{})
 	var anyVia, loopVia, objectVia map[*ssa.Function]*callgraph.Edge
 	var objectView passView
+	var verdicts *verdictPass
 	for _, wc := range a.writeCalls(reach) {
 		c, fn := wc.call, wc.call.in
 		w := Write{Site: a.site(c.expr.Lparen).Site, Verb: wc.verb, Target: wc.target}
@@ -99,6 +100,14 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 					at = fmt.Sprintf("the test of its spec or metadata at %s:%d", s.File, s.Line)
 				}
 				w.Note = strings.TrimPrefix(w.Note+fmt.Sprintf("; not settled: made on every pass of an unchanged %s for which %s goes its way (the same way on every pass, but which way depends on the object)", f.kind.Obj().Name(), at), "; ")
+			}
+		}
+		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") {
+			// Made on every pass if the steps' verdicts on its way let
+			// the pass go on: which one a step hands back is not
+			// followed.
+			if note := a.verdictNote(&verdicts, f, reach, normal, taken, made, fn, c.expr.Lparen); note != "" {
+				w.Note = strings.TrimPrefix(w.Note+"; "+note, "; ")
 			}
 		}
 		if w.Always {
@@ -299,6 +308,21 @@ func (a *analysis) alwaysReached(roots map[*ssa.Function]*callgraph.Edge, normal
 					order = append(order, callee)
 				}
 				byCallee[callee] = append(byCallee[callee], e)
+			}
+			// A function handed to a library that runs it (a retry
+			// helper) runs wherever that call does.
+			for _, rc := range a.runCalls(f) {
+				if _, seen := via[rc.fn]; seen {
+					continue
+				}
+				var along map[*ssa.BasicBlock]int
+				if cutSets {
+					along = taken
+				}
+				if cutsReturns(f, []ssa.Instruction{rc.site}, normal[f], a.runOnce(f, view.loopsRun), along, either(f, view)) {
+					via[rc.fn] = a.prog.RunEdge(rc.site, rc.fn)
+					queue = append(queue, rc.fn)
+				}
 			}
 			for _, callee := range order {
 				edges := byCallee[callee]

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -99,19 +100,33 @@ func (a *analysis) nonEmpty(v ssa.Value, depth int) bool {
 // proves: that a call which may run one of several functions runs each
 // (anyCallee), that every range loop runs its body at least once
 // (loopsRun), that each test of the primary object's desired state goes
-// the way that leads to the write (object).
+// the way that leads to the write (object), and that each verdict an
+// interface value hands back does too (verdicts).
 type passView struct {
 	anyCallee, loopsRun bool
 	object              *desiredState
+	verdicts            bool
 }
 
 // either is the tests of fn that the view lets go either way: the tests
-// of the object's desired state when it names the object, else none.
+// of the object's desired state when it names the object, and with
+// verdicts the tests of interface values' verdicts.
 func either(fn *ssa.Function, view passView) map[*ssa.BasicBlock]bool {
-	if view.object == nil {
-		return nil
+	var out map[*ssa.BasicBlock]bool
+	if view.object != nil {
+		out = view.object.testsIn(fn)
 	}
-	return view.object.testsIn(fn)
+	if !view.verdicts {
+		return out
+	}
+	out = maps.Clone(out)
+	if out == nil {
+		out = map[*ssa.BasicBlock]bool{}
+	}
+	for b := range verdictTests(fn) {
+		out[b] = true
+	}
+	return out
 }
 
 // runOnce is the range loops of fn whose body runs at least once,

@@ -259,12 +259,20 @@ func reachesCut(cut map[*ssa.BasicBlock]bool) map[*ssa.BasicBlock]bool {
 // before the call of fn (and of its callers, along via) that leads to it;
 // token.NoPos when there is none.
 func (a *analysis) objectTestAround(fn *ssa.Function, pos token.Pos, d *desiredState, via map[*ssa.Function]*callgraph.Edge) token.Pos {
+	return testAround(fn, pos, d.testsIn, via)
+}
+
+// testAround is the nearest of the tests (by function) before the write
+// at pos in fn that the write lies on one way of only, else before the
+// call of fn (and of its callers, along via) that leads to it;
+// token.NoPos when there is none.
+func testAround(fn *ssa.Function, pos token.Pos, tests func(*ssa.Function) map[*ssa.BasicBlock]bool, via map[*ssa.Function]*callgraph.Edge) token.Pos {
 	at := instrAt(fn, pos)
 	for range maxLoopClimb {
 		best := token.NoPos
 		if at != nil {
 			toward := reachesCut(map[*ssa.BasicBlock]bool{at.Block(): true})
-			for b := range d.testsIn(fn) {
+			for b := range tests(fn) {
 				ways := 0
 				for _, next := range b.Succs {
 					if toward[next] {

@@ -110,10 +110,12 @@ const (
 	Drift         = "drift"
 	// WriteAlways marks a write made on every succeeding pass, HotLoop one
 	// flagged as a hot-loop risk, and Partial a site found in a body
-	// holding type errors.
-	WriteAlways = "write-always"
-	HotLoop     = "hot-loop"
-	Partial     = "partial"
+	// holding type errors. WriteUnsettled marks a write whose making on
+	// every pass is not settled; a fixture that states one states all.
+	WriteAlways    = "write-always"
+	WriteUnsettled = "write-unsettled"
+	HotLoop        = "hot-loop"
+	Partial        = "partial"
 	// ConditionType and ConditionSet prefix a condition type's name: where
 	// it is declared, and where the controller sets it.
 	ConditionType = "condition-type:"
@@ -151,7 +153,7 @@ func known(w Want) (bool, string) {
 	}
 	k := w.Key
 	switch {
-	case slices.Contains(locate.Rows, k), k == WriteAlways, k == HotLoop, k == Partial:
+	case slices.Contains(locate.Rows, k), k == WriteAlways, k == WriteUnsettled, k == HotLoop, k == Partial:
 		return true, ""
 	case strings.HasPrefix(k, ConditionType), strings.HasPrefix(k, ConditionSet):
 		_, name, _ := strings.Cut(k, ":")
@@ -170,7 +172,7 @@ func known(w Want) (bool, string) {
 		return slices.Contains(locate.StageIDs, k), "stages are " + strings.Join(locate.StageIDs, ", ")
 	}
 	return false, "keys are a row id (" + strings.Join(locate.Rows, ", ") + "), " + ConditionType + "NAME, " +
-		ConditionSet + "NAME, " + TracePrefix + "STEP, " + DriftPrefix + "STEP, " + WriteAlways + ", " + HotLoop +
+		ConditionSet + "NAME, " + TracePrefix + "STEP, " + DriftPrefix + "STEP, " + WriteAlways + ", " + WriteUnsettled + ", " + HotLoop +
 		", " + Partial + " or a stage"
 }
 
@@ -222,7 +224,7 @@ func For(ws []Want, ctrl string) (Expectations, error) {
 			e.CondDecl[strings.TrimPrefix(k, ConditionType)] = w.At
 		case strings.HasPrefix(k, ConditionSet):
 			e.CondSet[strings.TrimPrefix(k, ConditionSet)] = w.At
-		case strings.HasPrefix(k, TracePrefix), strings.HasPrefix(k, DriftPrefix), k == WriteAlways, k == HotLoop, k == Partial:
+		case strings.HasPrefix(k, TracePrefix), strings.HasPrefix(k, DriftPrefix), k == WriteAlways, k == WriteUnsettled, k == HotLoop, k == Partial:
 			e.Answers[k] = append(e.Answers[k], w.At)
 		case IsStage(k):
 		default:

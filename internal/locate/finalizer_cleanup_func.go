@@ -1,0 +1,55 @@
+package locate
+
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+)
+
+// deletionFuncCleanup reads a deletion branch that is the rest of a
+// function's body after a test returning when the object is not being
+// deleted, where the function does nothing of its own before that test
+// and hands back only values there (func (rc) ProcessDeletion() Result {
+// if dc.GetDeletionTimestamp() == nil { return Continue() }; …}). Its
+// caller runs it on every pass and it tests the deletion itself: the
+// function is the one run on the deletion branch, its call a supporting
+// site. ok is false for any other branch, read by cleanupOf.
+func (a *analysis) deletionFuncCleanup(reach *callgraph.Reach, fn *ssa.Function, info *types.Info, d deletionBranch, removes []finOp) (c *cleanup, removing, ok bool) {
+	guard, isIf := d.stmt.(*ast.IfStmt)
+	if _, falls := d.branch.(fallThrough); !falls || !isIf || !d.onlyWhenDeleted || fn.Parent() != nil {
+		return nil, false, false
+	}
+	path := reach.Path(fn)
+	if len(path) == 0 || path[len(path)-1].Site == nil {
+		return nil, false, false // the entry: its deletion branch is its own
+	}
+	if b := body(fn); b == nil || !slices.Contains(b.List, ast.Stmt(guard)) {
+		return nil, false, false
+	}
+	for _, c := range a.callsIn(fn) {
+		if c.expr.Pos() >= guard.Body.End() {
+			continue
+		}
+		if _, writes := a.writeOf(info, c); writes || len(c.own) > 0 && !c.known && !a.computesOnly(c) {
+			return nil, false, false // work done before the test, or by the branch that is not the deletion's
+		}
+	}
+	primary := a.funcSite(fn)
+	primary.Primary = true
+	test := a.site(guard.Pos())
+	test.Note = "the test of the deletion inside the function: it returns when DeletionTimestamp is not set"
+	caller := a.site(path[len(path)-1].Site.Pos())
+	caller.Note = "the call of the function that tests the deletion itself"
+	sub := a.prog.Reachable(fn)
+	var reached []finOp
+	for _, op := range removes {
+		if sub.Has(op.in) || enclosedIn(op.in, fn) {
+			reached = append(reached, op)
+		}
+	}
+	return &cleanup{sites: []Site{primary, test, caller}, removes: reached, deletes: a.deletesObjects(fn)}, len(reached) > 0, true
+}
