@@ -59,6 +59,7 @@ var fixtures = []string{
 	"knative-legacyfin",
 	"knative-finwrite",
 	"knative-depgen",
+	"knative-delegated",
 	"finapply",
 	"findispatch",
 	"finlib",
