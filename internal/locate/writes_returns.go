@@ -58,6 +58,7 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 		queue = queue[1:]
 		for _, r := range out[fn] {
 			d := a.delegateOf(r)
+
 			if d == nil || seen[d] || !a.prog.Own[d] || !reach.Has(d) {
 				continue
 			}
@@ -111,9 +112,9 @@ func (a *analysis) delegateOf(r *ssa.Return) *ssa.Function {
 	if n == 0 || !isErrorType(r.Results[n-1].Type()) {
 		return nil
 	}
-	v := r.Results[n-1]
+	v := storedResult(r, r.Results[n-1])
 	if k, ok := v.(*ssa.Const); ok && k.IsNil() && n > 1 {
-		v = r.Results[0]
+		v = storedResult(r, r.Results[0])
 	}
 	if x, ok := v.(*ssa.Extract); ok {
 		v = x.Tuple
@@ -136,6 +137,28 @@ func (a *analysis) delegateOf(r *ssa.Return) *ssa.Function {
 		only = e.Callee.Func
 	}
 	return only
+}
+
+// storedResult is what a return hands back as v: in a function that
+// defers, a return stores its values in the result slots and hands back
+// their loads (return *t1, *t2), so a load of a slot is the value last
+// stored in it in the return's block; any other value is itself.
+func storedResult(r *ssa.Return, v ssa.Value) ssa.Value {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return v
+	}
+	slot, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return v
+	}
+	instrs := r.Block().Instrs
+	for i := len(instrs) - 1; i >= 0; i-- {
+		if st, ok := instrs[i].(*ssa.Store); ok && st.Addr == slot {
+			return st.Val
+		}
+	}
+	return v
 }
 
 // failing reports whether a return hands back an error that cannot be nil:
@@ -253,6 +276,7 @@ func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, reach *call
 	if len(rs) == 0 {
 		rs = pick(all)
 	}
+
 	if len(rs) == 0 {
 		return rs
 	}
