@@ -60,6 +60,7 @@ var fixtures = []string{
 	"knative-finwrite",
 	"knative-depgen",
 	"knative-delegated",
+	"existingobject",
 	"deferdelegate",
 	"finapply",
 	"findispatch",
