@@ -23,7 +23,7 @@ type waiter interface {
 }
 
 // Reconciler signs each Widget once its source has settled.
-type Reconciler struct { // want-none "requeue-success" "interval-trace" "drift"
+type Reconciler struct { // want-none "requeue-success" "interval-trace" "drift" "condition-types"
 	sources waiter
 	signed  map[string]string
 	key     []byte
@@ -47,6 +47,8 @@ func (r *Reconciler) FinalizeKind(ctx context.Context, w *widgetsv1.Widget) reco
 	if err := r.sign(w); err != nil {
 		return err // want "requeue-error"
 	}
+	// decoy: marked in memory only, the generated Reconcile being told
+	// to skip the status update
 	w.Status.MarkSourceReady()
 	return nil
 }

@@ -4,7 +4,7 @@ import "knative.dev/pkg/apis"
 
 const (
 	// WidgetConditionSourceReady says the source answered the last probe.
-	WidgetConditionSourceReady apis.ConditionType = "SourceReady" // want "condition-type:SourceReady"
+	WidgetConditionSourceReady apis.ConditionType = "SourceReady"
 )
 
 // widgetConditions is the Widget's condition set: Ready follows SourceReady.
@@ -17,7 +17,7 @@ func (s *WidgetStatus) InitializeConditions() {
 
 // MarkSourceReady records a probe that succeeded.
 func (s *WidgetStatus) MarkSourceReady() {
-	widgetConditions.Manage(s).MarkTrue(WidgetConditionSourceReady) // want "condition-set:SourceReady" "condition-type:Ready" "condition-set:Ready"
+	widgetConditions.Manage(s).MarkTrue(WidgetConditionSourceReady)
 }
 
 // MarkSourceFailed records a probe that failed.

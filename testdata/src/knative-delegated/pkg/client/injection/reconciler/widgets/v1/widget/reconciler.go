@@ -41,14 +41,15 @@ type Finalizer interface {
 }
 
 type reconcilerImpl struct {
-	Client        versioned.Interface
-	Lister        listers.WidgetLister
-	reconciler    Interface
-	finalizerName string
+	Client            versioned.Interface
+	Lister            listers.WidgetLister
+	reconciler        Interface
+	finalizerName     string
+	skipStatusUpdates bool
 }
 
 // NewImpl wires a hand-written reconciler into a controller; the options
-// may override the finalizer's name.
+// may override the finalizer's name and turn the status update off.
 func NewImpl(ctx context.Context, r Interface, client versioned.Interface, lister listers.WidgetLister, optionsFns ...controller.OptionsFn) *controller.Impl {
 	rec := &reconcilerImpl{
 		Client:        client,
@@ -58,8 +59,12 @@ func NewImpl(ctx context.Context, r Interface, client versioned.Interface, liste
 	}
 	impl := controller.NewContext(ctx, rec, controller.ControllerOptions{WorkQueueName: "widgets"})
 	for _, fn := range optionsFns {
-		if opts := fn(impl); opts.FinalizerName != "" {
+		opts := fn(impl)
+		if opts.FinalizerName != "" {
 			rec.finalizerName = opts.FinalizerName
+		}
+		if opts.SkipStatusUpdates {
+			rec.skipStatusUpdates = true
 		}
 	}
 	return impl
@@ -128,7 +133,7 @@ func (r *reconcilerImpl) Reconcile(ctx context.Context, key string) error {
 		}
 	}
 
-	if !equality.Semantic.DeepEqual(original.Status, resource.Status) {
+	if !r.skipStatusUpdates && !equality.Semantic.DeepEqual(original.Status, resource.Status) {
 		if err := r.updateStatus(ctx, original, resource); err != nil {
 			return err
 		}
