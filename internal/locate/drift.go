@@ -204,8 +204,12 @@ func (a *analysis) endsIdle(info *types.Info, fn *ssa.Function, b *ast.BlockStmt
 // guards sets that field (the desired value written back) or deletes what
 // it found. depth bounds the
 // predicates followed; given are the parameters of the predicate being
-// read that its caller handed live state.
+// read that its caller handed live state. A test of whether the primary
+// object exists (testsExistence) compares nothing.
 func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond ast.Expr, branch *ast.BlockStmt, depth int, given map[*types.Var]bool) bool {
+	if testsExistence(info, cond, kind) {
+		return false
+	}
 	found := false
 	live := func(es ...ast.Expr) bool {
 		for _, e := range es {

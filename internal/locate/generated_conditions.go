@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -16,6 +17,10 @@ import (
 // reconcile path names, cited at its constant with the first call setting
 // it, and the set's happy type, which every call of the manager recomputes.
 func (p *pass) managedConditions() Row {
+	if at := p.statusNeverWritten(); at != "" {
+		return noneAfter("no condition reaches the object: the options handed to the generated reconciler set SkipStatusUpdates (at "+at+"), so the generated Reconcile never writes the status the pass computes, and nothing else on the reconcile path writes a status",
+			"the options literal handed to the generated constructor with this controller's type; the status writes of every function reachable from the generated Reconcile")
+	}
 	var out []Site
 	index := map[string]int{}
 	add := func(k *types.Const, at token.Pos, truth bool) {
@@ -139,6 +144,61 @@ func (p *pass) depKindMethod() string {
 		}
 	}
 	return first
+}
+
+// statusNeverWritten is, for a generated reconciler handed this
+// controller's type with options that set SkipStatusUpdates to true
+// (skipsStatusAt), where they do, when no write reachable from the
+// generated Reconcile outside the generated code is a status write: the
+// conditions the pass marks then stay in memory. "" otherwise.
+func (p *pass) statusNeverWritten() string {
+	if p.f.style != StyleGenerated {
+		return ""
+	}
+	g := p.a.generatedOf(p.f)
+	if g == nil {
+		return ""
+	}
+	at := p.a.skipsStatusAt(g.handed[g.reconcileKind])
+	if at == "" {
+		return ""
+	}
+	for _, wc := range p.a.writeCalls(p.reach) {
+		if wc.partial || strings.HasSuffix(wc.target, " status") && !p.a.generatedAt(wc.call.expr.Pos()) {
+			return ""
+		}
+	}
+	return at
+}
+
+// skipsStatusAt is where the options a call hands to a generated
+// constructor (its options function literal) set knative.dev/pkg's
+// controller.Options.SkipStatusUpdates to the constant true: the
+// generated Reconcile then leaves the status alone. "" when they do not,
+// or when the call hands options other than a literal.
+func (a *analysis) skipsStatusAt(handing *ast.CallExpr) string {
+	if handing == nil {
+		return ""
+	}
+	info := a.infoAt(handing.Pos())
+	at := ""
+	ast.Inspect(handing, func(n ast.Node) bool {
+		lit, ok := n.(*ast.CompositeLit)
+		if !ok || at != "" || typeKey(info.TypeOf(lit)) != knOptions {
+			return at == ""
+		}
+		keyedFields(info, lit, func(v *types.Var, kv *ast.KeyValueExpr) {
+			if v.Name() != knSkipStatusUpdates {
+				return
+			}
+			if tv, ok := info.Types[kv.Value]; ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value) {
+				s := a.site(kv.Pos())
+				at = fmt.Sprintf("%s:%d", s.File, s.Line)
+			}
+		})
+		return at == ""
+	})
+	return at
 }
 
 // happyType returns the happy type of the condition set whose manager a

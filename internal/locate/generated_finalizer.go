@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -70,16 +71,14 @@ func (p *pass) generatedFinalizerRows(g *generatedKind, rows map[string]Row) {
 		})
 	}
 	var consts []Site
-	seen := map[types.Object]bool{}
+	seen := map[finName]bool{}
 	for _, op := range append(append([]finOp(nil), adds...), removes...) {
-		for _, k := range p.a.finalizerConsts(op, g.handed[g.reconcileKind]) {
-			if seen[k] {
+		for _, n := range p.a.finalizerNames(op, g.handed[g.reconcileKind]) {
+			if seen[n] {
 				continue
 			}
-			seen[k] = true
-			s := p.a.objSite(k)
-			s.Name = constant.StringVal(k.Val())
-			consts = append(consts, s)
+			seen[n] = true
+			consts = append(consts, p.a.finNameSite(n))
 		}
 	}
 	none := "not settled: the generated reconciler calls " + generatedFinalizeMethod + ", but no change of the finalizer set built from the object's list was found on the reconcile path"
@@ -260,18 +259,53 @@ func (a *analysis) finalizerSet(info *types.Info, b *ast.BlockStmt, set ast.Expr
 	return from
 }
 
-// finalizerConsts follows the finalizer an operation is handed to its
-// constants: the constant itself, or the constants the tree stores in the
-// field it reads (finalizerFieldConsts), an option's override counted
+// finName is a finalizer's name as the tree writes it: a constant, or a
+// string literal where no constant declares it.
+type finName struct {
+	k   *types.Const
+	lit *ast.BasicLit
+}
+
+// finNameOf is the finalizer name an expression is, when it is a constant
+// or a string literal.
+func finNameOf(info *types.Info, e ast.Expr) (finName, bool) {
+	if k := constOf(info, e); k != nil {
+		return finName{k: k}, true
+	}
+	if lit, ok := ast.Unparen(e).(*ast.BasicLit); ok && lit.Kind == token.STRING {
+		return finName{lit: lit}, true
+	}
+	return finName{}, false
+}
+
+// finNameSite cites a finalizer name: the constant's declaration, or the
+// literal.
+func (a *analysis) finNameSite(n finName) Site {
+	if n.k != nil {
+		s := a.objSite(n.k)
+		s.Name = constant.StringVal(n.k.Val())
+		return s
+	}
+	s := a.site(n.lit.Pos())
+	if v, err := strconv.Unquote(n.lit.Value); err == nil {
+		s.Name = v
+	}
+	s.Note = "a string literal: the tree stores no constant here"
+	return s
+}
+
+// finalizerNames follows the finalizer an operation is handed to its
+// names: a constant or literal itself, or the names the tree stores in
+// the field it reads (finalizerFieldNames), an option's override counted
 // only in the call handing this controller's type to the generated
 // constructor (handing; anywhere when nil). It returns nil when a store
-// is not followed to a constant.
-func (a *analysis) finalizerConsts(op finOp, handing *ast.CallExpr) []*types.Const {
+// is not followed to a name.
+func (a *analysis) finalizerNames(op finOp, handing *ast.CallExpr) []finName {
 	if op.value == nil {
 		return nil
 	}
-	if k := constOf(op.info, op.value); k != nil {
-		return []*types.Const{k}
+	if n, ok := finNameOf(op.info, op.value); ok {
+		return []finName{n}
 	}
 	sel, ok := ast.Unparen(op.value).(*ast.SelectorExpr)
 	if !ok {
@@ -281,23 +315,24 @@ func (a *analysis) finalizerConsts(op finOp, handing *ast.CallExpr) []*types.Con
 	if !ok || !field.IsField() {
 		return nil
 	}
-	consts, settled := a.finalizerFieldConsts(field, handing, 0)
+	names, settled := a.finalizerFieldNames(field, handing, 0)
 	if !settled {
 		return nil
 	}
-	return consts
+	return names
 }
 
-// finalizerFieldConsts returns the constants every keyed literal and
-// assignment of the tree stores in a field: a store of another field (an
-// option's override) is followed in turn, and its constants come first (an
-// override wins over the default); a field nothing stores adds none. It is
-// not settled when a store is neither. The stores of an override count
-// only inside the call handing the controller's type (the options of the
-// tree's other controllers are theirs), and are not settled when that call
-// hands an options function other than a literal.
-func (a *analysis) finalizerFieldConsts(field *types.Var, handing *ast.CallExpr, depth int) ([]*types.Const, bool) {
-	var defaults, overrides []*types.Const
+// finalizerFieldNames returns the names (constants, or literals where no
+// constant is written) every keyed literal and assignment of the tree
+// stores in a field: a store of another field (an option's override) is
+// followed in turn, and its names come first (an override wins over the
+// default); a field nothing stores adds none. It is not settled when a
+// store is neither. The stores of an override count only inside the call
+// handing the controller's type (the options of the tree's other
+// controllers are theirs), and are not settled when that call hands an
+// options function other than a literal.
+func (a *analysis) finalizerFieldNames(field *types.Var, handing *ast.CallExpr, depth int) ([]finName, bool) {
+	var defaults, overrides []finName
 	settled := depth < 3
 	if depth > 0 && handing != nil {
 		info := a.infoAt(handing.Pos())
@@ -333,9 +368,9 @@ func (a *analysis) finalizerFieldConsts(field *types.Var, handing *ast.CallExpr,
 			if value == nil || !settled {
 				return settled
 			}
-			if k := constOf(info, value); k != nil {
-				if !slices.Contains(defaults, k) {
-					defaults = append(defaults, k)
+			if name, ok := finNameOf(info, value); ok {
+				if !slices.Contains(defaults, name) {
+					defaults = append(defaults, name)
 				}
 				return true
 			}
@@ -348,14 +383,14 @@ func (a *analysis) finalizerFieldConsts(field *types.Var, handing *ast.CallExpr,
 				settled = false
 				return false
 			}
-			sub, ok := a.finalizerFieldConsts(other, handing, depth+1)
+			sub, ok := a.finalizerFieldNames(other, handing, depth+1)
 			if !ok {
 				settled = false
 				return false
 			}
-			for _, k := range sub {
-				if !slices.Contains(overrides, k) {
-					overrides = append(overrides, k)
+			for _, name := range sub {
+				if !slices.Contains(overrides, name) {
+					overrides = append(overrides, name)
 				}
 			}
 			return true

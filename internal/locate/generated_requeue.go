@@ -59,33 +59,9 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 	isFailure := func(c string) bool { return c == ClassErrorBackoff || c == ClassRetryAfterFailure }
 	// inKind is where a return stands in ReconcileKind: its own, or the
 	// return handing back the helper it is in (a branch extracted into
-	// a helper, the rest of the pass delegated), then its own position.
-	inKind := func(r *retSite) (token.Pos, bool) {
-		switch {
-		case r.in == g.reconcileKind:
-			return r.pos, true
-		case r.handedIn == g.reconcileKind:
-			return r.handedAt, true
-		}
-		return token.NoPos, false
-	}
-	// The returns handed back by the success path's end (the final
-	// return, or the end of the branch where a tested error is nil:
-	// `if err == nil { return rest(…) } else { return err }`) come after
-	// the failures branching off before it, wherever they stand.
-	var end token.Pos
-	if ret := a.successEnd(g.reconcileKind, f.kind); ret != nil {
-		end = ret.Pos()
-	}
-	atEnd := func(r *retSite) bool { return end.IsValid() && r.handedIn == g.reconcileKind && r.handedAt == end }
-	later := func(r, than *retSite) bool {
-		if re, te := atEnd(r), atEnd(than); re != te {
-			return re
-		}
-		rp, _ := inKind(r)
-		tp, _ := inKind(than)
-		return rp > tp || rp == tp && r.pos > than.pos
-	}
+	// a helper, the rest of the pass delegated).
+	inKind := func(r *retSite) bool { return r.posIn(g.reconcileKind).IsValid() }
+	later := func(r, than *retSite) bool { return a.handedLater(g.reconcileKind, f.kind, r, than) }
 	var primary *retSite
 	for i := range rets {
 		r := &rets[i]
@@ -98,7 +74,7 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 				primary = r
 			}
 		default:
-			if _, ok := inKind(r); ok && (primary == nil || later(r, primary)) {
+			if inKind(r) && (primary == nil || later(r, primary)) {
 				primary = r
 			}
 		}
@@ -277,7 +253,7 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 				// The helper's returns are handed back here: where the
 				// failure branches off in this function.
 				for i := n; i < len(*out); i++ {
-					(*out)[i].handedIn, (*out)[i].handedAt = fn, at.Pos()
+					(*out)[i].via = append([]retHop{{in: fn, pos: at.Pos()}}, (*out)[i].via...)
 				}
 			}()
 			for _, callee := range c.own {
@@ -539,4 +515,52 @@ func uniqueRets(rets []retSite) []retSite {
 		out = append(out, r)
 	}
 	return out
+}
+
+// handedLater reports whether the failure return r stands later on the
+// pass than than, read from fn (ReconcileKind) inwards: in fn, where each
+// is handed back; a return handed back by the success path's end (the
+// final return, or the end of the branch where a tested error is nil:
+// `if err == nil { return rest(…) } else { return err }`) comes after the
+// failures branching off before it, wherever it stands. Two handed back
+// by the same return of fn from the same helper are compared in that
+// helper the same way, one function in at a time: a ReconcileKind that
+// hands its whole pass to a helper (return r.finalize(ctx, obj)) leaves
+// the order to the helper's own returns. Else the later in the source.
+func (a *analysis) handedLater(fn *ssa.Function, kind *types.Named, r, than *retSite) bool {
+	for seen := map[*ssa.Function]bool{}; fn != nil && !seen[fn]; {
+		seen[fn] = true
+		rp, tp := r.posIn(fn), than.posIn(fn)
+		var end token.Pos
+		if ret := a.successEnd(fn, kind); ret != nil {
+			end = ret.Pos()
+		}
+		rn, tn := r.handedTo(fn), than.handedTo(fn)
+		if re, te := end.IsValid() && rn != nil && rp == end, end.IsValid() && tn != nil && tp == end; re != te {
+			return re
+		}
+		if rp != tp {
+			return rp > tp
+		}
+		if rn == nil || rn != tn {
+			break
+		}
+		fn = rn
+	}
+	return r.pos > than.pos
+}
+
+// handedTo is the function whose results fn hands back on the site's way
+// to the entry, nil when the site is fn's own or does not pass through fn.
+func (r *retSite) handedTo(fn *ssa.Function) *ssa.Function {
+	for i, h := range r.via {
+		if h.in != fn {
+			continue
+		}
+		if i+1 < len(r.via) {
+			return r.via[i+1].in
+		}
+		return r.in
+	}
+	return nil
 }

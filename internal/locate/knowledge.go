@@ -339,6 +339,14 @@ var handlerFields = map[string]string{
 	cache + "FilteringResourceEventHandler.Handler":        eventNested,
 }
 
+// knOptions is the options a generated reconciler's constructor is
+// handed; knSkipStatusUpdates the field of it that, set, keeps the
+// generated Reconcile from writing the status back.
+const (
+	knOptions           = knPkg + "controller.Options"
+	knSkipStatusUpdates = "SkipStatusUpdates"
+)
+
 // handlerFilterField is the field of client-go's filtering handler whose
 // function decides which objects reach the handler it wraps.
 const handlerFilterField = cache + "FilteringResourceEventHandler.FilterFunc"

@@ -18,12 +18,7 @@ type retSite struct {
 	// dependency's event constructor (a generated reconciler's
 	// ReconcileKind returning it: the generated Reconcile may drop it).
 	bareEvent bool
-	// handedIn and handedAt are the function (and its return) handing
-	// back the helper the site is in, when it is one a generated
-	// reconciler's ReconcileKind reaches through its returns.
-	handedIn *ssa.Function
-	handedAt token.Pos
-	in       *ssa.Function
+	in        *ssa.Function
 	// interval is what names the RequeueAfter duration (a field, a
 	// variable, a getter), when there is one.
 	interval types.Object

@@ -39,6 +39,7 @@ type Write struct {
 func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return) []Write {
 	var out []Write
 	taken := steadyBranches(f.entry, kind, reach.Funcs())
+	normal = steadyNormal(normal, taken)
 	made := madeTypes(reach.Funcs())
 	alwaysVia := a.alwaysReached(a.passRoots(f), normal, taken, made, passView{})
 	var anyVia, loopVia, objectVia map[*ssa.Function]*callgraph.Edge

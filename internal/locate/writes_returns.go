@@ -58,6 +58,7 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 		queue = queue[1:]
 		for _, r := range out[fn] {
 			d := a.delegateOf(r)
+
 			if d == nil || seen[d] || !a.prog.Own[d] || !reach.Has(d) {
 				continue
 			}
@@ -152,43 +153,6 @@ func nilOnSomePath(v ssa.Value, seen map[ssa.Value]bool) bool {
 		return nilOnSomePath(w, seen)
 	}
 	return false
-}
-
-// delegateOf is the function a return hands the error result of, when
-// that error is a call's that runs one function (alone or as the last of
-// its tuple), or the function whose result it hands back with a nil error
-// (res, err := f(…); if err != nil {…}; return res, nil): the rest of the
-// pass is f's.
-func (a *analysis) delegateOf(r *ssa.Return) *ssa.Function {
-	n := len(r.Results)
-	if n == 0 || !isErrorType(r.Results[n-1].Type()) {
-		return nil
-	}
-	v := r.Results[n-1]
-	if k, ok := v.(*ssa.Const); ok && k.IsNil() && n > 1 {
-		v = r.Results[0]
-	}
-	if x, ok := v.(*ssa.Extract); ok {
-		v = x.Tuple
-	}
-	c, ok := v.(*ssa.Call)
-	if !ok {
-		return nil
-	}
-	if fn := c.Call.StaticCallee(); fn != nil {
-		return fn
-	}
-	var only *ssa.Function
-	for _, e := range a.prog.CallsFrom(r.Parent()) {
-		if e.Site != ssa.CallInstruction(c) {
-			continue
-		}
-		if only != nil {
-			return nil
-		}
-		only = e.Callee.Func
-	}
-	return only
 }
 
 // failing reports whether a return hands back an error that cannot be nil:
@@ -316,6 +280,7 @@ func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, reach *call
 	if len(rs) == 0 {
 		rs = pick(all)
 	}
+
 	if len(rs) == 0 {
 		return rs
 	}

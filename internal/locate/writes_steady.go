@@ -1,9 +1,11 @@
 package locate
 
 import (
+	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -14,9 +16,11 @@ import (
 // entry's named error result against nil (a pass that succeeds returns a
 // nil error); anywhere, a readiness predicate of the primary object (an
 // unchanged object that reconciles without failing is ready: the
-// knowledge table's RoleSteadyTest), or a test that the error of a call
-// handing back an object of the primary kind says the API server holds no
-// such object (RoleAbsentTest: an unchanged object exists). The map gives, for an If's block, the
+// knowledge table's RoleSteadyTest), a test of whether the primary object
+// exists (existingObjectTest), or a test that the error of a call handing
+// back an object of the primary kind says the API server holds no such
+// object (RoleAbsentTest: an unchanged object exists). The map gives, for
+// an If's block, the
 // index of the successor taken.
 func steadyBranches(entry *ssa.Function, kind *types.Named, fns []*ssa.Function) map[*ssa.BasicBlock]int {
 	finalErr := deferredFinalError(entry)
@@ -36,6 +40,49 @@ func steadyBranches(entry *ssa.Function, kind *types.Named, fns []*ssa.Function)
 		}
 	}
 	return taken
+}
+
+// steadyNormal narrows no function's normal returns but one whose every
+// normal return a succeeding pass cannot reach, taking the branches in
+// taken its way (a nil return for an object with no name, when the
+// object read has one): that pass ends at one of the other returns it can
+// reach that hand back no failure, which stand for the normal ones.
+func steadyNormal(normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int) map[*ssa.Function][]*ssa.Return {
+	out := make(map[*ssa.Function][]*ssa.Return, len(normal))
+	for fn, rs := range normal {
+		out[fn] = rs
+		if len(rs) == 0 || len(fn.Blocks) == 0 {
+			continue
+		}
+		reached := map[*ssa.BasicBlock]bool{}
+		stack := []*ssa.BasicBlock{fn.Blocks[0]}
+		for len(stack) > 0 {
+			b := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if reached[b] {
+				continue
+			}
+			reached[b] = true
+			if i, ok := taken[b]; ok && i < len(b.Succs) {
+				stack = append(stack, b.Succs[i])
+				continue
+			}
+			stack = append(stack, b.Succs...)
+		}
+		if slices.ContainsFunc(rs, func(r *ssa.Return) bool { return reached[r.Block()] }) {
+			continue
+		}
+		var others []*ssa.Return
+		for _, r := range blockReturns(fn) {
+			if reached[r.Block()] && !failing(r) {
+				others = append(others, r)
+			}
+		}
+		if len(others) > 0 {
+			out[fn] = others
+		}
+	}
+	return out
 }
 
 // deferredFinalError finds the free variables, in the closures the entry
@@ -75,6 +122,9 @@ func deferredFinalError(entry *ssa.Function) map[*ssa.FreeVar]bool {
 // steadyValue is the value a branch condition has on a succeeding pass of
 // an unchanged object, when it is known.
 func steadyValue(v ssa.Value, finalErr map[*ssa.FreeVar]bool, kind *types.Named) (bool, bool) {
+	if b, ok := existingObjectTest(v, kind); ok {
+		return b, true
+	}
 	switch x := v.(type) {
 	case *ssa.UnOp:
 		if x.Op == token.NOT {
@@ -154,4 +204,118 @@ func madeFrom(v ssa.Value) ssa.Value {
 		return mi.X
 	}
 	return v
+}
+
+// existingObjectTest is the value, on a pass of an unchanged object, of a
+// test of whether the primary object exists in the cluster: one read from
+// it has been created and has a name, so its creation timestamp's IsZero
+// is false and its name is not "". A test of another kind's object, or of
+// a name or timestamp held elsewhere, is not known.
+func existingObjectTest(v ssa.Value, kind *types.Named) (bool, bool) {
+	switch x := v.(type) {
+	case *ssa.Call:
+		fn := calleeObj(&x.Call)
+		if fn == nil || funcKey(fn) != "(*"+metaTime+").IsZero" || len(x.Call.Args) != 1 {
+			return false, false
+		}
+		if fa, ok := x.Call.Args[0].(*ssa.FieldAddr); ok && primaryMetaField(fa, kind) == "CreationTimestamp" {
+			return false, true
+		}
+	case *ssa.BinOp:
+		if x.Op != token.EQL && x.Op != token.NEQ {
+			return false, false
+		}
+		name := x.X
+		if !isEmptyString(x.Y) {
+			if !isEmptyString(x.X) {
+				return false, false
+			}
+			name = x.Y
+		}
+		if primaryName(name, kind) {
+			return x.Op == token.NEQ, true
+		}
+	}
+	return false, false
+}
+
+// metaTime is the type of an object's timestamps.
+const metaTime = "k8s.io/apimachinery/pkg/apis/meta/v1.Time"
+
+// primaryMetaField is the name of the ObjectMeta field whose address fa
+// is, when the ObjectMeta is the one a value of the primary kind embeds;
+// "" otherwise.
+func primaryMetaField(fa *ssa.FieldAddr, kind *types.Named) string {
+	st, ok := deref(fa.X.Type()).Underlying().(*types.Struct)
+	if !ok || typeKey(fa.X.Type()) != typeObjectMeta || !primaryMeta(fa.X, kind) {
+		return ""
+	}
+	return st.Field(fa.Field).Name()
+}
+
+// primaryMeta reports whether v is the address of the ObjectMeta a value
+// of the primary kind embeds.
+func primaryMeta(v ssa.Value, kind *types.Named) bool {
+	fa, ok := v.(*ssa.FieldAddr)
+	return ok && kind != nil && isKind(fa.X.Type(), kind)
+}
+
+// primaryName reports whether v is the primary object's name: its Name
+// field loaded, or its GetName().
+func primaryName(v ssa.Value, kind *types.Named) bool {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		fa, ok := x.X.(*ssa.FieldAddr)
+		return ok && x.Op == token.MUL && primaryMetaField(fa, kind) == "Name"
+	case *ssa.Call:
+		fn := calleeObj(&x.Call)
+		return fn != nil && funcKey(fn) == "(*"+typeObjectMeta+").GetName" && len(x.Call.Args) == 1 && primaryMeta(x.Call.Args[0], kind)
+	}
+	return false
+}
+
+// isEmptyString reports whether v is the constant "".
+func isEmptyString(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.Value != nil && k.Value.Kind() == constant.String && constant.StringVal(k.Value) == ""
+}
+
+// testsExistence reports whether a condition, negated or not, is a test of
+// whether the primary object exists, as existingObjectTest reads one in
+// the syntax: its creation timestamp's IsZero(), or its name (Name,
+// GetName()) against "".
+func testsExistence(info *types.Info, cond ast.Expr, kind *types.Named) bool {
+	cond = ast.Unparen(cond)
+	if u, ok := cond.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		return testsExistence(info, u.X, kind)
+	}
+	switch e := cond.(type) {
+	case *ast.CallExpr:
+		sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "IsZero" || typeKey(info.TypeOf(sel.X)) != metaTime {
+			return false
+		}
+		ts, ok := ast.Unparen(sel.X).(*ast.SelectorExpr)
+		return ok && ts.Sel.Name == "CreationTimestamp" && isKindHolder(info, ts.X, kind)
+	case *ast.BinaryExpr:
+		if e.Op != token.EQL && e.Op != token.NEQ {
+			return false
+		}
+		for _, side := range [][2]ast.Expr{{e.X, e.Y}, {e.Y, e.X}} {
+			if lit, ok := ast.Unparen(side[1]).(*ast.BasicLit); !ok || lit.Kind != token.STRING || lit.Value != `""` {
+				continue
+			}
+			switch n := ast.Unparen(side[0]).(type) {
+			case *ast.SelectorExpr:
+				if n.Sel.Name == "Name" && isKindHolder(info, n.X, kind) {
+					return true
+				}
+			case *ast.CallExpr:
+				if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "GetName" && len(n.Args) == 0 && isKindHolder(info, sel.X, kind) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -1,0 +1,69 @@
+package locate
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// The function a return delegates the rest of the pass to, whose normal
+// returns are read as the entry's (normalReturns).
+
+// delegateOf is the function a return hands the error result of, when
+// that error is a call's that runs one function (alone or as the last of
+// its tuple), or the function whose result it hands back with a nil error
+// (res, err := f(…); if err != nil {…}; return res, nil): the rest of the
+// pass is f's.
+func (a *analysis) delegateOf(r *ssa.Return) *ssa.Function {
+	n := len(r.Results)
+	if n == 0 || !isErrorType(r.Results[n-1].Type()) {
+		return nil
+	}
+	v := storedResult(r, r.Results[n-1])
+	if k, ok := v.(*ssa.Const); ok && k.IsNil() && n > 1 {
+		v = storedResult(r, r.Results[0])
+	}
+	if x, ok := v.(*ssa.Extract); ok {
+		v = x.Tuple
+	}
+	c, ok := v.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	if fn := c.Call.StaticCallee(); fn != nil {
+		return fn
+	}
+	var only *ssa.Function
+	for _, e := range a.prog.CallsFrom(r.Parent()) {
+		if e.Site != ssa.CallInstruction(c) {
+			continue
+		}
+		if only != nil {
+			return nil
+		}
+		only = e.Callee.Func
+	}
+	return only
+}
+
+// storedResult is what a return hands back as v: in a function that
+// defers, a return stores its values in the result slots and hands back
+// their loads (return *t1, *t2), so a load of a slot is the value last
+// stored in it in the return's block; any other value is itself.
+func storedResult(r *ssa.Return, v ssa.Value) ssa.Value {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return v
+	}
+	slot, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return v
+	}
+	instrs := r.Block().Instrs
+	for i := len(instrs) - 1; i >= 0; i-- {
+		if st, ok := instrs[i].(*ssa.Store); ok && st.Addr == slot {
+			return st.Val
+		}
+	}
+	return v
+}
