@@ -195,7 +195,8 @@ func (a *analysis) endsIdle(info *types.Info, fn *ssa.Function, b *ast.BlockStmt
 
 // compares reports whether a condition compares desired with live state:
 // a deep comparison from the knowledge table, or ==, != between values that
-// are neither nil nor errors nor the deletion timestamp, one side (one
+// are neither nil nor errors nor the deletion timestamp nor an object's
+// identity (its name, namespace or UID: which object), one side (one
 // argument) reading live state, or a predicate of the tree's own handed
 // live state whose body compares (deploymentNeedsUpdate(obj, live)). A
 // live field tested against a constant (phase == Done), or a local holding
@@ -278,7 +279,7 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 				return true
 			}
 			for _, side := range []ast.Expr{e.X, e.Y} {
-				if isNil(info, side) || a.isDeletionTimestamp(info, side) || readsOwnerReference(info, side) {
+				if isNil(info, side) || a.isDeletionTimestamp(info, side) || readsIdentity(info, side) {
 					return true
 				}
 				if t := info.TypeOf(side); t == nil || isErrorType(t) {
@@ -391,7 +392,8 @@ func assignsField(info *types.Info, b *ast.BlockStmt, field *types.Var) bool {
 
 // readsLive reports whether an expression reads live state: an object
 // (a value of a type embedding ObjectMeta) or one of its fields, except
-// the primary object's Spec, which is its desired state; directly or
+// the primary object's Spec, which is its desired state, and its Status,
+// which the controller writes to report, never to correct; directly or
 // through the local variables of body it is computed from, or a parameter
 // in given (handed live state by the caller).
 func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.Named, e ast.Expr, given, seen map[*types.Var]bool) bool {
@@ -432,6 +434,9 @@ func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.
 				if n, ok := deref(info.TypeOf(first.X)).(*types.Named); ok && types.Identical(n, kind) {
 					if sel.Kind() == types.FieldVal && first.Sel.Name == specField {
 						return false // the primary's desired state
+					}
+					if sel.Kind() == types.FieldVal && first.Sel.Name == statusField {
+						return false // what the controller reports of the object, not state it corrects
 					}
 					if yieldsMap(sel) && !a.newDesiredState(kind, nil).metadataWritten() {
 						return false // labels or annotations the tree never writes: set by the user

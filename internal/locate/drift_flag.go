@@ -77,3 +77,29 @@ func readsOwnerReference(info *types.Info, e ast.Expr) bool {
 	}
 	return typeKey(info.TypeOf(sel.X)) == typeOwnerReference
 }
+
+// readsIdentity reports whether an expression is an object's name,
+// namespace or UID (obj.Name, obj.GetNamespace()), or an owner
+// reference's field (readsOwnerReference): a test of it asks which object
+// this is, not whether its state is the desired one.
+func readsIdentity(info *types.Info, e ast.Expr) bool {
+	if readsOwnerReference(info, e) {
+		return true
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.SelectorExpr:
+		v, ok := info.Uses[x.Sel].(*types.Var)
+		return ok && v.IsField() && v.Pkg() != nil && v.Pkg().Path() == metaV1 && identityFields[v.Name()]
+	case *ast.CallExpr:
+		sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+		return ok && len(x.Args) == 0 && identityGetters[sel.Sel.Name] && isObjectValue(info.TypeOf(sel.X))
+	}
+	return false
+}
+
+// identityFields are the metadata fields that name an object, and
+// identityGetters their accessors.
+var (
+	identityFields  = map[string]bool{"Name": true, "Namespace": true, "UID": true}
+	identityGetters = map[string]bool{"GetName": true, "GetNamespace": true, "GetUID": true}
+)

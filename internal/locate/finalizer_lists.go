@@ -115,5 +115,5 @@ func objectFinalizers(info *types.Info, e ast.Expr) bool {
 		return false
 	}
 	fn, ok := info.Uses[sel.Sel].(*types.Func)
-	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "k8s.io/apimachinery/pkg/apis/meta/v1"
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == metaV1
 }

@@ -351,6 +351,9 @@ const (
 // function decides which objects reach the handler it wraps.
 const handlerFilterField = cache + "FilteringResourceEventHandler.FilterFunc"
 
+// metaV1 is the package of the API objects' metadata types.
+const metaV1 = "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 // Types the locators recognise by identity.
 const (
 	typeResult     = cr + "reconcile.Result"
