@@ -229,14 +229,7 @@ func (a *analysis) typedReadKey(fn *types.Func) int {
 		if key == nil || !isReadObject(obj) || !readFlowsOut(info, fd.Body, c) {
 			return
 		}
-		for i := 0; i < sig.Params().Len(); i++ {
-			vars := map[*types.Var]bool{sig.Params().At(i): true}
-			taint(info, fd.Body, vars)
-			if mentions(info, key, vars) {
-				found = i
-				return
-			}
-		}
+		found = paramFeeding(info, fd.Body, sig, key)
 	})
 	a.typedReads[fn] = found
 	return found

@@ -115,14 +115,7 @@ func (a *analysis) readHelperScan(fn *types.Func) int {
 		if key == nil || !readFlowsOut(info, fd.Body, c) {
 			return
 		}
-		for i := 0; i < sig.Params().Len(); i++ {
-			vars := map[*types.Var]bool{sig.Params().At(i): true}
-			taint(info, fd.Body, vars)
-			if mentions(info, key, vars) {
-				found = i
-				return
-			}
-		}
+		found = paramFeeding(info, fd.Body, sig, key)
 	})
 	return found
 }
@@ -293,4 +286,17 @@ func indexFlowsOut(info *types.Info, body *ast.BlockStmt, ix *ast.IndexExpr) boo
 	return returnsFirst(body, func(e ast.Expr) bool {
 		return ast.Unparen(e) == ix || len(vars) > 0 && mentions(info, e, vars)
 	})
+}
+
+// paramFeeding is the index of the first parameter of a function (its
+// body and signature) whose value flows into key, -1 when none does.
+func paramFeeding(info *types.Info, body *ast.BlockStmt, sig *types.Signature, key ast.Expr) int {
+	for i := 0; i < sig.Params().Len(); i++ {
+		vars := map[*types.Var]bool{sig.Params().At(i): true}
+		taint(info, body, vars)
+		if mentions(info, key, vars) {
+			return i
+		}
+	}
+	return -1
 }
