@@ -226,7 +226,7 @@ func (a *analysis) typedReadKey(fn *types.Func) int {
 			return
 		}
 		key, obj := a.readShape(info, c)
-		if key == nil || !isReadObject(obj) || !readFlowsOut(info, fd.Body, c) {
+		if key == nil || !isReadObject(obj) || !readFlowsOut(info, fd, c) {
 			return
 		}
 		found = paramFeeding(info, fd.Body, sig, key)

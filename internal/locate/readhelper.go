@@ -3,6 +3,7 @@ package locate
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 )
 
 // Reads through the tree's own helpers. A function of the tree that reads
@@ -112,7 +113,7 @@ func (a *analysis) readHelperScan(fn *types.Func) int {
 			return
 		}
 		key := a.untypedReadKey(info, c)
-		if key == nil || !readFlowsOut(info, fd.Body, c) {
+		if key == nil || !readFlowsOut(info, fd, c) {
 			return
 		}
 		found = paramFeeding(info, fd.Body, sig, key)
@@ -139,10 +140,15 @@ func (a *analysis) untypedReadKey(info *types.Info, c call) ast.Expr {
 	return a.helperReadKey(c)
 }
 
-// readFlowsOut reports whether what a read call reads reaches the first
-// result of a return of body: the call's own first result, or the object
-// a known read fills, through the assignments that follow.
-func readFlowsOut(info *types.Info, body *ast.BlockStmt, c call) bool {
+// readFlowsOut reports whether what a read call gives (its result, or
+// the object it reads into) is handed back as the first result of the
+// function fd declares: returned as it is, or through the variables it is
+// assigned to, by a return or by a bare return of the named results it
+// was assigned to; also when a function literal returns it and the
+// function calls that literal where it stands or through the variable
+// holding it (return func() (T, error) { return read }()).
+func readFlowsOut(info *types.Info, fd *ast.FuncDecl, c call) bool {
+	body := fd.Body
 	vars := map[*types.Var]bool{}
 	if c.known && c.fact.Obj >= 0 {
 		ast.Inspect(c.arg(c.fact.Obj), func(n ast.Node) bool {
@@ -154,25 +160,137 @@ func readFlowsOut(info *types.Info, body *ast.BlockStmt, c call) bool {
 			return true
 		})
 	}
-	assignedFrom(info, body, c.expr, true, vars)
-	if returnsFirst(body, func(e ast.Expr) bool { return ast.Unparen(e) == c.expr }) {
+	vals := literalCalls(info, body, c.expr)
+	for _, e := range vals {
+		assignedFrom(info, body, e, true, vars)
+	}
+	if returnsFirst(fd, func(e ast.Expr) bool { return slices.Contains(vals, ast.Unparen(e)) }) {
 		return true
 	}
 	if len(vars) == 0 {
 		return false
 	}
 	taint(info, body, vars)
-	return returnsFirst(body, func(e ast.Expr) bool { return mentions(info, e, vars) })
+	return returnsFirst(fd, func(e ast.Expr) bool { return mentions(info, e, vars) || namesVar(info, e, vars) })
 }
 
-// returnsFirst reports whether a return of body, not of its closures, hands
-// back a first result that is accepts.
-func returnsFirst(body *ast.BlockStmt, is func(ast.Expr) bool) bool {
+// returnsFirst reports whether a return of fd, not of its closures, hands
+// back a first result that is accepts: the expression returned, or, for a
+// bare return, the first named result's name.
+func returnsFirst(fd *ast.FuncDecl, is func(ast.Expr) bool) bool {
+	var named *ast.Ident
+	if res := fd.Type.Results; res != nil && len(res.List) > 0 && len(res.List[0].Names) > 0 {
+		named = res.List[0].Names[0]
+	}
 	found := false
-	returnsOf(body, func(r *ast.ReturnStmt) {
-		found = found || len(r.Results) > 0 && is(r.Results[0])
+	returnsOf(fd.Body, func(r *ast.ReturnStmt) {
+		switch {
+		case len(r.Results) > 0:
+			found = found || is(r.Results[0])
+		case named != nil:
+			found = found || is(named)
+		}
 	})
 	return found
+}
+
+// namesVar reports whether e is the declaring name of a variable in vars
+// (a named result).
+func namesVar(info *types.Info, e ast.Expr, vars map[*types.Var]bool) bool {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := info.Defs[id].(*types.Var)
+	return ok && vars[v]
+}
+
+// literalCalls is e, and each call in body, outside function literals,
+// that hands back what e gives as its first result because a function
+// literal returns e first: the literal called where it stands, or the
+// calls of the local variable holding it; through literals nested in
+// literals too.
+func literalCalls(info *types.Info, body *ast.BlockStmt, e ast.Expr) []ast.Expr {
+	parents := map[ast.Node]ast.Node{}
+	var stack []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if len(stack) > 0 {
+			parents[n] = stack[len(stack)-1]
+		}
+		stack = append(stack, n)
+		return true
+	})
+	// The literal whose own return hands v back first, or nil.
+	returnedBy := func(v ast.Expr) *ast.FuncLit {
+		var n ast.Node = v
+		for p := parents[n]; p != nil; n, p = p, parents[p] {
+			if _, ok := p.(*ast.ParenExpr); ok {
+				continue
+			}
+			r, ok := p.(*ast.ReturnStmt)
+			if !ok || len(r.Results) == 0 || r.Results[0] != n {
+				return nil
+			}
+			for q := parents[r]; q != nil; q = parents[q] {
+				if lit, ok := q.(*ast.FuncLit); ok {
+					return lit
+				}
+			}
+			return nil
+		}
+		return nil
+	}
+	out := []ast.Expr{e}
+	for i := 0; i < len(out); i++ {
+		lit := returnedBy(out[i])
+		if lit == nil {
+			continue
+		}
+		var n ast.Node = lit
+		p := parents[n]
+		for _, ok := p.(*ast.ParenExpr); ok; _, ok = p.(*ast.ParenExpr) {
+			n, p = p, parents[p]
+		}
+		switch p := p.(type) {
+		case *ast.CallExpr:
+			if p.Fun == n {
+				out = append(out, p)
+			}
+		case *ast.AssignStmt:
+			for j, r := range p.Rhs {
+				if r == n && j < len(p.Lhs) && len(p.Lhs) == len(p.Rhs) {
+					out = append(out, callsOfVar(info, body, p.Lhs[j])...)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// callsOfVar are the calls in body of the local variable lhs names.
+func callsOfVar(info *types.Info, body *ast.BlockStmt, lhs ast.Expr) []ast.Expr {
+	id, ok := ast.Unparen(lhs).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := info.ObjectOf(id).(*types.Var)
+	if !ok {
+		return nil
+	}
+	var out []ast.Expr
+	ast.Inspect(body, func(n ast.Node) bool {
+		if ce, ok := n.(*ast.CallExpr); ok {
+			if fid, ok := ast.Unparen(ce.Fun).(*ast.Ident); ok && info.Uses[fid] == v {
+				out = append(out, ce)
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // Reads from a store of the tree's own. A function of the tree that looks
@@ -260,7 +378,7 @@ func (a *analysis) cacheReadScan(fn *types.Func) cacheReadAnswer {
 			return true
 		}
 		m, ok := info.TypeOf(ix.X).Underlying().(*types.Map)
-		if !ok || carriedKind(m.Elem()) == nil || !types.Identical(carriedKind(m.Elem()), kind) || !indexFlowsOut(info, fd.Body, ix) {
+		if !ok || carriedKind(m.Elem()) == nil || !types.Identical(carriedKind(m.Elem()), kind) || !indexFlowsOut(info, fd, ix) {
 			return true
 		}
 		for i := 0; i < sig.Params().Len(); i++ {
@@ -277,14 +395,14 @@ func (a *analysis) cacheReadScan(fn *types.Func) cacheReadAnswer {
 }
 
 // indexFlowsOut reports whether the value a map lookup finds reaches the
-// first result of a return of body: returned as it is, or assigned and
+// first result of a return of fd: returned as it is, or assigned and
 // returned (also as the receiver of a copying method, or a field).
-func indexFlowsOut(info *types.Info, body *ast.BlockStmt, ix *ast.IndexExpr) bool {
+func indexFlowsOut(info *types.Info, fd *ast.FuncDecl, ix *ast.IndexExpr) bool {
 	vars := map[*types.Var]bool{}
-	assignedFrom(info, body, ix, true, vars)
-	heldFrom(info, body, vars)
-	return returnsFirst(body, func(e ast.Expr) bool {
-		return ast.Unparen(e) == ix || len(vars) > 0 && mentions(info, e, vars)
+	assignedFrom(info, fd.Body, ix, true, vars)
+	heldFrom(info, fd.Body, vars)
+	return returnsFirst(fd, func(e ast.Expr) bool {
+		return ast.Unparen(e) == ix || len(vars) > 0 && (mentions(info, e, vars) || namesVar(info, e, vars))
 	})
 }
 
