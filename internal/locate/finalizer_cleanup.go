@@ -309,10 +309,18 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		return &cleanup{sites: []Site{ifSite, callSite}, removes: append(inBranch, bestRemoves...),
 			unsettled: fmt.Sprintf("the deletion branch's call at %s:%d may run %s, and the primary type does not decide which", callSite.File, callSite.Line, strings.Join(names, " or "))}, removing
 	}
-	primary := a.funcSite(impls[0])
+	work := impls[0]
+	for seen := map[*ssa.Function]bool{work: true}; ; {
+		d := a.delegate(work)
+		if d == nil || seen[d] {
+			break
+		}
+		work, seen[d] = d, true
+	}
+	primary := a.funcSite(work)
 	primary.Primary = true
-	deletes := a.deletesObjects(impls[0])
-	if best != handed && best != reaching && !deletes && !handsObject(info, *best, kind) && !a.changesOwnState(impls[0]) {
+	deletes := a.deletesObjects(work)
+	if best != handed && best != reaching && !deletes && !handsObject(info, *best, kind) && !a.changesOwnState(work) {
 		// Chosen only as the branch's first call: handed neither the
 		// object nor the work, reaching no removal, deleting nothing and
 		// changing none of the controller's own state (a cache, a
@@ -320,10 +328,62 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		// object's name) or only say that the object goes (a log line,
 		// a metric).
 		return &cleanup{sites: []Site{ifSite, callSite}, removes: append(inBranch, bestRemoves...),
-			unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, first calls %s (%s:%d), which is handed neither the object nor the work, reaches no removal of the finalizer, deletes nothing and changes none of the controller's own state: whether it is the cleanup or only notes the deletion is not settled", ifSite.File, ifSite.Line, impls[0].String(), primary.File, primary.Line)}, removing
+			unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, first calls %s (%s:%d), which is handed neither the object nor the work, reaches no removal of the finalizer, deletes nothing and changes none of the controller's own state: whether it is the cleanup or only notes the deletion is not settled", ifSite.File, ifSite.Line, work.String(), primary.File, primary.Line)}, removing
 	}
 	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...),
 		deletes: deletes}, removing
+}
+
+// delegate is the function fn only hands on to, nil when it does more:
+// its body is one statement, a static call of one function of the
+// tree's (not a method of an interface the tree implements, whose
+// implementation is the caller's choice), returned with nothing else
+// computed beside it (return ctrl.Result{},
+// r.purge(ctx, obj)) or made as a statement. A deletion branch extracted
+// into such a helper, or wrapped in a function literal, runs the same
+// cleanup as the branch written inline.
+func (a *analysis) delegate(fn *ssa.Function) *ssa.Function {
+	b := body(fn)
+	if b == nil || len(b.List) != 1 {
+		return nil
+	}
+	var calls []*ast.CallExpr
+	switch s := b.List[0].(type) {
+	case *ast.ReturnStmt:
+		for _, r := range s.Results {
+			if ce, ok := ast.Unparen(r).(*ast.CallExpr); ok {
+				calls = append(calls, ce)
+			} else if !computesNothing(r) {
+				return nil
+			}
+		}
+	case *ast.ExprStmt:
+		if ce, ok := ast.Unparen(s.X).(*ast.CallExpr); ok {
+			calls = append(calls, ce)
+		}
+	}
+	if len(calls) != 1 {
+		return nil
+	}
+	c := a.makeCall(a.infoAt(b.Pos()), calls[0], fn)
+	if c.known || len(c.own) != 1 || dynamicCall(&c) {
+		return nil
+	}
+	return c.own[0]
+}
+
+// computesNothing reports whether an expression makes no call and holds
+// no function literal: a constant, a variable, a literal of values.
+func computesNothing(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.CallExpr, *ast.FuncLit:
+			found = true
+		}
+		return !found
+	})
+	return !found
 }
 
 // enclosedIn reports whether inner is fn or a closure written inside it (a
