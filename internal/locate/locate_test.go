@@ -115,6 +115,8 @@ var fixtures = []string{
 	"pairlog",
 	"stepverdicts",
 	"indexread",
+	"readdworker",
+	"enqueuehelper",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
