@@ -117,6 +117,7 @@ var fixtures = []string{
 	"indexread",
 	"readdworker",
 	"enqueuehelper",
+	"phasefinalizer",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
