@@ -466,33 +466,6 @@ func (p *pass) atEntryTop(op finOp) bool {
 	return false
 }
 
-// finalizerCleanupRow cites the function the deletion branch runs.
-func finalizerCleanupRow(p *pass) Row {
-	if ops := p.finalizers(); ops.absent() {
-		// No finalizer, but the primary object's deletion branch may
-		// still run a function: that function is the cleanup.
-		if c := p.a.unguardedCleanup(p.reach, p.kind()); c != nil {
-			if c.unsettled != "" {
-				return Row{Sites: c.sites, None: "not settled: " + ops.noFinalizer + ", but " + c.unsettled}
-			}
-			return rowOf(c.sites, "")
-		}
-		return ops.none(ops.noFinalizer + "; no branch on DeletionTimestamp needs a cleanup")
-	}
-	c := p.cleanup()
-	if c.inline {
-		return Row{Sites: c.sites, None: "no cleanup function: " + c.sites[0].Note}
-	}
-	if c.unsettled != "" {
-		return Row{Sites: c.sites, None: "not settled: " + c.unsettled}
-	}
-	if len(c.sites) == 0 {
-		return noneAfter("no branch taken when DeletionTimestamp is set is reachable from the entry",
-			fmt.Sprintf("every if on DeletionTimestamp (!IsZero(), != nil, GetDeletionTimestamp() != nil, and their negations with an else) in the %d functions reachable from the entry", len(p.reach.Funcs())))
-	}
-	return rowOf(c.sites, "")
-}
-
 // finalizerRemoveRow cites the removals the cleanup reaches (every removal
 // when it reaches none).
 func finalizerRemoveRow(p *pass) Row {

@@ -286,6 +286,12 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		// its caller, whose use of the value is not read here.
 		return &cleanup{sites: []Site{ifSite}, unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, calls no function of the tree and removes no finalizer itself: what its caller does on deletion with the value it makes is not followed", ifSite.File, ifSite.Line)}, removing
 	}
+	if best == nil && !removing {
+		// The branch only leaves (if being deleted { return false }): it
+		// neither works nor removes the finalizer.
+		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree and removes no finalizer"
+		return &cleanup{sites: []Site{ifSite}, inline: true}, removing
+	}
 	if best == nil {
 		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree: the finalizer is dropped inline, with no cleanup function"
 		return &cleanup{sites: []Site{ifSite}, removes: inBranch, inline: true}, removing
@@ -414,4 +420,57 @@ func soleCall(blk *ast.BlockStmt) *ast.CallExpr {
 	}
 	c, _ := ast.Unparen(e).(*ast.CallExpr)
 	return c
+}
+
+// finalizerCleanupRow cites the function the deletion branch runs.
+func finalizerCleanupRow(p *pass) Row {
+	if ops := p.finalizers(); ops.absent() {
+		// No finalizer, but the primary object's deletion branch may
+		// still run a function: that function is the cleanup.
+		if c := p.a.unguardedCleanup(p.reach, p.kind()); c != nil {
+			if c.unsettled != "" {
+				return Row{Sites: c.sites, None: "not settled: " + ops.noFinalizer + ", but " + c.unsettled}
+			}
+			return rowOf(c.sites, "")
+		}
+		return ops.none(ops.noFinalizer + "; no branch on DeletionTimestamp needs a cleanup")
+	}
+	c := p.cleanup()
+	if c.inline && len(c.removes) == 0 {
+		if op, ok := p.removalElsewhere(c); ok {
+			// No deletion branch leads to the removal, made in a
+			// function of its own: the finalizer goes on a path
+			// DeletionTimestamp does not choose (a phase, a policy),
+			// and which function there is its cleanup is not told by
+			// the deletion.
+			s := p.a.site(op.pos)
+			return Row{Sites: c.sites, None: fmt.Sprintf("not settled: %s (%s:%d), and none leads to the removal of the finalizer at %s:%d (%s): the path to it is chosen by something else than DeletionTimestamp",
+				c.sites[0].Note, c.sites[0].File, c.sites[0].Line, s.File, s.Line, p.a.funcName(op.in))}
+		}
+	}
+	if c.inline {
+		return Row{Sites: c.sites, None: "no cleanup function: " + c.sites[0].Note}
+	}
+	if c.unsettled != "" {
+		return Row{Sites: c.sites, None: "not settled: " + c.unsettled}
+	}
+	if len(c.sites) == 0 {
+		return noneAfter("no branch taken when DeletionTimestamp is set is reachable from the entry",
+			fmt.Sprintf("every if on DeletionTimestamp (!IsZero(), != nil, GetDeletionTimestamp() != nil, and their negations with an else) in the %d functions reachable from the entry", len(p.reach.Funcs())))
+	}
+	return rowOf(c.sites, "")
+}
+
+// removalElsewhere is a removal of the finalizer made in a function other
+// than the entry and the one holding the deletion branch c cites (a
+// function the pass calls to do the work the finalizer holds the object
+// for, then let it go); ok is false when every removal is made in one of
+// those two, inline.
+func (p *pass) removalElsewhere(c *cleanup) (finOp, bool) {
+	for _, op := range p.finalizers().removes {
+		if op.in != p.f.entry && p.a.funcName(op.in) != c.sites[0].Func {
+			return op, true
+		}
+	}
+	return finOp{}, false
 }

@@ -53,6 +53,7 @@ const (
 var knowledge = map[string]Fact{
 	"(" + cr + "client.Reader).Get":             {Role: RoleRead, Key: 1, Obj: 2, Arg: -1},
 	"(" + cache + "Store).GetByKey":             {Role: RoleRead, Key: 0, Obj: -1, Arg: -1},
+	"(" + cache + "Indexer).ByIndex":            {Role: RoleRead, Key: 1, Obj: -1, Arg: -1},
 	"(" + cache + "GenericLister).Get":          {Role: RoleRead, Key: 0, Obj: -1, Arg: -1},
 	"(" + cache + "GenericNamespaceLister).Get": {Role: RoleRead, Key: 0, Obj: -1, Arg: -1},
 

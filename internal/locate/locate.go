@@ -352,7 +352,7 @@ func (p *pass) requeues() *requeues {
 	if p.requeueRes == nil {
 		switch p.f.style {
 		case StyleClientGo:
-			p.requeueRes = p.a.queueRequeues(p.f, p.reach, p.kind())
+			p.requeueRes = p.a.queueRequeues(p.f, p.reach, p.kind(), p.reread())
 		case StyleGenerated:
 			p.requeueRes = p.a.generatedRequeues(p.f)
 		default:

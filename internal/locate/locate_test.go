@@ -115,6 +115,10 @@ var fixtures = []string{
 	"pairlog",
 	"stepverdicts",
 	"driftidentity",
+	"indexread",
+	"readdworker",
+	"enqueuehelper",
+	"phasefinalizer",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

@@ -183,3 +183,15 @@ func TestWriteUnderObjectTestNotSettled(t *testing.T) {
 	}
 	t.Fatalf("no write at expose.go:46 in %+v", c.Writes)
 }
+
+// TestCleanupOffTheDeletionPath: a finalizer removed on a path that a
+// phase chooses, where the only test of the deletion leaves at once, has
+// no cleanup that the deletion tells: the row is not settled and names
+// the removal, never "dropped inline".
+func TestCleanupOffTheDeletionPath(t *testing.T) {
+	c := controllerNamed(t, "phasefinalizer", "ArchiveReconciler")
+	r := c.Rows[locate.RowFinalizerCleanup]
+	if !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "controller/archive.go:68") || strings.Contains(r.None, "inline") {
+		t.Errorf("finalizer-cleanup: %q, want not settled, naming the removal at archive.go:68", r.None)
+	}
+}

@@ -18,8 +18,10 @@ import (
 
 // queueRequeues answers the requeue rows of a client-go controller from its
 // worker: AddRateLimited on failure, AddAfter on success; the resync period
-// an event-driven one cites is that of the primary type's informers.
-func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.Named) *requeues {
+// an event-driven one cites is that of the primary type's informers. read
+// is the re-read of the object, whose hand-back to an enqueue helper puts
+// it back on the queue.
+func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.Named, read reread) *requeues {
 	out := &requeues{}
 	var fns []*ssa.Function
 	if f.worker != nil {
@@ -49,6 +51,10 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	var shape resultShape
 	// rateLimitedAt are the calls of rateLimited, in order.
 	var rateLimitedAt []rateLimitedCall
+	// readded are the worker's plain Adds of the key it took off the
+	// queue under a test of a failure, and everyPass those nothing guards
+	// (the key comes back at once on every pass, failed or not).
+	var readded, everyPass []Site
 	worker := map[*ssa.Function]bool{}
 	scan := func(fn *ssa.Function) {
 		info := a.infoAt(posOf(fn))
@@ -113,6 +119,27 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 				}
 				after = append(after, s)
 				timed = append(timed, &timedRequeue{in: fn, at: c.expr, duration: c.delay})
+			case RoleQueueAdd:
+				if !worker[fn] || !a.readdsDequeued(fn, c) {
+					continue // an enqueue of another key
+				}
+				s := a.site(c.expr.Lparen)
+				s.Class = ClassImmediate
+				g := guardNone
+				if info != nil {
+					g = a.requeueGuard(info, c.expr, kind, fn)
+				}
+				switch {
+				case g == guardError && f.handoff.IsValid() && fn == f.worker && c.expr.Pos() < f.handoff:
+					s.Note = "the worker's read of the object failed, before the work ran: the key is added back at once"
+					beforeWork = append(beforeWork, s)
+				case g == guardError:
+					s.Note = "a failure adds the key back at once: a plain Add, not rate-limited"
+					readded = append(readded, s)
+				case g == guardNone:
+					s.Note = "the worker adds the key back at once on every pass, whether the work failed or not"
+					everyPass = append(everyPass, s)
+				}
 			case RoleQueueForget:
 				forget = append(forget, a.site(c.expr.Lparen))
 				if !(fn == f.worker && c.expr.Pos() < f.handoff) {
@@ -136,6 +163,22 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	for _, fn := range reach.Funcs() {
 		if !worker[fn] {
 			scan(fn) // the worker itself is the entry of a worker that reads the object
+		}
+	}
+	for _, r := range a.objectReadds(f, reach, read) {
+		s := a.site(r.expr.Lparen)
+		s.Class = ClassImmediate
+		g := guardOther
+		if info := a.infoAt(posOf(r.in)); info != nil {
+			g = a.requeueGuard(info, r.expr, kind, r.in)
+		}
+		switch g {
+		case guardError:
+			s.Note = "a failure hands the object back to the enqueue helper: its key is added back at once, a plain Add, not rate-limited"
+			readded = append(readded, s)
+		case guardNone:
+			s.Note = "every pass hands the object back to the enqueue helper: its key is added back at once"
+			everyPass = append(everyPass, s)
 		}
 	}
 	// The delays the sync returns: its returns, classified as a
@@ -223,7 +266,14 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 			support = t.support
 		}
 	}
-	errRow := rowOf(slices.Concat(rateLimited, syncErrs, retries), "no AddRateLimited in the worker: a failed sync is only logged, so a failed key comes back only with the next event or resync")
+	errSites := slices.Concat(rateLimited, syncErrs, retries)
+	if len(readded) > 0 || len(everyPass) > 0 {
+		// The plain re-adds come after the rate-limited ones, before
+		// those of a failed read.
+		own := rateLimited[:len(rateLimited)-len(beforeWork)]
+		errSites = slices.Concat(own, readded, everyPass, beforeWork, syncErrs, retries)
+	}
+	errRow := rowOf(errSites, "no AddRateLimited in the worker: a failed sync is only logged, so a failed key comes back only with the next event or resync")
 	if len(rateLimited) == 0 && len(unreadOpts) > 0 {
 		errRow = none("not settled: " + strings.Join(unreadOpts, "; "))
 	}
@@ -252,6 +302,12 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 		after[0], after[best] = after[best], after[0]
 		out.success = timed[best]
 		out.onError, out.onSuccess = errRow, rowOf(append(after, support...), "")
+		return out
+	}
+	if len(everyPass) > 0 {
+		// No delay: the key is back at once, paced only by how fast the
+		// workers take keys.
+		out.onError, out.onSuccess = errRow, rowOf(slices.Clone(everyPass), "")
 		return out
 	}
 	if len(unsettledAt) > 0 {
@@ -483,72 +539,4 @@ func addByOptions(info *types.Info, opts ast.Expr) (Role, ast.Expr) {
 		return RoleQueueAddAfter, after
 	}
 	return RoleQueueAdd, nil
-}
-
-// queueCall is a call of a workqueue's AddRateLimited or Forget (forget).
-type queueCall struct {
-	in     *ssa.Function
-	pos    token.Pos
-	forget bool
-}
-
-// mainWorkFailure picks, among the AddRateLimited calls of a work that
-// requeues the key itself (a handler the worker hands the object to), the
-// one of its main work's failure, as the last failure return before the
-// success return is: in the first function holding a Forget after one,
-// the last before its last Forget (its success path's end). A call in a
-// closure of that function stands where the closure is made, one in a
-// helper it calls where it calls it (a branch moved out of it). It returns
-// the index of that call among the AddRateLimited calls, or -1.
-func (a *analysis) mainWorkFailure(calls []queueCall) int {
-	seen := map[*ssa.Function]bool{}
-	for _, f := range calls {
-		if !f.forget || seen[f.in] {
-			continue
-		}
-		top := f.in
-		seen[top] = true
-		var lastForget token.Pos
-		for _, c := range calls {
-			if c.forget && c.in == top {
-				lastForget = max(lastForget, c.pos)
-			}
-		}
-		best, bestAt := -1, token.NoPos
-		i := -1
-		for _, c := range calls {
-			if c.forget {
-				continue
-			}
-			i++
-			if at, ok := a.anchorIn(top, c.in, c.pos); ok && at < lastForget && at > bestAt {
-				best, bestAt = i, at
-			}
-		}
-		if best >= 0 {
-			return best
-		}
-	}
-	return -1
-}
-
-// anchorIn is where a call at pos in fn stands in top: there, when fn is
-// top; where the closure of top holding it is made; where top calls fn
-// (its last such call). ok is false when fn is none of these.
-func (a *analysis) anchorIn(top, fn *ssa.Function, pos token.Pos) (token.Pos, bool) {
-	if fn == top {
-		return pos, true
-	}
-	for f := fn; f.Parent() != nil; f = f.Parent() {
-		if f.Parent() == top {
-			return posOf(f), true
-		}
-	}
-	var at token.Pos
-	for _, e := range a.prog.CallsInto(fn) {
-		if e.Caller.Func == top && e.Site != nil && e.Site.Pos() > at {
-			at = e.Site.Pos()
-		}
-	}
-	return at, at.IsValid()
 }

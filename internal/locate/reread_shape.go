@@ -21,8 +21,9 @@ func (a *analysis) readShape(info *types.Info, c call) (ast.Expr, types.Type) {
 	}
 	if c.known && c.fact.Role == RoleRead {
 		if c.fact.Obj < 0 {
-			// A store's GetByKey hands back an interface{}: the object's
-			// type is the one its value is asserted to.
+			// A store's GetByKey hands back an interface{}, an indexer's
+			// ByIndex a list of them: the object's type is the one its
+			// value (an element of the list) is asserted to.
 			if t := a.assertedResult(c); t != nil {
 				return c.arg(c.fact.Key), t
 			}
@@ -129,11 +130,18 @@ func firstResult(c *ssa.Call) ssa.Value {
 }
 
 // assertedType is the object pointer type a value is asserted to, following
-// interface conversions, and calls of own functions depth deep.
+// interface conversions, the elements of a list, the variables it is merged
+// into, and calls of own functions depth deep.
 func (a *analysis) assertedType(v ssa.Value, depth int) types.Type {
-	if v == nil || v.Referrers() == nil {
+	return a.assertedTypeOnce(v, depth, map[ssa.Value]bool{})
+}
+
+// assertedTypeOnce is assertedType, following each value once.
+func (a *analysis) assertedTypeOnce(v ssa.Value, depth int, seen map[ssa.Value]bool) types.Type {
+	if v == nil || v.Referrers() == nil || seen[v] {
 		return nil
 	}
+	seen[v] = true
 	for _, r := range *v.Referrers() {
 		switch r := r.(type) {
 		case *ssa.TypeAssert:
@@ -141,8 +149,25 @@ func (a *analysis) assertedType(v ssa.Value, depth int) types.Type {
 				return r.AssertedType
 			}
 		case *ssa.ChangeInterface:
-			if t := a.assertedType(r, depth); t != nil {
+			if t := a.assertedTypeOnce(r, depth, seen); t != nil {
 				return t
+			}
+		case *ssa.Phi:
+			// Held in a variable that another branch sets too.
+			if t := a.assertedTypeOnce(r, depth, seen); t != nil {
+				return t
+			}
+		case *ssa.IndexAddr:
+			// An element of the list read (objs[0], a range over it).
+			if r.X != v {
+				continue
+			}
+			for _, load := range *r.Referrers() {
+				if u, ok := load.(*ssa.UnOp); ok && u.Op == token.MUL {
+					if t := a.assertedTypeOnce(u, depth, seen); t != nil {
+						return t
+					}
+				}
 			}
 		case *ssa.Return:
 			// Returned by a function literal (a read wrapped in a
@@ -156,7 +181,7 @@ func (a *analysis) assertedType(v ssa.Value, depth int) types.Type {
 					continue
 				}
 				for _, call := range closureCalls(r.Parent()) {
-					if t := a.assertedType(resultAt(call, i), depth-1); t != nil {
+					if t := a.assertedTypeOnce(resultAt(call, i), depth-1, seen); t != nil {
 						return t
 					}
 				}
@@ -168,7 +193,7 @@ func (a *analysis) assertedType(v ssa.Value, depth int) types.Type {
 			}
 			for i, arg := range r.Call.Args {
 				if arg == v && i < len(callee.Params) {
-					if t := a.assertedType(callee.Params[i], depth-1); t != nil {
+					if t := a.assertedTypeOnce(callee.Params[i], depth-1, seen); t != nil {
 						return t
 					}
 				}

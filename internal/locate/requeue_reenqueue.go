@@ -1,0 +1,275 @@
+package locate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+)
+
+// A sync that puts its own object back on the queue calls the tree's
+// enqueue helper (the one its event handlers call) with the object it
+// re-read by the key: the helper computes the object's key and adds it to
+// the worker's queue with a plain Add. That call brings the key back at
+// once, as the worker's own re-add of the key does (requeue_readd.go).
+
+// objectReadd is a call on the reconcile path handing the re-read object
+// to a helper that adds its key back to the worker's queue.
+type objectReadd struct {
+	in   *ssa.Function
+	expr *ast.CallExpr
+}
+
+// objectReadds finds the calls, in the functions reached from the entry,
+// that hand the object re-read by the key (or a value held from it) to an
+// own function whose plain Add to the worker's queue adds a key computed
+// from that parameter.
+func (a *analysis) objectReadds(f *found, reach *callgraph.Reach, read reread) []objectReadd {
+	queue := a.workerQueue(f)
+	if queue == nil || read.fn == nil || !read.pos.IsValid() {
+		return nil
+	}
+	adders := map[*ssa.Function]map[int]bool{}
+	for _, fn := range reach.Funcs() {
+		if ps := a.keyAddingParams(fn, queue); len(ps) > 0 {
+			adders[fn] = ps
+		}
+	}
+	if len(adders) == 0 {
+		return nil
+	}
+	objs := a.objectVars(reach, read)
+	var out []objectReadd
+	for _, fn := range reach.Funcs() {
+		vars := objs[fn]
+		info := a.infoAt(posOf(fn))
+		if len(vars) == 0 || info == nil {
+			continue
+		}
+		for _, c := range a.callsIn(fn) {
+			callee := a.oneFunc(c)
+			if callee == nil || adders[callee] == nil {
+				continue
+			}
+			for i := range adders[callee] {
+				if arg := c.arg(i); arg != nil && sameObject(info, arg, vars) {
+					out = append(out, objectReadd{fn, c.expr})
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// workerQueue is the field holding the queue the worker takes keys from.
+func (a *analysis) workerQueue(f *found) *types.Var {
+	if f.worker == nil {
+		return nil
+	}
+	for _, fn := range withClosures(f.worker) {
+		info := a.infoAt(posOf(fn))
+		for _, c := range a.callsIn(fn) {
+			if c.known && c.fact.Role == RoleQueueGet && info != nil {
+				return receiverField(info, c.expr)
+			}
+		}
+	}
+	return nil
+}
+
+// receiverField is the struct field a method call's receiver is read
+// from (c.queue.Get(): queue), or nil.
+func receiverField(info *types.Info, e *ast.CallExpr) *types.Var {
+	sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	recv, ok := ast.Unparen(sel.X).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if s := info.Selections[recv]; s != nil && s.Kind() == types.FieldVal {
+		v, _ := s.Obj().(*types.Var)
+		return v
+	}
+	return nil
+}
+
+// keyAddingParams are the parameters of fn (by argument index, the
+// receiver left out) from which the key of a plain Add to queue is
+// computed.
+func (a *analysis) keyAddingParams(fn *ssa.Function, queue *types.Var) map[int]bool {
+	b := body(fn)
+	info := a.infoAt(posOf(fn))
+	if b == nil || info == nil {
+		return nil
+	}
+	var keys []ast.Expr
+	for _, c := range a.callsIn(fn) {
+		if c.known && c.fact.Role == RoleQueueAdd && c.in == fn && receiverField(info, c.expr) == queue {
+			if k := c.arg(c.fact.Key); k != nil {
+				keys = append(keys, k)
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	out := map[int]bool{}
+	for i, p := range namedParams(info, fn) {
+		if p == nil {
+			continue
+		}
+		vars := map[*types.Var]bool{p: true}
+		taint(info, b, vars)
+		for _, k := range keys {
+			if mentions(info, k, vars) {
+				out[i] = true
+			}
+		}
+	}
+	return out
+}
+
+// namedParams are the variables of fn's parameters, in order (nil for
+// an unnamed one), the receiver left out.
+func namedParams(info *types.Info, fn *ssa.Function) []*types.Var {
+	var ft *ast.FuncType
+	switch s := fn.Syntax().(type) {
+	case *ast.FuncDecl:
+		ft = s.Type
+	case *ast.FuncLit:
+		ft = s.Type
+	default:
+		return nil
+	}
+	var out []*types.Var
+	for _, field := range ft.Params.List {
+		if len(field.Names) == 0 {
+			out = append(out, nil)
+		}
+		for _, id := range field.Names {
+			v, _ := info.Defs[id].(*types.Var)
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// objectVars are, for each function reached from the entry, the
+// variables holding the object the re-read returned: those it is assigned
+// to, the parameters a reached caller hands it, and its copies; a closure
+// sees its creator's.
+func (a *analysis) objectVars(reach *callgraph.Reach, read reread) map[*ssa.Function]map[*types.Var]bool {
+	out := map[*ssa.Function]map[*types.Var]bool{}
+	info := a.infoAt(posOf(read.fn))
+	b := body(read.fn)
+	if info == nil || b == nil {
+		return out
+	}
+	for _, c := range a.callsIn(read.fn) {
+		if c.expr.Lparen == read.pos {
+			vars := map[*types.Var]bool{}
+			assignedFrom(info, b, c.expr, true, vars)
+			copiesOf(info, b, vars)
+			out[read.fn] = vars
+		}
+	}
+	for grown := true; grown; {
+		grown = false
+		for _, fn := range reach.Funcs() {
+			fi := a.infoAt(posOf(fn))
+			fb := body(fn)
+			if fi == nil || fb == nil {
+				continue
+			}
+			vars := out[fn]
+			if vars == nil {
+				vars = map[*types.Var]bool{}
+			}
+			n := len(vars)
+			if p := fn.Parent(); p != nil {
+				for v := range out[p] {
+					vars[v] = true
+				}
+			}
+			for _, e := range a.prog.CallsInto(fn) {
+				caller := e.Caller.Func
+				if caller == fn || !reach.Has(caller) || e.Site == nil || len(out[caller]) == 0 {
+					continue
+				}
+				ci := a.infoAt(posOf(caller))
+				for _, c := range a.callsIn(caller) {
+					if c.expr.Lparen != e.Site.Pos() || ci == nil {
+						continue
+					}
+					for i, p := range namedParams(fi, fn) {
+						if arg := c.arg(i); p != nil && arg != nil && sameObject(ci, arg, out[caller]) {
+							vars[p] = true
+						}
+					}
+				}
+			}
+			copiesOf(fi, fb, vars)
+			if len(vars) > n {
+				out[fn] = vars
+				grown = true
+			}
+		}
+	}
+	return out
+}
+
+// copiesOf grows vars with the variables of body assigned the object one
+// of them holds (sameObject), until nothing changes.
+func copiesOf(info *types.Info, body ast.Node, vars map[*types.Var]bool) {
+	for changed := true; changed; {
+		changed = false
+		ast.Inspect(body, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != len(as.Rhs) {
+				return true
+			}
+			for i, rhs := range as.Rhs {
+				id, ok := ast.Unparen(as.Lhs[i]).(*ast.Ident)
+				if !ok || !sameObject(info, rhs, vars) {
+					continue
+				}
+				if v, ok := info.ObjectOf(id).(*types.Var); ok && !vars[v] {
+					vars[v] = true
+					changed = true
+				}
+			}
+			return true
+		})
+	}
+}
+
+// sameObject reports whether e is the object a variable of vars holds:
+// the variable, its address or what it points to, a type assertion of it,
+// or a copy made by one of its methods (no arguments, a result of its own
+// type), not a value read from it nor another object found with it.
+func sameObject(info *types.Info, e ast.Expr, vars map[*types.Var]bool) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		v, ok := info.Uses[e].(*types.Var)
+		return ok && vars[v]
+	case *ast.UnaryExpr:
+		return e.Op == token.AND && sameObject(info, e.X, vars)
+	case *ast.StarExpr:
+		return sameObject(info, e.X, vars)
+	case *ast.TypeAssertExpr:
+		return sameObject(info, e.X, vars)
+	case *ast.CallExpr:
+		sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
+		if !ok || len(e.Args) > 0 || info.Selections[sel] == nil || !sameObject(info, sel.X, vars) {
+			return false
+		}
+		return types.Identical(info.TypeOf(e), info.TypeOf(sel.X))
+	}
+	return false
+}
