@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -158,6 +159,10 @@ func (t *tracer) index(info *types.Info, x *ast.IndexExpr) {
 			return
 		}
 	}
+	if readsAnnotations(info, x.X) {
+		t.add(site, StepComputed, fmt.Sprintf("read from the object's annotations under %s: metadata, not a field of the spec; the trace ends", types.ExprString(x.Index)))
+		return
+	}
 	t.add(site, StepComputed, "not settled: an element of a map, not followed; the trace ends")
 }
 
@@ -172,7 +177,7 @@ func (t *tracer) callResult(fn *ssa.Function, info *types.Info, x *ast.CallExpr,
 	c := t.a.makeCall(info, x, fn)
 	c.own = t.ofKind(c.own)
 	switch {
-	case c.known && c.fact.Role == RoleJitter && index == 0:
+	case c.known && (c.fact.Role == RoleJitter || c.fact.Role == RoleJitterResult) && index == 0:
 		s := t.a.objSite(c.fn).Site
 		s.Func = cite.ObjectName(c.fn)
 		t.add(s, StepJitter, c.fact.Summary)
@@ -476,6 +481,19 @@ func (t *tracer) variable(fn *ssa.Function, info *types.Info, v *types.Var, at a
 		}
 		t.add(t.a.site(at.Pos()).Site, StepComputed, "not settled: a parameter or a value computed elsewhere, whose callers were not found; the trace ends")
 		return
+	}
+	if stored := storedIntervals(info, b, v, at); len(stored) > 0 {
+		// A result variable whose interval is stored after it is made
+		// (result.RequeueAfter = d): the stores, and the values that
+		// set one themselves.
+		values = slices.DeleteFunc(append(stored, values...), func(e ast.Expr) bool {
+			lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+			if !ok {
+				return false
+			}
+			_, after := resultFields(info, lit)
+			return after == nil
+		})
 	}
 	for _, v := range values {
 		t.expr(fn, v)
