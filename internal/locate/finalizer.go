@@ -363,6 +363,9 @@ func finalizerConstRow(p *pass) Row {
 				s := p.a.objSite(v)
 				s.Name = val
 				s.Note = "a package-level variable the tree never writes after its constant initialiser"
+				if p.a.fixedVarValues()[v].formatted {
+					s.Note = "a package-level variable the tree never writes after its initialiser, which formats constants"
+				}
 				sites = append(sites, s)
 			}
 			continue

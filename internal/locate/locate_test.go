@@ -116,6 +116,7 @@ var fixtures = []string{
 	"stepverdicts",
 	"fluxjitter",
 	"finshortcut",
+	"fmtfinalizer",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
