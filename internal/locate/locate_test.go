@@ -117,6 +117,7 @@ var fixtures = []string{
 	"fluxjitter",
 	"finshortcut",
 	"fmtfinalizer",
+	"ssaidle",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

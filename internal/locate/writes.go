@@ -56,8 +56,10 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 		}
 		w.Partial = wc.partial
 		// A create-or-update writes only when the mutated live object
-		// differs from what it read: never on a pass of an unchanged one.
-		idleWhenEqual := c.known && (c.fact.Verb == verbCreateOrUpdate || c.fact.Verb == verbCreateOrPatch)
+		// differs from what it read, and a library's apply that compares
+		// each object with the live one first (its drift knowledge) only
+		// what differs: never on a pass of an unchanged one.
+		idleWhenEqual := c.known && (c.fact.Verb == verbCreateOrUpdate || c.fact.Verb == verbCreateOrPatch || c.fact.Drift != nil)
 		w.Always = !wc.partial && !idleWhenEqual && a.always(fn, c.expr.Lparen, alwaysVia, normal, taken, passView{})
 		if !w.Always && !wc.partial && !idleWhenEqual {
 			// Made on every pass if a call that may run one of several
