@@ -115,8 +115,9 @@ var fixtures = []string{
 	"pairlog",
 	"stepverdicts",
 	"fluxjitter",
-	"finshortcut",
 	"fmtfinalizer",
+	"finshortcut",
+	"foundwrite",
 	"ssaidle",
 }
 
