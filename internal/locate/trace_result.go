@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
 
@@ -86,4 +87,26 @@ func storedIntervals(info *types.Info, b *ast.BlockStmt, v *types.Var, at ast.No
 		return true
 	})
 	return out
+}
+
+// index traces a value read from a map: a config map's data under a
+// constant key is a setting of the controller's configuration, and the
+// trace ends there naming the key; another map's element is not followed.
+func (t *tracer) index(info *types.Info, x *ast.IndexExpr) {
+	site := t.a.site(x.Pos()).Site
+	if sel, ok := ast.Unparen(x.X).(*ast.SelectorExpr); ok {
+		if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal && fieldKey(s.Obj().(*types.Var), s.Recv()) == configMapData {
+			if key, ok := stringValue(info, x.Index); ok {
+				t.add(site, StepComputed, fmt.Sprintf("read from the key %q of a config map's data: a setting of the controller's configuration, not of the object; the trace ends", key))
+				return
+			}
+			t.add(site, StepComputed, "not settled: read from a config map's data under a key not followed to a constant; the trace ends")
+			return
+		}
+	}
+	if readsAnnotations(info, x.X) {
+		t.add(site, StepComputed, fmt.Sprintf("read from the object's annotations under %s: metadata, not a field of the spec; the trace ends", types.ExprString(x.Index)))
+		return
+	}
+	t.add(site, StepComputed, "not settled: an element of a map, not followed; the trace ends")
 }
