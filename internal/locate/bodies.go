@@ -60,6 +60,8 @@ func paramsOf(fn *types.Func) []*types.Var {
 // qualified name, and its type information.
 type depPackage struct {
 	funcs map[string]*flowBody
+	// inits are the package-level variables' initialisers, by name.
+	inits map[string]ast.Expr
 	// aliases are the package's variables initialised to a function of
 	// another package (var CreateOrUpdate = controllerutil.CreateOrUpdate),
 	// by name.
@@ -128,11 +130,12 @@ func (a *analysis) depPackage(path string) *depPackage {
 		Error: func(error) {},
 	}
 	_, err := conf.Check(path, a.tree.Fset, files, info)
-	dp := &depPackage{funcs: map[string]*flowBody{}, aliases: map[string]*types.Func{}}
+	dp := &depPackage{funcs: map[string]*flowBody{}, inits: map[string]ast.Expr{}, aliases: map[string]*types.Func{}}
 	for _, f := range files {
 		for _, d := range f.Decls {
 			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
 				aliasesIn(info, gd, dp.aliases)
+				initsIn(gd, dp.inits)
 			}
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
@@ -164,6 +167,17 @@ func aliasesIn(info *types.Info, gd *ast.GenDecl, out map[string]*types.Func) {
 			}
 			if fn, ok := info.Uses[sel.Sel].(*types.Func); ok {
 				out[name.Name] = fn
+			}
+		}
+	}
+}
+
+// initsIn records the initialisers of a declaration's variables.
+func initsIn(gd *ast.GenDecl, out map[string]ast.Expr) {
+	for _, spec := range gd.Specs {
+		if vs, ok := spec.(*ast.ValueSpec); ok && len(vs.Names) == len(vs.Values) {
+			for i, name := range vs.Names {
+				out[name.Name] = vs.Values[i]
 			}
 		}
 	}

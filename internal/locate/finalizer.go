@@ -363,6 +363,9 @@ func finalizerConstRow(p *pass) Row {
 				s := p.a.objSite(v)
 				s.Name = val
 				s.Note = "a package-level variable the tree never writes after its constant initialiser"
+				if p.a.fixedVarValues()[v].formatted {
+					s.Note = "a package-level variable the tree never writes after its initialiser, which formats constants"
+				}
 				sites = append(sites, s)
 			}
 			continue
@@ -464,36 +467,6 @@ func (p *pass) atEntryTop(op finOp) bool {
 		}
 	}
 	return false
-}
-
-// finalizerRemoveRow cites the removals the cleanup reaches (every removal
-// when it reaches none).
-func finalizerRemoveRow(p *pass) Row {
-	ops := p.finalizers()
-	if ops.absent() {
-		return ops.none(ops.noFinalizer)
-	}
-	c := p.cleanup()
-	removes := c.removes
-	if len(removes) == 0 {
-		removes = ops.removes
-	}
-	var sites []Site
-	for _, op := range removes {
-		sites = append(sites, p.a.site(op.pos))
-	}
-	if len(sites) == 0 {
-		return ops.none("nothing reachable from the entry removes the finalizer")
-	}
-	if len(ops.adds) == 0 && !slices.ContainsFunc(removes, func(op finOp) bool { return !op.whole }) && !(c.deleting && len(c.removes) > 0) {
-		// Only lists set whole, and no addition anywhere: a list the
-		// flow does not follow may as well be the one that adds. Not
-		// on a branch taken only while the object is being deleted,
-		// where the API server adds no new finalizer: a list set whole
-		// there keeps or drops them.
-		return none(fmt.Sprintf("not settled: the finalizers are set whole at %s:%d to a list in which ctrlcmp finds no new finalizer, and no addition is found: whether that list adds or removes one is not followed", sites[0].File, sites[0].Line))
-	}
-	return rowOf(sites, "")
 }
 
 // localInit returns the one value a local variable of fn (or of the

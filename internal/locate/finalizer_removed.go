@@ -1,10 +1,91 @@
 package locate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
+
+// finalizerRemoveRow cites the removals the cleanup reaches (every removal
+// when it reaches none), the one on its function's main path first.
+func finalizerRemoveRow(p *pass) Row {
+	ops := p.finalizers()
+	if ops.absent() {
+		return ops.none(ops.noFinalizer)
+	}
+	c := p.cleanup()
+	removes := c.removes
+	if len(removes) == 0 {
+		removes = ops.removes
+	}
+	var sites []Site
+	for _, op := range mainPathFirst(removes) {
+		sites = append(sites, p.a.site(op.pos))
+	}
+	if len(sites) == 0 {
+		return ops.none("nothing reachable from the entry removes the finalizer")
+	}
+	if len(ops.adds) == 0 && !slices.ContainsFunc(removes, func(op finOp) bool { return !op.whole }) && !(c.deleting && len(c.removes) > 0) {
+		// Only lists set whole, and no addition anywhere: a list the
+		// flow does not follow may as well be the one that adds. Not
+		// on a branch taken only while the object is being deleted,
+		// where the API server adds no new finalizer: a list set whole
+		// there keeps or drops them.
+		return none(fmt.Sprintf("not settled: the finalizers are set whole at %s:%d to a list in which ctrlcmp finds no new finalizer, and no addition is found: whether that list adds or removes one is not followed", sites[0].File, sites[0].Line))
+	}
+	return rowOf(sites, "")
+}
+
+// mainPathFirst puts first, when the first removal is a shortcut (in a
+// branch that returns at once: nothing to clean up, remove and return),
+// the first removal of the same function that is not one: the removal
+// made after the cleanup's work. The order is kept otherwise.
+func mainPathFirst(removes []finOp) []finOp {
+	if len(removes) < 2 || !returnsAtOnce(removes[0]) {
+		return removes
+	}
+	for i, op := range removes[1:] {
+		if op.in == removes[0].in && !returnsAtOnce(op) {
+			out := append([]finOp{op}, removes[:i+1]...)
+			return append(out, removes[i+2:]...)
+		}
+	}
+	return removes
+}
+
+// returnsAtOnce reports whether a finalizer operation is made in a branch
+// of its function (an if's or else's block) whose last statement returns.
+func returnsAtOnce(op finOp) bool {
+	if op.in == nil {
+		return false
+	}
+	b := body(op.in)
+	if b == nil {
+		return false
+	}
+	var inner *ast.BlockStmt
+	ast.Inspect(b, func(n ast.Node) bool {
+		if n == nil || n.Pos() > op.pos || op.pos >= n.End() {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BlockStmt:
+			if x != b {
+				inner = x
+			}
+		}
+		return true
+	})
+	if inner == nil || len(inner.List) == 0 {
+		return false
+	}
+	_, ret := inner.List[len(inner.List)-1].(*ast.ReturnStmt)
+	return ret
+}
 
 // removedValue is the finalizer an assignment of a whole finalizer list
 // removes when it drops the element at a loop's index from the list the

@@ -39,6 +39,9 @@ func (a *analysis) fixedString(info *types.Info, e ast.Expr) (string, *types.Var
 type fixedInit struct {
 	value constant.Value
 	expr  ast.Expr
+	// formatted says the initialiser formats constants (fmt.Sprintf of
+	// constants), not a constant expression itself.
+	formatted bool
 }
 
 // fixedVarValues indexes, on first use, the tree's package-level variables
@@ -50,6 +53,7 @@ func (a *analysis) fixedVarValues() map[*types.Var]fixedInit {
 		return a.fixedVars
 	}
 	a.fixedVars = map[*types.Var]fixedInit{}
+	var computed []varInit
 	for _, f := range a.files {
 		for _, d := range f.file.Decls {
 			gd, ok := d.(*ast.GenDecl)
@@ -64,28 +68,42 @@ func (a *analysis) fixedVarValues() map[*types.Var]fixedInit {
 				for i, name := range vs.Names {
 					v, isVar := f.info.Defs[name].(*types.Var)
 					tv := f.info.Types[vs.Values[i]]
-					if isVar && tv.Value != nil {
-						a.fixedVars[v] = fixedInit{tv.Value, vs.Values[i]}
+					switch {
+					case isVar && tv.Value != nil:
+						a.fixedVars[v] = fixedInit{value: tv.Value, expr: vs.Values[i]}
+					case isVar:
+						computed = append(computed, varInit{v, vs.Values[i], f.info})
 					}
 				}
 			}
 		}
 	}
+	written := map[*types.Var]bool{}
 	for _, f := range a.files {
-		written := func(e ast.Expr) {
-			var id *ast.Ident
-			switch x := ast.Unparen(e).(type) {
-			case *ast.Ident:
-				id = x
-			case *ast.SelectorExpr:
-				id = x.Sel
+		eachWrite(f.file, func(e ast.Expr, _ *ast.UnaryExpr) {
+			// x = …, and x.f = … writes x too.
+			for e != nil {
+				switch x := ast.Unparen(e).(type) {
+				case *ast.Ident:
+					if v, ok := f.info.Uses[x].(*types.Var); ok {
+						written[v] = true
+					}
+					e = nil
+				case *ast.SelectorExpr:
+					if v, ok := f.info.Uses[x.Sel].(*types.Var); ok {
+						written[v] = true
+					}
+					e = x.X
+				default:
+					e = nil
+				}
 			}
-			if v, ok := f.info.Uses[id].(*types.Var); id != nil && ok {
-				delete(a.fixedVars, v)
-			}
-		}
-		eachWrite(f.file, func(e ast.Expr, _ *ast.UnaryExpr) { written(e) })
+		})
 	}
+	for v := range written {
+		delete(a.fixedVars, v)
+	}
+	a.foldFormatted(computed, written)
 	return a.fixedVars
 }
 

@@ -25,6 +25,11 @@ func (q *query) results(b *flowBody, ce *ast.CallExpr, index int, path []string,
 		// not every implementation's copy.
 		return q.values(b, recv, path, depth+1)
 	}
+	if arg := jitteredResult(q.fl.a, b.info, ce); arg != nil && index == 0 {
+		// A library's jitter of a result: the result it is handed, its
+		// interval jittered.
+		return q.values(b, arg, path, depth+1)
+	}
 	callees := q.fl.callees(b, ce)
 	if len(callees) == 0 {
 		return []flowVal{{b: b, e: ce, param: -1, end: ce.Lparen, why: "the result of a call that is not followed"}}
@@ -250,6 +255,16 @@ func (a *analysis) callArgs(info *types.Info, e *ast.CallExpr, callee *flowBody)
 		return e.Args
 	}
 	return nil
+}
+
+// jitteredResult is the result a call of a library's jitter of a
+// reconcile result hands back (its argument), or nil.
+func jitteredResult(a *analysis, info *types.Info, ce *ast.CallExpr) ast.Expr {
+	c := a.makeCall(info, ce, nil)
+	if !c.known || c.fact.Role != RoleJitterResult || c.fact.Arg >= len(ce.Args) {
+		return nil
+	}
+	return ce.Args[c.fact.Arg]
 }
 
 // copiedReceiver is the receiver of a call of an interface method that the

@@ -87,6 +87,7 @@ func (p *pass) managedConditions() Row {
 			}
 		}
 	}
+	depLost := p.depKindMarks(add)
 	if len(out) == 0 {
 		if len(handedLost) > 0 {
 			return none("not settled: the status is handed to a dependency that may mark conditions on it, at " + listSites(handedLost))
@@ -94,8 +95,8 @@ func (p *pass) managedConditions() Row {
 		if len(lost) > 0 {
 			return none("not settled: a condition is set through a condition set at " + listSites(lost) + ", with a type that could not be followed to a constant")
 		}
-		if at := p.depKindMethod(); at != "" {
-			return none("not settled: the kind's methods are declared in a dependency, whose bodies are not read for condition sets; the reconcile path calls one at " + at)
+		if len(depLost) > 0 {
+			return none("not settled: the kind's methods are declared in a dependency, whose bodies were not read whole for condition sets; the reconcile path calls them at " + listSites(depLost))
 		}
 		return noneAfter("no status condition is set through a condition set on the reconcile path",
 			"the condition managers' Mark… and InitializeConditions calls in every function reachable from the generated Reconcile")
@@ -107,43 +108,11 @@ func (p *pass) managedConditions() Row {
 		out[0].Note = "not settled beyond these: a condition is also set at " + listSites(lost) + ", with a type that could not be followed to a constant"
 	} else if len(handedLost) > 0 {
 		out[0].Note = "not settled beyond these: the status is handed to a dependency that may mark conditions on it, at " + listSites(handedLost)
-	} else if at := p.depKindMethod(); at != "" {
+	} else if len(depLost) > 0 {
 		// The kind's Mark… methods, in a dependency, may set others.
-		out[0].Note = "not settled beyond these: the kind's methods are declared in a dependency, whose bodies are not read for condition sets; the reconcile path calls one at " + at
+		out[0].Note = "not settled beyond these: the kind's methods are declared in a dependency, whose bodies were not read whole for condition sets; the reconcile path calls them at " + listSites(depLost)
 	}
 	return Row{Sites: out}
-}
-
-// depKindMethod returns where the reconcile path first calls a method of a
-// type declared with the primary type, when that is in a dependency (the
-// kind's Mark… methods are then out of sight), or "".
-func (p *pass) depKindMethod() string {
-	kind := p.kind()
-	if kind == nil || kind.Obj().Pkg() == nil {
-		return ""
-	}
-	if _, own := p.a.fileAt(kind.Obj().Pos()); own {
-		return ""
-	}
-	// A call the hand-written code makes (a Mark… method) rather than one
-	// of the generated reconciler's (its DeepCopy), when there is one.
-	first := ""
-	for _, fn := range p.reach.Funcs() {
-		for _, c := range p.a.callsIn(fn) {
-			if c.fn == nil || c.fn.Pkg() != kind.Obj().Pkg() || c.fn.Type().(*types.Signature).Recv() == nil {
-				continue
-			}
-			s := p.a.site(c.expr.Lparen)
-			at := fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func)
-			if !p.a.generatedAt(c.expr.Pos()) {
-				return at
-			}
-			if first == "" {
-				first = at
-			}
-		}
-	}
-	return first
 }
 
 // statusNeverWritten is, for a generated reconciler handed this

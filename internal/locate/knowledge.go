@@ -89,6 +89,8 @@ var knowledge = map[string]Fact{
 	cr + "reconcile.TerminalError": {Role: RoleTerminalError, Obj: -1, Key: -1, Arg: 0},
 	"github.com/fluxcd/pkg/runtime/jitter.JitteredIntervalDuration": {Role: RoleJitter, Obj: -1, Key: -1, Arg: 0,
 		Summary: "adds a random jitter to the duration, as configured by jitter.SetGlobalIntervalJitter (Flux's --interval-jitter-percentage flag, 5% by default)"},
+	"github.com/fluxcd/pkg/runtime/jitter.JitteredRequeueInterval": {Role: RoleJitterResult, Obj: -1, Key: -1, Arg: 0,
+		Summary: "hands the result back, a random jitter added to its RequeueAfter when that is positive, as configured by jitter.SetGlobalIntervalJitter (Flux's --interval-jitter-percentage flag, 5% by default)"},
 
 	"(" + cr + "client.Writer).Create":                {Role: RoleWrite, Verb: verbCreate, Obj: 1, Key: -1, Arg: -1},
 	"(" + cr + "client.Writer).Update":                {Role: RoleWrite, Verb: verbUpdate, Obj: 1, Key: -1, Arg: -1},

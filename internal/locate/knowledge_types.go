@@ -28,6 +28,7 @@ const (
 	RoleRegisterComplete         // registers the reconciler: Arg is the reconciler
 	RoleInformerFactory          // creates an informer factory: Arg is the resync period
 	RoleJitter                   // wraps a duration in jitter: Arg is the duration
+	RoleJitterResult             // hands back the reconcile result Arg, a jitter added to its RequeueAfter
 	RoleDeletionTimestamp        // returns the object's deletion timestamp
 	RoleOwnerRef                 // makes an owner reference, so garbage collection removes the child: Obj is the owner
 	RoleWrite                    // writes to the API server: Verb, Obj is the object written

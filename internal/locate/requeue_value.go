@@ -82,6 +82,17 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 			return resultValue{opaque: res}, false
 		}
 		requeue, after := shape.fields(v.b.info, v.e)
+		if after == nil && v.b != b {
+			// A helper's result variable made from the literal, its
+			// fields stored into later (result.RequeueAfter = d).
+			var stored resultValue
+			if lv := literalVar(v.b, v.e); lv != nil && a.varStores(v.b, lv, kind, shape, &stored) && stored.after != nil {
+				out.requeue = out.requeue || stored.requeue
+				out.guard = max(out.guard, stored.guard)
+				out.after, out.interval = res, stored.interval
+				continue
+			}
+		}
 		out.requeue = out.requeue || requeue
 		if after == nil || out.after != nil {
 			continue
@@ -127,7 +138,11 @@ func (a *analysis) resultStores(b *flowBody, e ast.Expr, kind *types.Named, shap
 	if !ok || b == nil {
 		return false
 	}
-	v := varOf(b.info, id)
+	return a.varStores(b, varOf(b.info, id), kind, shape, out)
+}
+
+// varStores is resultStores for the local variable v of body b.
+func (a *analysis) varStores(b *flowBody, v *types.Var, kind *types.Named, shape resultShape, out *resultValue) bool {
 	if v == nil || b.paramIndex(v) >= 0 || typeKey(v.Type()) != shape.typ || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
 		return false
 	}
@@ -151,6 +166,19 @@ func (a *analysis) resultStores(b *flowBody, e ast.Expr, kind *types.Named, shap
 		}
 	}
 	return true
+}
+
+// literalVar is the local variable of body b that the literal e is
+// assigned to (result := ctrl.Result{}), or nil.
+func literalVar(b *flowBody, e ast.Expr) *types.Var {
+	for v, defs := range b.local().defs {
+		for _, d := range defs {
+			if d.expr == e {
+				return v
+			}
+		}
+	}
+	return nil
 }
 
 // funcName names a function as a citation does, or a function literal by

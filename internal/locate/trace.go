@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -143,24 +144,6 @@ func (t *tracer) expr(fn *ssa.Function, e ast.Expr) {
 	}
 }
 
-// index traces a value read from a map: a config map's data under a
-// constant key is a setting of the controller's configuration, and the
-// trace ends there naming the key; another map's element is not followed.
-func (t *tracer) index(info *types.Info, x *ast.IndexExpr) {
-	site := t.a.site(x.Pos()).Site
-	if sel, ok := ast.Unparen(x.X).(*ast.SelectorExpr); ok {
-		if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal && fieldKey(s.Obj().(*types.Var), s.Recv()) == configMapData {
-			if key, ok := stringValue(info, x.Index); ok {
-				t.add(site, StepComputed, fmt.Sprintf("read from the key %q of a config map's data: a setting of the controller's configuration, not of the object; the trace ends", key))
-				return
-			}
-			t.add(site, StepComputed, "not settled: read from a config map's data under a key not followed to a constant; the trace ends")
-			return
-		}
-	}
-	t.add(site, StepComputed, "not settled: an element of a map, not followed; the trace ends")
-}
-
 func (t *tracer) call(fn *ssa.Function, info *types.Info, x *ast.CallExpr) {
 	t.callResult(fn, info, x, 0)
 }
@@ -172,7 +155,7 @@ func (t *tracer) callResult(fn *ssa.Function, info *types.Info, x *ast.CallExpr,
 	c := t.a.makeCall(info, x, fn)
 	c.own = t.ofKind(c.own)
 	switch {
-	case c.known && c.fact.Role == RoleJitter && index == 0:
+	case c.known && (c.fact.Role == RoleJitter || c.fact.Role == RoleJitterResult) && index == 0:
 		s := t.a.objSite(c.fn).Site
 		s.Func = cite.ObjectName(c.fn)
 		t.add(s, StepJitter, c.fact.Summary)
@@ -476,6 +459,19 @@ func (t *tracer) variable(fn *ssa.Function, info *types.Info, v *types.Var, at a
 		}
 		t.add(t.a.site(at.Pos()).Site, StepComputed, "not settled: a parameter or a value computed elsewhere, whose callers were not found; the trace ends")
 		return
+	}
+	if stored := storedIntervals(info, b, v, at); len(stored) > 0 {
+		// A result variable whose interval is stored after it is made
+		// (result.RequeueAfter = d): the stores, and the values that
+		// set one themselves.
+		values = slices.DeleteFunc(append(stored, values...), func(e ast.Expr) bool {
+			lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+			if !ok {
+				return false
+			}
+			_, after := resultFields(info, lit)
+			return after == nil
+		})
 	}
 	for _, v := range values {
 		t.expr(fn, v)

@@ -42,7 +42,8 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 	normal = steadyNormal(normal, taken)
 	made := madeTypes(reach.Funcs())
 	alwaysVia := a.alwaysReached(a.passRoots(f), normal, taken, made, passView{})
-	var anyVia, loopVia, objectVia map[*ssa.Function]*callgraph.Edge
+	var anyVia, loopVia, objectVia, foundVia map[*ssa.Function]*callgraph.Edge
+	var foundTaken map[*ssa.BasicBlock]int
 	var objectView passView
 	var verdicts *verdictPass
 	for _, wc := range a.writeCalls(reach) {
@@ -56,8 +57,10 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 		}
 		w.Partial = wc.partial
 		// A create-or-update writes only when the mutated live object
-		// differs from what it read: never on a pass of an unchanged one.
-		idleWhenEqual := c.known && (c.fact.Verb == verbCreateOrUpdate || c.fact.Verb == verbCreateOrPatch)
+		// differs from what it read, and a library's apply that compares
+		// each object with the live one first (its drift knowledge) only
+		// what differs: never on a pass of an unchanged one.
+		idleWhenEqual := c.known && (c.fact.Verb == verbCreateOrUpdate || c.fact.Verb == verbCreateOrPatch || c.fact.Drift != nil)
 		w.Always = !wc.partial && !idleWhenEqual && a.always(fn, c.expr.Lparen, alwaysVia, normal, taken, passView{})
 		if !w.Always && !wc.partial && !idleWhenEqual {
 			// Made on every pass if a call that may run one of several
@@ -101,6 +104,17 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 					at = fmt.Sprintf("the test of its spec or metadata at %s:%d", s.File, s.Line)
 				}
 				w.Note = strings.TrimPrefix(w.Note+fmt.Sprintf("; not settled: made on every pass of an unchanged %s for which %s goes its way (the same way on every pass, but which way depends on the object)", f.kind.Obj().Name(), at), "; ")
+			}
+		}
+		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") {
+			// Made on every pass if the objects it reads before exist:
+			// whether they do is the cluster's, not the code's.
+			if foundVia == nil {
+				foundTaken = foundBranches(taken, reach.Funcs())
+				foundVia = a.alwaysReached(a.passRoots(f), normal, foundTaken, made, passView{})
+			}
+			if a.always(fn, c.expr.Lparen, foundVia, normal, foundTaken, passView{}) {
+				w.Note = strings.TrimPrefix(w.Note+"; not settled: made on every pass on which the objects read on its way exist (a test that one is absent, apierrors.IsNotFound, returns before it otherwise)", "; ")
 			}
 		}
 		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") {

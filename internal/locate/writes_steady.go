@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -318,4 +319,28 @@ func testsExistence(info *types.Info, cond ast.Expr, kind *types.Named) bool {
 		}
 	}
 	return false
+}
+
+// foundBranches is taken, and every test of the reached functions of an
+// error for an object the API server does not hold (apierrors.IsNotFound)
+// taken the way of an object it holds: the pass of an unchanged object
+// whose reads find what they read.
+func foundBranches(taken map[*ssa.BasicBlock]int, fns []*ssa.Function) map[*ssa.BasicBlock]int {
+	out := maps.Clone(taken)
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+			if !ok {
+				continue
+			}
+			call, ok := cond.Cond.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if callee := calleeObj(&call.Call); callee != nil && knowledge[funcKey(callee)].Role == RoleAbsentTest {
+				out[b] = 1
+			}
+		}
+	}
+	return out
 }

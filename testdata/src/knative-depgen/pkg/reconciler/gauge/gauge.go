@@ -34,7 +34,7 @@ func (r *Reconciler) ReconcileKind(ctx context.Context, g *gaugesv1.Gauge) recon
 		g.Status.MarkOverLimit("over the limit")
 		return fmt.Errorf("value %d over limit %d", g.Spec.Value, g.Spec.Limit) // want "requeue-error"
 	}
-	g.Status.MarkWithinLimit()
+	g.Status.MarkWithinLimit() // want "condition-type:WithinLimit" "condition-set:WithinLimit" "condition-type:Succeeded" "condition-set:Succeeded"
 	return nil
 }
 
