@@ -55,6 +55,10 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	// queue under a test of a failure, and everyPass those nothing guards
 	// (the key comes back at once on every pass, failed or not).
 	var readded, everyPass []Site
+	// unproven are the plain Adds to the worker's queue on the reconcile
+	// path, made by the worker or through the tree's enqueue helper, of a
+	// key ctrlcmp does not tell apart from the dequeued one.
+	var unproven []Site
 	worker := map[*ssa.Function]bool{}
 	scan := func(fn *ssa.Function) {
 		info := a.infoAt(posOf(fn))
@@ -120,8 +124,14 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 				after = append(after, s)
 				timed = append(timed, &timedRequeue{in: fn, at: c.expr, duration: c.delay})
 			case RoleQueueAdd:
-				if !worker[fn] || !a.readdsDequeued(fn, c) {
-					continue // an enqueue of another key
+				if !worker[fn] {
+					continue // an enqueue
+				}
+				if !a.readdsDequeued(fn, c) {
+					// Another key, or the dequeued one through a value
+					// not followed (a struct, a closure's argument).
+					unproven = append(unproven, a.site(c.expr.Lparen))
+					continue
 				}
 				s := a.site(c.expr.Lparen)
 				s.Class = ClassImmediate
@@ -165,12 +175,19 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 			scan(fn) // the worker itself is the entry of a worker that reads the object
 		}
 	}
-	for _, r := range a.objectReadds(f, reach, read) {
+	readds, others := a.objectReadds(f, reach, read)
+	for _, r := range others {
+		unproven = append(unproven, a.site(r.expr.Lparen))
+	}
+	for _, r := range readds {
 		s := a.site(r.expr.Lparen)
 		s.Class = ClassImmediate
 		g := guardOther
 		if info := a.infoAt(posOf(r.in)); info != nil {
 			g = a.requeueGuard(info, r.expr, kind, r.in)
+		}
+		if g == guardNone && r.in != f.entry && !worker[r.in] {
+			g = a.callersGuard(reach, r.in, kind)
 		}
 		switch g {
 		case guardError:
@@ -277,6 +294,15 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	if len(rateLimited) == 0 && len(unreadOpts) > 0 {
 		errRow = none("not settled: " + strings.Join(unreadOpts, "; "))
 	}
+	mayReadd := ""
+	if len(unproven) > 0 {
+		mayReadd = fmt.Sprintf("the plain Add at %s:%d (and %d more) puts a key on the worker's queue on the reconcile path, and whether it is the dequeued one is not followed", unproven[0].File, unproven[0].Line, len(unproven)-1)
+		if len(rateLimited) == len(beforeWork) && len(readded) == 0 && len(everyPass) == 0 {
+			// No re-add of the work's own is proven: the failure that
+			// brings the key back may be that Add's.
+			errRow = none("not settled: " + mayReadd)
+		}
+	}
 	unsettledAt = append(unsettledAt, unreadOpts...)
 	if syncDecides {
 		if _, ok := fromSync.onSuccess.Primary(); ok {
@@ -309,6 +335,9 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 		// workers take keys.
 		out.onError, out.onSuccess = errRow, rowOf(slices.Clone(everyPass), "")
 		return out
+	}
+	if mayReadd != "" {
+		unsettledAt = append(unsettledAt, mayReadd)
 	}
 	if len(unsettledAt) > 0 {
 		out.onError, out.onSuccess = errRow, none("not settled: "+strings.Join(unsettledAt, "; ")+"; no AddAfter elsewhere on the reconcile path or in the worker")

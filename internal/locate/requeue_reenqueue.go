@@ -26,11 +26,13 @@ type objectReadd struct {
 // objectReadds finds the calls, in the functions reached from the entry,
 // that hand the object re-read by the key (or a value held from it) to an
 // own function whose plain Add to the worker's queue adds a key computed
-// from that parameter.
-func (a *analysis) objectReadds(f *found, reach *callgraph.Reach, read reread) []objectReadd {
+// from that parameter; unproven are the other calls of such a function,
+// handed a value ctrlcmp does not tell apart from that object (another
+// object, or the same one through a closure or a struct).
+func (a *analysis) objectReadds(f *found, reach *callgraph.Reach, read reread) (readds, unproven []objectReadd) {
 	queue := a.workerQueue(f)
 	if queue == nil || read.fn == nil || !read.pos.IsValid() {
-		return nil
+		return nil, nil
 	}
 	adders := map[*ssa.Function]map[int]bool{}
 	for _, fn := range reach.Funcs() {
@@ -39,30 +41,35 @@ func (a *analysis) objectReadds(f *found, reach *callgraph.Reach, read reread) [
 		}
 	}
 	if len(adders) == 0 {
-		return nil
+		return nil, nil
 	}
 	objs := a.objectVars(reach, read)
-	var out []objectReadd
 	for _, fn := range reach.Funcs() {
 		vars := objs[fn]
 		info := a.infoAt(posOf(fn))
-		if len(vars) == 0 || info == nil {
+		if info == nil {
 			continue
 		}
 		for _, c := range a.callsIn(fn) {
 			callee := a.oneFunc(c)
-			if callee == nil || adders[callee] == nil {
-				continue
+			if callee == nil || adders[callee] == nil || adders[fn] != nil {
+				continue // (an adder's own call of another: the helper's inside)
 			}
+			same := false
 			for i := range adders[callee] {
-				if arg := c.arg(i); arg != nil && sameObject(info, arg, vars) {
-					out = append(out, objectReadd{fn, c.expr})
+				if arg := c.arg(i); arg != nil && len(vars) > 0 && sameObject(info, arg, vars) {
+					same = true
 					break
 				}
 			}
+			if same {
+				readds = append(readds, objectReadd{fn, c.expr})
+			} else {
+				unproven = append(unproven, objectReadd{fn, c.expr})
+			}
 		}
 	}
-	return out
+	return readds, unproven
 }
 
 // workerQueue is the field holding the queue the worker takes keys from.
@@ -272,4 +279,30 @@ func sameObject(info *types.Info, e ast.Expr, vars map[*types.Var]bool) bool {
 		return types.Identical(info.TypeOf(e), info.TypeOf(sel.X))
 	}
 	return false
+}
+
+// callersGuard is what every call of fn on the reconcile path is guarded
+// by, when that is a test of a failure (a branch extracted into fn, called
+// under if err != nil): guardError; guardNone otherwise.
+func (a *analysis) callersGuard(reach *callgraph.Reach, fn *ssa.Function, kind *types.Named) guard {
+	calls := 0
+	for _, caller := range reach.Funcs() {
+		info := a.infoAt(posOf(caller))
+		if info == nil {
+			continue
+		}
+		for _, c := range a.callsIn(caller) {
+			if a.oneFunc(c) != fn {
+				continue
+			}
+			if a.requeueGuard(info, c.expr, kind, caller) != guardError {
+				return guardNone
+			}
+			calls++
+		}
+	}
+	if calls == 0 {
+		return guardNone
+	}
+	return guardError
 }

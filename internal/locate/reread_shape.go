@@ -63,7 +63,8 @@ func generatedGet(info *types.Info, c call) (ast.Expr, types.Type) {
 
 // assertedResult follows the first result of a call through SSA to the
 // object pointer type it is asserted to: in the calling function, or in an
-// own function it is passed to (a conversion helper), one call deep.
+// own function it is passed to (a conversion helper, the rest of the
+// function split off into a helper), two calls deep.
 func (a *analysis) assertedResult(c call) types.Type {
 	if c.in == nil {
 		return nil
@@ -71,7 +72,7 @@ func (a *analysis) assertedResult(c call) types.Type {
 	for _, b := range c.in.Blocks {
 		for _, in := range b.Instrs {
 			if sc, ok := in.(*ssa.Call); ok && sc.Pos() == c.expr.Lparen {
-				return a.assertedType(firstResult(sc), 1)
+				return a.assertedType(firstResult(sc), 2)
 			}
 		}
 	}
@@ -172,16 +173,14 @@ func (a *analysis) assertedTypeOnce(v ssa.Value, depth int, seen map[ssa.Value]b
 		case *ssa.Return:
 			// Returned by a function literal (a read wrapped in a
 			// closure called at once or through a variable): what the
-			// closure's callers assert its result to.
-			if depth == 0 {
-				continue
-			}
+			// closure's callers assert its result to. Back out of the
+			// literal is no call deeper: the depth stays.
 			for i, res := range r.Results {
 				if res != v {
 					continue
 				}
 				for _, call := range closureCalls(r.Parent()) {
-					if t := a.assertedTypeOnce(resultAt(call, i), depth-1, seen); t != nil {
+					if t := a.assertedTypeOnce(resultAt(call, i), depth, seen); t != nil {
 						return t
 					}
 				}
