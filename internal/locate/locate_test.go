@@ -114,6 +114,7 @@ var fixtures = []string{
 	"wraperrors",
 	"pairlog",
 	"stepverdicts",
+	"resultctors",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
