@@ -115,6 +115,7 @@ var fixtures = []string{
 	"pairlog",
 	"stepverdicts",
 	"resultctors",
+	"mutatereplace",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

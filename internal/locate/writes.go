@@ -58,6 +58,11 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 		// A create-or-update writes only when the mutated live object
 		// differs from what it read: never on a pass of an unchanged one.
 		idleWhenEqual := c.known && (c.fact.Verb == verbCreateOrUpdate || c.fact.Verb == verbCreateOrPatch)
+		if at := a.replacedByMutate(wc.info, c); idleWhenEqual && at.IsValid() {
+			s := a.site(at)
+			idleWhenEqual = false
+			w.Note = fmt.Sprintf("the mutate function replaces the whole object at %s:%d, dropping the uid and creationTimestamp the server set: the comparison never finds them equal, so it writes whenever it runs", s.File, s.Line)
+		}
 		w.Always = !wc.partial && !idleWhenEqual && a.always(fn, c.expr.Lparen, alwaysVia, normal, taken, passView{})
 		if !w.Always && !wc.partial && !idleWhenEqual {
 			// Made on every pass if a call that may run one of several
