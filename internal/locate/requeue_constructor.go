@@ -25,11 +25,12 @@ type retStand struct {
 	ret  *ast.ReturnStmt
 }
 
-// constructed classifies the return s of fn when its one result is a call
-// of a result constructor (constructorReturn): at s, under s's scope;
-// false when it is no such call.
-func (a *analysis) constructed(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, sc scope, w *retWalk, out *[]retSite) bool {
-	ce, ok := ast.Unparen(s.Results[0]).(*ast.CallExpr)
+// constructed classifies the return s of fn when what it hands back, e, is
+// a call of a result constructor (constructorReturn): at at (s itself, or
+// the assignment of the named results a bare s hands back), under s's
+// scope; false when e is no such call.
+func (a *analysis) constructed(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, at ast.Node, e ast.Expr, sc scope, w *retWalk, out *[]retSite) bool {
+	ce, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok {
 		return false
 	}
@@ -56,9 +57,12 @@ func (a *analysis) constructed(fn *ssa.Function, info *types.Info, s *ast.Return
 	built := a.site(ret.Pos())
 	note := fmt.Sprintf("the result is made by %s (%s:%d)", a.funcName(callee), built.File, built.Line)
 	for _, r := range made {
-		r.pos, r.at, r.ret, r.in = s.Pos(), s, s, fn
+		r.pos, r.at, r.ret, r.in = at.Pos(), at, s, fn
 		r.via = slices.Clone(w.via)
 		r.note = joinNotes(r.note, note)
+		if at != ast.Node(s) {
+			r.note = joinNotes(r.note, fmt.Sprintf("handed back by the bare return at line %d", a.site(s.Pos()).Line))
+		}
 		if r.after != nil {
 			// The duration, as the call hands it: the argument of the
 			// parameter it is, or else the call itself for the trace to
