@@ -57,10 +57,10 @@ var knowledge = map[string]Fact{
 	"(" + cache + "GenericLister).Get":          {Role: RoleRead, Key: 0, Obj: -1, Arg: -1},
 	"(" + cache + "GenericNamespaceLister).Get": {Role: RoleRead, Key: 0, Obj: -1, Arg: -1},
 
-	cr + "controller/controllerutil.CreateOrUpdate": {Role: RoleApply, Verb: verbCreateOrUpdate, Obj: 2, Key: -1, Arg: -1,
+	cr + "controller/controllerutil.CreateOrUpdate": {Role: RoleApply, Verb: verbCreateOrUpdate, Obj: 2, Key: -1, Arg: -1, Mutate: 3,
 		Summary: "gets the live object, runs the mutate function on it, and updates it only when it then differs (creates it when absent)",
 		Drift:   &DriftKnowledge{File: "controllerutil.go", Func: "CreateOrUpdate", Compare: []VersionedName{{Name: "DeepEqual"}}, Apply: "Update"}},
-	cr + "controller/controllerutil.CreateOrPatch": {Role: RoleApply, Verb: verbCreateOrPatch, Obj: 2, Key: -1, Arg: -1,
+	cr + "controller/controllerutil.CreateOrPatch": {Role: RoleApply, Verb: verbCreateOrPatch, Obj: 2, Key: -1, Arg: -1, Mutate: 3,
 		Summary: "gets the live object, runs the mutate function on it, and patches it only when it then differs (creates it when absent)",
 		Drift:   &DriftKnowledge{File: "controllerutil.go", Func: "CreateOrPatch", Compare: []VersionedName{{Name: "DeepEqual"}}, Apply: "Patch"}},
 	cr + "controller/controllerutil.AddFinalizer":                      {Role: RoleFinalizerAdd, Obj: 0, Key: -1, Arg: 1},

@@ -115,6 +115,9 @@ type Fact struct {
 	// object reconciler, where its reconciler reads the object by the
 	// request's key (read from its source by name, as Drift).
 	Adapter *AdapterKnowledge
+	// Mutate indexes, for a create-or-update (or -patch), the mutate
+	// function argument run on the object read; 0 when there is none.
+	Mutate int
 	// Callback indexes, for a timer, the function argument run when it
 	// fires; -1 when the caller receives from the timer's channel and runs
 	// what follows itself.

@@ -124,6 +124,8 @@ var fixtures = []string{
 	"finshortcut",
 	"foundwrite",
 	"ssaidle",
+	"resultctors",
+	"mutatereplace",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

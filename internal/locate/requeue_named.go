@@ -54,8 +54,11 @@ func (a *analysis) classifyBare(fn *ssa.Function, info *types.Info, s *ast.Retur
 		*out = append(*out, retSite{pos: s.Pos(), in: fn, ret: s, at: s, opaque: idents[0], via: slices.Clone(w.via), errOpen: !errOK,
 			note: "the named results this bare return hands back are assigned under a condition before it, or handed by address"})
 	case resAs != nil && resAs == errAs && len(resAs.Lhs) == 2 && len(resAs.Rhs) == 1:
-		// result, retErr = r.reconcile(ctx, obj): the callee's returns.
-		a.followResults(fn, info, s, resAs.Rhs[0], sc, w, out)
+		// result, retErr = r.reconcile(ctx, obj): the callee's returns,
+		// or, for a result constructor, the assignment.
+		if !a.constructed(fn, info, s, resAs, resAs.Rhs[0], sc, w, out) {
+			a.followResults(fn, info, s, resAs.Rhs[0], sc, w, out)
+		}
 	case !resVal || !errVal:
 		at := cmp.Or(resAs, errAs)
 		*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: at.Rhs[0], via: slices.Clone(w.via)})

@@ -84,6 +84,9 @@ type retWalk struct {
 	via   []retHop
 	// pair marks the next hop as a return of a call's tested pair.
 	pair bool
+	// stand is, while a result constructor's return is classified, the
+	// return that calls it.
+	stand *retStand
 }
 
 // newRetWalk starts a walk of the returns of a reconciler of kind.

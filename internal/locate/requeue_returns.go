@@ -44,6 +44,9 @@ func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.Ret
 			a.classifyPair(fn, info, s, s, res, errE, sc, w, out)
 			return
 		}
+		if a.constructed(fn, info, s, s, s.Results[0], sc, w, out) {
+			return
+		}
 		a.followResults(fn, info, s, s.Results[0], sc, w, out)
 	case 2:
 		if sc.guard != guardError && a.followPairOf(fn, info, s, s, s.Results, sc, w, out) {
@@ -212,7 +215,12 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	// Where the result's RequeueAfter was stored into it (result.RequeueAfter
 	// = d under a condition), that condition guards the wait too.
 	g = max(g, rv.guard)
-	afterWork := after && errClass == "nil" && g != guardNone && a.followsWrite(fn, info, s)
+	wfn, winfo, ws := fn, info, s
+	if w.stand != nil {
+		// A constructor's literal: the work is before the calling return.
+		wfn, winfo, ws = w.stand.fn, w.stand.info, w.stand.ret
+	}
+	afterWork := after && errClass == "nil" && g != guardNone && a.followsWrite(wfn, winfo, ws)
 	// RequeueAfter before Requeue, as controller-runtime reads a result.
 	class := ClassNone
 	switch {

@@ -61,6 +61,11 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 		// each object with the live one first (its drift knowledge) only
 		// what differs: never on a pass of an unchanged one.
 		idleWhenEqual := c.known && (c.fact.Verb == verbCreateOrUpdate || c.fact.Verb == verbCreateOrPatch || c.fact.Drift != nil)
+		if at := a.replacedByMutate(wc.info, c); idleWhenEqual && at.IsValid() {
+			s := a.site(at)
+			idleWhenEqual = false
+			w.Note = fmt.Sprintf("the mutate function replaces the whole object at %s:%d, dropping the uid and creationTimestamp the server set: the comparison never finds them equal, so it writes whenever it runs", s.File, s.Line)
+		}
 		w.Always = !wc.partial && !idleWhenEqual && a.always(fn, c.expr.Lparen, alwaysVia, normal, taken, passView{})
 		if !w.Always && !wc.partial && !idleWhenEqual {
 			// Made on every pass if a call that may run one of several
