@@ -40,14 +40,15 @@ func finalizerRemoveRow(p *pass) Row {
 
 // mainPathFirst puts first, when the first removal is a shortcut (in a
 // branch that returns at once: nothing to clean up, remove and return),
-// the first removal of the same function that is not one: the removal
-// made after the cleanup's work. The order is kept otherwise.
+// the first removal of the same function (or of a function literal
+// written in it) that is not one: the removal made after the cleanup's
+// work. The order is kept otherwise.
 func mainPathFirst(removes []finOp) []finOp {
 	if len(removes) < 2 || !returnsAtOnce(removes[0]) {
 		return removes
 	}
 	for i, op := range removes[1:] {
-		if op.in == removes[0].in && !returnsAtOnce(op) {
+		if op.in != nil && removes[0].in != nil && outermost(op.in) == outermost(removes[0].in) && !returnsAtOnce(op) {
 			out := append([]finOp{op}, removes[:i+1]...)
 			return append(out, removes[i+2:]...)
 		}
