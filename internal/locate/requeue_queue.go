@@ -57,8 +57,11 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	var readded, everyPass []Site
 	// unproven are the plain Adds to the worker's queue on the reconcile
 	// path, made by the worker or through the tree's enqueue helper, of a
-	// key ctrlcmp does not tell apart from the dequeued one.
+	// key ctrlcmp does not tell apart from the dequeued one, under a test
+	// of a failure or of nothing (under a test of something else, an Add
+	// is an enqueue: a one-time step).
 	var unproven []Site
+	queue := a.workerQueue(f)
 	worker := map[*ssa.Function]bool{}
 	scan := func(fn *ssa.Function) {
 		info := a.infoAt(posOf(fn))
@@ -127,10 +130,21 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 				if !worker[fn] {
 					continue // an enqueue
 				}
+				var field *types.Var
+				if info != nil {
+					field = receiverField(info, c.expr)
+				}
+				if queue != nil && field != nil && field != queue {
+					continue // an Add to another queue (a status queue)
+				}
 				if !a.readdsDequeued(fn, c) {
 					// Another key, or the dequeued one through a value
-					// not followed (a struct, a closure's argument).
-					unproven = append(unproven, a.site(c.expr.Lparen))
+					// not followed (a struct, a closure's argument): on
+					// the worker's own queue, where a failure or every
+					// pass may put it, it may be a requeue.
+					if queue != nil && info != nil && a.requeueGuard(info, c.expr, kind, fn) != guardOther {
+						unproven = append(unproven, a.site(c.expr.Lparen))
+					}
 					continue
 				}
 				s := a.site(c.expr.Lparen)
@@ -177,7 +191,9 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	}
 	readds, others := a.objectReadds(f, reach, read)
 	for _, r := range others {
-		unproven = append(unproven, a.site(r.expr.Lparen))
+		if info := a.infoAt(posOf(r.in)); info != nil && a.requeueGuard(info, r.expr, kind, r.in) != guardOther {
+			unproven = append(unproven, a.site(r.expr.Lparen))
+		}
 	}
 	for _, r := range readds {
 		s := a.site(r.expr.Lparen)
