@@ -1,0 +1,156 @@
+package locate
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// What error a return hands back, read from SSA: the nil constant, a
+// wrapper's error that is nil when what it wraps is (errors.Wrap: the
+// knowledge table), an error a test above the return found set or nil.
+
+// nilErrorReturns are the returns handing back a nil error constant, or a
+// wrapper's error (errors.Wrap(err, …), nil when err is: the knowledge
+// table) of a value that is nil on some path into the return.
+func nilErrorReturns(rs []*ssa.Return) []*ssa.Return {
+	var out []*ssa.Return
+	for _, r := range rs {
+		if n := len(r.Results); n > 0 && isErrorType(r.Results[n-1].Type()) {
+			v := r.Results[n-1]
+			if k, ok := v.(*ssa.Const); ok && k.IsNil() {
+				out = append(out, r)
+			} else if w := wrappedError(v); w != nil && nilOnSomePath(w, map[ssa.Value]bool{}) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// wrappedError is the error a call of a nil-preserving wrapper wraps, nil
+// when v is no such call.
+func wrappedError(v ssa.Value) ssa.Value {
+	c, ok := v.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	fn := c.Call.StaticCallee()
+	if fn == nil {
+		return nil
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok {
+		return nil
+	}
+	f := knowledge[funcKey(obj)]
+	if f.Role != RoleWrapError || f.Arg >= len(c.Call.Args) {
+		return nil
+	}
+	return c.Call.Args[f.Arg]
+}
+
+// nilOnSomePath reports whether v is the nil constant, or a value merged
+// from several paths one of which brings nil (the constant, or a value a
+// test found nil on that path: err = r.Update(…) in an if of its own,
+// after err was found nil), or a wrapper's error of such a value.
+func nilOnSomePath(v ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return false
+	}
+	seen[v] = true
+	switch v := v.(type) {
+	case *ssa.Const:
+		return v.IsNil()
+	case *ssa.Phi:
+		for i, e := range v.Edges {
+			if nilTestAt(v.Block().Preds[i], e) == testedNil || nilOnSomePath(e, seen) {
+				return true
+			}
+		}
+		return false
+	}
+	if w := wrappedError(v); w != nil {
+		return nilOnSomePath(w, seen)
+	}
+	return false
+}
+
+// failing reports whether a return hands back an error that cannot be nil:
+// a new error (fmt.Errorf, errors.New: the knowledge table), or an error
+// value returned where a test of it against nil has found it set (the
+// return lies under the branch of `err != nil`), bare or wrapped by a
+// wrapper that keeps nil nil (errors.Wrap). Such a return ends a
+// pass that failed, never one that succeeded.
+func failing(r *ssa.Return) bool {
+	n := len(r.Results)
+	if n == 0 || !isErrorType(r.Results[n-1].Type()) {
+		return false
+	}
+	v := r.Results[n-1]
+	if c, ok := v.(*ssa.Call); ok {
+		if fn := c.Call.StaticCallee(); fn != nil {
+			if obj, ok := fn.Object().(*types.Func); ok && knowledge[funcKey(obj)].Role == RoleNewError {
+				return true
+			}
+		}
+	}
+	// A wrapper's error (errors.Wrap(err, …)) is set when what it wraps is.
+	for w := wrappedError(v); w != nil; w = wrappedError(v) {
+		v = w
+	}
+	return nilTestAbove(r, v) == testedSet
+}
+
+// Outcomes of a test of a value against nil that a return lies under.
+const (
+	testedSet = "set"
+	testedNil = "nil"
+)
+
+// nilTestAbove says what the nearest test of v against nil that the
+// return lies under found (the return is reached only through the branch
+// taken for that outcome): testedSet, testedNil, or "" when no such test
+// dominates it.
+func nilTestAbove(r *ssa.Return, v ssa.Value) string {
+	return nilTestAt(r.Block(), v)
+}
+
+// nilTestAt is nilTestAbove for the end of a block.
+func nilTestAt(at *ssa.BasicBlock, v ssa.Value) string {
+	for b := at; b != nil; b = b.Idom() {
+		d := b.Idom()
+		if d == nil {
+			break
+		}
+		ifs, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifs.Cond.(*ssa.BinOp)
+		if !ok || (cmp.Op != token.NEQ && cmp.Op != token.EQL) {
+			continue
+		}
+		other := cmp.Y
+		if cmp.Y == v {
+			other = cmp.X
+		} else if cmp.X != v {
+			continue
+		}
+		if k, ok := other.(*ssa.Const); !ok || !k.IsNil() {
+			continue
+		}
+		set, unset := d.Succs[0], d.Succs[1]
+		if cmp.Op == token.EQL {
+			set, unset = unset, set
+		}
+		switch {
+		case set.Dominates(at) && len(set.Preds) == 1:
+			return testedSet
+		case unset.Dominates(at) && len(unset.Preds) == 1:
+			return testedNil
+		}
+	}
+	return ""
+}
