@@ -140,7 +140,7 @@ func (fl *funcFlow) value(v ssa.Value, depth int) funcOutcome {
 		return fl.param(x, depth+1)
 	case *ssa.FreeVar:
 		var o funcOutcome
-		for _, b := range fl.bindings(x) {
+		for _, b := range closureBindings(x) {
 			o.add(fl.value(b, depth+1))
 		}
 		return o
@@ -280,9 +280,9 @@ func (fl *funcFlow) param(p *ssa.Parameter, depth int) funcOutcome {
 	return o
 }
 
-// bindings are the values a closure's captured variable is bound to where
-// the closure is made.
-func (fl *funcFlow) bindings(fv *ssa.FreeVar) []ssa.Value {
+// closureBindings are the values a closure's captured variable is bound
+// to where the closure is made.
+func closureBindings(fv *ssa.FreeVar) []ssa.Value {
 	fn := fv.Parent()
 	i := -1
 	for j, f := range fn.FreeVars {
@@ -311,7 +311,7 @@ func (fl *funcFlow) stored(addr ssa.Value, depth int) funcOutcome {
 	switch x := addr.(type) {
 	case *ssa.FreeVar:
 		var o funcOutcome
-		for _, b := range fl.bindings(x) {
+		for _, b := range closureBindings(x) {
 			o.add(fl.stored(b, depth+1))
 		}
 		return o

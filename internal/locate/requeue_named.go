@@ -80,15 +80,21 @@ func (a *analysis) classifyBare(fn *ssa.Function, info *types.Info, s *ast.Retur
 	}
 }
 
-// namedResults returns the names a function declares for its results.
-func namedResults(fn *ssa.Function) []*ast.Ident {
-	var ft *ast.FuncType
+// funcType is the signature a function is declared with, in its syntax
+// (a declaration's or a literal's); nil for a function with no syntax.
+func funcType(fn *ssa.Function) *ast.FuncType {
 	switch s := fn.Syntax().(type) {
 	case *ast.FuncDecl:
-		ft = s.Type
+		return s.Type
 	case *ast.FuncLit:
-		ft = s.Type
+		return s.Type
 	}
+	return nil
+}
+
+// namedResults returns the names a function declares for its results.
+func namedResults(fn *ssa.Function) []*ast.Ident {
+	ft := funcType(fn)
 	if ft == nil || ft.Results == nil {
 		return nil
 	}

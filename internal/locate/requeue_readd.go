@@ -97,31 +97,13 @@ func (a *analysis) queueGet(c *ssa.Call) bool {
 // boundDequeued reports whether every closure made of the function
 // holding a free variable binds it to the dequeued item.
 func (a *analysis) boundDequeued(fv *ssa.FreeVar, seen map[ssa.Value]bool) bool {
-	fn := fv.Parent()
-	i := -1
-	for j, f := range fn.FreeVars {
-		if f == fv {
-			i = j
+	bound := closureBindings(fv)
+	for _, v := range bound {
+		if !a.dequeuedValue(v, seen) && !a.storedDequeued(v, seen) {
+			return false
 		}
 	}
-	parent := fn.Parent()
-	if i < 0 || parent == nil {
-		return false
-	}
-	bound := false
-	for _, b := range parent.Blocks {
-		for _, in := range b.Instrs {
-			mc, ok := in.(*ssa.MakeClosure)
-			if !ok || mc.Fn != fn || i >= len(mc.Bindings) {
-				continue
-			}
-			if !a.dequeuedValue(mc.Bindings[i], seen) && !a.storedDequeued(mc.Bindings[i], seen) {
-				return false
-			}
-			bound = true
-		}
-	}
-	return bound
+	return len(bound) > 0
 }
 
 // storedDequeued reports whether addr is a variable's memory (a local

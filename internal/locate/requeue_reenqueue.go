@@ -145,13 +145,8 @@ func (a *analysis) keyAddingParams(fn *ssa.Function, queue *types.Var) map[int]b
 // namedParams are the variables of fn's parameters, in order (nil for
 // an unnamed one), the receiver left out.
 func namedParams(info *types.Info, fn *ssa.Function) []*types.Var {
-	var ft *ast.FuncType
-	switch s := fn.Syntax().(type) {
-	case *ast.FuncDecl:
-		ft = s.Type
-	case *ast.FuncLit:
-		ft = s.Type
-	default:
+	ft := funcType(fn)
+	if ft == nil {
 		return nil
 	}
 	var out []*types.Var
