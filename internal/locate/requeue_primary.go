@@ -326,11 +326,19 @@ func (a *analysis) successRow(pos token.Pos, note string) Row {
 }
 
 // endFailure is the failure return that is the success path's end itself
-// (the path's last return hands back a call's error), nil when there is
-// none.
+// (the path's last return hands back a call's error), or that end hands
+// back whole; nil when there is none.
 func endFailure(rets []retSite, end *retSite, isFailure func(string) bool) *retSite {
 	for i := range rets {
 		if r := &rets[i]; isFailure(r.class) && r.in == end.in && r.pos == end.pos {
+			return r
+		}
+	}
+	// A failure that end hands back whole from a call it returns the
+	// results of (res, err := r.work(…); if err != nil { log(err) };
+	// return res, err): the main work's, as it would be in the entry.
+	for i := range rets {
+		if r := &rets[i]; isFailure(r.class) && r.in != end.in && r.posIn(end.in) == end.pos {
 			return r
 		}
 	}
