@@ -260,7 +260,8 @@ func (a *analysis) queueAdds(fn *ssa.Function) []call {
 }
 
 // writtenType is the object type a write of the sync writes, when its shape
-// says: the object it is given, or what its client's Get returns.
+// says: the object it is given, what its client's Get returns, or the
+// object it hands back.
 func writtenType(info *types.Info, c call) *types.Named {
 	if c.known {
 		n, _ := deref(info.TypeOf(c.arg(c.fact.Obj))).(*types.Named)
@@ -284,6 +285,10 @@ func writtenType(info *types.Info, c call) *types.Named {
 			n, _ := deref(got).(*types.Named)
 			return n
 		}
+	}
+	if sig.Results().Len() > 0 && IsObjectPointer(sig.Results().At(0).Type()) {
+		n, _ := deref(sig.Results().At(0).Type()).(*types.Named)
+		return n
 	}
 	return nil
 }

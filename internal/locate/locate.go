@@ -213,6 +213,9 @@ func (a *analysis) controller(f *found) Controller {
 	if f.style == StyleGenerated {
 		ctrl.Drift = p.generatedDrift(ctrl.Drift)
 	}
+	if len(ctrl.Drift) == 0 {
+		ctrl.Drift = a.driftUnproven(p.reach, p.kind(), ctrl.Writes, rows[RowFinalizerCleanup])
+	}
 	if ctrl.Drift == nil {
 		ctrl.Drift = []Step{}
 	}

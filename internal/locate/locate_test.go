@@ -115,6 +115,7 @@ var fixtures = []string{
 	"pairlog",
 	"stepverdicts",
 	"driftidentity",
+	"driftunproven",
 	"indexread",
 	"readdworker",
 	"enqueuehelper",

@@ -357,8 +357,9 @@ func linesOf(orig *Located, e wants.Expectations, id string) []string {
 
 // JudgeAnswer gives the verdict of an answer beyond the table: every
 // wanted step of the interval trace or the drift answer among the steps
-// (or, when the success requeue is not settled, a trace missing some: not
-// settled), or none where none is wanted; exactly the wanted writes made
+// (or, when the success requeue is not settled, a trace missing some, or
+// a drift answer that ends at a write it could not settle: not settled),
+// or none where none is wanted; exactly the wanted writes made
 // on every pass, or flagged as a hot-loop risk.
 func JudgeAnswer(c locate.Controller, id string, e wants.Expectations, also map[string][]string) (string, string) {
 	at := func(file string, line int) string { return fmt.Sprintf("%s:%d", file, line) }
@@ -371,7 +372,11 @@ func JudgeAnswer(c locate.Controller, id string, e wants.Expectations, also map[
 		for _, s := range steps {
 			got[prefix+s.Step+"@"+at(s.File, s.Line)] = true
 		}
+		unproven := id == wants.Drift && len(steps) == 1 && steps[0].Step == locate.StepUnsettled
 		if e.None[id] {
+			if unproven {
+				return NotSettled, ""
+			}
 			if len(got) > 0 {
 				return Wrong, fmt.Sprintf("want none, got %v", sortedKeys(got))
 			}
@@ -396,7 +401,7 @@ func JudgeAnswer(c locate.Controller, id string, e wants.Expectations, also map[
 		switch {
 		case len(missing) == 0:
 			return Same, ""
-		case id == wants.IntervalTrace && strings.HasPrefix(c.Rows[locate.RowRequeueSuccess].None, "not settled"):
+		case id == wants.IntervalTrace && strings.HasPrefix(c.Rows[locate.RowRequeueSuccess].None, "not settled"), unproven:
 			return NotSettled, ""
 		}
 		return Wrong, fmt.Sprintf("missing %v, got %v", missing, sortedKeys(got))

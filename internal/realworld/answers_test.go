@@ -142,9 +142,11 @@ func judgeWrites(c locate.Controller, want *answerKey, prefix string) (verdict, 
 }
 
 // judgeDrift: the key's comparison (or an alternative) must be among the
-// comparisons cited, and the key's function among those that apply.
+// comparisons cited, and the key's function among those that apply; no
+// comparison with a write left unsettled is honest.
 func judgeDrift(c locate.Controller, want *answerKey, prefix string) (verdict, string) {
 	var compares, applies []string
+	lost := ""
 	for _, s := range c.Drift {
 		at := fmt.Sprintf("%s%s:%d", prefix, s.File, s.Line)
 		switch s.Step {
@@ -152,7 +154,12 @@ func judgeDrift(c locate.Controller, want *answerKey, prefix string) (verdict, s
 			compares = append(compares, at)
 		case locate.StepApply:
 			applies = append(applies, s.Func)
+		case locate.StepUnsettled:
+			lost = fmt.Sprintf("%s (%s)", s.Note, at)
 		}
+	}
+	if lost != "" && len(compares) == 0 {
+		return notSettled, lost
 	}
 	if want.None {
 		if len(c.Drift) > 0 {

@@ -114,10 +114,16 @@ func lacks(b *bytes.Buffer, theirs, ours result.Side) {
 }
 
 func hasStep(steps []locate.Step, name string) bool {
+	_, ok := firstStep(steps, name)
+	return ok
+}
+
+// firstStep is the first of steps named name.
+func firstStep(steps []locate.Step, name string) (locate.Step, bool) {
 	for _, s := range steps {
 		if s.Step == name {
-			return true
+			return s, true
 		}
 	}
-	return false
+	return locate.Step{}, false
 }

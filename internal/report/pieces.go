@@ -204,8 +204,10 @@ func lacksItems(theirs, ours result.Side) [][]piece {
 	}
 	if td := theirs.Controller.Drift; hasStep(td, locate.StepLibraryCompare) && !hasStep(ours.Controller.Drift, locate.StepLibraryCompare) {
 		item := []piece{textPiece("drift correction as an explicit step: theirs applies through a drift-detecting library at "), citePiece(theirs.Tree, td[0].Site), textPiece("; ours: ")}
-		if len(ours.Controller.Drift) > 0 {
-			item = append(item, textPiece("a comparison by hand at "), citePiece(ours.Tree, ours.Controller.Drift[0].Site))
+		if st, ok := firstStep(ours.Controller.Drift, locate.StepCompare); ok {
+			item = append(item, textPiece("a comparison by hand at "), citePiece(ours.Tree, st.Site))
+		} else if st, ok := firstStep(ours.Controller.Drift, locate.StepUnsettled); ok {
+			item = append(item, textPiece("no comparison found, and not settled: the write at "), citePiece(ours.Tree, st.Site), textPiece(" runs only on some paths under a guard not read"))
 		} else {
 			item = append(item, textPiece("none found"))
 		}

@@ -1,0 +1,266 @@
+package locate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+	"golang.org/x/tools/go/ssa"
+)
+
+// StepUnsettled is the drift answer's one step when no comparison was
+// found but the search for one was not complete: a write that could apply
+// a difference, made only on some paths, whose guard was not read as a
+// comparison or as anything else.
+const StepUnsettled = "unsettled"
+
+// driftUnproven is the drift answer when no comparison or drift-detecting
+// apply was found. "None" is a claim that nothing compares desired state
+// with the cluster before writing it; its candidates are the updates and
+// patches of an object other than the primary's own state (a child, a
+// Node, a Pod's status) made under a test in their own function that may
+// compare two values: around the write, or before it and leaving. A
+// create or a delete applies no difference, a write under tests of errors,
+// of existence and of the primary's own desired state only is not guarded
+// by a comparison, and the finalizer's cleanup brings nothing to a desired
+// state, so none of those stands against a "none". The first candidate is
+// where the trail ends.
+func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, writes []Write, cleanup Row) []Step {
+	type line struct {
+		file string
+		at   int
+	}
+	byLine := map[line]Write{}
+	for _, w := range writes {
+		byLine[line{w.File, w.Line}] = w
+	}
+	for _, wc := range a.writeCalls(reach) {
+		c := wc.call
+		if !slices.Contains(differenceVerbs, wc.verb) || (c.known && c.fact.Role == RoleEvent) {
+			continue
+		}
+		t := writtenType(wc.info, c)
+		if t == nil || isKindValue(t, kind) || a.writesOwnKind(wc.info, c, kind) {
+			continue
+		}
+		s := a.site(c.expr.Lparen).Site
+		if inCleanup(byLine[line{s.File, s.Line}], cleanup) {
+			continue
+		}
+		test := a.guardOnTheWay(reach, kind, c.in, c.expr)
+		if test == nil {
+			continue
+		}
+		at := a.site(test.Pos())
+		return []Step{{Site: applySite(s, c.in), Step: StepUnsettled,
+			Note: fmt.Sprintf("not settled: the %s of a %s runs only when the test at %s:%d decides, which may compare desired with live state but was not read as such a comparison; no comparison was found", wc.verb, typeName(t), at.File, at.Line)}}
+	}
+	return nil
+}
+
+// guardOnTheWay is the first test that may compare and decides whether a
+// call at node, in fn, runs: in fn, then in each function on the way from
+// the entry to it (the closures fn sits in, and each caller at its call),
+// nearest first.
+func (a *analysis) guardOnTheWay(reach *callgraph.Reach, kind *types.Named, fn *ssa.Function, node ast.Node) ast.Expr {
+	path := reach.Path(fn)
+	for i := len(path); ; i-- {
+		var callee *ssa.Function
+		if i > 0 {
+			callee = path[i-1].Callee.Func
+		}
+		for {
+			if b := body(fn); b != nil {
+				if test := testedAround(a.infoAt(b.Pos()), b, kind, node); test != nil {
+					return test
+				}
+			}
+			if fn == callee || fn.Parent() == nil {
+				break
+			}
+			node, fn = fn.Syntax(), fn.Parent()
+		}
+		if i == 0 || fn != callee {
+			return nil
+		}
+		e := path[i-1]
+		fn, node = e.Caller.Func, nil
+		if b := body(fn); b != nil {
+			node = siteIn(b, e.Site.Pos())
+		}
+		if node == nil {
+			return nil
+		}
+	}
+}
+
+// siteIn is the call, go or defer statement of a body that the call graph
+// places at pos, or nil.
+func siteIn(b *ast.BlockStmt, pos token.Pos) ast.Node {
+	var out ast.Node
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if n.Lparen == pos {
+				out = n
+			}
+		case *ast.GoStmt, *ast.DeferStmt:
+			if n.Pos() == pos {
+				out = n
+			}
+		}
+		return out == nil
+	})
+	return out
+}
+
+// inCleanup reports whether a write is made by the finalizer's cleanup
+// (the row's functions), or reached through a call one of them makes: it
+// runs on the deletion's path, where nothing is brought to desired state.
+func inCleanup(w Write, cleanup Row) bool {
+	for _, s := range cleanup.Sites {
+		if s.Func == "" {
+			continue
+		}
+		if w.Func == s.Func {
+			return true
+		}
+		for _, step := range w.Path {
+			if strings.HasSuffix(step, " "+s.Func) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// differenceVerbs are the verbs of a write that can apply a difference to
+// an object that exists.
+var differenceVerbs = []string{verbUpdate, verbPatch, verbApply, verbCreateOrUpdate, verbCreateOrPatch}
+
+// testedAround is the first test in the write's own function that may
+// compare something and that decides whether the write runs: the condition
+// of an if (or the tag of a switch) around it, or of an if before it that
+// leaves the function or the loop's turn. A test of an error, of nil, or a
+// predicate called on one value is not such a test: those say whether
+// something failed or exists, not whether two states differ.
+func testedAround(info *types.Info, b *ast.BlockStmt, kind *types.Named, at ast.Node) ast.Expr {
+	parents := parentsIn(b)
+	mayCompare := func(e ast.Expr) bool { return mayCompare(info, b, kind, e) }
+	for n, p := at, parents[at]; p != nil; n, p = p, parents[p] {
+		switch p := p.(type) {
+		case *ast.IfStmt:
+			if (n == p.Body || n == p.Else) && mayCompare(p.Cond) {
+				return p.Cond
+			}
+		case *ast.CaseClause:
+			if sw, ok := parents[parents[p]].(*ast.SwitchStmt); ok && sw.Tag != nil && mayCompare(sw.Tag) {
+				return sw.Tag
+			}
+			for _, e := range p.List {
+				if mayCompare(e) {
+					return e
+				}
+			}
+		case *ast.BlockStmt:
+			for _, st := range p.List {
+				if st == n {
+					break
+				}
+				if ifs, ok := st.(*ast.IfStmt); ok && leaves(info, ifs.Body) && mayCompare(ifs.Cond) {
+					return ifs.Cond
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// mayCompare reports whether a condition holds a comparison of two values
+// that are neither errors nor nil, or a call handed two values of one
+// type that answers with a bool (an equality helper), where not every
+// value compared is the primary object's (its desired state alone).
+func mayCompare(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond ast.Expr) bool {
+	found := false
+	own := func(es ...ast.Expr) bool {
+		for _, e := range es {
+			if !primaryOnly(info, body, kind, e, 0) {
+				return false
+			}
+		}
+		return true
+	}
+	ast.Inspect(cond, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BinaryExpr:
+			switch n.Op {
+			case token.EQL, token.NEQ, token.LSS, token.GTR, token.LEQ, token.GEQ:
+				if comparedValue(info, n.X) && comparedValue(info, n.Y) && !own(n.X, n.Y) {
+					found = true
+				}
+			}
+		case *ast.CallExpr:
+			if t, ok := info.TypeOf(n).(*types.Basic); ok && t.Kind() == types.Bool && len(n.Args) >= 2 {
+				x, y := info.TypeOf(n.Args[0]), info.TypeOf(n.Args[1])
+				if x != nil && y != nil && types.Identical(x, y) && comparedValue(info, n.Args[0]) && !own(n.Args...) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// comparedValue reports whether an operand of a comparison is a value
+// compared, not an error or nil.
+func comparedValue(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	if !ok || tv.IsNil() || tv.Type == nil {
+		return false
+	}
+	return !implementsError(tv.Type)
+}
+
+// primaryOnly reports whether an expression is made of constants and of
+// the primary object only (its fields, its methods' results, locals the
+// function assigns from those alone, two assignments deep).
+func primaryOnly(info *types.Info, body *ast.BlockStmt, kind *types.Named, e ast.Expr, depth int) bool {
+	only := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		if !only {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			only = false
+		case *ast.SelectorExpr:
+			if _, isVar := info.ObjectOf(n.Sel).(*types.Var); isVar || info.Selections[n] != nil {
+				only = primaryOnly(info, body, kind, n.X, depth)
+				return false
+			}
+		case *ast.Ident:
+			v, isVar := info.ObjectOf(n).(*types.Var)
+			switch {
+			case !isVar:
+			case isKindValue(v.Type(), kind):
+			case depth < 2 && v.Parent() != nil && v.Parent() != v.Pkg().Scope():
+				rhs := assignmentsTo(info, body, v)
+				only = len(rhs) > 0
+				for _, r := range rhs {
+					only = only && primaryOnly(info, body, kind, r, depth+1)
+				}
+			default:
+				only = false
+			}
+		}
+		return true
+	})
+	return only
+}
