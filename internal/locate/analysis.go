@@ -87,6 +87,9 @@ type analysis struct {
 	// fixedVars are the package-level variables nothing writes after
 	// their constant initialiser, with it (fixedvars.go).
 	fixedVars map[*types.Var]fixedInit
+	// initVars are the package-level variables nothing writes after an
+	// initialiser that is not a constant (initOf), indexed with fixedVars.
+	initVars map[*types.Var]varInit
 	// flagVars are the package-level variables a command-line flag sets
 	// and nothing else writes (flagvars.go).
 	flagVars map[*types.Var]flagVar

@@ -47,7 +47,8 @@ type fixedInit struct {
 // fixedVarValues indexes, on first use, the tree's package-level variables
 // declared with a constant initialiser and never written after it (a
 // default interval tests override, a condition type declared as a
-// variable): each holds its initialiser.
+// variable): each holds its initialiser. Those never written whose
+// initialiser is no constant are indexed apart (initOf).
 func (a *analysis) fixedVarValues() map[*types.Var]fixedInit {
 	if a.fixedVars != nil {
 		return a.fixedVars
@@ -81,7 +82,7 @@ func (a *analysis) fixedVarValues() map[*types.Var]fixedInit {
 	written := map[*types.Var]bool{}
 	for _, f := range a.files {
 		eachWrite(f.file, func(e ast.Expr, _ *ast.UnaryExpr) {
-			// x = …, and x.f = … writes x too.
+			// x = …, and x.f = …, x[i] = …, *x = … write x too.
 			for e != nil {
 				switch x := ast.Unparen(e).(type) {
 				case *ast.Ident:
@@ -94,6 +95,10 @@ func (a *analysis) fixedVarValues() map[*types.Var]fixedInit {
 						written[v] = true
 					}
 					e = x.X
+				case *ast.IndexExpr:
+					e = x.X
+				case *ast.StarExpr:
+					e = x.X
 				default:
 					e = nil
 				}
@@ -103,8 +108,56 @@ func (a *analysis) fixedVarValues() map[*types.Var]fixedInit {
 	for v := range written {
 		delete(a.fixedVars, v)
 	}
+	a.initVars = map[*types.Var]varInit{}
+	for _, in := range computed {
+		if !written[in.v] && !sharesState(in.v.Type()) {
+			a.initVars[in.v] = in
+		}
+	}
 	a.foldFormatted(computed, written)
 	return a.fixedVars
+}
+
+// initOf is the initialiser of the package-level variable e names, when
+// it is declared with one that is not a constant, its type shares no state
+// (sharesState) and nothing of the tree writes it after (var requeueSoon = controller.NewRequeueAfter(d), var
+// okResult = ctrl.Result{RequeueAfter: d}): every read of it holds that
+// value.
+func (a *analysis) initOf(info *types.Info, e ast.Expr) (varInit, bool) {
+	var id *ast.Ident
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return varInit{}, false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return varInit{}, false
+	}
+	a.fixedVarValues()
+	in, ok := a.initVars[v]
+	return in, ok
+}
+
+// sharesState reports whether a value of type t reaches state that can
+// change without an assignment to the variable holding it: a map, a
+// slice, a channel or a pointer, which code handed the value can fill.
+func sharesState(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Map, *types.Slice, *types.Chan, *types.Pointer:
+		return true
+	}
+	return false
+}
+
+// initBody is the body the flow engine reads an initialiser in: the
+// package's initialisation, with no statements and no parameters of its
+// own.
+func initBody(in varInit) *flowBody {
+	return &flowBody{decl: &ast.FuncDecl{Name: ast.NewIdent("var " + in.v.Name()), Type: &ast.FuncType{}, Body: &ast.BlockStmt{}}, info: in.info}
 }
 
 // eachWrite visits each expression a file writes: an assignment's left

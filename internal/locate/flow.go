@@ -174,6 +174,9 @@ func (q *query) values(b *flowBody, e ast.Expr, path []string, depth int) []flow
 		if steps := fieldSteps(info, x); steps != nil {
 			return q.values(b, x.X, append(steps, path...), depth+1)
 		}
+		if in, ok := q.fl.a.initOf(info, x); ok {
+			return q.values(initBody(in), in.expr, path, depth+1)
+		}
 		if tv, ok := info.Types[x]; ok && tv.Value != nil && len(path) == 0 {
 			return []flowVal{{b: b, e: x, param: -1}}
 		}
@@ -319,6 +322,9 @@ func (q *query) ident(b *flowBody, x *ast.Ident, path []string, depth int) []flo
 		return []flowVal{{b: b, e: x, param: i, path: path}}
 	}
 	if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+		if in, ok := q.fl.a.initOf(b.info, x); ok {
+			return q.values(initBody(in), in.expr, path, depth+1)
+		}
 		return []flowVal{{b: b, e: x, param: -1, end: x.Pos(), why: "a package variable"}}
 	}
 	l := b.local()

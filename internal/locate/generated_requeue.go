@@ -210,6 +210,12 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 		return
 	}
 	e = ast.Unparen(e)
+	if in, ok := a.initOf(info, e); ok && isCall(in.expr) {
+		// A package variable holding an event made once (var
+		// requeueSoon = controller.NewRequeueAfter(d)): that event.
+		a.classifyEvent(fn, in.info, r, in.expr, at, sc, seen, out)
+		return
+	}
 	if _, ok := e.(*ast.Ident); ok && testedNilReturn(fn, r) {
 		// An error returned only where a test found it nil (return err
 		// after `if err != nil { return err }`): a success.

@@ -296,6 +296,10 @@ func (t *tracer) selector(fn *ssa.Function, info *types.Info, x *ast.SelectorExp
 				t.ident(fn, info, x.Sel) // another package's fixed variable
 				return
 			}
+			if _, unwritten := t.a.initOf(info, x); unwritten {
+				t.ident(fn, info, x.Sel) // another package's unwritten variable
+				return
+			}
 		}
 		t.add(t.a.site(x.Pos()).Site, StepComputed, "computed here; the trace ends")
 		return
@@ -351,6 +355,13 @@ func (t *tracer) ident(fn *ssa.Function, info *types.Info, x *ast.Ident) {
 		// A package variable the tree never writes after its constant
 		// initialiser (a default a test may override) holds it.
 		t.add(t.a.objSite(v).Site, StepConstant, fmt.Sprintf("a package variable the tree never writes after its constant initialiser %s: no field of the object sets it", types.ExprString(init.expr)))
+		return
+	}
+	if in, unwritten := t.a.initOf(info, x); unwritten {
+		// A package variable the tree never writes after its
+		// initialiser (var steady = ctrl.Result{RequeueAfter: d}): the
+		// initialiser is traced.
+		t.expr(fn, in.expr)
 		return
 	}
 	if fv, isFlag := t.a.flagVarsIndex()[v]; ok && isFlag {
