@@ -127,6 +127,7 @@ var fixtures = []string{
 	"resultctors",
 	"mutatereplace",
 	"condentries",
+	"finshared",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
