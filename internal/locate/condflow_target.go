@@ -50,6 +50,13 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 				if fs, ok := r.f.accessorFields(sel.Sel.Name); ok && (r.isKind(recv) || types.IsInterface(recv)) {
 					// The primary type's accessor: the fields it returns.
 					fields = append(fields, fs...)
+				} else if r.f.onPathType(recv) && r.f.offConditionsPath(info.TypeOf(x)) {
+					// A method of the object or of a part of it on the
+					// way to its conditions (its Status) handing back
+					// structs its status conditions do not lie in (an
+					// entry of another list it keeps, with conditions
+					// of its own).
+					return condTarget{off: true}, false
 				} else {
 					known = false
 				}
@@ -128,6 +135,13 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 	off := false
 	for _, d := range r.b.local().defs[v] {
 		if d.ranged {
+			// An element of a list: one kept in a part of the object
+			// off the way to its conditions (an entry with conditions
+			// of its own) is not them.
+			if !d.rangeKey {
+				to, _ := r.target(d.expr, depth+1, seen)
+				off = off || to.off
+			}
 			continue
 		}
 		to, ok := r.target(d.expr, depth+1, seen)
@@ -397,4 +411,75 @@ func (f *condFlow) freshUnwritten(b *flowBody, arg ast.Expr, callee *flowBody) b
 	}
 	f.writes[fn] = w
 	return !w
+}
+
+// offConditionsPath reports whether t, or the values it points to or
+// holds as a list or map, is a struct type that none of the fields from
+// the primary type down to its status conditions has (embedded ones
+// included), nor the conditions themselves: a value of it holds no part of
+// the way to those conditions.
+func (f *condFlow) offConditionsPath(t types.Type) bool {
+	for t != nil && !f.onPathType(t) {
+		switch u := types.Unalias(t).Underlying().(type) {
+		case *types.Pointer:
+			t = u.Elem()
+		case *types.Slice:
+			t = u.Elem()
+		case *types.Array:
+			t = u.Elem()
+		case *types.Map:
+			t = u.Elem()
+		case *types.Struct:
+			_, named := types.Unalias(t).(*types.Named)
+			return named
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// onPathType reports whether t, or what it points to, is one of the types
+// from the primary type down to its status conditions.
+func (f *condFlow) onPathType(t types.Type) bool {
+	if t == nil || f.kind == nil || f.condPath == nil {
+		return false
+	}
+	for _, on := range f.pathTypes() {
+		if types.Identical(deref(on), deref(t)) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathTypes are the types from the primary type down to its status
+// conditions: the primary type, each field's (embedded ones on the way
+// included) and the conditions' element type.
+func (f *condFlow) pathTypes() []types.Type {
+	out := []types.Type{f.kind}
+	var cur types.Type = f.kind
+	for _, name := range f.condPath {
+		field, index, _ := types.LookupFieldOrMethod(cur, true, f.kind.Obj().Pkg(), name)
+		v, ok := field.(*types.Var)
+		if !ok || !v.IsField() {
+			return out
+		}
+		// The embedded structs the field is promoted through.
+		st := cur
+		for _, i := range index[:len(index)-1] {
+			s, isStruct := deref(st).Underlying().(*types.Struct)
+			if !isStruct {
+				break
+			}
+			st = s.Field(i).Type()
+			out = append(out, st)
+		}
+		cur = v.Type()
+		out = append(out, cur)
+	}
+	if s, ok := deref(cur).Underlying().(*types.Slice); ok {
+		out = append(out, s.Elem())
+	}
+	return out
 }

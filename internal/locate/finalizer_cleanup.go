@@ -315,13 +315,18 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		return &cleanup{sites: []Site{ifSite, callSite}, removes: append(inBranch, bestRemoves...),
 			unsettled: fmt.Sprintf("the deletion branch's call at %s:%d may run %s, and the primary type does not decide which", callSite.File, callSite.Line, strings.Join(names, " or "))}, removing
 	}
-	work := impls[0]
-	for seen := map[*ssa.Function]bool{work: true}; ; {
-		d := a.delegate(work)
-		if d == nil || seen[d] {
-			break
+	work := a.delegateEnd(impls[0])
+	var dispatch []Site
+	if d.onlyWhenDeleted {
+		if to, test := a.deletionDispatch(work, kind); to != nil {
+			// The work shared with the object's other passes takes its
+			// own deletion branch first: on this branch, that is the
+			// function run.
+			s := a.site(test.Pos())
+			s.Note = "the function called on the deletion branch tests the deletion again and hands the work on"
+			dispatch = append(dispatch, s)
+			work = a.delegateEnd(to)
 		}
-		work, seen[d] = d, true
 	}
 	primary := a.funcSite(work)
 	primary.Primary = true
@@ -336,8 +341,20 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		return &cleanup{sites: []Site{ifSite, callSite}, removes: append(inBranch, bestRemoves...),
 			unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, first calls %s (%s:%d), which is handed neither the object nor the work, reaches no removal of the finalizer, deletes nothing and changes none of the controller's own state: whether it is the cleanup or only notes the deletion is not settled", ifSite.File, ifSite.Line, work.String(), primary.File, primary.Line)}, removing
 	}
-	return &cleanup{sites: []Site{primary, ifSite, callSite}, removes: append(inBranch, bestRemoves...),
+	return &cleanup{sites: append([]Site{primary, ifSite, callSite}, dispatch...), removes: append(inBranch, bestRemoves...),
 		deletes: deletes}, removing
+}
+
+// delegateEnd is the function fn's chain of delegates ends at: fn when it
+// does more than hand on to one function.
+func (a *analysis) delegateEnd(fn *ssa.Function) *ssa.Function {
+	for seen := map[*ssa.Function]bool{fn: true}; ; {
+		d := a.delegate(fn)
+		if d == nil || seen[d] {
+			return fn
+		}
+		fn, seen[d] = d, true
+	}
 }
 
 // delegate is the function fn only hands on to, nil when it does more:

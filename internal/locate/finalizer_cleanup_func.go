@@ -53,3 +53,54 @@ func (a *analysis) deletionFuncCleanup(reach *callgraph.Reach, fn *ssa.Function,
 	}
 	return &cleanup{sites: []Site{primary, test, caller}, removes: reached, deletes: a.deletesObjects(fn)}, len(reached) > 0, true
 }
+
+// deletionDispatch is the function fn hands the work to when its body
+// opens by testing the object's deletion, and the statements run when it
+// is being deleted (the if's branch that returns, or all that follow an if
+// returning when it is not) write nothing themselves and call one function
+// of the tree's: if obj.DeletionTimestamp != nil { return r.deleting(ctx,
+// obj) }, with the rest of the body the work of an object that is not
+// being deleted. test is that if. On a branch taken only when the object
+// is being deleted, fn runs nothing else. nil otherwise.
+func (a *analysis) deletionDispatch(fn *ssa.Function, kind *types.Named) (to *ssa.Function, test *ast.IfStmt) {
+	b := body(fn)
+	if b == nil || len(b.List) == 0 {
+		return nil, nil
+	}
+	ifs, ok := b.List[0].(*ast.IfStmt)
+	if !ok || ifs.Init != nil {
+		return nil, nil
+	}
+	info := a.infoAt(b.Pos())
+	ds := a.deletionBranches(info, b, kind)
+	if len(ds) == 0 || ds[0].stmt != ast.Node(ifs) || !ds[0].onlyWhenDeleted {
+		return nil, nil
+	}
+	branch := ds[0].branch
+	if blk, isBlock := branch.(*ast.BlockStmt); isBlock && !returns(blk) && len(b.List) > 1 {
+		return nil, nil // the statements after the if run on deletion too
+	}
+	if _, isIf := branch.(*ast.IfStmt); isIf {
+		return nil, nil // an else if: a test of its own
+	}
+	var work *call
+	for _, c := range a.callsIn(fn) {
+		if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() {
+			continue
+		}
+		if _, writes := a.writeOf(info, c); writes {
+			return nil, nil // work of its own there
+		}
+		if len(c.own) == 0 || c.known || a.computesOnly(c) {
+			continue
+		}
+		if work != nil {
+			return nil, nil // more than one function run
+		}
+		work = &c
+	}
+	if work == nil || len(work.own) != 1 || dynamicCall(work) {
+		return nil, nil
+	}
+	return work.own[0], ifs
+}

@@ -127,6 +127,8 @@ var fixtures = []string{
 	"ssaidle",
 	"resultctors",
 	"mutatereplace",
+	"condentries",
+	"finshared",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
