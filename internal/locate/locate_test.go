@@ -126,6 +126,7 @@ var fixtures = []string{
 	"ssaidle",
 	"resultctors",
 	"mutatereplace",
+	"retryclosures",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
