@@ -127,6 +127,7 @@ var fixtures = []string{
 	"resultctors",
 	"mutatereplace",
 	"retryclosures",
+	"finwaited",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
