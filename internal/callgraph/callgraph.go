@@ -38,6 +38,9 @@ type Program struct {
 	// Unanalysed are the own functions whose bodies were left out because
 	// they hold type errors.
 	Unanalysed map[*types.Func]bool
+	// confined are the closures that never outlive the call of the
+	// function making them (confined.go): no call edge enters them.
+	confined map[*ssa.Function]bool
 	// promoted are the synthetic methods of the own types that wrap
 	// another method (promoted through an embedded field): the graph
 	// spans them, so that an interface call reaches the wrapped method.
@@ -110,6 +113,7 @@ func SSA(all, own []*packages.Package) *Program {
 func (pr *Program) Graph() {
 	pr.graph = vta.CallGraph(pr.withWrappers(), nil)
 	pr.graph.DeleteSyntheticNodes()
+	pr.confined = pr.confinedClosures()
 }
 
 // withoutIllTyped returns the files of a package with the body of every

@@ -91,8 +91,8 @@ func (pr *Program) ReachableExcept(skip func(*ssa.Function) bool, entries ...*ss
 		})
 		for _, e := range out {
 			callee := e.Callee.Func
-			if skip != nil && skip(callee) {
-				continue
+			if skip != nil && skip(callee) || pr.confined[callee] {
+				continue // a confined closure is entered from its maker only
 			}
 			if pr.unanalysed(callee) && !slices.Contains(r.Unanalysed, callee) {
 				r.Unanalysed = append(r.Unanalysed, callee)

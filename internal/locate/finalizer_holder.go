@@ -51,9 +51,11 @@ func (a *analysis) otherKindValues(fl *flowEngine, fns []*ssa.Function, fn *ssa.
 		case v.b == nil || v.e == nil:
 			return false
 		case v.ended():
-			// Where the trail ends, the expression's own type still
-			// says what it holds, unless it is an interface.
-			if t := v.b.info.TypeOf(v.e); t == nil || types.IsInterface(t) || isKind(t, kind) {
+			// Where the trail ends, the type of what was asked of the
+			// expression (the field selected below a receiver a
+			// closure captures) still says what it holds, unless it is
+			// an interface.
+			if t := valueType(v); t == nil || types.IsInterface(t) || isKind(t, kind) {
 				return false
 			}
 			continue

@@ -83,7 +83,8 @@ func (b *flowBody) argParam(e ast.Expr) int {
 // the expression that makes it (a constant, a literal, an expression it
 // does not follow), the zero value (a field a literal leaves out), one of
 // b's parameters (the caller decides; path is what is selected below it),
-// or where the trail ends (end, with why).
+// or where the trail ends (end, with why; path is then what was asked
+// below the expression it ends at: the value is not that expression's).
 type flowVal struct {
 	b     *flowBody
 	e     ast.Expr
@@ -149,7 +150,7 @@ func (q *query) values(b *flowBody, e ast.Expr, path []string, depth int) []flow
 	}
 	q.steps++
 	if depth > maxFlowDepth || q.steps > maxFlowSteps {
-		return []flowVal{{b: b, e: e, param: -1, end: e.Pos(), why: "followed too far"}}
+		return []flowVal{{b: b, e: e, param: -1, path: path, end: e.Pos(), why: "followed too far"}}
 	}
 	key := posKey(q.fl.a, b, e, path)
 	if q.seen[key] {
@@ -215,7 +216,7 @@ func (q *query) values(b *flowBody, e ast.Expr, path []string, depth int) []flow
 	if len(path) == 0 {
 		return []flowVal{{b: b, e: e, param: -1}}
 	}
-	return []flowVal{{b: b, e: e, param: -1, end: e.Pos(), why: "a value computed here"}}
+	return []flowVal{{b: b, e: e, param: -1, path: path, end: e.Pos(), why: "a value computed here"}}
 }
 
 // posKey identifies one step of a query: an expression of a body and the
@@ -240,7 +241,7 @@ func (q *query) literal(b *flowBody, x *ast.CompositeLit, path []string, depth i
 		if _, isStruct := deref(b.info.TypeOf(x)).Underlying().(*types.Struct); isStruct {
 			// A struct has fields, not elements: the question went
 			// astray before it came here.
-			return []flowVal{{b: b, e: x, param: -1, end: x.Lbrace, why: "an element asked of a struct"}}
+			return []flowVal{{b: b, e: x, param: -1, path: path, end: x.Lbrace, why: "an element asked of a struct"}}
 		}
 		for _, el := range x.Elts {
 			if kv, ok := el.(*ast.KeyValueExpr); ok {
@@ -316,7 +317,7 @@ func hasField(t types.Type, name string) bool {
 func (q *query) ident(b *flowBody, x *ast.Ident, path []string, depth int) []flowVal {
 	v := varOf(b.info, x)
 	if v == nil {
-		return []flowVal{{b: b, e: x, param: -1, end: x.Pos(), why: "not a variable"}}
+		return []flowVal{{b: b, e: x, param: -1, path: path, end: x.Pos(), why: "not a variable"}}
 	}
 	if i := b.paramIndex(v); i >= 0 {
 		return []flowVal{{b: b, e: x, param: i, path: path}}
@@ -325,7 +326,7 @@ func (q *query) ident(b *flowBody, x *ast.Ident, path []string, depth int) []flo
 		if in, ok := q.fl.a.initOf(b.info, x); ok {
 			return q.values(initBody(in), in.expr, path, depth+1)
 		}
-		return []flowVal{{b: b, e: x, param: -1, end: x.Pos(), why: "a package variable"}}
+		return []flowVal{{b: b, e: x, param: -1, path: path, end: x.Pos(), why: "a package variable"}}
 	}
 	l := b.local()
 	var out []flowVal
@@ -335,7 +336,7 @@ func (q *query) ident(b *flowBody, x *ast.Ident, path []string, depth int) []flo
 		// An API object variable may be read into (var obj T, or obj :=
 		// &T{}, then r.Get(…, obj)): what its fields hold is then the
 		// object's, whatever the body stores into them elsewhere.
-		out = append(out, flowVal{b: b, e: x, param: -1, external: true, end: x.Pos(), why: "read from an object"})
+		out = append(out, flowVal{b: b, e: x, param: -1, path: path, external: true, end: x.Pos(), why: "read from an object"})
 		made = true
 	}
 	for _, d := range l.defs[v] {
@@ -373,7 +374,7 @@ func (q *query) ident(b *flowBody, x *ast.Ident, path []string, depth int) []flo
 	if !made {
 		// Declared without a value and filled elsewhere (read from the
 		// API server into it): what it holds is copied, not made here.
-		out = append(out, flowVal{b: b, e: x, param: -1, external: true, end: x.Pos(), why: "read from elsewhere"})
+		out = append(out, flowVal{b: b, e: x, param: -1, path: path, external: true, end: x.Pos(), why: "read from elsewhere"})
 	}
 	return out
 }

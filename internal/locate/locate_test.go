@@ -129,6 +129,8 @@ var fixtures = []string{
 	"mutatereplace",
 	"condentries",
 	"finshared",
+	"retryclosures",
+	"finwaited",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
