@@ -126,6 +126,7 @@ var fixtures = []string{
 	"ssaidle",
 	"resultctors",
 	"mutatereplace",
+	"illtypedend",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

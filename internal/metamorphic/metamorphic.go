@@ -368,10 +368,15 @@ func JudgeAnswer(c locate.Controller, id string, e wants.Expectations, also map[
 		if id == wants.Drift {
 			prefix, steps = wants.DriftPrefix, c.Drift
 		}
+		unread := false
 		for _, s := range steps {
 			got[prefix+s.Step+"@"+at(s.File, s.Line)] = true
+			unread = unread || s.Step == locate.StepUnread
 		}
 		if e.None[id] {
+			if len(got) > 0 && unread && !slices.ContainsFunc(steps, func(s locate.Step) bool { return s.Step != locate.StepUnread }) {
+				return NotSettled, ""
+			}
 			if len(got) > 0 {
 				return Wrong, fmt.Sprintf("want none, got %v", sortedKeys(got))
 			}
@@ -396,7 +401,7 @@ func JudgeAnswer(c locate.Controller, id string, e wants.Expectations, also map[
 		switch {
 		case len(missing) == 0:
 			return Same, ""
-		case id == wants.IntervalTrace && strings.HasPrefix(c.Rows[locate.RowRequeueSuccess].None, "not settled"):
+		case id == wants.IntervalTrace && strings.HasPrefix(c.Rows[locate.RowRequeueSuccess].None, "not settled"), unread:
 			return NotSettled, ""
 		}
 		return Wrong, fmt.Sprintf("missing %v, got %v", missing, sortedKeys(got))

@@ -145,6 +145,7 @@ func judgeWrites(c locate.Controller, want *answerKey, prefix string) (verdict, 
 // comparisons cited, and the key's function among those that apply.
 func judgeDrift(c locate.Controller, want *answerKey, prefix string) (verdict, string) {
 	var compares, applies []string
+	lost, cited := "", 0
 	for _, s := range c.Drift {
 		at := fmt.Sprintf("%s%s:%d", prefix, s.File, s.Line)
 		switch s.Step {
@@ -152,11 +153,20 @@ func judgeDrift(c locate.Controller, want *answerKey, prefix string) (verdict, s
 			compares = append(compares, at)
 		case locate.StepApply:
 			applies = append(applies, s.Func)
+		case locate.StepUnread:
+			if lost == "" {
+				lost = fmt.Sprintf(" (not settled: %s at %s is not read)", s.Func, at)
+			}
+			continue
 		}
+		cited++
 	}
 	if want.None {
-		if len(c.Drift) > 0 {
+		switch {
+		case cited > 0:
 			return wrong, fmt.Sprintf("compares at %v and applies in %v, the key says none", orNone(compares), orNone(applies))
+		case lost != "":
+			return notSettled, "no drift cited" + lost + ", the key says none"
 		}
 		return right, ""
 	}
@@ -165,7 +175,11 @@ func judgeDrift(c locate.Controller, want *answerKey, prefix string) (verdict, s
 	if hasCompare && slices.Contains(applies, want.Apply) {
 		return right, ""
 	}
-	return wrong, fmt.Sprintf("compares at %v and applies in %v, the key says %s in %s", orNone(compares), orNone(applies), want.Compare, want.Apply)
+	why := fmt.Sprintf("compares at %v and applies in %v%s, the key says %s in %s", orNone(compares), orNone(applies), lost, want.Compare, want.Apply)
+	if lost != "" {
+		return notSettled, why
+	}
+	return wrong, why
 }
 
 func orNone(s []string) string {

@@ -204,9 +204,12 @@ func lacksItems(theirs, ours result.Side) [][]piece {
 	}
 	if td := theirs.Controller.Drift; hasStep(td, locate.StepLibraryCompare) && !hasStep(ours.Controller.Drift, locate.StepLibraryCompare) {
 		item := []piece{textPiece("drift correction as an explicit step: theirs applies through a drift-detecting library at "), citePiece(theirs.Tree, td[0].Site), textPiece("; ours: ")}
-		if len(ours.Controller.Drift) > 0 {
-			item = append(item, textPiece("a comparison by hand at "), citePiece(ours.Tree, ours.Controller.Drift[0].Site))
-		} else {
+		switch od := ours.Controller.Drift; {
+		case len(od) > 0 && od[0].Step == locate.StepUnread:
+			item = append(item, textPiece("not settled: a function on its reconcile path could not be analysed, at "), citePiece(ours.Tree, od[0].Site))
+		case len(od) > 0:
+			item = append(item, textPiece("a comparison by hand at "), citePiece(ours.Tree, od[0].Site))
+		default:
 			item = append(item, textPiece("none found"))
 		}
 		items = append(items, item)
