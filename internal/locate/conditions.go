@@ -224,6 +224,10 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 		note := "not settled beyond these: a condition may also be set at " + listSites(unsure)
 		out[0].Note = strings.TrimPrefix(out[0].Note+"; "+note, "; ")
 	}
+	if calls := a.unfollowedCalls(reach); len(calls) > 0 {
+		note := "not settled beyond these: functions on the reconcile path could not be analysed (type errors; see the warnings), and the calls they make are not followed: " + listSites(calls)
+		out[0].Note = strings.TrimPrefix(out[0].Note+"; "+note, "; ")
+	}
 	if kind != nil && holdsUnstructured(kind) {
 		note := "not settled beyond these: the " + kind.Obj().Name() + " keeps its content in an unstructured map, where conditions set by methods writing the map are not followed"
 		out[0].Note = strings.TrimPrefix(out[0].Note+"; "+note, "; ")

@@ -213,6 +213,7 @@ func (a *analysis) controller(f *found) Controller {
 	if f.style == StyleGenerated {
 		ctrl.Drift = p.generatedDrift(ctrl.Drift)
 	}
+	ctrl.Drift = append(ctrl.Drift, a.unreadDrift(unanalysed, p.reach)...)
 	if len(ctrl.Drift) == 0 {
 		ctrl.Drift = a.driftUnproven(p.reach, p.kind(), ctrl.Writes, rows[RowFinalizerCleanup])
 	}

@@ -131,6 +131,7 @@ var fixtures = []string{
 	"finshared",
 	"retryclosures",
 	"finwaited",
+	"illtypedend",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

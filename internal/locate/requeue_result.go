@@ -304,6 +304,16 @@ func (a *analysis) shapedRequeues(f *found, kind *types.Named, shape resultShape
 	if openDeferred != "" && unsettledErr == "" {
 		unsettledErr = openDeferred
 	}
+	// A success path that ends in what a function not analysed hands
+	// back: the main work's failure and its success are there, unread,
+	// whatever success an earlier return makes.
+	unread := ""
+	if len(steady) <= 1 {
+		unread = a.unreadEnd(f.entry, kind)
+	}
+	if unread != "" && unsettledErr == "" {
+		unsettledErr = unread
+	}
 	if overridden && success == nil && unsettledErr == "" {
 		for _, r := range deferred {
 			if r.opaque != nil {
@@ -376,6 +386,14 @@ func (a *analysis) shapedRequeues(f *found, kind *types.Named, shape resultShape
 	}
 	if openDeferred != "" {
 		out.onError, out.onSuccess = errRow, none(openDeferred)
+		return out
+	}
+	if unread != "" {
+		if success != nil {
+			s := a.site(success.pos)
+			unread += fmt.Sprintf("; the return at %s:%d, which requeues after an interval, may not be the steady state", s.File, s.Line)
+		}
+		out.onError, out.onSuccess = errRow, none(unread)
 		return out
 	}
 	if success == nil {

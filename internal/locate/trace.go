@@ -43,6 +43,9 @@ const (
 	StepApply          = "apply"
 	StepLibraryCompare = "library-compare"
 	StepLibraryApply   = "library-apply"
+	// StepUnread cites a function on the reconcile path that could not be
+	// analysed: the drift answer is not settled there.
+	StepUnread = "unread"
 )
 
 // tracer follows a duration back to what sets it.

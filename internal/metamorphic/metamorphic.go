@@ -369,10 +369,15 @@ func JudgeAnswer(c locate.Controller, id string, e wants.Expectations, also map[
 		if id == wants.Drift {
 			prefix, steps = wants.DriftPrefix, c.Drift
 		}
+		// unread: a function on the path was not analysed; unproven:
+		// the drift answer is only such steps, or one write it could
+		// not settle.
+		unread, unproven := false, id == wants.Drift && len(steps) > 0
 		for _, s := range steps {
 			got[prefix+s.Step+"@"+at(s.File, s.Line)] = true
+			unread = unread || s.Step == locate.StepUnread
+			unproven = unproven && (s.Step == locate.StepUnread || s.Step == locate.StepUnsettled)
 		}
-		unproven := id == wants.Drift && len(steps) == 1 && steps[0].Step == locate.StepUnsettled
 		if e.None[id] {
 			if unproven {
 				return NotSettled, ""
@@ -401,7 +406,7 @@ func JudgeAnswer(c locate.Controller, id string, e wants.Expectations, also map[
 		switch {
 		case len(missing) == 0:
 			return Same, ""
-		case id == wants.IntervalTrace && strings.HasPrefix(c.Rows[locate.RowRequeueSuccess].None, "not settled"), unproven:
+		case id == wants.IntervalTrace && strings.HasPrefix(c.Rows[locate.RowRequeueSuccess].None, "not settled"), unread, unproven:
 			return NotSettled, ""
 		}
 		return Wrong, fmt.Sprintf("missing %v, got %v", missing, sortedKeys(got))

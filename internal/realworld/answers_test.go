@@ -146,7 +146,7 @@ func judgeWrites(c locate.Controller, want *answerKey, prefix string) (verdict, 
 // comparison with a write left unsettled is honest.
 func judgeDrift(c locate.Controller, want *answerKey, prefix string) (verdict, string) {
 	var compares, applies []string
-	lost := ""
+	lost, cited := "", 0
 	for _, s := range c.Drift {
 		at := fmt.Sprintf("%s%s:%d", prefix, s.File, s.Line)
 		switch s.Step {
@@ -154,16 +154,25 @@ func judgeDrift(c locate.Controller, want *answerKey, prefix string) (verdict, s
 			compares = append(compares, at)
 		case locate.StepApply:
 			applies = append(applies, s.Func)
+		case locate.StepUnread:
+			if lost == "" {
+				lost = fmt.Sprintf(" (not settled: %s at %s is not read)", s.Func, at)
+			}
+			continue
 		case locate.StepUnsettled:
-			lost = fmt.Sprintf("%s (%s)", s.Note, at)
+			if lost == "" {
+				lost = fmt.Sprintf(" (%s, at %s)", s.Note, at)
+			}
+			continue
 		}
-	}
-	if lost != "" && len(compares) == 0 {
-		return notSettled, lost
+		cited++
 	}
 	if want.None {
-		if len(c.Drift) > 0 {
+		switch {
+		case cited > 0:
 			return wrong, fmt.Sprintf("compares at %v and applies in %v, the key says none", orNone(compares), orNone(applies))
+		case lost != "":
+			return notSettled, "no drift cited" + lost + ", the key says none"
 		}
 		return right, ""
 	}
@@ -172,7 +181,11 @@ func judgeDrift(c locate.Controller, want *answerKey, prefix string) (verdict, s
 	if hasCompare && slices.Contains(applies, want.Apply) {
 		return right, ""
 	}
-	return wrong, fmt.Sprintf("compares at %v and applies in %v, the key says %s in %s", orNone(compares), orNone(applies), want.Compare, want.Apply)
+	why := fmt.Sprintf("compares at %v and applies in %v%s, the key says %s in %s", orNone(compares), orNone(applies), lost, want.Compare, want.Apply)
+	if lost != "" {
+		return notSettled, why
+	}
+	return wrong, why
 }
 
 func orNone(s []string) string {

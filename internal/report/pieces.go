@@ -204,9 +204,12 @@ func lacksItems(theirs, ours result.Side) [][]piece {
 	}
 	if td := theirs.Controller.Drift; hasStep(td, locate.StepLibraryCompare) && !hasStep(ours.Controller.Drift, locate.StepLibraryCompare) {
 		item := []piece{textPiece("drift correction as an explicit step: theirs applies through a drift-detecting library at "), citePiece(theirs.Tree, td[0].Site), textPiece("; ours: ")}
-		if st, ok := firstStep(ours.Controller.Drift, locate.StepCompare); ok {
+		od := ours.Controller.Drift
+		if st, ok := firstStep(od, locate.StepCompare); ok {
 			item = append(item, textPiece("a comparison by hand at "), citePiece(ours.Tree, st.Site))
-		} else if st, ok := firstStep(ours.Controller.Drift, locate.StepUnsettled); ok {
+		} else if st, ok := firstStep(od, locate.StepUnread); ok {
+			item = append(item, textPiece("not settled: a function on its reconcile path could not be analysed, at "), citePiece(ours.Tree, st.Site))
+		} else if st, ok := firstStep(od, locate.StepUnsettled); ok {
 			item = append(item, textPiece("no comparison found, and not settled: the write at "), citePiece(ours.Tree, st.Site), textPiece(" runs only on some paths under a guard not read"))
 		} else {
 			item = append(item, textPiece("none found"))

@@ -133,7 +133,7 @@ var (
 	traceSteps = []string{locate.StepReturn, locate.StepJitter, locate.StepJitterBody, locate.StepGetter,
 		locate.StepGetterBody, locate.StepSpecField, locate.StepCRDProperty, locate.StepControllerField,
 		locate.StepSet, locate.StepConstant, locate.StepComputed}
-	driftSteps = []string{locate.StepCompare, locate.StepApply, locate.StepLibraryCompare, locate.StepLibraryApply, locate.StepUnsettled}
+	driftSteps = []string{locate.StepCompare, locate.StepApply, locate.StepLibraryCompare, locate.StepLibraryApply, locate.StepUnread, locate.StepUnsettled}
 )
 
 // IsStage says whether a key is about a client-go stage: a stage id, the

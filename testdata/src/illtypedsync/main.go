@@ -25,7 +25,7 @@ import (
 	"k8s.io/klog/v2"
 )
 
-// want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "requeue-success" "interval-trace" "drift"
+// want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "requeue-success" "interval-trace"
 
 // stampAnnotation records a ConfigMap's stamp.
 const stampAnnotation = "stamp.example.com/value"
@@ -55,7 +55,7 @@ func (c *Controller) runWorker(ctx context.Context) {
 }
 
 // syncHandler stamps one ConfigMap.
-func (c *Controller) syncHandler(ctx context.Context, key string) error { // want "reconcile-entry"
+func (c *Controller) syncHandler(ctx context.Context, key string) error { // want "reconcile-entry" "drift:unread"
 	namespace, name, err := cache.SplitMetaNamespaceKey(key)
 	if err != nil {
 		return nil

@@ -15,7 +15,7 @@ import (
 	v1 "example.com/fixtures/illtyped/api/v1"
 )
 
-// want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "requeue-success" "interval-trace" "drift"
+// want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "requeue-success" "interval-trace"
 
 // ReadyType is the Thing's one condition type.
 const ReadyType = "Ready" // want "condition-type:Ready"
@@ -38,7 +38,7 @@ func (r *ThingReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 }
 
 // publish sets Ready and writes the status; summarize is not written yet.
-func (r *ThingReconciler) publish(ctx context.Context, obj *v1.Thing) error {
+func (r *ThingReconciler) publish(ctx context.Context, obj *v1.Thing) error { // want "drift:unread"
 	meta.SetStatusCondition(&obj.Status.Conditions, metav1.Condition{Type: ReadyType, Status: metav1.ConditionTrue, Reason: "Published"}) // want "condition-set:Ready" "partial"
 	obj.Status.Summary = summarize(obj)
 	return r.Status().Update(ctx, obj) // want "partial"
