@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // StepUnsettled is the drift answer's one step when no comparison was
@@ -22,14 +23,18 @@ const StepUnsettled = "unsettled"
 // apply was found. "None" is a claim that nothing compares desired state
 // with the cluster before writing it; its candidates are the updates and
 // patches of an object other than the primary's own state (a child, a
-// Node, a Pod's status) made under a test in their own function that may
+// Pod's status, or the primary's metadata and spec when the tree does not
+// declare its kind: a labeller of Nodes applies its desired state to the
+// Node) made under a test in their own function that may
 // compare two values: around the write, or before it and leaving. A
 // create or a delete applies no difference, a write under tests of errors,
 // of existence and of the primary's own desired state only is not guarded
-// by a comparison, and the finalizer's cleanup brings nothing to a desired
-// state, so none of those stands against a "none". The first candidate is
+// by a comparison, and the finalizer's cleanup, the writes that add or
+// remove the finalizer and those of generated code (a generated
+// reconciler's finalizers and status) bring nothing to a desired state,
+// so none of those stands against a "none". The first candidate is
 // where the trail ends.
-func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, writes []Write, cleanup Row) []Step {
+func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, writes []Write, rows map[string]Row) []Step {
 	type line struct {
 		file string
 		at   int
@@ -40,15 +45,15 @@ func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, writ
 	}
 	for _, wc := range a.writeCalls(reach) {
 		c := wc.call
-		if !slices.Contains(differenceVerbs, wc.verb) || (c.known && c.fact.Role == RoleEvent) {
+		if !slices.Contains(differenceVerbs, wc.verb) || (c.known && c.fact.Role == RoleEvent) || a.generatedAt(c.expr.Pos()) {
 			continue
 		}
 		t := writtenType(wc.info, c)
-		if t == nil || isKindValue(t, kind) || a.writesOwnKind(wc.info, c, kind) {
+		if t == nil || a.writesOwnKind(wc.info, c, kind) || isKindValue(t, kind) && (a.declares(kind) || wc.status) {
 			continue
 		}
 		s := a.site(c.expr.Lparen).Site
-		if inCleanup(byLine[line{s.File, s.Line}], cleanup) {
+		if inCleanup(byLine[line{s.File, s.Line}], rows[RowFinalizerCleanup]) || a.persistsFinalizer(wc.info, c, rows) {
 			continue
 		}
 		test := a.guardOnTheWay(reach, kind, c.in, c.expr)
@@ -118,12 +123,26 @@ func siteIn(b *ast.BlockStmt, pos token.Pos) ast.Node {
 	return out
 }
 
+// declares reports whether the tree declares a kind: its Spec is then the
+// desired state, which a write of the object itself does not apply.
+func (a *analysis) declares(kind *types.Named) bool {
+	if kind == nil {
+		return false
+	}
+	_, own := a.fileAt(kind.Obj().Pos())
+	return own
+}
+
 // inCleanup reports whether a write is made by the finalizer's cleanup
-// (the row's functions), or reached through a call one of them makes: it
-// runs on the deletion's path, where nothing is brought to desired state.
+// (the function the row cites as its primary site, when that site is the
+// function's declaration), or reached through a call it makes: it runs on
+// the deletion's path, where nothing is brought to desired state. The
+// row's other sites (the branch on DeletionTimestamp, in the function
+// that also does the reconcile's work) and a cleanup written inline say
+// nothing of which writes are the cleanup's.
 func inCleanup(w Write, cleanup Row) bool {
 	for _, s := range cleanup.Sites {
-		if s.Func == "" {
+		if s.Func == "" || !s.Primary || !strings.HasPrefix(strings.TrimSpace(s.Text), "func ") {
 			continue
 		}
 		if w.Func == s.Func {
@@ -132,6 +151,70 @@ func inCleanup(w Write, cleanup Row) bool {
 		for _, step := range w.Path {
 			if strings.HasSuffix(step, " "+s.Func) {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// persistsFinalizer reports whether a write persists a change of the
+// finalizers: it is a site of the finalizer-add or -remove row, or a
+// statement before it in its blocks, or the condition of an if around
+// it, makes a call that is such a site or runs the function holding one
+// (removeFinalizer(obj, f); return r.Update(ctx, obj)).
+func (a *analysis) persistsFinalizer(info *types.Info, c call, rows map[string]Row) bool {
+	type line struct {
+		file string
+		at   int
+	}
+	var sites []line
+	for _, r := range []Row{rows[RowFinalizerAdd], rows[RowFinalizerRemove]} {
+		for _, s := range r.Sites {
+			sites = append(sites, line{s.File, s.Line})
+		}
+	}
+	// holds reports whether a site lies in [from, to] of one file.
+	holds := func(from, to token.Pos) bool {
+		f, t := a.site(from).Site, a.site(to).Site
+		return slices.ContainsFunc(sites, func(l line) bool { return l.file == f.File && f.Line <= l.at && l.at <= t.Line })
+	}
+	touches := func(n ast.Node) bool {
+		found := false
+		ast.Inspect(n, func(n ast.Node) bool {
+			if ce, ok := n.(*ast.CallExpr); ok && !found {
+				found = holds(ce.Lparen, ce.Lparen)
+				if fn, _ := typeutil.Callee(info, ce).(*types.Func); fn != nil && !found {
+					if d := a.decls[fn.Origin()]; d != nil {
+						found = holds(d.Pos(), d.End())
+					}
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	if touches(c.expr) {
+		return true
+	}
+	b := body(c.in)
+	if b == nil {
+		return false
+	}
+	parents := parentsIn(b)
+	for n, p := ast.Node(c.expr), parents[c.expr]; p != nil; n, p = p, parents[p] {
+		switch p := p.(type) {
+		case *ast.IfStmt:
+			if p.Cond != n && touches(p.Cond) {
+				return true
+			}
+		case *ast.BlockStmt:
+			for _, st := range p.List {
+				if st == n {
+					break
+				}
+				if touches(st) {
+					return true
+				}
 			}
 		}
 	}

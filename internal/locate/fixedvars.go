@@ -14,17 +14,8 @@ import (
 // taken, anywhere in the tree's own code. Its value is then the
 // initialiser's.
 func (a *analysis) fixedString(info *types.Info, e ast.Expr) (string, *types.Var, bool) {
-	var id *ast.Ident
-	switch x := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
-		return "", nil, false
-	}
-	v, ok := info.Uses[id].(*types.Var)
-	if !ok {
+	v := varNamed(info, e)
+	if v == nil {
 		return "", nil, false
 	}
 	init, fixed := a.fixedVarValues()[v]
@@ -32,6 +23,22 @@ func (a *analysis) fixedString(info *types.Info, e ast.Expr) (string, *types.Var
 		return "", nil, false
 	}
 	return constant.StringVal(init.value), v, true
+}
+
+// varNamed is the variable an identifier, or a qualified one (pkg.V, or
+// a field's selector), names, or nil.
+func varNamed(info *types.Info, e ast.Expr) *types.Var {
+	var id *ast.Ident
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return nil
+	}
+	v, _ := info.Uses[id].(*types.Var)
+	return v
 }
 
 // fixedInit is the constant initialiser of a package-level variable nothing
@@ -124,17 +131,8 @@ func (a *analysis) fixedVarValues() map[*types.Var]fixedInit {
 // okResult = ctrl.Result{RequeueAfter: d}): every read of it holds that
 // value.
 func (a *analysis) initOf(info *types.Info, e ast.Expr) (varInit, bool) {
-	var id *ast.Ident
-	switch x := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
-		return varInit{}, false
-	}
-	v, ok := info.Uses[id].(*types.Var)
-	if !ok {
+	v := varNamed(info, e)
+	if v == nil {
 		return varInit{}, false
 	}
 	a.fixedVarValues()

@@ -210,7 +210,9 @@ type writeCall struct {
 	call         call
 	info         *types.Info
 	verb, target string
-	partial      bool
+	// status says the write is of the status subresource.
+	status  bool
+	partial bool
 }
 
 // writeCalls lists the write calls of the reached functions in the order
@@ -226,7 +228,7 @@ func (a *analysis) writeCalls(reach *callgraph.Reach) []writeCall {
 		}
 		for _, c := range a.callsIn(fn) {
 			if w, ok := a.writeOf(info, c); ok {
-				all = append(all, writeCall{call: c, info: info, verb: w.verb, target: w.target})
+				all = append(all, writeCall{call: c, info: info, verb: w.verb, target: w.target, status: w.status})
 				for _, o := range c.own {
 					impl[o] = true
 				}
@@ -246,7 +248,7 @@ func (a *analysis) writeCalls(reach *callgraph.Reach) []writeCall {
 			if e, ok := n.(*ast.CallExpr); ok {
 				c := a.makeCall(b.info, e, fn)
 				if w, ok := a.writeOf(b.info, c); ok {
-					all = append(all, writeCall{call: c, info: b.info, verb: w.verb, target: w.target, partial: true})
+					all = append(all, writeCall{call: c, info: b.info, verb: w.verb, target: w.target, status: w.status, partial: true})
 				}
 			}
 			return true
