@@ -155,3 +155,54 @@ func (a *analysis) madeOnlyFrom(fn *ssa.Function, info *types.Info, e ast.Expr, 
 	})
 	return ok
 }
+
+// equalTested is the value a returned variable was just tested equal to:
+// the other side of `id == x` in the condition of an if whose body holds
+// the return and does not assign the variable (if err ==
+// v1alpha1.REQUEUE_EVENT_AFTER { return err } hands back that value), or
+// nil.
+func equalTested(info *types.Info, b *ast.BlockStmt, r *ast.ReturnStmt, id *ast.Ident) ast.Expr {
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || b == nil {
+		return nil
+	}
+	parents := parentsIn(b)
+	for n, p := ast.Node(r), parents[r]; p != nil; n, p = p, parents[p] {
+		ifs, ok := p.(*ast.IfStmt)
+		if !ok || n != ifs.Body {
+			continue
+		}
+		cond, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+		if !ok || cond.Op != token.EQL {
+			continue
+		}
+		var other ast.Expr
+		switch {
+		case varNamed(info, cond.X) == v && varNamed(info, cond.Y) != v:
+			other = cond.Y
+		case varNamed(info, cond.Y) == v && varNamed(info, cond.X) != v:
+			other = cond.X
+		default:
+			continue
+		}
+		if assignsIn(info, ifs.Body, v) {
+			return nil
+		}
+		return other
+	}
+	return nil
+}
+
+// assignsIn reports whether a block assigns a variable.
+func assignsIn(info *types.Info, b *ast.BlockStmt, v *types.Var) bool {
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok {
+			for _, lhs := range as.Lhs {
+				found = found || assigns(info, lhs, v)
+			}
+		}
+		return !found
+	})
+	return found
+}

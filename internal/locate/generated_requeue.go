@@ -216,6 +216,18 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 		a.classifyEvent(fn, in.info, r, in.expr, at, sc, seen, out)
 		return
 	}
+	if id, ok := e.(*ast.Ident); ok {
+		if x := equalTested(info, body(fn), r, id); x != nil {
+			// The error handed back is the value it was found equal to:
+			// what a call asked for (a requeue after a delay), not a
+			// failure of it, whatever test of that error it sits under.
+			if sc.guard == guardError {
+				sc.guard = guardOther
+			}
+			a.classifyEvent(fn, info, r, x, at, sc, seen, out)
+			return
+		}
+	}
 	if _, ok := e.(*ast.Ident); ok && testedNilReturn(fn, r) {
 		// An error returned only where a test found it nil (return err
 		// after `if err != nil { return err }`): a success.

@@ -7,7 +7,7 @@ import (
 
 const (
 	// GaugeConditionWithinLimit says the value is at most the limit.
-	GaugeConditionWithinLimit apis.ConditionType = "WithinLimit" // want "run.Reconciler/condition-type:WithinLimit" "rollout.Reconciler/condition-type:WithinLimit"
+	GaugeConditionWithinLimit apis.ConditionType = "WithinLimit" // want "run.Reconciler/condition-type:WithinLimit" "rollout.Reconciler/condition-type:WithinLimit" "settle.Reconciler/condition-type:WithinLimit"
 
 	// GaugeConditionStale says the reading is older than the Gauge's
 	// timeout: not a type of the set, set by a literal.
@@ -30,7 +30,7 @@ func (s *GaugeStatus) MarkRunning(reason, message string) {
 
 // MarkWithinLimit records a check that passed.
 func (s *GaugeStatus) MarkWithinLimit() {
-	gaugeConditions.Manage(s).MarkTrue(GaugeConditionWithinLimit) // want "run.Reconciler/condition-set:WithinLimit" "run.Reconciler/condition-type:Succeeded" "run.Reconciler/condition-set:Succeeded" "rollout.Reconciler/condition-set:WithinLimit" "rollout.Reconciler/condition-type:Succeeded" "rollout.Reconciler/condition-set:Succeeded"
+	gaugeConditions.Manage(s).MarkTrue(GaugeConditionWithinLimit) // want "run.Reconciler/condition-set:WithinLimit" "run.Reconciler/condition-type:Succeeded" "run.Reconciler/condition-set:Succeeded" "rollout.Reconciler/condition-set:WithinLimit" "rollout.Reconciler/condition-type:Succeeded" "rollout.Reconciler/condition-set:Succeeded" "settle.Reconciler/condition-set:WithinLimit" "settle.Reconciler/condition-type:Succeeded" "settle.Reconciler/condition-set:Succeeded"
 }
 
 // MarkOverLimit records a check that failed.
