@@ -275,9 +275,10 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 				}
 			}()
 			for _, callee := range c.own {
-				if i, param := a.passedError(callee); param != nil && i < len(ce.Args) && a.callSites(callee) > 1 {
+				if i, param := a.passedError(callee); param != nil && i < len(ce.Args) && (a.callSites(callee) > 1 || a.testedEqual(fn, info, r, ce.Args[i])) {
 					// The helper hands back the error it is given:
-					// the argument is this return's event.
+					// the argument is this return's event (shared by
+					// several callers, or one a test here settles).
 					a.classifyEvent(fn, info, r, ce.Args[i], at, sc, seen, out)
 					a.eventReturnsPassing(callee, param, sc, seen, out)
 					continue
@@ -298,6 +299,13 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 		site.class = ClassTerminal
 	}
 	*out = append(*out, site)
+}
+
+// testedEqual reports whether an argument is a variable the return r is
+// under a test of equality with a value (equalTested).
+func (a *analysis) testedEqual(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, arg ast.Expr) bool {
+	id, ok := ast.Unparen(arg).(*ast.Ident)
+	return ok && equalTested(info, body(fn), r, id) != nil
 }
 
 // classifyHeld classifies an event held in a local variable (ev :=

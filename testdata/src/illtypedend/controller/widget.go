@@ -49,7 +49,7 @@ func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 // validate marks the spec checked and saves the status.
 func (r *WidgetReconciler) validate(ctx context.Context, obj *v1.Widget) error {
 	meta.SetStatusCondition(&obj.Status.Conditions, metav1.Condition{Type: ValidType, Status: metav1.ConditionTrue, Reason: "Checked"}) // want "WidgetReconciler/condition-set:Valid"
-	return r.Status().Update(ctx, obj) // want "WidgetReconciler/write-always"
+	return r.Status().Update(ctx, obj)                                                                                                  // want "WidgetReconciler/write-always"
 }
 
 // build is the main work; digestOf is not written yet.
