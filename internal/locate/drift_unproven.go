@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 	"golang.org/x/tools/go/ssa"
@@ -34,15 +33,8 @@ const StepUnsettled = "unsettled"
 // reconciler's finalizers and status) bring nothing to a desired state,
 // so none of those stands against a "none". The first candidate is
 // where the trail ends.
-func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, writes []Write, rows map[string]Row) []Step {
-	type line struct {
-		file string
-		at   int
-	}
-	byLine := map[line]Write{}
-	for _, w := range writes {
-		byLine[line{w.File, w.Line}] = w
-	}
+func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, rows map[string]Row) []Step {
+	cleanup := a.cleanupFunc(reach, rows[RowFinalizerCleanup])
 	for _, wc := range a.writeCalls(reach) {
 		c := wc.call
 		if !slices.Contains(differenceVerbs, wc.verb) || (c.known && c.fact.Role == RoleEvent) || a.generatedAt(c.expr.Pos()) {
@@ -53,7 +45,7 @@ func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, writ
 			continue
 		}
 		s := a.site(c.expr.Lparen).Site
-		if inCleanup(byLine[line{s.File, s.Line}], rows[RowFinalizerCleanup]) || a.persistsFinalizer(wc.info, c, rows) {
+		if onPathOf(reach, c.in, cleanup) || a.persistsFinalizer(wc.info, c, rows) {
 			continue
 		}
 		test := a.guardOnTheWay(reach, kind, c.in, c.expr)
@@ -133,25 +125,49 @@ func (a *analysis) declares(kind *types.Named) bool {
 	return own
 }
 
-// inCleanup reports whether a write is made by the finalizer's cleanup
-// (the function the row cites as its primary site, when that site is the
-// function's declaration), or reached through a call it makes: it runs on
-// the deletion's path, where nothing is brought to desired state. The
-// row's other sites (the branch on DeletionTimestamp, in the function
-// that also does the reconcile's work) and a cleanup written inline say
-// nothing of which writes are the cleanup's.
-func inCleanup(w Write, cleanup Row) bool {
-	for _, s := range cleanup.Sites {
-		if s.Func == "" || !s.Primary || !strings.HasPrefix(strings.TrimSpace(s.Text), "func ") {
+// cleanupFunc is the reached function the finalizer-cleanup row cites as
+// its primary site, at its declaration, or nil: the row's other sites (the
+// branch on DeletionTimestamp, in the function that also does the
+// reconcile's work) and a cleanup written inline say nothing of which
+// writes are the cleanup's.
+func (a *analysis) cleanupFunc(reach *callgraph.Reach, cleanup Row) *ssa.Function {
+	primary, ok := cleanup.Primary()
+	if !ok {
+		return nil
+	}
+	for _, fn := range reach.Funcs() {
+		if fn.Syntax() == nil || fn.Parent() != nil {
 			continue
 		}
-		if w.Func == s.Func {
-			return true
+		if fs := a.funcSite(fn); fs.File == primary.File && fs.Line == primary.Line {
+			return fn
 		}
-		for _, step := range w.Path {
-			if strings.HasSuffix(step, " "+s.Func) {
+	}
+	return nil
+}
+
+// onPathOf reports whether fn runs inside target: it is target, a closure
+// target holds, or called on the way from the entry through target. A
+// write made there runs on the deletion's path, where nothing is brought
+// to desired state.
+func onPathOf(reach *callgraph.Reach, fn, target *ssa.Function) bool {
+	if target == nil {
+		return false
+	}
+	in := func(f *ssa.Function) bool {
+		for ; f != nil; f = f.Parent() {
+			if f == target {
 				return true
 			}
+		}
+		return false
+	}
+	if in(fn) {
+		return true
+	}
+	for _, e := range reach.Path(fn) {
+		if in(e.Caller.Func) {
+			return true
 		}
 	}
 	return false

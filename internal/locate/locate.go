@@ -215,7 +215,7 @@ func (a *analysis) controller(f *found) Controller {
 	}
 	ctrl.Drift = append(ctrl.Drift, a.unreadDrift(unanalysed, p.reach)...)
 	if len(ctrl.Drift) == 0 {
-		ctrl.Drift = a.driftUnproven(p.reach, p.kind(), ctrl.Writes, rows)
+		ctrl.Drift = a.driftUnproven(p.reach, p.kind(), rows)
 	}
 	if ctrl.Drift == nil {
 		ctrl.Drift = []Step{}
