@@ -64,16 +64,25 @@ func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, rows
 // the entry to it (the closures fn sits in, and each caller at its call),
 // nearest first.
 func (a *analysis) guardOnTheWay(reach *callgraph.Reach, kind *types.Named, fn *ssa.Function, node ast.Node) ast.Expr {
-	path := reach.Path(fn)
+	return a.testOnTheWay(reach.Path(fn), fn, node, func(info *types.Info, b *ast.BlockStmt, at ast.Node) ast.Expr {
+		return testedAround(info, b, kind, at)
+	})
+}
+
+// testOnTheWay is the first test that test finds around a call at node in
+// fn, then in each function on the way to it along path (the edges from
+// the entry to fn): the closures fn sits in, and each caller at its call,
+// nearest first.
+func (a *analysis) testOnTheWay(path []*callgraph.Edge, fn *ssa.Function, node ast.Node, test func(info *types.Info, b *ast.BlockStmt, at ast.Node) ast.Expr) ast.Expr {
 	for i := len(path); ; i-- {
 		var callee *ssa.Function
 		if i > 0 {
 			callee = path[i-1].Callee.Func
 		}
 		for {
-			if b := body(fn); b != nil {
-				if test := testedAround(a.infoAt(b.Pos()), b, kind, node); test != nil {
-					return test
+			if b := body(fn); b != nil && node != nil {
+				if t := test(a.infoAt(b.Pos()), b, node); t != nil {
+					return t
 				}
 			}
 			if fn == callee || fn.Parent() == nil {

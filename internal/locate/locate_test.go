@@ -68,6 +68,7 @@ var fixtures = []string{
 	"finnoguard",
 	"wrapped",
 	"answerflows",
+	"earlyend",
 	"intervalflows",
 	"resyncflows",
 	"embedworker",

@@ -67,7 +67,14 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 			w.Note = fmt.Sprintf("the mutate function replaces the whole object at %s:%d, dropping the uid and creationTimestamp the server set: the comparison never finds them equal, so it writes whenever it runs", s.File, s.Line)
 		}
 		w.Always = !wc.partial && !idleWhenEqual && a.always(fn, c.expr.Lparen, alwaysVia, normal, taken, passView{})
-		if !w.Always && !wc.partial && !idleWhenEqual {
+		if w.Always {
+			if test := a.endedEarly(fn, c.expr, kind, alwaysVia); test != nil {
+				s := a.site(test.Pos())
+				w.Always = false
+				w.Note = strings.TrimPrefix(w.Note+fmt.Sprintf("; not settled: made on every pass that goes on past the test at %s:%d, which ends the pass first when it holds and compares what the pass computed: an unchanged object may end its pass there", s.File, s.Line), "; ")
+			}
+		}
+		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") {
 			// Made on every pass if a call that may run one of several
 			// functions runs the one on its path: not settled.
 			if anyVia == nil {

@@ -1,0 +1,122 @@
+package locate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+)
+
+// endedEarly is the first test on a write's way that ends the pass with
+// success and nothing to requeue before the write when it holds, and that
+// compares two states the pass computed (comparesState): `if len(diff) ==
+// 0 { return nil }`, `if !changed { return nil }`. An unchanged object's
+// pass may end there, having nothing to apply, so the write is not proven
+// to be made on every pass, though every normal return the pass is known
+// to end at comes after it. The test is looked for in the write's function
+// and in each function on the way from the entry along via, at its call.
+func (a *analysis) endedEarly(fn *ssa.Function, node ast.Node, kind *types.Named, via map[*ssa.Function]*callgraph.Edge) ast.Expr {
+	var path []*callgraph.Edge
+	for e := via[fn]; e != nil; e = via[e.Caller.Func] {
+		path = append([]*callgraph.Edge{e}, path...)
+	}
+	return a.testOnTheWay(path, fn, node, func(info *types.Info, b *ast.BlockStmt, at ast.Node) ast.Expr {
+		return endsBefore(info, b, kind, at)
+	})
+}
+
+// endsBefore is the condition of an if, before at in one of the blocks
+// around it, whose branch returns success with nothing to requeue and
+// which compares two states.
+func endsBefore(info *types.Info, b *ast.BlockStmt, kind *types.Named, at ast.Node) ast.Expr {
+	parents := parentsIn(b)
+	for n, p := at, parents[at]; p != nil; n, p = p, parents[p] {
+		list, ok := p.(*ast.BlockStmt)
+		if !ok {
+			continue
+		}
+		for _, st := range list.List {
+			if st == n {
+				break
+			}
+			ifs, ok := st.(*ast.IfStmt)
+			if !ok || len(ifs.Body.List) == 0 {
+				continue
+			}
+			if ret, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok && succeedsIdle(info, ret) && comparesState(info, b, kind, ifs.Cond) {
+				return ifs.Cond
+			}
+		}
+	}
+	return nil
+}
+
+// comparesState reports whether a condition compares two states the pass
+// computed, not only the primary object's own: two values of which neither
+// is a constant, the length of a local value (a difference computed:
+// len(diff) == 0), a bool function handed two values of one type (an
+// equality helper), or a bool local the body assigns from one of those
+// (changed := !equal(a, b)). A field of an object tested against a
+// constant is a state the object is in, not a difference.
+func comparesState(info *types.Info, b *ast.BlockStmt, kind *types.Named, cond ast.Expr) bool {
+	found := false
+	var visit func(e ast.Expr, depth int)
+	visit = func(e ast.Expr, depth int) {
+		ast.Inspect(e, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BinaryExpr:
+				switch n.Op {
+				case token.EQL, token.NEQ, token.LSS, token.GTR, token.LEQ, token.GEQ:
+					x, y := n.X, n.Y
+					if isConst(info, x) {
+						x, y = y, x
+					}
+					switch {
+					case isConst(info, x):
+					case !isConst(info, y):
+						found = comparedValue(info, x) && comparedValue(info, y) && !primaryOnly(info, b, kind, n, 0)
+					default:
+						found = lengthOfLocal(info, x)
+					}
+				}
+			case *ast.CallExpr:
+				if t, ok := info.TypeOf(n).(*types.Basic); ok && t.Kind() == types.Bool && len(n.Args) >= 2 {
+					x, y := info.TypeOf(n.Args[0]), info.TypeOf(n.Args[1])
+					found = x != nil && y != nil && types.Identical(x, y) && comparedValue(info, n.Args[0]) && !primaryOnly(info, b, kind, n, 0)
+				}
+			case *ast.Ident:
+				if v := localBool(info, n); v != nil && depth == 0 {
+					for _, r := range assignmentsTo(info, b, v) {
+						visit(r, depth+1)
+					}
+				}
+			}
+			return !found
+		})
+	}
+	visit(cond, 0)
+	return found
+}
+
+// lengthOfLocal reports whether e is len of a local variable or parameter
+// (not of a field of an object).
+func lengthOfLocal(info *types.Info, e ast.Expr) bool {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(c.Args) != 1 || !isBuiltin(info, c.Fun, "len") {
+		return false
+	}
+	id, ok := ast.Unparen(c.Args[0]).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	return ok && v.Pkg() != nil && v.Parent() != nil && v.Parent() != v.Pkg().Scope()
+}
