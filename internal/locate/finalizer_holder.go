@@ -72,7 +72,7 @@ func (a *analysis) otherKindValues(fl *flowEngine, fns []*ssa.Function, fn *ssa.
 			}
 			continue
 		}
-		t := v.b.info.TypeOf(v.e)
+		t := resultType(v.b.info.TypeOf(v.e), v.result)
 		if t == nil || types.IsInterface(t) || isKind(t, kind) {
 			return false
 		}

@@ -91,6 +91,9 @@ type flowVal struct {
 	zero  bool
 	param int
 	path  []string
+	// result is, when e is a call with several results whose callee is
+	// not followed, the one of them the value is.
+	result int
 	// external says the value is read from an object the body did not
 	// make (a variable declared without a value and filled elsewhere, an
 	// API object's field): copied, not made.

@@ -18,7 +18,7 @@ func (q *query) results(b *flowBody, ce *ast.CallExpr, index int, path []string,
 	// comes back here without a step through values: the same bound.
 	q.steps++
 	if depth > maxFlowDepth || q.steps > maxFlowSteps {
-		return []flowVal{{b: b, e: ce, param: -1, path: path, end: ce.Lparen, why: "followed too far"}}
+		return []flowVal{{b: b, e: ce, param: -1, path: path, result: index, end: ce.Lparen, why: "followed too far"}}
 	}
 	if recv := copiedReceiver(b.info, ce); recv != nil && index == 0 {
 		// obj.DeepCopyObject() through an interface: what obj holds,
@@ -32,7 +32,7 @@ func (q *query) results(b *flowBody, ce *ast.CallExpr, index int, path []string,
 	}
 	callees := q.fl.callees(b, ce)
 	if len(callees) == 0 {
-		return []flowVal{{b: b, e: ce, param: -1, path: path, end: ce.Lparen, why: "the result of a call that is not followed"}}
+		return []flowVal{{b: b, e: ce, param: -1, path: path, result: index, end: ce.Lparen, why: "the result of a call that is not followed"}}
 	}
 	var out []flowVal
 	for _, cb := range callees {
@@ -55,7 +55,7 @@ func (q *query) results(b *flowBody, ce *ast.CallExpr, index int, path []string,
 					continue
 				}
 				if v.param >= len(args) {
-					out = append(out, flowVal{b: b, e: ce, param: -1, end: ce.Lparen, why: "a parameter the call does not line up"})
+					out = append(out, flowVal{b: b, e: ce, param: -1, result: index, end: ce.Lparen, why: "a parameter the call does not line up"})
 					continue
 				}
 				out = append(out, q.values(b, args[v.param], v.path, depth+1)...)

@@ -135,13 +135,14 @@ func namedFunc(info *types.Info, e ast.Expr) *types.Func {
 }
 
 // valueType is the static type of what a value the engine settled is:
-// the type of its expression (conversions removed), and below it that of
-// the fields its path selects.
+// the type of its expression (conversions removed; of a call with several
+// results, the result the value is), and below it that of the fields its
+// path selects.
 func valueType(v flowVal) types.Type {
 	if v.e == nil || v.b == nil {
 		return nil
 	}
-	t := v.b.info.TypeOf(stripConversions(v.b.info, v.e))
+	t := resultType(v.b.info.TypeOf(stripConversions(v.b.info, v.e)), v.result)
 	for _, step := range v.path {
 		if t == nil {
 			return nil
@@ -173,4 +174,17 @@ func valueType(v flowVal) types.Type {
 		t = next
 	}
 	return t
+}
+
+// resultType is t, or, when t is the results of a call with several, the
+// type of result i (nil when there is no such result).
+func resultType(t types.Type, i int) types.Type {
+	tu, ok := t.(*types.Tuple)
+	if !ok {
+		return t
+	}
+	if i < 0 || i >= tu.Len() {
+		return nil
+	}
+	return tu.At(i).Type()
 }

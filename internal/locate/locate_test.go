@@ -133,6 +133,7 @@ var fixtures = []string{
 	"retryclosures",
 	"finwaited",
 	"illtypedend",
+	"accessorfin",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
