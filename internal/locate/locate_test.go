@@ -132,6 +132,7 @@ var fixtures = []string{
 	"retryclosures",
 	"finwaited",
 	"illtypedend",
+	"finfilter",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
