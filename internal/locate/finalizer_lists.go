@@ -7,6 +7,7 @@ package locate
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -43,14 +44,32 @@ func sliced(e ast.Expr) ast.Expr {
 
 // appendedValue is the value the right side of an assignment appends, and
 // the type information covering it: an append itself, or a value the
-// engine settles, every one of its values, to an append (a closure called
-// at once, a helper returning one, a variable assigned from them). A
-// list built otherwise (a filtered copy that starts empty) is no add.
+// engine settles, every one of its values, to an append of a new element
+// (a closure called at once, a helper returning one, a variable assigned
+// from them). A list built otherwise (a filtered copy that starts empty,
+// the elements it keeps appended one by one) is no add.
 func (a *analysis) appendedValue(fn *ssa.Function, info *types.Info, rhs ast.Expr) (ast.Expr, *types.Info, bool) {
 	if v, ok := appended(info, rhs); ok {
 		return v, info, true
 	}
-	return a.everyValueAppends(fn, rhs, func(flowVal) bool { return true })
+	return a.everyValueAppends(fn, rhs, a.appendsNew)
+}
+
+// appendsNew reports whether the append v settles to may append a new
+// element: a value of its own (a constant, a parameter, a field, a
+// computed string), not only elements read from a list, which a loop
+// keeping some of a list's elements copies.
+func (a *analysis) appendsNew(v flowVal) bool {
+	x, ok := appended(v.b.info, v.e)
+	if !ok {
+		return false
+	}
+	for _, xv := range (&flowEngine{a: a}).values(v.b, x) {
+		if !xv.zero && !slices.Contains(xv.path, elem) {
+			return true
+		}
+	}
+	return false
 }
 
 // everyValueAppends is the value the first of e's values appends, and the

@@ -134,6 +134,7 @@ var fixtures = []string{
 	"finwaited",
 	"illtypedend",
 	"accessorfin",
+	"finfilter",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
