@@ -82,6 +82,7 @@ var fixtures = []string{
 	"applyflows",
 	"timerqueue",
 	"requeueorder",
+	"joinedresult",
 	"callpaths",
 	"dynworker",
 	"finfall",
