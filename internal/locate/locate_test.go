@@ -83,6 +83,7 @@ var fixtures = []string{
 	"timerqueue",
 	"requeueorder",
 	"joinedresult",
+	"helperwait",
 	"callpaths",
 	"dynworker",
 	"finfall",
