@@ -33,6 +33,23 @@ func (a *analysis) writesAny(fn *ssa.Function) bool {
 	return false
 }
 
+// writesWork reports whether fn, or a function it calls, writes to the API
+// server, events aside: work a return made after it may wait on.
+func (a *analysis) writesWork(fn *ssa.Function) bool {
+	for _, g := range a.prog.Reachable(fn).Funcs() {
+		info := a.infoAt(posOf(g))
+		if info == nil {
+			continue
+		}
+		for _, c := range a.callsIn(g) {
+			if w, ok := a.writeOf(info, c); ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // handsOtherObject reports whether a call is handed an object of a
 // concrete API type other than the primary's: the desired object a helper
 // applies.

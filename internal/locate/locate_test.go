@@ -83,6 +83,8 @@ var fixtures = []string{
 	"applyflows",
 	"timerqueue",
 	"requeueorder",
+	"joinedresult",
+	"helperwait",
 	"callpaths",
 	"dynworker",
 	"finfall",

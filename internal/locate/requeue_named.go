@@ -24,10 +24,12 @@ func (a *analysis) classifyBare(fn *ssa.Function, info *types.Info, s *ast.Retur
 		*out = append(*out, retSite{pos: s.Pos(), in: fn, ret: s, at: s, opaque: idents[0], note: "a bare return of named results of " + w.shape.typ + ", which ctrlcmp does not follow", via: slices.Clone(w.via)})
 		return
 	}
-	if len(idents) != 2 || typeKey(info.TypeOf(idents[0])) != typeResult {
+	// A result first and an error last, perhaps with other results
+	// between (res, order, err): the two are what the return hands back.
+	if len(idents) < 2 || typeKey(info.TypeOf(idents[0])) != typeResult || !isErrorType(info.TypeOf(idents[len(idents)-1])) {
 		return
 	}
-	named := []types.Object{info.Defs[idents[0]], info.Defs[idents[1]]}
+	named := []types.Object{info.Defs[idents[0]], info.Defs[idents[len(idents)-1]]}
 	resAs, resOK := a.reachingAssignment(info, s, named[0])
 	errAs, errOK := a.reachingAssignment(info, s, named[1])
 	retLine := a.site(s.Pos()).Line
@@ -53,7 +55,7 @@ func (a *analysis) classifyBare(fn *ssa.Function, info *types.Info, s *ast.Retur
 	case !resOK || !errOK:
 		*out = append(*out, retSite{pos: s.Pos(), in: fn, ret: s, at: s, opaque: idents[0], via: slices.Clone(w.via), errOpen: !errOK,
 			note: "the named results this bare return hands back are assigned under a condition before it, or handed by address"})
-	case resAs != nil && resAs == errAs && len(resAs.Lhs) == 2 && len(resAs.Rhs) == 1:
+	case resAs != nil && resAs == errAs && len(resAs.Lhs) == len(idents) && len(resAs.Rhs) == 1:
 		// result, retErr = r.reconcile(ctx, obj): the callee's returns,
 		// or, for a result constructor, the assignment.
 		if !a.constructed(fn, info, s, resAs, resAs.Rhs[0], sc, w, out) {

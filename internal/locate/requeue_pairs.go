@@ -206,7 +206,7 @@ func (r *retSite) entryPos(entry *ssa.Function) token.Pos {
 }
 
 // handedResultCall returns the call a returned result variable is the
-// first result of, when that call is its one definition and nothing
+// first result of (its last an error, others perhaps between), when that call is its one definition and nothing
 // changes it after (no store into its fields, no pointer to it): the
 // result the call made, handed back unchanged. nil for anything else.
 func handedResultCall(info *types.Info, b *ast.BlockStmt, res ast.Expr) *ast.CallExpr {
@@ -222,7 +222,7 @@ func handedResultCall(info *types.Info, b *ast.BlockStmt, res ast.Expr) *ast.Cal
 	if ce == nil {
 		return nil
 	}
-	if sig, ok := info.TypeOf(ce.Fun).(*types.Signature); !ok || sig.Results().Len() != 2 {
+	if sig, ok := info.TypeOf(ce.Fun).(*types.Signature); !ok || sig.Results().Len() < 2 || !isErrorType(sig.Results().At(sig.Results().Len()-1).Type()) {
 		return nil
 	}
 	rooted := func(e ast.Expr) bool {

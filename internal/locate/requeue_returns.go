@@ -54,7 +54,20 @@ func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.Ret
 			return
 		}
 		a.classifyPair(fn, info, s, s, s.Results[0], s.Results[1], sc, w, out)
+	default:
+		// return res, order, err: a result first and an error last, with
+		// other results between, classified by the two.
+		if last := s.Results[len(s.Results)-1]; resultAndError(info, s.Results[0], last) {
+			a.classifyPair(fn, info, s, s, s.Results[0], last, sc, w, out)
+		}
 	}
+}
+
+// resultAndError reports whether res is a reconcile result and errE an
+// error (or nil), by their types.
+func resultAndError(info *types.Info, res, errE ast.Expr) bool {
+	rt, et := info.TypeOf(res), info.TypeOf(errE)
+	return rt != nil && et != nil && typeKey(rt) == typeResult && (isErrorType(et) || isNil(info, errE))
 }
 
 // followPairOf follows the call whose two results results are, as they
@@ -203,6 +216,13 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		// not.
 		*out = append(*out, retSite{pos: at.Pos(), class: ClassErrorBackoff, in: fn, ret: s, at: at, via: via, split: true})
 		errClass = "nil"
+		// The result is the call's first, handed back unchanged (res,
+		// keys, recErr := r.inner(…); …; return res, recErr): where it
+		// requeues is at the call's own returns, which hand back its
+		// failures too.
+		if ce := handedResultCall(info, body(fn), res); ce != nil && a.followResults(fn, info, at, ce, sc, w, out) {
+			return
+		}
 	}
 	// return ctrl.Result{RequeueAfter: res.RequeueAfter}, … after res, err
 	// := r.inner(…): the duration is inner's, made at its returns, which

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -252,7 +253,7 @@ func (a *analysis) followsWrite(fn *ssa.Function, info *types.Info, ret *ast.Ret
 		break
 	}
 	found := false
-	for _, st := range list {
+	for i, st := range list {
 		if st.Pos() >= ret.Pos() {
 			break
 		}
@@ -264,12 +265,55 @@ func (a *analysis) followsWrite(fn *ssa.Function, info *types.Info, ret *ast.Ret
 				c := a.makeCall(info, ce, fn)
 				if w, ok := a.writeOf(info, c); ok && !(c.known && c.fact.Role == RoleEvent) && w.verb != "" {
 					found = true
+				} else if !c.known && len(c.own) > 0 && a.failureReturnedAfter(info, list[i:], st, ce, ret) && slices.ContainsFunc(c.own, a.writesWork) {
+					// obj, err := r.createChild(…); if err != nil {
+					// return … }: a helper of the tree's that writes,
+					// its failure returned before.
+					found = true
 				}
 			}
 			return !found
 		})
 	}
 	return found
+}
+
+// failureReturnedAfter reports whether the error a call hands back last is
+// tested against nil, with a return under the test, before ret: the call's
+// assignment st (x, err := f(…)) followed in list by such an if, or an if
+// whose init the call is (if err := f(…); err != nil { return … }).
+func (a *analysis) failureReturnedAfter(info *types.Info, list []ast.Stmt, st ast.Stmt, ce *ast.CallExpr, ret ast.Node) bool {
+	var as *ast.AssignStmt
+	var tests []*ast.IfStmt
+	switch x := st.(type) {
+	case *ast.AssignStmt:
+		as = x
+		for _, later := range list[1:] {
+			if ifs, ok := later.(*ast.IfStmt); ok && later.End() <= ret.Pos() {
+				tests = append(tests, ifs)
+			}
+		}
+	case *ast.IfStmt:
+		as, _ = x.Init.(*ast.AssignStmt)
+		tests = append(tests, x)
+	}
+	if as == nil || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != ce {
+		return false
+	}
+	id, ok := ast.Unparen(as.Lhs[len(as.Lhs)-1]).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v := info.ObjectOf(id)
+	if v == nil || !isErrorType(v.Type()) {
+		return false
+	}
+	for _, ifs := range tests {
+		if testsAgainstNil(info, ifs.Cond, v) && holdsReturn(ifs.Body) {
+			return true
+		}
+	}
+	return false
 }
 
 // testsTerminal reports whether a condition asks whether an error is a
