@@ -258,7 +258,7 @@ var differenceVerbs = []string{verbUpdate, verbPatch, verbApply, verbCreateOrUpd
 // something failed or exists, not whether two states differ.
 func testedAround(info *types.Info, b *ast.BlockStmt, kind *types.Named, at ast.Node) ast.Expr {
 	parents := parentsIn(b)
-	mayCompare := func(e ast.Expr) bool { return mayCompare(info, b, kind, e) }
+	mayCompare := func(e ast.Expr) bool { return mayCompare(info, b, kind, e) || comparesState(info, b, kind, e) }
 	for n, p := at, parents[at]; p != nil; n, p = p, parents[p] {
 		switch p := p.(type) {
 		case *ast.IfStmt:
@@ -338,7 +338,9 @@ func comparedValue(info *types.Info, e ast.Expr) bool {
 
 // primaryOnly reports whether an expression is made of constants and of
 // the primary object only (its fields, its methods' results, locals the
-// function assigns from those alone, two assignments deep).
+// function assigns from those alone, two assignments deep, and that no
+// call fills: a pointer, or a value whose address is taken, may be read
+// into by a Get).
 func primaryOnly(info *types.Info, body *ast.BlockStmt, kind *types.Named, e ast.Expr, depth int) bool {
 	only := true
 	ast.Inspect(e, func(n ast.Node) bool {
@@ -358,7 +360,7 @@ func primaryOnly(info *types.Info, body *ast.BlockStmt, kind *types.Named, e ast
 			switch {
 			case !isVar:
 			case isKindValue(v.Type(), kind):
-			case depth < 2 && v.Parent() != nil && v.Parent() != v.Pkg().Scope():
+			case depth < 2 && v.Parent() != nil && v.Parent() != v.Pkg().Scope() && !filledByCall(info, body, v):
 				rhs := assignmentsTo(info, body, v)
 				only = len(rhs) > 0
 				for _, r := range rhs {
@@ -371,4 +373,22 @@ func primaryOnly(info *types.Info, body *ast.BlockStmt, kind *types.Named, e ast
 		return true
 	})
 	return only
+}
+
+// filledByCall reports whether a local may be filled by a call rather
+// than by its assignments: it is a pointer, or its address is taken.
+func filledByCall(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
+	if _, ok := v.Type().Underlying().(*types.Pointer); ok {
+		return true
+	}
+	taken := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			if id, ok := ast.Unparen(u.X).(*ast.Ident); ok && info.Uses[id] == v {
+				taken = true
+			}
+		}
+		return !taken
+	})
+	return taken
 }

@@ -69,6 +69,7 @@ var fixtures = []string{
 	"wrapped",
 	"answerflows",
 	"earlyend",
+	"reportedresult",
 	"intervalflows",
 	"resyncflows",
 	"embedworker",

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -249,4 +250,52 @@ func handedResultCall(info *types.Info, b *ast.BlockStmt, res ast.Expr) *ast.Cal
 		return nil
 	}
 	return ce
+}
+
+// reportedPair finds, for a return of fn handing back two of its own
+// parameters unchanged (a helper that reports the pass's result and error
+// and returns them: return Report(…, res, err)), the caller's return that
+// handed fn's results back (the walk's last hop) and the arguments it
+// passed for them: fn's return hands back what those arguments hold, as
+// the caller's return would with them. ok is false for anything else.
+func (a *analysis) reportedPair(fn *ssa.Function, info *types.Info, res, errE ast.Expr, w *retWalk) (caller *ssa.Function, ret *ast.ReturnStmt, argRes, argErr ast.Expr, ok bool) {
+	b := body(fn)
+	if b == nil || len(w.via) == 0 || res == nil || errE == nil {
+		return nil, nil, nil, nil, false
+	}
+	params := fn.Signature.Params()
+	index := func(e ast.Expr) int {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return -1
+		}
+		v := varOf(info, id)
+		for i := range params.Len() {
+			if params.At(i) == v && len(assignmentsTo(info, b, v)) == 0 {
+				return i
+			}
+		}
+		return -1
+	}
+	ri, ei := index(res), index(errE)
+	hop := w.via[len(w.via)-1]
+	cb := body(hop.in)
+	if ri < 0 || ei < 0 || cb == nil {
+		return nil, nil, nil, nil, false
+	}
+	ast.Inspect(cb, func(n ast.Node) bool {
+		if r, isRet := n.(*ast.ReturnStmt); isRet && r.Pos() == hop.pos && len(r.Results) == 1 {
+			ret = r
+		}
+		return ret == nil
+	})
+	if ret == nil {
+		return nil, nil, nil, nil, false
+	}
+	ce, isCall := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
+	cinfo := a.infoAt(cb.Pos())
+	if !isCall || cinfo == nil || len(ce.Args) != params.Len() || ce.Ellipsis.IsValid() || !slices.Contains(a.makeCall(cinfo, ce, hop.in).own, fn) {
+		return nil, nil, nil, nil, false
+	}
+	return hop.in, ret, ce.Args[ri], ce.Args[ei], true
 }

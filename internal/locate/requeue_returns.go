@@ -164,6 +164,13 @@ func (a *analysis) followResults(fn *ssa.Function, info *types.Info, hop ast.Nod
 // another result), or where its trail ends (a builder the engine cannot
 // follow: the class is then unknown).
 func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, at ast.Node, res, errE ast.Expr, sc scope, w *retWalk, out *[]retSite) {
+	if caller, ret, r, e, ok := a.reportedPair(fn, info, res, errE, w); ok {
+		saved := w.via
+		w.via = saved[:len(saved)-1]
+		a.classifyPair(caller, a.infoAt(ret.Pos()), ret, ret, r, e, sc, w, out)
+		w.via = saved
+		return
+	}
 	via := slices.Clone(w.via)
 	if sc.guard != guardError && (errE == nil || isNil(info, errE)) {
 		// result, err := f(…); if err != nil { … }; return result, nil:
@@ -199,9 +206,10 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	}
 	after := afterExpr != nil
 	g := sc.guard
-	if errClass == "error" && (after || requeue) && g == guardNone {
+	if errClass == "error" && (after || requeue) && g != guardError {
 		if _, call := ast.Unparen(errE).(*ast.CallExpr); call {
-			// return ctrl.Result{RequeueAfter: d}, r.update(…): the
+			// return ctrl.Result{RequeueAfter: d}, r.update(…), in the
+			// body or under a test of no error (if synced {…}): the
 			// call's error decides; where it is nil, the result requeues
 			// after a success.
 			*out = append(*out, retSite{pos: at.Pos(), class: ClassErrorBackoff, in: fn, ret: s, at: at, via: via})

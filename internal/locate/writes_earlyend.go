@@ -11,9 +11,9 @@ import (
 )
 
 // endedEarly is the first test on a write's way that ends the pass with
-// success and nothing to requeue before the write when it holds, and that
-// compares two states the pass computed (comparesState): `if len(diff) ==
-// 0 { return nil }`, `if !changed { return nil }`. An unchanged object's
+// a nil error before the write when it holds, and that compares two states
+// the pass computed (comparesState): `if len(diff) == 0 { return nil }`,
+// `if inSync { return ctrl.Result{RequeueAfter: d}, nil }`. An unchanged object's
 // pass may end there, having nothing to apply, so the write is not proven
 // to be made on every pass, though every normal return the pass is known
 // to end at comes after it. The test is looked for in the write's function
@@ -24,14 +24,15 @@ func (a *analysis) endedEarly(fn *ssa.Function, node ast.Node, kind *types.Named
 		path = append([]*callgraph.Edge{e}, path...)
 	}
 	return a.testOnTheWay(path, fn, node, func(info *types.Info, b *ast.BlockStmt, at ast.Node) ast.Expr {
-		return endsBefore(info, b, kind, at)
+		return a.endsBefore(info, b, kind, at)
 	})
 }
 
 // endsBefore is the condition of an if, before at in one of the blocks
-// around it, whose branch returns success with nothing to requeue and
-// which compares two states.
-func endsBefore(info *types.Info, b *ast.BlockStmt, kind *types.Named, at ast.Node) ast.Expr {
+// around it, whose branch returns with no failure (a nil error, or the
+// error of a call of the tree's, which may be nil) and which compares two
+// states.
+func (a *analysis) endsBefore(info *types.Info, b *ast.BlockStmt, kind *types.Named, at ast.Node) ast.Expr {
 	parents := parentsIn(b)
 	for n, p := at, parents[at]; p != nil; n, p = p, parents[p] {
 		list, ok := p.(*ast.BlockStmt)
@@ -46,12 +47,27 @@ func endsBefore(info *types.Info, b *ast.BlockStmt, kind *types.Named, at ast.No
 			if !ok || len(ifs.Body.List) == 0 {
 				continue
 			}
-			if ret, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok && succeedsIdle(info, ret) && comparesState(info, b, kind, ifs.Cond) {
+
+			if ret, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok && a.mayNotFail(info, ret) && comparesState(info, b, kind, ifs.Cond) {
 				return ifs.Cond
 			}
 		}
 	}
 	return nil
+}
+
+// mayNotFail reports whether a return hands back a nil error, or the
+// error of a call that runs a function of the tree's (return res, mark()),
+// which may be nil.
+func (a *analysis) mayNotFail(info *types.Info, ret *ast.ReturnStmt) bool {
+	if len(ret.Results) == 0 {
+		return false
+	}
+	last := ast.Unparen(ret.Results[len(ret.Results)-1])
+	if ce, ok := last.(*ast.CallExpr); ok {
+		return len(a.callees[ce.Lparen]) > 0
+	}
+	return isNil(info, last)
 }
 
 // comparesState reports whether a condition compares two states the pass
