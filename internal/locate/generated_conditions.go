@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // managedConditions answers the condition types of a kind whose conditions
@@ -190,6 +191,9 @@ func (a *analysis) happyType(info *types.Info, c call) (happy *types.Const, deps
 		setVar, _ = info.Uses[x].(*types.Var)
 	case *ast.SelectorExpr:
 		setVar, _ = info.Uses[x.Sel].(*types.Var)
+	case *ast.CallExpr:
+		// s.GetConditionSet().Manage(s): a getter of the set's variable.
+		setVar = a.gottenVar(info, x)
 	}
 	if setVar == nil {
 		return nil, nil, false
@@ -396,4 +400,36 @@ func (a *analysis) conditionTrue(fn *ssa.Function, e ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+// gottenVar is the package-level variable a call of a getter of the tree
+// hands back (returnedVar), or nil.
+func (a *analysis) gottenVar(info *types.Info, ce *ast.CallExpr) *types.Var {
+	fn, _ := typeutil.Callee(info, ce).(*types.Func)
+	decl := a.decls[fn]
+	if decl == nil || decl.Body == nil {
+		return nil
+	}
+	return returnedVar(a.infoAt(decl.Pos()), decl.Body)
+}
+
+// returnedVar is the package-level variable every return of a body hands
+// back, alone (a getter of a condition set, under a lock), or nil.
+func returnedVar(info *types.Info, body *ast.BlockStmt) *types.Var {
+	var got *types.Var
+	ok := true
+	returnsOf(body, func(r *ast.ReturnStmt) {
+		var v *types.Var
+		if len(r.Results) == 1 {
+			v = varNamed(info, r.Results[0])
+		}
+		if v == nil || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || got != nil && got != v {
+			ok = false
+		}
+		got = v
+	})
+	if !ok {
+		return nil
+	}
+	return got
 }

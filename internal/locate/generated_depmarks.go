@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // maxDepMarkers bounds how many methods of the kind's package declared in
@@ -131,12 +133,19 @@ func (a *analysis) depHappyType(info *types.Info, c call) (happy *types.Const, d
 	if !ok {
 		return nil, nil
 	}
-	id, ok := ast.Unparen(msel.X).(*ast.Ident)
-	if !ok {
-		return nil, nil
+	var setVar *types.Var
+	switch x := ast.Unparen(msel.X).(type) {
+	case *ast.Ident:
+		setVar, _ = info.Uses[x].(*types.Var)
+	case *ast.CallExpr:
+		// s.GetConditionSet().Manage(s): a getter of the set's variable.
+		if fn, _ := typeutil.Callee(info, x).(*types.Func); fn != nil {
+			if b := a.depBody(fn); b != nil && !b.partial {
+				setVar = returnedVar(b.info, b.decl.Body)
+			}
+		}
 	}
-	setVar, ok := info.Uses[id].(*types.Var)
-	if !ok || setVar.Pkg() == nil || setVar.Parent() != setVar.Pkg().Scope() {
+	if setVar == nil || setVar.Pkg() == nil || setVar.Parent() != setVar.Pkg().Scope() {
 		return nil, nil
 	}
 	dp := a.depPackage(setVar.Pkg().Path())

@@ -1,6 +1,8 @@
 package v1
 
 import (
+	"sync"
+
 	corev1 "k8s.io/api/core/v1"
 	"knative.dev/pkg/apis"
 )
@@ -27,14 +29,24 @@ func (s *GaugeStatus) MarkRunning(reason, message string) {
 	gaugeConditions.Manage(s).MarkUnknown(apis.ConditionSucceeded, reason, "%s", message)
 }
 
-// MarkWithinLimit records a check that passed.
-func (s *GaugeStatus) MarkWithinLimit() {
-	gaugeConditions.Manage(s).MarkTrue(GaugeConditionWithinLimit)
+// conditionsLock guards gaugeConditions, which a Gauge's status hands out.
+var conditionsLock sync.RWMutex
+
+// GetConditionSet is the Gauge's condition set.
+func (s *GaugeStatus) GetConditionSet() apis.ConditionSet {
+	conditionsLock.RLock()
+	defer conditionsLock.RUnlock()
+	return gaugeConditions
 }
 
-// MarkOverLimit records a check that failed.
+// MarkWithinLimit records a check that passed, through the set's getter.
+func (s *GaugeStatus) MarkWithinLimit() {
+	s.GetConditionSet().Manage(s).MarkTrue(GaugeConditionWithinLimit)
+}
+
+// MarkOverLimit records a check that failed, through the set's getter.
 func (s *GaugeStatus) MarkOverLimit(message string) {
-	gaugeConditions.Manage(s).MarkFalse(GaugeConditionWithinLimit, "OverLimit", "%s", message)
+	s.GetConditionSet().Manage(s).MarkFalse(GaugeConditionWithinLimit, "OverLimit", "%s", message)
 }
 
 // SetCondition sets a condition the caller builds.

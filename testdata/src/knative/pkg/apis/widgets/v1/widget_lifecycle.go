@@ -18,14 +18,20 @@ func (s *WidgetStatus) InitializeConditions() {
 	widgetConditions.Manage(s).InitializeConditions()
 }
 
-// MarkSourceReady records a probe that succeeded.
+// GetConditionSet is the Widget's condition set.
+func (s *WidgetStatus) GetConditionSet() apis.ConditionSet {
+	return widgetConditions
+}
+
+// MarkSourceReady records a probe that succeeded, through the set's
+// getter.
 func (s *WidgetStatus) MarkSourceReady() {
-	widgetConditions.Manage(s).MarkTrue(WidgetConditionSourceReady) // want "condition-set:SourceReady" "condition-type:Ready" "condition-set:Ready"
+	s.GetConditionSet().Manage(s).MarkTrue(WidgetConditionSourceReady) // want "condition-set:SourceReady" "condition-type:Ready" "condition-set:Ready"
 }
 
 // MarkSourceFailed records a probe that failed.
 func (s *WidgetStatus) MarkSourceFailed(reason, message string) {
-	widgetConditions.Manage(s).MarkFalse(WidgetConditionSourceReady, reason, "%s", message)
+	s.GetConditionSet().Manage(s).MarkFalse(WidgetConditionSourceReady, reason, "%s", message)
 }
 
 // probeConditionReachable is a condition of the probe's own scratch
