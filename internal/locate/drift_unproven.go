@@ -296,7 +296,7 @@ func mayCompare(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond a
 	found := false
 	own := func(es ...ast.Expr) bool {
 		for _, e := range es {
-			if !primaryOnly(info, body, kind, e, 0) {
+			if !primaryOnly(info, body, kind, e, 0, false) {
 				return false
 			}
 		}
@@ -338,10 +338,10 @@ func comparedValue(info *types.Info, e ast.Expr) bool {
 
 // primaryOnly reports whether an expression is made of constants and of
 // the primary object only (its fields, its methods' results, locals the
-// function assigns from those alone, two assignments deep, and that no
-// call fills: a pointer, or a value whose address is taken, may be read
-// into by a Get).
-func primaryOnly(info *types.Info, body *ast.BlockStmt, kind *types.Named, e ast.Expr, depth int) bool {
+// function assigns from those alone, two assignments deep; with filled,
+// only those no call may fill: a pointer, or a value whose address is
+// taken, may be read into by a Get).
+func primaryOnly(info *types.Info, body *ast.BlockStmt, kind *types.Named, e ast.Expr, depth int, filled bool) bool {
 	only := true
 	ast.Inspect(e, func(n ast.Node) bool {
 		if !only {
@@ -352,7 +352,7 @@ func primaryOnly(info *types.Info, body *ast.BlockStmt, kind *types.Named, e ast
 			only = false
 		case *ast.SelectorExpr:
 			if _, isVar := info.ObjectOf(n.Sel).(*types.Var); isVar || info.Selections[n] != nil {
-				only = primaryOnly(info, body, kind, n.X, depth)
+				only = primaryOnly(info, body, kind, n.X, depth, filled)
 				return false
 			}
 		case *ast.Ident:
@@ -360,11 +360,11 @@ func primaryOnly(info *types.Info, body *ast.BlockStmt, kind *types.Named, e ast
 			switch {
 			case !isVar:
 			case isKindValue(v.Type(), kind):
-			case depth < 2 && v.Parent() != nil && v.Parent() != v.Pkg().Scope() && !filledByCall(info, body, v):
+			case depth < 2 && v.Parent() != nil && v.Parent() != v.Pkg().Scope() && !(filled && filledByCall(info, body, v)):
 				rhs := assignmentsTo(info, body, v)
 				only = len(rhs) > 0
 				for _, r := range rhs {
-					only = only && primaryOnly(info, body, kind, r, depth+1)
+					only = only && primaryOnly(info, body, kind, r, depth+1, filled)
 				}
 			default:
 				only = false

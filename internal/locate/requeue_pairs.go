@@ -283,18 +283,36 @@ func (a *analysis) reportedPair(fn *ssa.Function, info *types.Info, res, errE as
 	if ri < 0 || ei < 0 || cb == nil {
 		return nil, nil, nil, nil, false
 	}
+	cinfo := a.infoAt(cb.Pos())
+	calls := func(e ast.Expr) *ast.CallExpr {
+		ce, isCall := ast.Unparen(e).(*ast.CallExpr)
+		if !isCall || cinfo == nil || len(ce.Args) != params.Len() || ce.Ellipsis.IsValid() || !slices.Contains(a.makeCall(cinfo, ce, hop.in).own, fn) {
+			return nil
+		}
+		return ce
+	}
+	// The hop is the caller's return of fn's call, or the bare return
+	// after the assignment of fn's results to the named ones.
+	var ce *ast.CallExpr
 	ast.Inspect(cb, func(n ast.Node) bool {
-		if r, isRet := n.(*ast.ReturnStmt); isRet && r.Pos() == hop.pos && len(r.Results) == 1 {
-			ret = r
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.End() <= hop.pos && len(n.Rhs) == 1 {
+				if c := calls(n.Rhs[0]); c != nil {
+					ce = c
+				}
+			}
+		case *ast.ReturnStmt:
+			if n.Pos() == hop.pos {
+				ret = n
+				if len(n.Results) == 1 {
+					ce = calls(n.Results[0])
+				}
+			}
 		}
 		return ret == nil
 	})
-	if ret == nil {
-		return nil, nil, nil, nil, false
-	}
-	ce, isCall := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
-	cinfo := a.infoAt(cb.Pos())
-	if !isCall || cinfo == nil || len(ce.Args) != params.Len() || ce.Ellipsis.IsValid() || !slices.Contains(a.makeCall(cinfo, ce, hop.in).own, fn) {
+	if ret == nil || ce == nil {
 		return nil, nil, nil, nil, false
 	}
 	return hop.in, ret, ce.Args[ri], ce.Args[ei], true

@@ -48,7 +48,7 @@ func (a *analysis) endsBefore(info *types.Info, b *ast.BlockStmt, kind *types.Na
 				continue
 			}
 
-			if ret, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok && a.mayNotFail(info, ret) && comparesState(info, b, kind, ifs.Cond) {
+			if a.endsWithoutFailure(info, ifs.Body.List) && comparesState(info, b, kind, ifs.Cond) {
 				return ifs.Cond
 			}
 		}
@@ -56,14 +56,25 @@ func (a *analysis) endsBefore(info *types.Info, b *ast.BlockStmt, kind *types.Na
 	return nil
 }
 
-// mayNotFail reports whether a return hands back a nil error, or the
-// error of a call that runs a function of the tree's (return res, mark()),
-// which may be nil.
-func (a *analysis) mayNotFail(info *types.Info, ret *ast.ReturnStmt) bool {
-	if len(ret.Results) == 0 {
+// endsWithoutFailure reports whether a branch ends in a return that hands
+// back a nil error, or the error of a call that runs a function of the
+// tree's (return res, check()), which may be nil: written in the return,
+// or assigned to the named results just before a bare one.
+func (a *analysis) endsWithoutFailure(info *types.Info, list []ast.Stmt) bool {
+	ret, ok := list[len(list)-1].(*ast.ReturnStmt)
+	if !ok {
 		return false
 	}
-	last := ast.Unparen(ret.Results[len(ret.Results)-1])
+	results := ret.Results
+	if len(results) == 0 && len(list) > 1 {
+		if as, ok := list[len(list)-2].(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+			results = as.Rhs
+		}
+	}
+	if len(results) == 0 {
+		return false
+	}
+	last := ast.Unparen(results[len(results)-1])
 	if ce, ok := last.(*ast.CallExpr); ok {
 		return len(a.callees[ce.Lparen]) > 0
 	}
@@ -91,14 +102,14 @@ func comparesState(info *types.Info, b *ast.BlockStmt, kind *types.Named, cond a
 			case *ast.BinaryExpr:
 				switch n.Op {
 				case token.EQL, token.NEQ, token.LSS, token.GTR, token.LEQ, token.GEQ:
-					x, y := n.X, n.Y
+					x, y := atOnce(n.X), atOnce(n.Y)
 					if isConst(info, x) {
 						x, y = y, x
 					}
 					switch {
 					case isConst(info, x):
 					case !isConst(info, y):
-						found = comparedValue(info, x) && comparedValue(info, y) && !primaryOnly(info, b, kind, n, 0)
+						found = comparedValue(info, x) && comparedValue(info, y) && !primaryOnly(info, b, kind, n, 0, true)
 					default:
 						found = lengthOfLocal(info, x)
 					}
@@ -106,7 +117,7 @@ func comparesState(info *types.Info, b *ast.BlockStmt, kind *types.Named, cond a
 			case *ast.CallExpr:
 				if t, ok := info.TypeOf(n).(*types.Basic); ok && t.Kind() == types.Bool && len(n.Args) >= 2 {
 					x, y := info.TypeOf(n.Args[0]), info.TypeOf(n.Args[1])
-					found = x != nil && y != nil && types.Identical(x, y) && comparedValue(info, n.Args[0]) && !primaryOnly(info, b, kind, n, 0)
+					found = x != nil && y != nil && types.Identical(x, y) && comparedValue(info, n.Args[0]) && !primaryOnly(info, b, kind, n, 0, true)
 				}
 			case *ast.Ident:
 				if v := localBool(info, n); v != nil && depth == 0 {
@@ -135,4 +146,25 @@ func lengthOfLocal(info *types.Info, e ast.Expr) bool {
 	}
 	v, ok := info.Uses[id].(*types.Var)
 	return ok && v.Pkg() != nil && v.Parent() != nil && v.Parent() != v.Pkg().Scope()
+}
+
+// atOnce is what a function literal called at once with no arguments
+// hands back when its body is that one return (func() int { return
+// len(x) }()), seen through; e itself otherwise.
+func atOnce(e ast.Expr) ast.Expr {
+	for {
+		ce, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok || len(ce.Args) > 0 {
+			return e
+		}
+		lit, ok := ast.Unparen(ce.Fun).(*ast.FuncLit)
+		if !ok || len(lit.Body.List) != 1 {
+			return e
+		}
+		ret, ok := lit.Body.List[0].(*ast.ReturnStmt)
+		if !ok || len(ret.Results) != 1 {
+			return e
+		}
+		e = ret.Results[0]
+	}
 }
