@@ -147,10 +147,7 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 			chain = a.pathToUnanalysed(reach, fn)
 		}
 		if w.Always {
-			chain = nil
-			for e := alwaysVia[fn]; e != nil; e = alwaysVia[e.Caller.Func] {
-				chain = append([]*callgraph.Edge{e}, chain...)
-			}
+			chain = pathIn(alwaysVia, fn)
 		}
 		for _, e := range chain {
 			s := a.site(e.Site.Pos())
@@ -445,6 +442,16 @@ func runsOnPath(fn *ssa.Function, made map[*types.Named]bool) bool {
 		return true
 	}
 	return made[n.Origin()]
+}
+
+// pathIn is the chain of edges via holds from the entry to fn, the
+// entry's first.
+func pathIn(via map[*ssa.Function]*callgraph.Edge, fn *ssa.Function) []*callgraph.Edge {
+	var path []*callgraph.Edge
+	for e := via[fn]; e != nil; e = via[e.Caller.Func] {
+		path = append([]*callgraph.Edge{e}, path...)
+	}
+	return path
 }
 
 // dynamicEdge is the first edge of fn's path in via whose call may run

@@ -13,17 +13,13 @@ import (
 // endedEarly is the first test on a write's way that ends the pass with
 // a nil error before the write when it holds, and that compares two states
 // the pass computed (comparesState): `if len(diff) == 0 { return nil }`,
-// `if inSync { return ctrl.Result{RequeueAfter: d}, nil }`. An unchanged object's
-// pass may end there, having nothing to apply, so the write is not proven
-// to be made on every pass, though every normal return the pass is known
-// to end at comes after it. The test is looked for in the write's function
+// `if inSync { return ctrl.Result{RequeueAfter: d}, nil }`. An unchanged
+// object's pass may end there, having nothing to apply, so the write is
+// not proven to be made on every pass, though every normal return the
+// pass is known to end at comes after it. The test is looked for in the write's function
 // and in each function on the way from the entry along via, at its call.
 func (a *analysis) endedEarly(fn *ssa.Function, node ast.Node, kind *types.Named, via map[*ssa.Function]*callgraph.Edge) ast.Expr {
-	var path []*callgraph.Edge
-	for e := via[fn]; e != nil; e = via[e.Caller.Func] {
-		path = append([]*callgraph.Edge{e}, path...)
-	}
-	return a.testOnTheWay(path, fn, node, func(info *types.Info, b *ast.BlockStmt, at ast.Node) ast.Expr {
+	return a.testOnTheWay(pathIn(via, fn), fn, node, func(info *types.Info, b *ast.BlockStmt, at ast.Node) ast.Expr {
 		return a.endsBefore(info, b, kind, at)
 	})
 }
