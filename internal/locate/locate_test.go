@@ -138,6 +138,7 @@ var fixtures = []string{
 	"illtypedend",
 	"accessorfin",
 	"finfilter",
+	"deferredlocal",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
