@@ -139,6 +139,7 @@ var fixtures = []string{
 	"accessorfin",
 	"finfilter",
 	"deferredlocal",
+	"specwait",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
