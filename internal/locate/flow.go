@@ -342,7 +342,12 @@ func (q *query) ident(b *flowBody, x *ast.Ident, path []string, depth int) []flo
 		out = append(out, flowVal{b: b, e: x, param: -1, path: path, external: true, end: x.Pos(), why: "read from an object"})
 		made = true
 	}
+	unseen := false
 	for _, d := range l.defs[v] {
+		if b.deferredUnseen(d.deferredIn, v, x.Pos()) {
+			unseen = true
+			continue
+		}
 		made = true
 		switch {
 		case d.ranged && d.rangeKey:
@@ -366,6 +371,10 @@ func (q *query) ident(b *flowBody, x *ast.Ident, path []string, depth int) []flo
 		if object {
 			break
 		}
+		if b.deferredUnseen(st.deferredIn, v, x.Pos()) {
+			unseen = true
+			continue
+		}
 		if n := len(st.path); n <= len(path) && strings.Join(st.path, ".") == strings.Join(path[:n], ".") {
 			made = true
 			out = append(out, q.values(b, st.value, path[n:], depth+1)...)
@@ -373,6 +382,12 @@ func (q *query) ident(b *flowBody, x *ast.Ident, path []string, depth int) []flo
 	}
 	if !object {
 		out = append(out, q.storedByCalls(b, v, path, depth)...)
+	}
+	if !made && unseen && l.declared[v] && !l.addressed[v] {
+		// var v T, assigned only by closures deferred past this read:
+		// still its zero value here.
+		out = append(out, flowVal{b: b, zero: true, param: -1})
+		made = true
 	}
 	if !made {
 		// Declared without a value and filled elsewhere (read from the

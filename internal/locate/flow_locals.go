@@ -18,6 +18,9 @@ type valueDef struct {
 	index    int
 	ranged   bool
 	rangeKey bool
+	// deferredIn is, when the assignment is made in a closure deferred at
+	// once (defer func() { … }()), the function that defers it.
+	deferredIn ast.Node
 }
 
 // pathStore is a store below a variable: v.f.g = value (path f, g), or
@@ -25,6 +28,8 @@ type valueDef struct {
 type pathStore struct {
 	path  []string
 	value ast.Expr
+	// deferredIn is as valueDef's.
+	deferredIn ast.Node
 }
 
 // flowLocals index one body's variables (closures included): their
@@ -36,6 +41,13 @@ type flowLocals struct {
 	stores map[*types.Var][]pathStore
 	uses   map[*types.Var][]*ast.Ident
 	holder map[ast.Expr]ast.Expr
+	// funcs are the body's function literals; deferred the spans of those
+	// deferred at once, with the function deferring each.
+	funcs    []*ast.FuncLit
+	deferred []deferredLit
+	// declared are the variables declared without a value (var v T),
+	// addressed those whose address is taken (&v).
+	declared, addressed map[*types.Var]bool
 }
 
 // elem is the path step of a slice, array or map element.
@@ -56,7 +68,8 @@ func (b *flowBody) local() *flowLocals {
 		return b.locals
 	}
 	l := &flowLocals{defs: map[*types.Var][]valueDef{}, stores: map[*types.Var][]pathStore{},
-		uses: map[*types.Var][]*ast.Ident{}, holder: map[ast.Expr]ast.Expr{}}
+		uses: map[*types.Var][]*ast.Ident{}, holder: map[ast.Expr]ast.Expr{},
+		declared: map[*types.Var]bool{}, addressed: map[*types.Var]bool{}}
 	b.locals = l
 	info := b.info
 	assign := func(lhs, rhs ast.Expr, idx int) {
@@ -68,11 +81,11 @@ func (b *flowBody) local() *flowLocals {
 		switch x := ast.Unparen(lhs).(type) {
 		case *ast.Ident:
 			if v := varOf(info, x); v != nil {
-				l.defs[v] = append(l.defs[v], valueDef{expr: rhs, index: idx})
+				l.defs[v] = append(l.defs[v], valueDef{expr: rhs, index: idx, deferredIn: l.deferring(lhs.Pos())})
 			}
 		default:
 			if v, path := storePath(info, lhs); v != nil && idx < 0 {
-				l.stores[v] = append(l.stores[v], pathStore{path: path, value: rhs})
+				l.stores[v] = append(l.stores[v], pathStore{path: path, value: rhs, deferredIn: l.deferring(lhs.Pos())})
 			}
 		}
 	}
@@ -81,6 +94,18 @@ func (b *flowBody) local() *flowLocals {
 		case *ast.Ident:
 			if v, ok := info.Uses[n].(*types.Var); ok {
 				l.uses[v] = append(l.uses[v], n)
+			}
+		case *ast.FuncLit:
+			l.funcs = append(l.funcs, n)
+		case *ast.DeferStmt:
+			if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok {
+				l.deferred = append(l.deferred, deferredLit{lit: lit, in: l.innermost(b.decl, n.Pos())})
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
+				if v := varOf(info, id); v != nil {
+					l.addressed[v] = true
+				}
 			}
 		case *ast.AssignStmt:
 			if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
@@ -95,6 +120,11 @@ func (b *flowBody) local() *flowLocals {
 				}
 			}
 		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				if v := varOf(info, id); v != nil && len(n.Values) == 0 {
+					l.declared[v] = true
+				}
+			}
 			for i, id := range n.Names {
 				switch {
 				case len(n.Values) == len(n.Names):

@@ -360,7 +360,7 @@ func (p *pass) requeues() *requeues {
 		case StyleGenerated:
 			p.requeueRes = p.a.generatedRequeues(p.f)
 		default:
-			p.requeueRes = p.a.resultRequeues(p.f, p.kind())
+			p.requeueRes = p.a.resultRequeues(p.f, p.reach, p.kind())
 		}
 	}
 	return p.requeueRes

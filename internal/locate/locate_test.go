@@ -138,6 +138,8 @@ var fixtures = []string{
 	"illtypedend",
 	"accessorfin",
 	"finfilter",
+	"deferredlocal",
+	"specwait",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

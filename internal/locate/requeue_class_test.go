@@ -10,7 +10,8 @@ import (
 // TestRequeueClasses checks the class of the requeue rows' primary sites,
 // which the want comments do not state: a timed requeue under a condition
 // that tests something else than the object waits on it (a dependency
-// wait), one under a test of the object alone, or none, is the interval.
+// wait), one under a test of the object alone, or none, or one whose
+// duration a Spec field of the object sets, is the interval.
 func TestRequeueClasses(t *testing.T) {
 	cases := []struct {
 		fixture, ctrl, row, class string
@@ -28,6 +29,8 @@ func TestRequeueClasses(t *testing.T) {
 		{"resultworker", "SecretRefresher", locate.RowRequeueSuccess, locate.ClassSuccessInterval},
 		{"resultworker", "SecretRefresher", locate.RowRequeueError, locate.ClassErrorBackoff},
 		{"knative-shapes", "rollout.Reconciler", locate.RowRequeueSuccess, locate.ClassDependencyWait},
+		{"specwait", "MirrorReconciler", locate.RowRequeueSuccess, locate.ClassSuccessInterval},
+		{"reportedresult", "StampReconciler", locate.RowRequeueSuccess, locate.ClassDependencyWait},
 	}
 	for _, c := range cases {
 		t.Run(c.fixture+"/"+c.ctrl+"/"+c.row, func(t *testing.T) {

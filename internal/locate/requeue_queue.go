@@ -236,7 +236,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 		}
 	}
 	if len(syncDelays) > 0 {
-		fromSync = a.shapedRequeues(f, kind, shape)
+		fromSync = a.shapedRequeues(f, reach, kind, shape)
 		for _, s := range fromSync.onError.Sites {
 			if s.Class == ClassRetryAfterFailure {
 				s.Primary = false

@@ -8,6 +8,8 @@ import (
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 )
 
 // retSite is a return of a reconcile function, classified.
@@ -142,14 +144,14 @@ func (r *retSite) afterFn() *ssa.Function {
 // resultRequeues classifies every return of the reconcile path of a
 // controller-runtime reconciler, following returns that hand back a helper's
 // result.
-func (a *analysis) resultRequeues(f *found, kind *types.Named) *requeues {
-	return a.shapedRequeues(f, kind, crResult)
+func (a *analysis) resultRequeues(f *found, reach *callgraph.Reach, kind *types.Named) *requeues {
+	return a.shapedRequeues(f, reach, kind, crResult)
 }
 
 // shapedRequeues is resultRequeues for an entry whose results are of the
 // given shape (a client-go sync returning a result of the tree's own type
 // that its worker turns into queue calls).
-func (a *analysis) shapedRequeues(f *found, kind *types.Named, shape resultShape) *requeues {
+func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.Named, shape resultShape) *requeues {
 	out := &requeues{}
 	var rets []retSite
 	w := newRetWalk(kind)
@@ -187,6 +189,14 @@ func (a *analysis) shapedRequeues(f *found, kind *types.Named, shape resultShape
 	for i := range rets {
 		if rets[i].class == ClassRetryAfterFailure && waits[rets[i].interval] {
 			rets[i].class = ClassDependencyWait
+		}
+	}
+	// A wait whose duration a Spec field of the object sets (a resync
+	// interval its user chose) is the object's own periodic requeue,
+	// whatever the test around it.
+	for i := range rets {
+		if r := &rets[i]; r.class == ClassDependencyWait && !r.deferred && r.after != nil && a.specInterval(kind, reach, r) {
+			r.class = ClassSuccessInterval
 		}
 	}
 
@@ -466,4 +476,15 @@ func (a *analysis) shapedRequeues(f *found, kind *types.Named, shape resultShape
 	out.success = &timedRequeue{in: success.afterFn(), at: success.at, duration: success.after}
 	out.onError, out.onSuccess = errRow, a.successRow(success.pos, success.note)
 	return out
+}
+
+// specInterval reports whether the interval trace of a timed return
+// reaches a Spec field of the primary object.
+func (a *analysis) specInterval(kind *types.Named, reach *callgraph.Reach, r *retSite) bool {
+	for _, st := range a.intervalTrace(kind, reach, r.afterFn(), r.at, r.after) {
+		if st.Step == StepSpecField {
+			return true
+		}
+	}
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"slices"
 	"sort"
@@ -87,7 +88,7 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 			// A helper's result variable made from the literal, its
 			// fields stored into later (result.RequeueAfter = d).
 			var stored resultValue
-			if lv := literalVar(v.b, v.e); lv != nil && a.varStores(v.b, lv, kind, shape, &stored) && stored.after != nil {
+			if lv := literalVar(v.b, v.e); lv != nil && a.varStores(v.b, lv, token.NoPos, kind, shape, &stored) && stored.after != nil {
 				out.requeue = out.requeue || stored.requeue
 				out.guard = max(out.guard, stored.guard)
 				out.after, out.interval = res, stored.interval
@@ -139,15 +140,16 @@ func (a *analysis) resultStores(b *flowBody, e ast.Expr, kind *types.Named, shap
 	if !ok || b == nil {
 		return false
 	}
-	return a.varStores(b, varOf(b.info, id), kind, shape, out)
+	return a.varStores(b, varOf(b.info, id), id.Pos(), kind, shape, out)
 }
 
-// varStores is resultStores for the local variable v of body b.
-func (a *analysis) varStores(b *flowBody, v *types.Var, kind *types.Named, shape resultShape, out *resultValue) bool {
+// varStores is resultStores for the local variable v of body b, read at
+// pos (NoPos: wherever it is read).
+func (a *analysis) varStores(b *flowBody, v *types.Var, pos token.Pos, kind *types.Named, shape resultShape, out *resultValue) bool {
 	if v == nil || b.paramIndex(v) >= 0 || typeKey(v.Type()) != shape.typ || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
 		return false
 	}
-	for _, st := range b.local().stores[v] {
+	for _, st := range b.storesAt(v, pos) {
 		if len(st.path) != 1 {
 			continue
 		}
