@@ -244,7 +244,7 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 		}
 		switch e := n.(type) {
 		case *ast.CallExpr:
-			if lenOfLocal(info, e) != nil {
+			if lenOfLocal(info, body, e) != nil {
 				// The changes recorded in a slice (len(changes) > 0):
 				// what the conditions that append to it compare.
 				found = depth < 2 && len(a.flagComparisons(info, body, kind, e, depth, given)) > 0

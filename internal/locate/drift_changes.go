@@ -15,30 +15,42 @@ import (
 // comparisons made before it: a bool (if updated), or a slice whose
 // length it tests (if len(changes) > 0, or len(changes) alone); nil
 // otherwise.
-func flagOf(info *types.Info, guard ast.Expr) *types.Var {
+func flagOf(info *types.Info, body *ast.BlockStmt, guard ast.Expr) *types.Var {
 	switch g := ast.Unparen(guard).(type) {
 	case *ast.Ident:
 		return localBool(info, g)
 	case *ast.CallExpr:
-		return lenOfLocal(info, g)
+		return lenOfLocal(info, body, g)
 	case *ast.BinaryExpr:
 		switch {
 		case isConst(info, g.Y):
-			return lenOfLocal(info, g.X)
+			return lenOfLocal(info, body, g.X)
 		case isConst(info, g.X):
-			return lenOfLocal(info, g.Y)
+			return lenOfLocal(info, body, g.Y)
 		}
 	}
 	return nil
 }
 
-// lenOfLocal is the local slice variable v of len(v), or nil.
-func lenOfLocal(info *types.Info, e ast.Expr) *types.Var {
+// lenOfLocal is the local slice variable v of len(v), or of a function
+// literal called there that returns it; nil otherwise.
+func lenOfLocal(info *types.Info, body *ast.BlockStmt, e ast.Expr) *types.Var {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok || len(call.Args) != 1 {
+	if !ok {
 		return nil
 	}
-	if !isBuiltin(info, call.Fun, "len") {
+	if lit := calledLiteral(info, body, call); lit != nil {
+		var v *types.Var
+		for i, r := range literalResults(lit) {
+			w := lenOfLocal(info, nil, r)
+			if w == nil || i > 0 && w != v {
+				return nil
+			}
+			v = w
+		}
+		return v
+	}
+	if len(call.Args) != 1 || !isBuiltin(info, call.Fun, "len") {
 		return nil
 	}
 	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
@@ -56,17 +68,58 @@ func lenOfLocal(info *types.Info, e ast.Expr) *types.Var {
 }
 
 // appendsTo reports whether e is append(v, …): a difference recorded in
-// the slice v.
-func appendsTo(info *types.Info, v *types.Var, e ast.Expr) bool {
+// the slice v; or a function literal of body called there (at once, or
+// through the variable it is assigned to) that returns it.
+func appendsTo(info *types.Info, body *ast.BlockStmt, v *types.Var, e ast.Expr) bool {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok || len(call.Args) == 0 {
+	if !ok {
 		return false
 	}
-	if !isBuiltin(info, call.Fun, "append") {
+	if lit := calledLiteral(info, body, call); lit != nil {
+		results := literalResults(lit)
+		for _, r := range results {
+			if !appendsTo(info, body, v, r) {
+				return false
+			}
+		}
+		return len(results) > 0
+	}
+	if len(call.Args) == 0 || !isBuiltin(info, call.Fun, "append") {
 		return false
 	}
 	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
 	return ok && info.Uses[id] == v
+}
+
+// calledLiteral is the function literal a call runs: written where it
+// stands, or the one body assigns to the local variable called; nil
+// otherwise.
+func calledLiteral(info *types.Info, body *ast.BlockStmt, call *ast.CallExpr) *ast.FuncLit {
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.FuncLit:
+		return fun
+	case *ast.Ident:
+		v, ok := info.Uses[fun].(*types.Var)
+		if !ok || v.IsField() || body == nil {
+			return nil
+		}
+		if rhs := assignmentsTo(info, body, v); len(rhs) == 1 {
+			lit, _ := ast.Unparen(rhs[0]).(*ast.FuncLit)
+			return lit
+		}
+	}
+	return nil
+}
+
+// literalResults are the first results of a function literal's returns.
+func literalResults(lit *ast.FuncLit) []ast.Expr {
+	var out []ast.Expr
+	returnsOf(lit.Body, func(r *ast.ReturnStmt) {
+		if len(r.Results) > 0 {
+			out = append(out, r.Results[0])
+		}
+	})
+	return out
 }
 
 // leavesWhenEqual reports whether an if's branch is taken when the two
@@ -97,7 +150,8 @@ func (a *analysis) leavesWhenEqual(info *types.Info, body *ast.BlockStmt, ifs *a
 // they differ (!=, a flag set to true where a difference is found), 0
 // when that is not known (a test of a value against a constant, a
 // predicate of the tree's own). A local bool reads as what it is assigned
-// (inSync := live.X == want.X), to depth 2.
+// (inSync := live.X == want.X), and a function literal called as what it
+// returns, to depth 2.
 func (a *analysis) polarity(info *types.Info, body *ast.BlockStmt, e ast.Expr, depth int) int {
 	switch x := ast.Unparen(e).(type) {
 	case *ast.UnaryExpr:
@@ -112,7 +166,7 @@ func (a *analysis) polarity(info *types.Info, body *ast.BlockStmt, e ast.Expr, d
 				return l // all equal, or some (each) differing
 			}
 		case token.EQL, token.NEQ, token.GTR:
-			if flagOf(info, x) != nil {
+			if flagOf(info, body, x) != nil {
 				return lenPolarity(info, x)
 			}
 			if x.Op == token.GTR {
@@ -129,6 +183,19 @@ func (a *analysis) polarity(info *types.Info, body *ast.BlockStmt, e ast.Expr, d
 			return -1
 		}
 	case *ast.CallExpr:
+		if lit := calledLiteral(info, body, x); lit != nil && depth < 2 {
+			// A function literal reads as what it returns, each
+			// return the same way.
+			p := 0
+			for i, r := range literalResults(lit) {
+				if q := a.polarity(info, body, r, depth+1); i == 0 || q == p {
+					p = q
+				} else {
+					return 0
+				}
+			}
+			return p
+		}
 		if c := a.makeCall(info, x, nil); c.known && c.fact.Role == RoleCompare {
 			return 1
 		}

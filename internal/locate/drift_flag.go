@@ -28,7 +28,7 @@ func flagSets(info *types.Info, body *ast.BlockStmt, v *types.Var) []*ast.IfStmt
 			return true
 		}
 		for i, l := range as.Lhs {
-			if id, ok := ast.Unparen(l).(*ast.Ident); !ok || info.ObjectOf(id) != v || !isConst(info, as.Rhs[i]) && !appendsTo(info, v, as.Rhs[i]) {
+			if id, ok := ast.Unparen(l).(*ast.Ident); !ok || info.ObjectOf(id) != v || !isConst(info, as.Rhs[i]) && !appendsTo(info, body, v, as.Rhs[i]) {
 				continue
 			}
 			if ifs := branchOf(parents, as); ifs != nil {
@@ -54,7 +54,7 @@ func branchOf(parents map[ast.Node]ast.Node, n ast.Node) *ast.IfStmt {
 // whose conditions compare desired with live state (compares); nil when
 // the guard tests no such flag.
 func (a *analysis) flagComparisons(info *types.Info, body *ast.BlockStmt, kind *types.Named, guard ast.Expr, depth int, given map[*types.Var]bool) []*ast.IfStmt {
-	v := flagOf(info, guard)
+	v := flagOf(info, body, guard)
 	if v == nil {
 		return nil
 	}
