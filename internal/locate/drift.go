@@ -73,12 +73,14 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				ifs := l.ifs
 				// The write the comparison guards: in its branch, or after
 				// it when the branch ends the pass or the loop's turn with
-				// nothing done (equal: nothing to do); a state test guards
-				// the code that sets what it tested. A branch that
-				// returns a failure tested a precondition, not drift.
+				// nothing done (equal: nothing to do) or is taken when the
+				// states are equal and leaves, whatever it writes or
+				// hands back (leavesWhenEqual); a state test guards the
+				// code that sets what it tested. A branch that returns a
+				// failure tested a precondition, not drift.
 				guarded := ifs.Body
 				w, desc := g.firstWrite(ifs.Body.Pos(), ifs.Body.End())
-				if w == nil && a.endsIdle(info, fn, ifs.Body) {
+				if a.leavesWhenEqual(info, b, ifs) || w == nil && a.endsIdle(info, fn, ifs.Body) {
 					w, desc = g.firstWrite(ifs.End(), end)
 					guarded = &ast.BlockStmt{List: l.rest}
 					if _, returns := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); w == nil && returns {
@@ -242,6 +244,12 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 		}
 		switch e := n.(type) {
 		case *ast.CallExpr:
+			if lenOfLocal(info, body, e) != nil {
+				// The changes recorded in a slice (len(changes) > 0):
+				// what the conditions that append to it compare.
+				found = depth < 2 && len(a.flagComparisons(info, body, kind, e, depth, given)) > 0
+				return false
+			}
 			c := a.makeCall(info, e, nil)
 			switch {
 			case c.known && c.fact.Role == RoleCompare && live(e.Args...):

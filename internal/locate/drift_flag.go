@@ -8,10 +8,14 @@ import (
 // Flags and owner references in the comparisons of the drift answer.
 
 // flagSets are the ifs of body whose branch sets a local bool to a
-// constant (updated = true under if portsDiff != ""): a guard that tests
-// the flag later (if updated { Update(…) }) reads what their conditions
-// compare. Each is the innermost if whose branch holds the assignment; an
-// assignment in no if's branch (the flag's declaration) sets none.
+// constant (updated = true under if portsDiff != ""), or appends to a
+// local slice of the differences found (changes = append(changes,
+// "image") under if live.Image != want): a guard that tests the flag
+// later (if updated { Update(…) }, if len(changes) > 0 { Update(…) })
+// reads what their conditions compare. Each is the innermost if whose
+// branch holds the assignment; an assignment in no if's branch (the
+// flag's declaration, a helper's differences appended whatever they are)
+// sets none.
 func flagSets(info *types.Info, body *ast.BlockStmt, v *types.Var) []*ast.IfStmt {
 	parents := parentsIn(body)
 	var out []*ast.IfStmt
@@ -24,7 +28,7 @@ func flagSets(info *types.Info, body *ast.BlockStmt, v *types.Var) []*ast.IfStmt
 			return true
 		}
 		for i, l := range as.Lhs {
-			if id, ok := ast.Unparen(l).(*ast.Ident); !ok || info.ObjectOf(id) != v || !isConst(info, as.Rhs[i]) {
+			if id, ok := ast.Unparen(l).(*ast.Ident); !ok || info.ObjectOf(id) != v || !isConst(info, as.Rhs[i]) && !appendsTo(info, body, v, as.Rhs[i]) {
 				continue
 			}
 			if ifs := branchOf(parents, as); ifs != nil {
@@ -46,15 +50,11 @@ func branchOf(parents map[ast.Node]ast.Node, n ast.Node) *ast.IfStmt {
 	return nil
 }
 
-// flagComparisons are the ifs setting the flag a guard tests whose
-// conditions compare desired with live state (compares); nil when the
-// guard tests no such flag.
+// flagComparisons are the ifs setting the flag a guard tests (flagOf)
+// whose conditions compare desired with live state (compares); nil when
+// the guard tests no such flag.
 func (a *analysis) flagComparisons(info *types.Info, body *ast.BlockStmt, kind *types.Named, guard ast.Expr, depth int, given map[*types.Var]bool) []*ast.IfStmt {
-	id, ok := ast.Unparen(guard).(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	v := localBool(info, id)
+	v := flagOf(info, body, guard)
 	if v == nil {
 		return nil
 	}

@@ -70,6 +70,8 @@ var fixtures = []string{
 	"answerflows",
 	"earlyend",
 	"reportedresult",
+	"driftchanges",
+	"driftequalleave",
 	"intervalflows",
 	"resyncflows",
 	"embedworker",

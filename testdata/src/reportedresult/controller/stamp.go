@@ -34,11 +34,11 @@ func (r *StampReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		return ctrl.Result{}, err
 	}
 	inSync := string(secret.Data["revision"]) == cm.Data["revision"]
-	if inSync {
+	if inSync { // want "StampReconciler/drift:compare"
 		return ctrl.Result{RequeueAfter: resync}, validate(cm) // want "StampReconciler/requeue-success" "StampReconciler/trace:return"
 	}
 	secret.Data = map[string][]byte{"revision": []byte(cm.Data["revision"])}
-	if err := r.Update(ctx, secret); err != nil { // want "StampReconciler/write-unsettled" "StampReconciler/drift:unsettled"
+	if err := r.Update(ctx, secret); err != nil { // want "StampReconciler/write-unsettled" "StampReconciler/drift:apply"
 		return ctrl.Result{}, err
 	}
 	return ctrl.Result{}, validate(cm) // want "StampReconciler/requeue-error"
