@@ -127,6 +127,7 @@ var fixtures = []string{
 	"fluxjitter",
 	"fmtfinalizer",
 	"finshortcut",
+	"closureread",
 	"foundwrite",
 	"ssaidle",
 	"resultctors",
