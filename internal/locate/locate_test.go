@@ -128,6 +128,7 @@ var fixtures = []string{
 	"fmtfinalizer",
 	"finshortcut",
 	"closureread",
+	"finbranches",
 	"foundwrite",
 	"ssaidle",
 	"resultctors",
