@@ -44,7 +44,7 @@ func (r *ShelfReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 			return err
 		}
 		shelf.Status.ObservedGeneration = shelf.Generation
-		return r.Status().Update(ctx, shelf)
+		return r.Status().Update(ctx, shelf) // want "write-always"
 	})
 	return ctrl.Result{}, err // want "requeue-error"
 }

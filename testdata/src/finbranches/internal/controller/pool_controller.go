@@ -41,7 +41,7 @@ func (r *PoolReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 	}
 	if !pool.DeletionTimestamp.IsZero() {
 		if pool.Status.InUse > 0 {
-			return ctrl.Result{RequeueAfter: time.Minute}, nil // want "PoolReconciler/requeue-success"
+			return ctrl.Result{RequeueAfter: time.Minute}, nil // want "PoolReconciler/requeue-success" "PoolReconciler/trace:constant" "PoolReconciler/trace:return"
 		}
 		controllerutil.RemoveFinalizer(pool, storagev1.PoolFinalizer)
 		return ctrl.Result{}, r.Update(ctx, pool) // want "PoolReconciler/requeue-error"

@@ -23,7 +23,7 @@ func (r *VolumeReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).For(&storagev1.Volume{}).Complete(r)
 }
 
-// want-none "condition-types" "finalizer-cleanup" "interval-trace" "drift"
+// want-none "condition-types" "finalizer-cleanup" "drift"
 
 // Reconcile adds the finalizer, lets an unmanaged Volume go when it is
 // deleted, and otherwise waits for a deleted Volume to be unmounted.
@@ -44,11 +44,11 @@ func (r *VolumeReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	}
 	if !vol.DeletionTimestamp.IsZero() {
 		if vol.Status.Mounted {
-			return ctrl.Result{RequeueAfter: 30 * time.Second}, nil // want "VolumeReconciler/requeue-success"
+			return ctrl.Result{RequeueAfter: 30 * time.Second}, nil // want "VolumeReconciler/requeue-success" "VolumeReconciler/trace:constant" "VolumeReconciler/trace:return"
 		}
 		controllerutil.RemoveFinalizer(vol, storagev1.VolumeFinalizer) // want "VolumeReconciler/finalizer-remove"
 		return ctrl.Result{}, r.Update(ctx, vol)
 	}
 	vol.Status.Checked = true
-	return ctrl.Result{}, r.Status().Update(ctx, vol) // want "VolumeReconciler/requeue-error"
+	return ctrl.Result{}, r.Status().Update(ctx, vol) // want "VolumeReconciler/requeue-error" "VolumeReconciler/write-always"
 }
