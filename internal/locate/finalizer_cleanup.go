@@ -31,6 +31,9 @@ type cleanup struct {
 	// deleting says the branch is taken only when the object is being
 	// deleted: no finalizer can be added to it there.
 	deleting bool
+	// tied says why the removal is not settled: another deletion branch
+	// as deep as this one drops the finalizer inline too.
+	tied string
 }
 
 // cleanup finds the deletion branch (taken when DeletionTimestamp is set) and
@@ -40,7 +43,8 @@ type cleanup struct {
 // deleted and runs a function deleting objects (the children, whose going
 // a later pass waits for before it removes the finalizer), is the one;
 // else the first (a branch that only logs the deletion is not the cleanup
-// when another one removes the finalizer).
+// when another one removes the finalizer). Of the branches that drop the
+// finalizer inline, the one nested least deep (shallowest).
 // A branch taken only when the object is being deleted comes before one
 // that the object also takes when it is not (if err == nil || deleting &&
 // …: the normal path, which tests the deletion again further in), and a
@@ -48,7 +52,8 @@ type cleanup struct {
 // A function that opens by returning when the object is not being deleted
 // is itself the one run on the deletion branch (deletionFuncCleanup).
 func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []finOp) *cleanup {
-	var first, loose, inline *cleanup
+	var first, loose *cleanup
+	var inline []inlineBranch
 	for _, fn := range reach.Funcs() {
 		b := body(fn)
 		if b == nil {
@@ -67,10 +72,10 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 			switch {
 			case c.deletes && d.onlyWhenDeleted, removing && d.onlyWhenDeleted && !c.inline:
 				return c
-			case removing && d.onlyWhenDeleted && inline == nil:
+			case removing && d.onlyWhenDeleted:
 				// The finalizer dropped inline: the cleanup unless a
 				// branch that runs a function removes it, or deletes.
-				inline = c
+				inline = append(inline, inlineBranch{c, fn, nesting(b, d.stmt)})
 			case removing && loose == nil:
 				loose = c
 			case first == nil:
@@ -80,7 +85,7 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 	}
 	switch {
 	case inline != nil:
-		return inline
+		return shallowest(inline)
 	case loose != nil:
 		return loose
 	case first != nil:

@@ -27,6 +27,9 @@ func finalizerRemoveRow(p *pass) Row {
 	if len(sites) == 0 {
 		return ops.none("nothing reachable from the entry removes the finalizer")
 	}
+	if c.tied != "" {
+		return Row{Sites: sites, None: "not settled: " + c.tied}
+	}
 	if len(ops.adds) == 0 && !slices.ContainsFunc(removes, func(op finOp) bool { return !op.whole }) && !(c.deleting && len(c.removes) > 0) {
 		// Only lists set whole, and no addition anywhere: a list the
 		// flow does not follow may as well be the one that adds. Not

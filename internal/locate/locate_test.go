@@ -129,6 +129,8 @@ var fixtures = []string{
 	"fluxjitter",
 	"fmtfinalizer",
 	"finshortcut",
+	"closureread",
+	"finbranches",
 	"foundwrite",
 	"ssaidle",
 	"resultctors",

@@ -85,20 +85,7 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 		}
 	}
 	keys := a.keyFixpoint(f, fns, reach)
-	// A closure's reads are ordered as its creator's code: where the
-	// literal stands in its body (a read wrapped in a function literal
-	// called at once, or assigned and called, keeps its place).
-	rank := map[token.Pos]int{}
-	home := func(fn *ssa.Function) int {
-		top := fn
-		for top.Parent() != nil {
-			top = top.Parent()
-		}
-		if i := slices.Index(fns, top); i >= 0 {
-			return i
-		}
-		return slices.Index(fns, fn)
-	}
+	rank := map[token.Pos]readPlace{}
 	for _, fn := range fns {
 		info := a.infoAt(posOf(fn))
 		if info == nil {
@@ -121,14 +108,21 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 				continue
 			}
 			read := deref(a.instanceType(fn, obj))
-			rank[c.expr.Lparen] = home(fn)
+			place := a.placeOfRead(fns, reach, fn, c.expr.Lparen)
+			rank[c.expr.Lparen] = place
 			s := a.site(c.expr.Lparen)
 			s.Primary = true
 			s.Partial = partial
+			sites := []Site{s}
+			if place.run != nil {
+				run := a.site(place.run.Pos())
+				run.Note = "the call of " + a.funcName(place.run.Callee.Func) + ", whose returned function makes the read"
+				sites = append(sites, run)
+			}
 			if iface, ok := abstractType(read); ok {
 				// Read as an interface or a type parameter: the kind
 				// is the registration's, when it fits (below).
-				byKey = append(byKey, reread{row: Row{Sites: []Site{s}}, pos: c.expr.Lparen, fn: fn, through: &s, throughType: iface})
+				byKey = append(byKey, reread{row: Row{Sites: sites}, pos: c.expr.Lparen, fn: fn, through: &s, throughType: iface})
 				continue
 			}
 			n, ok := read.(*types.Named)
@@ -143,12 +137,16 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 					s.Note = fmt.Sprintf("read as %s and converted to %s at %s", shortType(read), typed.Obj().Name(), fileLine(a.site(at)))
 				}
 			}
-			byKey = append(byKey, reread{row: Row{Sites: []Site{s}}, kind: n, pos: c.expr.Lparen, fn: fn})
+			byKey = append(byKey, reread{row: Row{Sites: sites}, kind: n, pos: c.expr.Lparen, fn: fn})
 		}
 	}
 	sort.SliceStable(byKey, func(i, j int) bool {
-		if ri, rj := rank[byKey[i].pos], rank[byKey[j].pos]; ri != rj {
-			return ri < rj
+		pi, pj := rank[byKey[i].pos], rank[byKey[j].pos]
+		if pi.rank != pj.rank {
+			return pi.rank < pj.rank
+		}
+		if pi.at != pj.at {
+			return pi.at < pj.at
 		}
 		return byKey[i].pos < byKey[j].pos
 	})

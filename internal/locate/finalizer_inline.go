@@ -1,0 +1,75 @@
+package locate
+
+import (
+	"fmt"
+	"go/ast"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// inlineBranch is a deletion branch that drops the finalizer inline: its
+// cleanup, the function holding it and how deep it is nested there.
+type inlineBranch struct {
+	c     *cleanup
+	fn    *ssa.Function
+	depth int
+}
+
+// shallowest is the branch on the main deletion path of those that drop
+// the finalizer inline: in the function of the first, the one nested
+// least deep (a shortcut under another condition, if unmanaged { if
+// deleting { remove; return } }, is not the main path). When two branches
+// removing different finalizer calls are as deep, the first is kept with
+// both removals, and the removal is not settled.
+func shallowest(bs []inlineBranch) *cleanup {
+	var same []inlineBranch
+	for _, b := range bs {
+		if b.fn == bs[0].fn {
+			same = append(same, b)
+		}
+	}
+	least := slices.MinFunc(same, func(x, y inlineBranch) int { return x.depth - y.depth })
+	best := *least.c
+	var ifs []string
+	for _, b := range same {
+		if b.depth != least.depth || b.c == least.c || sameRemovals(b.c.removes, least.c.removes) {
+			continue
+		}
+		if ifs == nil {
+			ifs = append(ifs, fileLine(least.c.sites[0]))
+		}
+		ifs = append(ifs, fileLine(b.c.sites[0]))
+		best.removes = append(slices.Clone(best.removes), b.c.removes...)
+	}
+	if ifs != nil {
+		best.tied = fmt.Sprintf("the branches taken when DeletionTimestamp is set at %s each drop the finalizer inline, nested as deep in %s: which one is the main deletion path is not in the code",
+			strings.Join(ifs, " and "), least.c.sites[0].Func)
+	}
+	return &best
+}
+
+// sameRemovals reports whether two lists hold the same removals.
+func sameRemovals(x, y []finOp) bool {
+	return slices.EqualFunc(x, y, func(a, b finOp) bool { return a.pos == b.pos })
+}
+
+// nesting counts the branching statements of b (if, case, loop) that hold
+// stmt.
+func nesting(b *ast.BlockStmt, stmt ast.Node) int {
+	depth := 0
+	ast.Inspect(b, func(n ast.Node) bool {
+		if n == nil || n == stmt || n.Pos() > stmt.Pos() || stmt.End() > n.End() {
+			return false
+		}
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt, *ast.CaseClause, *ast.CommClause, *ast.ForStmt, *ast.RangeStmt:
+			depth++
+		}
+		return true
+	})
+	return depth
+}
