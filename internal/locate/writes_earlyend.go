@@ -27,7 +27,8 @@ func (a *analysis) endedEarly(fn *ssa.Function, node ast.Node, kind *types.Named
 // endsBefore is the condition of an if, before at in one of the blocks
 // around it, whose branch returns with no failure (a nil error, or the
 // error of a call of the tree's, which may be nil) and which compares two
-// states.
+// states, unless it holds only where they differ: an unchanged object's
+// states are equal, and its pass goes on past such a branch.
 func (a *analysis) endsBefore(info *types.Info, b *ast.BlockStmt, kind *types.Named, at ast.Node) ast.Expr {
 	parents := parentsIn(b)
 	for n, p := at, parents[at]; p != nil; n, p = p, parents[p] {
@@ -44,7 +45,7 @@ func (a *analysis) endsBefore(info *types.Info, b *ast.BlockStmt, kind *types.Na
 				continue
 			}
 
-			if a.endsWithoutFailure(info, ifs.Body.List) && comparesState(info, b, kind, ifs.Cond) {
+			if a.endsWithoutFailure(info, ifs.Body.List) && comparesState(info, b, kind, ifs.Cond) && !a.heldWhenDiffer(info, b, ifs.Cond) {
 				return ifs.Cond
 			}
 		}
@@ -75,6 +76,26 @@ func (a *analysis) endsWithoutFailure(info *types.Info, list []ast.Stmt) bool {
 		return len(a.callees[ce.Lparen]) > 0
 	}
 	return isNil(info, last)
+}
+
+// heldWhenDiffer reports whether a condition holds only where the states
+// it compares differ (polarity), or is a disjunction of such tests and of
+// tests that a value is absent (x == nil || *x != want).
+func (a *analysis) heldWhenDiffer(info *types.Info, b *ast.BlockStmt, cond ast.Expr) bool {
+	if a.polarity(info, b, cond, 0) < 0 {
+		return true
+	}
+	x, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || x.Op != token.LOR {
+		return false
+	}
+	side := func(e ast.Expr) bool {
+		if t, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && t.Op == token.EQL && (isNil(info, t.X) || isNil(info, t.Y)) {
+			return true
+		}
+		return a.heldWhenDiffer(info, b, e)
+	}
+	return side(x.X) && side(x.Y)
 }
 
 // comparesState reports whether a condition compares two states the pass
