@@ -248,7 +248,11 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		// A constructor's literal: the work is before the calling return.
 		wfn, winfo, ws = w.stand.fn, w.stand.info, w.stand.ret
 	}
-	afterWork := after && errClass == "nil" && g != guardNone && a.followsWrite(wfn, winfo, ws)
+	// Under a test of an error a write before the return makes what the
+	// return waits on only where the test found an object absent (if
+	// apierrors.IsNotFound(err) { create; wait }); on a failure path it
+	// records the failure, and the return retries.
+	afterWork := after && errClass == "nil" && g != guardNone && (g != guardError || a.underAbsentTest(winfo, ws)) && a.followsWrite(wfn, winfo, ws)
 	// RequeueAfter before Requeue, as controller-runtime reads a result.
 	class := ClassNone
 	switch {
@@ -272,6 +276,30 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		signal = a.signalError(info, s, afterExpr)
 	}
 	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, ret: s, at: at, afterWork: afterWork, via: via, signal: signal})
+}
+
+// underAbsentTest reports whether the nearest if around n that tests an
+// error asks whether an object is absent (the knowledge table's
+// RoleAbsentTest, apierrors.IsNotFound(err)), and n is in its branch.
+func (a *analysis) underAbsentTest(info *types.Info, n ast.Node) bool {
+	path := a.path(n.Pos(), n.End())
+	for i, p := range path {
+		switch x := p.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if condGuard(info, x.Cond) != guardError {
+				continue
+			}
+			ce, ok := ast.Unparen(x.Cond).(*ast.CallExpr)
+			if !ok || i == 0 || path[i-1] != x.Body {
+				return false
+			}
+			c := a.makeCall(info, ce, nil)
+			return c.known && c.fact.Role == RoleAbsentTest
+		}
+	}
+	return false
 }
 
 // signalError names the error variable an enclosing if's errors.As (the

@@ -6,6 +6,7 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -40,6 +41,16 @@ func (r *IssueReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	sec := &corev1.Secret{}
 	if err := r.Get(ctx, req.NamespacedName, sec); err != nil { // want "reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if err := validateKeys(sec); err != nil {
+		var empty *emptyKeyError
+		if errors.As(err, &empty) {
+			if saveErr := r.markInvalid(ctx, sec, err); saveErr != nil {
+				return ctrl.Result{}, saveErr
+			}
+			return ctrl.Result{RequeueAfter: pollDelay}, nil // decoy: requeue-success (a retry after a failure the helper recorded)
+		}
+		return ctrl.Result{}, err
 	}
 	copies := &corev1.ConfigMapList{}
 	if err := r.List(ctx, copies, client.InNamespace(sec.Namespace), client.MatchingLabels{"copy-of": sec.Name}); err != nil {
@@ -78,4 +89,28 @@ func (r *IssueReconciler) issue(ctx context.Context, sec *corev1.Secret) (*corev
 		return nil, fmt.Errorf("issuing copy of %s: %w", sec.Name, err)
 	}
 	return cm, nil
+}
+
+// emptyKeyError says a key of the Secret holds no value.
+type emptyKeyError struct{ key string }
+
+func (e *emptyKeyError) Error() string { return "key " + e.key + " is empty" }
+
+// validateKeys fails for a Secret with an empty key.
+func validateKeys(sec *corev1.Secret) error {
+	for k, v := range sec.Data {
+		if len(v) == 0 {
+			return &emptyKeyError{key: k}
+		}
+	}
+	return nil
+}
+
+// markInvalid records on the Secret why it cannot be copied.
+func (r *IssueReconciler) markInvalid(ctx context.Context, sec *corev1.Secret, cause error) error {
+	if sec.Annotations == nil {
+		sec.Annotations = map[string]string{}
+	}
+	sec.Annotations["example.com/invalid"] = cause.Error()
+	return r.Update(ctx, sec)
 }
