@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
@@ -193,10 +194,14 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 	}
 	// A wait whose duration a Spec field of the object sets (a resync
 	// interval its user chose) is the object's own periodic requeue,
-	// whatever the test around it.
-	for i := range rets {
-		if r := &rets[i]; r.class == ClassDependencyWait && !r.deferred && r.after != nil && a.specInterval(kind, reach, r) {
-			r.class = ClassSuccessInterval
+	// whatever the test around it, where no return requeues after an
+	// interval on success otherwise: a tree that has one keeps the waits
+	// around it apart from it.
+	if !slices.ContainsFunc(rets, func(r retSite) bool { return r.class == ClassSuccessInterval && !r.deferred }) {
+		for i := range rets {
+			if r := &rets[i]; r.class == ClassDependencyWait && !r.deferred && r.after != nil && a.specInterval(kind, reach, r) {
+				r.class = ClassSuccessInterval
+			}
 		}
 	}
 

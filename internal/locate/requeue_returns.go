@@ -248,11 +248,13 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		// A constructor's literal: the work is before the calling return.
 		wfn, winfo, ws = w.stand.fn, w.stand.info, w.stand.ret
 	}
-	// Under a test of an error a write before the return makes what the
-	// return waits on only where the test found an object absent (if
-	// apierrors.IsNotFound(err) { create; wait }); on a failure path it
-	// records the failure, and the return retries.
-	afterWork := after && errClass == "nil" && g != guardNone && (g != guardError || a.underAbsentTest(winfo, ws)) && a.followsWrite(wfn, winfo, ws)
+	// Under a test of an error, a helper's write before the return makes
+	// what the return waits on only where the test found an object absent
+	// (if apierrors.IsNotFound(err) { create; wait }); elsewhere on a
+	// failure path it records the failure (setErrorCondition), and the
+	// return retries.
+	helpers := g != guardError || a.underAbsentTest(winfo, ws)
+	afterWork := after && errClass == "nil" && g != guardNone && a.followsWrite(wfn, winfo, ws, helpers)
 	// RequeueAfter before Requeue, as controller-runtime reads a result.
 	class := ClassNone
 	switch {
@@ -291,12 +293,23 @@ func (a *analysis) underAbsentTest(info *types.Info, n ast.Node) bool {
 			if condGuard(info, x.Cond) != guardError {
 				continue
 			}
-			ce, ok := ast.Unparen(x.Cond).(*ast.CallExpr)
-			if !ok || i == 0 || path[i-1] != x.Body {
+			if i == 0 || path[i-1] != x.Body {
 				return false
 			}
-			c := a.makeCall(info, ce, nil)
-			return c.known && c.fact.Role == RoleAbsentTest
+			// The test, or one of the tests it joins with && (err != nil
+			// && apierrors.IsNotFound(err)).
+			var absent func(e ast.Expr) bool
+			absent = func(e ast.Expr) bool {
+				switch e := ast.Unparen(e).(type) {
+				case *ast.BinaryExpr:
+					return e.Op == token.LAND && (absent(e.X) || absent(e.Y))
+				case *ast.CallExpr:
+					c := a.makeCall(info, e, nil)
+					return c.known && c.fact.Role == RoleAbsentTest
+				}
+				return false
+			}
+			return absent(x.Cond)
 		}
 	}
 	return false

@@ -236,10 +236,10 @@ func joinNotes(notes ...string) string {
 }
 
 // followsWrite reports whether a statement before the return, in the block
-// that holds it, writes to the API server (events aside): the return then
-// comes after work that succeeded, or the write's failure would have
-// returned first.
-func (a *analysis) followsWrite(fn *ssa.Function, info *types.Info, ret *ast.ReturnStmt) bool {
+// that holds it, writes to the API server (events aside), itself or, with
+// helpers, through a helper of the tree's: the return then comes after
+// work that succeeded, or the write's failure would have returned first.
+func (a *analysis) followsWrite(fn *ssa.Function, info *types.Info, ret *ast.ReturnStmt, helpers bool) bool {
 	var list []ast.Stmt
 	for _, n := range a.path(ret.Pos(), ret.End()) {
 		switch b := n.(type) {
@@ -267,7 +267,7 @@ func (a *analysis) followsWrite(fn *ssa.Function, info *types.Info, ret *ast.Ret
 				c := a.makeCall(info, ce, fn)
 				if w, ok := a.writeOf(info, c); ok && !(c.known && c.fact.Role == RoleEvent) && w.verb != "" {
 					found = true
-				} else if !c.known && len(c.own) > 0 && a.failureReturnedAfter(info, list[i:], st, ce, ret) && slices.ContainsFunc(c.own, a.writesWork) {
+				} else if helpers && !c.known && len(c.own) > 0 && a.failureReturnedAfter(info, list[i:], st, ce, ret) && slices.ContainsFunc(c.own, a.writesWork) {
 					// obj, err := r.createChild(…); if err != nil {
 					// return … }: a helper of the tree's that writes,
 					// its failure returned before.
