@@ -119,7 +119,7 @@ func comparesState(info *types.Info, b *ast.BlockStmt, kind *types.Named, cond a
 			case *ast.BinaryExpr:
 				switch n.Op {
 				case token.EQL, token.NEQ, token.LSS, token.GTR, token.LEQ, token.GEQ:
-					x, y := atOnce(n.X), atOnce(n.Y)
+					x, y := n.X, n.Y
 					if isConst(info, x) {
 						x, y = y, x
 					}
@@ -128,7 +128,7 @@ func comparesState(info *types.Info, b *ast.BlockStmt, kind *types.Named, cond a
 					case !isConst(info, y):
 						found = comparedValue(info, x) && comparedValue(info, y) && !primaryOnly(info, b, kind, n, 0, true)
 					default:
-						found = lengthOfLocal(info, x)
+						found = lengthOfLocal(info, b, x)
 					}
 				}
 			case *ast.CallExpr:
@@ -151,10 +151,24 @@ func comparesState(info *types.Info, b *ast.BlockStmt, kind *types.Named, cond a
 }
 
 // lengthOfLocal reports whether e is len of a local variable or parameter
-// (not of a field of an object).
-func lengthOfLocal(info *types.Info, e ast.Expr) bool {
+// (not of a field of an object), written there or handed back by every
+// return of a function literal called there (calledLiteral: at once, or
+// through the variable it is assigned to).
+func lengthOfLocal(info *types.Info, body *ast.BlockStmt, e ast.Expr) bool {
 	c, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok || len(c.Args) != 1 || !isBuiltin(info, c.Fun, "len") {
+	if !ok {
+		return false
+	}
+	if lit := calledLiteral(info, body, c); lit != nil {
+		results := literalResults(lit)
+		for _, r := range results {
+			if !lengthOfLocal(info, body, r) {
+				return false
+			}
+		}
+		return len(results) > 0
+	}
+	if len(c.Args) != 1 || !isBuiltin(info, c.Fun, "len") {
 		return false
 	}
 	id, ok := ast.Unparen(c.Args[0]).(*ast.Ident)
@@ -163,25 +177,4 @@ func lengthOfLocal(info *types.Info, e ast.Expr) bool {
 	}
 	v, ok := info.Uses[id].(*types.Var)
 	return ok && v.Pkg() != nil && v.Parent() != nil && v.Parent() != v.Pkg().Scope()
-}
-
-// atOnce is what a function literal called at once with no arguments
-// hands back when its body is that one return (func() int { return
-// len(x) }()), seen through; e itself otherwise.
-func atOnce(e ast.Expr) ast.Expr {
-	for {
-		ce, ok := ast.Unparen(e).(*ast.CallExpr)
-		if !ok || len(ce.Args) > 0 {
-			return e
-		}
-		lit, ok := ast.Unparen(ce.Fun).(*ast.FuncLit)
-		if !ok || len(lit.Body.List) != 1 {
-			return e
-		}
-		ret, ok := lit.Body.List[0].(*ast.ReturnStmt)
-		if !ok || len(ret.Results) != 1 {
-			return e
-		}
-		e = ret.Results[0]
-	}
 }
