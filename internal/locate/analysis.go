@@ -273,6 +273,9 @@ func (a *analysis) makeCall(info *types.Info, e *ast.CallExpr, in *ssa.Function)
 	if fn != nil {
 		c.fn = fn
 		c.fact, c.known = knowledge[funcKey(fn)]
+		if !c.known && keepsQueueProtocol(fn) {
+			c.fact, c.known = protocolQueueGet, true
+		}
 		switch {
 		case c.known && c.fact.Role == RoleQueueAddAfter:
 			c.delay = c.arg(c.fact.Arg)

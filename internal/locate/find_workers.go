@@ -55,7 +55,9 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 			}
 			return
 		}
-		out = append(out, a.workerFound(fd, info, worker, sync, sync.own[0]))
+		f := a.workerFound(fd, info, worker, sync, sync.own[0])
+		f.events = c.fact == protocolQueueGet && !isString(item.Type())
+		out = append(out, f)
 	})
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -201,6 +202,8 @@ func (a *analysis) controller(f *found) Controller {
 	kindName := ""
 	if k := p.kind(); k != nil {
 		kindName = k.Obj().Name()
+	} else {
+		kindUnknown(rows, f)
 	}
 	ctrl := Controller{Name: f.name, Kind: kindName, Style: f.style, Rows: rows, Writes: p.writes()}
 	if s := p.requeues().success; s != nil {
@@ -269,6 +272,27 @@ func handledThrough(rows map[string]Row, r reread) {
 		}
 		row.None = fmt.Sprintf("not settled: the primary object is handled as %s at %s, through which the search cannot see what is done to it; without it: %s",
 			shortType(r.throughType), fileLine(*r.through), row.None)
+		rows[id] = row
+	}
+}
+
+// kindUnknown marks the kind rows without an answer as not settled when
+// the controller's kind is not known (no registration names it, nothing is
+// read by the key): a search for the primary object's finalizers or
+// conditions cannot be complete without the primary. For a queue of events
+// the re-read is not settled too: the item carries the object, and a read
+// by the carried object's name is not followed.
+func kindUnknown(rows map[string]Row, f *found) {
+	ids := kindRows
+	if f.events {
+		ids = append(slices.Clone(kindRows), RowReread)
+	}
+	for _, id := range ids {
+		row, ok := rows[id]
+		if _, has := row.Primary(); !ok || has || strings.HasPrefix(row.None, "not settled") {
+			continue
+		}
+		row.None = "not settled: the controller's kind is not known (no registration names it and nothing is read by the key), so the search for the primary object's own operations is not complete; without it: " + row.None
 		rows[id] = row
 	}
 }

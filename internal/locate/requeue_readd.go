@@ -91,7 +91,7 @@ func (a *analysis) queueGet(c *ssa.Call) bool {
 	} else if callee := c.Call.StaticCallee(); callee != nil {
 		fn, _ = callee.Object().(*types.Func)
 	}
-	return fn != nil && knowledge[funcKey(fn)].Role == RoleQueueGet
+	return fn != nil && isQueueGet(fn)
 }
 
 // boundDequeued reports whether every closure made of the function
