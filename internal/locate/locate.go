@@ -276,10 +276,11 @@ func handledThrough(rows map[string]Row, r reread) {
 	}
 }
 
-// kindUnknown marks the kind rows without an answer as not settled when
-// the controller's kind is not known (no registration names it, nothing is
-// read by the key): a search for the primary object's finalizers or
-// conditions cannot be complete without the primary. For a queue of events
+// kindUnknown marks the kind rows as not settled when the controller's
+// kind is not known (no registration names it, nothing is read by the
+// key): a search for the primary object's finalizers or conditions cannot
+// be complete without the primary, and what it finds may be another
+// object's. For a queue of events
 // the re-read is not settled too: the item carries the object, and a read
 // by the carried object's name is not followed.
 func kindUnknown(rows map[string]Row, f *found) {
@@ -287,12 +288,25 @@ func kindUnknown(rows map[string]Row, f *found) {
 	if f.events {
 		ids = append(slices.Clone(kindRows), RowReread)
 	}
+	const why = "not settled: the controller's kind is not known (no registration names it and nothing is read by the key), so the search for the primary object's own operations is not complete"
 	for _, id := range ids {
 		row, ok := rows[id]
-		if _, has := row.Primary(); !ok || has || strings.HasPrefix(row.None, "not settled") {
+		if !ok || strings.HasPrefix(row.None, "not settled") {
 			continue
 		}
-		row.None = "not settled: the controller's kind is not known (no registration names it and nothing is read by the key), so the search for the primary object's own operations is not complete; without it: " + row.None
+		if _, has := row.Primary(); has {
+			// What was found may be another object's (a child's
+			// finalizer): listed, not settled as the primary's.
+			row.Sites = slices.Clone(row.Sites)
+			var at []string
+			for i := range row.Sites {
+				row.Sites[i].Primary = false
+				at = append(at, fileLine(row.Sites[i]))
+			}
+			row.None = why + "; found without it: " + listSites(at)
+		} else {
+			row.None = why + "; without it: " + row.None
+		}
 		rows[id] = row
 	}
 }

@@ -51,6 +51,7 @@ var fixtures = []string{
 	"layeredworker",
 	"illtypedsync",
 	"eventqueue",
+	"protoqueue",
 	"knative",
 	"knative-nofinalizer",
 	"knative-enqueueafter",
@@ -621,6 +622,31 @@ func TestDeadlineTrace(t *testing.T) {
 			t.Errorf("%s: no spec-field step noted %q; got %v", c.Name, want[c.Name], c.IntervalTrace)
 		}
 	}
+}
+
+// TestKindUnknown: a worker that dispatches commands carrying objects of
+// two kinds has no kind, and the rows about the primary's own operations
+// (and, on a queue of events, the re-read) are not settled, never none.
+func TestKindUnknown(t *testing.T) {
+	l := locateFixture(t, "protoqueue")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		if c.Name != "Mirror" {
+			continue
+		}
+		if c.Kind != "" {
+			t.Errorf("kind %q, want none: the commands carry Secrets and ConfigMaps", c.Kind)
+		}
+		for _, id := range []string{locate.RowFinalizerConst, locate.RowConditionTypes, locate.RowReread} {
+			if r := c.Rows[id]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "kind is not known") {
+				t.Errorf("%s: %q, want not settled, saying the kind is not known", id, r.None)
+			}
+		}
+		return
+	}
+	t.Fatal("no Mirror")
 }
 
 // TestUnsettled: when the result is built by a helper ctrlcmp does not

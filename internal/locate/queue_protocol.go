@@ -47,4 +47,3 @@ func keepsQueueProtocol(fn *types.Func) bool {
 	ds := doneFn.Type().(*types.Signature)
 	return ds.Params().Len() == 1 && ds.Results().Len() == 0 && types.Identical(ds.Params().At(0).Type(), item)
 }
-
