@@ -1,9 +1,11 @@
 package locate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
@@ -53,6 +55,10 @@ type found struct {
 	// function handed to a shared worker that ctrlcmp could not follow):
 	// entry is then nil and every row is not settled.
 	unsettled string
+	// missed says the controller is a registration naming its kind whose
+	// reconciler was not followed (unsettled says why): it gives way to a
+	// controller located with the same kind.
+	missed bool
 }
 
 // adapterRead is the read of the object by the request's key that a
@@ -66,10 +72,12 @@ type adapterRead struct {
 
 // miss is a registration or a worker that gave no controller: where it is,
 // and why the trail ended there (a gap of ctrlcmp's, said as such when no
-// controller is found at all).
+// controller is found at all), with the one kind the registration names,
+// when it names one.
 type miss struct {
-	at  Site
-	why string
+	at   Site
+	why  string
+	kind *types.Named
 }
 
 // timedRequeue is a requeue after a duration: where it is asked for, and
@@ -150,8 +158,26 @@ func (a *analysis) findControllers() []*found {
 		// A registration whose reconciler ctrlcmp could not follow:
 		// the reconcilers no trail led to may be what it runs.
 		out = append(out, a.unregisteredReconcilers(out)...)
+		out = append(out, a.missedKinds(out)...)
 	}
 	return out
+}
+
+// missedKinds are the registrations that name one kind and whose
+// reconciler was not followed, when some controllers were found: each is a
+// controller of that kind whose every row is not settled, saying where the
+// trail ended, unless a found controller has the kind.
+func (a *analysis) missedKinds(out []*found) []*found {
+	var more []*found
+	for _, m := range a.misses {
+		if m.kind == nil || slices.ContainsFunc(out, func(f *found) bool { return f.kind != nil && types.Identical(f.kind, m.kind) }) {
+			continue
+		}
+		more = append(more, &found{name: m.kind.Obj().Name(), style: StyleControllerRuntime, kind: m.kind, missed: true,
+			registration: []Site{m.at},
+			unsettled:    fmt.Sprintf("the registration at %s watches %s, but its reconciler was not followed: %s", fileLine(m.at), m.kind.Obj().Name(), m.why)})
+	}
+	return more
 }
 
 // nameByEntry tells apart the controllers that share a name because one

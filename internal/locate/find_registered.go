@@ -117,7 +117,11 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 			out = append(out, f)
 		}
 		if len(out) == before {
-			a.miss(c, registeredArg(info, c), h.end)
+			var kind *types.Named
+			if len(kinds) == 1 && !watches {
+				kind = kinds[0]
+			}
+			a.miss(c, registeredArg(info, c), h.end, kind)
 		}
 	}
 	return out
@@ -287,10 +291,11 @@ func (a *analysis) layerKinds(fl *flowEngine, c call, depth int) ([]*types.Named
 	return nil, false
 }
 
-// miss records a registration that gave no controller, and where the trail
-// of its reconciler ends.
-func (a *analysis) miss(c call, arg ast.Expr, end *flowVal) {
-	m := miss{at: a.site(c.expr.Lparen)}
+// miss records a registration that gave no controller, the kind it names
+// (nil when it names none or several), and where the trail of its
+// reconciler ends.
+func (a *analysis) miss(c call, arg ast.Expr, end *flowVal, kind *types.Named) {
+	m := miss{at: a.site(c.expr.Lparen), kind: kind}
 	switch {
 	case arg == nil:
 		m.why = "its reconciler argument is not one ctrlcmp reads"

@@ -112,20 +112,33 @@ func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) (ctrls []Co
 // dropUnplaced leaves out the controllers found by their Reconcile method
 // alone whose kind the re-read does not settle, or that another controller
 // has: a wrapper delegating to reconcilers registered elsewhere, or a
-// second reconciler of a kind whose registered one is the controller.
+// second reconciler of a kind whose registered one is the controller. A
+// registration whose reconciler was not followed (missed) gives way to any
+// controller located with its kind, and is not reported when it is all
+// there is (the tree then gets the not-found error, which lists it).
 func dropUnplaced(found []*found, ctrls []Controller) []Controller {
-	registered := map[string]bool{}
+	registered, located := map[string]bool{}, map[string]bool{}
 	for i, f := range found {
-		if !f.unregistered {
+		if !f.unregistered && !f.missed {
 			registered[ctrls[i].Kind] = true
+		}
+		if !f.missed {
+			located[ctrls[i].Kind] = true
 		}
 	}
 	var out []Controller
+	missed := 0
 	for i, f := range found {
-		if f.unregistered && (ctrls[i].Kind == "" || registered[ctrls[i].Kind]) {
+		if f.unregistered && (ctrls[i].Kind == "" || registered[ctrls[i].Kind]) || f.missed && located[ctrls[i].Kind] {
 			continue
 		}
+		if f.missed {
+			missed++
+		}
 		out = append(out, ctrls[i])
+	}
+	if missed == len(out) {
+		return nil
 	}
 	return out
 }
@@ -181,7 +194,11 @@ func failedController(f *found, err error) Controller {
 	for _, l := range locators {
 		rows[l.ID] = none("not settled: " + err.Error())
 	}
-	return Controller{Name: f.name, Style: f.style, Rows: rows, Writes: []Write{}, Drift: []Step{}}
+	kind := ""
+	if f.kind != nil {
+		kind = f.kind.Obj().Name()
+	}
+	return Controller{Name: f.name, Kind: kind, Style: f.style, Rows: rows, Writes: []Write{}, Drift: []Step{}}
 }
 
 // controller runs every locator on one found controller, then writes the

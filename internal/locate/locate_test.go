@@ -52,6 +52,7 @@ var fixtures = []string{
 	"illtypedsync",
 	"eventqueue",
 	"protoqueue",
+	"missedreg",
 	"knative",
 	"knative-nofinalizer",
 	"knative-enqueueafter",
@@ -647,6 +648,28 @@ func TestKindUnknown(t *testing.T) {
 		return
 	}
 	t.Fatal("no Mirror")
+}
+
+// TestMissedRegistration: a registration naming its kind, whose
+// reconciler is not followed, beside one that is, is a controller of that
+// kind whose every row is not settled, naming the registration.
+func TestMissedRegistration(t *testing.T) {
+	l := locateFixture(t, "missedreg")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		if c.Kind != "Secret" {
+			continue
+		}
+		for id, r := range c.Rows {
+			if _, ok := r.Primary(); ok || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "main.go:48") {
+				t.Errorf("%s: %q, want not settled, naming the registration at main.go:48", id, r.None)
+			}
+		}
+		return
+	}
+	t.Fatalf("no Secret controller among %d", len(l.ctrls))
 }
 
 // TestUnsettled: when the result is built by a helper ctrlcmp does not
