@@ -159,6 +159,11 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 			keep(t, eff.site)
 		}
 	}
+	for _, at := range a.reflectiveConditions(kind, reach) {
+		if !slices.Contains(unsure, at) {
+			unsure = append(unsure, at)
+		}
+	}
 	if len(names) == 0 && len(lost)+len(unsure) > 0 {
 		if len(lost) == 0 {
 			return none("not settled: a condition may be set on the primary object at " + listSites(unsure))

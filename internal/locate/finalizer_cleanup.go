@@ -444,6 +444,10 @@ func soleCall(blk *ast.BlockStmt) *ast.CallExpr {
 	return c
 }
 
+// noDeletionBranch is the cleanup row's reason when no deletion branch is
+// found.
+const noDeletionBranch = "no branch taken when DeletionTimestamp is set is reachable from the entry"
+
 // finalizerCleanupRow cites the function the deletion branch runs.
 func finalizerCleanupRow(p *pass) Row {
 	if ops := p.finalizers(); ops.absent() {
@@ -477,7 +481,7 @@ func finalizerCleanupRow(p *pass) Row {
 		return Row{Sites: c.sites, None: "not settled: " + c.unsettled}
 	}
 	if len(c.sites) == 0 {
-		return noneAfter("no branch taken when DeletionTimestamp is set is reachable from the entry",
+		return noneAfter(noDeletionBranch,
 			fmt.Sprintf("every if on DeletionTimestamp (!IsZero(), != nil, GetDeletionTimestamp() != nil, and their negations with an else) in the %d functions reachable from the entry", len(p.reach.Funcs())))
 	}
 	return rowOf(c.sites, "")

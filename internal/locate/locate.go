@@ -216,6 +216,7 @@ func (a *analysis) controller(f *found) Controller {
 	unanalysed := append(append([]*ssa.Function(nil), p.reach.Unanalysed...), f.unanalysed...)
 	unsettled(rows, unanalysed)
 	handledThrough(rows, p.reread())
+	finalizerAgreement(rows)
 	kindName := ""
 	if k := p.kind(); k != nil {
 		kindName = k.Obj().Name()
@@ -290,6 +291,41 @@ func handledThrough(rows map[string]Row, r reread) {
 		row.None = fmt.Sprintf("not settled: the primary object is handled as %s at %s, through which the search cannot see what is done to it; without it: %s",
 			shortType(r.throughType), fileLine(*r.through), row.None)
 		rows[id] = row
+	}
+}
+
+// finalizerAgreement keeps the finalizer rows from contradicting each
+// other. A finalizer seen (a constant, an addition or a removal cited, or
+// a constant or a removal not settled) leaves no row saying there is none
+// (a deletion branch alone is no finalizer: it may run with none); and a
+// removal of the finalizer (cited or not settled) with no deletion branch
+// leading to it leaves the cleanup not settled: the test that chooses the
+// removal is made where the search does not look (an event handler), not
+// nowhere.
+func finalizerAgreement(rows map[string]Row) {
+	var seen []string
+	for _, id := range []string{RowFinalizerConst, RowFinalizerAdd, RowFinalizerRemove} {
+		r := rows[id]
+		switch {
+		case len(r.Sites) > 0:
+			seen = append(seen, fmt.Sprintf("the %s row cites %s", id, fileLine(r.Sites[0])))
+		case (id == RowFinalizerConst || id == RowFinalizerRemove) && strings.HasPrefix(r.None, "not settled"):
+			seen = append(seen, fmt.Sprintf("the %s row is not settled", id))
+		}
+	}
+	if len(seen) > 0 {
+		for _, id := range []string{RowFinalizerConst, RowFinalizerAdd, RowFinalizerRemove, RowFinalizerCleanup} {
+			if r := rows[id]; len(r.Sites) == 0 && strings.HasPrefix(r.None, "no finalizer") {
+				r.None = fmt.Sprintf("not settled: a finalizer is seen (%s), so the search that found none here is not complete; without it: %s", seen[0], r.None)
+				rows[id] = r
+			}
+		}
+	}
+	cleanup, remove := rows[RowFinalizerCleanup], rows[RowFinalizerRemove]
+	_, removed := remove.Primary()
+	if len(cleanup.Sites) == 0 && strings.HasPrefix(cleanup.None, noDeletionBranch) && (removed || strings.HasPrefix(remove.None, "not settled")) {
+		cleanup.None = "not settled: the finalizer is removed (the finalizer-remove row), but " + cleanup.None + ": the test that chooses the removal is made where the search does not look (an event handler, a helper the entry does not reach)"
+		rows[RowFinalizerCleanup] = cleanup
 	}
 }
 
