@@ -53,6 +53,7 @@ var fixtures = []string{
 	"eventqueue",
 	"protoqueue",
 	"missedreg",
+	"reflectcond",
 	"knative",
 	"knative-nofinalizer",
 	"knative-enqueueafter",
@@ -670,6 +671,32 @@ func TestMissedRegistration(t *testing.T) {
 		return
 	}
 	t.Fatalf("no Secret controller among %d", len(l.ctrls))
+}
+
+// TestReflectiveAndAgreement: a condition set by a function that finds the
+// status's Conditions by reflection leaves the condition row not settled;
+// a finalizer whose constant is not settled, removed with no deletion
+// branch, leaves the add and cleanup rows not settled, never none.
+func TestReflectiveAndAgreement(t *testing.T) {
+	l := locateFixture(t, "reflectcond")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	want := map[string][]string{
+		"WidgetReconciler":  {locate.RowConditionTypes},
+		"ReleaseReconciler": {locate.RowFinalizerAdd, locate.RowFinalizerCleanup},
+	}
+	for _, c := range l.ctrls {
+		for _, id := range want[c.Name] {
+			if r := c.Rows[id]; !strings.HasPrefix(r.None, "not settled") {
+				t.Errorf("%s: %s: %q, want not settled", c.Name, id, r.None)
+			}
+		}
+		delete(want, c.Name)
+	}
+	if len(want) > 0 {
+		t.Errorf("controllers not found: %v", want)
+	}
 }
 
 // TestUnsettled: when the result is built by a helper ctrlcmp does not
