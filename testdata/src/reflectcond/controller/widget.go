@@ -42,7 +42,7 @@ func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	status.MarkReady(&w.Status)
-	return ctrl.Result{}, r.Status().Update(ctx, &w) // want "WidgetReconciler/requeue-error"
+	return ctrl.Result{}, r.Status().Update(ctx, &w) // want "WidgetReconciler/requeue-error" "WidgetReconciler/write-always"
 } // want-none "WidgetReconciler/condition-types" "WidgetReconciler/finalizer-const" "WidgetReconciler/finalizer-add" "WidgetReconciler/finalizer-cleanup" "WidgetReconciler/finalizer-remove"
 
 // ReleaseReconciler lets go of the ConfigMaps another component holds.
@@ -58,9 +58,11 @@ func (r *ReleaseReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	hold := fmt.Sprintf("%s/hold", r.domain)
-	if cm.Data["released"] != "true" || !controllerutil.ContainsFinalizer(&cm, hold) {
+	if cm.Data["released"] != "true" {
 		return ctrl.Result{}, nil
 	}
-	controllerutil.RemoveFinalizer(&cm, hold) // want "ReleaseReconciler/finalizer-remove"
-	return ctrl.Result{}, r.Update(ctx, &cm)  // want "ReleaseReconciler/requeue-error"
+	if controllerutil.RemoveFinalizer(&cm, hold) { // want "ReleaseReconciler/finalizer-remove"
+		return ctrl.Result{}, r.Update(ctx, &cm) // want "ReleaseReconciler/requeue-error"
+	}
+	return ctrl.Result{}, nil
 } // want-none "ReleaseReconciler/condition-types" "ReleaseReconciler/finalizer-const" "ReleaseReconciler/finalizer-add" "ReleaseReconciler/finalizer-cleanup"
