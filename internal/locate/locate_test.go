@@ -132,6 +132,7 @@ var fixtures = []string{
 	"closureread",
 	"finbranches",
 	"foundwrite",
+	"handedwrite",
 	"ssaidle",
 	"resultctors",
 	"mutatereplace",

@@ -106,6 +106,9 @@ type passView struct {
 	anyCallee, loopsRun bool
 	object              *desiredState
 	verdicts            bool
+	// handed runs the functions the pass hands to library calls where
+	// it hands them (handedCalls).
+	handed bool
 }
 
 // either is the tests of fn that the view lets go either way: the tests
