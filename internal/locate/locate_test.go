@@ -133,6 +133,7 @@ var fixtures = []string{
 	"finbranches",
 	"foundwrite",
 	"handedwrite",
+	"earlypredicate",
 	"ssaidle",
 	"resultctors",
 	"mutatereplace",

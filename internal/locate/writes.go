@@ -69,7 +69,7 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 		}
 		w.Always = !wc.partial && !idleWhenEqual && a.always(fn, c.expr.Lparen, alwaysVia, normal, taken, passView{})
 		if w.Always {
-			if test := a.endedEarly(fn, c.expr, kind, alwaysVia); test != nil {
+			if test := a.endedEarly(fn, c.expr, kind, alwaysVia, normal, taken); test != nil {
 				s := a.site(test.Pos())
 				w.Always = false
 				w.Note = strings.TrimPrefix(w.Note+fmt.Sprintf("; not settled: made on every pass that goes on past the test at %s:%d, which ends the pass first when it holds and compares what the pass computed: an unchanged object may end its pass there", s.File, s.Line), "; ")
