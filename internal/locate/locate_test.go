@@ -134,6 +134,7 @@ var fixtures = []string{
 	"foundwrite",
 	"handedwrite",
 	"earlypredicate",
+	"handedvalues",
 	"ssaidle",
 	"resultctors",
 	"mutatereplace",

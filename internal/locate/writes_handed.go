@@ -154,7 +154,7 @@ type handedPass struct {
 // even so it is not, or when no such call is on its way.
 func (a *analysis) handedNote(hp **handedPass, f *found, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int, made map[*types.Named]bool, fn *ssa.Function, pos token.Pos) string {
 	if *hp == nil {
-		view := passView{anyCallee: true, loopsRun: true, verdicts: true, handed: true}
+		view := passView{anyCallee: true, loopsRun: true, verdicts: true, handed: true, own: a.prog.Own}
 		if f.kind != nil {
 			view.object = a.newDesiredState(f.kind, reach.Funcs())
 		}

@@ -106,6 +106,9 @@ type passView struct {
 	anyCallee, loopsRun bool
 	object              *desiredState
 	verdicts            bool
+	// own, with verdicts, are the tree's functions: the bools one of them
+	// hands back are tested as verdicts are (helperVerdicts).
+	own map[*ssa.Function]bool
 	// handed runs the functions the pass hands to library calls where
 	// it hands them (handedCalls).
 	handed bool
@@ -127,6 +130,12 @@ func either(fn *ssa.Function, view passView) map[*ssa.BasicBlock]bool {
 		out = map[*ssa.BasicBlock]bool{}
 	}
 	for b := range verdictTests(fn) {
+		out[b] = true
+	}
+	for b := range helperVerdicts(fn, view.own) {
+		out[b] = true
+	}
+	for b := range handedValueTests(fn) {
 		out[b] = true
 	}
 	return out
