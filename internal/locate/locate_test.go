@@ -135,6 +135,7 @@ var fixtures = []string{
 	"handedwrite",
 	"earlypredicate",
 	"handedvalues",
+	"statusguard",
 	"ssaidle",
 	"resultctors",
 	"mutatereplace",

@@ -138,6 +138,11 @@ func either(fn *ssa.Function, view passView) map[*ssa.BasicBlock]bool {
 	for b := range handedValueTests(fn) {
 		out[b] = true
 	}
+	if view.object != nil {
+		for b := range statusTests(fn, view.object.kind, view.own) {
+			out[b] = true
+		}
+	}
 	return out
 }
 

@@ -169,6 +169,65 @@ func spilledParam(addr ssa.Value) ssa.Value {
 	return param
 }
 
+// statusTests are the blocks of fn that end in a library call's test of
+// the primary object's status (meta.IsStatusConditionTrue(obj.Status.
+// Conditions, t)): it holds what earlier passes left there, which the
+// search does not follow.
+func statusTests(fn *ssa.Function, kind *types.Named, own map[*ssa.Function]bool) map[*ssa.BasicBlock]bool {
+	out := map[*ssa.BasicBlock]bool{}
+	if kind == nil || own == nil {
+		return out
+	}
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		ifs, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cond := ifs.Cond
+		if not, ok := cond.(*ssa.UnOp); ok && not.Op == token.NOT {
+			cond = not.X
+		}
+		c, ok := cond.(*ssa.Call)
+		if !ok || c.Call.StaticCallee() == nil || own[c.Call.StaticCallee()] {
+			continue
+		}
+		for _, arg := range c.Call.Args {
+			if readsStatus(arg, kind, 0) {
+				out[b] = true
+			}
+		}
+	}
+	return out
+}
+
+// readsStatus reports whether v is read from the Status field of a value
+// of kind: through loads, fields and their addresses.
+func readsStatus(v ssa.Value, kind *types.Named, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	var x ssa.Value
+	var field int
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		return v.Op == token.MUL && readsStatus(v.X, kind, depth+1)
+	case *ssa.FieldAddr:
+		x, field = v.X, v.Field
+	case *ssa.Field:
+		x, field = v.X, v.Field
+	default:
+		return false
+	}
+	if n, ok := types.Unalias(deref(x.Type())).(*types.Named); ok && n.Origin() == kind.Origin() {
+		st, ok := n.Underlying().(*types.Struct)
+		return ok && st.Field(field).Name() == "Status"
+	}
+	return readsStatus(x, kind, depth+1)
+}
+
 // comparesTwo reports whether two of a call's arguments (the receiver
 // aside) share a type: a comparison of two states.
 func comparesTwo(args []ssa.Value) bool {
@@ -247,6 +306,12 @@ func (a *analysis) verdictNote(vp **verdictPass, f *found, reach *callgraph.Reac
 		return ""
 	}
 	t := testAround(fn, pos, verdictTests, p.via)
+	if f.kind != nil {
+		if h := testAround(fn, pos, func(fn *ssa.Function) map[*ssa.BasicBlock]bool { return statusTests(fn, f.kind, a.prog.Own) }, p.via); h > t {
+			s := a.site(h)
+			return fmt.Sprintf("not settled: made on every pass if the test at %s:%d of what the %s's status holds goes the write's way (what earlier passes left there is not followed)", s.File, s.Line, f.kind.Obj().Name())
+		}
+	}
 	if h := testAround(fn, pos, handedValueTests, p.via); h > t {
 		s := a.site(h)
 		return fmt.Sprintf("not settled: made on every pass if the test at %s:%d of what its caller hands it goes the write's way (the caller's value is not followed)", s.File, s.Line)
