@@ -116,7 +116,9 @@ type passView struct {
 
 // either is the tests of fn that the view lets go either way: the tests
 // of the object's desired state when it names the object, and with
-// verdicts the tests of interface values' verdicts.
+// verdicts the tests of what the search does not follow: interface
+// values' verdicts, the bools functions of the tree's hand back, values
+// a function is handed by value, and the primary's status.
 func either(fn *ssa.Function, view passView) map[*ssa.BasicBlock]bool {
 	var out map[*ssa.BasicBlock]bool
 	if view.object != nil {

@@ -279,9 +279,9 @@ func nilErrorTest(v, other ssa.Value) bool {
 	return ok && k.IsNil() && isErrorType(v.Type())
 }
 
-// verdictPass is the reading of a pass that lets the verdicts of
-// interface values and the tests of the object's desired state go a
-// write's way, and the tests of errors their nil way: computed once per
+// verdictPass is the reading of a pass that lets the tests of what the
+// search does not follow (either, with verdicts) and the tests of the
+// object's desired state go a write's way, and the tests of errors their nil way: computed once per
 // controller, when a write is not settled by the readings before it.
 type verdictPass struct {
 	view  passView
