@@ -46,6 +46,7 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 	var foundTaken map[*ssa.BasicBlock]int
 	var objectView passView
 	var verdicts *verdictPass
+	var handed *handedPass
 	for _, wc := range a.writeCalls(reach) {
 		c, fn := wc.call, wc.call.in
 		w := Write{Site: a.site(c.expr.Lparen).Site, Verb: wc.verb, Target: wc.target}
@@ -68,7 +69,7 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 		}
 		w.Always = !wc.partial && !idleWhenEqual && a.always(fn, c.expr.Lparen, alwaysVia, normal, taken, passView{})
 		if w.Always {
-			if test := a.endedEarly(fn, c.expr, kind, alwaysVia); test != nil {
+			if test := a.endedEarly(fn, c.expr, kind, alwaysVia, normal, taken); test != nil {
 				s := a.site(test.Pos())
 				w.Always = false
 				w.Note = strings.TrimPrefix(w.Note+fmt.Sprintf("; not settled: made on every pass that goes on past the test at %s:%d, which ends the pass first when it holds and compares what the pass computed: an unchanged object may end its pass there", s.File, s.Line), "; ")
@@ -134,6 +135,13 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 			// the pass go on: which one a step hands back is not
 			// followed.
 			if note := a.verdictNote(&verdicts, f, reach, normal, taken, made, fn, c.expr.Lparen); note != "" {
+				w.Note = strings.TrimPrefix(w.Note+"; "+note, "; ")
+			}
+		}
+		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") {
+			// Made on every pass if a library call on its way runs the
+			// function of the tree's it is handed: not followed.
+			if note := a.handedNote(&handed, f, reach, normal, taken, made, fn, c.expr.Lparen); note != "" {
 				w.Note = strings.TrimPrefix(w.Note+"; "+note, "; ")
 			}
 		}
@@ -348,6 +356,17 @@ func (a *analysis) alwaysReached(roots map[*ssa.Function]*callgraph.Edge, normal
 				if cutsReturns(f, []ssa.Instruction{rc.site}, normal[f], a.runOnce(f, view.loopsRun), along, either(f, view)) {
 					via[rc.fn] = a.prog.RunEdge(rc.site, rc.fn)
 					queue = append(queue, rc.fn)
+				}
+			}
+			if view.handed {
+				for _, hc := range a.handedCalls(f) {
+					if _, seen := via[hc.fn]; seen {
+						continue
+					}
+					if cutsReturns(f, []ssa.Instruction{hc.site}, normal[f], a.runOnce(f, view.loopsRun), taken, either(f, view)) {
+						via[hc.fn] = a.prog.RunEdge(hc.site, hc.fn)
+						queue = append(queue, hc.fn)
+					}
 				}
 			}
 			for _, callee := range order {

@@ -18,16 +18,50 @@ import (
 // not proven to be made on every pass, though every normal return the
 // pass is known to end at comes after it. The test is looked for in the write's function
 // and in each function on the way from the entry along via, at its call.
-func (a *analysis) endedEarly(fn *ssa.Function, node ast.Node, kind *types.Named, via map[*ssa.Function]*callgraph.Edge) ast.Expr {
-	return a.testOnTheWay(pathIn(via, fn), fn, node, func(info *types.Info, b *ast.BlockStmt, at ast.Node) ast.Expr {
+//
+// A function run on every pass from two places (a status patch made both
+// before the work and in a deferred closure) is ended early only if the
+// pass meets such a test on the way to each of them: a call of fn from
+// another function every pass runs, whose way holds no such test, makes
+// the write on a pass that ends at the test too.
+func (a *analysis) endedEarly(fn *ssa.Function, node ast.Node, kind *types.Named, via map[*ssa.Function]*callgraph.Edge, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int) ast.Expr {
+	ends := func(info *types.Info, b *ast.BlockStmt, at ast.Node) ast.Expr {
 		return a.endsBefore(info, b, kind, at)
-	})
+	}
+	test := a.testOnTheWay(pathIn(via, fn), fn, node, ends)
+	if test == nil || a.testOnTheWay(nil, fn, node, ends) != nil {
+		return test
+	}
+	first := via[fn]
+	for _, e := range a.prog.CallsInto(fn) {
+		caller := e.Caller.Func
+		if e.Site == nil || first != nil && e.Site == first.Site || caller == fn {
+			continue
+		}
+		if _, ok := via[caller]; !ok {
+			continue
+		}
+		b := body(caller)
+		if b == nil {
+			continue
+		}
+		at := siteIn(b, e.Site.Pos())
+		if at == nil || !a.always(caller, e.Site.Pos(), via, normal, taken, passView{}) {
+			continue
+		}
+		if a.testOnTheWay(pathIn(via, caller), caller, at, ends) == nil {
+			return nil
+		}
+	}
+	return test
 }
 
 // endsBefore is the condition of an if, before at in one of the blocks
 // around it, whose branch returns with no failure (a nil error, or the
 // error of a call of the tree's, which may be nil) and which compares two
-// states, unless it holds only where they differ: an unchanged object's
+// states (or desired with live state as the drift answer reads such a
+// comparison: through a predicate of the tree's whose body compares),
+// unless it holds only where they differ: an unchanged object's
 // states are equal, and its pass goes on past such a branch.
 func (a *analysis) endsBefore(info *types.Info, b *ast.BlockStmt, kind *types.Named, at ast.Node) ast.Expr {
 	parents := parentsIn(b)
@@ -45,7 +79,7 @@ func (a *analysis) endsBefore(info *types.Info, b *ast.BlockStmt, kind *types.Na
 				continue
 			}
 
-			if a.endsWithoutFailure(info, ifs.Body.List) && comparesState(info, b, kind, ifs.Cond) && !a.heldWhenDiffer(info, b, ifs.Cond) {
+			if a.endsWithoutFailure(info, ifs.Body.List) && (comparesState(info, b, kind, ifs.Cond) || a.compares(info, b, kind, ifs.Cond, ifs.Body, 0, nil)) && !a.heldWhenDiffer(info, b, ifs.Cond) {
 				return ifs.Cond
 			}
 		}

@@ -106,11 +106,19 @@ type passView struct {
 	anyCallee, loopsRun bool
 	object              *desiredState
 	verdicts            bool
+	// own, with verdicts, are the tree's functions: the bools one of them
+	// hands back are tested as verdicts are (helperVerdicts).
+	own map[*ssa.Function]bool
+	// handed runs the functions the pass hands to library calls where
+	// it hands them (handedCalls).
+	handed bool
 }
 
 // either is the tests of fn that the view lets go either way: the tests
 // of the object's desired state when it names the object, and with
-// verdicts the tests of interface values' verdicts.
+// verdicts the tests of what the search does not follow: interface
+// values' verdicts, the bools functions of the tree's hand back, values
+// a function is handed by value, and the primary's status.
 func either(fn *ssa.Function, view passView) map[*ssa.BasicBlock]bool {
 	var out map[*ssa.BasicBlock]bool
 	if view.object != nil {
@@ -125,6 +133,17 @@ func either(fn *ssa.Function, view passView) map[*ssa.BasicBlock]bool {
 	}
 	for b := range verdictTests(fn) {
 		out[b] = true
+	}
+	for b := range helperVerdicts(fn, view.own) {
+		out[b] = true
+	}
+	for b := range handedValueTests(fn) {
+		out[b] = true
+	}
+	if view.object != nil {
+		for b := range statusTests(fn, view.object.kind, view.own) {
+			out[b] = true
+		}
 	}
 	return out
 }
