@@ -200,21 +200,19 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	// The cleanup is the first of the tree's functions the branch calls
 	// with the primary object (the work done before the finalizer goes),
 	// else the first that reaches a removal, else the first.
-	var handed, withObj, reaching, first, lookup *call
+	var handed, withObj, reaching, first, lookup, later *call
 	var working []call // the calls of the work handed the primary object
 	var bestRemoves []finOp
 	removedByHelper := false
 	candidates := 0
-	removals := a.removalsIn(fn, branch, removes)
+	removals := a.removalsIn(fn, branch, kind, removes)
 	for _, c := range a.callsIn(fn) {
 		c := c
 		if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() || len(c.own) == 0 || c.known {
 			continue
 		}
-		if a.afterRemoval(fn, info, branch, c.expr.Pos(), removals) {
-			continue // run once the finalizer is gone (or its removal failed): not the work before it
-		}
-		if h := a.handedFunc(info, c, removes); h != nil {
+		after := a.afterRemoval(fn, info, branch, c.expr.Pos(), removals)
+		if h := a.handedFunc(info, c, removes); h != nil && !after {
 			// A wrapper or runner handed the work as a function value
 			// (wrap(r.reconcileDelete, msg)): the work is that function,
 			// before any call handed the object.
@@ -232,12 +230,15 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		if a.notesOnly(c, removes) {
 			continue // an Event recorded about the deletion, as a log line would say it: not the work
 		}
-		if a.removalOnly(c, removes) {
+		if saves := a.savesOnly(c, kind, removes); saves || a.removalOnly(c, removes) {
 			// The finalizer's removal moved into a helper or a
-			// closure: the branch removes it, but that is not the work.
-			// Its removals count as the branch's own.
-			removedByHelper = true
+			// closure, with the write that saves it or not, or a write
+			// of the object alone (its status, the removal's save): the
+			// branch removes the finalizer or records the deletion, but
+			// that is not the work. Its removals count as the branch's
+			// own.
 			sub := a.prog.Reachable(c.own...)
+			removedByHelper = removedByHelper || !saves || slices.ContainsFunc(removes, func(op finOp) bool { return sub.Has(op.in) })
 			for _, op := range removes {
 				if sub.Has(op.in) && !slices.ContainsFunc(inBranch, func(o finOp) bool { return o.pos == op.pos }) {
 					inBranch = append(inBranch, op)
@@ -250,6 +251,15 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 			// not the work: the cleanup only when nothing else is called.
 			if lookup == nil {
 				lookup = &c
+			}
+			continue
+		}
+		if after {
+			// Run once the finalizer is gone (or its removal failed):
+			// not the work before it, but what the finalizer may hold
+			// the object for when the branch does nothing else.
+			if later == nil {
+				later = &c
 			}
 			continue
 		}
@@ -291,14 +301,23 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		// its caller, whose use of the value is not read here.
 		return &cleanup{sites: []Site{ifSite}, unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, calls no function of the tree and removes no finalizer itself: what its caller does on deletion with the value it makes is not followed", ifSite.File, ifSite.Line)}, removing
 	}
+	if best == nil && removing && later != nil {
+		// The branch does no work before the finalizer goes, and some
+		// once its removal is persisted (evicting what the controller
+		// keeps of the object): the rule does not say which is the
+		// cleanup.
+		at := a.site(later.expr.Lparen)
+		at.Note = "run once the finalizer's removal is persisted"
+		return &cleanup{sites: []Site{ifSite, at}, removes: inBranch, unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, does no work of the tree's before the finalizer goes, and runs %s at %s:%d once its removal is persisted: whether that is the cleanup the finalizer holds the object for, or none, is not in the code", ifSite.File, ifSite.Line, ownNames(later.own), at.File, at.Line)}, removing
+	}
 	if best == nil && !removing {
 		// The branch only leaves (if being deleted { return false }): it
 		// neither works nor removes the finalizer.
-		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree and removes no finalizer"
+		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree (but to save the object) and removes no finalizer"
 		return &cleanup{sites: []Site{ifSite}, inline: true}, removing
 	}
 	if best == nil {
-		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree: the finalizer is dropped inline, with no cleanup function"
+		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree (but to save the object): the finalizer is dropped inline, with no cleanup function"
 		return &cleanup{sites: []Site{ifSite}, removes: inBranch, inline: true}, removing
 	}
 	callSite := a.site(best.expr.Lparen)
@@ -495,4 +514,13 @@ func (p *pass) removalElsewhere(c *cleanup) (finOp, bool) {
 		}
 	}
 	return finOp{}, false
+}
+
+// ownNames names the tree's functions a call may run.
+func ownNames(fns []*ssa.Function) string {
+	var names []string
+	for _, fn := range fns {
+		names = append(names, fn.String())
+	}
+	return strings.Join(names, " or ")
 }

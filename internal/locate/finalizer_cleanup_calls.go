@@ -143,6 +143,67 @@ func (a *analysis) removalOnlyIn(c call, removes []finOp, depth int) bool {
 	return len(a.writeCalls(sub)) == 0 && len(sub.Unanalysed) == 0
 }
 
+// savesOnly reports whether a call only writes the primary object: each
+// of its functions calls nothing but writes of a value of the primary type,
+// other functions of the knowledge table, builtins, helpers that only
+// compute a value, test, read or only remove the finalizer, a logger's
+// lines, and functions that only save the object in turn, and writes at least once, all it reaches
+// analysed. Such a call (a closure or a helper around the Update, with the
+// finalizer's removal or not) saves the object or its status: it is not
+// the work of a cleanup.
+func (a *analysis) savesOnly(c call, kind *types.Named, removes []finOp) bool {
+	return a.savesOnlyIn(c, kind, removes, 0)
+}
+
+// savesOnlyIn is savesOnly, depth calls deep.
+func (a *analysis) savesOnlyIn(c call, kind *types.Named, removes []finOp, depth int) bool {
+	if kind == nil || depth > 2 || len(c.own) == 0 || c.known {
+		return false
+	}
+	for _, fn := range c.own {
+		saving := false
+		for _, cc := range a.callsIn(fn) {
+			info := a.infoAt(cc.expr.Pos())
+			if _, writes := a.writeOf(info, cc); writes {
+				if !passesKind(info, cc, kind) {
+					return false
+				}
+				saving = true
+				continue
+			}
+			switch {
+			case cc.known, runsNoFunction(info, cc.expr), a.computesOnly(cc), a.removalOnly(cc, removes),
+				a.predicate(cc, removes), a.lookup(cc, removes), a.logsOnly(cc):
+			case a.savesOnlyIn(cc, kind, removes, depth+1):
+				saving = true
+			default:
+				return false
+			}
+		}
+		if !saving {
+			return false
+		}
+	}
+	return len(a.prog.Reachable(c.own...).Unanalysed) == 0
+}
+
+// logsOnly reports whether a call is a line of a logger, as onlyLogs
+// reads one: a call of no library role outside the tree whose results are
+// dropped, or only the receiver of the next such call
+// (log.FromContext(ctx).V(1).Info(…)).
+func (a *analysis) logsOnly(c call) bool {
+	if c.known || len(c.own) > 0 || c.fn == nil {
+		return false
+	}
+	path := a.path(c.expr.Pos(), c.expr.End())
+	if len(path) > 1 {
+		if _, ok := path[1].(*ast.ExprStmt); ok {
+			return true
+		}
+	}
+	return a.buildsReceiver(c)
+}
+
 // predicate reports whether a call only tests something: its functions
 // return one bool and reach neither a write nor a removal of the
 // finalizer.

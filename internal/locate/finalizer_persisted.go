@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -36,8 +37,8 @@ func (a *analysis) afterRemoval(fn *ssa.Function, info *types.Info, branch ast.N
 
 // removalsIn are where the branch of fn removes the finalizer: the
 // removals written in it (or in a closure of fn there), and its calls of
-// helpers that only remove it.
-func (a *analysis) removalsIn(fn *ssa.Function, branch ast.Node, removes []finOp) []token.Pos {
+// helpers that only remove it, or remove it and save the object.
+func (a *analysis) removalsIn(fn *ssa.Function, branch ast.Node, kind *types.Named, removes []finOp) []token.Pos {
 	var out []token.Pos
 	for _, op := range removes {
 		if op.pos >= branch.Pos() && op.pos < branch.End() && madeWithin(op.in, fn) {
@@ -46,7 +47,7 @@ func (a *analysis) removalsIn(fn *ssa.Function, branch ast.Node, removes []finOp
 	}
 	for _, f := range append([]*ssa.Function{fn}, closuresOf(fn)...) {
 		for _, c := range a.callsIn(f) {
-			if c.expr.Pos() >= branch.Pos() && c.expr.End() <= branch.End() && len(c.own) > 0 && !c.known && a.removalOnly(c, removes) {
+			if c.expr.Pos() >= branch.Pos() && c.expr.End() <= branch.End() && len(c.own) > 0 && !c.known && a.removingHelper(c, kind, removes) {
 				out = append(out, c.expr.Pos())
 			}
 		}
@@ -100,8 +101,8 @@ func (a *analysis) persistingCall(fn *ssa.Function, info *types.Info, branch ast
 			at := c.expr.Pos()
 			if at <= removal && removal < c.expr.End() && (call == nil || at > call.Pos()) {
 				call = nil
-				if !c.known && len(c.own) == 0 && mayFail(c.fn) {
-					call = c.expr // a library's removal that may fail: it writes the object itself
+				if !c.known && mayFail(c.fn) && (len(c.own) == 0 || len(a.writeCalls(a.prog.Reachable(c.own...))) > 0) {
+					call = c.expr // a removal that may fail and writes the object itself: a library's, or a helper's that saves it
 				}
 			}
 			if at < removal || at >= blk.End() {
@@ -139,4 +140,17 @@ func mayFail(fn *types.Func) bool {
 		}
 	}
 	return false
+}
+
+// removingHelper reports whether a call of the tree's only removes the
+// finalizer, or removes it and saves the object (savesOnly).
+func (a *analysis) removingHelper(c call, kind *types.Named, removes []finOp) bool {
+	if a.removalOnly(c, removes) {
+		return true
+	}
+	if !a.savesOnly(c, kind, removes) {
+		return false
+	}
+	sub := a.prog.Reachable(c.own...)
+	return slices.ContainsFunc(removes, func(op finOp) bool { return sub.Has(op.in) })
 }
