@@ -353,6 +353,11 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		}
 	}
 	primary := a.funcSite(work)
+	if names := a.paramDispatch(work); names != nil {
+		primary.Note = "hands the work to its interface-typed parameter"
+		return &cleanup{sites: append([]Site{ifSite, callSite, primary}, dispatch...), removes: append(inBranch, bestRemoves...),
+			unsettled: fmt.Sprintf("the function run on the deletion branch, %s (%s:%d), only calls methods of an interface-typed parameter, which may run %s: which of them is the cleanup is chosen by its callers' values, not followed", work.String(), primary.File, primary.Line, strings.Join(names, ", "))}, removing
+	}
 	primary.Primary = true
 	deletes := a.deletesObjects(work)
 	if best != handed && best != reaching && !deletes && !handsObject(info, *best, kind) && !a.changesOwnState(work) {
