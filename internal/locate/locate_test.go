@@ -131,6 +131,7 @@ var fixtures = []string{
 	"finshortcut",
 	"closureread",
 	"finbranches",
+	"finsaves",
 	"foundwrite",
 	"ssaidle",
 	"resultctors",
