@@ -211,7 +211,7 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() || len(c.own) == 0 || c.known {
 			continue
 		}
-		after := a.afterRemoval(fn, info, branch, c.expr.Pos(), removals)
+		after, onward := a.afterRemoval(fn, info, branch, c.expr.Pos(), removals)
 		if h := a.handedFunc(info, c, removes); h != nil && !after {
 			// A wrapper or runner handed the work as a function value
 			// (wrap(r.reconcileDelete, msg)): the work is that function,
@@ -230,15 +230,15 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		if a.notesOnly(c, removes) {
 			continue // an Event recorded about the deletion, as a log line would say it: not the work
 		}
-		if saves := a.savesOnly(c, kind, removes); saves || a.removalOnly(c, removes) {
+		if a.savesOnly(c, kind, removes) {
+			continue // the object saved (its status, a removal persisted): not the work
+		}
+		if a.removalOnly(c, removes) {
 			// The finalizer's removal moved into a helper or a
-			// closure, with the write that saves it or not, or a write
-			// of the object alone (its status, the removal's save): the
-			// branch removes the finalizer or records the deletion, but
-			// that is not the work. Its removals count as the branch's
-			// own.
+			// closure: the branch removes it, but that is not the work.
+			// Its removals count as the branch's own.
+			removedByHelper = true
 			sub := a.prog.Reachable(c.own...)
-			removedByHelper = removedByHelper || !saves || slices.ContainsFunc(removes, func(op finOp) bool { return sub.Has(op.in) })
 			for _, op := range removes {
 				if sub.Has(op.in) && !slices.ContainsFunc(inBranch, func(o finOp) bool { return o.pos == op.pos }) {
 					inBranch = append(inBranch, op)
@@ -256,9 +256,10 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		}
 		if after {
 			// Run once the finalizer is gone (or its removal failed):
-			// not the work before it, but what the finalizer may hold
-			// the object for when the branch does nothing else.
-			if later == nil {
+			// not the work before it, but, when the removal succeeded,
+			// what the finalizer may hold the object for if the branch
+			// does nothing else.
+			if later == nil && onward {
 				later = &c
 			}
 			continue
@@ -301,14 +302,20 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		// its caller, whose use of the value is not read here.
 		return &cleanup{sites: []Site{ifSite}, unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, calls no function of the tree and removes no finalizer itself: what its caller does on deletion with the value it makes is not followed", ifSite.File, ifSite.Line)}, removing
 	}
-	if best == nil && removing && later != nil {
+	if later != nil && (best == nil && removing || best != nil && best == reaching && best != handed && a.removingSave(*best, kind, removes)) {
 		// The branch does no work before the finalizer goes, and some
 		// once its removal is persisted (evicting what the controller
 		// keeps of the object): the rule does not say which is the
 		// cleanup.
 		at := a.site(later.expr.Lparen)
 		at.Note = "run once the finalizer's removal is persisted"
-		return &cleanup{sites: []Site{ifSite, at}, removes: inBranch, unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, does no work of the tree's before the finalizer goes, and runs %s at %s:%d once its removal is persisted: whether that is the cleanup the finalizer holds the object for, or none, is not in the code", ifSite.File, ifSite.Line, ownNames(later.own), at.File, at.Line)}, removing
+		sites, what := []Site{ifSite, at}, "none"
+		if best != nil {
+			s := a.funcSite(best.own[0])
+			sites = append(sites, s)
+			what = fmt.Sprintf("%s (%s:%d), which only removes the finalizer and saves the object", ownNames(best.own), s.File, s.Line)
+		}
+		return &cleanup{sites: sites, removes: append(inBranch, bestRemoves...), unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, does no other work of the tree's before the finalizer goes, and runs %s at %s:%d once its removal is persisted: whether that is the cleanup the finalizer holds the object for, or %s, is not in the code", ifSite.File, ifSite.Line, ownNames(later.own), at.File, at.Line, what)}, removing
 	}
 	if best == nil && !removing {
 		// The branch only leaves (if being deleted { return false }): it

@@ -143,19 +143,31 @@ func (a *analysis) removalOnlyIn(c call, removes []finOp, depth int) bool {
 	return len(a.writeCalls(sub)) == 0 && len(sub.Unanalysed) == 0
 }
 
-// savesOnly reports whether a call only writes the primary object: each
-// of its functions calls nothing but writes of a value of the primary type,
-// other functions of the knowledge table, builtins, helpers that only
-// compute a value, test, read or only remove the finalizer, a logger's
-// lines, and functions that only save the object in turn, and writes at least once, all it reaches
-// analysed. Such a call (a closure or a helper around the Update, with the
-// finalizer's removal or not) saves the object or its status: it is not
-// the work of a cleanup.
+// savesOnly reports whether a call only saves the primary object: each of
+// its functions calls nothing but updates or patches of a value of the
+// primary type, other functions of the knowledge table, builtins, helpers
+// that only compute, test or read a value, a logger's lines, and functions
+// that only save the object in turn, and saves at least once, reaching no
+// removal of the finalizer, all it reaches analysed. Such a call (a
+// closure or a helper around the Update, the status written) records the
+// deletion or persists a removal: it is not the work of a cleanup.
 func (a *analysis) savesOnly(c call, kind *types.Named, removes []finOp) bool {
-	return a.savesOnlyIn(c, kind, removes, 0)
+	return a.savesOnlyIn(c, kind, removes, 0) && !a.reachesRemoval(c, removes)
 }
 
-// savesOnlyIn is savesOnly, depth calls deep.
+// removingSave reports whether a call only removes the finalizer and
+// saves the object (release(ctx, obj): RemoveFinalizer, then Update).
+func (a *analysis) removingSave(c call, kind *types.Named, removes []finOp) bool {
+	return a.savesOnlyIn(c, kind, removes, 0) && a.reachesRemoval(c, removes)
+}
+
+// reachesRemoval reports whether what a call runs removes the finalizer.
+func (a *analysis) reachesRemoval(c call, removes []finOp) bool {
+	sub := a.prog.Reachable(c.own...)
+	return slices.ContainsFunc(removes, func(op finOp) bool { return sub.Has(op.in) })
+}
+
+// savesOnlyIn is savesOnly, depth calls deep, removals allowed.
 func (a *analysis) savesOnlyIn(c call, kind *types.Named, removes []finOp, depth int) bool {
 	if kind == nil || depth > 2 || len(c.own) == 0 || c.known {
 		return false
@@ -164,8 +176,8 @@ func (a *analysis) savesOnlyIn(c call, kind *types.Named, removes []finOp, depth
 		saving := false
 		for _, cc := range a.callsIn(fn) {
 			info := a.infoAt(cc.expr.Pos())
-			if _, writes := a.writeOf(info, cc); writes {
-				if !passesKind(info, cc, kind) {
+			if w, writes := a.writeOf(info, cc); writes {
+				if w.verb != verbUpdate && w.verb != verbPatch || !passesKind(info, cc, kind) {
 					return false
 				}
 				saving = true

@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -22,17 +21,20 @@ import (
 // itself. The work of the cleanup comes before: a cleanup between the
 // removal in memory and its write (remove, clean up, update) is not after
 // it. A closure of fn called where it stands is read as part of fn.
-func (a *analysis) afterRemoval(fn *ssa.Function, info *types.Info, branch ast.Node, pos token.Pos, removals []token.Pos) bool {
+// onward says pos is in that block itself, not in a block nested in it
+// (the handling of the write's failure): it runs once the removal is
+// persisted.
+func (a *analysis) afterRemoval(fn *ssa.Function, info *types.Info, branch ast.Node, pos token.Pos, removals []token.Pos) (after, onward bool) {
 	for _, at := range removals {
 		persist := a.persistingCall(fn, info, branch, at)
 		if persist == nil || pos <= persist.End() {
 			continue
 		}
 		if blk := a.blockOf(branch, persist.Pos()); blk != nil && pos < blk.End() {
-			return true
+			return true, a.blockOf(branch, pos) == blk
 		}
 	}
-	return false
+	return false, false
 }
 
 // removalsIn are where the branch of fn removes the finalizer: the
@@ -143,14 +145,7 @@ func mayFail(fn *types.Func) bool {
 }
 
 // removingHelper reports whether a call of the tree's only removes the
-// finalizer, or removes it and saves the object (savesOnly).
+// finalizer, or removes it and saves the object (removingSave).
 func (a *analysis) removingHelper(c call, kind *types.Named, removes []finOp) bool {
-	if a.removalOnly(c, removes) {
-		return true
-	}
-	if !a.savesOnly(c, kind, removes) {
-		return false
-	}
-	sub := a.prog.Reachable(c.own...)
-	return slices.ContainsFunc(removes, func(op finOp) bool { return sub.Has(op.in) })
+	return a.removalOnly(c, removes) || a.removingSave(c, kind, removes)
 }

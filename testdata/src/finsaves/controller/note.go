@@ -10,8 +10,8 @@ import (
 
 // want-none "NoteReconciler/finalizer-const" "NoteReconciler/finalizer-add" "NoteReconciler/finalizer-remove" "NoteReconciler/condition-types" "NoteReconciler/requeue-success" "NoteReconciler/interval-trace" "NoteReconciler/drift"
 
-// NoteReconciler marks a ConfigMap it has seen; a deleted one is only
-// marked as going, through a closure that saves it: no cleanup.
+// NoteReconciler marks a deleted ConfigMap as going, through a closure
+// that saves it: no cleanup.
 type NoteReconciler struct {
 	client.Client
 }
@@ -21,7 +21,7 @@ func (r *NoteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).For(&corev1.ConfigMap{}).Complete(r)
 }
 
-// Reconcile marks the ConfigMap with its state.
+// Reconcile marks a deleted ConfigMap.
 func (r *NoteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "NoteReconciler/reconcile-entry"
 	cm := &corev1.ConfigMap{}
 	if err := r.Get(ctx, req.NamespacedName, cm); err != nil { // want "NoteReconciler/reread"
@@ -36,10 +36,7 @@ func (r *NoteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 	}
 	if cm.DeletionTimestamp != nil {
 		// want-none "NoteReconciler/finalizer-cleanup"
-		return ctrl.Result{}, mark("going")
+		return ctrl.Result{}, mark("going") // want "NoteReconciler/requeue-error"
 	}
-	if cm.Annotations["notes.example.com/state"] == "seen" {
-		return ctrl.Result{}, nil
-	}
-	return ctrl.Result{}, mark("seen") // want "NoteReconciler/requeue-error"
+	return ctrl.Result{}, nil
 }
