@@ -3,6 +3,7 @@ package locate
 import (
 	"fmt"
 	"go/ast"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -86,4 +87,52 @@ func (a *analysis) deletesObjects(fn *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// paramDispatch is what a function run on the deletion branch hands its
+// work to, when it does nothing else: each of its calls of the tree's is a
+// method of an interface-typed parameter (resource.Delete(ctx, obj), for a
+// list of resources its caller ranges over), whose implementation the
+// callers' values choose. It is the implementations those calls may run,
+// named with their sites; nil when fn does more, or they are one.
+func (a *analysis) paramDispatch(fn *ssa.Function) []string {
+	params := map[ssa.Value]bool{}
+	for _, p := range fn.Params {
+		if types.IsInterface(p.Type()) {
+			params[p] = true
+		}
+	}
+	if len(params) == 0 {
+		return nil
+	}
+	invokes := map[ssa.CallInstruction]bool{}
+	for _, blk := range fn.Blocks {
+		for _, ins := range blk.Instrs {
+			ci, ok := ins.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if com := ci.Common(); com.IsInvoke() && params[com.Value] {
+				invokes[ci] = true
+			} else if callee := com.StaticCallee(); callee != nil && (a.prog.Own[callee] || callee.Origin() != nil && a.prog.Own[callee.Origin()]) {
+				return nil // work of its own
+			}
+		}
+	}
+	var names []string
+	perSite := map[ssa.CallInstruction]int{}
+	several := false
+	for _, e := range a.prog.CallsFrom(fn) {
+		if !invokes[e.Site] || !a.prog.Own[e.Callee.Func] {
+			continue
+		}
+		perSite[e.Site]++
+		several = several || perSite[e.Site] > 1
+		s := a.funcSite(e.Callee.Func)
+		names = append(names, fmt.Sprintf("%s (%s:%d)", e.Callee.Func.String(), s.File, s.Line))
+	}
+	if !several {
+		return nil
+	}
+	return names
 }

@@ -200,21 +200,19 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	// The cleanup is the first of the tree's functions the branch calls
 	// with the primary object (the work done before the finalizer goes),
 	// else the first that reaches a removal, else the first.
-	var handed, withObj, reaching, first, lookup *call
+	var handed, withObj, reaching, first, lookup, later *call
 	var working []call // the calls of the work handed the primary object
 	var bestRemoves []finOp
 	removedByHelper := false
 	candidates := 0
-	removals := a.removalsIn(fn, branch, removes)
+	removals := a.removalsIn(fn, branch, kind, removes)
 	for _, c := range a.callsIn(fn) {
 		c := c
 		if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() || len(c.own) == 0 || c.known {
 			continue
 		}
-		if a.afterRemoval(fn, info, branch, c.expr.Pos(), removals) {
-			continue // run once the finalizer is gone (or its removal failed): not the work before it
-		}
-		if h := a.handedFunc(info, c, removes); h != nil {
+		after, onward := a.afterRemoval(fn, info, branch, c.expr.Pos(), removals)
+		if h := a.handedFunc(info, c, removes); h != nil && !after {
 			// A wrapper or runner handed the work as a function value
 			// (wrap(r.reconcileDelete, msg)): the work is that function,
 			// before any call handed the object.
@@ -231,6 +229,9 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		}
 		if a.notesOnly(c, removes) {
 			continue // an Event recorded about the deletion, as a log line would say it: not the work
+		}
+		if a.savesOnly(c, kind, removes) {
+			continue // the object saved (its status, a removal persisted): not the work
 		}
 		if a.removalOnly(c, removes) {
 			// The finalizer's removal moved into a helper or a
@@ -250,6 +251,16 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 			// not the work: the cleanup only when nothing else is called.
 			if lookup == nil {
 				lookup = &c
+			}
+			continue
+		}
+		if after {
+			// Run once the finalizer is gone (or its removal failed):
+			// not the work before it, but, when the removal succeeded,
+			// what the finalizer may hold the object for if the branch
+			// does nothing else.
+			if later == nil && onward {
+				later = &c
 			}
 			continue
 		}
@@ -291,14 +302,29 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		// its caller, whose use of the value is not read here.
 		return &cleanup{sites: []Site{ifSite}, unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, calls no function of the tree and removes no finalizer itself: what its caller does on deletion with the value it makes is not followed", ifSite.File, ifSite.Line)}, removing
 	}
+	if later != nil && (best == nil && removing || best != nil && best == reaching && best != handed && a.removingSave(*best, kind, removes)) {
+		// The branch does no work before the finalizer goes, and some
+		// once its removal is persisted (evicting what the controller
+		// keeps of the object): the rule does not say which is the
+		// cleanup.
+		at := a.site(later.expr.Lparen)
+		at.Note = "run once the finalizer's removal is persisted"
+		sites, what := []Site{ifSite, at}, "none"
+		if best != nil {
+			s := a.funcSite(best.own[0])
+			sites = append(sites, s)
+			what = fmt.Sprintf("%s (%s:%d), which only removes the finalizer and saves the object", ownNames(best.own), s.File, s.Line)
+		}
+		return &cleanup{sites: sites, removes: append(inBranch, bestRemoves...), unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, does no other work of the tree's before the finalizer goes, and runs %s at %s:%d once its removal is persisted: whether that is the cleanup the finalizer holds the object for, or %s, is not in the code", ifSite.File, ifSite.Line, ownNames(later.own), at.File, at.Line, what)}, removing
+	}
 	if best == nil && !removing {
 		// The branch only leaves (if being deleted { return false }): it
 		// neither works nor removes the finalizer.
-		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree and removes no finalizer"
+		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree (but to save the object) and removes no finalizer"
 		return &cleanup{sites: []Site{ifSite}, inline: true}, removing
 	}
 	if best == nil {
-		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree: the finalizer is dropped inline, with no cleanup function"
+		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree (but to save the object): the finalizer is dropped inline, with no cleanup function"
 		return &cleanup{sites: []Site{ifSite}, removes: inBranch, inline: true}, removing
 	}
 	callSite := a.site(best.expr.Lparen)
@@ -334,6 +360,11 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		}
 	}
 	primary := a.funcSite(work)
+	if names := a.paramDispatch(work); names != nil {
+		primary.Note = "hands the work to its interface-typed parameter"
+		return &cleanup{sites: append([]Site{ifSite, callSite, primary}, dispatch...), removes: append(inBranch, bestRemoves...),
+			unsettled: fmt.Sprintf("the function run on the deletion branch, %s (%s:%d), only calls methods of an interface-typed parameter, which may run %s: which of them is the cleanup is chosen by its callers' values, not followed", work.String(), primary.File, primary.Line, strings.Join(names, ", "))}, removing
+	}
 	primary.Primary = true
 	deletes := a.deletesObjects(work)
 	if best != handed && best != reaching && !deletes && !handsObject(info, *best, kind) && !a.changesOwnState(work) {
@@ -499,4 +530,13 @@ func (p *pass) removalElsewhere(c *cleanup) (finOp, bool) {
 		}
 	}
 	return finOp{}, false
+}
+
+// ownNames names the tree's functions a call may run.
+func ownNames(fns []*ssa.Function) string {
+	var names []string
+	for _, fn := range fns {
+		names = append(names, fn.String())
+	}
+	return strings.Join(names, " or ")
 }

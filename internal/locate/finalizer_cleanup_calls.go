@@ -143,6 +143,79 @@ func (a *analysis) removalOnlyIn(c call, removes []finOp, depth int) bool {
 	return len(a.writeCalls(sub)) == 0 && len(sub.Unanalysed) == 0
 }
 
+// savesOnly reports whether a call only saves the primary object: each of
+// its functions calls nothing but updates or patches of a value of the
+// primary type, other functions of the knowledge table, builtins, helpers
+// that only compute, test or read a value, a logger's lines, and functions
+// that only save the object in turn, and saves at least once, reaching no
+// removal of the finalizer, all it reaches analysed. Such a call (a
+// closure or a helper around the Update, the status written) records the
+// deletion or persists a removal: it is not the work of a cleanup.
+func (a *analysis) savesOnly(c call, kind *types.Named, removes []finOp) bool {
+	return a.savesOnlyIn(c, kind, removes, 0) && !a.reachesRemoval(c, removes)
+}
+
+// removingSave reports whether a call only removes the finalizer and
+// saves the object (release(ctx, obj): RemoveFinalizer, then Update).
+func (a *analysis) removingSave(c call, kind *types.Named, removes []finOp) bool {
+	return a.savesOnlyIn(c, kind, removes, 0) && a.reachesRemoval(c, removes)
+}
+
+// reachesRemoval reports whether what a call runs removes the finalizer.
+func (a *analysis) reachesRemoval(c call, removes []finOp) bool {
+	sub := a.prog.Reachable(c.own...)
+	return slices.ContainsFunc(removes, func(op finOp) bool { return sub.Has(op.in) })
+}
+
+// savesOnlyIn is savesOnly, depth calls deep, removals allowed.
+func (a *analysis) savesOnlyIn(c call, kind *types.Named, removes []finOp, depth int) bool {
+	if kind == nil || depth > 2 || len(c.own) == 0 || c.known {
+		return false
+	}
+	for _, fn := range c.own {
+		saving := false
+		for _, cc := range a.callsIn(fn) {
+			info := a.infoAt(cc.expr.Pos())
+			if w, writes := a.writeOf(info, cc); writes {
+				if w.verb != verbUpdate && w.verb != verbPatch || !passesKind(info, cc, kind) {
+					return false
+				}
+				saving = true
+				continue
+			}
+			switch {
+			case cc.known, runsNoFunction(info, cc.expr), a.computesOnly(cc), a.removalOnly(cc, removes),
+				a.predicate(cc, removes), a.lookup(cc, removes), a.logsOnly(cc):
+			case a.savesOnlyIn(cc, kind, removes, depth+1):
+				saving = true
+			default:
+				return false
+			}
+		}
+		if !saving {
+			return false
+		}
+	}
+	return len(a.prog.Reachable(c.own...).Unanalysed) == 0
+}
+
+// logsOnly reports whether a call is a line of a logger, as onlyLogs
+// reads one: a call of no library role outside the tree whose results are
+// dropped, or only the receiver of the next such call
+// (log.FromContext(ctx).V(1).Info(…)).
+func (a *analysis) logsOnly(c call) bool {
+	if c.known || len(c.own) > 0 || c.fn == nil {
+		return false
+	}
+	path := a.path(c.expr.Pos(), c.expr.End())
+	if len(path) > 1 {
+		if _, ok := path[1].(*ast.ExprStmt); ok {
+			return true
+		}
+	}
+	return a.buildsReceiver(c)
+}
+
 // predicate reports whether a call only tests something: its functions
 // return one bool and reach neither a write nor a removal of the
 // finalizer.

@@ -21,23 +21,26 @@ import (
 // itself. The work of the cleanup comes before: a cleanup between the
 // removal in memory and its write (remove, clean up, update) is not after
 // it. A closure of fn called where it stands is read as part of fn.
-func (a *analysis) afterRemoval(fn *ssa.Function, info *types.Info, branch ast.Node, pos token.Pos, removals []token.Pos) bool {
+// onward says pos is in that block itself, not in a block nested in it
+// (the handling of the write's failure): it runs once the removal is
+// persisted.
+func (a *analysis) afterRemoval(fn *ssa.Function, info *types.Info, branch ast.Node, pos token.Pos, removals []token.Pos) (after, onward bool) {
 	for _, at := range removals {
 		persist := a.persistingCall(fn, info, branch, at)
 		if persist == nil || pos <= persist.End() {
 			continue
 		}
 		if blk := a.blockOf(branch, persist.Pos()); blk != nil && pos < blk.End() {
-			return true
+			return true, a.blockOf(branch, pos) == blk
 		}
 	}
-	return false
+	return false, false
 }
 
 // removalsIn are where the branch of fn removes the finalizer: the
 // removals written in it (or in a closure of fn there), and its calls of
-// helpers that only remove it.
-func (a *analysis) removalsIn(fn *ssa.Function, branch ast.Node, removes []finOp) []token.Pos {
+// helpers that only remove it, or remove it and save the object.
+func (a *analysis) removalsIn(fn *ssa.Function, branch ast.Node, kind *types.Named, removes []finOp) []token.Pos {
 	var out []token.Pos
 	for _, op := range removes {
 		if op.pos >= branch.Pos() && op.pos < branch.End() && madeWithin(op.in, fn) {
@@ -46,7 +49,7 @@ func (a *analysis) removalsIn(fn *ssa.Function, branch ast.Node, removes []finOp
 	}
 	for _, f := range append([]*ssa.Function{fn}, closuresOf(fn)...) {
 		for _, c := range a.callsIn(f) {
-			if c.expr.Pos() >= branch.Pos() && c.expr.End() <= branch.End() && len(c.own) > 0 && !c.known && a.removalOnly(c, removes) {
+			if c.expr.Pos() >= branch.Pos() && c.expr.End() <= branch.End() && len(c.own) > 0 && !c.known && a.removingHelper(c, kind, removes) {
 				out = append(out, c.expr.Pos())
 			}
 		}
@@ -100,8 +103,8 @@ func (a *analysis) persistingCall(fn *ssa.Function, info *types.Info, branch ast
 			at := c.expr.Pos()
 			if at <= removal && removal < c.expr.End() && (call == nil || at > call.Pos()) {
 				call = nil
-				if !c.known && len(c.own) == 0 && mayFail(c.fn) {
-					call = c.expr // a library's removal that may fail: it writes the object itself
+				if !c.known && mayFail(c.fn) && (len(c.own) == 0 || len(a.writeCalls(a.prog.Reachable(c.own...))) > 0) {
+					call = c.expr // a removal that may fail and writes the object itself: a library's, or a helper's that saves it
 				}
 			}
 			if at < removal || at >= blk.End() {
@@ -139,4 +142,10 @@ func mayFail(fn *types.Func) bool {
 		}
 	}
 	return false
+}
+
+// removingHelper reports whether a call of the tree's only removes the
+// finalizer, or removes it and saves the object (removingSave).
+func (a *analysis) removingHelper(c call, kind *types.Named, removes []finOp) bool {
+	return a.removalOnly(c, removes) || a.removingSave(c, kind, removes)
 }

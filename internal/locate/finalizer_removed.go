@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 )
 
 // finalizerRemoveRow cites the removals the cleanup reaches (every removal
@@ -29,6 +30,22 @@ func finalizerRemoveRow(p *pass) Row {
 	}
 	if c.tied != "" {
 		return Row{Sites: sites, None: "not settled: " + c.tied}
+	}
+	if c.unsettled != "" && len(c.removes) > 0 {
+		// The cleanup is not settled, and the finalizer is removed
+		// elsewhere too: which removal follows the cleanup is not
+		// settled either.
+		var others []string
+		for _, op := range ops.removes {
+			if !slices.ContainsFunc(c.removes, func(o finOp) bool { return o.pos == op.pos }) {
+				s := p.a.site(op.pos)
+				sites = append(sites, s)
+				others = append(others, fmt.Sprintf("%s:%d", s.File, s.Line))
+			}
+		}
+		if others != nil {
+			return Row{Sites: sites, None: fmt.Sprintf("not settled: the cleanup is not settled, and the finalizer is removed at %s:%d on the branch read for it and at %s too: which removal follows the cleanup is not settled", sites[0].File, sites[0].Line, strings.Join(others, ", "))}
+		}
 	}
 	if len(ops.adds) == 0 && !slices.ContainsFunc(removes, func(op finOp) bool { return !op.whole }) && !(c.deleting && len(c.removes) > 0) {
 		// Only lists set whole, and no addition anywhere: a list the

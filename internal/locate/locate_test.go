@@ -134,6 +134,7 @@ var fixtures = []string{
 	"finshortcut",
 	"closureread",
 	"finbranches",
+	"finsaves",
 	"foundwrite",
 	"handedwrite",
 	"earlypredicate",

@@ -68,7 +68,7 @@ func (r *ForgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 			r.Notifier.Failed(&pvc, err) // decoy: reports the failed removal
 			return ctrl.Result{}, err
 		}
-		r.forget(req.NamespacedName) // decoy: bookkeeping once the finalizer is gone
+		r.forget(req.NamespacedName) // bookkeeping once the finalizer is gone: the only work, so the cleanup is not settled
 		return ctrl.Result{}, nil
 	}
 	if !controllerutil.ContainsFinalizer(&pvc, forgetFinalizer) {
