@@ -88,7 +88,7 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 		var entries []*ssa.Function
 		for _, rt := range rts {
 			if entry := a.methodFunc(rt, methodReconcile); entry != nil {
-				names, entries = append(names, rt.Obj().Name()), append(entries, entry)
+				names, entries = append(names, instanceName(rt)), append(entries, entry)
 			}
 		}
 		for _, fn := range h.funcs {
@@ -429,7 +429,7 @@ func (a *analysis) reconcilerTypes(fd *ast.FuncDecl, info *types.Info, arg ast.E
 // ownTypesOf returns the tree's own concrete types an expression holds: its
 // type, or for a variable the types of the values the function assigns it.
 func (a *analysis) ownTypesOf(fd *ast.FuncDecl, info *types.Info, e ast.Expr) []*types.Named {
-	out := a.ownNamed(nil, info.TypeOf(e))
+	out := a.constructedTypes(a.ownNamed(nil, info.TypeOf(e)), e)
 	if len(out) > 0 {
 		return out
 	}
@@ -440,6 +440,7 @@ func (a *analysis) ownTypesOf(fd *ast.FuncDecl, info *types.Info, e ast.Expr) []
 					for i, l := range as.Lhs {
 						if lid, ok := l.(*ast.Ident); ok && (info.Uses[lid] == v || info.Defs[lid] == v) {
 							out = a.ownNamed(out, info.TypeOf(as.Rhs[i]))
+							out = a.constructedTypes(out, as.Rhs[i])
 						}
 					}
 				}
@@ -516,12 +517,17 @@ func (a *analysis) methodFunc(t *types.Named, name string) *ssa.Function {
 	if sf := a.leftOut(fn); sf != nil {
 		return sf
 	}
-	sf := a.prog.Func(fn)
-	if sf == nil && t.TypeArgs().Len() > 0 {
-		// A method of an instantiated generic type: its instance.
+	var sf *ssa.Function
+	if t.TypeArgs().Len() > 0 {
+		// A method of an instantiated generic type: its instance, whose
+		// calls through the type's parameters reach that instance's
+		// implementations only.
 		if sel := a.prog.SSA.MethodSets.MethodSet(types.NewPointer(t)).Lookup(fn.Pkg(), name); sel != nil {
 			sf = a.prog.SSA.MethodValue(sel)
 		}
+	}
+	if sf == nil {
+		sf = a.prog.Func(fn)
 	}
 	if sf == nil || !a.prog.Own[sf] {
 		return nil

@@ -217,6 +217,12 @@ func (a *analysis) controller(f *found) Controller {
 	unsettled(rows, unanalysed)
 	handledThrough(rows, p.reread())
 	finalizerAgreement(rows)
+	at, inst, shared := p.a.sharedInstanceCall(p.reach)
+	sharedWhy := ""
+	if shared {
+		sharedWhy = fmt.Sprintf("not settled: the reconcile path runs %s, an instance of a generic function whose call at %s runs, in other instances, functions this path does not reach; the searches read calls by their syntax, which the instances share, and do not tell them apart", p.a.funcName(inst), fileLine(at))
+		unsettleRows(rows, instanceRows, sharedWhy)
+	}
 	kindName := ""
 	if k := p.kind(); k != nil {
 		kindName = k.Obj().Name()
@@ -224,6 +230,14 @@ func (a *analysis) controller(f *found) Controller {
 		kindUnknown(rows, f)
 	}
 	ctrl := Controller{Name: f.name, Kind: kindName, Style: f.style, Rows: rows, Writes: p.writes()}
+	if shared {
+		// Which writes run on every pass is read the same way.
+		ctrl.Writes = slices.Clone(ctrl.Writes)
+		for i := range ctrl.Writes {
+			ctrl.Writes[i].Always = false
+			ctrl.Writes[i].Note = strings.TrimPrefix(ctrl.Writes[i].Note+"; "+sharedWhy, "; ")
+		}
+	}
 	if s := p.requeues().success; s != nil {
 		ctrl.IntervalTrace = a.intervalTrace(p.kind(), p.reach, s.in, s.at, s.duration)
 	}
@@ -341,15 +355,20 @@ func kindUnknown(rows map[string]Row, f *found) {
 	if f.events {
 		ids = append(slices.Clone(kindRows), RowReread)
 	}
-	const why = "not settled: the controller's kind is not known (no registration names it and nothing is read by the key), so the search for the primary object's own operations is not complete"
+	unsettleRows(rows, ids, "not settled: the controller's kind is not known (no registration names it and nothing is read by the key), so the search for the primary object's own operations is not complete")
+}
+
+// unsettleRows marks rows not settled for a reason (one starting "not
+// settled: "), keeping what they found as sites that are no longer
+// primary: what was found may be another object's, or another
+// instance's.
+func unsettleRows(rows map[string]Row, ids []string, why string) {
 	for _, id := range ids {
 		row, ok := rows[id]
 		if !ok || strings.HasPrefix(row.None, "not settled") {
 			continue
 		}
 		if _, has := row.Primary(); has {
-			// What was found may be another object's (a child's
-			// finalizer): listed, not settled as the primary's.
 			row.Sites = slices.Clone(row.Sites)
 			var at []string
 			for i := range row.Sites {

@@ -54,6 +54,7 @@ var fixtures = []string{
 	"protoqueue",
 	"missedreg",
 	"reflectcond",
+	"genericwrap",
 	"knative",
 	"knative-nofinalizer",
 	"knative-enqueueafter",
@@ -701,6 +702,29 @@ func TestReflectiveAndAgreement(t *testing.T) {
 	}
 	if len(want) > 0 {
 		t.Errorf("controllers not found: %v", want)
+	}
+}
+
+// TestGenericWrapper: a generic reconciler made by a generic constructor,
+// one instance per kind, is a controller per kind; its rows beyond the
+// entry and the re-read are not settled (the instances share the
+// wrapper's syntax), never the other instance's answer.
+func TestGenericWrapper(t *testing.T) {
+	l := locateFixture(t, "genericwrap")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	kinds := map[string]bool{}
+	for _, c := range l.ctrls {
+		kinds[c.Kind] = true
+		for _, id := range []string{locate.RowRequeueSuccess, locate.RowFinalizerRemove} {
+			if r := c.Rows[id]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "instance of a generic function") {
+				t.Errorf("%s: %s: %q, want not settled, naming the generic instance", c.Name, id, r.None)
+			}
+		}
+	}
+	if !kinds["ConfigMap"] || !kinds["Secret"] {
+		t.Errorf("kinds %v, want ConfigMap and Secret", kinds)
 	}
 }
 

@@ -4,7 +4,8 @@
 // A Go or YAML line may end in `// want "KEY" "KEY"…` (or `# want` in
 // YAML): the line is the site each key expects. `// want-none "KEY"…` says
 // the keys (rows, "interval-trace", "drift") have no site. A key may name
-// the controller it is about, `Name/KEY` or `pkg.Name/KEY`; one that names
+// the controller it is about, `Name/KEY`, `pkg.Name/KEY` or, for an
+// instance of a generic reconciler, `Name[Arg]/KEY`; one that names
 // none is about every controller of the fixture.
 //
 // As in analysistest, an expectation that nothing reads is an error: Check
@@ -40,7 +41,7 @@ var (
 	wantRE      = regexp.MustCompile(`(?://|#)\s*want\s+((?:"[^"]+"\s*)+)`)
 	noneRE      = regexp.MustCompile(`(?://|#)\s*want-none\s+((?:"[^"]+"\s*)+)`)
 	quotedRE    = regexp.MustCompile(`"([^"]+)"`)
-	qualifiedRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)/(.+)$`)
+	qualifiedRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?(?:\[[A-Za-z0-9_,]+\])?)/(.+)$`)
 )
 
 // Scan reads every want and want-none key of the Go and YAML files under

@@ -16,7 +16,7 @@ import (
 
 // want-none "requeue-success" "interval-trace" "condition-types"
 // want-none "LabelReconciler/drift"
-// want-none "Pruner/finalizer-const" "Pruner/finalizer-add" "Pruner/finalizer-cleanup" "Pruner/finalizer-remove"
+// want-none "Pruner[Secret]/finalizer-const" "Pruner[Secret]/finalizer-add" "Pruner[Secret]/finalizer-cleanup" "Pruner[Secret]/finalizer-remove"
 
 const (
 	// staleLabel marks an object the pruner deletes.
@@ -33,14 +33,14 @@ type Pruner[T client.Object] struct {
 }
 
 // Reconcile deletes one object if it is marked stale.
-func (p *Pruner[T]) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "Pruner/reconcile-entry"
+func (p *Pruner[T]) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "Pruner[Secret]/reconcile-entry"
 	obj := p.New()
 	if err := fetch(ctx, p.Client, req.NamespacedName, obj); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if obj.GetLabels()[staleLabel] == "true" { // want "Pruner/drift:compare"
-		if err := p.Delete(ctx, obj); err != nil { // want "Pruner/drift:apply"
-			return ctrl.Result{}, err // want "Pruner/requeue-error"
+	if obj.GetLabels()[staleLabel] == "true" { // want "Pruner[Secret]/drift:compare"
+		if err := p.Delete(ctx, obj); err != nil { // want "Pruner[Secret]/drift:apply"
+			return ctrl.Result{}, err // want "Pruner[Secret]/requeue-error"
 		}
 	}
 	return ctrl.Result{}, nil
@@ -48,7 +48,7 @@ func (p *Pruner[T]) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resul
 
 // fetch reads an object of any type by its key.
 func fetch[T client.Object](ctx context.Context, c client.Reader, key types.NamespacedName, obj T) error {
-	return c.Get(ctx, key, obj) // want "Pruner/reread"
+	return c.Get(ctx, key, obj) // want "Pruner[Secret]/reread"
 }
 
 // LabelReconciler guards ConfigMaps with a finalizer.
