@@ -58,3 +58,12 @@ func instanceName(t *types.Named) string {
 	}
 	return t.Obj().Name() + "[" + strings.Join(names, ",") + "]"
 }
+
+// originType is, for an instance of a generic type (or a pointer to one),
+// its generic origin; t otherwise.
+func originType(t types.Type) types.Type {
+	if n, ok := deref(t).(*types.Named); ok {
+		return n.Origin()
+	}
+	return t
+}

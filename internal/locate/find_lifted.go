@@ -95,7 +95,7 @@ func (a *analysis) registrationCalls(fd *ast.FuncDecl) []call {
 	a.allCalls(fd, func(c call) {
 		switch {
 		case c.known:
-			if c.fact.Role == RoleRegisterFor || c.fact.Role == RoleRegisterComplete || c.fact.Role == RoleEnqueueOwner {
+			if c.fact.Role == RoleRegisterFor || c.fact.Role == RoleRegisterComplete || c.fact.Role == RoleEnqueueOwner || c.fact.Role == RoleRegisterWatch {
 				out = append(out, c)
 			}
 		case c.fn != nil && a.lifted != nil:

@@ -32,7 +32,7 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 	var fors, completes []call
 	for _, c := range a.registrationCalls(fd) {
 		switch c.fact.Role {
-		case RoleRegisterFor, RoleEnqueueOwner:
+		case RoleRegisterFor, RoleEnqueueOwner, RoleRegisterWatch:
 			fors = append(fors, c)
 		case RoleRegisterComplete:
 			completes = append(completes, c)
@@ -256,7 +256,7 @@ func (a *analysis) layerKinds(fl *flowEngine, c call, depth int) ([]*types.Named
 	var fors, completes []call
 	for _, rc := range a.registrationCalls(fd) {
 		switch rc.fact.Role {
-		case RoleRegisterFor, RoleEnqueueOwner:
+		case RoleRegisterFor, RoleEnqueueOwner, RoleRegisterWatch:
 			fors = append(fors, rc)
 		case RoleRegisterComplete:
 			completes = append(completes, rc)
@@ -346,6 +346,17 @@ func (a *analysis) registeredKinds(fd *ast.FuncDecl, info *types.Info, c call, f
 			// builder's Watches, a source.Kind's handler): the owner's
 			// type is a candidate when the builder has no For.
 			if w := a.watchOf(fc); w != nil && roots[builderRoot(info, w)] && !slices.Contains(owners, n) {
+				owners = append(owners, n)
+			}
+			continue
+		}
+		if fc.fact.Role == RoleRegisterWatch {
+			// A builder's watch whose handler queues the watched
+			// object's own key (WatchesMetadata(&Node{},
+			// &handler.EnqueueRequestForObject{})): its type is a
+			// candidate when the builder has no For, as an owner's is.
+			sel, isSel := ast.Unparen(fc.expr.Fun).(*ast.SelectorExpr)
+			if isSel && roots[builderRoot(info, sel.X)] && typeKey(originType(info.TypeOf(fc.arg(fc.fact.Arg+1)))) == typeEnqueueForObject && !slices.Contains(owners, n) {
 				owners = append(owners, n)
 			}
 			continue

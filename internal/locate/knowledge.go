@@ -193,16 +193,18 @@ var knowledge = map[string]Fact{
 	"(*" + cr + "builder.TypedBuilder).For": {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 0},
 	// controller.New(name, mgr, controller.Options{Reconciler: r}) then
 	// c.Watch(source.Kind(cache, &T{}, handler)).
-	cr + "controller.New":                        {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 2, ArgIsOptions: true},
-	cr + "controller.NewTyped":                   {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 2, ArgIsOptions: true},
-	cr + "controller.NewUnmanaged":               {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 1, ArgIsOptions: true},
-	cr + "controller.NewTypedUnmanaged":          {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 1, ArgIsOptions: true},
-	cr + "source.Kind":                           {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 1},
-	cr + "source.TypedKind":                      {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 1},
-	"(*" + cr + "builder.Builder).For":           {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 0, Before: "v0.19.0"},
-	"(*" + cr + "builder.TypedBuilder).Complete": {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
-	"(*" + cr + "builder.Builder).Complete":      {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0, Before: "v0.19.0"},
-	"(*" + cr + "builder.TypedBuilder).Build":    {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
+	cr + "controller.New":                               {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 2, ArgIsOptions: true},
+	cr + "controller.NewTyped":                          {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 2, ArgIsOptions: true},
+	cr + "controller.NewUnmanaged":                      {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 1, ArgIsOptions: true},
+	cr + "controller.NewTypedUnmanaged":                 {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 1, ArgIsOptions: true},
+	cr + "source.Kind":                                  {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 1},
+	cr + "source.TypedKind":                             {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 1},
+	"(*" + cr + "builder.Builder).For":                  {Role: RoleRegisterFor, Obj: -1, Key: -1, Arg: 0, Before: "v0.19.0"},
+	"(*" + cr + "builder.TypedBuilder).Watches":         {Role: RoleRegisterWatch, Obj: -1, Key: -1, Arg: 0},
+	"(*" + cr + "builder.TypedBuilder).WatchesMetadata": {Role: RoleRegisterWatch, Obj: -1, Key: -1, Arg: 0},
+	"(*" + cr + "builder.TypedBuilder).Complete":        {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
+	"(*" + cr + "builder.Builder).Complete":             {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0, Before: "v0.19.0"},
+	"(*" + cr + "builder.TypedBuilder).Build":           {Role: RoleRegisterComplete, Obj: -1, Key: -1, Arg: 0},
 	// reconcile.Func(fn) (an alias of TypedFunc[Request]) registers fn.
 	"(" + cr + "reconcile.TypedFunc).Reconcile": {Role: RoleReconcileFunc, Obj: -1, Key: -1, Arg: -1},
 	// reconcile.AsReconciler(client, rec): the adapter's Reconcile Gets
@@ -359,11 +361,15 @@ const metaV1 = "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 // Types the locators recognise by identity.
 const (
-	typeResult     = cr + "reconcile.Result"
-	typeObjectMeta = "k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta"
-	typeTypeMeta   = "k8s.io/apimachinery/pkg/apis/meta/v1.TypeMeta"
-	typeGetOptions = "k8s.io/apimachinery/pkg/apis/meta/v1.GetOptions"
-	typeCondition  = "k8s.io/apimachinery/pkg/apis/meta/v1.Condition"
+	typeResult                = cr + "reconcile.Result"
+	typeObjectMeta            = "k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta"
+	typePartialObjectMetadata = "k8s.io/apimachinery/pkg/apis/meta/v1.PartialObjectMetadata"
+	// typeEnqueueForObject is the handler that queues the key of the
+	// object watched itself.
+	typeEnqueueForObject = cr + "handler.TypedEnqueueRequestForObject"
+	typeTypeMeta         = "k8s.io/apimachinery/pkg/apis/meta/v1.TypeMeta"
+	typeGetOptions       = "k8s.io/apimachinery/pkg/apis/meta/v1.GetOptions"
+	typeCondition        = "k8s.io/apimachinery/pkg/apis/meta/v1.Condition"
 	// typeOwnerReference links an object to its owner: a test of its
 	// fields asks who owns the object.
 	typeOwnerReference = "k8s.io/apimachinery/pkg/apis/meta/v1.OwnerReference"

@@ -42,6 +42,7 @@ const (
 	RoleEventSink                // starts sending recorded events to the API server
 	RoleQueuePop                 // a FIFO of events hands its next item to a process function: Arg is the function
 	RoleEnqueueOwner             // a watch's handler enqueues the owner of the object watched: Arg is an object of the owner's type
+	RoleRegisterWatch            // a builder watches a type: Arg is an object of the type, the next argument the handler that picks the keys queued
 	RoleRunSync                  // runs a generated reconciler's Reconcile(ctx, key) as a queue's sync function: Arg is the reconciler
 	RoleRequeueAfterEvent        // an error that asks for the key again after a delay, not as a failure: Arg is the delay (-1: at once)
 	RoleReconcileEvent           // an event a reconcile returns: Arg is its type (a normal one is no failure)

@@ -226,6 +226,11 @@ func (a *analysis) controller(f *found) Controller {
 	kindName := ""
 	if k := p.kind(); k != nil {
 		kindName = k.Obj().Name()
+		if typeKey(k) == typePartialObjectMetadata {
+			if named := registeredKind(f); named != nil {
+				kindName = named.Obj().Name()
+			}
+		}
 	} else {
 		kindUnknown(rows, f)
 	}
@@ -306,6 +311,18 @@ func handledThrough(rows map[string]Row, r reread) {
 			shortType(r.throughType), fileLine(*r.through), row.None)
 		rows[id] = row
 	}
+}
+
+// registeredKind is the one kind a registration names (its For, or its
+// one watch), or nil.
+func registeredKind(f *found) *types.Named {
+	if f.kind != nil {
+		return f.kind
+	}
+	if len(f.watched) == 1 {
+		return f.watched[0]
+	}
+	return nil
 }
 
 // finalizerAgreement keeps the finalizer rows from contradicting each
@@ -436,6 +453,11 @@ func (p *pass) reread() reread {
 // one the entry re-reads (among the watched types, when the registration
 // watches several), else the one type watched.
 func (p *pass) kind() *types.Named {
+	if k := p.reread().kind; k != nil && typeKey(k) == typePartialObjectMetadata {
+		// The object is held as its metadata: the searches follow
+		// that type (its name is the registration's, kindName).
+		return k
+	}
 	if p.f.kind != nil {
 		return p.f.kind
 	}

@@ -55,6 +55,7 @@ var fixtures = []string{
 	"missedreg",
 	"reflectcond",
 	"genericwrap",
+	"metawatch",
 	"knative",
 	"knative-nofinalizer",
 	"knative-enqueueafter",
@@ -725,6 +726,19 @@ func TestGenericWrapper(t *testing.T) {
 	}
 	if !kinds["ConfigMap"] || !kinds["Secret"] {
 		t.Errorf("kinds %v, want ConfigMap and Secret", kinds)
+	}
+}
+
+// TestMetadataKind: a controller with no For that watches a type's
+// metadata, queueing the object's own key, and reads it as
+// PartialObjectMetadata has the watched type as its kind.
+func TestMetadataKind(t *testing.T) {
+	l := locateFixture(t, "metawatch")
+	if l.err != nil || len(l.ctrls) != 1 {
+		t.Fatalf("load: %v (%d controllers)", l.err, len(l.ctrls))
+	}
+	if k := l.ctrls[0].Kind; k != "Node" {
+		t.Errorf("kind %q, want Node", k)
 	}
 }
 

@@ -158,6 +158,16 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 				}
 			}
 		}
+		// A read of the metadata only (PartialObjectMetadata, its
+		// kind set at run time) reads the one kind registered; the
+		// searches follow the type read (pass.kind).
+		for _, r := range byKey {
+			if r.kind != nil && typeKey(r.kind) == typePartialObjectMetadata && len(kinds) == 1 {
+				r.row.Sites = slices.Clone(r.row.Sites)
+				r.row.Sites[0].Note = strings.TrimPrefix(r.row.Sites[0].Note+"; read as metadata only (PartialObjectMetadata): the kind is the registration's, "+kinds[0].Obj().Name(), "; ")
+				return r, true
+			}
+		}
 		return reread{}, false
 	}
 	// concrete drops the reads of the object as an interface: the kind
