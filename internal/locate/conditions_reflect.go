@@ -8,8 +8,9 @@ import (
 )
 
 // reflectiveConditions are the calls on the reconcile path that hand the
-// primary object, or its Status, as an empty interface value to a function
-// (a library's or the tree's own) whose package uses reflection: such a function may set a
+// primary object's Status as an empty interface value to a function (a
+// library's or the tree's own) whose package uses reflection (the whole
+// object handed so is read far more often, by converters and encoders): such a function may set a
 // condition on whatever it is handed (a condition type with a SetError
 // method that finds the Status's Conditions by reflection), which the
 // search of condition stores does not follow. Each is said as a place
@@ -18,7 +19,7 @@ func (a *analysis) reflectiveConditions(kind *types.Named, reach *callgraph.Reac
 	if kind == nil {
 		return nil
 	}
-	handed := []types.Type{types.NewPointer(kind)}
+	var handed []types.Type
 	if st, ok := kind.Underlying().(*types.Struct); ok {
 		for i := 0; i < st.NumFields(); i++ {
 			if f := st.Field(i); f.Name() == "Status" {
