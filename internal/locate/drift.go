@@ -294,6 +294,9 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 					return true
 				}
 			}
+			if oneObject(info, e.X, e.Y) || readsOtherStatus(info, kind, e.X) || readsOtherStatus(info, kind, e.Y) {
+				return true // an object's progress, or what another controller observed
+			}
 			if field, ok := stateTest(info, body, e, depth == 0); ok && !a.branchDoes(info, branch, func(info *types.Info, b *ast.BlockStmt) bool {
 				return field != nil && assignsField(info, b, field) || a.deletesIn(info, b)
 			}) {

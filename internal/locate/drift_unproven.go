@@ -258,7 +258,9 @@ var differenceVerbs = []string{verbUpdate, verbPatch, verbApply, verbCreateOrUpd
 // something failed or exists, not whether two states differ.
 func testedAround(info *types.Info, b *ast.BlockStmt, kind *types.Named, at ast.Node) ast.Expr {
 	parents := parentsIn(b)
-	mayCompare := func(e ast.Expr) bool { return mayCompare(info, b, kind, e) || comparesState(info, b, kind, e) }
+	mayCompare := func(e ast.Expr) bool {
+		return !progressOnly(info, kind, e) && (mayCompare(info, b, kind, e) || comparesState(info, b, kind, e))
+	}
 	for n, p := at, parents[at]; p != nil; n, p = p, parents[p] {
 		switch p := p.(type) {
 		case *ast.IfStmt:
