@@ -9,9 +9,9 @@ import (
 // The sides of a comparison that read no desired state: two values of one
 // live object (its generation against its observed generation: whether
 // that object's own controller has caught up), and the status of an object
-// other than the primary (what its controller observed: a rollout's
-// progress, a revision reached), which the controller waits on and never
-// writes back.
+// (what its controller observed: a rollout's progress, a revision reached;
+// or the primary's record of what was last done), which the controller
+// waits on or keeps its books by, never a desired state it applies.
 
 // objectAt is the shortest prefix of a selection, index or getter chain
 // that is an object value (sess.update in sess.update.Status.Phase), and
@@ -80,21 +80,23 @@ func oneObject(info *types.Info, x, y ast.Expr) bool {
 	return v != nil && v == rootVar(info, oy)
 }
 
-// readsOtherStatus reports whether an expression reads the Status of an
-// object that is not of the primary kind (ss.Status.CurrentRevision).
-func readsOtherStatus(info *types.Info, kind *types.Named, e ast.Expr) bool {
+// readsStatus reports whether an expression reads the Status of an
+// object (ss.Status.CurrentRevision, obj.Status.LastAttemptedRevision):
+// what a controller observed or recorded, the primary's own bookkeeping
+// among it, never the desired state.
+func readsStatus(info *types.Info, e ast.Expr) bool {
 	obj, sel := objectAt(info, e)
-	if obj == nil || sel == nil || sel.Sel.Name != statusField || kind != nil && isKind(info.TypeOf(obj), kind) {
+	if obj == nil || sel == nil || sel.Sel.Name != statusField {
 		return false
 	}
 	s := info.Selections[sel]
 	return s != nil && s.Kind() == types.FieldVal
 }
 
-// progressOnly reports whether every comparison a condition makes (at
-// least one) tests progress: two values of one object, or another
+// progressOnly reports whether every comparison a condition makes of two
+// values (at least one; tests of nil and errors aside) tests progress: two values of one object, or another
 // object's status; and it calls nothing handed two values.
-func progressOnly(info *types.Info, kind *types.Named, cond ast.Expr) bool {
+func progressOnly(info *types.Info, cond ast.Expr) bool {
 	n, progress := 0, true
 	ast.Inspect(cond, func(node ast.Node) bool {
 		switch x := node.(type) {
@@ -105,11 +107,20 @@ func progressOnly(info *types.Info, kind *types.Named, cond ast.Expr) bool {
 		case *ast.BinaryExpr:
 			switch x.Op {
 			case token.EQL, token.NEQ, token.LSS, token.GTR, token.LEQ, token.GEQ:
+				if !comparedValue(info, x.X) || !comparedValue(info, x.Y) {
+					return true // a test of nil or of an error
+				}
 				n++
-				progress = progress && (oneObject(info, x.X, x.Y) || readsOtherStatus(info, kind, x.X) || readsOtherStatus(info, kind, x.Y))
+				progress = progress && testsProgress(info, x)
 			}
 		}
 		return progress
 	})
 	return progress && n > 0
+}
+
+// testsProgress reports whether a comparison reads two values of one
+// object, or an object's status.
+func testsProgress(info *types.Info, x *ast.BinaryExpr) bool {
+	return oneObject(info, x.X, x.Y) || readsStatus(info, x.X) || readsStatus(info, x.Y)
 }

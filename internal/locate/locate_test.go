@@ -72,6 +72,7 @@ var fixtures = []string{
 	"reportedresult",
 	"driftchanges",
 	"driftequalleave",
+	"driftguards",
 	"intervalflows",
 	"resyncflows",
 	"embedworker",
