@@ -22,9 +22,9 @@ const (
 )
 
 // RunnerReconciler keeps a runner pod per ConfigMap, made for the
-// ConfigMap's current image: the comparison of the live pod's image label
-// with the wanted one records a state, and the switch on it later
-// recreates the pod.
+// ConfigMap's Secret: the comparison of the live pod's label with the
+// Secret's name (the desired value, not a test of which object this is)
+// records a state, and the switch on it later recreates the pod.
 type RunnerReconciler struct {
 	client.Client
 }
@@ -36,6 +36,11 @@ func (r *RunnerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	image := wantedImage(cm.Data)
+	secret := &corev1.Secret{}
+	if err := r.Get(ctx, req.NamespacedName, secret); err != nil {
+		return ctrl.Result{}, err
+	}
+	secretName := secret.Name
 	state := stateUnknown
 	pod := &corev1.Pod{}
 	err := r.Get(ctx, req.NamespacedName, pod)
@@ -43,19 +48,19 @@ func (r *RunnerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		state = stateMissing
 	} else if err != nil {
 		return ctrl.Result{}, err
-	} else if pod.Labels["example.com/image"] != image { // want "RunnerReconciler/drift:compare"
+	} else if pod.Labels["example.com/secret"] != secretName { // want "RunnerReconciler/drift:compare"
 		state = stateStale
 	}
 	switch state {
 	case stateMissing:
-		if err := r.Create(ctx, runnerPod(req, image)); err != nil {
+		if err := r.Create(ctx, runnerPod(req, image, secretName)); err != nil {
 			return ctrl.Result{}, err
 		}
 	case stateStale:
 		if err := r.Delete(ctx, pod); err != nil { // want "RunnerReconciler/drift:apply"
 			return ctrl.Result{}, err
 		}
-		if err := r.Create(ctx, runnerPod(req, image)); err != nil {
+		if err := r.Create(ctx, runnerPod(req, image, secretName)); err != nil {
 			return ctrl.Result{}, err // want "RunnerReconciler/requeue-error"
 		}
 	}
@@ -71,9 +76,9 @@ func wantedImage(data map[string]string) string {
 }
 
 // runnerPod is the pod wanted for a request.
-func runnerPod(req ctrl.Request, image string) *corev1.Pod {
+func runnerPod(req ctrl.Request, image, secretName string) *corev1.Pod {
 	return &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Namespace: req.Namespace, Name: req.Name, Labels: map[string]string{"example.com/image": image}},
+		ObjectMeta: metav1.ObjectMeta{Namespace: req.Namespace, Name: req.Name, Labels: map[string]string{"example.com/secret": secretName}},
 		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "runner", Image: image}}},
 	}
 }

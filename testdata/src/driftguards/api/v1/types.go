@@ -12,11 +12,18 @@ type BundleSpec struct {
 	Data map[string]string `json:"data,omitempty"`
 }
 
+// BundleStatus records what the controller last did.
+type BundleStatus struct {
+	// SeenVersion is the resource version of the ConfigMap last seen.
+	SeenVersion string `json:"seenVersion,omitempty"`
+}
+
 // Bundle is a kind whose controller makes one ConfigMap of its data.
 type Bundle struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              BundleSpec `json:"spec,omitempty"`
+	Spec              BundleSpec   `json:"spec,omitempty"`
+	Status            BundleStatus `json:"status,omitempty"`
 }
 
 // DeepCopyObject copies the Bundle.
