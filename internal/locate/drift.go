@@ -2,6 +2,7 @@ package locate
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strconv"
@@ -47,6 +48,9 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 			switch n := n.(type) {
 			case *ast.FuncLit:
 				return false
+			case *ast.SwitchStmt:
+				out = append(out, g.stateSwitch(b, n)...)
+				return true
 			case *ast.BlockStmt:
 				list, end = n.List, n.End()
 			case *ast.CaseClause:
@@ -80,7 +84,7 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				// failure tested a precondition, not drift.
 				guarded := ifs.Body
 				w, desc := g.firstWrite(ifs.Body.Pos(), ifs.Body.End())
-				if a.leavesWhenEqual(info, b, ifs) || w == nil && a.endsIdle(info, fn, ifs.Body) {
+				if a.leavesWhenEqual(info, b, ifs) || w == nil && a.endsIdle(info, fn, ifs.Body) && a.leavePolarity(info, b, ifs.Cond, 0) >= 0 {
 					w, desc = g.firstWrite(ifs.End(), end)
 					guarded = &ast.BlockStmt{List: l.rest}
 					if _, returns := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); w == nil && returns {
@@ -287,15 +291,23 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 				return true
 			}
 			for _, side := range []ast.Expr{e.X, e.Y} {
-				if isNil(info, side) || a.isDeletionTimestamp(info, side) || readsIdentity(info, side) {
+				if isNil(info, side) || a.isDeletionTimestamp(info, side) || readsIdentity(info, side) || holdsIdentity(info, body, side) && (isConst(info, e.X) || isConst(info, e.Y)) {
 					return true
 				}
 				if t := info.TypeOf(side); t == nil || isErrorType(t) {
 					return true
 				}
 			}
+			if testsProgress(info, e) {
+				return true // an object's progress, or its status
+			}
+			if g := getterTested(info, e); g != "" && !a.branchDoes(info, branch, func(info *types.Info, b *ast.BlockStmt) bool {
+				return callsSetter(info, b, g) || a.deletesIn(info, b)
+			}) {
+				return true
+			}
 			if field, ok := stateTest(info, body, e, depth == 0); ok && !a.branchDoes(info, branch, func(info *types.Info, b *ast.BlockStmt) bool {
-				return field != nil && assignsField(info, b, field) || a.deletesIn(info, b)
+				return field != nil && assignsField(info, b, field, leftState(info, e)) || a.deletesIn(info, b)
 			}) {
 				return true
 			}
@@ -374,8 +386,11 @@ func (a *analysis) deletesIn(info *types.Info, b *ast.BlockStmt) bool {
 	return found
 }
 
-// assignsField reports whether a block assigns a field.
-func assignsField(info *types.Info, b *ast.BlockStmt, field *types.Var) bool {
+// assignsField reports whether a block assigns a field, other than
+// another constant than left, the state a test found it in (leftState):
+// that moves the object on from that state (phase == Delete, then phase
+// = Retain), it writes back no value the test compared.
+func assignsField(info *types.Info, b *ast.BlockStmt, field *types.Var, left constant.Value) bool {
 	if b == nil {
 		return false
 	}
@@ -385,12 +400,12 @@ func assignsField(info *types.Info, b *ast.BlockStmt, field *types.Var) bool {
 		if !ok {
 			return !found
 		}
-		for _, l := range as.Lhs {
+		for i, l := range as.Lhs {
 			if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok {
 				l = ix.X // an element of the field
 			}
 			if s, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && info.Uses[s.Sel] == field {
-				found = true
+				found = !movesOn(info, as, i, left)
 			}
 		}
 		return !found

@@ -103,3 +103,26 @@ var (
 	identityFields  = map[string]bool{"Name": true, "Namespace": true, "UID": true}
 	identityGetters = map[string]bool{"GetName": true, "GetNamespace": true, "GetUID": true}
 )
+
+// holdsIdentity reports whether an expression is a local that every
+// assignment gives an object's identity (namespace := obj.GetNamespace()):
+// tested against a constant (namespace != ""), it asks which object this
+// is. (Compared with another value, the name may be the desired one: a
+// label naming the Secret a pod must use.)
+func holdsIdentity(info *types.Info, body *ast.BlockStmt, e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || body == nil {
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.IsField() {
+		return false
+	}
+	rhs := assignmentsTo(info, body, v)
+	for _, r := range rhs {
+		if !readsIdentity(info, r) {
+			return false
+		}
+	}
+	return len(rhs) > 0
+}

@@ -92,12 +92,21 @@ func (g driftGuards) firstWrite(from, to token.Pos) (*call, writeDesc) {
 // helperWrite is the write made by the one declared function of the
 // tree's own a call runs (statically, or through an interface the tree
 // implements once: a client wrapper), in its body or a helper it calls in
-// turn (to max calls deep); not by a helper handed the primary object and
-// no other (handsOnlyPrimary; info is the calling function's).
+// turn (to max calls deep). A helper handed the primary object and no
+// other (handsOnlyPrimary; info is the calling function's) writes the
+// primary's own state, unless what it writes is an object of a concrete
+// type of another kind, which it builds (ownedWrite).
 func (g driftGuards) helperWrite(info *types.Info, c call, depth, max int) (writeDesc, bool) {
-	if c.known || len(c.own) != 1 || depth >= max || c.fn == nil || g.handsOnlyPrimary(info, c) {
+	return g.helperWriteOf(info, c, depth, max, false)
+}
+
+// helperWriteOf is helperWrite; with built, only a write of an object of a
+// concrete type of another kind than the primary counts.
+func (g driftGuards) helperWriteOf(info *types.Info, c call, depth, max int, built bool) (writeDesc, bool) {
+	if c.known || len(c.own) != 1 || depth >= max || c.fn == nil {
 		return writeDesc{}, false
 	}
+	built = built || g.handsOnlyPrimary(info, c)
 	callee := c.own[0]
 	if callee.Parent() != nil || callee == g.fn {
 		return writeDesc{}, false
@@ -121,8 +130,11 @@ func (g driftGuards) helperWrite(info *types.Info, c call, depth, max int) (writ
 	}
 	for _, inner := range calls {
 		w, ok := g.write(in, inner)
+		if ok && built && !g.ownedWrite(in, inner) {
+			ok = false
+		}
 		if !ok {
-			w, ok = g.helperWrite(in, inner, depth+1, max)
+			w, ok = g.helperWriteOf(in, inner, depth+1, max, built)
 		}
 		if !ok {
 			continue
@@ -270,4 +282,12 @@ func (g driftGuards) branchWrites(guarded *ast.BlockStmt, first *call) []guarded
 		}
 	}
 	return out
+}
+
+// ownedWrite reports whether a write call writes an object of a concrete
+// API type of another kind than the primary (an ExternalArtifact a helper
+// handed the primary builds and applies).
+func (g driftGuards) ownedWrite(info *types.Info, c call) bool {
+	t := writtenType(info, c)
+	return t != nil && !isKindValue(t, g.kind) && IsObjectPointer(types.NewPointer(t))
 }

@@ -2,7 +2,10 @@ package locate
 
 import (
 	"go/ast"
+	"go/constant"
+	"go/token"
 	"go/types"
+	"strings"
 )
 
 // stateTest reports whether a comparison tests a value against a constant
@@ -95,4 +98,83 @@ func testedField(info *types.Info, e ast.Expr) *types.Var {
 		return s.Obj().(*types.Var)
 	}
 	return nil
+}
+
+// leftState is the constant a state test finds a value equal to, when it
+// is neither a zero value (a value missing, which a write fills in) nor a
+// bool (x == true is x != false): the state the object is in, which a
+// write of another constant moves it on from; nil otherwise.
+func leftState(info *types.Info, e *ast.BinaryExpr) constant.Value {
+	if e.Op != token.EQL {
+		return nil
+	}
+	for _, side := range []ast.Expr{e.X, e.Y} {
+		v := info.Types[ast.Unparen(side)].Value
+		if v == nil {
+			continue
+		}
+		switch v.Kind() {
+		case constant.String:
+			if constant.StringVal(v) != "" {
+				return v
+			}
+		case constant.Int, constant.Float:
+			if constant.Sign(v) != 0 {
+				return v
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// movesOn reports whether the i-th assignment of as gives a constant
+// other than left.
+func movesOn(info *types.Info, as *ast.AssignStmt, i int, left constant.Value) bool {
+	if left == nil || len(as.Lhs) != len(as.Rhs) || as.Tok != token.ASSIGN {
+		return false
+	}
+	v := info.Types[ast.Unparen(as.Rhs[i])].Value
+	return v != nil && v.Kind() == left.Kind() && !constant.Compare(v, token.EQL, left)
+}
+
+// getterTested is the getter of an object a comparison with a constant
+// reads (obj.GetLabels()[k] == "true", len(obj.GetFinalizers()) == 0): a
+// field read through its accessor, a state test as stateTest's; "" when
+// it reads none.
+func getterTested(info *types.Info, e *ast.BinaryExpr) string {
+	var other ast.Expr
+	switch {
+	case isConst(info, e.Y):
+		other = e.X
+	case isConst(info, e.X):
+		other = e.Y
+	default:
+		return ""
+	}
+	call, ok := ast.Unparen(testedValue(info, other)).(*ast.CallExpr)
+	if !ok || len(call.Args) > 0 {
+		return ""
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || !strings.HasPrefix(sel.Sel.Name, "Get") || !isObjectValue(info.TypeOf(sel.X)) {
+		return ""
+	}
+	return sel.Sel.Name
+}
+
+// callsSetter reports whether a block calls the setter of an object that
+// matches a getter (SetLabels for GetLabels): the value written back.
+func callsSetter(info *types.Info, b *ast.BlockStmt, getter string) bool {
+	setter := "Set" + strings.TrimPrefix(getter, "Get")
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && !found {
+			if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == setter && isObjectValue(info.TypeOf(sel.X)) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -258,7 +258,9 @@ var differenceVerbs = []string{verbUpdate, verbPatch, verbApply, verbCreateOrUpd
 // something failed or exists, not whether two states differ.
 func testedAround(info *types.Info, b *ast.BlockStmt, kind *types.Named, at ast.Node) ast.Expr {
 	parents := parentsIn(b)
-	mayCompare := func(e ast.Expr) bool { return mayCompare(info, b, kind, e) || comparesState(info, b, kind, e) }
+	mayCompare := func(e ast.Expr) bool {
+		return !progressOnly(info, e) && (mayCompare(info, b, kind, e) || comparesState(info, b, kind, e))
+	}
 	for n, p := at, parents[at]; p != nil; n, p = p, parents[p] {
 		switch p := p.(type) {
 		case *ast.IfStmt:
@@ -289,7 +291,8 @@ func testedAround(info *types.Info, b *ast.BlockStmt, kind *types.Named, at ast.
 }
 
 // mayCompare reports whether a condition holds a comparison of two values
-// that are neither errors nor nil, or a call handed two values of one
+// that are neither errors nor nil nor a zero constant (a value missing)
+// nor a state test (isStateTest) nor a test of progress (testsProgress), or a call handed two values of one
 // type that answers with a bool (an equality helper), where not every
 // value compared is the primary object's (its desired state alone).
 func mayCompare(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond ast.Expr) bool {
@@ -309,7 +312,7 @@ func mayCompare(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond a
 		case *ast.BinaryExpr:
 			switch n.Op {
 			case token.EQL, token.NEQ, token.LSS, token.GTR, token.LEQ, token.GEQ:
-				if comparedValue(info, n.X) && comparedValue(info, n.Y) && !own(n.X, n.Y) {
+				if comparedValue(info, n.X) && comparedValue(info, n.Y) && !isZeroConst(info, ast.Unparen(n.X)) && !isZeroConst(info, ast.Unparen(n.Y)) && !own(n.X, n.Y) && !isStateTest(info, body, n) && !testsProgress(info, n) {
 					found = true
 				}
 			}
@@ -324,6 +327,14 @@ func mayCompare(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond a
 		return !found
 	})
 	return found
+}
+
+// isStateTest reports whether a comparison tests a field against a
+// constant (stateTest: phase == Done, a label read through its getter),
+// which the drift search reads as the state an object is in.
+func isStateTest(info *types.Info, body *ast.BlockStmt, e *ast.BinaryExpr) bool {
+	_, state := stateTest(info, body, e, true)
+	return state || getterTested(info, e) != ""
 }
 
 // comparedValue reports whether an operand of a comparison is a value

@@ -77,6 +77,7 @@ var fixtures = []string{
 	"reportedresult",
 	"driftchanges",
 	"driftequalleave",
+	"driftguards",
 	"intervalflows",
 	"resyncflows",
 	"embedworker",
