@@ -188,15 +188,25 @@ func (a *analysis) successPathEnd(entry *ssa.Function, kind *types.Named) *retSi
 // path's end the call's own. Nil otherwise.
 func (a *analysis) madePair(fn *ssa.Function, ret *ast.ReturnStmt) *ast.CallExpr {
 	info := a.infoAt(ret.Pos())
+	at, results := ast.Node(ret), ret.Results
+	if ids := namedResults(fn); len(results) == 0 && len(ids) >= 2 {
+		// A bare return hands back what the named results were last
+		// assigned together.
+		as := a.lastAssign(info, ret, info.Defs[ids[0]])
+		if as == nil || len(as.Lhs) != len(ids) || !assigns(info, as.Lhs[0], info.Defs[ids[0]]) || !assigns(info, as.Lhs[len(ids)-1], info.Defs[ids[len(ids)-1]]) {
+			return nil
+		}
+		at, results = as, as.Rhs
+	}
 	var res, errE ast.Expr
 	switch {
-	case len(ret.Results) >= 2:
-		res, errE = ret.Results[0], ret.Results[len(ret.Results)-1]
+	case len(results) >= 2:
+		res, errE = results[0], results[len(results)-1]
 		if !resultAndError(info, res, errE) {
 			return nil
 		}
-	case len(ret.Results) == 1:
-		ce, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
+	case len(results) == 1:
+		ce, ok := ast.Unparen(results[0]).(*ast.CallExpr)
 		if !ok {
 			return nil
 		}
@@ -226,12 +236,12 @@ func (a *analysis) madePair(fn *ssa.Function, ret *ast.ReturnStmt) *ast.CallExpr
 		}
 		vars[i] = info.Uses[id]
 	}
-	as := a.lastAssign(info, ret, vars[0])
-	if as == nil || as != a.lastAssign(info, ret, vars[1]) || len(as.Rhs) != 1 || len(as.Lhs) < 2 {
+	as := a.lastAssign(info, at, vars[0])
+	if as == nil || as != a.lastAssign(info, at, vars[1]) || len(as.Rhs) != 1 || len(as.Lhs) < 2 {
 		return nil
 	}
 	ce, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
-	if !ok || failureReturnedBetween(info, body(fn), ce, ret, errE) {
+	if !ok || failureReturnedBetween(info, body(fn), ce, at, errE) {
 		return nil
 	}
 	return ce
