@@ -31,6 +31,7 @@ func TestRequeueClasses(t *testing.T) {
 		{"knative-shapes", "rollout.Reconciler", locate.RowRequeueSuccess, locate.ClassDependencyWait},
 		{"specwait", "MirrorReconciler", locate.RowRequeueSuccess, locate.ClassSuccessInterval},
 		{"reportedresult", "StampReconciler", locate.RowRequeueSuccess, locate.ClassDependencyWait},
+		{"loopwait", "FanoutReconciler", locate.RowRequeueSuccess, locate.ClassDependencyWait},
 	}
 	for _, c := range cases {
 		t.Run(c.fixture+"/"+c.ctrl+"/"+c.row, func(t *testing.T) {
@@ -92,5 +93,24 @@ func TestDelayedAddsNeitherAfter(t *testing.T) {
 	r := c.Rows[locate.RowRequeueSuccess]
 	if _, ok := r.Primary(); ok || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "pacer.go:95") || !strings.Contains(r.None, "pacer.go:97") {
 		t.Errorf("requeue-success: %q (sites %+v), want not settled, naming pacer.go:95 and pacer.go:97", r.None, r.Sites)
+	}
+}
+
+// TestRequeueClassesAlternativeAdds: a worker whose failure takes one of
+// two AddRateLimited calls, as a test of a setting decides, leaves the
+// requeue on error not settled, naming both.
+func TestRequeueClassesAlternativeAdds(t *testing.T) {
+	l := locateFixture(t, "retrythreshold")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	if len(l.ctrls) != 1 {
+		t.Fatalf("got %d controllers, want 1", len(l.ctrls))
+	}
+	reason := l.ctrls[0].Rows[locate.RowRequeueError].None
+	for _, want := range []string{"not settled", "controller.go:147", "controller.go:150"} {
+		if !strings.Contains(reason, want) {
+			t.Errorf("requeue-error: %q, want it to say %q", reason, want)
+		}
 	}
 }

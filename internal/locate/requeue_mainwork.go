@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"fmt"
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
@@ -72,4 +73,38 @@ func (a *analysis) anchorIn(top, fn *ssa.Function, pos token.Pos) (token.Pos, bo
 		}
 	}
 	return at, at.IsValid()
+}
+
+// alternativeAdds says, when the work's AddRateLimited chosen as the
+// failure's (the first of rateLimited) has another failure's in its
+// function that stands in the other branch of an if or another case of a switch (if
+// threshold == 0 { AddRateLimited } else if retries < threshold {
+// AddRateLimited }), that which one a failure takes is not settled: what
+// the test reads decides, and neither comes after the other. "" otherwise.
+func (a *analysis) alternativeAdds(rateLimited []Site, at []rateLimitedCall) string {
+	if len(rateLimited) == 0 {
+		return ""
+	}
+	first := rateLimited[0]
+	var p token.Pos
+	for _, c := range at {
+		if s := a.site(c.expr.Lparen); s.File == first.File && s.Line == first.Line {
+			p = c.expr.Pos()
+		}
+	}
+	failed := map[int]bool{}
+	for _, s := range rateLimited {
+		if s.File == first.File && s.Class == ClassErrorBackoff {
+			failed[s.Line] = true
+		}
+	}
+	for _, c := range at {
+		rel, _ := a.stmtRelation(p, c.expr.Pos())
+		s := a.site(c.expr.Lparen)
+		if rel != relBranches && rel != relCases || s.File != first.File || !failed[s.Line] {
+			continue // (the sync's own ask for the key back is not a failure's)
+		}
+		return fmt.Sprintf("not settled: the worker's AddRateLimited at %s:%d and %s:%d stand in branches of one if (or cases of one switch): which one a failed sync takes is decided by what the test reads, and neither comes after the other", first.File, first.Line, s.File, s.Line)
+	}
+	return ""
 }

@@ -386,8 +386,9 @@ func holdsReturn(st ast.Stmt) bool {
 	return found
 }
 
-// pairOfCall is the call whose two results a return hands back as they
-// are (res, err := f(…); …; return res, err), or an assignment of the
+// pairOfCall is the call whose first and last results a return hands back
+// as they are (res, err := f(…) or res, obj, err := f(…); …; return res,
+// err), or an assignment of the
 // named results gives them (…; res0, err0 = res, err), when the nearest
 // assignment before ret in its block, or an enclosing one, that assigns
 // either assigns both from that call; nil otherwise.
@@ -414,8 +415,8 @@ func (a *analysis) pairOfCall(fn *ssa.Function, info *types.Info, ret ast.Node, 
 		}
 	}
 	for _, as := range []*ast.AssignStmt{a.lastAssign(info, ret, vars[0]), a.lastAssign(info, ret, vars[1])} {
-		if as == nil || len(as.Lhs) != 2 || len(as.Rhs) != 1 || !assigns(info, as.Lhs[0], vars[0]) && !defines(info, as.Lhs[0], vars[0]) ||
-			!assigns(info, as.Lhs[1], vars[1]) && !defines(info, as.Lhs[1], vars[1]) {
+		if as == nil || len(as.Lhs) < 2 || len(as.Rhs) != 1 || !assigns(info, as.Lhs[0], vars[0]) && !defines(info, as.Lhs[0], vars[0]) ||
+			!assigns(info, as.Lhs[len(as.Lhs)-1], vars[1]) && !defines(info, as.Lhs[len(as.Lhs)-1], vars[1]) {
 			return nil
 		}
 	}

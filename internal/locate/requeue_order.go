@@ -196,3 +196,28 @@ func (a *analysis) steadier(x, y *retSite) int {
 	}
 	return 0
 }
+
+// onDeletion reports whether the site is reached only on the deletion
+// branch: it, or a return of the chain that hands it back, stands in the
+// body of an if whose condition holds when the object is being deleted.
+func (a *analysis) onDeletion(r *retSite, kind *types.Named) bool {
+	for _, h := range r.chain() {
+		info := a.infoAt(h.pos)
+		if info == nil {
+			continue
+		}
+		path := a.path(h.pos, h.pos)
+	up:
+		for i, n := range path {
+			switch x := n.(type) {
+			case *ast.FuncDecl, *ast.FuncLit:
+				break up
+			case *ast.IfStmt:
+				if i > 0 && path[i-1] == x.Body && a.impliesDeletion(info, x.Cond, true, kind) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

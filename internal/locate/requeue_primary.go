@@ -165,6 +165,9 @@ func (a *analysis) successPathEnd(entry *ssa.Function, kind *types.Named) *retSi
 		}
 		end.pos = ret.Pos()
 		ce, ok := ast.Unparen(a.handedBack(end.in, ret)).(*ast.CallExpr)
+		if pc := a.madePair(end.in, ret); pc != nil {
+			ce, ok = pc, true
+		}
 		if !ok {
 			return end
 		}
@@ -175,6 +178,73 @@ func (a *analysis) successPathEnd(entry *ssa.Function, kind *types.Named) *retSi
 		end.via = append(end.via, retHop{in: end.in, pos: end.pos})
 		end.in = c.own[0]
 	}
+}
+
+// madePair is the call that made the result and the error the return ret
+// of fn hands back, directly (res, obj, err := r.inner(…); …; return res,
+// err) or through a helper it returns the results of (return report(obj,
+// res, err)), when both come from that one call and no failure of it is
+// returned between: what the return hands back is the call's, its success
+// path's end the call's own. Nil otherwise.
+func (a *analysis) madePair(fn *ssa.Function, ret *ast.ReturnStmt) *ast.CallExpr {
+	info := a.infoAt(ret.Pos())
+	at, results := ast.Node(ret), ret.Results
+	if ids := namedResults(fn); len(results) == 0 && len(ids) >= 2 {
+		// A bare return hands back what the named results were last
+		// assigned together.
+		as := a.lastAssign(info, ret, info.Defs[ids[0]])
+		if as == nil || len(as.Lhs) != len(ids) || !assigns(info, as.Lhs[0], info.Defs[ids[0]]) || !assigns(info, as.Lhs[len(ids)-1], info.Defs[ids[len(ids)-1]]) {
+			return nil
+		}
+		at, results = as, as.Rhs
+	}
+	var res, errE ast.Expr
+	switch {
+	case len(results) >= 2:
+		res, errE = results[0], results[len(results)-1]
+		if !resultAndError(info, res, errE) {
+			return nil
+		}
+	case len(results) == 1:
+		ce, ok := ast.Unparen(results[0]).(*ast.CallExpr)
+		if !ok {
+			return nil
+		}
+		for _, e := range ce.Args {
+			t := info.TypeOf(e)
+			switch {
+			case t == nil || isNil(info, e):
+			case typeKey(t) == typeResult && res == nil:
+				res = e
+			case isErrorType(t) && errE == nil:
+				errE = e
+			case typeKey(t) == typeResult || isErrorType(t):
+				return nil // two handed: which pair is the work's is not said
+			}
+		}
+		if res == nil || errE == nil {
+			return nil
+		}
+	default:
+		return nil
+	}
+	var vars [2]types.Object
+	for i, e := range []ast.Expr{res, errE} {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok || info.Uses[id] == nil {
+			return nil
+		}
+		vars[i] = info.Uses[id]
+	}
+	as := a.lastAssign(info, at, vars[0])
+	if as == nil || as != a.lastAssign(info, at, vars[1]) || len(as.Rhs) != 1 || len(as.Lhs) < 2 {
+		return nil
+	}
+	ce, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+	if !ok || failureReturnedBetween(info, body(fn), ce, at, errE) {
+		return nil
+	}
+	return ce
 }
 
 // successEnd is the return a function's success path ends with: its last

@@ -307,6 +307,12 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 		errSites = slices.Concat(own, readded, everyPass, beforeWork, syncErrs, retries)
 	}
 	errRow := rowOf(errSites, "no AddRateLimited in the worker: a failed sync is only logged, so a failed key comes back only with the next event or resync")
+	if why := a.alternativeAdds(rateLimited, rateLimitedAt); why != "" {
+		for i := range errRow.Sites {
+			errRow.Sites[i].Primary = false
+		}
+		errRow.None = why
+	}
 	if len(rateLimited) == 0 && len(unreadOpts) > 0 {
 		errRow = none("not settled: " + strings.Join(unreadOpts, "; "))
 	}

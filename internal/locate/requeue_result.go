@@ -435,7 +435,26 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 		// that did not fail: after work that succeeded (a child just
 		// created) first, else on something else (a child still
 		// terminating). That is the requeue a success makes.
-		sort.SliceStable(rets, func(i, j int) bool { return rets[i].afterWork && !rets[j].afterWork })
+		// A wait on the deletion branch (a finalizer's cleanup still
+		// running) is not the success path's.
+		type ranked struct {
+			r    retSite
+			rank int
+		}
+		rs := make([]ranked, len(rets))
+		for i, r := range rets {
+			rs[i].r = r
+			if r.class == ClassDependencyWait && a.onDeletion(&rets[i], kind) {
+				rs[i].rank += 2
+			}
+			if !r.afterWork {
+				rs[i].rank++
+			}
+		}
+		sort.SliceStable(rs, func(i, j int) bool { return rs[i].rank < rs[j].rank })
+		for i := range rs {
+			rets[i] = rs[i].r
+		}
 		for _, r := range rets {
 			if r.class != ClassDependencyWait || r.deferred {
 				continue

@@ -167,7 +167,13 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	if caller, ret, r, e, ok := a.reportedPair(fn, info, res, errE, w); ok {
 		saved := w.via
 		w.via = saved[:len(saved)-1]
-		a.classifyPair(caller, a.infoAt(ret.Pos()), ret, ret, r, e, sc, w, out)
+		cinfo := a.infoAt(ret.Pos())
+		// What the caller handed the helper may be the pair one call of
+		// its made (res, obj, err := r.pass(…); return report(…, res,
+		// err)): that call's returns, as the caller's return of them.
+		if sc.guard == guardError || !a.followPairOf(caller, cinfo, ret, ret, []ast.Expr{r, e}, sc, w, out) {
+			a.classifyPair(caller, cinfo, ret, ret, r, e, sc, w, out)
+		}
 		w.via = saved
 		return
 	}
@@ -254,7 +260,7 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	// failure path it records the failure (setErrorCondition), and the
 	// return retries.
 	helpers := g != guardError || a.underAbsentTest(winfo, ws)
-	afterWork := after && errClass == "nil" && g != guardNone && a.followsWrite(wfn, winfo, ws, helpers)
+	afterWork := after && errClass == "nil" && g != guardNone && a.followsWrite(wfn, winfo, ws, helpers, g == guardOther)
 	// RequeueAfter before Requeue, as controller-runtime reads a result.
 	class := ClassNone
 	switch {

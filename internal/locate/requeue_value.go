@@ -239,10 +239,16 @@ func joinNotes(notes ...string) string {
 // that holds it, writes to the API server (events aside), itself or, with
 // helpers, through a helper of the tree's: the return then comes after
 // work that succeeded, or the write's failure would have returned first.
-func (a *analysis) followsWrite(fn *ssa.Function, info *types.Info, ret *ast.ReturnStmt, helpers bool) bool {
-	var list []ast.Stmt
+// With outer, the statements before the one holding the return in each
+// enclosing block of its function count too (a wait in a loop, after the
+// loop body's write of each child).
+func (a *analysis) followsWrite(fn *ssa.Function, info *types.Info, ret *ast.ReturnStmt, helpers, outer bool) bool {
+	child := ast.Node(ret)
 	for _, n := range a.path(ret.Pos(), ret.End()) {
+		var list []ast.Stmt
 		switch b := n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
 		case *ast.BlockStmt:
 			list = b.List
 		case *ast.CaseClause:
@@ -250,13 +256,26 @@ func (a *analysis) followsWrite(fn *ssa.Function, info *types.Info, ret *ast.Ret
 		case *ast.CommClause:
 			list = b.Body
 		default:
+			child = n
 			continue
 		}
-		break
+		if a.writesBefore(fn, info, list, child, ret, helpers) {
+			return true
+		}
+		if !outer {
+			return false
+		}
+		child = n
 	}
+	return false
+}
+
+// writesBefore reports whether a statement of list before the one at
+// child writes, as followsWrite counts writes.
+func (a *analysis) writesBefore(fn *ssa.Function, info *types.Info, list []ast.Stmt, child ast.Node, ret *ast.ReturnStmt, helpers bool) bool {
 	found := false
 	for i, st := range list {
-		if st.Pos() >= ret.Pos() {
+		if st.Pos() >= child.Pos() {
 			break
 		}
 		ast.Inspect(st, func(n ast.Node) bool {
