@@ -80,11 +80,11 @@ func oneObject(info *types.Info, x, y ast.Expr) bool {
 	return v != nil && v == rootVar(info, oy)
 }
 
-// readsStatus reports whether an expression reads the Status of an
+// readsAnyStatus reports whether an expression reads the Status of an
 // object (ss.Status.CurrentRevision, obj.Status.LastAttemptedRevision):
 // what a controller observed or recorded, the primary's own bookkeeping
 // among it, never the desired state.
-func readsStatus(info *types.Info, e ast.Expr) bool {
+func readsAnyStatus(info *types.Info, e ast.Expr) bool {
 	obj, sel := objectAt(info, e)
 	if obj == nil || sel == nil || sel.Sel.Name != statusField {
 		return false
@@ -122,5 +122,5 @@ func progressOnly(info *types.Info, cond ast.Expr) bool {
 // testsProgress reports whether a comparison reads two values of one
 // object, or an object's status.
 func testsProgress(info *types.Info, x *ast.BinaryExpr) bool {
-	return oneObject(info, x.X, x.Y) || readsStatus(info, x.X) || readsStatus(info, x.Y)
+	return oneObject(info, x.X, x.Y) || readsAnyStatus(info, x.X) || readsAnyStatus(info, x.Y)
 }
