@@ -4,26 +4,25 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
-
-	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 )
 
 // instanceRows are the rows a generic wrapper's shared syntax can mislead:
 // all but the entry and the re-read, which the wrapper itself makes.
 var instanceRows = []string{RowFinalizerConst, RowFinalizerAdd, RowFinalizerCleanup, RowFinalizerRemove, RowConditionTypes, RowRequeueError, RowRequeueSuccess}
 
-// sharedInstanceCall finds, on a reconcile path that runs an instance of a
-// generic function (a generic reconciler wrapping one implementation per
-// kind), a call of that function's syntax that runs, in other instances,
-// functions of the tree this path does not reach: the row searches read
-// calls by their syntax, which the instances share, so what they find
-// through that call may be another instance's. It returns the call and
-// the instance.
-func (a *analysis) sharedInstanceCall(reach *callgraph.Reach) (Site, *ssa.Function, bool) {
-	for _, f := range reach.Funcs() {
-		if f.Origin() == nil {
-			continue
-		}
+// sharedInstanceCall finds, in an entry that is an instance of a generic
+// reconciler (one wrapping a handler per kind), a call of its syntax that
+// runs, in other instances, functions of other origins than it runs here:
+// the row searches read calls by their syntax, which the instances share,
+// so what they find through that call may be another instance's. It
+// returns the call and the instance. (A generic helper on the path of a
+// reconciler of its own is read with its caller's calls, and is not
+// asked about.)
+func (a *analysis) sharedInstanceCall(entry *ssa.Function) (Site, *ssa.Function, bool) {
+	if entry == nil || entry.Origin() == nil {
+		return Site{}, nil, false
+	}
+	for _, f := range withClosures(entry) {
 		// The functions each call runs here, by their generic origin:
 		// another instantiation of the same generic function is the
 		// same code.
@@ -40,8 +39,8 @@ func (a *analysis) sharedInstanceCall(reach *callgraph.Reach) (Site, *ssa.Functi
 		}
 		for pos, callees := range mine {
 			for _, g := range a.callees[pos] {
-				if !callees[originOf(g)] && !reach.Has(g) {
-					return a.site(pos), f, true
+				if !callees[originOf(g)] {
+					return a.site(pos), entry, true
 				}
 			}
 		}

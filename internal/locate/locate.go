@@ -217,7 +217,7 @@ func (a *analysis) controller(f *found) Controller {
 	unsettled(rows, unanalysed)
 	handledThrough(rows, p.reread())
 	finalizerAgreement(rows)
-	at, inst, shared := p.a.sharedInstanceCall(p.reach)
+	at, inst, shared := p.a.sharedInstanceCall(f.entry)
 	sharedWhy := ""
 	if shared {
 		sharedWhy = fmt.Sprintf("not settled: the reconcile path runs %s, an instance of a generic function whose call at %s runs, in other instances, functions this path does not reach; the searches read calls by their syntax, which the instances share, and do not tell them apart", p.a.funcName(inst), fileLine(at))
@@ -243,10 +243,10 @@ func (a *analysis) controller(f *found) Controller {
 			ctrl.Writes[i].Note = strings.TrimPrefix(ctrl.Writes[i].Note+"; "+sharedWhy, "; ")
 		}
 	}
-	if s := p.requeues().success; s != nil {
+	if s := p.requeues().success; s != nil && !shared {
 		ctrl.IntervalTrace = a.intervalTrace(p.kind(), p.reach, s.in, s.at, s.duration)
 	}
-	if r := p.requeues().retry; r != nil {
+	if r := p.requeues().retry; r != nil && !shared {
 		ctrl.RetryTrace = a.intervalTrace(p.kind(), p.reach, r.in, r.at, r.duration)
 	}
 	ctrl.Drift = a.drift(p.reach, p.kind())

@@ -20,15 +20,15 @@ type Pruner[T client.Object] struct {
 
 // Reconcile deletes one object if it is marked stale, in a closure of
 // each instance of the generic method.
-func (p *Pruner[T]) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "Pruner/reconcile-entry"
+func (p *Pruner[T]) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "Pruner[Pod]/reconcile-entry"
 	obj := p.New()
-	if err := p.Get(ctx, req.NamespacedName, obj); err != nil { // want "Pruner/reread"
+	if err := p.Get(ctx, req.NamespacedName, obj); err != nil { // want "Pruner[Pod]/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if obj.GetLabels()[staleLabel] == "true" { // want "Pruner/drift:compare"
-		prune := func() error { return p.Delete(ctx, obj) } // want "Pruner/drift:apply"
+	if obj.GetLabels()[staleLabel] == "true" { // want "Pruner[Pod]/drift:compare"
+		prune := func() error { return p.Delete(ctx, obj) } // want "Pruner[Pod]/drift:apply"
 		if err := prune(); err != nil {
-			return ctrl.Result{}, err // want "Pruner/requeue-error"
+			return ctrl.Result{}, err // want "Pruner[Pod]/requeue-error"
 		}
 	}
 	return ctrl.Result{}, nil
