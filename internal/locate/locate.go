@@ -326,21 +326,18 @@ func registeredKind(f *found) *types.Named {
 }
 
 // finalizerAgreement keeps the finalizer rows from contradicting each
-// other. A finalizer seen (a constant, an addition or a removal cited, or
-// a constant or a removal not settled) leaves no row saying there is none
-// (a deletion branch alone is no finalizer: it may run with none); and a
+// other. A finalizer whose constant or removal is not settled leaves no row
+// saying there is none (a constant or removal cited with no addition is a
+// finalizer this controller never adds: a legacy one it lets go, which
+// the add row's none states); and a
 // removal of the finalizer (cited or not settled) with no deletion branch
 // leading to it leaves the cleanup not settled: the test that chooses the
 // removal is made where the search does not look (an event handler), not
 // nowhere.
 func finalizerAgreement(rows map[string]Row) {
 	var seen []string
-	for _, id := range []string{RowFinalizerConst, RowFinalizerAdd, RowFinalizerRemove} {
-		r := rows[id]
-		switch {
-		case len(r.Sites) > 0:
-			seen = append(seen, fmt.Sprintf("the %s row cites %s", id, fileLine(r.Sites[0])))
-		case (id == RowFinalizerConst || id == RowFinalizerRemove) && strings.HasPrefix(r.None, "not settled"):
+	for _, id := range []string{RowFinalizerConst, RowFinalizerRemove} {
+		if r := rows[id]; len(r.Sites) == 0 && strings.HasPrefix(r.None, "not settled") {
 			seen = append(seen, fmt.Sprintf("the %s row is not settled", id))
 		}
 	}
