@@ -18,16 +18,9 @@ import (
 func verdictTests(fn *ssa.Function) map[*ssa.BasicBlock]bool {
 	out := map[*ssa.BasicBlock]bool{}
 	for _, b := range fn.Blocks {
-		if len(b.Instrs) == 0 {
-			continue
-		}
-		ifs, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		cond, ok := blockTest(b)
 		if !ok {
 			continue
-		}
-		cond := ifs.Cond
-		if not, ok := cond.(*ssa.UnOp); ok && not.Op == token.NOT {
-			cond = not.X
 		}
 		if c, ok := cond.(*ssa.Call); ok && c.Call.IsInvoke() {
 			out[b] = true
@@ -47,16 +40,9 @@ func helperVerdicts(fn *ssa.Function, own map[*ssa.Function]bool) map[*ssa.Basic
 		return out
 	}
 	for _, b := range fn.Blocks {
-		if len(b.Instrs) == 0 {
-			continue
-		}
-		ifs, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		cond, ok := blockTest(b)
 		if !ok {
 			continue
-		}
-		cond := ifs.Cond
-		if not, ok := cond.(*ssa.UnOp); ok && not.Op == token.NOT {
-			cond = not.X
 		}
 		if x, ok := cond.(*ssa.Extract); ok && x.Index == 0 {
 			cond = x.Tuple
@@ -179,16 +165,9 @@ func statusTests(fn *ssa.Function, kind *types.Named, own map[*ssa.Function]bool
 		return out
 	}
 	for _, b := range fn.Blocks {
-		if len(b.Instrs) == 0 {
-			continue
-		}
-		ifs, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		cond, ok := blockTest(b)
 		if !ok {
 			continue
-		}
-		cond := ifs.Cond
-		if not, ok := cond.(*ssa.UnOp); ok && not.Op == token.NOT {
-			cond = not.X
 		}
 		c, ok := cond.(*ssa.Call)
 		if !ok || c.Call.StaticCallee() == nil || own[c.Call.StaticCallee()] {
@@ -325,4 +304,21 @@ func (a *analysis) verdictNote(vp **verdictPass, f *found, reach *callgraph.Reac
 	}
 	s := a.site(t)
 	return fmt.Sprintf("not settled: made on every pass if the verdict tested at %s:%d, which an interface value hands back, lets the pass go on (the implementation that runs is not followed)", s.File, s.Line)
+}
+
+// blockTest is the condition a block ends in an if on, its negation
+// stripped (which way it goes is asked of the value tested).
+func blockTest(b *ssa.BasicBlock) (ssa.Value, bool) {
+	if len(b.Instrs) == 0 {
+		return nil, false
+	}
+	ifs, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil, false
+	}
+	cond := ifs.Cond
+	if not, ok := cond.(*ssa.UnOp); ok && not.Op == token.NOT {
+		cond = not.X
+	}
+	return cond, true
 }
