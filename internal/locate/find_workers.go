@@ -56,7 +56,10 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 			return
 		}
 		f := a.workerFound(fd, info, worker, sync, sync.own[0])
-		f.events = c.fact == protocolQueueGet && !isString(item.Type())
+		// A queue known only by its protocol hands out events unless its
+		// items are strings (a knowledge-table queue's items are keys).
+		_, inTable := knowledge[funcKey(c.fn)]
+		f.events = !inTable && !isString(item.Type())
 		out = append(out, f)
 	})
 	return out
