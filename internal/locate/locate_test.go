@@ -101,6 +101,7 @@ var fixtures = []string{
 	"dynworker",
 	"finfall",
 	"fincarried",
+	"finremovehelper",
 	"regflows",
 	"splitsync",
 	"delegaterest",
