@@ -2,7 +2,6 @@ package locate
 
 import (
 	"fmt"
-	"go/ast"
 	"go/token"
 	"go/types"
 
@@ -60,8 +59,6 @@ func (a *analysis) carriedWork(fn *ssa.Function, from, to token.Pos, kind *types
 		case a.reachesRemoval(c, removes):
 			first(c.expr.Pos())
 			continue
-		case a.onLivePath(info, c, kind):
-			continue // it runs only when the object is not being deleted
 		}
 		work = append(work, c)
 	}
@@ -69,29 +66,6 @@ func (a *analysis) carriedWork(fn *ssa.Function, from, to token.Pos, kind *types
 		return nil
 	}
 	return &work[0]
-}
-
-// onLivePath reports whether a call sits in an if's body whose condition
-// holds only when the object is not being deleted
-// (obj.DeletionTimestamp.IsZero(), alone or as a term of an &&): it is not
-// on the deletion path.
-func (a *analysis) onLivePath(info *types.Info, c call, kind *types.Named) bool {
-	for _, n := range a.path(c.expr.Pos(), c.expr.End()) {
-		ifs, ok := n.(*ast.IfStmt)
-		if ok && ifs.Body.Pos() <= c.expr.Pos() && c.expr.End() <= ifs.Body.End() && a.holdsOnlyLive(info, ifs.Cond, kind) {
-			return true
-		}
-	}
-	return false
-}
-
-// holdsOnlyLive reports whether a condition holds only when the object is
-// not being deleted: a test that says so, or an && of which a term does.
-func (a *analysis) holdsOnlyLive(info *types.Info, cond ast.Expr, kind *types.Named) bool {
-	if e, ok := ast.Unparen(cond).(*ast.BinaryExpr); ok && e.Op == token.LAND {
-		return a.holdsOnlyLive(info, e.X, kind) || a.holdsOnlyLive(info, e.Y, kind)
-	}
-	return a.deletionTest(info, cond, kind) == -1
 }
 
 // carriedWhy says why a function that only wraps one call around the

@@ -100,7 +100,6 @@ var fixtures = []string{
 	"callpaths",
 	"dynworker",
 	"finfall",
-	"fincarried",
 	"finremovehelper",
 	"regflows",
 	"splitsync",

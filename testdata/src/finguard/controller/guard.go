@@ -26,10 +26,8 @@ const drainFinalizer = "finguard.example.com/drain" // want "DrainReconciler/fin
 
 // DrainReconciler runs drain on every pass; drain tests the deletion
 // itself, returning at once when the Service is not being deleted, and its
-// body after that test is the deletion branch, which only wraps forget
-// around the finalizer's removal: drain may be the branch's body moved into
-// a function (the cleanup then forget) or a cleanup delegating to forget,
-// and the code does not say which.
+// body after that test is the deletion branch: drain is the function run
+// on it, the cleanup, not the first call it makes.
 type DrainReconciler struct {
 	client.Client
 }
@@ -40,7 +38,6 @@ func (r *DrainReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	if err := r.Get(ctx, req.NamespacedName, svc); err != nil { // want "DrainReconciler/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	// want-none "DrainReconciler/finalizer-cleanup"
 	if s, err := r.drain(ctx, svc); err != nil || s.done {
 		return ctrl.Result{}, err
 	}
@@ -52,7 +49,7 @@ func (r *DrainReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 
 // drain deletes the Service's endpoints ConfigMap and drops the finalizer
 // once the Service is being deleted.
-func (r *DrainReconciler) drain(ctx context.Context, svc *corev1.Service) (step, error) {
+func (r *DrainReconciler) drain(ctx context.Context, svc *corev1.Service) (step, error) { // want "DrainReconciler/finalizer-cleanup"
 	if svc.DeletionTimestamp == nil {
 		return proceed(), nil
 	}
@@ -79,8 +76,7 @@ const sealFinalizer = "finguard.example.com/seal" // want "SealReconciler/finali
 
 // SealReconciler calls settle on every pass; settle declares what it
 // keeps before it tests the deletion and returns nil when the Secret is
-// not being deleted; the rest only wraps unseal around the finalizer's
-// removal: settle or unseal, the code does not say which.
+// not being deleted: settle is the cleanup, unseal the work it runs.
 type SealReconciler struct {
 	client.Client
 }
@@ -91,7 +87,6 @@ func (r *SealReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 	if err := r.Get(ctx, req.NamespacedName, sec); err != nil { // want "SealReconciler/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	// want-none "SealReconciler/finalizer-cleanup"
 	if err := r.settle(ctx, sec); err != nil {
 		return ctrl.Result{}, err
 	}
@@ -106,7 +101,7 @@ func (r *SealReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 
 // settle runs the Secret's finalizer on deletion, keeping it when unseal
 // fails.
-func (r *SealReconciler) settle(ctx context.Context, sec *corev1.Secret) error {
+func (r *SealReconciler) settle(ctx context.Context, sec *corev1.Secret) error { // want "SealReconciler/finalizer-cleanup"
 	var kept []string
 	if sec.DeletionTimestamp == nil {
 		return nil
