@@ -64,7 +64,7 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 			if a.deletionOnOtherKind(info, d.cond, kind) {
 				continue
 			}
-			c, removing, whole := a.deletionFuncCleanup(reach, fn, info, d, kind, removes)
+			c, removing, whole := a.deletionFuncCleanup(reach, fn, info, d, removes)
 			if !whole {
 				c, removing = a.cleanupOf(fn, info, d, kind, removes)
 			}
@@ -360,14 +360,6 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		}
 	}
 	primary := a.funcSite(work)
-	if candidates == 1 && lookup == nil && handed == nil && !removedByHelper && len(inBranch) == 0 && dispatch == nil {
-		if b := body(work); b != nil {
-			if w := a.carriedWork(work, b.Pos(), b.End(), kind, removes); w != nil {
-				return &cleanup{sites: []Site{ifSite, callSite, primary, a.site(w.expr.Lparen)}, removes: append(inBranch, bestRemoves...),
-					unsettled: a.carriedWhy(fmt.Sprintf("the deletion branch's call at %s:%d hands all of its work to", callSite.File, callSite.Line), work, w)}, removing
-			}
-		}
-	}
 	if names := a.paramDispatch(work); names != nil {
 		primary.Note = "hands the work to its interface-typed parameter"
 		return &cleanup{sites: append([]Site{ifSite, callSite, primary}, dispatch...), removes: append(inBranch, bestRemoves...),

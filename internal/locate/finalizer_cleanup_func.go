@@ -18,7 +18,7 @@ import (
 // caller runs it on every pass and it tests the deletion itself: the
 // function is the one run on the deletion branch, its call a supporting
 // site. ok is false for any other branch, read by cleanupOf.
-func (a *analysis) deletionFuncCleanup(reach *callgraph.Reach, fn *ssa.Function, info *types.Info, d deletionBranch, kind *types.Named, removes []finOp) (c *cleanup, removing, ok bool) {
+func (a *analysis) deletionFuncCleanup(reach *callgraph.Reach, fn *ssa.Function, info *types.Info, d deletionBranch, removes []finOp) (c *cleanup, removing, ok bool) {
 	guard, isIf := d.stmt.(*ast.IfStmt)
 	if _, falls := d.branch.(fallThrough); !falls || !isIf || !d.onlyWhenDeleted || fn.Parent() != nil {
 		return nil, false, false
@@ -39,6 +39,7 @@ func (a *analysis) deletionFuncCleanup(reach *callgraph.Reach, fn *ssa.Function,
 		}
 	}
 	primary := a.funcSite(fn)
+	primary.Primary = true
 	test := a.site(guard.Pos())
 	test.Note = "the test of the deletion inside the function: it returns when DeletionTimestamp is not set"
 	caller := a.site(path[len(path)-1].Site.Pos())
@@ -50,11 +51,6 @@ func (a *analysis) deletionFuncCleanup(reach *callgraph.Reach, fn *ssa.Function,
 			reached = append(reached, op)
 		}
 	}
-	if w := a.carriedWork(fn, d.branch.Pos(), d.branch.End(), kind, removes); w != nil {
-		return &cleanup{sites: []Site{test, caller, primary, a.site(w.expr.Lparen)}, removes: reached,
-			unsettled: a.carriedWhy("the deletion branch is the rest of", fn, w)}, len(reached) > 0, true
-	}
-	primary.Primary = true
 	return &cleanup{sites: []Site{primary, test, caller}, removes: reached, deletes: a.deletesObjects(fn)}, len(reached) > 0, true
 }
 
