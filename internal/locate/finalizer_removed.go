@@ -7,6 +7,8 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/ssa"
 )
 
 // finalizerRemoveRow cites the removals the cleanup reaches (every removal
@@ -22,7 +24,7 @@ func finalizerRemoveRow(p *pass) Row {
 		removes = ops.removes
 	}
 	var sites []Site
-	for _, op := range mainPathFirst(removes) {
+	for _, op := range p.a.mainPathFirst(removes, ops.removes) {
 		sites = append(sites, p.a.site(op.pos))
 	}
 	if len(sites) == 0 {
@@ -61,14 +63,23 @@ func finalizerRemoveRow(p *pass) Row {
 // mainPathFirst puts first, when the first removal is a shortcut (in a
 // branch that returns at once: nothing to clean up, remove and return),
 // the first removal of the same function (or of a function literal
-// written in it) that is not one: the removal made after the cleanup's
-// work. The order is kept otherwise.
-func mainPathFirst(removes []finOp) []finOp {
-	if len(removes) < 2 || !returnsAtOnce(removes[0]) {
+// written in it, or of a helper that only removes the finalizer, called
+// there) that is not one: the removal made after the cleanup's work. The
+// order is kept otherwise.
+func (a *analysis) mainPathFirst(removes, all []finOp) []finOp {
+	if len(removes) < 2 || removes[0].in == nil || !shortcutAt(removes[0].in, removes[0].pos) {
 		return removes
 	}
+	host := outermost(removes[0].in)
 	for i, op := range removes[1:] {
-		if op.in != nil && removes[0].in != nil && outermost(op.in) == outermost(removes[0].in) && !returnsAtOnce(op) {
+		if op.in == nil {
+			continue
+		}
+		in, at := op.in, op.pos
+		if outermost(op.in) != host {
+			in, at = a.removalCallIn(host, op, all)
+		}
+		if in != nil && !shortcutAt(in, at) {
 			out := append([]finOp{op}, removes[:i+1]...)
 			return append(out, removes[i+2:]...)
 		}
@@ -76,19 +87,28 @@ func mainPathFirst(removes []finOp) []finOp {
 	return removes
 }
 
-// returnsAtOnce reports whether a finalizer operation is made in a branch
-// of its function (an if's or else's block) whose last statement returns.
-func returnsAtOnce(op finOp) bool {
-	if op.in == nil {
-		return false
+// removalCallIn is the call written in host (not in a closure) of a helper
+// that only removes the finalizer and makes the removal op: the function
+// and position the removal is made from; nil when there is none.
+func (a *analysis) removalCallIn(host *ssa.Function, op finOp, all []finOp) (*ssa.Function, token.Pos) {
+	for _, c := range a.callsIn(host) {
+		if len(c.own) > 0 && a.prog.Reachable(c.own...).Has(op.in) && a.removalOnly(c, all) {
+			return host, c.expr.Pos()
+		}
 	}
-	b := body(op.in)
+	return nil, token.NoPos
+}
+
+// shortcutAt reports whether pos lies, in fn, in a branch (an if's or
+// else's block) whose last statement returns.
+func shortcutAt(fn *ssa.Function, pos token.Pos) bool {
+	b := body(fn)
 	if b == nil {
 		return false
 	}
 	var inner *ast.BlockStmt
 	ast.Inspect(b, func(n ast.Node) bool {
-		if n == nil || n.Pos() > op.pos || op.pos >= n.End() {
+		if n == nil || n.Pos() > pos || pos >= n.End() {
 			return false
 		}
 		switch x := n.(type) {

@@ -100,6 +100,7 @@ var fixtures = []string{
 	"callpaths",
 	"dynworker",
 	"finfall",
+	"finremovehelper",
 	"regflows",
 	"splitsync",
 	"delegaterest",
