@@ -165,8 +165,10 @@ func extractBranch(r *rewriter, t *target) (*change, []string, string) {
 		return nil, nil, "a generic function"
 	}
 	var blocks []*ast.BlockStmt
+	deletion := map[*ast.BlockStmt]bool{}
 	if ifs, ok := t.stmt.(*ast.IfStmt); ok {
 		blocks = append(blocks, ifs.Body)
+		deletion[ifs.Body] = deletionBranch(ifs, ifs.Body)
 	}
 	for i, n := range t.path {
 		if n == fn {
@@ -175,6 +177,7 @@ func extractBranch(r *rewriter, t *target) (*change, []string, string) {
 		if b, ok := n.(*ast.BlockStmt); ok && i+1 < len(t.path) {
 			if ifs, ok := t.path[i+1].(*ast.IfStmt); ok && (ifs.Body == b || ifs.Else == b) {
 				blocks = append(blocks, b)
+				deletion[b] = deletionBranch(ifs, b)
 			}
 		}
 	}
@@ -190,6 +193,11 @@ func extractBranch(r *rewriter, t *target) (*change, []string, string) {
 			why = w
 			continue
 		}
+		if deletion[b] {
+			// The function run on the deletion branch, which the
+			// cleanup row cites, is now the helper.
+			decl = strings.Replace(decl, "{\n", "{ "+alsoMark+`"finalizer-cleanup"`+"\n", 1)
+		}
 		c := newChange()
 		lo, hi := t.f.afterComment(t.f.off(b.Lbrace)+1), t.f.off(b.Rbrace)
 		c.edits[t.f.rel] = []edit{{lo, hi, "\n" + call(ft, name, args) + "\n"}}
@@ -197,6 +205,18 @@ func extractBranch(r *rewriter, t *target) (*change, []string, string) {
 		return c, append(r.covered(t.f, lo, hi), t.at), ""
 	}
 	return nil, nil, why
+}
+
+// deletionBranch reports whether b is the branch of ifs taken when the
+// object's DeletionTimestamp is set (if !obj.DeletionTimestamp.IsZero(),
+// != nil; or the else of IsZero(), == nil).
+func deletionBranch(ifs *ast.IfStmt, b *ast.BlockStmt) bool {
+	cond := types.ExprString(ifs.Cond)
+	if !strings.Contains(cond, "DeletionTimestamp") || strings.Contains(cond, "&&") || strings.Contains(cond, "||") {
+		return false
+	}
+	set := strings.HasPrefix(cond, "!") || strings.Contains(cond, "!= nil")
+	return set == (ifs.Body == b)
 }
 
 // valueExpr is the value a line's statement is about: its first composite
