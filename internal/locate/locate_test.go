@@ -56,6 +56,7 @@ var fixtures = []string{
 	"reflectcond",
 	"condcopy",
 	"reportwait",
+	"dynlister",
 	"genericwrap",
 	"metawatch",
 	"knative",
