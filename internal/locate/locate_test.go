@@ -1155,15 +1155,18 @@ func sameFixture(a, b string) bool {
 // merges into a status assigned whole leave the condition row not
 // settled, never none; a return under a test of an error and an interval
 // a helper made together leaves the success requeue not settled, never
-// "event-driven only".
+// "event-driven only"; a final return of a result built where ctrlcmp does
+// not follow leaves the error requeue not settled, never an earlier
+// failure return stated as the main work's.
 func TestReportedAndHelperWait(t *testing.T) {
 	l := locateFixture(t, "reportwait")
 	if l.err != nil {
 		t.Fatalf("load: %v", l.err)
 	}
 	want := map[string]struct{ row, names string }{
-		"ReportReconciler": {locate.RowConditionTypes, "assigned whole at testdata/src/reportwait/controller/report.go:51"},
-		"GateReconciler":   {locate.RowRequeueSuccess, "gate.go:33"},
+		"ReportReconciler":    {locate.RowConditionTypes, "assigned whole at testdata/src/reportwait/controller/report.go:51"},
+		"GateReconciler":      {locate.RowRequeueSuccess, "gate.go:33"},
+		"AggregateReconciler": {locate.RowRequeueError, "aggregate.go:60"},
 	}
 	for _, c := range l.ctrls {
 		w, ok := want[c.Name]

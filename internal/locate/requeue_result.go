@@ -348,6 +348,17 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 	// inside a result not followed there (a helper's interval copied).
 	for i := range rets {
 		r := &rets[i]
+		if primary != nil && unsettledErr == "" && r.opaque != nil && success == nil && len(steady) == 0 {
+			// A result built where ctrlcmp does not follow, handed back
+			// after the failure chosen (the final return aggregating
+			// the pass's errors): the main work's failure may come back
+			// there.
+			if at := r.posIn(primary.in); at.IsValid() && at > primary.pos {
+				s := a.site(at)
+				unsettledErr = fmt.Sprintf("not settled: the result handed back at %s:%d is built by %s, which ctrlcmp does not follow into: the main work's failure may come back there, after the failure return at %s", s.File, s.Line, a.exprText(callee(r.opaque)), fileLine(a.site(primary.pos)))
+				continue
+			}
+		}
 		if primary == nil || unsettledErr != "" || r.in != primary.in || r.pos <= primary.pos {
 			continue
 		}
