@@ -77,9 +77,11 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 			// A value stored into a literal (a status in an object
 			// sent by apply) goes where the literal goes.
 			h := r.b.holderOf(x)
-			if h == nil && depth < maxDepth {
+			if (h == nil || listOfHolders(info.TypeOf(x))) && depth < maxDepth {
 				// A list literal handed to a helper that ranges over
-				// it: its elements are the targets.
+				// it, straight or inside what it is handed (an
+				// options struct's field): its elements are the
+				// targets.
 				for _, el := range x.Elts {
 					if kv, ok := el.(*ast.KeyValueExpr); ok {
 						el = kv.Value
@@ -183,8 +185,15 @@ func (r *condReader) flowTarget(e ast.Expr, depth int, seen map[*types.Var]bool)
 	if depth >= maxDepth {
 		return condTarget{}, false
 	}
+	vals := r.f.fl.values(r.b, e)
+	if listOfHolders(r.info().TypeOf(e)) {
+		// A list of references to what holds conditions, made in a
+		// helper and handed back (a tuple's value): its elements, each
+		// followed to this body where it is what the call is handed.
+		vals = append(vals, r.f.fl.values(r.b, e, elem)...)
+	}
 	param := -1
-	for _, v := range r.f.fl.values(r.b, e) {
+	for _, v := range vals {
 		if v.b != r.b || v.e == nil || v.e == e {
 			continue
 		}
@@ -482,4 +491,27 @@ func (f *condFlow) pathTypes() []types.Type {
 		out = append(out, s.Elem())
 	}
 	return out
+}
+
+// listOfHolders reports whether t is a slice or an array of references
+// (pointers, interfaces) to values holding conditions: what is set through
+// an element is set where it points.
+func listOfHolders(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	var el types.Type
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		el = u.Elem()
+	case *types.Array:
+		el = u.Elem()
+	default:
+		return false
+	}
+	switch el.Underlying().(type) {
+	case *types.Pointer, *types.Interface:
+		return holdsConditions(el, 0)
+	}
+	return false
 }

@@ -175,6 +175,10 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 			s := a.site(at)
 			return none(fmt.Sprintf("not settled: a condition is built as an apply configuration at %s:%d (%s), which ctrlcmp does not follow to the object it is applied to", s.File, s.Line, s.Func))
 		}
+		if at, ok := a.wholeStatusStore(kind, bodies, spans); ok {
+			s := a.site(at)
+			return none(fmt.Sprintf("not settled: the status is assigned whole at %s:%d (%s) from a value whose conditions ctrlcmp does not follow to where they are made (a list a helper collects and merges in, say)", s.File, s.Line, s.Func))
+		}
 		kindName := "the primary object"
 		if kind != nil {
 			kindName = "the " + kind.Obj().Name()

@@ -40,6 +40,9 @@ func (r *condReader) condAtOf(e ast.Expr, below []string) ([]typeSource, bool) {
 					// names one or is a parameter (not when it is read
 					// from a list).
 					if ts := r.typeOf(g.value); slices.ContainsFunc(ts, func(t typeSource) bool { return t.followed() || !t.settled() && len(t.path) == 0 }) {
+						if r.copiedUnchanged(v, id, g.block) {
+							return []typeSource{copiedCondition}, true
+						}
 						return ts, true
 					}
 				}
@@ -225,4 +228,19 @@ func stripConversions(info *types.Info, e ast.Expr) ast.Expr {
 		}
 		e = c.Args[0]
 	}
+}
+
+// copiedUnchanged reports whether the condition variable v, read at id
+// within the block a test of its type guards, holds only conditions
+// copied from an object's list, and the block stores nothing into it: the
+// test picks an existing condition to keep (`if c.Type == "Ready" { conds
+// = append(conds, c) }`), which sets no type.
+func (r *condReader) copiedUnchanged(v *types.Var, id *ast.Ident, block *ast.BlockStmt) bool {
+	for _, st := range r.b.local().stores[v] {
+		if block.Pos() <= st.value.Pos() && st.value.End() <= block.End() {
+			return false
+		}
+	}
+	ts, _ := r.typesOf(id, []string{"Type"})
+	return len(ts) > 0 && !slices.ContainsFunc(ts, func(t typeSource) bool { return !t.copied })
 }

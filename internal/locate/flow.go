@@ -325,6 +325,11 @@ func (q *query) ident(b *flowBody, x *ast.Ident, path []string, depth int) []flo
 	if i := b.paramIndex(v); i >= 0 {
 		return []flowVal{{b: b, e: x, param: i, path: path}}
 	}
+	if pb, i := q.fl.a.enclosingParam(b, v); pb != nil {
+		// A closure's free variable that is a parameter of the function
+		// declaring it: that function's callers decide.
+		return []flowVal{{b: pb, e: x, param: i, path: path}}
+	}
 	if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
 		if in, ok := q.fl.a.initOf(b.info, x); ok {
 			return q.values(initBody(in), in.expr, path, depth+1)
@@ -404,4 +409,25 @@ func isObject(t types.Type) bool {
 	}
 	_, ptr := types.Unalias(t).(*types.Pointer)
 	return !ptr && IsObjectPointer(types.NewPointer(t))
+}
+
+// enclosingParam is, for a variable a closure of the tree uses that is a
+// parameter of the function declaring the closure, that function's body
+// and the parameter's index (the receiver first); nil otherwise.
+func (a *analysis) enclosingParam(b *flowBody, v *types.Var) (*flowBody, int) {
+	if b.lit == nil || b.dep {
+		return nil, -1
+	}
+	fn, ok := b.info.Defs[b.decl.Name].(*types.Func)
+	if !ok {
+		return nil, -1
+	}
+	pb := a.ownBody(fn)
+	if pb == nil {
+		return nil, -1
+	}
+	if i := pb.paramIndex(v); i >= 0 {
+		return pb, i
+	}
+	return nil, -1
 }

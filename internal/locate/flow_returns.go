@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // The guards around a return, for the walk every requeue and write
@@ -128,7 +129,20 @@ func branchGuards(info *types.Info, cond ast.Expr) (body, els guard) {
 	if g == guardOther {
 		return guardOther, guardOther
 	}
+	if g == guardError && slices.ContainsFunc(disjuncts(cond), func(d ast.Expr) bool { return condGuard(info, d) == guardOther }) {
+		// err != nil || wait > 0: the body is also entered with no
+		// error, when the other test holds.
+		return guardOther, guardNone
+	}
 	return g, guardNone
+}
+
+// disjuncts are the operands of a condition's top-level ||s.
+func disjuncts(cond ast.Expr) []ast.Expr {
+	if b, ok := ast.Unparen(cond).(*ast.BinaryExpr); ok && b.Op == token.LOR {
+		return append(disjuncts(b.X), disjuncts(b.Y)...)
+	}
+	return []ast.Expr{cond}
 }
 
 // errIsNil reports whether e tests that an error is nil (err == nil).

@@ -336,6 +336,16 @@ func (a *analysis) valueConsts(fl *flowEngine, fns []*ssa.Function, fn *ssa.Func
 			if depth >= maxTypeCallers || !a.callerConsts(fl, fns, fn, v, depth, out) {
 				settled = false
 			}
+		case v.param >= 0 && v.b != nil && v.b.decl == b.decl && v.b.lit == nil && fn.Parent() != nil:
+			// A parameter of the function declaring the closure fn:
+			// that function's callers decide.
+			outer := fn
+			for outer.Parent() != nil {
+				outer = outer.Parent()
+			}
+			if depth >= maxTypeCallers || !a.callerConsts(fl, fns, outer, v, depth, out) {
+				settled = false
+			}
 		case v.e != nil && v.b != nil && len(v.path) == 0 && !v.ended():
 			k := constOf(v.b.info, stripConversions(v.b.info, v.e))
 			if k == nil || k.Val().Kind() != constant.String {

@@ -54,6 +54,9 @@ var fixtures = []string{
 	"protoqueue",
 	"missedreg",
 	"reflectcond",
+	"condcopy",
+	"reportwait",
+	"dynlister",
 	"genericwrap",
 	"metawatch",
 	"knative",
@@ -1147,4 +1150,36 @@ func sameFixture(a, b string) bool {
 		return strings.Join(parts[:min(3, len(parts))], "/")
 	}
 	return top(a) == top(b)
+}
+
+// TestReportedAndHelperWait: conditions a pass's state collects and
+// merges into a status assigned whole leave the condition row not
+// settled, never none; a return under a test of an error and an interval
+// a helper made together leaves the success requeue not settled, never
+// "event-driven only"; a final return of a result built where ctrlcmp does
+// not follow leaves the error requeue not settled, never an earlier
+// failure return stated as the main work's.
+func TestReportedAndHelperWait(t *testing.T) {
+	l := locateFixture(t, "reportwait")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	want := map[string]struct{ row, names string }{
+		"ReportReconciler":    {locate.RowConditionTypes, "assigned whole at testdata/src/reportwait/controller/report.go:51"},
+		"GateReconciler":      {locate.RowRequeueSuccess, "gate.go:33"},
+		"AggregateReconciler": {locate.RowRequeueError, "aggregate.go:60"},
+	}
+	for _, c := range l.ctrls {
+		w, ok := want[c.Name]
+		if !ok {
+			continue
+		}
+		if r := c.Rows[w.row]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, w.names) {
+			t.Errorf("%s: %s: %q, want not settled, naming %s", c.Name, w.row, r.None, w.names)
+		}
+		delete(want, c.Name)
+	}
+	if len(want) > 0 {
+		t.Errorf("controllers not found: %v", want)
+	}
 }

@@ -60,6 +60,11 @@ type retSite struct {
 	// be nil (return res, recErr, recErr the pass's error handed through):
 	// the same return, classed apart where the error is set.
 	split bool
+	// open says the site hands back, with an error that may be nil,
+	// an interval a call made under a test of both (if wait, err :=
+	// f(); err != nil || wait > 0): what a success waits on there is
+	// decided in the call.
+	open bool
 	// via are the returns that hand this one's results back towards the
 	// entry (return r.reconcile(ctx, obj)), outermost first.
 	via []retHop
@@ -343,6 +348,17 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 	// inside a result not followed there (a helper's interval copied).
 	for i := range rets {
 		r := &rets[i]
+		if primary != nil && unsettledErr == "" && r.opaque != nil && success == nil && len(steady) == 0 {
+			// A result built where ctrlcmp does not follow, handed back
+			// after the failure chosen (the final return aggregating
+			// the pass's errors): the main work's failure may come back
+			// there.
+			if at := r.posIn(primary.in); at.IsValid() && at > primary.pos {
+				s := a.site(at)
+				unsettledErr = fmt.Sprintf("not settled: the result handed back at %s:%d is built by %s, which ctrlcmp does not follow into: the main work's failure may come back there, after the failure return at %s", s.File, s.Line, a.exprText(callee(r.opaque)), fileLine(a.site(primary.pos)))
+				continue
+			}
+		}
 		if primary == nil || unsettledErr != "" || r.in != primary.in || r.pos <= primary.pos {
 			continue
 		}
@@ -459,8 +475,12 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 			if r.class != ClassDependencyWait || r.deferred {
 				continue
 			}
-			out.success = &timedRequeue{in: r.afterFn(), at: r.at, duration: r.after}
 			s := a.site(r.pos)
+			if r.open {
+				out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the return at %s:%d hands back, with an error that may be nil, the interval %s, which a call made and an if tests together with the error; whether a success waits there (a dependency) or a failure the call absorbed retries is decided in the call; no return on the success path sets a constant RequeueAfter before it", s.File, s.Line, a.exprText(r.after)))
+				return out
+			}
+			out.success = &timedRequeue{in: r.afterFn(), at: r.at, duration: r.after}
 			s.Class = ClassDependencyWait
 			s.Primary = true
 			what := "a wait on something else than the object (a dependency, a child still terminating), with a nil error"

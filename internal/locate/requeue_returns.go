@@ -222,12 +222,18 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 			errClass = "nil"
 		}
 	}
-	if errClass == "error" && (after || requeue) && g == guardNone && handedTogether(info, body(fn), res, errE) && a.mayBeNilError(fn, errE) {
+	open := false
+	if errClass == "error" && (after || requeue) && (g == guardNone && handedTogether(info, body(fn), res, errE) || g == guardOther) && a.mayBeNilError(fn, errE) {
+		// Under a test that is not only of the error, an interval that
+		// is no constant here is set where it is made: whether a
+		// success waits on it is not told here.
+		open = g == guardOther && afterExpr != nil && info.Types[afterExpr].Value == nil
 		// return res, recErr, the two set together by one call (a
 		// helper's result and the pass's error it was handed), recErr
-		// possibly changed after: the return fails where the error is
-		// set and hands back the result after a success where it is
-		// not.
+		// possibly changed after; or a return under a test that is
+		// not only of the error (if wait, err := f(); err != nil ||
+		// wait > 0): the return fails where the error is set and hands
+		// back the result after a success where it is not.
 		*out = append(*out, retSite{pos: at.Pos(), class: ClassErrorBackoff, in: fn, ret: s, at: at, via: via, split: true})
 		errClass = "nil"
 		// The result is the call's first, handed back unchanged (res,
@@ -270,6 +276,11 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		class = ClassErrorBackoff
 	case afterWork:
 		class = ClassDependencyWait
+	case after && g == guardError && errClass == "nil" && a.underAbsentTest(winfo, ws):
+		// if apierrors.IsNotFound(err) { return ctrl.Result{RequeueAfter:
+		// d}, nil }: a wait for the object to appear, not a failure's
+		// retry.
+		class = ClassDependencyWait
 	case after && g == guardError:
 		class = ClassRetryAfterFailure
 	case after && g == guardOther:
@@ -283,7 +294,7 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	if class == ClassRetryAfterFailure && afterExpr != nil && afterIn == fn {
 		signal = a.signalError(info, s, afterExpr)
 	}
-	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, ret: s, at: at, afterWork: afterWork, via: via, signal: signal})
+	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, ret: s, at: at, afterWork: afterWork, via: via, signal: signal, open: open})
 }
 
 // underAbsentTest reports whether the nearest if around n that tests an

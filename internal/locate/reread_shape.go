@@ -48,7 +48,7 @@ func generatedGet(info *types.Info, c call) (ast.Expr, types.Type) {
 	}
 	// The signature as instantiated at the call (a generic lister's T).
 	sig, ok := info.TypeOf(c.expr.Fun).(*types.Signature)
-	if !ok || sig.Results().Len() != 2 || !IsObjectPointer(sig.Results().At(0).Type()) {
+	if !ok || sig.Results().Len() != 2 || !isReadObject(sig.Results().At(0).Type()) {
 		return nil, nil
 	}
 	params := sig.Params()

@@ -1,0 +1,82 @@
+package controller
+
+import (
+	"context"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// GateReconciler returns, under one test of both, an error and an
+// interval a helper makes: where the error is nil the interval may be a
+// wait or a retry the helper absorbed, which this return does not tell.
+// The success requeue is not settled, never "event-driven only".
+type GateReconciler struct {
+	client.Client
+}
+
+// SetupWithManager registers the reconciler.
+func (r *GateReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).For(&corev1.ConfigMap{}).Complete(r)
+}
+
+// Reconcile stamps the ConfigMap's defaults.
+func (r *GateReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "GateReconciler/reconcile-entry"
+	var cm corev1.ConfigMap
+	if err := r.Get(ctx, req.NamespacedName, &cm); err != nil { // want "GateReconciler/reread"
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if wait, err := r.defaults(ctx, &cm); err != nil || wait > 0 {
+		return ctrl.Result{RequeueAfter: wait}, err // want "GateReconciler/requeue-error"
+	}
+	return ctrl.Result{}, nil
+} // want-none "GateReconciler/condition-types" "GateReconciler/finalizer-const" "GateReconciler/finalizer-add" "GateReconciler/finalizer-cleanup" "GateReconciler/finalizer-remove" "GateReconciler/requeue-success" "GateReconciler/interval-trace" "GateReconciler/drift"
+
+// defaults stamps the default label; a conflict is retried after a while.
+func (r *GateReconciler) defaults(ctx context.Context, cm *corev1.ConfigMap) (time.Duration, error) {
+	if cm.Labels["stamped"] == "true" {
+		return 0, nil
+	}
+	if cm.Labels == nil {
+		cm.Labels = map[string]string{}
+	}
+	cm.Labels["stamped"] = "true"
+	if err := r.Update(ctx, cm); err != nil { // want "GateReconciler/write-unsettled"
+		if apierrors.IsConflict(err) {
+			return 2 * time.Second, nil
+		}
+		return 0, err
+	}
+	return 0, nil
+}
+
+// WaitReconciler waits for the Secret its Service names: a requeue after
+// a nil error where the Get of that Secret finds none is a wait on a
+// dependency, the success requeue.
+type WaitReconciler struct {
+	client.Client
+}
+
+// SetupWithManager registers the reconciler.
+func (r *WaitReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).For(&corev1.Service{}).Complete(r)
+}
+
+// Reconcile copies the Secret's name into the Service's annotations.
+func (r *WaitReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "WaitReconciler/reconcile-entry"
+	var svc corev1.Service
+	if err := r.Get(ctx, req.NamespacedName, &svc); err != nil { // want "WaitReconciler/reread"
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	var sec corev1.Secret
+	if err := r.Get(ctx, client.ObjectKey{Namespace: svc.Namespace, Name: svc.Annotations["secret"]}, &sec); err != nil {
+		if apierrors.IsNotFound(err) {
+			return ctrl.Result{RequeueAfter: 20 * time.Second}, nil // want "WaitReconciler/requeue-success" "WaitReconciler/trace:return" "WaitReconciler/trace:constant"
+		}
+		return ctrl.Result{}, err // want "WaitReconciler/requeue-error"
+	}
+	return ctrl.Result{}, nil
+} // want-none "WaitReconciler/condition-types" "WaitReconciler/finalizer-const" "WaitReconciler/finalizer-add" "WaitReconciler/finalizer-cleanup" "WaitReconciler/finalizer-remove" "WaitReconciler/drift"
