@@ -121,6 +121,7 @@ var fixtures = []string{
 	"cacheworker",
 	"statusworker",
 	"steppipeline",
+	"handedresult",
 	"keysplit",
 	"typedwrite",
 	"readhelperworker",
