@@ -61,6 +61,7 @@ var fixtures = []string{
 	"knative-enqueueafter",
 	"knative-handed",
 	"knative-shapes",
+	"knative-handoff",
 	"knative-legacyfin",
 	"knative-finwrite",
 	"knative-depgen",
