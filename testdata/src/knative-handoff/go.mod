@@ -3,7 +3,6 @@ module example.com/fixtures/knative-handoff
 go 1.26.0
 
 require (
-	github.com/manifestival/manifestival v0.7.2
 	k8s.io/api v0.36.2
 	k8s.io/apimachinery v0.36.2
 	k8s.io/client-go v0.36.2
