@@ -176,3 +176,34 @@ func (a *analysis) methodsCalledOn(fn *types.Func, i int, t types.Type) (out []*
 	})
 	return out, why
 }
+
+// passedAt moves the sites a caller's argument made to the return of a
+// helper called from that one place (a branch moved out of its caller)
+// that hands the parameter back: the helper's return is where the event
+// is handed back, the caller's return a hop. Sites stay where they are
+// when the helper is called from several places, or hands the parameter
+// back at other than one return.
+func (a *analysis) passedAt(callee *ssa.Function, param *types.Var, sites []retSite) {
+	b := body(callee)
+	if b == nil || a.callSites(callee) != 1 || len(sites) == 0 {
+		return
+	}
+	info := a.infoAt(b.Pos())
+	var ret *ast.ReturnStmt
+	var made ast.Node
+	n := 0
+	a.eventResults(callee, info, b, scope{}, func(r *ast.ReturnStmt, e ast.Expr, at ast.Node, _ scope, settled bool) {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok && settled && info.Uses[id] == param {
+			ret, made, n = r, at, n+1
+		}
+	})
+	if n != 1 {
+		return
+	}
+	for i := range sites {
+		if sites[i].afterIn == nil {
+			sites[i].afterIn = sites[i].in // the duration is the caller's
+		}
+		sites[i].pos, sites[i].at, sites[i].ret, sites[i].in = made.Pos(), made, ret, callee
+	}
+}

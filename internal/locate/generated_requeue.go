@@ -279,7 +279,9 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 					// The helper hands back the error it is given:
 					// the argument is this return's event (shared by
 					// several callers, or one a test here settles).
+					m := len(*out)
 					a.classifyEvent(fn, info, r, ce.Args[i], at, sc, seen, out)
+					a.passedAt(callee, param, (*out)[m:])
 					a.eventReturnsPassing(callee, param, sc, seen, out)
 					continue
 				}

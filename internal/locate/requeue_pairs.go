@@ -259,29 +259,83 @@ func handedResultCall(info *types.Info, b *ast.BlockStmt, res ast.Expr) *ast.Cal
 // passed for them: fn's return hands back what those arguments hold, as
 // the caller's return would with them. ok is false for anything else.
 func (a *analysis) reportedPair(fn *ssa.Function, info *types.Info, res, errE ast.Expr, w *retWalk) (caller *ssa.Function, ret *ast.ReturnStmt, argRes, argErr ast.Expr, ok bool) {
-	b := body(fn)
-	if b == nil || len(w.via) == 0 || res == nil || errE == nil {
+	if res == nil || errE == nil {
 		return nil, nil, nil, nil, false
 	}
-	params := fn.Signature.Params()
-	index := func(e ast.Expr) int {
-		id, ok := ast.Unparen(e).(*ast.Ident)
-		if !ok {
-			return -1
+	ri, ei := unassignedParam(fn, info, res), unassignedParam(fn, info, errE)
+	if ri < 0 || ei < 0 {
+		return nil, nil, nil, nil, false
+	}
+	caller, ret, ce := a.hopCall(fn, w)
+	if ce == nil {
+		return nil, nil, nil, nil, false
+	}
+	return caller, ret, ce.Args[ri], ce.Args[ei], true
+}
+
+// handedResult completes the value rv of a result fn returns that is, on
+// some paths, one of fn's parameters (a branch moved into a helper handed
+// the pass's result, returned with an error of its own): what the call of
+// the walk's last hop passes for each, in the caller. ok is false when
+// there is no such call or an argument is not followed.
+func (a *analysis) handedResult(fn *ssa.Function, rv resultValue, w *retWalk) (resultValue, bool) {
+	caller, _, ce := a.hopCall(fn, w)
+	if ce == nil || len(rv.params) == 0 {
+		return rv, false
+	}
+	out := rv
+	out.opaque, out.params = nil, nil
+	for _, i := range rv.params {
+		if i < 0 || i >= len(ce.Args) {
+			return rv, false
 		}
-		v := varOf(info, id)
-		for i := range params.Len() {
-			if params.At(i) == v && len(assignmentsTo(info, b, v)) == 0 {
-				return i
+		arg, ok := a.shapedValue(caller, ce.Args[i], w.kind, w.shape)
+		if !ok {
+			return rv, false
+		}
+		out.requeue = out.requeue || arg.requeue
+		out.guard = max(out.guard, arg.guard)
+		if out.after == nil && arg.after != nil {
+			out.after, out.interval, out.afterIn = arg.after, arg.interval, arg.afterIn
+			if out.afterIn == nil {
+				out.afterIn = caller
 			}
 		}
+	}
+	return out, true
+}
+
+// unassignedParam is the index of the parameter of fn (the receiver
+// excluded) that e names, when fn's body never assigns it; else -1.
+func unassignedParam(fn *ssa.Function, info *types.Info, e ast.Expr) int {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	b := body(fn)
+	if !ok || b == nil {
 		return -1
 	}
-	ri, ei := index(res), index(errE)
+	v := varOf(info, id)
+	params := fn.Signature.Params()
+	for i := range params.Len() {
+		if params.At(i) == v && len(assignmentsTo(info, b, v)) == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// hopCall is the call of fn whose results the walk's last hop hands back,
+// with the caller and its return: the caller's return of the call, or the
+// bare return after the assignment of the call's results to the named
+// ones. ce is nil when there is no such call.
+func (a *analysis) hopCall(fn *ssa.Function, w *retWalk) (caller *ssa.Function, ret *ast.ReturnStmt, ce *ast.CallExpr) {
+	if len(w.via) == 0 {
+		return nil, nil, nil
+	}
+	params := fn.Signature.Params()
 	hop := w.via[len(w.via)-1]
 	cb := body(hop.in)
-	if ri < 0 || ei < 0 || cb == nil {
-		return nil, nil, nil, nil, false
+	if cb == nil {
+		return nil, nil, nil
 	}
 	cinfo := a.infoAt(cb.Pos())
 	calls := func(e ast.Expr) *ast.CallExpr {
@@ -291,9 +345,6 @@ func (a *analysis) reportedPair(fn *ssa.Function, info *types.Info, res, errE as
 		}
 		return ce
 	}
-	// The hop is the caller's return of fn's call, or the bare return
-	// after the assignment of fn's results to the named ones.
-	var ce *ast.CallExpr
 	ast.Inspect(cb, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
@@ -313,7 +364,7 @@ func (a *analysis) reportedPair(fn *ssa.Function, info *types.Info, res, errE as
 		return ret == nil
 	})
 	if ret == nil || ce == nil {
-		return nil, nil, nil, nil, false
+		return nil, nil, nil
 	}
-	return hop.in, ret, ce.Args[ri], ce.Args[ei], true
+	return hop.in, ret, ce
 }

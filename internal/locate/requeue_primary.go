@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -96,6 +97,31 @@ func (r *retSite) posIn(fn *ssa.Function) token.Pos {
 		}
 	}
 	return token.NoPos
+}
+
+// laterThan reports whether the site r stands after p where both are
+// handed back at one return of fn (two failure returns of a branch moved
+// into a helper, return r.fail(…)): the first place below it where their
+// hops part, in the function both pass through, orders them.
+func (r *retSite) laterThan(p *retSite, fn *ssa.Function) bool {
+	hops := func(s *retSite) []retHop {
+		return append(slices.Clone(s.via), retHop{in: s.in, pos: s.pos})
+	}
+	rh, ph := hops(r), hops(p)
+	below := false
+	for i := 0; i < len(rh) && i < len(ph); i++ {
+		if rh[i].in != ph[i].in {
+			return false
+		}
+		if !below {
+			below = rh[i].in == fn
+			continue
+		}
+		if rh[i].pos != ph[i].pos {
+			return rh[i].pos > ph[i].pos
+		}
+	}
+	return false
 }
 
 // workErrorReturn is, when the entry's success path ends by handing the

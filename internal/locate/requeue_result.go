@@ -252,7 +252,7 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 			if primary == nil || !primary.deferred || r.pos > primary.pos {
 				primary = r
 			}
-		case r.posIn(f.entry).IsValid() && r.posIn(f.entry) < final && (primary == nil || !primary.deferred && r.posIn(f.entry) > primary.posIn(f.entry)):
+		case r.posIn(f.entry).IsValid() && r.posIn(f.entry) < final && (primary == nil || !primary.deferred && (r.posIn(f.entry) > primary.posIn(f.entry) || r.posIn(f.entry) == primary.posIn(f.entry) && r.laterThan(primary, f.entry))):
 			// The entry's failure returns, and those it hands back from
 			// a helper before its final return (what that return hands
 			// back is the success path's).

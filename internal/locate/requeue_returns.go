@@ -189,6 +189,12 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	if res != nil {
 		var ok bool
 		if rv, ok = a.shapedValue(fn, res, w.kind, w.shape); !ok {
+			// A parameter handed the caller's result: that argument.
+			if hv, handed := a.handedResult(fn, rv, w); handed {
+				rv, ok = hv, true
+			}
+		}
+		if !ok {
 			*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: rv.opaque, copyOpen: rv.copyOpen, via: via})
 			return
 		}
@@ -267,6 +273,9 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	// return retries.
 	helpers := g != guardError || a.underAbsentTest(winfo, ws)
 	afterWork := after && errClass == "nil" && g != guardNone && a.followsWrite(wfn, winfo, ws, helpers, g == guardOther)
+	if after && errClass == "nil" && g != guardNone && !afterWork && w.stand == nil {
+		afterWork = a.hopFollowsWrite(via, helpers, g == guardOther)
+	}
 	// RequeueAfter before Requeue, as controller-runtime reads a result.
 	class := ClassNone
 	switch {
@@ -295,6 +304,23 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		signal = a.signalError(info, s, afterExpr)
 	}
 	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, ret: s, at: at, afterWork: afterWork, via: via, signal: signal, open: open})
+}
+
+// hopFollowsWrite is followsWrite for a return of a helper whose results
+// the returns of via hand back (a branch moved into a helper): the work
+// before each of those returns, in its own function, comes before the
+// helper's return too.
+func (a *analysis) hopFollowsWrite(via []retHop, helpers, outer bool) bool {
+	for i := len(via) - 1; i >= 0; i-- {
+		p := a.path(via[i].pos, via[i].pos)
+		if len(p) == 0 {
+			continue
+		}
+		if ret, ok := p[0].(*ast.ReturnStmt); ok && ret.Pos() == via[i].pos && a.followsWrite(via[i].in, a.infoAt(ret.Pos()), ret, helpers, outer) {
+			return true
+		}
+	}
+	return false
 }
 
 // underAbsentTest reports whether the nearest if around n that tests an

@@ -36,6 +36,11 @@ type resultValue struct {
 	// of a result handed to it, which is not followed (opaque is set).
 	copied   ast.Expr
 	copyOpen bool
+	// params are the parameters of the returning function the result
+	// is, whole, on some of its paths (a branch moved into a helper
+	// handed the pass's result): what the caller passes decides, and
+	// the rest of the value is what its other paths hold.
+	params []int
 }
 
 // resultShape is a type a reconcile function returns to say when its key
@@ -76,6 +81,9 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 		case v.external && a.resultStores(v.b, v.e, kind, shape, &out):
 			// A result variable declared without a value: zero, but for
 			// the stores into its fields.
+			continue
+		case v.param >= 0 && len(v.path) == 0 && v.b == b:
+			out.params = append(out.params, b.argParam(v.e))
 			continue
 		case v.ended() || v.param >= 0:
 			return resultValue{opaque: cmpExpr(v.e, res)}, false
@@ -127,7 +135,51 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 			}
 		}
 	}
+	if out.after == nil && len(out.params) == 0 && !a.carriedInterval(fl, b, res, kind, shape, &out) {
+		return resultValue{opaque: res}, false
+	}
+	if len(out.params) > 0 {
+		out.opaque = res
+		return out, false
+	}
 	return out, true
+}
+
+// carriedInterval asks the value-flow engine what the interval field of a
+// result holds when neither the literals that reach it nor the stores into
+// its variable set one: a result handed through a tuple, an options struct
+// or a slice to a store made elsewhere (res.RequeueAfter = d, res then
+// returned by a helper). The first value that is not zero is the interval,
+// traced from where it is made; false when the trail ends where the value
+// is not known (a field set by a function the result is handed to).
+func (a *analysis) carriedInterval(fl *flowEngine, b *flowBody, res ast.Expr, kind *types.Named, shape resultShape, out *resultValue) bool {
+	field := shape.after[strings.LastIndex(shape.after, ".")+1:]
+	for _, v := range fl.values(b, res, field) {
+		if v.zero {
+			continue
+		}
+		if v.e == nil || v.param >= 0 {
+			return false
+		}
+		if tv, ok := v.b.info.Types[v.e]; ok && tv.Value != nil && constant.Sign(tv.Value) <= 0 {
+			continue
+		}
+		in := a.bySyntax[v.b.decl]
+		if v.b.lit != nil {
+			in = a.bySyntax[v.b.lit]
+		}
+		if in == nil || len(v.path) > 0 {
+			// Made where the trace cannot start (a dependency's body,
+			// an object's field read below the value): it starts at
+			// the result returned.
+			out.after, out.interval = res, nil
+			return true
+		}
+		out.after, out.interval, out.afterIn = v.e, namedBy(v.b.info, v.e), in
+		out.guard = max(out.guard, a.storeGuard(v.b.info, v.e, kind, in))
+		return true
+	}
+	return true
 }
 
 // resultStores adds to out what the stores into the fields of a result
