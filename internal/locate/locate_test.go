@@ -76,6 +76,7 @@ var fixtures = []string{
 	"earlyend",
 	"reportedresult",
 	"handedpair",
+	"restdelegate",
 	"retrythreshold",
 	"loopwait",
 	"driftchanges",
