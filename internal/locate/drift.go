@@ -301,12 +301,12 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 			if testsProgress(info, e) {
 				return true // an object's progress, or its status
 			}
-			if g := getterTested(info, e); g != "" && !a.branchDoes(info, branch, func(info *types.Info, b *ast.BlockStmt) bool {
+			if g := getterTested(info, e); g != "" && !a.branchDoes(info, body, branch, func(info *types.Info, b *ast.BlockStmt) bool {
 				return callsSetter(info, b, g) || a.deletesIn(info, b)
 			}) {
 				return true
 			}
-			if field, ok := stateTest(info, body, e, depth == 0); ok && !a.branchDoes(info, branch, func(info *types.Info, b *ast.BlockStmt) bool {
+			if field, ok := stateTest(info, body, e, depth == 0); ok && !a.branchDoes(info, body, branch, func(info *types.Info, b *ast.BlockStmt) bool {
 				return field != nil && assignsField(info, b, field, leftState(info, e)) || a.deletesIn(info, b)
 			}) {
 				return true

@@ -61,14 +61,17 @@ func returnedCalls(info *types.Info, b *ast.BlockStmt) map[token.Pos]bool {
 	return out
 }
 
-// branchDoes reports whether does holds of a branch, or of the body of a
-// function of the tree's own whose result it hands back (returnedCalls: a
-// branch extracted into a helper), to maxBranchHelpers calls deep. A closure the branch
-// makes is part of its syntax.
-func (a *analysis) branchDoes(info *types.Info, b *ast.BlockStmt, does func(*types.Info, *ast.BlockStmt) bool) bool {
+// branchDoes reports whether does holds of a branch of the function body
+// fnBody, or of the body of a function of the tree's own whose result it
+// hands back (returnedCalls: a branch extracted into a helper), or of a
+// function literal whose result it hands back (called where it stands, or
+// through the local variable fnBody assigns it to: calledLiteral), to
+// maxBranchHelpers calls deep. A closure the branch makes is part of its
+// syntax.
+func (a *analysis) branchDoes(info *types.Info, fnBody, b *ast.BlockStmt, does func(*types.Info, *ast.BlockStmt) bool) bool {
 	seen := map[*ast.BlockStmt]bool{}
-	var in func(info *types.Info, b *ast.BlockStmt, depth int) bool
-	in = func(info *types.Info, b *ast.BlockStmt, depth int) bool {
+	var in func(info *types.Info, fnBody, b *ast.BlockStmt, depth int) bool
+	in = func(info *types.Info, fnBody, b *ast.BlockStmt, depth int) bool {
 		if b == nil || info == nil || seen[b] {
 			return false
 		}
@@ -83,13 +86,15 @@ func (a *analysis) branchDoes(info *types.Info, b *ast.BlockStmt, does func(*typ
 		found := false
 		ast.Inspect(b, func(n ast.Node) bool {
 			if ce, ok := n.(*ast.CallExpr); ok && !found && handed[ce.Lparen] {
-				if h := ownHelper(a.makeCall(info, ce, nil)); h != nil {
-					found = in(a.infoAt(posOf(h)), body(h), depth+1)
+				if lit := calledLiteral(info, fnBody, ce); lit != nil {
+					found = in(info, fnBody, lit.Body, depth+1)
+				} else if h := ownHelper(a.makeCall(info, ce, nil)); h != nil {
+					found = in(a.infoAt(posOf(h)), body(h), body(h), depth+1)
 				}
 			}
 			return !found
 		})
 		return found
 	}
-	return in(info, b, 0)
+	return in(info, fnBody, b, 0)
 }

@@ -77,6 +77,7 @@ var fixtures = []string{
 	"reportedresult",
 	"handedpair",
 	"restdelegate",
+	"driftclosure",
 	"retrythreshold",
 	"loopwait",
 	"driftchanges",
