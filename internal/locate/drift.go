@@ -101,7 +101,7 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				out = append(out, a.applySteps(w, desc)...)
 				// A guarded branch that splits (by kind, by policy)
 				// applies the difference in each of its ways.
-				for _, bw := range g.branchWrites(guarded, w) {
+				for _, bw := range g.branchWrites(guarded, w, desc) {
 					out = append(out, a.applySteps(bw.at, bw.desc)...)
 				}
 			}
@@ -175,12 +175,25 @@ func (a *analysis) endsIdle(info *types.Info, fn *ssa.Function, b *ast.BlockStmt
 	case *ast.BranchStmt:
 		return last.Tok == token.CONTINUE && last.Label == nil
 	case *ast.ReturnStmt:
-		n := len(last.Results)
+		results := last.Results
+		if len(results) == 0 && fn.Signature.Results().Len() > 0 {
+			// A bare return hands back the named results assigned
+			// just before it; others are not followed.
+			rs, _, ok := returnedBy(info, fn, b.List)
+			if !ok || len(rs) == 0 {
+				return false
+			}
+			results = rs
+		}
+		n := len(results)
 		if n == 0 {
 			return true
 		}
-		r := last.Results[n-1]
+		r := results[n-1]
 		t := info.TypeOf(r)
+		if tuple, ok := t.(*types.Tuple); ok {
+			return a.tupleEndsIdle(info, fn, r, tuple)
+		}
 		if t == nil || !isErrorType(t) || isNil(info, r) {
 			return true
 		}
@@ -197,6 +210,32 @@ func (a *analysis) endsIdle(info *types.Info, fn *ssa.Function, b *ast.BlockStmt
 		return len(vals) > 0
 	}
 	return false
+}
+
+// tupleEndsIdle reports whether a call whose results a return hands back
+// whole (return helper(…)) hands back no failure: its last result is no
+// error, or the tree's own function it runs returns the nil error
+// constant on every return.
+func (a *analysis) tupleEndsIdle(info *types.Info, fn *ssa.Function, e ast.Expr, tuple *types.Tuple) bool {
+	if tuple.Len() == 0 || !isErrorType(tuple.At(tuple.Len()-1).Type()) {
+		return true
+	}
+	ce, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	h := ownHelper(a.makeCall(info, ce, fn))
+	if h == nil {
+		return false
+	}
+	rets := blockReturns(h)
+	for _, r := range rets {
+		k, ok := r.Results[len(r.Results)-1].(*ssa.Const)
+		if !ok || !k.IsNil() {
+			return false
+		}
+	}
+	return len(rets) > 0
 }
 
 // compares reports whether a condition compares desired with live state:

@@ -78,6 +78,7 @@ var fixtures = []string{
 	"handedpair",
 	"restdelegate",
 	"driftclosure",
+	"branchhelpers",
 	"retrythreshold",
 	"loopwait",
 	"driftchanges",

@@ -94,3 +94,22 @@ func (a *analysis) succeedingReturns(all []*ssa.Return, on map[*ssa.Function]boo
 	}
 	return out
 }
+
+// handsOnSuccess reports whether a return hands back the result of an own
+// delegate (delegateOf) that returns the success requeue at one of
+// successPos, itself or through a delegate of its own: the branch that
+// ends a succeeding pass moved into a helper.
+func (a *analysis) handsOnSuccess(r *ssa.Return, successPos []token.Pos, on map[*ssa.Function]bool) bool {
+	d := a.delegateOf(r)
+	if d == nil || on[d] || !a.prog.Own[d] {
+		return false
+	}
+	on[d] = true
+	defer delete(on, d)
+	for _, dr := range blockReturns(d) {
+		if slices.Contains(successPos, dr.Pos()) || a.handsOnSuccess(dr, successPos, on) {
+			return true
+		}
+	}
+	return false
+}

@@ -89,7 +89,8 @@ func blockReturns(fn *ssa.Function) []*ssa.Return {
 	return out
 }
 
-// entryReturns narrows the entry's normal returns to the success returns,
+// entryReturns narrows the entry's normal returns to the success returns
+// (or those handing back a delegate's: handsOnSuccess),
 // or to the returns at the top level of its body (as a pass of a live
 // object runs it: liveList) that come after the re-read (a pass that finds no object, or stops under a condition, ends
 // early), those returning a nil error first, with the steady-state early
@@ -97,7 +98,7 @@ func blockReturns(fn *ssa.Function) []*ssa.Return {
 func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, reach *callgraph.Reach, all, nilErr []*ssa.Return, successPos []token.Pos, reread token.Pos) []*ssa.Return {
 	var success []*ssa.Return
 	for _, r := range all {
-		if slices.Contains(successPos, r.Pos()) {
+		if slices.Contains(successPos, r.Pos()) || a.handsOnSuccess(r, successPos, map[*ssa.Function]bool{fn: true}) {
 			success = append(success, r)
 		}
 	}
