@@ -212,32 +212,6 @@ func (a *analysis) endsIdle(info *types.Info, fn *ssa.Function, b *ast.BlockStmt
 	return false
 }
 
-// tupleEndsIdle reports whether a call whose results a return hands back
-// whole (return helper(…)) hands back no failure: its last result is no
-// error, or the tree's own function it runs returns the nil error
-// constant on every return.
-func (a *analysis) tupleEndsIdle(info *types.Info, fn *ssa.Function, e ast.Expr, tuple *types.Tuple) bool {
-	if tuple.Len() == 0 || !isErrorType(tuple.At(tuple.Len()-1).Type()) {
-		return true
-	}
-	ce, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	h := ownHelper(a.makeCall(info, ce, fn))
-	if h == nil {
-		return false
-	}
-	rets := blockReturns(h)
-	for _, r := range rets {
-		k, ok := r.Results[len(r.Results)-1].(*ssa.Const)
-		if !ok || !k.IsNil() {
-			return false
-		}
-	}
-	return len(rets) > 0
-}
-
 // compares reports whether a condition compares desired with live state:
 // a deep comparison from the knowledge table, or ==, != between values that
 // are neither nil nor errors nor the deletion timestamp nor an object's

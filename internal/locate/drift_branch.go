@@ -24,7 +24,8 @@ func ownHelper(c call) *ssa.Function {
 // returnedCalls are the calls (by Lparen) whose result b hands back as
 // it is: a return's result (return helper(…), return ctrl.Result{},
 // helper(…)), or a value assigned to a named result, which a bare return
-// hands back (res, err = ctrl.Result{}, helper(…); return). The function
+// hands back (res, err = ctrl.Result{}, helper(…); return, or res, err =
+// helper(…)). The function
 // literals b holds are left out.
 func returnedCalls(info *types.Info, b *ast.BlockStmt) map[token.Pos]bool {
 	out := map[token.Pos]bool{}
@@ -45,13 +46,12 @@ func returnedCalls(info *types.Info, b *ast.BlockStmt) map[token.Pos]bool {
 				add(res)
 			}
 		case *ast.AssignStmt:
-			if len(n.Lhs) != len(n.Rhs) {
-				return true
-			}
 			for i, l := range n.Lhs {
 				if id, ok := ast.Unparen(l).(*ast.Ident); ok {
 					if v, ok := info.Uses[id].(*types.Var); ok && v.Kind() == types.ResultVar {
-						add(n.Rhs[i])
+						// res, err = helper(…) assigns the results
+						// of one call.
+						add(n.Rhs[min(i, len(n.Rhs)-1)])
 					}
 				}
 			}
@@ -118,11 +118,21 @@ func (a *analysis) branchLiteral(info *types.Info, fnBody *ast.BlockStmt, ce *as
 	if lit := literalOf(info, fnBody, ce.Fun, lits); lit != nil {
 		return lit
 	}
-	if len(c.own) == 1 && c.own[0].Parent() != nil {
+	if runsFuncValue(c) {
 		lit, _ := c.own[0].Syntax().(*ast.FuncLit)
 		return lit
 	}
 	return nil
+}
+
+// runsFuncValue reports whether a call of a function value (a variable,
+// a parameter, what a call hands back; not a method or a field named by a
+// selector) runs one closure by the call graph.
+func runsFuncValue(c call) bool {
+	if _, sel := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr); sel {
+		return false
+	}
+	return len(c.own) == 1 && c.own[0].Parent() != nil
 }
 
 // literalOf is the function literal e is: written there, held by a

@@ -212,16 +212,16 @@ func parentsIn(b *ast.BlockStmt) map[ast.Node]ast.Node {
 }
 
 // closureCalls are the calls of the closure a call made in fn runs
-// (closureOf, or the one closure the call graph says it runs: a function
-// literal handed to fn as a parameter), and of the closures those calls
-// run in turn, read as if inline.
+// (closureOf, or runsFuncValue: a function literal handed to fn as a
+// parameter), and of the closures those calls run in turn, read as if
+// inline.
 func (g driftGuards) closureCalls(c call, fn *ssa.Function) []call {
 	var out []call
 	seen := map[*ssa.Function]bool{}
 	var add func(c call, fn *ssa.Function)
 	add = func(c call, fn *ssa.Function) {
 		closure := closureOf(c, fn)
-		if closure == nil && len(c.own) == 1 && c.own[0].Parent() != nil {
+		if closure == nil && runsFuncValue(c) {
 			closure = c.own[0]
 		}
 		if closure == nil || seen[closure] {
@@ -319,11 +319,22 @@ func (g driftGuards) branchWritesIn(guarded *ast.BlockStmt, seen map[*ast.CallEx
 	}
 	handed := returnedCalls(g.info, guarded)
 	for _, c := range g.a.callsIn(g.fn) {
-		h := ownHelper(c)
-		if !handed[c.expr.Lparen] || h == nil || h == g.fn || body(h) == nil {
+		if !handed[c.expr.Lparen] {
 			continue
 		}
-		b := body(h)
+		// A helper, or a closure called there (its body read as the
+		// block's own).
+		h, b := ownHelper(c), (*ast.BlockStmt)(nil)
+		if h != nil {
+			b = body(h)
+		} else if h = closureOf(c, g.fn); h != nil {
+			if lit, ok := h.Syntax().(*ast.FuncLit); ok {
+				b = lit.Body
+			}
+		}
+		if h == nil || h == g.fn || b == nil {
+			continue
+		}
 		hg := driftGuards{a: g.a, fn: h, info: g.a.infoAt(b.Pos()), kind: g.kind, parents: parentsIn(b)}
 		out = append(out, hg.branchWritesIn(b, seen, depth+1)...)
 	}

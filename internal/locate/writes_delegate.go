@@ -71,8 +71,9 @@ func storedResult(r *ssa.Return, v ssa.Value) ssa.Value {
 
 // succeedingReturns are the returns of all a pass may succeed with:
 // nilErrorReturns, and the returns handing back an own delegate's result
-// (delegateOf) when the delegate has such a return itself: the rest of a
-// body moved into a helper called under `if err == nil` succeeds there.
+// (delegateOf) when the delegate has such a return itself and no test
+// above the return found its error set (failing): the rest of a body
+// moved into a helper called under `if err == nil` succeeds there.
 // on holds the functions whose returns are being read, a cycle's.
 func (a *analysis) succeedingReturns(all []*ssa.Return, on map[*ssa.Function]bool) []*ssa.Return {
 	nilErr := nilErrorReturns(all)
@@ -83,7 +84,7 @@ func (a *analysis) succeedingReturns(all []*ssa.Return, on map[*ssa.Function]boo
 			continue
 		}
 		d := a.delegateOf(r)
-		if d == nil || on[d] || !a.prog.Own[d] {
+		if d == nil || on[d] || !a.prog.Own[d] || failing(r) {
 			continue
 		}
 		on[d] = true
@@ -93,23 +94,4 @@ func (a *analysis) succeedingReturns(all []*ssa.Return, on map[*ssa.Function]boo
 		delete(on, d)
 	}
 	return out
-}
-
-// handsOnSuccess reports whether a return hands back the result of an own
-// delegate (delegateOf) that returns the success requeue at one of
-// successPos, itself or through a delegate of its own: the branch that
-// ends a succeeding pass moved into a helper.
-func (a *analysis) handsOnSuccess(r *ssa.Return, successPos []token.Pos, on map[*ssa.Function]bool) bool {
-	d := a.delegateOf(r)
-	if d == nil || on[d] || !a.prog.Own[d] {
-		return false
-	}
-	on[d] = true
-	defer delete(on, d)
-	for _, dr := range blockReturns(d) {
-		if slices.Contains(successPos, dr.Pos()) || a.handsOnSuccess(dr, successPos, on) {
-			return true
-		}
-	}
-	return false
 }

@@ -89,8 +89,7 @@ func blockReturns(fn *ssa.Function) []*ssa.Return {
 	return out
 }
 
-// entryReturns narrows the entry's normal returns to the success returns
-// (or those handing back a delegate's: handsOnSuccess),
+// entryReturns narrows the entry's normal returns to the success returns,
 // or to the returns at the top level of its body (as a pass of a live
 // object runs it: liveList) that come after the re-read (a pass that finds no object, or stops under a condition, ends
 // early), those returning a nil error first, with the steady-state early
@@ -98,7 +97,7 @@ func blockReturns(fn *ssa.Function) []*ssa.Return {
 func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, reach *callgraph.Reach, all, nilErr []*ssa.Return, successPos []token.Pos, reread token.Pos) []*ssa.Return {
 	var success []*ssa.Return
 	for _, r := range all {
-		if slices.Contains(successPos, r.Pos()) || a.handsOnSuccess(r, successPos, map[*ssa.Function]bool{fn: true}) {
+		if slices.Contains(successPos, r.Pos()) {
 			success = append(success, r)
 		}
 	}
@@ -311,10 +310,10 @@ func returnedBy(info *types.Info, fn *ssa.Function, list []ast.Stmt) (results []
 }
 
 // assignsNamedResults reports whether an assignment sets every named
-// result of fn, in order.
+// result of fn, in order (from one value each, or all from one call).
 func assignsNamedResults(info *types.Info, fn *ssa.Function, as *ast.AssignStmt) bool {
 	res := fn.Signature.Results()
-	if as.Tok != token.ASSIGN || res.Len() == 0 || len(as.Lhs) != res.Len() || len(as.Rhs) != res.Len() {
+	if as.Tok != token.ASSIGN || res.Len() == 0 || len(as.Lhs) != res.Len() || len(as.Rhs) != res.Len() && len(as.Rhs) != 1 {
 		return false
 	}
 	for i, l := range as.Lhs {
