@@ -101,7 +101,7 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				out = append(out, a.applySteps(w, desc)...)
 				// A guarded branch that splits (by kind, by policy)
 				// applies the difference in each of its ways.
-				for _, bw := range g.branchWrites(guarded, w) {
+				for _, bw := range g.branchWrites(guarded, w, desc) {
 					out = append(out, a.applySteps(bw.at, bw.desc)...)
 				}
 			}
@@ -175,12 +175,25 @@ func (a *analysis) endsIdle(info *types.Info, fn *ssa.Function, b *ast.BlockStmt
 	case *ast.BranchStmt:
 		return last.Tok == token.CONTINUE && last.Label == nil
 	case *ast.ReturnStmt:
-		n := len(last.Results)
+		results := last.Results
+		if len(results) == 0 && fn.Signature.Results().Len() > 0 {
+			// A bare return hands back the named results assigned
+			// just before it; others are not followed.
+			rs, _, ok := returnedBy(info, fn, b.List)
+			if !ok || len(rs) == 0 {
+				return false
+			}
+			results = rs
+		}
+		n := len(results)
 		if n == 0 {
 			return true
 		}
-		r := last.Results[n-1]
+		r := results[n-1]
 		t := info.TypeOf(r)
+		if tuple, ok := t.(*types.Tuple); ok {
+			return a.tupleEndsIdle(info, fn, r, tuple)
+		}
 		if t == nil || !isErrorType(t) || isNil(info, r) {
 			return true
 		}
@@ -301,12 +314,12 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 			if testsProgress(info, e) {
 				return true // an object's progress, or its status
 			}
-			if g := getterTested(info, e); g != "" && !a.branchDoes(info, branch, func(info *types.Info, b *ast.BlockStmt) bool {
+			if g := getterTested(info, e); g != "" && !a.branchDoes(info, body, branch, func(info *types.Info, b *ast.BlockStmt) bool {
 				return callsSetter(info, b, g) || a.deletesIn(info, b)
 			}) {
 				return true
 			}
-			if field, ok := stateTest(info, body, e, depth == 0); ok && !a.branchDoes(info, branch, func(info *types.Info, b *ast.BlockStmt) bool {
+			if field, ok := stateTest(info, body, e, depth == 0); ok && !a.branchDoes(info, body, branch, func(info *types.Info, b *ast.BlockStmt) bool {
 				return field != nil && assignsField(info, b, field, leftState(info, e)) || a.deletesIn(info, b)
 			}) {
 				return true

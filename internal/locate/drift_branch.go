@@ -24,7 +24,8 @@ func ownHelper(c call) *ssa.Function {
 // returnedCalls are the calls (by Lparen) whose result b hands back as
 // it is: a return's result (return helper(…), return ctrl.Result{},
 // helper(…)), or a value assigned to a named result, which a bare return
-// hands back (res, err = ctrl.Result{}, helper(…); return). The function
+// hands back (res, err = ctrl.Result{}, helper(…); return, or res, err =
+// helper(…)). The function
 // literals b holds are left out.
 func returnedCalls(info *types.Info, b *ast.BlockStmt) map[token.Pos]bool {
 	out := map[token.Pos]bool{}
@@ -45,13 +46,12 @@ func returnedCalls(info *types.Info, b *ast.BlockStmt) map[token.Pos]bool {
 				add(res)
 			}
 		case *ast.AssignStmt:
-			if len(n.Lhs) != len(n.Rhs) {
-				return true
-			}
 			for i, l := range n.Lhs {
 				if id, ok := ast.Unparen(l).(*ast.Ident); ok {
 					if v, ok := info.Uses[id].(*types.Var); ok && v.Kind() == types.ResultVar {
-						add(n.Rhs[i])
+						// res, err = helper(…) assigns the results
+						// of one call.
+						add(n.Rhs[min(i, len(n.Rhs)-1)])
 					}
 				}
 			}
@@ -61,14 +61,16 @@ func returnedCalls(info *types.Info, b *ast.BlockStmt) map[token.Pos]bool {
 	return out
 }
 
-// branchDoes reports whether does holds of a branch, or of the body of a
-// function of the tree's own whose result it hands back (returnedCalls: a
-// branch extracted into a helper), to maxBranchHelpers calls deep. A closure the branch
-// makes is part of its syntax.
-func (a *analysis) branchDoes(info *types.Info, b *ast.BlockStmt, does func(*types.Info, *ast.BlockStmt) bool) bool {
+// branchDoes reports whether does holds of a branch of the function body
+// fnBody, or of the body of a function of the tree's own whose result it
+// hands back (returnedCalls: a branch extracted into a helper), to
+// maxBranchHelpers helpers deep, or of a function literal whose result it
+// hands back (branchLiteral), which is read as part of the branch. A
+// closure the branch makes is part of its syntax.
+func (a *analysis) branchDoes(info *types.Info, fnBody, b *ast.BlockStmt, does func(*types.Info, *ast.BlockStmt) bool) bool {
 	seen := map[*ast.BlockStmt]bool{}
-	var in func(info *types.Info, b *ast.BlockStmt, depth int) bool
-	in = func(info *types.Info, b *ast.BlockStmt, depth int) bool {
+	var in func(info *types.Info, fnBody, b *ast.BlockStmt, lits map[*types.Var]*ast.FuncLit, depth int) bool
+	in = func(info *types.Info, fnBody, b *ast.BlockStmt, lits map[*types.Var]*ast.FuncLit, depth int) bool {
 		if b == nil || info == nil || seen[b] {
 			return false
 		}
@@ -76,20 +78,84 @@ func (a *analysis) branchDoes(info *types.Info, b *ast.BlockStmt, does func(*typ
 		if does(info, b) {
 			return true
 		}
-		if depth == maxBranchHelpers {
-			return false
-		}
 		handed := returnedCalls(info, b)
 		found := false
 		ast.Inspect(b, func(n ast.Node) bool {
-			if ce, ok := n.(*ast.CallExpr); ok && !found && handed[ce.Lparen] {
-				if h := ownHelper(a.makeCall(info, ce, nil)); h != nil {
-					found = in(a.infoAt(posOf(h)), body(h), depth+1)
+			ce, ok := n.(*ast.CallExpr)
+			if !ok || found || !handed[ce.Lparen] {
+				return !found
+			}
+			c := a.makeCall(info, ce, nil)
+			if lit := a.branchLiteral(info, fnBody, ce, c, lits); lit != nil {
+				found = in(a.infoAt(lit.Pos()), fnBody, lit.Body, lits, depth)
+			} else if h := ownHelper(c); h != nil && depth < maxBranchHelpers {
+				// The literals handed to the helper are what its
+				// parameters hold.
+				held := map[*types.Var]*ast.FuncLit{}
+				params := h.Signature.Params()
+				for i, arg := range ce.Args {
+					if i < params.Len() {
+						if lit := literalOf(info, fnBody, arg, lits); lit != nil {
+							held[params.At(i)] = lit
+						}
+					}
 				}
+				found = in(a.infoAt(posOf(h)), body(h), body(h), held, depth+1)
 			}
 			return !found
 		})
 		return found
 	}
-	return in(info, b, 0)
+	return in(info, fnBody, b, nil, 0)
+}
+
+// branchLiteral is the function literal a call of a branch runs: called
+// where it stands, through the local variable fnBody assigns it to, through
+// a parameter the caller handed it to (lits), or the closure the call runs
+// by the call graph (handed through a function of the tree's that hands
+// back the function it is given).
+func (a *analysis) branchLiteral(info *types.Info, fnBody *ast.BlockStmt, ce *ast.CallExpr, c call, lits map[*types.Var]*ast.FuncLit) *ast.FuncLit {
+	if lit := literalOf(info, fnBody, ce.Fun, lits); lit != nil {
+		return lit
+	}
+	if runsFuncValue(c) {
+		lit, _ := c.own[0].Syntax().(*ast.FuncLit)
+		return lit
+	}
+	return nil
+}
+
+// runsFuncValue reports whether a call of a function value (a variable,
+// a parameter, what a call hands back; not a method or a field named by a
+// selector) runs one closure by the call graph.
+func runsFuncValue(c call) bool {
+	if _, sel := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr); sel {
+		return false
+	}
+	return len(c.own) == 1 && c.own[0].Parent() != nil
+}
+
+// literalOf is the function literal e is: written there, held by a
+// parameter in lits, or the one fnBody assigns to the local variable e.
+func literalOf(info *types.Info, fnBody *ast.BlockStmt, e ast.Expr, lits map[*types.Var]*ast.FuncLit) *ast.FuncLit {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.FuncLit:
+		return e
+	case *ast.Ident:
+		v, ok := info.Uses[e].(*types.Var)
+		if !ok || v.IsField() {
+			return nil
+		}
+		if lit := lits[v]; lit != nil {
+			return lit
+		}
+		if fnBody == nil {
+			return nil
+		}
+		if rhs := assignmentsTo(info, fnBody, v); len(rhs) == 1 {
+			lit, _ := ast.Unparen(rhs[0]).(*ast.FuncLit)
+			return lit
+		}
+	}
+	return nil
 }

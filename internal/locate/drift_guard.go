@@ -51,14 +51,12 @@ func (g driftGuards) firstWrite(from, to token.Pos) (*call, writeDesc) {
 		if w, ok := g.write(g.info, c); ok {
 			return &c, w
 		}
-		if closure := closureOf(c, g.fn); closure != nil {
-			for _, inner := range g.a.callsIn(closure) {
-				if w, ok := g.write(g.info, inner); ok {
-					return &inner, w
-				}
-				if w, ok := g.helperWrite(g.a.infoAt(inner.expr.Pos()), inner, 0, maxWriteHelpers); ok {
-					return &inner, w
-				}
+		for _, inner := range g.closureCalls(c, g.fn) {
+			if w, ok := g.write(g.info, inner); ok {
+				return &inner, w
+			}
+			if w, ok := g.helperWrite(g.a.infoAt(inner.expr.Pos()), inner, 0, maxWriteHelpers); ok {
+				return &inner, w
 			}
 		}
 		if w, ok := g.helperWrite(g.info, c, 0, maxWriteHelpers); ok {
@@ -119,14 +117,12 @@ func (g driftGuards) helperWriteOf(info *types.Info, c call, depth, max int, bui
 	if in == nil {
 		return writeDesc{}, false
 	}
-	// Its calls, and those of a function literal it calls where it
-	// stands (return func() error { … }()), read as if inline.
+	// Its calls, and those of a function literal it calls (return
+	// func() error { … }(), or one it is handed), read as if inline.
 	var calls []call
 	for _, inner := range g.a.callsIn(callee) {
 		calls = append(calls, inner)
-		if closure := closureOf(inner, callee); closure != nil {
-			calls = append(calls, g.a.callsIn(closure)...)
-		}
+		calls = append(calls, g.closureCalls(inner, callee)...)
 	}
 	for _, inner := range calls {
 		w, ok := g.write(in, inner)
@@ -215,6 +211,32 @@ func parentsIn(b *ast.BlockStmt) map[ast.Node]ast.Node {
 	return parents
 }
 
+// closureCalls are the calls of the closure a call made in fn runs
+// (closureOf, or runsFuncValue: a function literal handed to fn as a
+// parameter), and of the closures those calls run in turn, read as if
+// inline.
+func (g driftGuards) closureCalls(c call, fn *ssa.Function) []call {
+	var out []call
+	seen := map[*ssa.Function]bool{}
+	var add func(c call, fn *ssa.Function)
+	add = func(c call, fn *ssa.Function) {
+		closure := closureOf(c, fn)
+		if closure == nil && runsFuncValue(c) {
+			closure = c.own[0]
+		}
+		if closure == nil || seen[closure] {
+			return
+		}
+		seen[closure] = true
+		for _, inner := range g.a.callsIn(closure) {
+			out = append(out, inner)
+			add(inner, closure)
+		}
+	}
+	add(c, fn)
+	return out
+}
+
 // closureOf is the closure of fn a call made in fn runs, at once or
 // through the variable it is assigned to; the call of a generic function's
 // closure names the closure of every instance, and fn's own is the one.
@@ -254,8 +276,20 @@ type guardedWrite struct {
 
 // branchWrites are the first writes of the branches the statements of a
 // guarded block split into (the clauses of a switch, the two branches of
-// an if-else), but first: each applies the difference its own way.
-func (g driftGuards) branchWrites(guarded *ast.BlockStmt, first *call) []guardedWrite {
+// an if-else), but first's (desc made at its call or in the helper it
+// calls): each applies the difference its own way. A block that hands back
+// a helper's result splits as the helper's body does (a branch extracted
+// into a helper), to maxBranchHelpers helpers deep.
+func (g driftGuards) branchWrites(guarded *ast.BlockStmt, first *call, desc writeDesc) []guardedWrite {
+	seen := map[*ast.CallExpr]bool{first.expr: true}
+	if desc.madeAt != nil {
+		seen[desc.madeAt.expr] = true
+	}
+	return g.branchWritesIn(guarded, seen, 0)
+}
+
+// branchWritesIn is branchWrites, leaving out the writes in seen.
+func (g driftGuards) branchWritesIn(guarded *ast.BlockStmt, seen map[*ast.CallExpr]bool, depth int) []guardedWrite {
 	var spans []ast.Node
 	for _, st := range guarded.List {
 		switch st := st.(type) {
@@ -274,12 +308,35 @@ func (g driftGuards) branchWrites(guarded *ast.BlockStmt, first *call) []guarded
 		}
 	}
 	var out []guardedWrite
-	seen := map[*ast.CallExpr]bool{first.expr: true}
 	for _, sp := range spans {
 		if w, desc := g.firstWrite(sp.Pos(), sp.End()); w != nil && !seen[w.expr] {
 			seen[w.expr] = true
 			out = append(out, guardedWrite{w, desc})
 		}
+	}
+	if depth == maxBranchHelpers {
+		return out
+	}
+	handed := returnedCalls(g.info, guarded)
+	for _, c := range g.a.callsIn(g.fn) {
+		if !handed[c.expr.Lparen] {
+			continue
+		}
+		// A helper, or a closure called there (its body read as the
+		// block's own).
+		h, b := ownHelper(c), (*ast.BlockStmt)(nil)
+		if h != nil {
+			b = body(h)
+		} else if h = closureOf(c, g.fn); h != nil {
+			if lit, ok := h.Syntax().(*ast.FuncLit); ok {
+				b = lit.Body
+			}
+		}
+		if h == nil || h == g.fn || b == nil {
+			continue
+		}
+		hg := driftGuards{a: g.a, fn: h, info: g.a.infoAt(b.Pos()), kind: g.kind, parents: parentsIn(b)}
+		out = append(out, hg.branchWritesIn(b, seen, depth+1)...)
 	}
 	return out
 }

@@ -108,3 +108,41 @@ func enclosingIf(parents map[ast.Node]ast.Node, n ast.Node) (*ast.IfStmt, int) {
 	}
 	return nil, 0
 }
+
+// tupleEndsIdle reports whether a call whose results a return hands back
+// whole (return helper(…)) hands back no failure: its last result is no
+// error, or the tree's own function it runs never fails (failsNever).
+func (a *analysis) tupleEndsIdle(info *types.Info, fn *ssa.Function, e ast.Expr, tuple *types.Tuple) bool {
+	if tuple.Len() == 0 || !isErrorType(tuple.At(tuple.Len()-1).Type()) {
+		return true
+	}
+	ce, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	h := ownHelper(a.makeCall(info, ce, fn))
+	return h != nil && a.failsNever(h, map[*ssa.Function]bool{h: true})
+}
+
+// failsNever reports whether every return of fn hands back the nil error
+// constant, itself or as a delegate's (delegateOf) that does; on holds the
+// functions being read.
+func (a *analysis) failsNever(fn *ssa.Function, on map[*ssa.Function]bool) bool {
+	rets := blockReturns(fn)
+	for _, r := range rets {
+		if k, ok := storedResult(r, r.Results[len(r.Results)-1]).(*ssa.Const); ok && k.IsNil() {
+			continue
+		}
+		d := a.delegateOf(r)
+		if d == nil || on[d] || !a.prog.Own[d] {
+			return false
+		}
+		on[d] = true
+		ok := a.failsNever(d, on)
+		delete(on, d)
+		if !ok {
+			return false
+		}
+	}
+	return len(rets) > 0
+}

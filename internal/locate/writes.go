@@ -423,7 +423,8 @@ func (a *analysis) passRoots(f *found) map[*ssa.Function]*callgraph.Edge {
 }
 
 // madeTypes are the named types whose values the functions make: a
-// composite literal, a new, or a conversion to an interface.
+// composite literal, a new, or a conversion to an interface of a value
+// that is not a parameter (one handed in was made by the caller).
 func madeTypes(fns []*ssa.Function) map[*types.Named]bool {
 	out := map[*types.Named]bool{}
 	for _, fn := range fns {
@@ -434,6 +435,12 @@ func madeTypes(fns []*ssa.Function) map[*types.Named]bool {
 				case *ssa.Alloc:
 					t = deref(x.Type())
 				case *ssa.MakeInterface:
+					// A parameter converted (a method's receiver
+					// handed on as an interface) was made by a caller.
+					switch x.X.(type) {
+					case *ssa.Parameter, *ssa.FreeVar:
+						continue
+					}
 					t = deref(x.X.Type())
 				default:
 					continue

@@ -2,6 +2,7 @@ package locate
 
 import (
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -66,4 +67,31 @@ func storedResult(r *ssa.Return, v ssa.Value) ssa.Value {
 		}
 	}
 	return v
+}
+
+// succeedingReturns are the returns of all a pass may succeed with:
+// nilErrorReturns, and the returns handing back an own delegate's result
+// (delegateOf) when the delegate has such a return itself and no test
+// above the return found its error set (failing): the rest of a body
+// moved into a helper called under `if err == nil` succeeds there.
+// on holds the functions whose returns are being read, a cycle's.
+func (a *analysis) succeedingReturns(all []*ssa.Return, on map[*ssa.Function]bool) []*ssa.Return {
+	nilErr := nilErrorReturns(all)
+	var out []*ssa.Return
+	for _, r := range all {
+		if slices.Contains(nilErr, r) {
+			out = append(out, r)
+			continue
+		}
+		d := a.delegateOf(r)
+		if d == nil || on[d] || !a.prog.Own[d] || failing(r) {
+			continue
+		}
+		on[d] = true
+		if len(a.succeedingReturns(blockReturns(d), on)) > 0 {
+			out = append(out, r)
+		}
+		delete(on, d)
+	}
+	return out
 }

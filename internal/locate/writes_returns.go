@@ -20,7 +20,7 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 	out := map[*ssa.Function][]*ssa.Return{}
 	for _, fn := range reach.Funcs() {
 		all := blockReturns(fn)
-		nilErr := nilErrorReturns(all)
+		nilErr := a.succeedingReturns(all, map[*ssa.Function]bool{fn: true})
 		normal := all
 		if len(nilErr) > 0 {
 			normal = nilErr
@@ -47,7 +47,7 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 			continue
 		}
 		all := blockReturns(root)
-		if rs := a.entryReturns(root, kind, reach, all, nilErrorReturns(all), successPos, token.NoPos); len(rs) > 0 {
+		if rs := a.entryReturns(root, kind, reach, all, a.succeedingReturns(all, map[*ssa.Function]bool{root: true}), successPos, token.NoPos); len(rs) > 0 {
 			out[root] = rs
 		}
 		seen[root] = true
@@ -64,7 +64,7 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 			}
 			seen[d] = true
 			all := blockReturns(d)
-			if rs := a.entryReturns(d, kind, reach, all, nilErrorReturns(all), successPos, token.NoPos); len(rs) > 0 {
+			if rs := a.entryReturns(d, kind, reach, all, a.succeedingReturns(all, map[*ssa.Function]bool{d: true}), successPos, token.NoPos); len(rs) > 0 {
 				out[d] = rs
 			}
 			queue = append(queue, d)
@@ -310,10 +310,10 @@ func returnedBy(info *types.Info, fn *ssa.Function, list []ast.Stmt) (results []
 }
 
 // assignsNamedResults reports whether an assignment sets every named
-// result of fn, in order.
+// result of fn, in order (from one value each, or all from one call).
 func assignsNamedResults(info *types.Info, fn *ssa.Function, as *ast.AssignStmt) bool {
 	res := fn.Signature.Results()
-	if as.Tok != token.ASSIGN || res.Len() == 0 || len(as.Lhs) != res.Len() || len(as.Rhs) != res.Len() {
+	if as.Tok != token.ASSIGN || res.Len() == 0 || len(as.Lhs) != res.Len() || len(as.Rhs) != res.Len() && len(as.Rhs) != 1 {
 		return false
 	}
 	for i, l := range as.Lhs {

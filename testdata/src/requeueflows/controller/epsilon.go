@@ -45,7 +45,7 @@ func (r *EpsilonReconciler) reconcileConfigMap(ctx context.Context, cm *corev1.C
 		cm.Labels = map[string]string{}
 	}
 	cm.Labels["reconciled"] = "true"
-	if err := r.Update(ctx, cm); err != nil {
+	if err := r.Update(ctx, cm); err != nil { // want "EpsilonReconciler/write-always"
 		return ctrl.Result{}, err // want "EpsilonReconciler/requeue-error"
 	}
 	return ctrl.Result{RequeueAfter: configResync}, nil // want "EpsilonReconciler/requeue-success" "EpsilonReconciler/trace:return"
