@@ -30,7 +30,7 @@ func (a *analysis) wholeStatusStore(kind *types.Named, bodies []*flowBody, sp sp
 				return !at.IsValid()
 			}
 			for i, lhs := range as.Lhs {
-				if a.primaryStatus(b.info, kind, lhs) && sp.holds(b, as.Pos()) && carriesConditions(fl.values(b, as.Rhs[i], "Conditions")) {
+				if a.primaryStatus(b.info, kind, lhs) && holdsConditions(b.info.TypeOf(lhs), 0) && sp.holds(b, as.Pos()) && carriesConditions(kind, fl.values(b, as.Rhs[i], "Conditions")) {
 					at = as.Pos()
 					return false
 				}
@@ -59,11 +59,38 @@ func (a *analysis) primaryStatus(info *types.Info, kind *types.Named, e ast.Expr
 }
 
 // carriesConditions reports whether the values a status's conditions may
-// hold include one that is neither empty nor read from an object.
-func carriesConditions(vals []flowVal) bool {
+// hold include one that is neither empty, nor read from an object, nor
+// what a parameter holding an object of the kind or its status hands over
+// (a copy of an object's own status: DeepCopyInto, a status the caller
+// computed, whose conditions the caller's sets account for).
+func carriesConditions(kind *types.Named, vals []flowVal) bool {
 	for _, v := range vals {
-		if !v.zero && !v.external {
-			return true
+		if v.zero || v.external {
+			continue
+		}
+		if v.param >= 0 && v.b != nil && v.param < len(v.b.params) && v.b.params[v.param] != nil && ownStatusHolder(kind, v.b.params[v.param].Type()) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// ownStatusHolder reports whether t is the kind, its status type, or a
+// pointer to either.
+func ownStatusHolder(kind *types.Named, t types.Type) bool {
+	n, ok := deref(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	if types.Identical(n, kind) {
+		return true
+	}
+	if st, ok := kind.Underlying().(*types.Struct); ok {
+		for i := 0; i < st.NumFields(); i++ {
+			if f := st.Field(i); f.Name() == statusField && types.Identical(deref(f.Type()), n) {
+				return true
+			}
 		}
 	}
 	return false
