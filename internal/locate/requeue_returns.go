@@ -285,11 +285,6 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		class = ClassErrorBackoff
 	case afterWork:
 		class = ClassDependencyWait
-	case after && g == guardError && errClass == "nil" && a.underAbsentTest(winfo, ws):
-		// if apierrors.IsNotFound(err) { return ctrl.Result{RequeueAfter:
-		// d}, nil }: a wait for the object to appear, not a failure's
-		// retry.
-		class = ClassDependencyWait
 	case after && g == guardError:
 		class = ClassRetryAfterFailure
 	case after && g == guardOther:

@@ -52,31 +52,3 @@ func (r *GateReconciler) defaults(ctx context.Context, cm *corev1.ConfigMap) (ti
 	}
 	return 0, nil
 }
-
-// WaitReconciler waits for the Secret its Service names: a requeue after
-// a nil error where the Get of that Secret finds none is a wait on a
-// dependency, the success requeue.
-type WaitReconciler struct {
-	client.Client
-}
-
-// SetupWithManager registers the reconciler.
-func (r *WaitReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	return ctrl.NewControllerManagedBy(mgr).For(&corev1.Service{}).Complete(r)
-}
-
-// Reconcile copies the Secret's name into the Service's annotations.
-func (r *WaitReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "WaitReconciler/reconcile-entry"
-	var svc corev1.Service
-	if err := r.Get(ctx, req.NamespacedName, &svc); err != nil { // want "WaitReconciler/reread"
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	var sec corev1.Secret
-	if err := r.Get(ctx, client.ObjectKey{Namespace: svc.Namespace, Name: svc.Annotations["secret"]}, &sec); err != nil {
-		if apierrors.IsNotFound(err) {
-			return ctrl.Result{RequeueAfter: 20 * time.Second}, nil // want "WaitReconciler/requeue-success" "WaitReconciler/trace:return" "WaitReconciler/trace:constant"
-		}
-		return ctrl.Result{}, err // want "WaitReconciler/requeue-error"
-	}
-	return ctrl.Result{}, nil
-} // want-none "WaitReconciler/condition-types" "WaitReconciler/finalizer-const" "WaitReconciler/finalizer-add" "WaitReconciler/finalizer-cleanup" "WaitReconciler/finalizer-remove" "WaitReconciler/drift"
