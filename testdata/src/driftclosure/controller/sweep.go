@@ -41,7 +41,7 @@ func (r *SweepReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		return ctrl.Result{}, r.relabel(ctx, &cm) // want "SweepReconciler/drift:apply"
 	}
 	sweep := func() error { return r.sweep(ctx, &cm) } // want "SweepReconciler/drift:apply"
-	if cm.Labels[staleLabel] == "true" { // want "SweepReconciler/drift:compare"
+	if cm.Labels[staleLabel] == "true" {               // want "SweepReconciler/drift:compare"
 		return ctrl.Result{}, sweep()
 	}
 	if cm.Annotations[expiredAnnotation] == "true" { // want "SweepReconciler/drift:compare"
