@@ -2,6 +2,8 @@ package locate
 
 import (
 	"go/token"
+	"maps"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -37,9 +39,11 @@ func (a *analysis) sharedInstanceCall(entry *ssa.Function) (Site, *ssa.Function,
 			}
 			mine[pos][originOf(e.Callee.Func)] = true
 		}
-		for pos, callees := range mine {
+		// In source order, so that the call named is the same on
+		// every run.
+		for _, pos := range slices.Sorted(maps.Keys(mine)) {
 			for _, g := range a.callees[pos] {
-				if !callees[originOf(g)] {
+				if !mine[pos][originOf(g)] {
 					return a.site(pos), entry, true
 				}
 			}
