@@ -33,18 +33,18 @@ func (r *GateReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 		return ctrl.Result{RequeueAfter: wait}, err // want "GateReconciler/requeue-error"
 	}
 	return ctrl.Result{}, nil
-} // want-none "GateReconciler/condition-types" "GateReconciler/finalizer-const" "GateReconciler/finalizer-add" "GateReconciler/finalizer-cleanup" "GateReconciler/finalizer-remove" "GateReconciler/requeue-success" "GateReconciler/interval-trace" "GateReconciler/drift"
+} // want-none "GateReconciler/condition-types" "GateReconciler/finalizer-const" "GateReconciler/finalizer-add" "GateReconciler/finalizer-cleanup" "GateReconciler/finalizer-remove" "GateReconciler/requeue-success" "GateReconciler/interval-trace"
 
 // defaults stamps the default label; a conflict is retried after a while.
 func (r *GateReconciler) defaults(ctx context.Context, cm *corev1.ConfigMap) (time.Duration, error) {
-	if cm.Labels["stamped"] == "true" {
+	if cm.Labels["stamped"] == "true" { // want "GateReconciler/drift:compare"
 		return 0, nil
 	}
 	if cm.Labels == nil {
 		cm.Labels = map[string]string{}
 	}
 	cm.Labels["stamped"] = "true"
-	if err := r.Update(ctx, cm); err != nil { // want "GateReconciler/write-unsettled"
+	if err := r.Update(ctx, cm); err != nil { // want "GateReconciler/write-unsettled" "GateReconciler/drift:apply"
 		if apierrors.IsConflict(err) {
 			return 2 * time.Second, nil
 		}
