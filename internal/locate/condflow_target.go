@@ -360,11 +360,17 @@ func (r *condReader) isKind(t types.Type) bool {
 // isKindStatus reports whether t is (a pointer to) the named type of the
 // primary kind's Status field, when the tree declares one.
 func (r *condReader) isKindStatus(t types.Type) bool {
+	return isStatusOf(r.f.kind, t)
+}
+
+// isStatusOf reports whether t, or what it points to, is the type of
+// kind's Status field.
+func isStatusOf(kind *types.Named, t types.Type) bool {
 	n, ok := deref(t).(*types.Named)
-	if t == nil || !ok || r.f.kind == nil {
+	if t == nil || !ok || kind == nil {
 		return false
 	}
-	f, _, _ := types.LookupFieldOrMethod(r.f.kind, true, r.f.kind.Obj().Pkg(), statusField)
+	f, _, _ := types.LookupFieldOrMethod(kind, true, kind.Obj().Pkg(), statusField)
 	v, isVar := f.(*types.Var)
 	if !isVar || !v.IsField() {
 		return false

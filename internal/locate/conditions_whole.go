@@ -80,18 +80,5 @@ func carriesConditions(kind *types.Named, vals []flowVal) bool {
 // pointer to either.
 func ownStatusHolder(kind *types.Named, t types.Type) bool {
 	n, ok := deref(t).(*types.Named)
-	if !ok {
-		return false
-	}
-	if types.Identical(n, kind) {
-		return true
-	}
-	if st, ok := kind.Underlying().(*types.Struct); ok {
-		for i := 0; i < st.NumFields(); i++ {
-			if f := st.Field(i); f.Name() == statusField && types.Identical(deref(f.Type()), n) {
-				return true
-			}
-		}
-	}
-	return false
+	return ok && types.Identical(n, kind) || isStatusOf(kind, t)
 }
