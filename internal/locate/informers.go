@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -144,6 +145,8 @@ func (a *analysis) informerType(v ssa.Value, depth int) *types.Named {
 			if obj, ok := callee.Object().(*types.Func); ok {
 				if fact, known := knowledge[funcKey(obj)]; known && fact.Role == RoleNewInformer && fact.Arg < len(x.Call.Args) {
 					return exampleType(x.Call.Args[fact.Arg])
+				} else if known && fact.Role == RoleNewDynamicInformer {
+					return importedNamed(obj.Pkg(), typeUnstructured)
 				}
 			}
 			return a.returned(callee, 0, depth)
@@ -218,6 +221,29 @@ func exampleType(v ssa.Value) *types.Named {
 	return nil
 }
 
+// importedNamed is the named type key (typeKey's form) of pkg or of a
+// package it imports at any depth, or nil.
+func importedNamed(pkg *types.Package, key string) *types.Named {
+	seen := map[*types.Package]bool{}
+	queue := []*types.Package{pkg}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		if p == nil || seen[p] {
+			continue
+		}
+		seen[p] = true
+		if name, ok := strings.CutPrefix(key, p.Path()+"."); ok && !strings.Contains(name, "/") {
+			if tn, ok := p.Scope().Lookup(name).(*types.TypeName); ok {
+				n, _ := tn.Type().(*types.Named)
+				return n
+			}
+		}
+		queue = append(queue, p.Imports()...)
+	}
+	return nil
+}
+
 // listedType is T when t has a Lister method whose result lists []*T: the
 // shape of generated informers, client-go's own included.
 func listedType(t types.Type) *types.Named {
@@ -275,18 +301,18 @@ func writtenType(info *types.Info, c call) *types.Named {
 		return nil
 	}
 	for i := 0; i < sig.Params().Len(); i++ {
-		if t := sig.Params().At(i).Type(); IsObjectPointer(t) {
+		if t := sig.Params().At(i).Type(); isReadObject(t) {
 			n, _ := deref(t).(*types.Named)
 			return n
 		}
 	}
 	if sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr); ok {
-		if got := methodResult(info.TypeOf(sel.X), generatedGetMethod, 0); got != nil && IsObjectPointer(got) {
+		if got := methodResult(info.TypeOf(sel.X), generatedGetMethod, 0); got != nil && isReadObject(got) {
 			n, _ := deref(got).(*types.Named)
 			return n
 		}
 	}
-	if sig.Results().Len() > 0 && IsObjectPointer(sig.Results().At(0).Type()) {
+	if sig.Results().Len() > 0 && isReadObject(sig.Results().At(0).Type()) {
 		n, _ := deref(sig.Results().At(0).Type()).(*types.Named)
 		return n
 	}

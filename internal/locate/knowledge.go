@@ -46,6 +46,8 @@ const (
 	manifest    = "github.com/manifestival/manifestival."
 	pkgErrors   = "github.com/pkg/errors."
 	kRetry      = "k8s.io/client-go/util/retry."
+
+	dynamicInformer = "k8s.io/client-go/dynamic/dynamicinformer."
 )
 
 // knowledge maps the fully qualified name of a library function or method
@@ -229,6 +231,9 @@ var knowledge = map[string]Fact{
 	cache + "NewSharedInformer":                                             {Role: RoleNewInformer, Obj: -1, Key: -1, Arg: 1},
 	cache + "NewSharedIndexInformer":                                        {Role: RoleNewInformer, Obj: -1, Key: -1, Arg: 1},
 	cache + "NewSharedIndexInformerWithOptions":                             {Role: RoleNewInformer, Obj: -1, Key: -1, Arg: 1},
+	dynamicInformer + "NewDynamicSharedInformerFactory":                     {Role: RoleNewDynamicInformer, Obj: -1, Key: -1, Arg: -1},
+	dynamicInformer + "NewFilteredDynamicSharedInformerFactory":             {Role: RoleNewDynamicInformer, Obj: -1, Key: -1, Arg: -1},
+	dynamicInformer + "NewFilteredDynamicInformer":                          {Role: RoleNewDynamicInformer, Obj: -1, Key: -1, Arg: -1},
 	"(k8s.io/client-go/tools/record.EventBroadcaster).StartRecordingToSink": {Role: RoleEventSink, Obj: -1, Key: -1, Arg: -1},
 	cr + "handler.EnqueueRequestForOwner":                                   {Role: RoleEnqueueOwner, Obj: -1, Key: -1, Arg: 2},
 	cr + "handler.TypedEnqueueRequestForOwner":                              {Role: RoleEnqueueOwner, Obj: -1, Key: -1, Arg: 2},

@@ -39,6 +39,7 @@ const (
 	RoleTimeIsZero               // tells whether a timestamp is unset
 	RoleAddHandler               // registers an informer event handler: Arg is the handler
 	RoleNewInformer              // creates a shared informer: Arg is the example object of the watched type
+	RoleNewDynamicInformer       // creates a dynamic informer, or a factory of them, whose objects are unstructured
 	RoleEventSink                // starts sending recorded events to the API server
 	RoleQueuePop                 // a FIFO of events hands its next item to a process function: Arg is the function
 	RoleEnqueueOwner             // a watch's handler enqueues the owner of the object watched: Arg is an object of the owner's type

@@ -30,7 +30,7 @@ func stageWants(t *testing.T, dir, root string) map[string][]string {
 }
 
 // stageFixtures are the fixtures whose stages TestStages checks.
-var stageFixtures = []string{"clientgo-plain", "clientgo-finalizer", "knative", "knative-nofinalizer", "knative-enqueueafter", "resyncflows"}
+var stageFixtures = []string{"clientgo-plain", "clientgo-finalizer", "knative", "knative-nofinalizer", "knative-enqueueafter", "resyncflows", "dynlister"}
 
 // knativeController is the file of knative.dev/pkg's controller.Impl at the
 // version the generated fixtures pin.
@@ -69,6 +69,7 @@ func TestStages(t *testing.T) {
 		"clientgo-plain":     "ConfigMap add, ConfigMap update, Secret add, Secret delete, Secret update",
 		"clientgo-finalizer": "Secret add, Secret update, Widget add, Widget delete, Widget update",
 		"resyncflows":        "ConfigMap add, ConfigMap update, Secret add, Secret delete, Secret update",
+		"dynlister":          "Unstructured add, Unstructured update",
 	}
 	for _, name := range stageFixtures {
 		t.Run(name, func(t *testing.T) {

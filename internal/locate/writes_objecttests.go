@@ -71,7 +71,7 @@ func kindWritten(kind *types.Named, fns []*ssa.Function) map[*types.Var]bool {
 			written[path[0]] = true
 		case getter:
 			// a map read from the object's metadata
-			for _, f := range embeddedFields(kind) {
+			for _, f := range metadataFields(kind) {
 				written[f] = true
 			}
 		}
@@ -92,11 +92,15 @@ func kindWritten(kind *types.Named, fns []*ssa.Function) map[*types.Var]bool {
 					if bi, ok := c.Value.(*ssa.Builtin); ok && (bi.Name() == "len" || bi.Name() == "cap") {
 						continue
 					}
-					if callee := c.StaticCallee(); callee != nil && (callee.Signature.Recv() != nil && len(c.Args) == 1 || copiesInto(callee.Signature)) {
+					callee := c.StaticCallee()
+					if callee != nil && (callee.Signature.Recv() != nil && len(c.Args) == 1 || copiesInto(callee.Signature)) {
 						continue // a getter, or a copy into a new value
 					}
+					if callee != nil && callee.Signature.Recv() != nil && types.Identical(deref(c.Args[0].Type()), kind) && slices.ContainsFunc(c.Args[1:], isMapValue) {
+						mark(c.Args[0], true) // the object's own setter of a metadata map
+					}
 					for _, arg := range c.Args {
-						if _, isMap := arg.Type().Underlying().(*types.Map); isMap || isPointer(arg.Type()) {
+						if isMapValue(arg) || isPointer(arg.Type()) {
 							mark(arg, false)
 						}
 					}
@@ -105,6 +109,12 @@ func kindWritten(kind *types.Named, fns []*ssa.Function) map[*types.Var]bool {
 		}
 	}
 	return written
+}
+
+// isMapValue reports whether v holds a map.
+func isMapValue(v ssa.Value) bool {
+	_, ok := v.Type().Underlying().(*types.Map)
+	return ok
 }
 
 // isPointer reports whether t is a pointer type.
@@ -309,23 +319,33 @@ func instrAt(fn *ssa.Function, pos token.Pos) ssa.Instruction {
 	return nil
 }
 
-// embeddedFields are the fields kind's struct embeds (its metadata).
-func embeddedFields(kind *types.Named) []*types.Var {
-	var out []*types.Var
-	if st, ok := kind.Underlying().(*types.Struct); ok {
-		for i := range st.NumFields() {
-			if f := st.Field(i); f.Embedded() {
-				out = append(out, f)
-			}
+// metadataFields are the fields of kind's struct that hold its metadata:
+// those it embeds, or, for a kind that embeds none (an unstructured
+// object), its maps.
+func metadataFields(kind *types.Named) []*types.Var {
+	st, ok := kind.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	var embedded, maps []*types.Var
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		if f.Embedded() {
+			embedded = append(embedded, f)
+		} else if _, isMap := f.Type().Underlying().(*types.Map); isMap {
+			maps = append(maps, f)
 		}
 	}
-	return out
+	if len(embedded) > 0 {
+		return embedded
+	}
+	return maps
 }
 
 // metadataWritten reports whether the tree writes the object's embedded
 // metadata, or a map it holds.
 func (d *desiredState) metadataWritten() bool {
-	for _, f := range embeddedFields(d.kind) {
+	for _, f := range metadataFields(d.kind) {
 		if d.written[f] {
 			return true
 		}

@@ -147,28 +147,30 @@ func stateComparison(info *types.Info, e ast.Expr, kind *types.Named) (*types.Va
 	return nil, nil
 }
 
-// holdsWhen evaluates a condition made of tests of field against
-// constants (joined by &&, || and !) with field holding v; ok is false
-// when the condition tests anything else.
-func holdsWhen(info *types.Info, cond ast.Expr, kind *types.Named, field *types.Var, v constant.Value) (holds, ok bool) {
+// holdsWhen evaluates a condition made of tests of one state against
+// constants (joined by &&, || and !) with that state holding v; ok is
+// false when the condition tests anything else. test reads one comparison:
+// the state it tests (a field of the primary, an entry of its labels) and
+// the constant it compares with, or nil.
+func holdsWhen(cond ast.Expr, state any, v constant.Value, test func(*ast.BinaryExpr) (any, constant.Value)) (holds, ok bool) {
 	switch e := ast.Unparen(cond).(type) {
 	case *ast.UnaryExpr:
 		if e.Op == token.NOT {
-			h, ok := holdsWhen(info, e.X, kind, field, v)
+			h, ok := holdsWhen(e.X, state, v, test)
 			return !h, ok
 		}
 	case *ast.BinaryExpr:
 		switch e.Op {
 		case token.LAND, token.LOR:
-			x, okX := holdsWhen(info, e.X, kind, field, v)
-			y, okY := holdsWhen(info, e.Y, kind, field, v)
+			x, okX := holdsWhen(e.X, state, v, test)
+			y, okY := holdsWhen(e.Y, state, v, test)
 			if e.Op == token.LAND {
 				return x && y, okX && okY
 			}
 			return x || y, okX && okY
 		case token.EQL, token.NEQ:
-			f, k := stateComparison(info, e, kind)
-			if f != field || k.Kind() != v.Kind() {
+			s, k := test(e)
+			if s == nil || s != state || k.Kind() != v.Kind() {
 				return false, false
 			}
 			return sameConst(k, v) == (e.Op == token.EQL), true
@@ -177,23 +179,48 @@ func holdsWhen(info *types.Info, cond ast.Expr, kind *types.Named, field *types.
 	return false, false
 }
 
-// reachedState reports whether a condition tests a field of the primary
-// against constants and holds in a state the controller's pass writes to
-// that field: an object the controller has moved there takes the branch.
+// reachedState reports whether a condition tests a state of the primary
+// against constants (a field, or an entry of its labels or annotations)
+// and holds in a state the controller's pass writes there: an object the
+// controller has moved there takes the branch.
 func (a *analysis) reachedState(info *types.Info, cond ast.Expr, kind *types.Named, reach *callgraph.Reach) bool {
-	var field *types.Var
-	ast.Inspect(cond, func(n ast.Node) bool {
-		if e, ok := n.(ast.Expr); ok && field == nil {
-			field, _ = stateComparison(info, e, kind)
-		}
-		return field == nil
-	})
-	if field == nil || reach == nil {
+	if reach == nil {
 		return false
 	}
-	for _, v := range a.writtenStates(reach, field) {
-		if holds, ok := holdsWhen(info, cond, kind, field, v); ok && holds {
-			return true
+	fieldTest := func(b *ast.BinaryExpr) (any, constant.Value) {
+		if f, k := stateComparison(info, b, kind); f != nil {
+			return f, k
+		}
+		return nil, nil
+	}
+	entryTest := func(b *ast.BinaryExpr) (any, constant.Value) {
+		if key, k := a.entryComparison(info, b, kind); key != "" {
+			return key, k
+		}
+		return nil, nil
+	}
+	for _, test := range []func(*ast.BinaryExpr) (any, constant.Value){fieldTest, entryTest} {
+		var state any
+		ast.Inspect(cond, func(n ast.Node) bool {
+			if b, ok := n.(*ast.BinaryExpr); ok && state == nil {
+				state, _ = test(b)
+			}
+			return state == nil
+		})
+		if state == nil {
+			continue
+		}
+		var written []constant.Value
+		switch st := state.(type) {
+		case *types.Var:
+			written = a.writtenStates(reach, st)
+		case string:
+			written = a.writtenEntries(reach, kind, st)
+		}
+		for _, v := range written {
+			if holds, ok := holdsWhen(cond, state, v, test); ok && holds {
+				return true
+			}
 		}
 	}
 	return false

@@ -23,7 +23,7 @@ import (
 	"k8s.io/klog/v2"
 )
 
-// want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "requeue-success" "interval-trace" "drift"
+// want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "requeue-success" "interval-trace"
 
 var parents = schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "parents"}
 
@@ -53,7 +53,8 @@ func main() {
 		queue:  workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]()),
 	}
 	if _, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: s.enqueue, // want "stage-watch"
+		AddFunc:    s.enqueue,                           // want "stage-watch"
+		UpdateFunc: func(_, obj any) { s.enqueue(obj) }, // want "re-entry:Unstructured update"
 	}); err != nil {
 		klog.FlushAndExit(klog.ExitFlushTimeout, 1)
 	}
@@ -99,7 +100,7 @@ func (s *stamper) sync(ctx context.Context, key string) error { // want "reconci
 	if err != nil {
 		return fmt.Errorf("get %s: %w", key, err)
 	}
-	if parent.GetLabels()["stamped"] == "true" {
+	if parent.GetLabels()["stamped"] == "true" { // want "drift:compare"
 		return nil
 	}
 	stamped := parent.DeepCopy()
@@ -109,6 +110,6 @@ func (s *stamper) sync(ctx context.Context, key string) error { // want "reconci
 	}
 	labels["stamped"] = "true"
 	stamped.SetLabels(labels)
-	_, err = s.client.Resource(parents).Namespace(ns).Update(ctx, stamped, metav1.UpdateOptions{}) // want "stage-write:update Unstructured"
+	_, err = s.client.Resource(parents).Namespace(ns).Update(ctx, stamped, metav1.UpdateOptions{}) // want "stage-write:update Unstructured" "drift:apply"
 	return err
 }

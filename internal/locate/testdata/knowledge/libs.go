@@ -24,6 +24,7 @@ import (
 	_ "k8s.io/apimachinery/pkg/apis/meta/v1"
 	_ "k8s.io/apimachinery/pkg/util/sets"
 	_ "k8s.io/apimachinery/third_party/forked/golang/reflect"
+	_ "k8s.io/client-go/dynamic/dynamicinformer"
 	_ "k8s.io/client-go/informers"
 	_ "k8s.io/client-go/tools/cache"
 	_ "k8s.io/client-go/tools/events"
