@@ -45,7 +45,10 @@ type analysis struct {
 	// dependency packages read in full on demand (nil: unreadable), and
 	// condFlows the condition summaries by primary type (bodies.go,
 	// condflow.go).
-	bodies    map[*types.Func]*flowBody
+	bodies map[*types.Func]*flowBody
+	// varLits are the bodies of function literals package-level
+	// variables hold (bodies.go).
+	varLits   map[*ssa.Function]*flowBody
 	deps      map[string]*depPackage
 	condFlows map[*types.Named]*condFlow
 	// readHelpers are the own functions that return what they read by a
@@ -128,7 +131,7 @@ func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analy
 	a := &analysis{tree: tree, prog: prog, cite: c, files: map[string]fileInfo{},
 		decls: map[*types.Func]*ast.FuncDecl{}, bySyntax: map[ast.Node]*ssa.Function{},
 		callees: map[token.Pos][]*ssa.Function{}, dynamic: map[token.Pos]*types.Func{}, calls: map[*ssa.Function][]call{},
-		declCalls: map[*ast.FuncDecl][]call{}, bodies: map[*types.Func]*flowBody{},
+		declCalls: map[*ast.FuncDecl][]call{}, bodies: map[*types.Func]*flowBody{}, varLits: map[*ssa.Function]*flowBody{},
 		deps: map[string]*depPackage{}, condFlows: map[*types.Named]*condFlow{}, setters: map[*types.Var][]token.Pos{},
 		readHelpers: newReadHelperState(), cacheReads: map[*types.Func]cacheReadAnswer{},
 		typedReads: map[*types.Func]int{}}

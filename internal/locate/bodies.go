@@ -8,6 +8,7 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
 )
 
 // The bodies the flows read: the tree's own functions (with the type
@@ -31,6 +32,35 @@ func (a *analysis) ownBody(fn *types.Func) *flowBody {
 		}
 	}
 	a.bodies[fn] = b
+	return b
+}
+
+// varLitBody is the body of a function literal that a package-level
+// variable holds (var handle = func(…) {…}), or of a closure within one:
+// the literal's own, read as a declaration's, since no declaration holds
+// it (its SSA parent is the package initializer). nil for any other
+// function.
+func (a *analysis) varLitBody(fn *ssa.Function) *flowBody {
+	for fn.Parent() != nil && fn.Parent().Parent() != nil {
+		fn = fn.Parent()
+	}
+	lit, ok := fn.Syntax().(*ast.FuncLit)
+	if !ok || fn.Parent() == nil || fn.Parent().Object() != nil || !a.prog.Own[fn] {
+		return nil
+	}
+	if b, ok := a.varLits[fn]; ok {
+		return b
+	}
+	var b *flowBody
+	if info := a.infoAt(lit.Pos()); info != nil {
+		var params []*types.Var
+		for i := range fn.Signature.Params().Len() {
+			params = append(params, fn.Signature.Params().At(i))
+		}
+		decl := &ast.FuncDecl{Name: &ast.Ident{NamePos: lit.Pos(), Name: fn.Name()}, Type: lit.Type, Body: lit.Body}
+		b = &flowBody{decl: decl, info: info, params: params}
+	}
+	a.varLits[fn] = b
 	return b
 }
 

@@ -167,12 +167,13 @@ func (a *analysis) closureBody(sf *ssa.Function) *flowBody {
 // flowBodyOf is the body the engine reads for an own function: its
 // declaration's (a closure is read with the function that makes it).
 func (a *analysis) flowBodyOf(fn *ssa.Function) *flowBody {
-	for fn.Parent() != nil {
-		fn = fn.Parent()
+	top := fn
+	for top.Parent() != nil {
+		top = top.Parent()
 	}
-	obj, ok := fn.Object().(*types.Func)
+	obj, ok := top.Object().(*types.Func)
 	if !ok {
-		return nil
+		return a.varLitBody(fn)
 	}
 	return a.ownBody(obj.Origin())
 }

@@ -81,6 +81,7 @@ var fixtures = []string{
 	"reportedresult",
 	"handedpair",
 	"restdelegate",
+	"varhandler",
 	"driftclosure",
 	"branchhelpers",
 	"retrythreshold",
