@@ -477,6 +477,9 @@ func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.
 					if yieldsMap(sel) && !a.newDesiredState(kind, nil).metadataWritten() {
 						return false // labels or annotations the tree never writes: set by the user
 					}
+					if readsIdentity(info, first) || sel.Kind() == types.MethodVal && identityGetters[first.Sel.Name] {
+						return false // what names the object, fixed for its life
+					}
 				}
 			}
 			live = true

@@ -82,6 +82,7 @@ var fixtures = []string{
 	"handedpair",
 	"restdelegate",
 	"varhandler",
+	"identityfilter",
 	"driftclosure",
 	"branchhelpers",
 	"retrythreshold",

@@ -138,7 +138,8 @@ func (a *analysis) heldWhenDiffer(info *types.Info, b *ast.BlockStmt, cond ast.E
 // len(diff) == 0), a bool function handed two values of one type (an
 // equality helper), or a bool local the body assigns from one of those
 // (changed := !equal(a, b)). A field of an object tested against a
-// constant is a state the object is in, not a difference.
+// constant is a state the object is in, not a difference; an object's
+// name or namespace compared with another value asks which object this is.
 func comparesState(info *types.Info, b *ast.BlockStmt, kind *types.Named, cond ast.Expr) bool {
 	found := false
 	var visit func(e ast.Expr, depth int)
@@ -160,7 +161,9 @@ func comparesState(info *types.Info, b *ast.BlockStmt, kind *types.Named, cond a
 					switch {
 					case isConst(info, x):
 					case !isConst(info, y):
-						found = comparedValue(info, x) && comparedValue(info, y) && !primaryOnly(info, b, kind, n, 0, true)
+						// A test of which object this is (its name or
+						// namespace against another) is a filter.
+						found = comparedValue(info, x) && comparedValue(info, y) && !primaryOnly(info, b, kind, n, 0, true) && !readsIdentity(info, x) && !readsIdentity(info, y)
 					default:
 						found = lengthOfLocal(info, b, x)
 					}
