@@ -123,10 +123,11 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 		}
 		return condTarget{t: i}, true
 	}
-	if r.isKindStatus(v.Type()) && r.namedResult(v) && (!known || r.f.onConditionsPath(append(fields, statusField))) {
-		// A status of the primary's own type the function hands back
-		// as a named result (a status patch its caller applies to the
-		// object): its conditions are the object's.
+	if r.isKindStatus(v.Type()) && r.handsBack(v) && (!known || r.f.onConditionsPath(append(fields, statusField))) {
+		// A status of the primary's own type the function hands back,
+		// as a named result or a local it returns (a status patch its
+		// caller applies to the object): its conditions are the
+		// object's.
 		return condTarget{t: -1}, true
 	}
 	if seen[v] {
@@ -379,20 +380,30 @@ func isStatusOf(kind *types.Named, t types.Type) bool {
 	return named && types.Identical(n, status)
 }
 
-// namedResult reports whether v is a named result of the function read
-// (not of a closure in it).
-func (r *condReader) namedResult(v *types.Var) bool {
-	if r.b.decl == nil || r.b.lit != nil || r.b.decl.Type.Results == nil {
+// handsBack reports whether the function read (not a closure in it)
+// hands v back: v is a named result, or a return statement's result.
+func (r *condReader) handsBack(v *types.Var) bool {
+	if r.b.decl == nil || r.b.lit != nil {
 		return false
 	}
-	for _, field := range r.b.decl.Type.Results.List {
-		for _, name := range field.Names {
-			if r.info().Defs[name] == v {
-				return true
+	if res := r.b.decl.Type.Results; res != nil {
+		for _, field := range res.List {
+			for _, name := range field.Names {
+				if r.info().Defs[name] == v {
+					return true
+				}
 			}
 		}
 	}
-	return false
+	found := false
+	returnsOf(r.b.decl.Body, func(ret *ast.ReturnStmt) {
+		for _, e := range ret.Results {
+			if id, ok := ast.Unparen(e).(*ast.Ident); ok && r.info().Uses[id] == v {
+				found = true
+			}
+		}
+	})
+	return found
 }
 
 // freshUnwritten reports whether arg is an object made on the spot (a

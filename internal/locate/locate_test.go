@@ -83,6 +83,7 @@ var fixtures = []string{
 	"restdelegate",
 	"varhandler",
 	"identityfilter",
+	"statuspatch",
 	"driftclosure",
 	"branchhelpers",
 	"retrythreshold",
