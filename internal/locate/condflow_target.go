@@ -115,10 +115,12 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 		return condTarget{off: true}, false
 	}
 	if i := r.b.paramIndex(v); i >= 0 {
-		if !r.b.dep && r.mayBeKind(v.Type()) {
+		if !r.b.dep && (r.mayBeKind(v.Type()) || isPointer(v.Type()) && r.isKindStatus(v.Type()) && r.handsBack(v)) {
 			// A helper taking any object (conditions.Setter,
-			// client.Object): on this reconcile path it is handed the
-			// primary object, unless its callers say otherwise.
+			// client.Object), or a pointer to a status of the
+			// primary's type that it hands back (a status patch): on
+			// this reconcile path it is handed the primary object or
+			// its status, unless its callers say otherwise.
 			return condTarget{t: -1, via: r.paramOf(id)}, true
 		}
 		return condTarget{t: i}, true

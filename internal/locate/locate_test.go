@@ -84,6 +84,7 @@ var fixtures = []string{
 	"varhandler",
 	"identityfilter",
 	"statuspatch",
+	"phaseresult",
 	"driftclosure",
 	"branchhelpers",
 	"retrythreshold",

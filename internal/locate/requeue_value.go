@@ -91,7 +91,12 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 		if !shape.isLiteral(v.b.info, v.e) {
 			return resultValue{opaque: res}, false
 		}
-		requeue, after := shape.fields(v.b.info, v.e)
+		requeue, after, open := fl.unsetCopies(v.b, v.e, shape)
+		if open != nil {
+			// A field copied from a result made where the engine does
+			// not follow: what the result asks for is not settled.
+			return resultValue{opaque: open}, false
+		}
 		if after == nil && v.b != b {
 			// A helper's result variable made from the literal, its
 			// fields stored into later (result.RequeueAfter = d).
@@ -467,6 +472,88 @@ func resultFields(info *types.Info, e ast.Expr) (requeue bool, after ast.Expr) {
 }
 
 // fields is resultFields for a literal of the shape's type.
+// unsetCopies is shape.fields of a result literal in b, but for a field
+// copied from a result a call made (RequeueAfter: res.RequeueAfter, res
+// of the tree's own type, from res, err := r.run(…)): zero wherever the
+// engine finds res made, the field asks for nothing; made where the
+// engine's trail ends, what it asks for is not followed (open).
+func (fl *flowEngine) unsetCopies(b *flowBody, e ast.Expr, shape resultShape) (requeue bool, after, open ast.Expr) {
+	requeue, after = shape.fields(b.info, e)
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	if !ok || !requeue && after == nil || b.decl == nil {
+		return requeue, after, nil
+	}
+	keyedFields(b.info, lit, func(v *types.Var, kv *ast.KeyValueExpr) {
+		field := fieldKey(v, b.info.TypeOf(lit))
+		if field != shape.after && field != shape.requeue || b.info.Types[kv.Value].Value != nil {
+			return
+		}
+		sel, ok := ast.Unparen(kv.Value).(*ast.SelectorExpr)
+		if !ok || typeKey(b.info.TypeOf(sel.X)) == shape.typ {
+			return
+		}
+		id, ok := ast.Unparen(sel.X).(*ast.Ident)
+		if !ok || varOf(b.info, id) == nil || onlyCallDef(b.info, b.decl.Body, varOf(b.info, id)) == nil {
+			return
+		}
+		switch fl.fieldZero(b, sel) {
+		case zeroAlways:
+			if field == shape.after {
+				after = nil
+			} else {
+				requeue = false
+			}
+		case zeroOpen:
+			open = kv.Value
+		}
+	})
+	return requeue, after, open
+}
+
+// Whether a field a selection reads is zero wherever its value is made.
+const (
+	zeroAlways = iota
+	zeroNot
+	zeroOpen
+)
+
+// fieldZero reads sel (x.F) through the values the engine finds for x:
+// zeroAlways when each is a zero value or a literal that leaves F unset or
+// sets it to a zero constant, zeroOpen when a trail ends, zeroNot else.
+func (fl *flowEngine) fieldZero(b *flowBody, sel *ast.SelectorExpr) int {
+	vals := fl.values(b, sel.X)
+	if len(vals) == 0 {
+		return zeroOpen
+	}
+	out := zeroAlways
+	for _, v := range vals {
+		if v.zero {
+			continue
+		}
+		if v.ended() || v.param >= 0 || v.b == nil {
+			return zeroOpen
+		}
+		e := ast.Unparen(v.e)
+		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			e = ast.Unparen(u.X)
+		}
+		lit, ok := e.(*ast.CompositeLit)
+		if !ok {
+			return zeroOpen
+		}
+		keyedFields(v.b.info, lit, func(f *types.Var, kv *ast.KeyValueExpr) {
+			if f.Name() != sel.Sel.Name {
+				return
+			}
+			k := v.b.info.Types[kv.Value].Value
+			if k == nil || k.Kind() == constant.Bool && constant.BoolVal(k) || k.Kind() != constant.Bool && constant.Sign(k) != 0 {
+				out = zeroNot
+			}
+		})
+	}
+	return out
+}
+
 func (s resultShape) fields(info *types.Info, e ast.Expr) (requeue bool, after ast.Expr) {
 	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
 	if !ok || typeKey(info.TypeOf(lit)) != s.typ {

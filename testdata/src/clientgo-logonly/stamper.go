@@ -109,6 +109,6 @@ func (s *Stamper) sync(ctx context.Context, key string) error { // want "reconci
 		cm.Labels = map[string]string{}
 	}
 	cm.Labels[stampLabel] = "true"
-	_, err = s.client.CoreV1().ConfigMaps(namespace).Update(ctx, cm, metav1.UpdateOptions{}) // want "drift:apply" "write-always"
+	_, err = s.client.CoreV1().ConfigMaps(namespace).Update(ctx, cm, metav1.UpdateOptions{}) // want "drift:apply"
 	return err
 }

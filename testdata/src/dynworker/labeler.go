@@ -138,6 +138,6 @@ func (l *Labeler) sync(ctx context.Context, key string) error { // want "reconci
 	}
 	cm.Labels[labelKey] = "true"
 	cm.Finalizers = func() []string { return append(cm.Finalizers, labelFinalizer) }()            // want "finalizer-add"
-	_, err = via(l.client.CoreV1().ConfigMaps(namespace).Update)(ctx, cm, metav1.UpdateOptions{}) // want "drift:apply" "write-always"
+	_, err = via(l.client.CoreV1().ConfigMaps(namespace).Update)(ctx, cm, metav1.UpdateOptions{}) // want "drift:apply"
 	return err
 }
