@@ -473,10 +473,11 @@ func resultFields(info *types.Info, e ast.Expr) (requeue bool, after ast.Expr) {
 
 // fields is resultFields for a literal of the shape's type.
 // unsetCopies is shape.fields of a result literal in b, but for a field
-// copied from a result a call made (RequeueAfter: res.RequeueAfter, res
-// of the tree's own type, from res, err := r.run(…)): zero wherever the
-// engine finds res made, the field asks for nothing; made where the
-// engine's trail ends, what it asks for is not followed (open).
+// copied from the same field of a result of the tree's own type
+// (RequeueAfter: res.RequeueAfter, res from res, err := r.run(…) or
+// handed in): zero wherever the engine finds res made, the field asks for
+// nothing; made where the engine's trail ends (a parameter), what it asks
+// for is not followed (open).
 func (fl *flowEngine) unsetCopies(b *flowBody, e ast.Expr, shape resultShape) (requeue bool, after, open ast.Expr) {
 	requeue, after = shape.fields(b.info, e)
 	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
@@ -488,12 +489,14 @@ func (fl *flowEngine) unsetCopies(b *flowBody, e ast.Expr, shape resultShape) (r
 		if field != shape.after && field != shape.requeue || b.info.Types[kv.Value].Value != nil {
 			return
 		}
+		// The same field of another result-like value (not the
+		// Result type, not the receiver's configuration).
 		sel, ok := ast.Unparen(kv.Value).(*ast.SelectorExpr)
-		if !ok || typeKey(b.info.TypeOf(sel.X)) == shape.typ {
+		if !ok || sel.Sel.Name != v.Name() || typeKey(b.info.TypeOf(sel.X)) == shape.typ {
 			return
 		}
 		id, ok := ast.Unparen(sel.X).(*ast.Ident)
-		if !ok || varOf(b.info, id) == nil || onlyCallDef(b.info, b.decl.Body, varOf(b.info, id)) == nil {
+		if !ok || varOf(b.info, id) == nil || b.paramIndex(varOf(b.info, id)) == 0 && b.decl.Recv != nil && b.lit == nil {
 			return
 		}
 		switch fl.fieldZero(b, sel) {
