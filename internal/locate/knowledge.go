@@ -22,6 +22,7 @@ var knowledgeChecked = map[string]string{
 	"k8s.io/klog/v2":                       "v2.140.0",
 	"github.com/manifestival/manifestival": "v0.7.2",
 	"github.com/pkg/errors":                "v0.9.1",
+	"github.com/go-logr/logr":              "v1.4.3",
 }
 
 // ssaDrift is the drift comparison of fluxcd/pkg/ssa's apply: named
@@ -156,6 +157,10 @@ var knowledge = map[string]Fact{
 	"fmt.Sprintf":                                   {Role: RoleFormat, Obj: -1, Key: -1, Arg: 0},
 	"encoding/json.Marshal":                         {Role: RoleFormat, Obj: -1, Key: -1, Arg: -1},
 	"k8s.io/klog/v2.KObj":                           {Role: RoleFormat, Obj: -1, Key: -1, Arg: -1},
+	"(github.com/go-logr/logr.Logger).Error":        {Role: RoleLogError, Obj: -1, Key: -1, Arg: -1},
+	"k8s.io/klog/v2.Error":                          {Role: RoleLogError, Obj: -1, Key: -1, Arg: -1},
+	"k8s.io/klog/v2.Errorf":                         {Role: RoleLogError, Obj: -1, Key: -1, Arg: -1},
+	"k8s.io/klog/v2.ErrorS":                         {Role: RoleLogError, Obj: -1, Key: -1, Arg: -1},
 	"errors.New":                                    {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
 	pkgErrors + "Wrap":                              {Role: RoleWrapError, Obj: -1, Key: -1, Arg: 0},
 	pkgErrors + "Wrapf":                             {Role: RoleWrapError, Obj: -1, Key: -1, Arg: 0},

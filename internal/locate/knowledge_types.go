@@ -67,6 +67,7 @@ const (
 	RoleAbsentTest               // tests an error (Obj) for an object the API server does not hold
 	RoleWrapError                // wraps the error Arg: nil when it is nil, else an error that is not
 	RoleRunsFunc                 // calls the function Arg at least once before it returns (a retry helper)
+	RoleLogError                 // logs at error level: the code says the branch it stands in is a failure
 )
 
 // Fact is one entry of the knowledge table.

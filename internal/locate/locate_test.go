@@ -85,6 +85,7 @@ var fixtures = []string{
 	"identityfilter",
 	"statuspatch",
 	"phaseresult",
+	"loggedwait",
 	"driftclosure",
 	"branchhelpers",
 	"retrythreshold",

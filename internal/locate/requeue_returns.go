@@ -283,6 +283,10 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		class = ClassTerminal
 	case errClass == "error":
 		class = ClassErrorBackoff
+	case after && errClass == "nil" && g != guardError && a.loggedFailure(winfo, ws):
+		// A wait in a branch that logs an error first (default: log.Error(…);
+		// return ctrl.Result{RequeueAfter: d}, nil): the failure's retry.
+		class = ClassRetryAfterFailure
 	case afterWork:
 		class = ClassDependencyWait
 	case after && g == guardError:
