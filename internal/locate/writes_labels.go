@@ -65,39 +65,16 @@ func (a *analysis) entryComparison(info *types.Info, b *ast.BinaryExpr, kind *ty
 // object's methods (obj.SetLabels(labels)).
 func (a *analysis) writtenEntries(reach *callgraph.Reach, kind *types.Named, key string) []constant.Value {
 	var out []constant.Value
-	seen := map[token.Pos]bool{}
-	for _, fn := range reach.Funcs() {
-		b := body(fn)
-		if b == nil || !a.prog.Own[fn] || seen[b.Pos()] {
-			continue
+	a.stateStores(reach, func(info *types.Info, b *ast.BlockStmt, lhs, rhs ast.Expr) {
+		ix, ok := ast.Unparen(lhs).(*ast.IndexExpr)
+		if !ok {
+			return
 		}
-		seen[b.Pos()] = true
-		info := a.infoAt(b.Pos())
-		if info == nil {
-			continue
+		k := info.Types[ix.Index].Value
+		if k != nil && k.Kind() == constant.String && constant.StringVal(k) == key && a.objectsMap(info, b, ix.X, kind) {
+			out = append(out, info.Types[rhs].Value)
 		}
-		parents := parentsIn(b)
-		ast.Inspect(b, func(n ast.Node) bool {
-			as, ok := n.(*ast.AssignStmt)
-			if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
-				return true
-			}
-			for i, l := range as.Lhs {
-				ix, ok := ast.Unparen(l).(*ast.IndexExpr)
-				if !ok {
-					continue
-				}
-				k, v := info.Types[ix.Index].Value, info.Types[as.Rhs[i]].Value
-				if k == nil || v == nil || k.Kind() != constant.String || constant.StringVal(k) != key || underErrorTest(info, parents, as) {
-					continue
-				}
-				if a.objectsMap(info, b, ix.X, kind) {
-					out = append(out, v)
-				}
-			}
-			return true
-		})
-	}
+	})
 	return out
 }
 

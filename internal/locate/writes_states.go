@@ -49,6 +49,22 @@ func primaryField(info *types.Info, e ast.Expr, kind *types.Named) *types.Var {
 // its object to.
 func (a *analysis) writtenStates(reach *callgraph.Reach, field *types.Var) []constant.Value {
 	var out []constant.Value
+	a.stateStores(reach, func(info *types.Info, _ *ast.BlockStmt, lhs, rhs ast.Expr) {
+		sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
+		if !ok {
+			return
+		}
+		if v, ok := info.Uses[sel.Sel].(*types.Var); ok && v.Origin() == field {
+			out = append(out, info.Types[rhs].Value)
+		}
+	})
+	return out
+}
+
+// stateStores visits the stores of a constant (lhs = rhs, rhs constant)
+// in the reached functions of the tree's own, each body once, but those
+// under the branch of a test that found an error.
+func (a *analysis) stateStores(reach *callgraph.Reach, visit func(info *types.Info, body *ast.BlockStmt, lhs, rhs ast.Expr)) {
 	seen := map[token.Pos]bool{}
 	for _, fn := range reach.Funcs() {
 		b := body(fn)
@@ -67,22 +83,13 @@ func (a *analysis) writtenStates(reach *callgraph.Reach, field *types.Var) []con
 				return true
 			}
 			for i, l := range as.Lhs {
-				sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
-				if !ok {
-					continue
-				}
-				v, ok := info.Uses[sel.Sel].(*types.Var)
-				if !ok || v.Origin() != field {
-					continue
-				}
-				if tv := info.Types[as.Rhs[i]]; tv.Value != nil && !underErrorTest(info, parents, as) {
-					out = append(out, tv.Value)
+				if info.Types[as.Rhs[i]].Value != nil && !underErrorTest(info, parents, as) {
+					visit(info, b, l, as.Rhs[i])
 				}
 			}
 			return true
 		})
 	}
-	return out
 }
 
 // underErrorTest reports whether a node lies in the branch an if takes
