@@ -496,7 +496,15 @@ func (fl *flowEngine) unsetCopies(b *flowBody, e ast.Expr, shape resultShape) (r
 			return
 		}
 		id, ok := ast.Unparen(sel.X).(*ast.Ident)
-		if !ok || varOf(b.info, id) == nil || b.paramIndex(varOf(b.info, id)) == 0 && b.decl.Recv != nil && b.lit == nil {
+		if !ok || varOf(b.info, id) == nil {
+			return
+		}
+		// A result a call hands back (res, err := r.run(…)) or one the
+		// function is handed; not the receiver's configuration, nor a
+		// value a type switch binds (an error carrying its own wait).
+		x := varOf(b.info, id)
+		receiver := b.decl.Recv != nil && b.lit == nil && b.paramIndex(x) == 0
+		if receiver || b.paramIndex(x) < 0 && onlyCallDef(b.info, b.decl.Body, x) == nil {
 			return
 		}
 		switch fl.fieldZero(b, sel) {
