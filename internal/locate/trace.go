@@ -425,6 +425,7 @@ func (t *tracer) variable(fn *ssa.Function, info *types.Info, v *types.Var, at a
 				ranged = append(ranged, rs.X)
 			}
 		}
+		values = append(values, declaredWith(info, n, v, at)...)
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || as.Pos() > at.Pos() {
 			return true

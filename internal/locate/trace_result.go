@@ -110,3 +110,18 @@ func (t *tracer) index(info *types.Info, x *ast.IndexExpr) {
 	}
 	t.add(site, StepComputed, "not settled: an element of a map, not followed; the trace ends")
 }
+
+// declaredWith is the value a declaration before at gives v (var d = 45 *
+// time.Second), when n is one.
+func declaredWith(info *types.Info, n ast.Node, v *types.Var, at ast.Node) []ast.Expr {
+	vs, ok := n.(*ast.ValueSpec)
+	if !ok || vs.Pos() >= at.Pos() || len(vs.Values) != len(vs.Names) {
+		return nil
+	}
+	for i, id := range vs.Names {
+		if info.Defs[id] == v {
+			return []ast.Expr{vs.Values[i]}
+		}
+	}
+	return nil
+}

@@ -48,8 +48,9 @@ func (r *MirrorReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		if err := r.noteWait(ctx, &cm); err != nil {
 			log.Error(err, "cannot note the wait")
 		}
-		log.Info("waiting for the Secret's data")
-		return ctrl.Result{RequeueAfter: 30 * time.Second}, nil // want "MirrorReconciler/requeue-success" "MirrorReconciler/trace:return" "MirrorReconciler/trace:constant"
+		var wait = 30 * time.Second // want "MirrorReconciler/trace:constant"
+		log.Info("waiting for the Secret's data", "after", wait)
+		return ctrl.Result{RequeueAfter: wait}, nil // want "MirrorReconciler/requeue-success" "MirrorReconciler/trace:return"
 	}
 	keys := ""
 	for k := range secret.Data {
