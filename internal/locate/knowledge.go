@@ -55,6 +55,7 @@ const (
 // (as funcKey spells it) to what it does. Adding a library is an edit here.
 var knowledge = map[string]Fact{
 	"(" + cr + "client.Reader).Get":             {Role: RoleRead, Key: 1, Obj: 2, Arg: -1},
+	"(" + cr + "client.Reader).List":            {Role: RoleList, Key: -1, Obj: 1, Arg: -1},
 	"(" + cache + "Store).GetByKey":             {Role: RoleRead, Key: 0, Obj: -1, Arg: -1},
 	"(" + cache + "Indexer).ByIndex":            {Role: RoleRead, Key: 1, Obj: -1, Arg: -1},
 	"(" + cache + "GenericLister).Get":          {Role: RoleRead, Key: 0, Obj: -1, Arg: -1},

@@ -68,6 +68,7 @@ const (
 	RoleWrapError                // wraps the error Arg: nil when it is nil, else an error that is not
 	RoleRunsFunc                 // calls the function Arg at least once before it returns (a retry helper)
 	RoleLogError                 // logs at error level: the code says the branch it stands in is a failure
+	RoleList                     // lists objects of a kind: Obj is the list the items are read into
 )
 
 // Fact is one entry of the knowledge table.

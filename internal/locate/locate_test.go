@@ -142,6 +142,7 @@ var fixtures = []string{
 	"finguard",
 	"wraperrors",
 	"pairlog",
+	"listall",
 	"stepverdicts",
 	"driftidentity",
 	"driftunproven",

@@ -218,6 +218,9 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 		return reread{row: none(fmt.Sprintf("not settled: the request's key and an object are handed to %s at %s, whose body is not read: it may read the primary object; no other Get by the key is reachable from the entry",
 			unsettledName, fileLine(*unsettled)))}
 	}
+	if r, ok := a.listRead(f, fns); ok {
+		return r
+	}
 	searchedWhat := fmt.Sprintf("reads by the request's key (client Get, lister Get, clientset Get, the tree's read helpers) in the %d functions reached from the entry", searched)
 	if f.events {
 		return reread{kind: a.eventKind(f, fns, reach, keys), row: noneAfter(fmt.Sprintf("the queue's items are events that carry the object, handed to %s; nothing on the reconcile path fetches it again by its key", a.funcName(f.entry)), searchedWhat)}
