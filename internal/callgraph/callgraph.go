@@ -113,6 +113,7 @@ func SSA(all, own []*packages.Package) *Program {
 func (pr *Program) Graph() {
 	pr.graph = vta.CallGraph(pr.withWrappers(), nil)
 	pr.graph.DeleteSyntheticNodes()
+	pr.dropTestDoubles()
 	pr.confined = pr.confinedClosures()
 }
 

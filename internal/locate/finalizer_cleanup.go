@@ -206,9 +206,20 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	removedByHelper := false
 	candidates := 0
 	removals := a.removalsIn(fn, branch, kind, removes)
+	// A method of an interface the tree does not implement, handed the
+	// object and handing back only an error: work, not a lookup.
+	var external *call
 	for _, c := range a.callsIn(fn) {
 		c := c
-		if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() || len(c.own) == 0 || c.known {
+		if c.expr.Pos() < branch.Pos() || c.expr.End() > branch.End() {
+			continue
+		}
+		if external == nil && len(c.own) == 0 && !c.known && c.fn != nil && isInterfaceMethod(c.fn) && handsObject(info, c, kind) && onlyErrors(c.fn) {
+			if after, _ := a.afterRemoval(fn, info, branch, c.expr.Pos(), removals); !after {
+				external = &c
+			}
+		}
+		if len(c.own) == 0 || c.known {
 			continue
 		}
 		after, onward := a.afterRemoval(fn, info, branch, c.expr.Pos(), removals)
@@ -288,6 +299,16 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	}
 	removing := len(inBranch) > 0 || reaching != nil || removedByHelper
 	best := cmp.Or(handed, withObj, reaching, first, lookup)
+	if external != nil && (best == nil || best != handed && external.expr.Pos() < best.expr.Pos()) {
+		// The object handed, first, to an interface's method that no
+		// function of the tree implements (a cloud provider's
+		// EnsureLoadBalancerDeleted): the work is done there, in what
+		// the program is given at run time.
+		s := a.site(external.expr.Lparen)
+		s.Primary = true
+		s.Note = fmt.Sprintf("%s: a method of an interface that no function of the tree implements (but test doubles): the cleanup runs in the implementation the program is given", a.exprText(external.expr.Fun))
+		return &cleanup{sites: []Site{s, ifSite}, removes: append(inBranch, bestRemoves...)}, len(inBranch) > 0 || reaching != nil || removedByHelper
+	}
 	if handed == nil && first != nil && first != best && len(first.own) == 1 && a.deletesObjects(first.own[0]) {
 		// The branch's first call deletes objects (the children, by
 		// their labels): the work done before the finalizer goes, ahead

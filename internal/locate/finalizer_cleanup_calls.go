@@ -362,3 +362,15 @@ func runsNoFunction(info *types.Info, e *ast.CallExpr) bool {
 	_, builtin := info.Uses[id].(*types.Builtin)
 	return builtin
 }
+
+// onlyErrors reports whether fn hands back nothing but errors: a call of
+// it is done for what it does, not for a value it reads.
+func onlyErrors(fn *types.Func) bool {
+	res := fn.Type().(*types.Signature).Results()
+	for i := range res.Len() {
+		if !isErrorType(res.At(i).Type()) {
+			return false
+		}
+	}
+	return true
+}
