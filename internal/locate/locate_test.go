@@ -143,6 +143,8 @@ var fixtures = []string{
 	"wraperrors",
 	"pairlog",
 	"listall",
+	"absentwait",
+	"extcleanup",
 	"stepverdicts",
 	"driftidentity",
 	"driftunproven",

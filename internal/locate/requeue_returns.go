@@ -289,6 +289,11 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		class = ClassRetryAfterFailure
 	case afterWork:
 		class = ClassDependencyWait
+	case after && errClass == "nil" && g == guardError && a.absentWait(winfo, ws, via):
+		// A wait where a read found its object absent (if
+		// apierrors.IsNotFound(err) { return ctrl.Result{RequeueAfter:
+		// d}, nil }): the pass waits for that object to appear.
+		class = ClassDependencyWait
 	case after && g == guardError:
 		class = ClassRetryAfterFailure
 	case after && g == guardOther:
@@ -316,6 +321,22 @@ func (a *analysis) hopFollowsWrite(via []retHop, helpers, outer bool) bool {
 			continue
 		}
 		if ret, ok := p[0].(*ast.ReturnStmt); ok && ret.Pos() == via[i].pos && a.followsWrite(via[i].in, a.infoAt(ret.Pos()), ret, helpers, outer) {
+			return true
+		}
+	}
+	return false
+}
+
+// absentWait reports whether a return (n, of a function whose results
+// the returns of via hand back) stands where a read found its object
+// absent: in the branch of an absent test in its own function, or, for a
+// branch moved into a helper, around one of the returns that hand it back.
+func (a *analysis) absentWait(info *types.Info, n ast.Node, via []retHop) bool {
+	if a.underAbsentTest(info, n) {
+		return true
+	}
+	for i := len(via) - 1; i >= 0; i-- {
+		if p := a.path(via[i].pos, via[i].pos); len(p) > 0 && a.underAbsentTest(a.infoAt(via[i].pos), p[0]) {
 			return true
 		}
 	}
