@@ -440,3 +440,48 @@ func endFailure(rets []retSite, end *retSite, isFailure func(string) bool) *retS
 	}
 	return nil
 }
+
+// handedWorkError is, when the entry has no success requeue and its
+// success path ends by handing back the pair one call of the main work
+// made (res, err := r.inner(…); …; return res, err), and the entry also
+// fails on its own (a status patch after the call, a setup before it),
+// that final return: there the main work's error goes back to the
+// controller, as where the entry tests it and returns would be. Nil when
+// the entry only wraps the call (its failures are all the call's: they
+// are followed into it), when the success's wait is made in the call, or
+// when no failure with an error comes back there.
+func (a *analysis) handedWorkError(entry *ssa.Function, kind *types.Named, rets []retSite, isFailure func(string) bool) *retSite {
+	ret := a.successEnd(entry, kind)
+	if ret == nil {
+		return nil
+	}
+	pc := a.madePair(entry, ret)
+	if pc == nil {
+		return nil
+	}
+	own, handed := false, false
+	for i := range rets {
+		r := &rets[i]
+		if !isFailure(r.class) || r.deferred {
+			continue
+		}
+		p := r.posIn(entry)
+		own = own || p.IsValid() && p != ret.Pos()
+		handed = handed || r.class == ClassErrorBackoff && r.in != entry && slices.ContainsFunc(r.via, func(h retHop) bool {
+			return h.in == entry && h.pos == ret.Pos()
+		})
+	}
+	if !own || !handed {
+		return nil
+	}
+	if w := a.waitPrimary(rets, kind); w != nil && w.in != entry {
+		// A success that waits inside the call (a wait the pair hands
+		// back): the call is the function that returns the success
+		// requeue, and its failures are followed there.
+		if p := w.posIn(entry); !p.IsValid() || p == ret.Pos() {
+			return nil
+		}
+	}
+	return &retSite{pos: ret.Pos(), class: ClassErrorBackoff, in: entry, ret: ret, at: ret,
+		note: "hands back the error " + a.exprText(callee(pc)) + " returns: the main work's failures come back here"}
+}

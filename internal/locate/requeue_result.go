@@ -289,6 +289,9 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 		// that.)
 		if r := a.workErrorReturn(f.entry, kind, rets, isFailure); r != nil {
 			primary = r
+		} else if r := a.handedWorkError(f.entry, kind, rets, isFailure); r != nil {
+			rets = append(rets, *r)
+			primary = &rets[len(rets)-1]
 		} else if end := a.successPathEnd(f.entry, kind); end != nil && len(end.via) > 0 {
 			// The entry's success path ends in a helper it hands the
 			// results of whole (return r.reconcileNormal(…)): the main
@@ -453,28 +456,7 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 		// terminating). That is the requeue a success makes.
 		// A wait on the deletion branch (a finalizer's cleanup still
 		// running) is not the success path's.
-		type ranked struct {
-			r    retSite
-			rank int
-		}
-		rs := make([]ranked, len(rets))
-		for i, r := range rets {
-			rs[i].r = r
-			if r.class == ClassDependencyWait && a.onDeletion(&rets[i], kind) {
-				rs[i].rank += 2
-			}
-			if !r.afterWork {
-				rs[i].rank++
-			}
-		}
-		sort.SliceStable(rs, func(i, j int) bool { return rs[i].rank < rs[j].rank })
-		for i := range rs {
-			rets[i] = rs[i].r
-		}
-		for _, r := range rets {
-			if r.class != ClassDependencyWait || r.deferred {
-				continue
-			}
+		if r := a.waitPrimary(rets, kind); r != nil {
 			s := a.site(r.pos)
 			if r.open {
 				out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the return at %s:%d hands back, with an error that may be nil, the interval %s, which a call made and an if tests together with the error; whether a success waits there (a dependency) or a failure the call absorbed retries is decided in the call; no return on the success path sets a constant RequeueAfter before it", s.File, s.Line, a.exprText(r.after)))
@@ -520,6 +502,33 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 	out.success = &timedRequeue{in: success.afterFn(), at: success.at, duration: success.after}
 	out.onError, out.onSuccess = errRow, a.successRow(success.pos, success.note)
 	return out
+}
+
+// waitPrimary is, with no steady-state requeue, the wait with a nil error
+// that is the requeue a success makes: after work that succeeded (a child
+// just created) first, else on something else (a child still
+// terminating); a wait on the deletion branch (a finalizer's cleanup still
+// running) last, as it is not the success path's. Nil when there is none.
+func (a *analysis) waitPrimary(rets []retSite, kind *types.Named) *retSite {
+	var best *retSite
+	bestRank := 0
+	for i := range rets {
+		r := &rets[i]
+		if r.class != ClassDependencyWait || r.deferred {
+			continue
+		}
+		rank := 0
+		if a.onDeletion(r, kind) {
+			rank += 2
+		}
+		if !r.afterWork {
+			rank++
+		}
+		if best == nil || rank < bestRank {
+			best, bestRank = r, rank
+		}
+	}
+	return best
 }
 
 // specInterval reports whether the interval trace of a timed return

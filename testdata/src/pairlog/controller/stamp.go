@@ -1,7 +1,10 @@
 // Package controller holds a reconciler whose entry hands back the pair
 // its helper made after a test of the error that only logs it: that
-// return hands back the helper's failures too, so the main work's failure
-// is the helper's failure return, not one of the entry's before the call.
+// return hands back the helper's failures too. The entry fails on its own
+// as well (the re-read), and no success requeues, so that return, where
+// the main work's error goes back to the controller, is the requeue on
+// error: not the entry's failure before the call, nor one inside the
+// helper.
 package controller
 
 import (
@@ -31,7 +34,7 @@ func (r *StampReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	if err != nil {
 		log.FromContext(ctx).Error(err, "stamp failed", "configmap", req.NamespacedName)
 	}
-	return res, err
+	return res, err // want "requeue-error"
 }
 
 // stamp sets the label when it differs from the one the annotation asks
@@ -46,7 +49,7 @@ func (r *StampReconciler) stamp(ctx context.Context, cm *corev1.ConfigMap) (ctrl
 	}
 	cm.Labels["stamp.example.com/stamp"] = want
 	if err := r.Update(ctx, cm); err != nil { // want "drift:apply"
-		return ctrl.Result{}, err // want "requeue-error"
+		return ctrl.Result{}, err
 	}
 	return ctrl.Result{}, nil
 }
