@@ -443,21 +443,46 @@ func endFailure(rets []retSite, end *retSite, isFailure func(string) bool) *retS
 
 // handedWorkError is, when the entry has no success requeue and its
 // success path ends by handing back the pair one call of the main work
-// made (res, err := r.inner(…); …; return res, err), and the entry also
-// fails on its own (a status patch after the call, a setup before it),
-// that final return: there the main work's error goes back to the
-// controller, as where the entry tests it and returns would be. Nil when
-// the entry only wraps the call (its failures are all the call's: they
-// are followed into it), when the success's wait is made in the call, or
-// when no failure with an error comes back there.
+// made (res, err := r.inner(…); …; return res, err), in the entry or in a
+// function the entry hands its results to whole (return r.rest(…)), and
+// the pass also fails elsewhere (a status patch after the call, the
+// re-read before it), that return: there the main work's error goes back
+// to the controller, as where the entry tests it and returns would be.
+// For a bare return, the assignment of the named results is the site.
+// Nil when every failure comes back through that return (the function
+// only wraps the call: its failures are followed into it), when the
+// success's wait is made in the call (the call is the function that
+// returns the success requeue), or when no failure with an error comes
+// back there.
 func (a *analysis) handedWorkError(entry *ssa.Function, kind *types.Named, rets []retSite, isFailure func(string) bool) *retSite {
-	ret := a.successEnd(entry, kind)
-	if ret == nil {
-		return nil
+	fn, seen := entry, map[*ssa.Function]bool{}
+	for !seen[fn] {
+		seen[fn] = true
+		ret := a.successEnd(fn, kind)
+		if ret == nil {
+			return nil
+		}
+		if pc := a.madePair(fn, ret); pc != nil {
+			return a.pairReturn(fn, ret, pc, kind, rets, isFailure)
+		}
+		ce, ok := ast.Unparen(a.handedBack(fn, ret)).(*ast.CallExpr)
+		if !ok {
+			return nil
+		}
+		c := a.makeCall(a.infoAt(ce.Pos()), ce, fn)
+		if c.known || len(c.own) != 1 || body(c.own[0]) == nil {
+			return nil
+		}
+		fn = c.own[0]
 	}
-	pc := a.madePair(entry, ret)
-	if pc == nil {
-		return nil
+	return nil
+}
+
+// pairReturn is handedWorkError's site for the return ret of fn that
+// hands back the pair the call pc made.
+func (a *analysis) pairReturn(fn *ssa.Function, ret *ast.ReturnStmt, pc *ast.CallExpr, kind *types.Named, rets []retSite, isFailure func(string) bool) *retSite {
+	through := func(r *retSite) bool {
+		return r.in == fn && r.pos == ret.Pos() || slices.ContainsFunc(r.via, func(h retHop) bool { return h.in == fn && h.pos == ret.Pos() })
 	}
 	own, handed := false, false
 	for i := range rets {
@@ -465,23 +490,22 @@ func (a *analysis) handedWorkError(entry *ssa.Function, kind *types.Named, rets 
 		if !isFailure(r.class) || r.deferred {
 			continue
 		}
-		p := r.posIn(entry)
-		own = own || p.IsValid() && p != ret.Pos()
-		handed = handed || r.class == ClassErrorBackoff && r.in != entry && slices.ContainsFunc(r.via, func(h retHop) bool {
-			return h.in == entry && h.pos == ret.Pos()
-		})
+		own = own || !through(r)
+		handed = handed || r.class == ClassErrorBackoff && r.in != fn && through(r)
 	}
 	if !own || !handed {
 		return nil
 	}
-	if w := a.waitPrimary(rets, kind); w != nil && w.in != entry {
-		// A success that waits inside the call (a wait the pair hands
-		// back): the call is the function that returns the success
-		// requeue, and its failures are followed there.
-		if p := w.posIn(entry); !p.IsValid() || p == ret.Pos() {
-			return nil
+	if w := a.waitPrimary(rets, kind); w != nil && through(w) {
+		return nil
+	}
+	var at ast.Node = ret
+	if ids := namedResults(fn); len(ret.Results) == 0 && len(ids) > 0 {
+		info := a.infoAt(ret.Pos())
+		if as := a.lastAssign(info, ret, info.Defs[ids[0]]); as != nil {
+			at = as
 		}
 	}
-	return &retSite{pos: ret.Pos(), class: ClassErrorBackoff, in: entry, ret: ret, at: ret,
+	return &retSite{pos: at.Pos(), class: ClassErrorBackoff, in: fn, ret: ret, at: at,
 		note: "hands back the error " + a.exprText(callee(pc)) + " returns: the main work's failures come back here"}
 }
