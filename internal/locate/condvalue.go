@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 )
 
 // cond resolves the types a condition value holds: what flows into its
@@ -97,6 +98,13 @@ func (r *condReader) typesOf(e ast.Expr, path []string) ([]typeSource, bool) {
 		case v.zero:
 		case v.param >= 0 && v.b == r.b:
 			out = append(out, typeSource{param: v.param, path: v.path, statusParam: -1})
+		case v.external && len(v.path) > 0 && v.path[len(v.path)-1] != "Type":
+			// A field of an object that is no condition's type (a
+			// state kept in Status.Phase): the types it holds are the
+			// values stored into it elsewhere, which are not followed.
+			t := unfollowed
+			t.end, t.why = v.end, "a field of an object ("+strings.Join(v.path, ".")+"), which holds what is stored into it elsewhere"
+			out = append(out, t)
 		case v.external, v.ended() && isConditionsGetter(v.b.info, v.e):
 			out = append(out, copiedCondition)
 		default:
