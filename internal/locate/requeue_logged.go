@@ -13,6 +13,26 @@ import (
 // at the top level of the function: the code says the branch is a
 // failure, so a nil-error wait there retries it.
 func (a *analysis) loggedFailure(info *types.Info, n ast.Node) bool {
+	return a.doneBefore(info, n, false, func(st ast.Stmt) bool { return callsRole(info, st, RoleLogError) })
+}
+
+// markedFailure reports whether a return stands in a branch that sets a
+// condition of an object before it (the knowledge table's
+// RoleConditionSet or RoleManagedCondition: Flux's MarkFalse), in the
+// branch itself or in a branch around it, or, in a helper whose results
+// its caller hands back (top), at the helper's top level: under a test of
+// an error, the code records the failure there, so a wait after it
+// retries.
+func (a *analysis) markedFailure(info *types.Info, n ast.Node, top bool) bool {
+	return a.doneBefore(info, n, top, func(st ast.Stmt) bool {
+		return callsRole(info, st, RoleConditionSet) || callsRole(info, st, RoleManagedCondition)
+	})
+}
+
+// doneBefore reports whether a simple statement that does holds before n
+// in the branch holding n or in a branch around it, and at the top level
+// of the function only when top says so.
+func (a *analysis) doneBefore(info *types.Info, n ast.Node, top bool, does func(ast.Stmt) bool) bool {
 	path := a.path(n.Pos(), n.End())
 	for i := 1; i < len(path); i++ {
 		var list []ast.Stmt
@@ -23,7 +43,9 @@ func (a *analysis) loggedFailure(info *types.Info, n ast.Node) bool {
 			if i+1 < len(path) {
 				switch path[i+1].(type) {
 				case *ast.FuncDecl, *ast.FuncLit:
-					return false // the function's own body
+					if !top {
+						return false // the function's own body
+					}
 				}
 			}
 			list = p.List
@@ -36,7 +58,7 @@ func (a *analysis) loggedFailure(info *types.Info, n ast.Node) bool {
 			if st == path[i-1] {
 				break
 			}
-			if logsError(info, st) {
+			if does(st) {
 				return true
 			}
 		}
@@ -44,10 +66,11 @@ func (a *analysis) loggedFailure(info *types.Info, n ast.Node) bool {
 	return false
 }
 
-// logsError reports whether a simple statement calls an error-level
-// logger (RoleLogError), outside the closures it holds; a compound one
-// (an if, a loop) logs only on some of its paths.
-func logsError(info *types.Info, st ast.Stmt) bool {
+// callsRole reports whether a simple statement calls a function of the
+// knowledge table's role (an error-level logger, a condition setter),
+// outside the closures it holds; a compound one (an if, a loop) calls it
+// only on some of its paths.
+func callsRole(info *types.Info, st ast.Stmt, role Role) bool {
 	switch st.(type) {
 	case *ast.ExprStmt, *ast.AssignStmt, *ast.DeclStmt:
 	default:
@@ -60,7 +83,7 @@ func logsError(info *types.Info, st ast.Stmt) bool {
 			return false
 		case *ast.CallExpr:
 			if fn, ok := typeutil.Callee(info, x).(*types.Func); ok {
-				if fact, known := knowledge[funcKey(fn)]; known && fact.Role == RoleLogError {
+				if fact, known := knowledge[funcKey(fn)]; known && fact.Role == role {
 					found = true
 				}
 			}

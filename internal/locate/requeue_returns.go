@@ -292,7 +292,9 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	case after && errClass == "nil" && g == guardError && a.absentWait(winfo, ws, via):
 		// A wait where a read found its object absent (if
 		// apierrors.IsNotFound(err) { return ctrl.Result{RequeueAfter:
-		// d}, nil }): the pass waits for that object to appear.
+		// d}, nil }): the pass waits for that object to appear, unless
+		// it marks a condition first (MarkFalse(obj, Ready, …)), which
+		// records a failure it retries (absentWait).
 		class = ClassDependencyWait
 	case after && g == guardError:
 		class = ClassRetryAfterFailure
@@ -329,18 +331,26 @@ func (a *analysis) hopFollowsWrite(via []retHop, helpers, outer bool) bool {
 
 // absentWait reports whether a return (n, of a function whose results
 // the returns of via hand back) stands where a read found its object
-// absent: in the branch of an absent test in its own function, or, for a
-// branch moved into a helper, around one of the returns that hand it back.
+// absent, and no condition was marked on the way to it: in the branch of
+// an absent test in its own function, or, for a branch moved into a
+// helper, around one of the returns that hand it back.
 func (a *analysis) absentWait(info *types.Info, n ast.Node, via []retHop) bool {
-	if a.underAbsentTest(info, n) {
-		return true
+	absent := a.underAbsentTest(info, n)
+	if a.markedFailure(info, n, len(via) > 0) {
+		return false
 	}
 	for i := len(via) - 1; i >= 0; i-- {
-		if p := a.path(via[i].pos, via[i].pos); len(p) > 0 && a.underAbsentTest(a.infoAt(via[i].pos), p[0]) {
-			return true
+		p := a.path(via[i].pos, via[i].pos)
+		if len(p) == 0 {
+			continue
 		}
+		hinfo := a.infoAt(via[i].pos)
+		if a.markedFailure(hinfo, p[0], i > 0) {
+			return false
+		}
+		absent = absent || a.underAbsentTest(hinfo, p[0])
 	}
-	return false
+	return absent
 }
 
 // underAbsentTest reports whether the nearest if around n that tests an

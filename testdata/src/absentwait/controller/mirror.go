@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "drift"
+// want-none "MirrorReconciler/finalizer-const" "MirrorReconciler/finalizer-add" "MirrorReconciler/finalizer-cleanup" "MirrorReconciler/finalizer-remove" "MirrorReconciler/condition-types" "MirrorReconciler/drift"
 
 // MirrorReconciler copies the keys of the Secret a ConfigMap names into
 // the ConfigMap's annotations.
@@ -24,15 +24,15 @@ type MirrorReconciler struct {
 }
 
 // Reconcile waits for the Secret, then mirrors its keys.
-func (r *MirrorReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "reconcile-entry"
+func (r *MirrorReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "MirrorReconciler/reconcile-entry"
 	cm := &corev1.ConfigMap{}
-	if err := r.Get(ctx, req.NamespacedName, cm); err != nil { // want "reread"
+	if err := r.Get(ctx, req.NamespacedName, cm); err != nil { // want "MirrorReconciler/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	secret := &corev1.Secret{}
 	if err := r.Get(ctx, client.ObjectKey{Namespace: cm.Namespace, Name: cm.Name + "-source"}, secret); err != nil {
 		if apierrors.IsNotFound(err) {
-			return ctrl.Result{RequeueAfter: 5 * time.Second}, nil // want "requeue-success" "trace:return" "trace:constant"
+			return ctrl.Result{RequeueAfter: 5 * time.Second}, nil // want "MirrorReconciler/requeue-success" "MirrorReconciler/trace:return" "MirrorReconciler/trace:constant"
 		}
 		return ctrl.Result{}, err
 	}
@@ -42,8 +42,8 @@ func (r *MirrorReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	for k := range secret.Data {
 		cm.Annotations["mirror.example.com/"+k] = "present"
 	}
-	if err := r.Update(ctx, cm); err != nil { // want "write-always" "hot-loop"
-		return ctrl.Result{}, err // want "requeue-error"
+	if err := r.Update(ctx, cm); err != nil { // want "MirrorReconciler/write-always" "MirrorReconciler/hot-loop"
+		return ctrl.Result{}, err // want "MirrorReconciler/requeue-error"
 	}
 	return ctrl.Result{}, nil
 }
