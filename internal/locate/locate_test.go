@@ -145,6 +145,7 @@ var fixtures = []string{
 	"listall",
 	"absentwait",
 	"extcleanup",
+	"phaseswitch",
 	"stepverdicts",
 	"driftidentity",
 	"driftunproven",

@@ -206,11 +206,15 @@ func (r *retSite) entryPos(entry *ssa.Function) token.Pos {
 	return token.NoPos
 }
 
-// handedResultCall returns the call a returned result variable is the
-// first result of (its last an error, others perhaps between), when that call is its one definition and nothing
-// changes it after (no store into its fields, no pointer to it): the
-// result the call made, handed back unchanged. nil for anything else.
-func handedResultCall(info *types.Info, b *ast.BlockStmt, res ast.Expr) *ast.CallExpr {
+// handedResultCalls returns the calls a returned result variable is the
+// first result of (their last an error, others perhaps between), when
+// they are its only definitions (a declaration without a value aside: the
+// zero result, which asks for no requeue) and nothing changes it after
+// (no store into its fields, no pointer to it): the result one of the
+// calls made, handed back unchanged; one call, or several, one on each
+// path (switch state { case a: res, err = r.doA(…); case b: res, err =
+// r.doB(…) }). nil for anything else.
+func handedResultCalls(info *types.Info, b *ast.BlockStmt, res ast.Expr) []*ast.CallExpr {
 	id, ok := ast.Unparen(res).(*ast.Ident)
 	if !ok || b == nil {
 		return nil
@@ -219,12 +223,11 @@ func handedResultCall(info *types.Info, b *ast.BlockStmt, res ast.Expr) *ast.Cal
 	if v == nil {
 		return nil
 	}
-	ce := onlyCallDef(info, b, v)
-	if ce == nil {
-		return nil
-	}
-	if sig, ok := info.TypeOf(ce.Fun).(*types.Signature); !ok || sig.Results().Len() < 2 || !isErrorType(sig.Results().At(sig.Results().Len()-1).Type()) {
-		return nil
+	calls := callDefs(info, b, v)
+	for _, ce := range calls {
+		if sig, ok := info.TypeOf(ce.Fun).(*types.Signature); !ok || sig.Results().Len() < 2 || !isErrorType(sig.Results().At(sig.Results().Len()-1).Type()) {
+			return nil
+		}
 	}
 	rooted := func(e ast.Expr) bool {
 		w, _ := storePath(info, e)
@@ -249,7 +252,42 @@ func handedResultCall(info *types.Info, b *ast.BlockStmt, res ast.Expr) *ast.Cal
 	if changed {
 		return nil
 	}
-	return ce
+	return calls
+}
+
+// callDefs are the calls a variable is assigned from, as the first of
+// their results, when every assignment to it is one (a declaration
+// without a value aside); nil otherwise.
+func callDefs(info *types.Info, b ast.Node, v *types.Var) []*ast.CallExpr {
+	var calls []*ast.CallExpr
+	other := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.ValueSpec:
+			for _, name := range x.Names {
+				if info.Defs[name] == v && len(x.Values) > 0 {
+					other = true
+				}
+			}
+		case *ast.AssignStmt:
+			for i, l := range x.Lhs {
+				if lid, ok := ast.Unparen(l).(*ast.Ident); !ok || info.ObjectOf(lid) != v {
+					continue
+				}
+				ce, isCall := ast.Unparen(x.Rhs[0]).(*ast.CallExpr)
+				if i != 0 || len(x.Rhs) != 1 || !isCall {
+					other = true
+					continue
+				}
+				calls = append(calls, ce)
+			}
+		}
+		return !other
+	})
+	if other {
+		return nil
+	}
+	return calls
 }
 
 // reportedPair finds, for a return of fn handing back two of its own

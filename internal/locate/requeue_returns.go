@@ -181,7 +181,11 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	if sc.guard != guardError && (errE == nil || isNil(info, errE)) {
 		// result, err := f(…); if err != nil { … }; return result, nil:
 		// the pair f made, handed back whole where its error is nil.
-		if ce := handedResultCall(info, body(fn), res); ce != nil && a.followPair(fn, info, at, ce, sc, w, out) {
+		followed := false
+		for _, ce := range handedResultCalls(info, body(fn), res) {
+			followed = a.followPair(fn, info, at, ce, sc, w, out) || followed
+		}
+		if followed {
 			return
 		}
 	}
@@ -246,7 +250,11 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		// keys, recErr := r.inner(…); …; return res, recErr): where it
 		// requeues is at the call's own returns, which hand back its
 		// failures too.
-		if ce := handedResultCall(info, body(fn), res); ce != nil && a.followResults(fn, info, at, ce, sc, w, out) {
+		followed := false
+		for _, ce := range handedResultCalls(info, body(fn), res) {
+			followed = a.followResults(fn, info, at, ce, sc, w, out) || followed
+		}
+		if followed {
 			return
 		}
 	}
