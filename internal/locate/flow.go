@@ -194,6 +194,14 @@ func (q *query) values(b *flowBody, e ast.Expr, path []string, depth int) []flow
 	case *ast.SliceExpr:
 		// x[i:j] holds x's elements.
 		return q.values(b, x.X, path, depth+1)
+	case *ast.StarExpr:
+		// *p holds what p points to, as a selector through p reads it.
+		return q.values(b, x.X, path, depth+1)
+	case *ast.UnaryExpr:
+		if x.Op == token.AND {
+			// &T{…} points to the value it takes the address of.
+			return q.values(b, x.X, path, depth+1)
+		}
 	case *ast.FuncLit:
 		if len(path) > 0 && appliedArg(path[0]) >= 0 {
 			return q.applied(b, x, appliedArg(path[0]), path[1:], depth+1)

@@ -146,6 +146,7 @@ var fixtures = []string{
 	"absentwait",
 	"extcleanup",
 	"phaseswitch",
+	"deletewait",
 	"stepverdicts",
 	"driftidentity",
 	"driftunproven",

@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -201,6 +202,13 @@ func (a *analysis) steadier(x, y *retSite) int {
 // branch: it, or a return of the chain that hands it back, stands in the
 // body of an if whose condition holds when the object is being deleted.
 func (a *analysis) onDeletion(r *retSite, kind *types.Named) bool {
+	if m := cmp.Or(r.madeIn, r.afterIn); m != nil && m != r.in && a.deletionOnly(m, kind, 3) {
+		// The interval is made in a function the pass runs only while
+		// the object is being deleted (a helper's wait handed back by
+		// its caller as a result it tests: if res != nil { return *res,
+		// nil }).
+		return true
+	}
 	for _, h := range r.chain() {
 		info := a.infoAt(h.pos)
 		if info == nil {
@@ -214,6 +222,55 @@ func (a *analysis) onDeletion(r *retSite, kind *types.Named) bool {
 				break up
 			case *ast.IfStmt:
 				if i > 0 && path[i-1] == x.Body && a.impliesDeletion(info, x.Cond, true, kind) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// deletionOnly reports whether every call of fn in the tree stands where
+// the object is being deleted: in the branch of an if whose test implies
+// it, after an if that returns unless it holds (if
+// obj.DeletionTimestamp.IsZero() { return }), or in a function that is
+// itself run only then (depth calls up).
+func (a *analysis) deletionOnly(fn *ssa.Function, kind *types.Named, depth int) bool {
+	edges := a.prog.CallsInto(fn)
+	if depth == 0 || len(edges) == 0 {
+		return false
+	}
+	for _, e := range edges {
+		if e.Site == nil || !a.deletingAt(e.Caller.Func, e.Site.Pos(), kind) && !a.deletionOnly(e.Caller.Func, kind, depth-1) {
+			return false
+		}
+	}
+	return true
+}
+
+// deletingAt reports whether the statement at pos in fn runs only while
+// the object is being deleted: it stands in the branch of an if whose test
+// implies it, or after an if of its list that returns unless it holds.
+func (a *analysis) deletingAt(fn *ssa.Function, pos token.Pos, kind *types.Named) bool {
+	info := a.infoAt(pos)
+	if info == nil || !pos.IsValid() {
+		return false
+	}
+	path := a.path(pos, pos)
+	for i, n := range path {
+		switch x := n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if i > 0 && path[i-1] == x.Body && a.impliesDeletion(info, x.Cond, true, kind) {
+				return true
+			}
+		case *ast.BlockStmt:
+			for _, st := range x.List {
+				if st.Pos() >= pos {
+					break
+				}
+				if ifs, ok := st.(*ast.IfStmt); ok && ifs.Else == nil && returns(ifs.Body) && a.impliesDeletion(info, ifs.Cond, false, kind) {
 					return true
 				}
 			}

@@ -27,6 +27,9 @@ type retSite struct {
 	interval types.Object
 	// afterIn is the function after is an expression of.
 	afterIn *ssa.Function
+	// madeIn is the helper the interval is made in when after is the
+	// value of a call of it (resultValue.madeIn).
+	madeIn *ssa.Function
 	// after is the RequeueAfter expression (or the call of the helper that
 	// builds the result), ret the return statement, and at where the
 	// result is made: the return, or the assignment of the named results a

@@ -317,7 +317,7 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	if class == ClassRetryAfterFailure && afterExpr != nil && afterIn == fn {
 		signal = a.signalError(info, s, afterExpr)
 	}
-	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, ret: s, at: at, afterWork: afterWork, via: via, signal: signal, open: open})
+	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, madeIn: rv.madeIn, ret: s, at: at, afterWork: afterWork, via: via, signal: signal, open: open})
 }
 
 // hopFollowsWrite is followsWrite for a return of a helper whose results

@@ -22,8 +22,11 @@ type resultValue struct {
 	// returning function), when it is not known to be zero; interval what
 	// names it. A result built by a helper of the tree gives the call
 	// itself, in the returning function, so that the trace follows it in.
-	after    ast.Expr
-	afterIn  *ssa.Function
+	after   ast.Expr
+	afterIn *ssa.Function
+	// madeIn is the helper whose result the interval is made in, when the
+	// trace starts at the call of it (after is then that call's value).
+	madeIn   *ssa.Function
 	interval types.Object
 	// opaque is where the trail ends, when it does.
 	opaque ast.Expr
@@ -105,6 +108,7 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 				out.requeue = out.requeue || stored.requeue
 				out.guard = max(out.guard, stored.guard)
 				out.after, out.interval = res, stored.interval
+				out.madeIn = a.bySyntax[v.b.decl]
 				continue
 			}
 		}
@@ -120,6 +124,7 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 			}
 			// Built by a helper: the trace starts at the call.
 			out.after, out.interval = res, namedBy(v.b.info, after)
+			out.madeIn = a.bySyntax[v.b.decl]
 			continue
 		}
 		out.after, out.interval = after, namedBy(v.b.info, after)
