@@ -509,3 +509,15 @@ func (a *analysis) pairReturn(fn *ssa.Function, ret *ast.ReturnStmt, pc *ast.Cal
 	return &retSite{pos: at.Pos(), class: ClassErrorBackoff, in: fn, ret: ret, at: at,
 		note: "hands back the error " + a.exprText(callee(pc)) + " returns: the main work's failures come back here"}
 }
+
+// splitEnd is the failing half of the success path's end, when that
+// return hands back the pass's error with its result (a split site); nil
+// otherwise.
+func splitEnd(rets []retSite, end *retSite) *retSite {
+	for i := range rets {
+		if r := &rets[i]; r.split && r.in == end.in && r.pos == end.pos {
+			return r
+		}
+	}
+	return nil
+}

@@ -228,7 +228,7 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 			// body or under a test of no error (if synced {…}): the
 			// call's error decides; where it is nil, the result requeues
 			// after a success.
-			*out = append(*out, retSite{pos: at.Pos(), class: ClassErrorBackoff, in: fn, ret: s, at: at, via: via})
+			*out = append(*out, retSite{pos: at.Pos(), class: ClassErrorBackoff, in: fn, ret: s, at: at, via: via, split: true})
 			errClass = "nil"
 		}
 	}
