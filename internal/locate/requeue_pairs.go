@@ -406,3 +406,22 @@ func (a *analysis) hopCall(fn *ssa.Function, w *retWalk) (caller *ssa.Function, 
 	}
 	return hop.in, ret, ce
 }
+
+// readsErrorVar reports whether e reads a variable of type error outside
+// the function literals it holds: a call handed the pass's error
+// (errors.Join(err, r.patch())) hands it back.
+func readsErrorVar(info *types.Info, e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.Ident:
+			if v, ok := info.Uses[x].(*types.Var); ok && !v.IsField() && isErrorType(v.Type()) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}

@@ -63,6 +63,10 @@ type retSite struct {
 	// be nil (return res, recErr, recErr the pass's error handed through):
 	// the same return, classed apart where the error is set.
 	split bool
+	// half marks the failing half of a return whose error is a call's
+	// (return ctrl.Result{RequeueAfter: d}, r.update(…)): the return is
+	// classified again where the call succeeds.
+	half bool
 	// open says the site hands back, with an error that may be nil,
 	// an interval a call made under a test of both (if wait, err :=
 	// f(); err != nil || wait > 0): what a success waits on there is
@@ -126,16 +130,16 @@ func weaker(s, t scope) bool {
 // a function walked again is walked under a weaker scope.
 func lastWalk(rets []retSite) []retSite {
 	type key struct {
-		pos   token.Pos
-		split bool
+		pos         token.Pos
+		split, half bool
 	}
 	last := map[key]int{}
 	for i, r := range rets {
-		last[key{r.at.Pos(), r.split}] = i
+		last[key{r.at.Pos(), r.split, r.half}] = i
 	}
 	var out []retSite
 	for i, r := range rets {
-		if last[key{r.at.Pos(), r.split}] == i {
+		if last[key{r.at.Pos(), r.split, r.half}] == i {
 			out = append(out, r)
 		}
 	}

@@ -228,7 +228,10 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 			// body or under a test of no error (if synced {…}): the
 			// call's error decides; where it is nil, the result requeues
 			// after a success.
-			*out = append(*out, retSite{pos: at.Pos(), class: ClassErrorBackoff, in: fn, ret: s, at: at, via: via, split: true})
+			// The failing half is the pass's error (split) when the
+			// call is handed an error variable (errors.Join(err,
+			// r.patch())), else the call's own failure.
+			*out = append(*out, retSite{pos: at.Pos(), class: ClassErrorBackoff, in: fn, ret: s, at: at, via: via, half: true, split: readsErrorVar(info, errE)})
 			errClass = "nil"
 		}
 	}
