@@ -199,8 +199,9 @@ func (a *analysis) steadier(x, y *retSite) int {
 }
 
 // onDeletion reports whether the site is reached only on the deletion
-// branch: it, or a return of the chain that hands it back, stands in the
-// body of an if whose condition holds when the object is being deleted.
+// branch: it, or a return of the chain that hands it back, stands where
+// the object is being deleted (deletingAt), or its interval is made in a
+// function run only then.
 func (a *analysis) onDeletion(r *retSite, kind *types.Named) bool {
 	if m := cmp.Or(r.madeIn, r.afterIn); m != nil && m != r.in && a.deletionOnly(m, kind, 3) {
 		// The interval is made in a function the pass runs only while
@@ -210,21 +211,8 @@ func (a *analysis) onDeletion(r *retSite, kind *types.Named) bool {
 		return true
 	}
 	for _, h := range r.chain() {
-		info := a.infoAt(h.pos)
-		if info == nil {
-			continue
-		}
-		path := a.path(h.pos, h.pos)
-	up:
-		for i, n := range path {
-			switch x := n.(type) {
-			case *ast.FuncDecl, *ast.FuncLit:
-				break up
-			case *ast.IfStmt:
-				if i > 0 && path[i-1] == x.Body && a.impliesDeletion(info, x.Cond, true, kind) {
-					return true
-				}
-			}
+		if a.deletingAt(h.pos, kind) {
+			return true
 		}
 	}
 	return false
@@ -241,17 +229,17 @@ func (a *analysis) deletionOnly(fn *ssa.Function, kind *types.Named, depth int) 
 		return false
 	}
 	for _, e := range edges {
-		if e.Site == nil || !a.deletingAt(e.Caller.Func, e.Site.Pos(), kind) && !a.deletionOnly(e.Caller.Func, kind, depth-1) {
+		if e.Site == nil || !a.deletingAt(e.Site.Pos(), kind) && !a.deletionOnly(e.Caller.Func, kind, depth-1) {
 			return false
 		}
 	}
 	return true
 }
 
-// deletingAt reports whether the statement at pos in fn runs only while
-// the object is being deleted: it stands in the branch of an if whose test
+// deletingAt reports whether the statement at pos runs only while the
+// object is being deleted: it stands in the branch of an if whose test
 // implies it, or after an if of its list that returns unless it holds.
-func (a *analysis) deletingAt(fn *ssa.Function, pos token.Pos, kind *types.Named) bool {
+func (a *analysis) deletingAt(pos token.Pos, kind *types.Named) bool {
 	info := a.infoAt(pos)
 	if info == nil || !pos.IsValid() {
 		return false
