@@ -510,10 +510,14 @@ func (a *analysis) pairReturn(fn *ssa.Function, ret *ast.ReturnStmt, pc *ast.Cal
 		note: "hands back the error " + a.exprText(callee(pc)) + " returns: the main work's failures come back here"}
 }
 
-// splitEnd is the failing half of the success path's end, when that
-// return hands back the pass's error with its result (a split site); nil
-// otherwise.
-func splitEnd(rets []retSite, end *retSite) *retSite {
+// entrySplitEnd is the failing half of the entry's own final return, when
+// that return hands back the pass's error with its result (a split site)
+// and the success path ends there, not in a helper; nil otherwise.
+func (a *analysis) entrySplitEnd(entry *ssa.Function, kind *types.Named, rets []retSite) *retSite {
+	end := a.successPathEnd(entry, kind)
+	if end == nil || len(end.via) > 0 {
+		return nil
+	}
 	for i := range rets {
 		if r := &rets[i]; r.split && r.in == end.in && r.pos == end.pos {
 			return r

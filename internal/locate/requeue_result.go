@@ -294,12 +294,12 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 	case !bareEnd || primary == nil || !primary.deferred:
 		// (A bare end whose error a deferred closure sets hands back
 		// that.)
-		if end := a.successPathEnd(f.entry, kind); end != nil && len(end.via) == 0 && splitEnd(rets, end) != nil {
+		if r := a.entrySplitEnd(f.entry, kind, rets); r != nil {
 			// The entry's final return hands back the pass's error with
 			// its result (return result, errors.Join(err, patch())): its
 			// failing half is the main work's failure, as at a success
 			// return that does.
-			primary = splitEnd(rets, end)
+			primary = r
 		} else if r := a.workErrorReturn(f.entry, kind, rets, isFailure); r != nil {
 			primary = r
 		} else if r := a.handedWorkError(f.entry, kind, rets, isFailure); r != nil {
