@@ -42,6 +42,10 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 			out = append(out, shared...)
 			return
 		}
+		if forwarded := a.forwardedSyncs(fd, sync, vars); forwarded != nil {
+			out = append(out, forwarded...)
+			return
+		}
 		if len(sync.own) > 1 && dynamicCall(sync) {
 			// A worker shared through an interface (a Syncer each
 			// controller implements) or a function value it holds (a
@@ -201,6 +205,51 @@ func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.N
 		out = append(out, f)
 	}
 	return append(out, a.unfollowedSyncs(ends, sync)...)
+}
+
+// forwardedSyncs follows a worker's sync call into a function of the tree
+// that only forwards the key: handed the key and a function value, it
+// calls that value with the key (or its parts, split from a queue item)
+// and does no work of its own. The controllers are those of the function
+// value, found from the worker's callers as for a shared worker; the
+// worker stays the function that dequeues, and the forwarding call joins
+// the registration. It returns nil when the call forwards nothing.
+func (a *analysis) forwardedSyncs(fd *ast.FuncDecl, sync *call, vars map[*types.Var]bool) []*found {
+	if sync.fn == nil || len(sync.own) != 1 || isInterfaceMethod(sync.fn) {
+		return nil
+	}
+	b := a.ownBody(sync.fn)
+	if b == nil {
+		return nil
+	}
+	keys := map[*types.Var]bool{}
+	handedFunc := false
+	for i, p := range paramIdents(b.decl.Type) {
+		v, ok := b.info.Defs[p].(*types.Var)
+		if !ok || i >= len(sync.expr.Args) {
+			continue
+		}
+		if mentions(a.infoAt(fd.Pos()), sync.expr.Args[i], vars) {
+			keys[v] = true
+		}
+		if _, ok := v.Type().Underlying().(*types.Signature); ok {
+			handedFunc = true
+		}
+	}
+	if len(keys) == 0 || !handedFunc {
+		return nil
+	}
+	taint(b.info, b.decl.Body, keys)
+	inner := a.syncCall(b.info, b.decl.Body, keys)
+	if inner == nil || inner.fn != nil {
+		return nil
+	}
+	out := a.sharedWorker(b.decl, b.info, b.decl, inner, keys)
+	for _, f := range out {
+		f.worker = a.bySyntax[fd]
+		f.registration = append(f.registration, a.site(sync.expr.Lparen))
+	}
+	return out
 }
 
 // unfollowedSyncs are the controllers of a shared worker whose sync

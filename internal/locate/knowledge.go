@@ -73,6 +73,10 @@ var knowledge = map[string]Fact{
 	"(*k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta).SetFinalizers": {Role: RoleSetFinalizers, Obj: -1, Key: -1, Arg: 0},
 	"(k8s.io/apimachinery/pkg/apis/meta/v1.Object).SetFinalizers":      {Role: RoleSetFinalizers, Obj: -1, Key: -1, Arg: 0},
 	"(*k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta).GetFinalizers": {Role: RoleFinalizerList, Obj: -1, Key: -1, Arg: -1},
+	"k8s.io/apimachinery/pkg/apis/meta/v1.SetMetaDataAnnotation":       {Role: RoleMetaEntrySet, Obj: 0, Key: -1, Arg: 1},
+	"k8s.io/apimachinery/pkg/apis/meta/v1.SetMetaDataLabel":            {Role: RoleMetaEntrySet, Obj: 0, Key: -1, Arg: 1},
+	"k8s.io/apimachinery/pkg/apis/meta/v1.HasAnnotation":               {Role: RoleMetaEntryHas, Obj: 0, Key: -1, Arg: 1},
+	"k8s.io/apimachinery/pkg/apis/meta/v1.HasLabel":                    {Role: RoleMetaEntryHas, Obj: 0, Key: -1, Arg: 1},
 	"(k8s.io/apimachinery/pkg/apis/meta/v1.Object).GetFinalizers":      {Role: RoleFinalizerList, Obj: -1, Key: -1, Arg: -1},
 	"(k8s.io/apimachinery/pkg/runtime.Object).DeepCopyObject":          {Role: RoleCopyOfReceiver, Obj: -1, Key: -1, Arg: -1},
 

@@ -69,6 +69,8 @@ const (
 	RoleRunsFunc                 // calls the function Arg at least once before it returns (a retry helper)
 	RoleLogError                 // logs at error level: the code says the branch it stands in is a failure
 	RoleList                     // lists objects of a kind: Obj is the list the items are read into
+	RoleMetaEntrySet             // stores an entry of an object's labels or annotations: Obj is the object's metadata, Arg the key
+	RoleMetaEntryHas             // tests whether an object's labels or annotations hold an entry: Obj is the object's metadata, Arg the key
 )
 
 // Fact is one entry of the knowledge table.

@@ -49,6 +49,7 @@ var fixtures = []string{
 	"multireg",
 	"generics",
 	"layeredworker",
+	"splitkeyworker",
 	"illtypedsync",
 	"eventqueue",
 	"protoqueue",

@@ -122,3 +122,151 @@ func (a *analysis) objectsMap(info *types.Info, body *ast.BlockStmt, e ast.Expr,
 	})
 	return handed
 }
+
+// A controller may also mark its object with an entry whose value it does
+// not fix (the time it first saw it, the key it was queued under): a test
+// of whether the entry is there, holding when it is, is taken by an object
+// the pass has marked.
+
+// markTest reads a test of whether an entry of the primary's labels or
+// annotations, under a constant key, is there: m[k] != "" (m[k] == ""
+// holds when it is not), the ok of `_, ok := m[k]`, a library's test
+// (metav1.HasAnnotation), and their negations. It gives the key and
+// whether the condition holds when the entry is there; "" when cond is no
+// such test. body is the function's, whose locals cond may read.
+func (a *analysis) markTest(info *types.Info, body *ast.BlockStmt, cond ast.Expr, kind *types.Named) (key string, whenSet bool) {
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			key, whenSet = a.markTest(info, body, e.X, kind)
+			return key, !whenSet
+		}
+	case *ast.BinaryExpr:
+		if e.Op != token.EQL && e.Op != token.NEQ {
+			return "", false
+		}
+		for _, pair := range [][2]ast.Expr{{e.X, e.Y}, {e.Y, e.X}} {
+			v := info.Types[ast.Unparen(pair[1])].Value
+			if v == nil || v.Kind() != constant.String || constant.StringVal(v) != "" {
+				continue
+			}
+			if k := a.entryKey(info, body, pair[0], kind); k != "" {
+				return k, e.Op == token.NEQ
+			}
+		}
+	case *ast.Ident:
+		if v := localBool(info, e); v != nil && len(assignmentsTo(info, body, v)) == 1 {
+			if ix := commaOkIndex(info, body, v); ix != nil {
+				return a.entryKey(info, body, ix, kind), true
+			}
+		}
+	case *ast.CallExpr:
+		c := a.makeCall(info, e, nil)
+		if c.known && c.fact.Role == RoleMetaEntryHas && c.fact.Arg < len(e.Args) && metadataOf(info, e.Args[c.fact.Obj], kind) {
+			k, _ := constString(info, ast.Unparen(e.Args[c.fact.Arg]))
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// entryKey is the constant key of an index of a metadata map of the
+// primary (obj.Labels[k], or a local holding that map), or "".
+func (a *analysis) entryKey(info *types.Info, body *ast.BlockStmt, e ast.Expr, kind *types.Named) string {
+	ix, ok := ast.Unparen(e).(*ast.IndexExpr)
+	if !ok || !a.objectsMap(info, body, ix.X, kind) {
+		return ""
+	}
+	k, _ := constString(info, ast.Unparen(ix.Index))
+	return k
+}
+
+// commaOkIndex is the map index whose presence v holds (_, v := m[k]), or
+// nil.
+func commaOkIndex(info *types.Info, body *ast.BlockStmt, v *types.Var) *ast.IndexExpr {
+	var out *ast.IndexExpr
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
+			return out == nil
+		}
+		if id, ok := ast.Unparen(as.Lhs[1]).(*ast.Ident); ok && info.ObjectOf(id) == v {
+			out, _ = ast.Unparen(as.Rhs[0]).(*ast.IndexExpr)
+		}
+		return out == nil
+	})
+	return out
+}
+
+// metadataOf reports whether e is the metadata of an object of kind, or
+// its address (obj.ObjectMeta, &obj.ObjectMeta).
+func metadataOf(info *types.Info, e ast.Expr, kind *types.Named) bool {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = u.X
+	}
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok || kind == nil {
+		return false
+	}
+	n, ok := deref(info.TypeOf(sel.X)).(*types.Named)
+	return ok && types.Identical(n, kind) && sel.Sel.Name == "ObjectMeta"
+}
+
+// marked reports whether the reached functions of the tree's own store a
+// value under key in a metadata map of an object of kind (labels[key] =
+// v, metav1.SetMetaDataAnnotation(&obj.ObjectMeta, key, v)), other than
+// the empty string and but under the branch of a test that found an
+// error.
+func (a *analysis) marked(reach *callgraph.Reach, kind *types.Named, key string) bool {
+	for _, fn := range reach.Funcs() {
+		b := body(fn)
+		if b == nil || !a.prog.Own[fn] {
+			continue
+		}
+		info := a.infoAt(b.Pos())
+		if info == nil {
+			continue
+		}
+		parents := parentsIn(b)
+		found := false
+		ast.Inspect(b, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if n.Tok != token.ASSIGN || len(n.Lhs) != len(n.Rhs) || underErrorTest(info, parents, n) {
+					return !found
+				}
+				for i, l := range n.Lhs {
+					if v, ok := constString(info, ast.Unparen(n.Rhs[i])); a.entryKey(info, b, l, kind) == key && (!ok || v != "") {
+						found = true
+					}
+				}
+			case *ast.CallExpr:
+				c := a.makeCall(info, n, nil)
+				if c.known && c.fact.Role == RoleMetaEntrySet && c.fact.Arg < len(n.Args) && !underErrorTest(info, parents, n) &&
+					metadataOf(info, n.Args[c.fact.Obj], kind) {
+					k, _ := constString(info, ast.Unparen(n.Args[c.fact.Arg]))
+					found = k == key
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// setsEntry reports whether a block stores an entry of an object's labels
+// or annotations through a library (metav1.SetMetaDataAnnotation).
+func (a *analysis) setsEntry(info *types.Info, b *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		if ce, ok := n.(*ast.CallExpr); ok && !found {
+			c := a.makeCall(info, ce, nil)
+			found = c.known && c.fact.Role == RoleMetaEntrySet
+		}
+		return !found
+	})
+	return found
+}

@@ -196,7 +196,7 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reach *cal
 			return
 		}
 		// A state the controller moves its object to (writtenStates).
-		if a.reachedState(info, cond, kind, reach) && a.idleBranch(info, fn, list, 0) {
+		if a.reachedState(info, b, cond, kind, reach) && a.idleBranch(info, fn, list, 0) {
 			idles[ret.Pos()] = true
 			return
 		}

@@ -89,12 +89,12 @@ func (r *PhaseReconciler) label(ctx context.Context, cm *corev1.ConfigMap) (*pha
 
 // annotate completes the pass when the ConfigMap is already annotated.
 func (r *PhaseReconciler) annotate(ctx context.Context, cm *corev1.ConfigMap) (*phaseResult, error) {
-	if _, ok := cm.Annotations["phases"]; ok {
+	if _, ok := cm.Annotations["phases"]; ok { // want "PhaseReconciler/drift:compare"
 		return &phaseResult{Completed: true}, nil
 	}
 	if cm.Annotations == nil {
 		cm.Annotations = map[string]string{}
 	}
 	cm.Annotations["phases"] = "done"
-	return &phaseResult{}, r.Update(ctx, cm)
+	return &phaseResult{}, r.Update(ctx, cm) // want "PhaseReconciler/drift:apply"
 }
