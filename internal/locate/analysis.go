@@ -48,8 +48,11 @@ type analysis struct {
 	bodies map[*types.Func]*flowBody
 	// varLits are the bodies of function literals package-level
 	// variables hold (bodies.go).
-	varLits   map[*ssa.Function]*flowBody
-	deps      map[string]*depPackage
+	varLits map[*ssa.Function]*flowBody
+	deps    map[string]*depPackage
+	// depFields are the worker fields of each dependency package read for
+	// them (find_depworkers.go).
+	depFields map[string]depWorkerFields
 	condFlows map[*types.Named]*condFlow
 	// readHelpers are the own functions that return what they read by a
 	// key they are handed: the index of that parameter, or -1
@@ -132,7 +135,7 @@ func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analy
 		decls: map[*types.Func]*ast.FuncDecl{}, bySyntax: map[ast.Node]*ssa.Function{},
 		callees: map[token.Pos][]*ssa.Function{}, dynamic: map[token.Pos]*types.Func{}, calls: map[*ssa.Function][]call{},
 		declCalls: map[*ast.FuncDecl][]call{}, bodies: map[*types.Func]*flowBody{}, varLits: map[*ssa.Function]*flowBody{},
-		deps: map[string]*depPackage{}, condFlows: map[*types.Named]*condFlow{}, setters: map[*types.Var][]token.Pos{},
+		deps: map[string]*depPackage{}, depFields: map[string]depWorkerFields{}, condFlows: map[*types.Named]*condFlow{}, setters: map[*types.Var][]token.Pos{},
 		readHelpers: newReadHelperState(), cacheReads: map[*types.Func]cacheReadAnswer{},
 		typedReads: map[*types.Func]int{}}
 	for _, p := range tree.Own {

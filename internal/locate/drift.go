@@ -330,7 +330,7 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 				return true
 			}
 			if field, ok := stateTest(info, body, e, depth == 0); ok && !a.branchDoes(info, body, branch, func(info *types.Info, b *ast.BlockStmt) bool {
-				return field != nil && assignsField(info, b, field, leftState(info, e)) || a.deletesIn(info, b)
+				return field != nil && assignsField(info, b, field, leftState(info, e)) || a.deletesIn(info, b) || a.setsEntry(info, b)
 			}) {
 				return true
 			}

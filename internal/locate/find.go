@@ -27,6 +27,9 @@ type found struct {
 	// worker is the client-go function that dequeues keys (nil otherwise,
 	// or when it was left out because of type errors).
 	worker *ssa.Function
+	// depWorker is, for a sync function a dependency's worker runs
+	// (find_depworkers.go), that worker's call of it.
+	depWorker token.Pos
 	// unanalysed are the functions beyond the reconcile path that the
 	// rows depend on (the worker's declaration) and that were left out
 	// because of type errors.
@@ -141,7 +144,7 @@ func (a *analysis) findControllers() []*found {
 				out = append(out, f)
 			}
 		}
-		for _, f := range append(a.findWorkers(fd), a.findEventWorkers(fd)...) {
+		for _, f := range append(append(a.findWorkers(fd), a.findEventWorkers(fd)...), a.findDepWorkers(fd)...) {
 			if f.entry == nil {
 				out = append(out, f)
 				continue

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -82,9 +83,20 @@ type handEnd struct {
 // its receiver, a closure), and the other results are empty.
 func (a *analysis) handedSyncs(b *flowBody, fun ast.Expr, keyed []bool) (out []handed, ends []handEnd, shared bool) {
 	h := &handSearch{a: a, fl: &flowEngine{a: a}, seen: map[*types.Func]map[string]bool{}, top: b}
+	handedOn := false
 	for _, f := range h.funcs(b, fun, nil, 0) {
 		if f.at == nil {
-			continue // the worker's own
+			// The worker's own, but a closure of it that hands the key
+			// on to a function its maker was handed (a library's
+			// setter wrapping the handler it takes) runs what the
+			// maker's callers hand.
+			for _, e := range h.entries(f.target, keyed, 0) {
+				if e.at.expr != nil {
+					out = append(out, e)
+					handedOn = true
+				}
+			}
+			continue
 		}
 		n := len(h.ends)
 		for _, e := range h.entries(f.target, keyed, 0) {
@@ -96,7 +108,7 @@ func (a *analysis) handedSyncs(b *flowBody, fun ast.Expr, keyed []bool) (out []h
 			h.ends[i].at = &at
 		}
 	}
-	if !h.fromTop {
+	if !h.fromTop && !handedOn {
 		return nil, nil, false
 	}
 	return out, h.ends, true
@@ -314,9 +326,8 @@ func (h *handSearch) entries(t funcTarget, keyed []bool, depth int) []handed {
 	if !ok || depth > maxHandDepth {
 		return []handed{{entry: t.fn, keyed: keyed}}
 	}
-	fwd := forwardCall(lit)
 	b := h.a.flowBodyOf(t.fn)
-	if fwd == nil || b == nil {
+	if b == nil {
 		return []handed{{entry: t.fn, keyed: keyed}}
 	}
 	vars := map[*types.Var]bool{}
@@ -326,6 +337,13 @@ func (h *handSearch) entries(t funcTarget, keyed []bool, depth int) []handed {
 		}
 	}
 	taint(b.info, lit.Body, vars)
+	fwd := forwardCall(lit)
+	if fwd == nil {
+		fwd = keyedValueCall(b.info, lit, vars)
+	}
+	if fwd == nil {
+		return []handed{{entry: t.fn, keyed: keyed}}
+	}
 	next := make([]bool, len(fwd.Args))
 	any := false
 	for i, arg := range fwd.Args {
@@ -337,7 +355,38 @@ func (h *handSearch) entries(t funcTarget, keyed []bool, depth int) []handed {
 	}
 	var out []handed
 	for _, f := range h.funcs(b, fwd.Fun, sameDecl(t.bind, b), depth+1) {
-		out = append(out, h.entries(f.target, next, depth+1)...)
+		for _, e := range h.entries(f.target, next, depth+1) {
+			if e.at.expr == nil && f.at != nil {
+				e.at = *f.at
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// keyedValueCall is, for a closure that checks something first (that its
+// context is live) and then hands the key on, the one call of its body
+// that is handed the key (vars) and calls a function value (a parameter or
+// a variable the closure captures), or nil when there is not exactly one.
+func keyedValueCall(info *types.Info, lit *ast.FuncLit, vars map[*types.Var]bool) *ast.CallExpr {
+	var out *ast.CallExpr
+	n := 0
+	ast.Inspect(lit.Body, func(node ast.Node) bool {
+		ce, ok := node.(*ast.CallExpr)
+		if !ok || !slices.ContainsFunc(ce.Args, func(arg ast.Expr) bool { return mentions(info, arg, vars) }) {
+			return true
+		}
+		n++
+		if id, ok := ast.Unparen(ce.Fun).(*ast.Ident); ok {
+			if v, ok := info.Uses[id].(*types.Var); ok && isFuncType(v.Type()) {
+				out = ce
+			}
+		}
+		return true
+	})
+	if n != 1 {
+		return nil
 	}
 	return out
 }

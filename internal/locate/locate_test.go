@@ -50,6 +50,7 @@ var fixtures = []string{
 	"generics",
 	"layeredworker",
 	"splitkeyworker",
+	"depworker",
 	"illtypedsync",
 	"eventqueue",
 	"protoqueue",

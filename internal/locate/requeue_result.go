@@ -232,7 +232,9 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 	if len(steady) == 1 {
 		success = steady[0]
 	}
-	isFailure := func(c string) bool { return c == ClassErrorBackoff || c == ClassRetryAfterFailure }
+	isFailure := func(c string) bool {
+		return c == ClassErrorBackoff || c == ClassRetryAfterFailure || c == classImmediateRetry
+	}
 	// With no success requeue, the entry's final return stands for the
 	// success return; when it is bare, a deferred closure's failure
 	// assignment to the named error is what that return hands back last.
@@ -394,6 +396,9 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 		}
 		s := a.site(r.pos)
 		s.Class = r.class
+		if r.class == classImmediateRetry {
+			s.Class = ClassImmediate
+		}
 		s.Note = r.note
 		if r == primary {
 			s.Primary = true
@@ -501,7 +506,7 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 			reason += " and the cache's periodic resync (no SyncPeriod is set in the tree: controller-runtime's default applies)"
 		}
 		for _, r := range rets {
-			if r.class == ClassImmediate {
+			if r.class == ClassImmediate || r.class == classImmediateRetry {
 				// Requeue: true with a nil error: not an interval, but
 				// not event-driven either.
 				at := a.site(r.pos)
@@ -516,6 +521,12 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 	out.onError, out.onSuccess = errRow, a.successRow(success.pos, success.note)
 	return out
 }
+
+// classImmediateRetry is, inside the requeue search, the class of a
+// Requeue: true with a nil error under a test of a failure (or in a branch
+// that logs one): the failure's retry at once, a requeue on error, shown
+// as ClassImmediate.
+const classImmediateRetry = "immediate-retry"
 
 // waitPrimary is, with no steady-state requeue, the wait with a nil error
 // that is the requeue a success makes: after work that succeeded (a child

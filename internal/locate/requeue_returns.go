@@ -313,6 +313,10 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		class = ClassDependencyWait
 	case after:
 		class = ClassSuccessInterval
+	case requeue && errClass == "nil" && (g == guardError || a.loggedFailure(winfo, ws)):
+		// if err != nil { return ctrl.Result{Requeue: true}, nil }: the
+		// failure's retry, at once.
+		class = classImmediateRetry
 	case requeue:
 		class = ClassImmediate
 	}

@@ -65,6 +65,11 @@ func (a *analysis) entryComparison(info *types.Info, b *ast.BinaryExpr, kind *ty
 // object's methods (obj.SetLabels(labels)).
 func (a *analysis) writtenEntries(reach *callgraph.Reach, kind *types.Named, key string) []constant.Value {
 	var out []constant.Value
+	a.entrySets(reach, kind, func(info *types.Info, k string, value ast.Expr) {
+		if v := info.Types[ast.Unparen(value)].Value; k == key && v != nil {
+			out = append(out, v)
+		}
+	})
 	a.stateStores(reach, func(info *types.Info, b *ast.BlockStmt, lhs, rhs ast.Expr) {
 		ix, ok := ast.Unparen(lhs).(*ast.IndexExpr)
 		if !ok {
@@ -218,6 +223,7 @@ func metadataOf(info *types.Info, e ast.Expr, kind *types.Named) bool {
 // the empty string and but under the branch of a test that found an
 // error.
 func (a *analysis) marked(reach *callgraph.Reach, kind *types.Named, key string) bool {
+	found := false
 	for _, fn := range reach.Funcs() {
 		b := body(fn)
 		if b == nil || !a.prog.Own[fn] {
@@ -228,7 +234,6 @@ func (a *analysis) marked(reach *callgraph.Reach, kind *types.Named, key string)
 			continue
 		}
 		parents := parentsIn(b)
-		found := false
 		ast.Inspect(b, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.AssignStmt:
@@ -240,13 +245,6 @@ func (a *analysis) marked(reach *callgraph.Reach, kind *types.Named, key string)
 						found = true
 					}
 				}
-			case *ast.CallExpr:
-				c := a.makeCall(info, n, nil)
-				if c.known && c.fact.Role == RoleMetaEntrySet && c.fact.Arg < len(n.Args) && !underErrorTest(info, parents, n) &&
-					metadataOf(info, n.Args[c.fact.Obj], kind) {
-					k, _ := constString(info, ast.Unparen(n.Args[c.fact.Arg]))
-					found = k == key
-				}
 			}
 			return !found
 		})
@@ -254,7 +252,39 @@ func (a *analysis) marked(reach *callgraph.Reach, kind *types.Named, key string)
 			return true
 		}
 	}
-	return false
+	a.entrySets(reach, kind, func(info *types.Info, k string, value ast.Expr) {
+		if v, ok := constString(info, ast.Unparen(value)); k == key && (!ok || v != "") {
+			found = true
+		}
+	})
+	return found
+}
+
+// entrySets visits the library calls of the reached functions of the
+// tree's own that store an entry of a metadata map of an object of kind
+// (metav1.SetMetaDataAnnotation(&obj.ObjectMeta, key, value)), but under
+// the branch of a test that found an error: the key, when constant, and
+// the value stored.
+func (a *analysis) entrySets(reach *callgraph.Reach, kind *types.Named, visit func(info *types.Info, key string, value ast.Expr)) {
+	for _, fn := range reach.Funcs() {
+		b := body(fn)
+		if b == nil || !a.prog.Own[fn] {
+			continue
+		}
+		info := a.infoAt(b.Pos())
+		if info == nil {
+			continue
+		}
+		parents := parentsIn(b)
+		for _, c := range a.callsIn(fn) {
+			if !c.known || c.fact.Role != RoleMetaEntrySet || c.fact.Arg+1 >= len(c.expr.Args) || underErrorTest(info, parents, c.expr) || !metadataOf(info, c.expr.Args[c.fact.Obj], kind) {
+				continue
+			}
+			if k, ok := constString(info, ast.Unparen(c.expr.Args[c.fact.Arg])); ok {
+				visit(info, k, c.expr.Args[c.fact.Arg+1])
+			}
+		}
+	}
 }
 
 // setsEntry reports whether a block stores an entry of an object's labels

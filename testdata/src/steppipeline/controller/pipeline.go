@@ -15,7 +15,8 @@ import (
 // interface: which stage reads the Secret first is the order of a slice
 // the code fills at run time. No stage returns an error: a failed stage
 // asks for an immediate requeue, so the pipeline's error return never
-// runs. The pipeline keeps the earliest time a stage asked to come back
+// runs: that immediate requeue is its requeue on error. The pipeline
+// keeps the earliest time a stage asked to come back
 // at, and returns it, when there is one, as its own interval.
 type StagePipeline struct {
 	stages []reconcile.Reconciler
@@ -80,7 +81,7 @@ func stamp(ctx context.Context, c client.Client, sec *corev1.Secret) (ctrl.Resul
 	}
 	sec.Annotations["stamped"] = "true"
 	if err := c.Update(ctx, sec); err != nil {
-		return ctrl.Result{Requeue: true}, nil
+		return ctrl.Result{Requeue: true}, nil // want "StagePipeline/requeue-error"
 	}
 	return ctrl.Result{}, nil
 }
