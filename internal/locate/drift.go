@@ -245,17 +245,7 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 			// (update, c := needsUpdate(live, want); update).
 			if call := boolFromCall(info, body, id); call != nil {
 				n = call
-			} else if v := localBool(info, id); v != nil && len(assignmentsTo(info, body, v)) == 1 && commaOkIndex(info, body, v) != nil {
-				// Whether a map holds an entry (_, ok := live.Labels[k]):
-				// a test of state, as live.Labels[k] != "" is, unless the
-				// branch it guards writes the map back.
-				ix := commaOkIndex(info, body, v)
-				field := testedField(info, ix)
-				found = live(ix.X) && a.branchDoes(info, body, branch, func(info *types.Info, b *ast.BlockStmt) bool {
-					return field != nil && assignsField(info, b, field, nil) || a.setsEntry(info, b) || a.deletesIn(info, b)
-				})
-				return false
-			} else if v != nil && depth < 2 {
+			} else if v := localBool(info, id); v != nil && depth < 2 {
 				// A bool the function computes (needsUpdate :=
 				// live.Hash != hash || …): what it is assigned compares;
 				// a flag set in branches (updated = true under if

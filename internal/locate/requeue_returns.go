@@ -313,9 +313,10 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		class = ClassDependencyWait
 	case after:
 		class = ClassSuccessInterval
-	case requeue && errClass == "nil" && (g == guardError || a.loggedFailure(winfo, ws)):
+	case requeue && errClass == "nil" && (g == guardError && !a.underAbsentTest(winfo, ws) || a.loggedFailure(winfo, ws)):
 		// if err != nil { return ctrl.Result{Requeue: true}, nil }: the
-		// failure's retry, at once.
+		// failure's retry, at once (a read that found its object absent
+		// is no failure: the pass comes back for it).
 		class = classImmediateRetry
 	case requeue:
 		class = ClassImmediate

@@ -84,17 +84,17 @@ func (r *PhaseReconciler) label(ctx context.Context, cm *corev1.ConfigMap) (*pha
 		cm.Labels = map[string]string{}
 	}
 	cm.Labels["owner"] = "phases"
-	return &phaseResult{}, r.Update(ctx, cm) // want "PhaseReconciler/drift:apply"
+	return &phaseResult{}, r.Update(ctx, cm)
 }
 
 // annotate completes the pass when the ConfigMap is already annotated.
 func (r *PhaseReconciler) annotate(ctx context.Context, cm *corev1.ConfigMap) (*phaseResult, error) {
-	if _, ok := cm.Annotations["phases"]; ok { // want "PhaseReconciler/drift:compare"
+	if _, ok := cm.Annotations["phases"]; ok {
 		return &phaseResult{Completed: true}, nil
 	}
 	if cm.Annotations == nil {
 		cm.Annotations = map[string]string{}
 	}
 	cm.Annotations["phases"] = "done"
-	return &phaseResult{}, r.Update(ctx, cm) // want "PhaseReconciler/drift:apply"
+	return &phaseResult{}, r.Update(ctx, cm)
 }

@@ -19,6 +19,10 @@ import (
 
 // want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "requeue-success" "interval-trace"
 
+// Whether the Secret holds the stamp (_, ok := m[k]) is a test of its
+// state, not a comparison of desired with live state: no drift.
+// want-none "stamper/drift"
+
 // ControllerName names the controller in logs.
 const ControllerName = "stamper"
 
@@ -55,11 +59,11 @@ func (s *stamper) stamp(ctx context.Context, _, namespace, name string) error { 
 		}
 		return err
 	}
-	if _, ok := secret.Annotations[stampAnnotation]; ok { // want "stamper/drift:compare"
+	if _, ok := secret.Annotations[stampAnnotation]; ok {
 		return nil
 	}
 	secret = secret.DeepCopy()
 	metav1.SetMetaDataAnnotation(&secret.ObjectMeta, stampAnnotation, time.Now().UTC().Format(time.RFC3339))
-	_, err = s.client.CoreV1().Secrets(namespace).Update(ctx, secret, metav1.UpdateOptions{}) // want "stamper/drift:apply"
+	_, err = s.client.CoreV1().Secrets(namespace).Update(ctx, secret, metav1.UpdateOptions{})
 	return err
 }
