@@ -313,10 +313,11 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		class = ClassDependencyWait
 	case after:
 		class = ClassSuccessInterval
-	case requeue && errClass == "nil" && (g == guardError && !a.underAbsentTest(winfo, ws) || a.loggedFailure(winfo, ws)):
+	case requeue && errClass == "nil" && (g == guardError && a.underErrorPresent(winfo, ws) || a.loggedFailure(winfo, ws)):
 		// if err != nil { return ctrl.Result{Requeue: true}, nil }: the
-		// failure's retry, at once (a read that found its object absent
-		// is no failure: the pass comes back for it).
+		// failure's retry, at once (a test of what an error is, a read
+		// that found its object absent or a signal errors.As picks out,
+		// is no failure's: the pass comes back for what it says).
 		class = classImmediateRetry
 	case requeue:
 		class = ClassImmediate
@@ -399,6 +400,39 @@ func (a *analysis) underAbsentTest(info *types.Info, n ast.Node) bool {
 				return false
 			}
 			return absent(x.Cond)
+		}
+	}
+	return false
+}
+
+// underErrorPresent reports whether n stands in the body of the nearest if
+// that tests an error, and that if's condition tests that an error is
+// there (err != nil), alone or with other tests, not what it is.
+func (a *analysis) underErrorPresent(info *types.Info, n ast.Node) bool {
+	path := a.path(n.Pos(), n.End())
+	for i, p := range path {
+		switch x := p.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if condGuard(info, x.Cond) != guardError {
+				continue
+			}
+			if i == 0 || path[i-1] != x.Body {
+				return false
+			}
+			found := false
+			ast.Inspect(x.Cond, func(m ast.Node) bool {
+				if b, ok := m.(*ast.BinaryExpr); ok && b.Op == token.NEQ {
+					for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+						if t := info.TypeOf(pair[0]); t != nil && isErrorType(t) && isNil(info, pair[1]) {
+							found = true
+						}
+					}
+				}
+				return !found
+			})
+			return found
 		}
 	}
 	return false
