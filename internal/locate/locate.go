@@ -483,10 +483,12 @@ func (p *pass) cleanup() *cleanup {
 
 func (p *pass) requeues() *requeues {
 	if p.requeueRes == nil {
-		switch p.f.style {
-		case StyleClientGo:
+		switch {
+		case p.f.style == StyleClientGo && p.f.worker == nil && p.f.depWorker.IsValid():
+			p.requeueRes = p.a.depWorkerRequeues(p.f, p.kind())
+		case p.f.style == StyleClientGo:
 			p.requeueRes = p.a.queueRequeues(p.f, p.reach, p.kind(), p.reread())
-		case StyleGenerated:
+		case p.f.style == StyleGenerated:
 			p.requeueRes = p.a.generatedRequeues(p.f)
 		default:
 			p.requeueRes = p.a.resultRequeues(p.f, p.reach, p.kind())

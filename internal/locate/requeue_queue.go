@@ -22,9 +22,6 @@ import (
 // is the re-read of the object, whose hand-back to an enqueue helper puts
 // it back on the queue.
 func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.Named, read reread) *requeues {
-	if f.worker == nil && f.depWorker.IsValid() {
-		return a.depWorkerRequeues(f, kind)
-	}
 	out := &requeues{}
 	var fns []*ssa.Function
 	if f.worker != nil {
@@ -103,9 +100,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 				s := a.site(c.expr.Lparen)
 				s.Class = ClassSuccessInterval
 				if fn == f.worker && a.delayFromSync(fn, info, c) {
-					// The delay the sync hands back (a *time.Duration
-					// it may leave nil): this add runs only when a
-					// return of the sync hands one back.
+					// The delay the sync hands back, maybe nil.
 					if why := a.returnedDelays(f.entry); why != "" {
 						unsettledAt = append(unsettledAt, fmt.Sprintf("the worker's AddAfter at %s:%d waits the delay the sync returns, and %s", s.File, s.Line, why))
 					}
