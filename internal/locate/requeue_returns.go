@@ -370,72 +370,67 @@ func (a *analysis) absentWait(info *types.Info, n ast.Node, via []retHop) bool {
 	return absent
 }
 
-// underAbsentTest reports whether the nearest if around n that tests an
-// error asks whether an object is absent (the knowledge table's
-// RoleAbsentTest, apierrors.IsNotFound(err)), and n is in its branch.
-func (a *analysis) underAbsentTest(info *types.Info, n ast.Node) bool {
+// errorTestAround is the condition of the nearest if around n that tests
+// an error, when n is in its body; nil otherwise.
+func (a *analysis) errorTestAround(info *types.Info, n ast.Node) ast.Expr {
 	path := a.path(n.Pos(), n.End())
 	for i, p := range path {
 		switch x := p.(type) {
 		case *ast.FuncDecl, *ast.FuncLit:
-			return false
+			return nil
 		case *ast.IfStmt:
 			if condGuard(info, x.Cond) != guardError {
 				continue
 			}
 			if i == 0 || path[i-1] != x.Body {
-				return false
+				return nil
 			}
-			// The test, or one of the tests it joins with && (err != nil
-			// && apierrors.IsNotFound(err)).
-			var absent func(e ast.Expr) bool
-			absent = func(e ast.Expr) bool {
-				switch e := ast.Unparen(e).(type) {
-				case *ast.BinaryExpr:
-					return e.Op == token.LAND && (absent(e.X) || absent(e.Y))
-				case *ast.CallExpr:
-					c := a.makeCall(info, e, nil)
-					return c.known && c.fact.Role == RoleAbsentTest
-				}
-				return false
-			}
-			return absent(x.Cond)
+			return x.Cond
 		}
 	}
-	return false
+	return nil
+}
+
+// underAbsentTest reports whether the nearest if around n that tests an
+// error asks whether an object is absent (the knowledge table's
+// RoleAbsentTest, apierrors.IsNotFound(err)), and n is in its branch.
+func (a *analysis) underAbsentTest(info *types.Info, n ast.Node) bool {
+	cond := a.errorTestAround(info, n)
+	// The test, or one of the tests it joins with && (err != nil &&
+	// apierrors.IsNotFound(err)).
+	var absent func(e ast.Expr) bool
+	absent = func(e ast.Expr) bool {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.BinaryExpr:
+			return e.Op == token.LAND && (absent(e.X) || absent(e.Y))
+		case *ast.CallExpr:
+			c := a.makeCall(info, e, nil)
+			return c.known && c.fact.Role == RoleAbsentTest
+		}
+		return false
+	}
+	return cond != nil && absent(cond)
 }
 
 // underErrorPresent reports whether n stands in the body of the nearest if
 // that tests an error, and that if's condition tests that an error is
 // there (err != nil), alone or with other tests, not what it is.
 func (a *analysis) underErrorPresent(info *types.Info, n ast.Node) bool {
-	path := a.path(n.Pos(), n.End())
-	for i, p := range path {
-		switch x := p.(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
-			return false
-		case *ast.IfStmt:
-			if condGuard(info, x.Cond) != guardError {
-				continue
-			}
-			if i == 0 || path[i-1] != x.Body {
-				return false
-			}
-			found := false
-			ast.Inspect(x.Cond, func(m ast.Node) bool {
-				if b, ok := m.(*ast.BinaryExpr); ok && b.Op == token.NEQ {
-					for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-						if t := info.TypeOf(pair[0]); t != nil && isErrorType(t) && isNil(info, pair[1]) {
-							found = true
-						}
+	cond := a.errorTestAround(info, n)
+	found := false
+	if cond != nil {
+		ast.Inspect(cond, func(m ast.Node) bool {
+			if b, ok := m.(*ast.BinaryExpr); ok && b.Op == token.NEQ {
+				for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+					if t := info.TypeOf(pair[0]); t != nil && isErrorType(t) && isNil(info, pair[1]) {
+						found = true
 					}
 				}
-				return !found
-			})
-			return found
-		}
+			}
+			return !found
+		})
 	}
-	return false
+	return found
 }
 
 // signalError names the error variable an enclosing if's errors.As (the

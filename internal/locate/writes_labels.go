@@ -58,26 +58,14 @@ func (a *analysis) entryComparison(info *types.Info, b *ast.BinaryExpr, kind *ty
 }
 
 // writtenEntries are the constants the reached functions of the tree's
-// own store under key in a metadata map of an object of kind (labels[key]
-// = "true"), but under the branch of a test that found an error. The map
-// is the object's when it is read from it (obj.Labels, obj.GetLabels()),
-// directly or through a local variable, or a local handed to one of the
-// object's methods (obj.SetLabels(labels)).
+// own store under key in a metadata map of an object of kind (entryStores:
+// labels[key] = "true", metav1.SetMetaDataLabel(&obj.ObjectMeta, key,
+// "true")).
 func (a *analysis) writtenEntries(reach *callgraph.Reach, kind *types.Named, key string) []constant.Value {
 	var out []constant.Value
-	a.entrySets(reach, kind, func(info *types.Info, k string, value ast.Expr) {
+	a.entryStores(reach, kind, func(info *types.Info, k string, value ast.Expr) {
 		if v := info.Types[ast.Unparen(value)].Value; k == key && v != nil {
 			out = append(out, v)
-		}
-	})
-	a.stateStores(reach, func(info *types.Info, b *ast.BlockStmt, lhs, rhs ast.Expr) {
-		ix, ok := ast.Unparen(lhs).(*ast.IndexExpr)
-		if !ok {
-			return
-		}
-		k := info.Types[ix.Index].Value
-		if k != nil && k.Kind() == constant.String && constant.StringVal(k) == key && a.objectsMap(info, b, ix.X, kind) {
-			out = append(out, info.Types[rhs].Value)
 		}
 	})
 	return out
@@ -218,12 +206,26 @@ func metadataOf(info *types.Info, e ast.Expr, kind *types.Named) bool {
 }
 
 // marked reports whether the reached functions of the tree's own store a
-// value under key in a metadata map of an object of kind (labels[key] =
-// v, metav1.SetMetaDataAnnotation(&obj.ObjectMeta, key, v)), other than
-// the empty string and but under the branch of a test that found an
-// error.
+// value under key in a metadata map of an object of kind (entryStores),
+// other than the empty string.
 func (a *analysis) marked(reach *callgraph.Reach, kind *types.Named, key string) bool {
 	found := false
+	a.entryStores(reach, kind, func(info *types.Info, k string, value ast.Expr) {
+		if v, ok := constString(info, ast.Unparen(value)); k == key && (!ok || v != "") {
+			found = true
+		}
+	})
+	return found
+}
+
+// entryStores visits the stores of the reached functions of the tree's own
+// into an entry of a metadata map of an object of kind, under a constant
+// key, but those under the branch of a test that found an error: the map
+// read from the object, directly or through a local variable, or a local
+// handed to one of the object's methods (labels[key] = v, objectsMap), or
+// a library call (metav1.SetMetaDataAnnotation(&obj.ObjectMeta, key, v)).
+// visit is given the key and the value stored.
+func (a *analysis) entryStores(reach *callgraph.Reach, kind *types.Named, visit func(info *types.Info, key string, value ast.Expr)) {
 	for _, fn := range reach.Funcs() {
 		b := body(fn)
 		if b == nil || !a.prog.Own[fn] {
@@ -235,47 +237,17 @@ func (a *analysis) marked(reach *callgraph.Reach, kind *types.Named, key string)
 		}
 		parents := parentsIn(b)
 		ast.Inspect(b, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				if n.Tok != token.ASSIGN || len(n.Lhs) != len(n.Rhs) || underErrorTest(info, parents, n) {
-					return !found
-				}
-				for i, l := range n.Lhs {
-					if v, ok := constString(info, ast.Unparen(n.Rhs[i])); a.entryKey(info, b, l, kind) == key && (!ok || v != "") {
-						found = true
-					}
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) || underErrorTest(info, parents, as) {
+				return true
+			}
+			for i, l := range as.Lhs {
+				if k := a.entryKey(info, b, l, kind); k != "" {
+					visit(info, k, as.Rhs[i])
 				}
 			}
-			return !found
-		})
-		if found {
 			return true
-		}
-	}
-	a.entrySets(reach, kind, func(info *types.Info, k string, value ast.Expr) {
-		if v, ok := constString(info, ast.Unparen(value)); k == key && (!ok || v != "") {
-			found = true
-		}
-	})
-	return found
-}
-
-// entrySets visits the library calls of the reached functions of the
-// tree's own that store an entry of a metadata map of an object of kind
-// (metav1.SetMetaDataAnnotation(&obj.ObjectMeta, key, value)), but under
-// the branch of a test that found an error: the key, when constant, and
-// the value stored.
-func (a *analysis) entrySets(reach *callgraph.Reach, kind *types.Named, visit func(info *types.Info, key string, value ast.Expr)) {
-	for _, fn := range reach.Funcs() {
-		b := body(fn)
-		if b == nil || !a.prog.Own[fn] {
-			continue
-		}
-		info := a.infoAt(b.Pos())
-		if info == nil {
-			continue
-		}
-		parents := parentsIn(b)
+		})
 		for _, c := range a.callsIn(fn) {
 			if !c.known || c.fact.Role != RoleMetaEntrySet || c.fact.Arg+1 >= len(c.expr.Args) || underErrorTest(info, parents, c.expr) || !metadataOf(info, c.expr.Args[c.fact.Obj], kind) {
 				continue
