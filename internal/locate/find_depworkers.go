@@ -32,8 +32,8 @@ func (a *analysis) findDepWorkers(fd *ast.FuncDecl) []*found {
 	info := a.infoAt(fd.Pos())
 	var out []*found
 	a.allCalls(fd, func(c call) {
-		if c.fn == nil || c.known || c.fn.Pkg() == nil || a.decls[c.fn.Origin()] != nil || isInterfaceMethod(c.fn) {
-			return
+		if c.fn == nil || c.known || c.fn.Pkg() == nil || a.decls[c.fn.Origin()] != nil || isInterfaceMethod(c.fn) || moduleOfPkg(a, c.fn.Pkg().Path()) == "" {
+			return // the tree's own, the standard library's
 		}
 		for i, arg := range c.expr.Args {
 			entry := a.funcValue(info, arg)
