@@ -208,9 +208,9 @@ func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.N
 }
 
 // forwardedSyncs follows a worker's sync call into a function of the tree
-// that only forwards the key: handed the key and a function value, it
-// calls that value with the key (or its parts, split from a queue item)
-// and does no work of its own. The controllers are those of the function
+// that forwards the key: handed the key and a function value, its sync
+// call (syncCall, read in its body) is a call of a function value with the
+// key or its parts, split from a queue item. The controllers are those of the function
 // value, found from the worker's callers as for a shared worker; the
 // worker stays the function that dequeues, and the forwarding call joins
 // the registration. It returns nil when the call forwards nothing.
