@@ -33,8 +33,9 @@ func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
 }
 
 // ReachableExcept walks the call graph from the entries, entering no
-// function skip reports (an implementation a dynamic call may reach but
-// that the caller knows is not the one run).
+// function skip reports through a dynamic call or a value handed on (an
+// implementation a dynamic call may reach but that the caller knows is not
+// the one run); a static call still enters it.
 func (pr *Program) ReachableExcept(skip func(*ssa.Function) bool, entries ...*ssa.Function) *Reach {
 	r := &Reach{via: map[*ssa.Function]*callgraph.Edge{}, encl: map[*ssa.Function]*ssa.Function{}}
 	var queue []*ssa.Function
@@ -91,7 +92,7 @@ func (pr *Program) ReachableExcept(skip func(*ssa.Function) bool, entries ...*ss
 		})
 		for _, e := range out {
 			callee := e.Callee.Func
-			if skip != nil && skip(callee) || pr.confined[callee] {
+			if skip != nil && e.Site != nil && e.Site.Common().StaticCallee() == nil && skip(callee) || pr.confined[callee] {
 				continue // a confined closure is entered from its maker only
 			}
 			if pr.unanalysed(callee) && !slices.Contains(r.Unanalysed, callee) {

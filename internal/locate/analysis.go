@@ -71,6 +71,9 @@ type analysis struct {
 	// misses are the registrations and workers that gave no controller
 	// (find.go).
 	misses []miss
+	// entryRecvs are the receiver types of the found controllers' entries
+	// (reachOf).
+	entryRecvs []types.Type
 	// dynamic are the functions the engine settled dynamic calls to, by
 	// their Lparen (nil: not settled); settling says a query for one is
 	// under way (flow_dynamic.go).
@@ -343,9 +346,12 @@ func fieldOf(info *types.Info, e ast.Expr) string {
 	return fieldKey(v, t)
 }
 
+// deref is the type t points to, or t; an alias (type Gateway =
+// gatewayv1.Gateway) is read as the type it names, on either side.
 func deref(t types.Type) types.Type {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		return p.Elem()
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		return types.Unalias(p.Elem())
 	}
 	return t
 }

@@ -378,7 +378,7 @@ func isStatusOf(kind *types.Named, t types.Type) bool {
 	if !isVar || !v.IsField() {
 		return false
 	}
-	status, named := v.Type().(*types.Named)
+	status, named := types.Unalias(v.Type()).(*types.Named)
 	return named && types.Identical(n, status)
 }
 

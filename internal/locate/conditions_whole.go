@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // A controller may collect the conditions of a pass in a value of its own
@@ -22,6 +23,14 @@ func (a *analysis) wholeStatusStore(kind *types.Named, bodies []*flowBody, sp sp
 		return token.NoPos, false
 	}
 	fl := &flowEngine{a: a}
+	return firstStore(bodies, sp, func(b *flowBody, lhs, rhs ast.Expr) bool {
+		return a.primaryStatus(b.info, kind, lhs) && holdsConditions(b.info.TypeOf(lhs), 0) && carriesConditions(kind, fl.values(b, rhs, "Conditions"))
+	})
+}
+
+// firstStore is the first assignment (lhs = rhs, one value each), in the
+// bodies and where the spans hold, that match accepts.
+func firstStore(bodies []*flowBody, sp spans, match func(b *flowBody, lhs, rhs ast.Expr) bool) (token.Pos, bool) {
 	at := token.NoPos
 	for _, b := range bodies {
 		ast.Inspect(b.block(), func(n ast.Node) bool {
@@ -30,7 +39,7 @@ func (a *analysis) wholeStatusStore(kind *types.Named, bodies []*flowBody, sp sp
 				return !at.IsValid()
 			}
 			for i, lhs := range as.Lhs {
-				if a.primaryStatus(b.info, kind, lhs) && holdsConditions(b.info.TypeOf(lhs), 0) && sp.holds(b, as.Pos()) && carriesConditions(kind, fl.values(b, as.Rhs[i], "Conditions")) {
+				if sp.holds(b, as.Pos()) && match(b, lhs, as.Rhs[i]) {
 					at = as.Pos()
 					return false
 				}
@@ -81,4 +90,79 @@ func carriesConditions(kind *types.Named, vals []flowVal) bool {
 func ownStatusHolder(kind *types.Named, t types.Type) bool {
 	n, ok := deref(t).(*types.Named)
 	return ok && types.Identical(n, kind) || isStatusOf(kind, t)
+}
+
+// A controller may also keep the status it builds in a holder of its own
+// (reconciler.Status{S: obj.Status.GenericStatus, UpdateFunc: …}) whose
+// methods append conditions to the holder's copy, and copy it back
+// through a callback. The engine does not tie such a copy to the primary;
+// a condition stored in a value of a type the primary's status holds its
+// conditions in is a candidate it cannot settle.
+
+// heldConditionStore is the first store, in a function on the reconcile
+// path, into the conditions list of a value of a struct type that the
+// primary's status holds its conditions in (its own status type, or a
+// status shared between kinds it embeds).
+func (a *analysis) heldConditionStore(kind *types.Named, bodies []*flowBody, sp spans) (token.Pos, bool) {
+	holders := conditionHolders(kind)
+	if len(holders) == 0 {
+		return token.NoPos, false
+	}
+	return firstStore(bodies, sp, func(b *flowBody, lhs, rhs ast.Expr) bool {
+		sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
+		// An object of the primary kind's own status is the flow's to
+		// follow; an empty list sets no condition.
+		if !ok || !isConditionSlice(b.info.TypeOf(sel)) || readsStatusOf(b.info, sel.X, kind) || emptyList(b.info, rhs) {
+			return false
+		}
+		n, ok := deref(b.info.TypeOf(sel.X)).(*types.Named)
+		return ok && slices.ContainsFunc(holders, func(h *types.Named) bool { return types.Identical(h, n) })
+	})
+}
+
+// conditionHolders are the named struct types, from the primary's status
+// type down (three fields deep), that hold a conditions list as a field
+// of their own.
+func conditionHolders(kind *types.Named) []*types.Named {
+	if kind == nil {
+		return nil
+	}
+	f, _, _ := types.LookupFieldOrMethod(kind, true, kind.Obj().Pkg(), statusField)
+	v, ok := f.(*types.Var)
+	if !ok || !v.IsField() {
+		return nil
+	}
+	var out []*types.Named
+	var walk func(t types.Type, depth int)
+	walk = func(t types.Type, depth int) {
+		n, ok := deref(t).(*types.Named)
+		if !ok || depth > 3 || slices.ContainsFunc(out, func(h *types.Named) bool { return types.Identical(h, n) }) {
+			return
+		}
+		st, ok := n.Underlying().(*types.Struct)
+		if !ok {
+			return
+		}
+		for i := 0; i < st.NumFields(); i++ {
+			if isConditionSlice(st.Field(i).Type()) {
+				out = append(out, n)
+				break
+			}
+		}
+		for i := 0; i < st.NumFields(); i++ {
+			walk(st.Field(i).Type(), depth+1)
+		}
+	}
+	walk(v.Type(), 0)
+	return out
+}
+
+// emptyList reports whether e is nil or a composite literal with no
+// elements.
+func emptyList(info *types.Info, e ast.Expr) bool {
+	if isNil(info, e) {
+		return true
+	}
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	return ok && len(lit.Elts) == 0
 }

@@ -23,26 +23,30 @@ func applyCondition(t types.Type) bool {
 }
 
 // conditionTypeField is the type of the Type field of t (or what it points
-// to), when t is a struct with a Type and a Status field.
+// to), when t is a struct with a Type and a Status field, its own or
+// promoted from an embedded struct (a condition that embeds the state it
+// shares with other kinds' conditions).
 func conditionTypeField(t types.Type) (types.Type, bool) {
 	if t == nil {
 		return nil, false
 	}
-	st, ok := deref(t).Underlying().(*types.Struct)
-	if !ok {
+	t = deref(t)
+	if _, ok := t.Underlying().(*types.Struct); !ok {
 		return nil, false
 	}
-	var typ types.Type
-	hasStatus := false
-	for i := 0; i < st.NumFields(); i++ {
-		switch f := st.Field(i); f.Name() {
-		case "Type":
-			typ = f.Type()
-		case "Status":
-			hasStatus = true
+	field := func(name string) *types.Var {
+		obj, _, _ := types.LookupFieldOrMethod(t, false, nil, name)
+		v, _ := obj.(*types.Var)
+		if v == nil || !v.IsField() {
+			return nil
 		}
+		return v
 	}
-	return typ, typ != nil && hasStatus
+	typ, status := field("Type"), field("Status")
+	if typ == nil || status == nil {
+		return nil, false
+	}
+	return typ.Type(), true
 }
 
 // isConditionSlice reports whether t is a slice of conditions (or a

@@ -24,7 +24,7 @@ func finalizerRemoveRow(p *pass) Row {
 		removes = ops.removes
 	}
 	var sites []Site
-	for _, op := range p.a.mainPathFirst(removes, ops.removes) {
+	for _, op := range addedFirst(p.a.mainPathFirst(removes, ops.removes), ops.adds) {
 		sites = append(sites, p.a.site(op.pos))
 	}
 	if len(sites) == 0 {
@@ -194,4 +194,49 @@ func comparedWith(info *types.Info, test ast.Expr, v types.Object) ast.Expr {
 		return be.X
 	}
 	return nil
+}
+
+// addedFirst puts first, when the first removal drops a finalizer the
+// pass never adds (an older name, dropped beside the current one) and
+// another removal drops one it adds, or one whose constant is not read
+// here (handed through a value), the first of those: the controller's own
+// finalizer, as the constant row names it, is not the older name.
+func addedFirst(removes, adds []finOp) []finOp {
+	added := map[*types.Const]bool{}
+	for _, op := range adds {
+		if k := finConst(op); k != nil {
+			added[k] = true
+		}
+	}
+	if len(removes) < 2 || len(added) == 0 {
+		return removes
+	}
+	if k := finConst(removes[0]); k == nil || added[k] {
+		return removes
+	}
+	for i, op := range removes[1:] {
+		if k := finConst(op); k == nil || added[k] {
+			out := append([]finOp{op}, removes[:i+1]...)
+			return append(out, removes[i+2:]...)
+		}
+	}
+	return removes
+}
+
+// finConst is the named constant an op's finalizer is written as, or nil.
+func finConst(op finOp) *types.Const {
+	if op.value == nil || op.info == nil {
+		return nil
+	}
+	var id *ast.Ident
+	switch e := ast.Unparen(op.value).(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	default:
+		return nil
+	}
+	k, _ := op.info.Uses[id].(*types.Const)
+	return k
 }

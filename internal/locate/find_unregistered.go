@@ -72,7 +72,7 @@ func (a *analysis) onlyDiscarded(t *types.Named) bool {
 			if !ok || kept {
 				return !kept
 			}
-			if n, ok := info.TypeOf(lit).(*types.Named); !ok || n.Obj() != t.Obj() {
+			if n, ok := types.Unalias(info.TypeOf(lit)).(*types.Named); !ok || n.Obj() != t.Obj() {
 				return true
 			}
 			made = true

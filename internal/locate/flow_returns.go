@@ -2,6 +2,7 @@ package locate
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -78,12 +79,13 @@ func (a *analysis) walkReturns(info *types.Info, b *ast.BlockStmt, sc scope, vis
 	walkList(b.List, sc)
 }
 
-// condGuard says whether a condition tests an error.
+// condGuard says whether a condition tests an error, or a collection of
+// errors by its length (len(errs) > 0).
 func condGuard(info *types.Info, cond ast.Expr) guard {
 	g := guardOther
 	ast.Inspect(cond, func(n ast.Node) bool {
 		if e, ok := n.(ast.Expr); ok {
-			if t := info.TypeOf(e); t != nil && isErrorType(t) {
+			if t := info.TypeOf(e); t != nil && isErrorType(t) || errorsCount(info, e) != nil {
 				g = guardError
 				return false
 			}
@@ -91,6 +93,64 @@ func condGuard(info *types.Info, cond ast.Expr) guard {
 		return true
 	})
 	return g
+}
+
+// errorsCount is the collection of errors that e counts, when e is
+// len(errs) of a slice or map whose elements are errors; nil otherwise.
+func errorsCount(info *types.Info, e ast.Expr) ast.Expr {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil
+	}
+	if !isBuiltin(info, call.Fun, "len") {
+		return nil
+	}
+	t := info.TypeOf(call.Args[0])
+	if t == nil {
+		return nil
+	}
+	var elem types.Type
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		elem = u.Elem()
+	case *types.Map:
+		elem = u.Elem()
+	}
+	if elem == nil || !implementsError(elem) {
+		return nil
+	}
+	return call.Args[0]
+}
+
+// errorsCounted reports whether e compares the count of a collection of
+// errors with zero, and whether it holds when errors were collected
+// (len(errs) > 0, len(errs) != 0) rather than none (len(errs) == 0).
+func errorsCounted(info *types.Info, e ast.Expr) (counted, present bool) {
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok {
+		return false, false
+	}
+	op, count, zero := b.Op, b.X, b.Y
+	if errorsCount(info, count) == nil {
+		count, zero = zero, count
+		switch op {
+		case token.LSS:
+			op = token.GTR
+		case token.GTR:
+			op = token.LSS
+		}
+	}
+	tv, ok := info.Types[ast.Unparen(zero)]
+	if errorsCount(info, count) == nil || !ok || tv.Value == nil || constant.Sign(tv.Value) != 0 {
+		return false, false
+	}
+	switch op {
+	case token.GTR, token.NEQ:
+		return true, true
+	case token.EQL:
+		return true, false
+	}
+	return false, false
 }
 
 // branchGuards say what an if's condition makes of its two branches. A
@@ -147,6 +207,9 @@ func disjuncts(cond ast.Expr) []ast.Expr {
 
 // errIsNil reports whether e tests that an error is nil (err == nil).
 func errIsNil(info *types.Info, e ast.Expr) bool {
+	if counted, present := errorsCounted(info, e); counted {
+		return !present
+	}
 	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
 	if !ok || b.Op != token.EQL {
 		return false

@@ -312,29 +312,43 @@ func (p *pass) generatedRows(rows map[string]Row) {
 	p.generatedWrites(g)
 }
 
-// reachOf walks the reconcile path of a controller. A generated reconciler
-// handed several hand-written types calls them through its interfaces, so
-// the call graph reaches every one of them from its Reconcile: the walk of
-// one controller enters none of the other types' methods.
+// reachOf walks the reconcile path of a controller. Code shared between
+// controllers calls each controller's own type through an interface (a
+// base reconciler handed the controller's syncer; a generated reconciler
+// handed several hand-written types), and the call graph, blind to which
+// caller handed which, reaches every one of them from each entry: the
+// walk of one controller enters no method of another found controller's
+// receiver type through such a call.
 func (a *analysis) reachOf(f *found) *callgraph.Reach {
-	if f.style != StyleGenerated || f.impl == nil {
-		return a.prog.Reachable(f.entry)
+	var own types.Type
+	if recv := f.entry.Signature.Recv(); recv != nil {
+		own = deref(recv.Type())
 	}
-	g := a.generatedKind(f.entry)
-	if g == nil || len(g.handed) < 2 {
-		return a.prog.Reachable(f.entry)
+	if f.style == StyleGenerated && f.impl != nil {
+		own = deref(f.impl.Signature.Recv().Type())
 	}
-	own := f.impl.Signature.Recv().Type()
 	var others []types.Type
-	for impl := range g.handed {
-		if t := impl.Signature.Recv().Type(); !types.Identical(t, own) {
+	for _, t := range a.entryRecvs {
+		if own == nil || !types.Identical(t, own) {
 			others = append(others, t)
 		}
+	}
+	if f.style == StyleGenerated && f.impl != nil {
+		if g := a.generatedKind(f.entry); g != nil {
+			for impl := range g.handed {
+				if t := deref(impl.Signature.Recv().Type()); !types.Identical(t, own) {
+					others = append(others, t)
+				}
+			}
+		}
+	}
+	if len(others) == 0 {
+		return a.prog.Reachable(f.entry)
 	}
 	return a.prog.ReachableExcept(func(fn *ssa.Function) bool {
 		recv := fn.Signature.Recv()
 		return recv != nil && slices.ContainsFunc(others, func(t types.Type) bool {
-			return types.Identical(deref(recv.Type()), deref(t))
+			return types.Identical(deref(recv.Type()), t)
 		})
 	}, f.entry)
 }

@@ -78,6 +78,11 @@ func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) (ctrls []Co
 	if len(found) == 0 && len(a.misses) > 0 {
 		return nil, a.warnings, a.notFound()
 	}
+	for _, f := range found {
+		if f.entry != nil && f.entry.Signature.Recv() != nil {
+			a.entryRecvs = append(a.entryRecvs, deref(f.entry.Signature.Recv().Type()))
+		}
+	}
 	var out []Controller
 	for _, f := range found {
 		var ctrl Controller

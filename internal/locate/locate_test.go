@@ -80,6 +80,7 @@ var fixtures = []string{
 	"wrapped",
 	"answerflows",
 	"earlyend",
+	"sharedbase",
 	"reportedresult",
 	"handedpair",
 	"restdelegate",
@@ -1031,6 +1032,18 @@ func TestAppliedConditionNotSettled(t *testing.T) {
 	row := controllerNamed(t, "condhelpers", "WidgetApplier").Rows[locate.RowConditionTypes]
 	if !strings.HasPrefix(row.None, "not settled") || !strings.Contains(row.None, "controller/applier.go:33 ") {
 		t.Errorf("condition-types %q: want not settled, naming the apply configuration at applier.go:33", row.None)
+	}
+}
+
+// TestHeldConditionNotSettled checks that a condition appended to a
+// holder's copy of a status the primary embeds (fixture condhelpers,
+// HolderReconciler), which a callback copies back and the condition flow
+// does not tie to the object, leaves the condition types not settled,
+// naming the store, instead of a false none.
+func TestHeldConditionNotSettled(t *testing.T) {
+	row := controllerNamed(t, "condhelpers", "HolderReconciler").Rows[locate.RowConditionTypes]
+	if !strings.HasPrefix(row.None, "not settled") || !strings.Contains(row.None, "controller/holder.go:24 ") {
+		t.Errorf("condition-types %q: want not settled, naming the store at holder.go:24", row.None)
 	}
 }
 

@@ -1,6 +1,8 @@
 package locate
 
 import (
+	"strings"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -16,13 +18,18 @@ var valueBuiltins = map[string]bool{
 // handed): what it runs, its callees of the tree included, calls no function
 // outside the tree, sends nothing, starts nothing, and stores only into memory
 // it allocates itself. Such a call does no work on the cluster or on the
-// controller's state: it is never a cleanup.
+// controller's state: it is never a cleanup. Nor is a deep copy (the
+// DeepCopy, DeepCopyInto and DeepCopyObject methods deepcopy-gen writes),
+// which fills only the copy it makes or is handed.
 func (a *analysis) computesOnly(c call) bool {
 	if len(c.own) == 0 {
 		return false
 	}
 	seen := map[*ssa.Function]bool{}
 	for _, fn := range c.own {
+		if fn.Signature.Recv() != nil && strings.HasPrefix(fn.Name(), "DeepCopy") {
+			continue
+		}
 		if !a.pureFunc(fn, seen) {
 			return false
 		}

@@ -97,6 +97,9 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 				rateLimitedAt = append(rateLimitedAt, rateLimitedCall{info, c.expr})
 				workCalls = append(workCalls, queueCall{fn, c.expr.Pos(), false})
 			case RoleQueueAddAfter:
+				if otherQueue(info, c.expr, queue) {
+					continue // a delayed Add to another queue (a status queue)
+				}
 				s := a.site(c.expr.Lparen)
 				s.Class = ClassSuccessInterval
 				if fn == f.worker && a.delayFromSync(fn, info, c) {
@@ -137,11 +140,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 				if !worker[fn] {
 					continue // an enqueue
 				}
-				var field *types.Var
-				if info != nil {
-					field = receiverField(info, c.expr)
-				}
-				if queue != nil && field != nil && field != queue {
+				if otherQueue(info, c.expr, queue) {
 					continue // an Add to another queue (a status queue)
 				}
 				if !a.readdsDequeued(fn, c) {

@@ -88,6 +88,16 @@ func (a *analysis) workerQueue(f *found) *types.Var {
 	return nil
 }
 
+// otherQueue reports whether a queue call's receiver is read from a field
+// other than queue, the one the worker dequeues from.
+func otherQueue(info *types.Info, e *ast.CallExpr, queue *types.Var) bool {
+	if info == nil || queue == nil {
+		return false
+	}
+	field := receiverField(info, e)
+	return field != nil && field != queue
+}
+
 // receiverField is the struct field a method call's receiver is read
 // from (c.queue.Get(): queue), or nil.
 func receiverField(info *types.Info, e *ast.CallExpr) *types.Var {

@@ -313,7 +313,7 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		class = ClassDependencyWait
 	case after:
 		class = ClassSuccessInterval
-	case requeue && errClass == "nil" && (g == guardError && a.underErrorPresent(winfo, ws) || a.loggedFailure(winfo, ws)):
+	case requeue && errClass == "nil" && (g == guardError && a.errorPresentOnTheWay(winfo, ws, via) || a.loggedFailure(winfo, ws)):
 		// if err != nil { return ctrl.Result{Requeue: true}, nil }: the
 		// failure's retry, at once (a test of what an error is, a read
 		// that found its object absent or a signal errors.As picks out,
@@ -340,6 +340,22 @@ func (a *analysis) hopFollowsWrite(via []retHop, helpers, outer bool) bool {
 			continue
 		}
 		if ret, ok := p[0].(*ast.ReturnStmt); ok && ret.Pos() == via[i].pos && a.followsWrite(via[i].in, a.infoAt(ret.Pos()), ret, helpers, outer) {
+			return true
+		}
+	}
+	return false
+}
+
+// errorPresentOnTheWay reports whether a return (n, of a function whose
+// results the returns of via hand back) stands under a test that an error
+// is there (underErrorPresent): in its own function, or, for a branch
+// moved into a helper, around one of the returns that hand it back.
+func (a *analysis) errorPresentOnTheWay(info *types.Info, n ast.Node, via []retHop) bool {
+	if a.underErrorPresent(info, n) {
+		return true
+	}
+	for _, h := range via {
+		if p := a.path(h.pos, h.pos); len(p) > 0 && a.underErrorPresent(a.infoAt(h.pos), p[0]) {
 			return true
 		}
 	}
@@ -414,12 +430,18 @@ func (a *analysis) underAbsentTest(info *types.Info, n ast.Node) bool {
 
 // underErrorPresent reports whether n stands in the body of the nearest if
 // that tests an error, and that if's condition tests that an error is
-// there (err != nil), alone or with other tests, not what it is.
+// there (err != nil, len(errs) > 0), alone or with other tests, not what
+// it is.
 func (a *analysis) underErrorPresent(info *types.Info, n ast.Node) bool {
 	cond := a.errorTestAround(info, n)
 	found := false
 	if cond != nil {
 		ast.Inspect(cond, func(m ast.Node) bool {
+			if e, ok := m.(ast.Expr); ok {
+				if counted, present := errorsCounted(info, e); counted && present {
+					found = true
+				}
+			}
 			if b, ok := m.(*ast.BinaryExpr); ok && b.Op == token.NEQ {
 				for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
 					if t := info.TypeOf(pair[0]); t != nil && isErrorType(t) && isNil(info, pair[1]) {

@@ -125,7 +125,7 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 				byKey = append(byKey, reread{row: Row{Sites: sites}, pos: c.expr.Lparen, fn: fn, through: &s, throughType: iface})
 				continue
 			}
-			n, ok := read.(*types.Named)
+			n, ok := types.Unalias(read).(*types.Named)
 			if !ok {
 				continue
 			}

@@ -189,14 +189,18 @@ func holdsWhen(cond ast.Expr, state any, v constant.Value, test func(*ast.Binary
 // reachedState reports whether a condition tests a state of the primary
 // against constants (a field, or an entry of its labels or annotations)
 // and holds in a state the controller's pass writes there, or tests that
-// an entry the pass stores is there (markTest): an object the controller
-// has moved there takes the branch. body is the function's.
+// an entry the pass stores is there (markTest), or a field of its status
+// the pass sets (presenceTest): an object the controller has moved there
+// takes the branch. body is the function's.
 func (a *analysis) reachedState(info *types.Info, body *ast.BlockStmt, cond ast.Expr, kind *types.Named, reach *callgraph.Reach) bool {
 	if reach == nil {
 		return false
 	}
 	if key, whenSet := a.markTest(info, body, cond, kind); key != "" {
 		return whenSet && a.marked(reach, kind, key)
+	}
+	if field, whenSet := presenceTest(info, cond, kind); field != nil {
+		return whenSet && a.setsField(reach, field)
 	}
 	fieldTest := func(b *ast.BinaryExpr) (any, constant.Value) {
 		if f, k := stateComparison(info, b, kind); f != nil {

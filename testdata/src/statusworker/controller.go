@@ -30,6 +30,9 @@ type controller struct {
 	configMaps corelisters.ConfigMapLister
 	synced     []cache.InformerSynced
 	queue      workqueue.TypedRateLimitingInterface[string]
+	// audits is another controller's queue: a Service checked is audited
+	// a minute later, which is no requeue of this one's.
+	audits workqueue.TypedDelayingInterface[string]
 }
 
 func newController(client kubernetes.Interface, services coreinformers.ServiceInformer, configMaps coreinformers.ConfigMapInformer) *controller {
@@ -39,6 +42,7 @@ func newController(client kubernetes.Interface, services coreinformers.ServiceIn
 		configMaps: configMaps.Lister(),
 		synced:     []cache.InformerSynced{services.Informer().HasSynced, configMaps.Informer().HasSynced},
 		queue:      workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]()),
+		audits:     workqueue.NewTypedDelayingQueue[string](),
 	}
 	_, _ = services.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.enqueue,
@@ -125,5 +129,8 @@ func (c *controller) sync(ctx context.Context, key string) error { // want "reco
 	svc = svc.DeepCopy()
 	meta.SetStatusCondition(&svc.Status.Conditions, metav1.Condition{Type: portsReady, Status: status, Reason: "Checked"}) // want "condition-set:PortsReady"
 	_, err = c.client.CoreV1().Services(svc.Namespace).UpdateStatus(ctx, svc, metav1.UpdateOptions{})                      // want "write-always"
+	if err == nil {
+		c.audits.AddAfter(key, time.Minute)
+	}
 	return err
 }

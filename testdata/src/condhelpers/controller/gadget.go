@@ -50,7 +50,7 @@ func syncGadget(st *v1.GadgetStatus) {
 
 // newGadgetCondition builds a Gadget condition.
 func newGadgetCondition(t v1.GadgetConditionType, status metav1.ConditionStatus) v1.GadgetCondition {
-	return v1.GadgetCondition{Type: t, Status: status}
+	return v1.GadgetCondition{Type: t, ConditionState: v1.ConditionState{Status: status}}
 }
 
 // setGadgetCondition puts c into the status.

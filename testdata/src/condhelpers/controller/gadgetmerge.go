@@ -38,7 +38,7 @@ func (r *GadgetMergeReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 // availableCondition is the Available condition, its status and reason
 // set afterwards from a helper that returns both: neither is a type.
 func availableCondition(finalizers int) v1.GadgetCondition {
-	c := v1.GadgetCondition{Type: v1.GadgetAvailable, Status: metav1.ConditionTrue, Reason: "Counted"}
+	c := v1.GadgetCondition{Type: v1.GadgetAvailable, ConditionState: v1.ConditionState{Status: metav1.ConditionTrue, Reason: "Counted"}}
 	c.Status, c.Reason = availability(finalizers)
 	return c
 }
@@ -53,7 +53,7 @@ func availability(finalizers int) (metav1.ConditionStatus, string) {
 
 // syncedCondition is the Synced condition.
 func syncedCondition() v1.GadgetCondition {
-	return v1.GadgetCondition{Type: v1.GadgetSynced, Status: metav1.ConditionTrue, Reason: "Synced"}
+	return v1.GadgetCondition{Type: v1.GadgetSynced, ConditionState: v1.ConditionState{Status: metav1.ConditionTrue, Reason: "Synced"}}
 }
 
 // mergeGadgetConditions keeps the conditions of other types than the

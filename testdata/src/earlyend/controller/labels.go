@@ -6,7 +6,10 @@
 //   - under a flag set from an equality test of live state, it ends there
 //     as the steady state does: the write is not made on every pass;
 //   - under a test of the state a child is in against a constant (a
-//     Deployment observed), the steady pass goes on to the write.
+//     Deployment observed), the steady pass goes on to the write;
+//   - under a test that a field of the object's status the pass itself
+//     sets is there (a Job admitted), it ends there as the steady state
+//     does.
 package controller
 
 import (

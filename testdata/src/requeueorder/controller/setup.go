@@ -6,7 +6,7 @@
 // dispatches to two helpers that each wait a different interval; one ends
 // by returning a helper's results whole; one hands a helper's results back
 // from a special case and again at its end; one copies a helper's interval
-// into its own result.
+// into its own result; one retries at once when it collected errors.
 package controller
 
 import (
@@ -16,7 +16,7 @@ import (
 
 // want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "drift"
 
-// Setup registers the seven reconcilers.
+// Setup registers the eight reconcilers.
 func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.ConfigMap{}).Complete(&DelegateReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
@@ -34,6 +34,9 @@ func Setup(mgr ctrl.Manager) error {
 		return err
 	}
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.Service{}).Complete(&HandBackReconciler{Client: mgr.GetClient()}); err != nil {
+		return err
+	}
+	if err := ctrl.NewControllerManagedBy(mgr).For(&replicationController{}).Complete(&CollectReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
 	}
 	return ctrl.NewControllerManagedBy(mgr).For(&corev1.Namespace{}).Complete(&ModeReconciler{Client: mgr.GetClient()})

@@ -1,6 +1,6 @@
 // Package v1 holds two kinds whose conditions the controllers set through
 // helpers: a Widget with metav1.Condition, a Gadget with a condition
-// struct of its own.
+// struct of its own (embedding a state shared between kinds).
 package v1
 
 import (
@@ -52,11 +52,18 @@ const (
 	GadgetSynced    GadgetConditionType = "Synced"    // want "GadgetReconciler/condition-type:Synced" "GadgetMergeReconciler/condition-type:Synced"
 )
 
-// GadgetCondition is a condition of the Gadget's own making.
-type GadgetCondition struct {
-	Type   GadgetConditionType    `json:"type"`
+// ConditionState is what a condition of any kind of this package holds
+// beside its type.
+type ConditionState struct {
 	Status metav1.ConditionStatus `json:"status"`
 	Reason string                 `json:"reason,omitempty"`
+}
+
+// GadgetCondition is a condition of the Gadget's own making: its type, and
+// the state it shares with other kinds' conditions, embedded.
+type GadgetCondition struct {
+	Type           GadgetConditionType `json:"type"`
+	ConditionState `json:",inline"`
 }
 
 // GadgetStatus is a Gadget's observed state.
@@ -79,5 +86,32 @@ func (in *Gadget) DeepCopyObject() runtime.Object {
 		st := GadgetStatus{Conditions: append([]GadgetCondition(nil), in.Status.Conditions...)}
 		out.Status = &st
 	}
+	return &out
+}
+
+// SharedStatus is the part of a status that several kinds embed: their
+// conditions among it.
+type SharedStatus struct {
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// DoohickeyStatus is a Doohickey's observed state.
+type DoohickeyStatus struct {
+	SharedStatus `json:",inline"`
+}
+
+// Doohickey is a kind whose conditions live in a status it shares with
+// other kinds.
+type Doohickey struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Status            DoohickeyStatus `json:"status,omitempty"`
+}
+
+// DeepCopyObject copies the Doohickey.
+func (in *Doohickey) DeepCopyObject() runtime.Object {
+	out := *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	out.Status.Conditions = append([]metav1.Condition(nil), in.Status.Conditions...)
 	return &out
 }
