@@ -236,7 +236,7 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 			continue // a test (hasFinalizer(obj)), not the work
 		}
 		if a.computesOnly(c) || a.buildsReceiver(c) || a.handedOn(c, removes) {
-			continue // a value (the finalizer's name through a helper, a condition built for a setter, a logger for the object), not the work
+			continue // a value (the finalizer's name through a helper, a condition built for a setter, a logger for the object, a line logged), not the work
 		}
 		if a.notesOnly(c, removes) {
 			continue // an Event recorded about the deletion, as a log line would say it: not the work

@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -15,12 +16,16 @@ var valueBuiltins = map[string]bool{
 
 // computesOnly reports whether a call of the tree only computes a value (a
 // helper returning a constant, a field of its argument, the function it is
-// handed): what it runs, its callees of the tree included, calls no function
-// outside the tree, sends nothing, starts nothing, and stores only into memory
-// it allocates itself. Such a call does no work on the cluster or on the
-// controller's state: it is never a cleanup. Nor is a deep copy (the
-// DeepCopy, DeepCopyInto and DeepCopyObject methods deepcopy-gen writes),
-// which fills only the copy it makes or is handed.
+// handed, a patch rendered from two objects) or only logs (a helper that
+// spells out log.V(1).Info with the object's name): what it runs, its
+// callees of the tree included, calls no function outside the tree but
+// those of the knowledge table that only render text or bytes, make or
+// wrap an error, read an object's name or log (computingRoles), sends
+// nothing, starts nothing, and stores only into memory it allocates
+// itself. Such a call does no work on the cluster or on the controller's
+// state: it is never a cleanup. Nor is a deep copy (the DeepCopy,
+// DeepCopyInto and DeepCopyObject methods deepcopy-gen writes), which
+// fills only the copy it makes or is handed.
 func (a *analysis) computesOnly(c call) bool {
 	if len(c.own) == 0 {
 		return false
@@ -37,18 +42,40 @@ func (a *analysis) computesOnly(c call) bool {
 	return true
 }
 
+// computingRoles are the knowledge table's roles of library functions
+// that change nothing the controller or the cluster holds.
+var computingRoles = map[Role]bool{
+	RoleFormat: true, RoleNewError: true, RoleWrapError: true,
+	RoleMetaGet: true, RoleLog: true, RoleLogError: true,
+}
+
 // pureFunc is computesOnly for one function, seen holding those already
 // read (a recursion is pure when the rest is).
 func (a *analysis) pureFunc(fn *ssa.Function, seen map[*ssa.Function]bool) bool {
+	return a.callsOnly(fn, seen, func(com *ssa.CallCommon) bool {
+		callee := com.Method
+		if sc := com.StaticCallee(); sc != nil {
+			callee, _ = sc.Object().(*types.Func)
+		}
+		return callee != nil && computingRoles[knowledge[funcKey(callee)].Role]
+	})
+}
+
+// callsOnly reports whether a function of the tree sends nothing, starts
+// nothing, defers nothing, stores only into memory it allocates, and calls
+// only builtins that compute a value, functions of the tree of which the
+// same holds, and functions outside the tree that library accepts; seen
+// holds the functions already read (a recursion holds when the rest does).
+func (a *analysis) callsOnly(fn *ssa.Function, seen map[*ssa.Function]bool, library func(*ssa.CallCommon) bool) bool {
 	if seen[fn] {
 		return true
 	}
 	seen[fn] = true
-	if len(fn.Blocks) == 0 || !a.prog.Own[fn] && (fn.Origin() == nil || !a.prog.Own[fn.Origin()]) {
+	if len(fn.Blocks) == 0 || !a.inTree(fn) {
 		return false
 	}
 	for _, anon := range fn.AnonFuncs {
-		if !a.pureFunc(anon, seen) {
+		if !a.callsOnly(anon, seen, library) {
 			return false
 		}
 	}
@@ -69,14 +96,25 @@ func (a *analysis) pureFunc(fn *ssa.Function, seen map[*ssa.Function]bool) bool 
 					}
 					continue
 				}
-				callee := com.StaticCallee()
-				if callee == nil || !a.pureFunc(callee, seen) {
+				if callee := com.StaticCallee(); callee != nil && a.inTree(callee) {
+					if !a.callsOnly(callee, seen, library) {
+						return false
+					}
+					continue
+				}
+				if !library(com) {
 					return false
 				}
 			}
 		}
 	}
 	return true
+}
+
+// inTree reports whether a function is the tree's own code (an
+// instantiation of a generic function of the tree included).
+func (a *analysis) inTree(fn *ssa.Function) bool {
+	return a.prog.Own[fn] || fn.Origin() != nil && a.prog.Own[fn.Origin()]
 }
 
 // allocatedIn reports whether an address is in memory fn allocates (a field
@@ -104,7 +142,7 @@ func allocatedIn(addr ssa.Value, fn *ssa.Function) bool {
 // output, a metric) is not asked.
 func (a *analysis) changesOwnState(fn *ssa.Function) bool {
 	for _, f := range a.prog.Reachable(fn).Funcs() {
-		if !a.prog.Own[f] && (f.Origin() == nil || !a.prog.Own[f.Origin()]) {
+		if !a.inTree(f) {
 			continue
 		}
 		for _, blk := range f.Blocks {

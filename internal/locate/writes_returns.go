@@ -419,9 +419,10 @@ func (a *analysis) testsDeletion(info *types.Info, cond ast.Expr) bool {
 	return found
 }
 
-// onlyLogs reports whether statements do nothing but call functions of
-// no library role outside the tree (a logger): no write, no change of a
-// value, no call of the tree's own functions.
+// onlyLogs reports whether statements do nothing but call a logger (the
+// knowledge table's RoleLog) or functions of no library role outside the
+// tree: no write, no change of a value, no call of the tree's own
+// functions.
 func (a *analysis) onlyLogs(info *types.Info, fn *ssa.Function, list []ast.Stmt) bool {
 	for _, st := range list {
 		es, ok := st.(*ast.ExprStmt)
@@ -432,7 +433,7 @@ func (a *analysis) onlyLogs(info *types.Info, fn *ssa.Function, list []ast.Stmt)
 		if !ok {
 			return false
 		}
-		if c := a.makeCall(info, ce, fn); c.known || len(c.own) > 0 || c.fn == nil {
+		if c := a.makeCall(info, ce, fn); c.known && c.fact.Role != RoleLog || len(c.own) > 0 || c.fn == nil {
 			return false
 		}
 	}

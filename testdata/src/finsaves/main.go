@@ -1,4 +1,4 @@
-// Command saves-controller runs three controllers whose deletion branches
+// Command saves-controller runs four controllers whose deletion branches
 // save the object, forget it once it is gone, or hand the work on.
 package main
 
@@ -22,6 +22,9 @@ func main() {
 		os.Exit(1)
 	}
 	if err := (&controller.PartsReconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
+		os.Exit(1)
+	}
+	if err := (&controller.PayloadReconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
 		os.Exit(1)
 	}
 	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {

@@ -38,6 +38,7 @@ func (r *RegistryReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 		r.noteEndpointsGoing(ctx, &ep) // decoy: a child's deletion, not the Service's
 	}
 	if !svc.DeletionTimestamp.IsZero() {
+		trace(log.FromContext(ctx), &svc, "service is being deleted, dropping its entry") // decoy: a log line through a helper
 		r.forget(&svc)
 		return ctrl.Result{}, nil
 	}
