@@ -30,6 +30,9 @@ type found struct {
 	// depWorker is, for a sync function a dependency's worker runs
 	// (find_depworkers.go), that worker's call of it.
 	depWorker token.Pos
+	// handing is, for a sync function handed to a shared worker, the call
+	// that hands it (runWorker(name, c.queue, c.sync)).
+	handing *ast.CallExpr
 	// unanalysed are the functions beyond the reconcile path that the
 	// rows depend on (the worker's declaration) and that were left out
 	// because of type errors.

@@ -194,7 +194,7 @@ func (a *analysis) sharedWorker(fd *ast.FuncDecl, info *types.Info, worker ast.N
 	for _, h := range hs {
 		entry := h.entry
 		f := &found{name: implementationName(entry, entries), style: StyleClientGo, entry: entry,
-			worker: a.bySyntax[fd], keyParams: map[*types.Var]bool{}}
+			worker: a.bySyntax[fd], keyParams: map[*types.Var]bool{}, handing: h.at.expr}
 		params := entry.Signature.Params()
 		for i := 0; i < params.Len() && i < len(h.keyed); i++ {
 			if h.keyed[i] {

@@ -119,16 +119,19 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 				if info != nil {
 					// What the conditions around the call test says what
 					// it waits on (as for a returned RequeueAfter): a
-					// failure's retry goes with the requeues on error. In
-					// the sync path a test of something else is a wait on
-					// it; the worker's own re-add under such a test (the
-					// delay the sync asked for) is the interval.
-					switch a.requeueGuard(info, c.expr, kind, fn) {
-					case guardError:
+					// failure's retry goes with the requeues on error, a
+					// read that found its object absent waits for it. In the
+					// sync path a test of something else is a wait on it;
+					// the worker's own re-add under such a test (the delay
+					// the sync asked for) is the interval.
+					switch g := a.requeueGuard(info, c.expr, kind, fn); {
+					case g == guardError && a.absentWait(info, c.expr, nil):
+						s.Class = ClassDependencyWait
+					case g == guardError:
 						s.Class = ClassRetryAfterFailure
 						retries = append(retries, s)
 						continue
-					case guardOther:
+					case g == guardOther:
 						if !worker[fn] {
 							s.Class = ClassDependencyWait
 						}
@@ -501,24 +504,6 @@ func (a *analysis) workerHelpers(worker []*ssa.Function, entry *ssa.Function, in
 		level = next
 	}
 	return out
-}
-
-// oneFunc is the one own function a call runs: its only callee, or the
-// generic function whose instances its callees all are (a generic worker's
-// helper, called once per type argument the tree uses); nil otherwise.
-func (a *analysis) oneFunc(c call) *ssa.Function {
-	if len(c.own) == 1 {
-		return c.own[0]
-	}
-	if len(c.own) == 0 || c.own[0].Syntax() == nil {
-		return nil
-	}
-	for _, f := range c.own[1:] {
-		if f.Syntax() != c.own[0].Syntax() {
-			return nil
-		}
-	}
-	return a.bySyntax[c.own[0].Syntax()]
 }
 
 // handsQueue reports whether a call hands a workqueue (a value with the

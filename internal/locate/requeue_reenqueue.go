@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -72,7 +73,10 @@ func (a *analysis) objectReadds(f *found, reach *callgraph.Reach, read reread) (
 	return readds, unproven
 }
 
-// workerQueue is the field holding the queue the worker takes keys from.
+// workerQueue is the field holding the queue the worker takes keys from:
+// the receiver of its Get, or, when that is a parameter of a shared
+// worker, the one queue among the arguments of the call that hands the
+// sync function (runWorker(name, c.vpcQueue, c.syncVpc): vpcQueue).
 func (a *analysis) workerQueue(f *found) *types.Var {
 	if f.worker == nil {
 		return nil
@@ -81,11 +85,59 @@ func (a *analysis) workerQueue(f *found) *types.Var {
 		info := a.infoAt(posOf(fn))
 		for _, c := range a.callsIn(fn) {
 			if c.known && c.fact.Role == RoleQueueGet && info != nil {
-				return receiverField(info, c.expr)
+				if v := receiverField(info, c.expr); v != nil || f.handing == nil {
+					return v
+				}
+				if !receiverParam(info, c.expr, fn) {
+					return nil
+				}
+				return a.handedQueue(f.handing)
 			}
 		}
 	}
 	return nil
+}
+
+// receiverParam reports whether a method call's receiver is a parameter
+// of fn (queue.Get(), queue handed in).
+func receiverParam(info *types.Info, e *ast.CallExpr, fn *ssa.Function) bool {
+	sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, _ := info.Uses[id].(*types.Var)
+	params := fn.Signature.Params()
+	for i := 0; v != nil && i < params.Len(); i++ {
+		if params.At(i) == v {
+			return true
+		}
+	}
+	return false
+}
+
+// handedQueue is the field read by the one argument of a call that is a
+// workqueue, or nil when none or several are.
+func (a *analysis) handedQueue(e *ast.CallExpr) *types.Var {
+	info := a.infoAt(e.Pos())
+	if info == nil {
+		return nil
+	}
+	var queue *types.Var
+	for _, arg := range e.Args {
+		if !strings.HasPrefix(typeKey(info.TypeOf(arg)), workqueue) {
+			continue
+		}
+		v := selectedField(info, arg)
+		if v == nil || queue != nil {
+			return nil
+		}
+		queue = v
+	}
+	return queue
 }
 
 // otherQueue reports whether a queue call's receiver is read from a field
@@ -105,15 +157,7 @@ func receiverField(info *types.Info, e *ast.CallExpr) *types.Var {
 	if !ok {
 		return nil
 	}
-	recv, ok := ast.Unparen(sel.X).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	if s := info.Selections[recv]; s != nil && s.Kind() == types.FieldVal {
-		v, _ := s.Obj().(*types.Var)
-		return v
-	}
-	return nil
+	return selectedField(info, sel.X)
 }
 
 // keyAddingParams are the parameters of fn (by argument index, the
@@ -310,4 +354,22 @@ func (a *analysis) callersGuard(reach *callgraph.Reach, fn *ssa.Function, kind *
 		return guardNone
 	}
 	return guardError
+}
+
+// oneFunc is the one own function a call runs: its only callee, or the
+// generic function whose instances its callees all are (a generic worker's
+// helper, called once per type argument the tree uses); nil otherwise.
+func (a *analysis) oneFunc(c call) *ssa.Function {
+	if len(c.own) == 1 {
+		return c.own[0]
+	}
+	if len(c.own) == 0 || c.own[0].Syntax() == nil {
+		return nil
+	}
+	for _, f := range c.own[1:] {
+		if f.Syntax() != c.own[0].Syntax() {
+			return nil
+		}
+	}
+	return a.bySyntax[c.own[0].Syntax()]
 }

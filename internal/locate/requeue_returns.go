@@ -389,6 +389,15 @@ func (a *analysis) absentWait(info *types.Info, n ast.Node, via []retHop) bool {
 // errorTestAround is the condition of the nearest if around n that tests
 // an error, when n is in its body; nil otherwise.
 func (a *analysis) errorTestAround(info *types.Info, n ast.Node) ast.Expr {
+	if ifs := a.errorIfAround(info, n); ifs != nil {
+		return ifs.Cond
+	}
+	return nil
+}
+
+// errorIfAround is the nearest if around n that tests an error, when n is
+// in its body; nil otherwise.
+func (a *analysis) errorIfAround(info *types.Info, n ast.Node) *ast.IfStmt {
 	path := a.path(n.Pos(), n.End())
 	for i, p := range path {
 		switch x := p.(type) {
@@ -401,7 +410,7 @@ func (a *analysis) errorTestAround(info *types.Info, n ast.Node) ast.Expr {
 			if i == 0 || path[i-1] != x.Body {
 				return nil
 			}
-			return x.Cond
+			return x
 		}
 	}
 	return nil
@@ -409,9 +418,15 @@ func (a *analysis) errorTestAround(info *types.Info, n ast.Node) ast.Expr {
 
 // underAbsentTest reports whether the nearest if around n that tests an
 // error asks whether an object is absent (the knowledge table's
-// RoleAbsentTest, apierrors.IsNotFound(err)), and n is in its branch.
+// RoleAbsentTest, apierrors.IsNotFound(err)), and n is in its branch; or
+// whether n follows, in that if's body, an if that leaves unless the
+// object is absent (if err != nil { if !apierrors.IsNotFound(err) {
+// return err }; n }).
 func (a *analysis) underAbsentTest(info *types.Info, n ast.Node) bool {
-	cond := a.errorTestAround(info, n)
+	ifs := a.errorIfAround(info, n)
+	if ifs == nil {
+		return false
+	}
 	// The test, or one of the tests it joins with && (err != nil &&
 	// apierrors.IsNotFound(err)).
 	var absent func(e ast.Expr) bool
@@ -425,7 +440,22 @@ func (a *analysis) underAbsentTest(info *types.Info, n ast.Node) bool {
 		}
 		return false
 	}
-	return cond != nil && absent(cond)
+	if absent(ifs.Cond) {
+		return true
+	}
+	for _, st := range ifs.Body.List {
+		if st.End() > n.Pos() {
+			return false
+		}
+		inner, ok := st.(*ast.IfStmt)
+		if !ok || inner.Else != nil || !exitsEarly(inner.Body) {
+			continue
+		}
+		if not, ok := ast.Unparen(inner.Cond).(*ast.UnaryExpr); ok && not.Op == token.NOT && absent(not.X) {
+			return true
+		}
+	}
+	return false
 }
 
 // underErrorPresent reports whether n stands in the body of the nearest if

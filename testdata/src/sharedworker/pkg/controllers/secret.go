@@ -15,13 +15,15 @@ import (
 	"example.com/fixtures/sharedworker/pkg/worker"
 )
 
-// want-none "SecretController/finalizer-const" "SecretController/finalizer-add" "SecretController/finalizer-cleanup" "SecretController/finalizer-remove" "SecretController/condition-types" "SecretController/requeue-success" "SecretController/interval-trace" "SecretController/drift"
+// want-none "SecretController/finalizer-const" "SecretController/finalizer-add" "SecretController/finalizer-cleanup" "SecretController/finalizer-remove" "SecretController/condition-types" "SecretController/drift"
 
 // SecretController checks that Secrets name a stamped ConfigMap.
 type SecretController struct {
 	secrets    corelisters.SecretLister
 	configMaps corelisters.ConfigMapLister
 	queue      workqueue.TypedRateLimitingInterface[string]
+	// audits holds the keys of Secrets another loop audits later.
+	audits workqueue.TypedDelayingInterface[string]
 }
 
 // NewSecretController wires the controller to its informers.
@@ -30,6 +32,7 @@ func NewSecretController(secrets coreinformers.SecretInformer, configMaps corein
 		secrets:    secrets.Lister(),
 		configMaps: configMaps.Lister(),
 		queue:      workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]()),
+		audits:     workqueue.NewTypedDelayingQueue[string](),
 	}
 	_, _ = secrets.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj interface{}) {
@@ -51,7 +54,7 @@ func (c *SecretController) Run(ctx context.Context) {
 }
 
 // check fails a Secret whose ConfigMap is not stamped yet, so that it is
-// checked again.
+// checked again, and waits for a ConfigMap not there yet.
 func (c *SecretController) check(_ context.Context, key string) error { // want "SecretController/reconcile-entry"
 	namespace, name, err := cache.SplitMetaNamespaceKey(key)
 	if err != nil {
@@ -64,9 +67,14 @@ func (c *SecretController) check(_ context.Context, key string) error { // want 
 	if err != nil {
 		return err
 	}
+	c.audits.AddAfter(key, time.Hour) // decoy: a delayed add to another queue
 	cm, err := c.configMaps.ConfigMaps(namespace).Get(secret.Labels["stamp.example.com/configmap"])
 	if err != nil {
-		return err
+		if !errors.IsNotFound(err) {
+			return err
+		}
+		c.queue.AddAfter(key, 30*time.Second) // want "SecretController/requeue-success" "SecretController/trace:return" "SecretController/trace:constant"
+		return nil
 	}
 	if configMapOf(cm) == "" {
 		return fmt.Errorf("ConfigMap %s/%s not stamped yet", namespace, cm.Name)
