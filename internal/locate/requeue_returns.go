@@ -199,6 +199,16 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 			}
 		}
 		if !ok {
+			if errE != nil && !isNil(info, errE) && !a.neverFails(fn, errE) {
+				// Whatever the result holds, the error handed back
+				// with it is the pass's failure where it is set: the
+				// failing half, retried as errors are.
+				class := ClassErrorBackoff
+				if a.isTerminal(info, errE) || sc.terminal {
+					class = ClassTerminal
+				}
+				*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, ret: s, at: at, via: via, split: true})
+			}
 			*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: rv.opaque, copyOpen: rv.copyOpen, via: via})
 			return
 		}

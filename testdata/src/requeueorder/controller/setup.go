@@ -6,7 +6,9 @@
 // dispatches to two helpers that each wait a different interval; one ends
 // by returning a helper's results whole; one hands a helper's results back
 // from a special case and again at its end; one copies a helper's interval
-// into its own result; one retries at once when it collected errors.
+// into its own result; one retries at once when it collected errors; one
+// hands back a plug-in's result, not followed, with an error that is a
+// failure whatever that result holds.
 package controller
 
 import (
@@ -16,7 +18,7 @@ import (
 
 // want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "drift"
 
-// Setup registers the eight reconcilers.
+// Setup registers the nine reconcilers.
 func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.ConfigMap{}).Complete(&DelegateReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
@@ -37,6 +39,9 @@ func Setup(mgr ctrl.Manager) error {
 		return err
 	}
 	if err := ctrl.NewControllerManagedBy(mgr).For(&replicationController{}).Complete(&CollectReconciler{Client: mgr.GetClient()}); err != nil {
+		return err
+	}
+	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.Endpoints{}).Complete(&StepsReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
 	}
 	return ctrl.NewControllerManagedBy(mgr).For(&corev1.Namespace{}).Complete(&ModeReconciler{Client: mgr.GetClient()})
