@@ -361,6 +361,25 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 			}
 		}
 	}
+	// The failing half of a return whose result is not followed is the
+	// main work's failure when no other return fails; else which one is
+	// the main work's is not told (the success return is not known).
+	if primary != nil && unsettledErr == "" && (primary.split || primary.half) && success == nil && len(steady) == 0 {
+		for i := range rets {
+			r := &rets[i]
+			if r.opaque == nil || r.at.Pos() != primary.at.Pos() || r.in != primary.in {
+				continue
+			}
+			for j := range rets {
+				if o := &rets[j]; isFailure(o.class) && o.at.Pos() != primary.at.Pos() {
+					s := a.site(primary.pos)
+					unsettledErr = fmt.Sprintf("not settled: the result handed back at %s:%d is built by %s, which ctrlcmp does not follow into, so the success return is not known: the main work's failure may be the one returned there or at %s", s.File, s.Line, a.exprText(callee(r.opaque)), fileLine(a.site(o.pos)))
+					break
+				}
+			}
+			break
+		}
+	}
 	// A site whose error is not followed, nearer the success path than
 	// the failure chosen, may be the main work's failure; so may one
 	// inside a result not followed there (a helper's interval copied).

@@ -203,11 +203,14 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 				// Whatever the result holds, the error handed back
 				// with it is the pass's failure where it is set: the
 				// failing half, retried as errors are.
+				// (The error of a call, r.update(…), is that call's
+				// failure, unless it is handed the pass's error.)
 				class := ClassErrorBackoff
 				if a.isTerminal(info, errE) || sc.terminal {
 					class = ClassTerminal
 				}
-				*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, ret: s, at: at, via: via, split: true})
+				_, call := ast.Unparen(errE).(*ast.CallExpr)
+				*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, ret: s, at: at, via: via, half: call, split: !call || readsErrorVar(info, errE)})
 			}
 			*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: rv.opaque, copyOpen: rv.copyOpen, via: via})
 			return
