@@ -86,9 +86,6 @@ type StagesOptions struct {
 	// Settle is --settle: how long an object stays quiet after its last
 	// pass for the log reading to say it settles.
 	Settle time.Duration
-	// ranOn is how long the controller ran after its log's last line,
-	// when stages --run stopped it and so knows.
-	ranOn time.Duration
 }
 
 // newStages is the stages command. runF, when not nil, runs instead of
@@ -236,7 +233,7 @@ func readLog(g *globals, opts *StagesOptions) error {
 		return fail.Usage("--log %s: %w; give the file the patched controller logged to", opts.Log, err)
 	}
 	defer f.Close()
-	rd, err := stages.ReadLog(f, opts.Log, stages.Options{Settle: opts.Settle, Tail: opts.ranOn})
+	rd, err := stages.ReadLog(f, opts.Log, stages.Options{Settle: opts.Settle})
 	if errors.Is(err, stages.ErrNoStageLines) {
 		return fail.Usage("%w; patch the controller with `ctrlcmp stages %s --patch --write`, run it, and give its log to --log", err, opts.Dir)
 	}

@@ -152,14 +152,10 @@ func runStages(ctx context.Context, g *globals, opts *StagesOptions) error {
 	if err := playStages(ctx, run, client, object, then, r.For, progress); err != nil {
 		return err
 	}
-	// Read against the patched copy: the log's file:line are its lines.
+	// Read against the patched copy: the log's file:line are its lines
+	// (and its last line, Stop's, says when the controller stopped).
 	read := *opts
 	read.Dir, read.Log = p.Dir, run.LogFile
-	// The log's last write is its last line: the controller ran on, quiet,
-	// from then until it was stopped.
-	if fi, err := os.Stat(run.LogFile); err == nil {
-		read.ranOn = max(time.Since(fi.ModTime()), 0)
-	}
 	return readLog(g, &read)
 }
 

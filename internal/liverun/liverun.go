@@ -241,9 +241,24 @@ func clusterEnv(kubeconfig string) []string {
 	return append(env, "KUBECONFIG="+kubeconfig)
 }
 
-// Stop stops the controller and returns its log.
+// Stop stops the controller, ends its log with a line of ctrlcmp's own,
+// and returns the log. That line has klog's text header with the time the
+// controller stopped: a reader of the log sees how long it ran on, quiet,
+// after its own last line (the log file's modification time does not say:
+// it moves with any late write).
 func (r *Run) Stop() ([]byte, error) {
 	r.Process.Stop(stopGrace)
+	f, err := os.OpenFile(r.LogFile, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return nil, err
+	}
+	_, err = fmt.Fprintf(f, "I%s %7d ctrlcmp:0] \"the controller was stopped\"\n", time.Now().Format("0102 15:04:05.000000"), os.Getpid())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
 	return os.ReadFile(r.LogFile)
 }
 

@@ -127,10 +127,6 @@ type Options struct {
 	// object back. When nil, a write line's own reenters key says so, and
 	// without it every write but an event record is taken to.
 	Watched []string
-	// Tail is how long the controller went on running after the log's
-	// last line, when the caller knows it (stages --run stops the
-	// controller itself): silence the log cannot show.
-	Tail time.Duration
 }
 
 // klogHeader matches klog's text header: Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg
@@ -183,9 +179,6 @@ func ReadLog(r io.Reader, name string, opts Options) (Reading, error) {
 	}
 	if len(rd.Lines) == 0 {
 		return Reading{}, fmt.Errorf("log %s has %w (it must be the klog text or JSON output of a patched controller)", name, ErrNoStageLines)
-	}
-	if !end.IsZero() && opts.Tail > 0 {
-		end = end.Add(opts.Tail)
 	}
 	rd.Objects = lives(rd.Lines, end, opts)
 	return rd, nil
