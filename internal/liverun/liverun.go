@@ -241,13 +241,17 @@ func clusterEnv(kubeconfig string) []string {
 	return append(env, "KUBECONFIG="+kubeconfig)
 }
 
-// Stop stops the controller, ends its log with a line of ctrlcmp's own,
-// and returns the log. That line has klog's text header with the time the
-// controller stopped: a reader of the log sees how long it ran on, quiet,
-// after its own last line (the log file's modification time does not say:
-// it moves with any late write).
+// Stop stops the controller, returns its log as it wrote it, and ends the
+// log file with a line of ctrlcmp's own. That line has klog's text header
+// with the time the controller stopped: a reader of the file sees how long
+// it ran on, quiet, after its own last line (the file's modification time
+// does not say: it moves with any late write).
 func (r *Run) Stop() ([]byte, error) {
 	r.Process.Stop(stopGrace)
+	data, err := os.ReadFile(r.LogFile)
+	if err != nil {
+		return nil, err
+	}
 	f, err := os.OpenFile(r.LogFile, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return nil, err
@@ -256,10 +260,7 @@ func (r *Run) Stop() ([]byte, error) {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
-		return nil, err
-	}
-	return os.ReadFile(r.LogFile)
+	return data, err
 }
 
 // Play runs the steps in order, each at its time after now, and then waits
