@@ -140,14 +140,29 @@ func (a *analysis) handedQueue(e *ast.CallExpr) *types.Var {
 	return queue
 }
 
-// otherQueue reports whether a queue call's receiver is read from a field
-// other than queue, the one the worker dequeues from.
+// otherQueue reports whether a queue call's receiver is read from another
+// field of the struct that holds queue, the one the worker dequeues from
+// (c.statusQueue beside c.queue). A field of another struct may hold the
+// same queue (a generic worker's, handed the controller's when it
+// registers): that is not told apart.
 func otherQueue(info *types.Info, e *ast.CallExpr, queue *types.Var) bool {
 	if info == nil || queue == nil {
 		return false
 	}
-	field := receiverField(info, e)
-	return field != nil && field != queue
+	sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	recv, ok := ast.Unparen(sel.X).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	s := info.Selections[recv]
+	if s == nil || s.Kind() != types.FieldVal || s.Obj() == queue {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(s.Recv(), true, queue.Pkg(), queue.Name())
+	return obj == queue
 }
 
 // receiverField is the struct field a method call's receiver is read

@@ -1,4 +1,5 @@
-// Command stamper runs two controllers on one shared worker loop.
+// Command stamper runs two controllers on one shared worker loop, and a
+// third on a loop it registers with.
 package main
 
 import (
@@ -15,6 +16,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"example.com/fixtures/sharedworker/pkg/controllers"
+	"example.com/fixtures/sharedworker/pkg/loop"
 )
 
 func main() {
@@ -35,7 +37,9 @@ func main() {
 	factory := kubeinformers.NewSharedInformerFactory(client, 0)
 	configMaps := controllers.NewConfigMapController(client, factory.Core().V1().ConfigMaps(), *refresh)
 	secrets := controllers.NewSecretController(factory.Core().V1().Secrets(), factory.Core().V1().ConfigMaps())
+	accounts := loop.New(controllers.NewServiceAccountController(factory.Core().V1().ServiceAccounts(), factory.Core().V1().Secrets()))
 	factory.Start(ctx.Done())
+	go accounts.Run(ctx)
 	go configMaps.Run(ctx)
 	secrets.Run(ctx)
 }

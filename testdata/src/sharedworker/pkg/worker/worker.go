@@ -28,7 +28,7 @@ func RunWorker(ctx context.Context, queue workqueue.TypedRateLimitingInterface[s
 		}
 		utilruntime.HandleError(fmt.Errorf("syncing %s %q: %w", kind, key, err))
 		logger.V(2).Info("requeuing after a failed sync", "key", key)
-		queue.AddRateLimited(key) // want "requeue-error"
+		queue.AddRateLimited(key) // want "ConfigMapController/requeue-error" "SecretController/requeue-error"
 		queue.Done(key)
 	}
 }
