@@ -68,17 +68,7 @@ func emptyString(info *types.Info, e ast.Expr) bool {
 // the struct that declares it.
 func (a *analysis) setsField(reach *callgraph.Reach, field *types.Var) bool {
 	found := false
-	seen := map[token.Pos]bool{}
-	for _, fn := range reach.Funcs() {
-		b := body(fn)
-		if b == nil || !a.prog.Own[fn] || seen[b.Pos()] || found {
-			continue
-		}
-		seen[b.Pos()] = true
-		info := a.infoAt(b.Pos())
-		if info == nil {
-			continue
-		}
+	a.eachOwnBody(reach, func(info *types.Info, b *ast.BlockStmt) bool {
 		parents := parentsIn(b)
 		stored := func(at ast.Node, key *ast.Ident, value ast.Expr) {
 			if v, ok := info.Uses[key].(*types.Var); ok && v.Origin() == field && !isNil(info, value) && !emptyString(info, value) && !underErrorTest(info, parents, at) {
@@ -102,6 +92,7 @@ func (a *analysis) setsField(reach *callgraph.Reach, field *types.Var) bool {
 			}
 			return !found
 		})
-	}
+		return !found
+	})
 	return found
 }

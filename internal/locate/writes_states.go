@@ -65,17 +65,7 @@ func (a *analysis) writtenStates(reach *callgraph.Reach, field *types.Var) []con
 // in the reached functions of the tree's own, each body once, but those
 // under the branch of a test that found an error.
 func (a *analysis) stateStores(reach *callgraph.Reach, visit func(info *types.Info, body *ast.BlockStmt, lhs, rhs ast.Expr)) {
-	seen := map[token.Pos]bool{}
-	for _, fn := range reach.Funcs() {
-		b := body(fn)
-		if b == nil || !a.prog.Own[fn] || seen[b.Pos()] {
-			continue
-		}
-		seen[b.Pos()] = true
-		info := a.infoAt(b.Pos())
-		if info == nil {
-			continue
-		}
+	a.eachOwnBody(reach, func(info *types.Info, b *ast.BlockStmt) bool {
 		parents := parentsIn(b)
 		ast.Inspect(b, func(n ast.Node) bool {
 			as, ok := n.(*ast.AssignStmt)
@@ -89,6 +79,24 @@ func (a *analysis) stateStores(reach *callgraph.Reach, visit func(info *types.In
 			}
 			return true
 		})
+		return true
+	})
+}
+
+// eachOwnBody calls visit with the body of each reached function of the
+// tree's own, once a body (the instances of a generic function share
+// theirs), and its type information, until visit returns false.
+func (a *analysis) eachOwnBody(reach *callgraph.Reach, visit func(info *types.Info, body *ast.BlockStmt) bool) {
+	seen := map[token.Pos]bool{}
+	for _, fn := range reach.Funcs() {
+		b := body(fn)
+		if b == nil || !a.prog.Own[fn] || seen[b.Pos()] {
+			continue
+		}
+		seen[b.Pos()] = true
+		if info := a.infoAt(b.Pos()); info != nil && !visit(info, b) {
+			return
+		}
 	}
 }
 
