@@ -88,9 +88,9 @@ func inLoop(path []ast.Node) bool {
 func (a *analysis) workerFound(fd *ast.FuncDecl, info *types.Info, worker ast.Node, sync *call, entry *ssa.Function) *found {
 	f := &found{name: receiverName(fd, info), style: StyleClientGo, entry: entry,
 		worker: a.bySyntax[worker], keyParams: map[*types.Var]bool{}}
-	if fd.Recv == nil && dynamicCall(sync) {
-		// A worker function of its own (moved out of the controller's
-		// type) handed the sync as a value: the controller is the
+	if dynamicCall(sync) {
+		// A worker handed the sync as a value (a function of its own, a
+		// loop calling a field a controller set): the controller is the
 		// sync's.
 		f.name = syncName(entry)
 	}

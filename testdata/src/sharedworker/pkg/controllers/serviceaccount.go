@@ -11,12 +11,11 @@ import (
 	"k8s.io/client-go/util/workqueue"
 )
 
-// want-none "Loop/finalizer-const" "Loop/finalizer-add" "Loop/finalizer-cleanup" "Loop/finalizer-remove" "Loop/condition-types" "Loop/drift"
+// want-none "ServiceAccountController/finalizer-const" "ServiceAccountController/finalizer-add" "ServiceAccountController/finalizer-cleanup" "ServiceAccountController/finalizer-remove" "ServiceAccountController/condition-types" "ServiceAccountController/drift"
 
 // ServiceAccountController waits for each ServiceAccount's token Secret.
 // It registers with a loop that keeps its queue in a field of the loop's
-// own: the loop's field and the controller's hold the same queue. (ctrlcmp
-// names the controller after the loop whose worker runs it.)
+// own: the loop's field and the controller's hold the same queue.
 type ServiceAccountController struct {
 	accounts corelisters.ServiceAccountLister
 	secrets  corelisters.SecretLister
@@ -47,12 +46,12 @@ func (c *ServiceAccountController) Register() (workqueue.TypedRateLimitingInterf
 
 // sync looks the account's token Secret up, and waits for it while it is
 // not there.
-func (c *ServiceAccountController) sync(_ context.Context, key string) error { // want "Loop/reconcile-entry"
+func (c *ServiceAccountController) sync(_ context.Context, key string) error { // want "ServiceAccountController/reconcile-entry"
 	namespace, name, err := cache.SplitMetaNamespaceKey(key)
 	if err != nil {
 		return nil
 	}
-	sa, err := c.accounts.ServiceAccounts(namespace).Get(name) // want "Loop/reread"
+	sa, err := c.accounts.ServiceAccounts(namespace).Get(name) // want "ServiceAccountController/reread"
 	if errors.IsNotFound(err) {
 		return nil
 	}
@@ -60,7 +59,7 @@ func (c *ServiceAccountController) sync(_ context.Context, key string) error { /
 		return err
 	}
 	if _, err := c.secrets.Secrets(namespace).Get(sa.Name + "-token"); errors.IsNotFound(err) {
-		c.queue.AddAfter(key, 20*time.Second) // want "Loop/requeue-success" "Loop/trace:return" "Loop/trace:constant"
+		c.queue.AddAfter(key, 20*time.Second) // want "ServiceAccountController/requeue-success" "ServiceAccountController/trace:return" "ServiceAccountController/trace:constant"
 		return nil
 	}
 	return err

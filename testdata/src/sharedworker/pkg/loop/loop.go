@@ -40,7 +40,7 @@ func (l *Loop) next(ctx context.Context) bool {
 	}
 	defer l.queue.Done(key)
 	if err := l.sync(ctx, key); err != nil {
-		l.queue.AddRateLimited(key) // want "Loop/requeue-error"
+		l.queue.AddRateLimited(key) // want "ServiceAccountController/requeue-error"
 		return true
 	}
 	l.queue.Forget(key)
