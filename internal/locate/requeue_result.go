@@ -372,7 +372,11 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 			}
 			for j := range rets {
 				if o := &rets[j]; isFailure(o.class) && o.at.Pos() != primary.at.Pos() {
-					s := a.site(primary.pos)
+					at := primary.pos
+					if p := primary.posIn(f.entry); p.IsValid() {
+						at = p // where the entry hands it back
+					}
+					s := a.site(at)
 					unsettledErr = fmt.Sprintf("not settled: the result handed back at %s:%d is built by %s, which ctrlcmp does not follow into, so the success return is not known: the main work's failure may be the one returned there or at %s", s.File, s.Line, a.exprText(callee(r.opaque)), fileLine(a.site(o.pos)))
 					break
 				}
