@@ -41,13 +41,6 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 	taken := steadyBranches(f.entry, kind, reach.Funcs())
 	normal = steadyNormal(normal, taken)
 	made := madeTypes(reach.Funcs())
-	if recv := f.entry.Signature.Recv(); recv != nil {
-		// The entry's receiver is on the pass (the manager holds it), when
-		// the entry hands itself on as an interface (r.base.run(ctx, r)).
-		if n, ok := types.Unalias(deref(recv.Type())).(*types.Named); ok {
-			made[n.Origin()] = true
-		}
-	}
 	alwaysVia := a.alwaysReached(a.passRoots(f), normal, taken, made, passView{})
 	var anyVia, loopVia, objectVia, foundVia map[*ssa.Function]*callgraph.Edge
 	var foundTaken map[*ssa.BasicBlock]int

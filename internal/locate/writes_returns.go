@@ -27,16 +27,8 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 		} else if ok := slices.DeleteFunc(slices.Clone(all), failing); len(ok) > 0 {
 			normal = ok
 		}
-		switch {
-		case fn == f.entry:
+		if fn == f.entry {
 			normal = a.entryReturns(fn, kind, reach, all, nilErr, successPos, reread)
-		case a.blockRunning(fn, reread) != nil:
-			// The helper the entry has re-read the object (r.sync(ctx,
-			// req)): a pass of an unchanged object finds it there, as
-			// in the entry, and goes on past the read.
-			if rs := a.entryReturns(fn, kind, reach, all, nilErr, nil, reread); len(rs) > 0 {
-				normal = rs
-			}
 		}
 		out[fn] = normal
 	}
