@@ -149,19 +149,13 @@ func otherQueue(info *types.Info, e *ast.CallExpr, queue *types.Var) bool {
 	if info == nil || queue == nil {
 		return false
 	}
-	sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
-	if !ok {
+	field := receiverField(info, e)
+	if field == nil || field == queue {
 		return false
 	}
-	recv, ok := ast.Unparen(sel.X).(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	s := info.Selections[recv]
-	if s == nil || s.Kind() != types.FieldVal || s.Obj() == queue {
-		return false
-	}
-	obj, _, _ := types.LookupFieldOrMethod(s.Recv(), true, queue.Pkg(), queue.Name())
+	// (receiverField found e's receiver a field selection.)
+	recv := ast.Unparen(ast.Unparen(e.Fun).(*ast.SelectorExpr).X)
+	obj, _, _ := types.LookupFieldOrMethod(info.Selections[recv.(*ast.SelectorExpr)].Recv(), true, queue.Pkg(), queue.Name())
 	return obj == queue
 }
 
