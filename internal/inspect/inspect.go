@@ -83,7 +83,10 @@ func Analyse(ctx context.Context, dir string, progress func(string), kept *resul
 	if progress != nil {
 		progress("locating controllers")
 	}
-	ctrls, located, err := locate.Locate(t, prog, cite.New(t.Fset, t.Root, t.All, t.Own))
+	ctrls, located, err := locate.Locate(ctx, t, prog, cite.New(t.Fset, t.Root, t.All, t.Own))
+	if ctx.Err() != nil {
+		return Analysis{}, ctx.Err()
+	}
 	if err != nil {
 		return Analysis{}, fail.Load("%s: %w", dir, err)
 	}

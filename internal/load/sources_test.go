@@ -61,7 +61,7 @@ func analysed(t *testing.T, dir string, from load.DepSource) []byte {
 func analysedTree(t *testing.T, tree *load.Tree) []byte {
 	t.Helper()
 	prog := callgraph.Build(tree.All, tree.Own)
-	ctrls, warnings, err := locate.Locate(tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
+	ctrls, warnings, err := locate.Locate(context.Background(), tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package locate_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,6 +125,23 @@ func locateCode(t *testing.T, code string) error {
 		t.Fatalf("load: %v", err)
 	}
 	prog := callgraph.Build(tree.All, tree.Own)
-	_, _, err = locate.Locate(tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
+	_, _, err = locate.Locate(context.Background(), tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
 	return err
+}
+
+// TestLocateCancelled checks that a cancelled context (the user's Ctrl-C)
+// ends Locate before it answers a controller's rows, with the context's
+// error, where it had run every locator to the end.
+func TestLocateCancelled(t *testing.T) {
+	tree, err := load.Load(context.Background(), filepath.Join("..", "..", "testdata", "src", "ownbuilder"), nil, nil)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	prog := callgraph.Build(tree.All, tree.Own)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ctrls, _, err := locate.Locate(ctx, tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
+	if !errors.Is(err, context.Canceled) || len(ctrls) != 0 {
+		t.Errorf("Locate under a cancelled context: %d controllers, error %v; want none and context.Canceled", len(ctrls), err)
+	}
 }

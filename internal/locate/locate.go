@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"go/token"
@@ -68,8 +69,9 @@ var Rows = func() []string {
 // while a controller's rows are answered leaves that controller's rows not
 // settled, saying so, and the others answered. A tree whose registrations
 // or workers were seen but could not be followed to any controller gives
-// an error that says so ("not settled", with where each trail ended).
-func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) (ctrls []Controller, warnings []string, err error) {
+// an error that says so ("not settled", with where each trail ended). A
+// cancelled ctx ends it before the next controller, with ctx's error.
+func Locate(ctx context.Context, tree *load.Tree, prog *callgraph.Program, c *cite.Citer) (ctrls []Controller, warnings []string, err error) {
 	a := newAnalysis(tree, prog, c)
 	var found []*found
 	if err := internalError(func() { found = a.findControllers() }); err != nil {
@@ -85,6 +87,9 @@ func Locate(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) (ctrls []Co
 	}
 	var out []Controller
 	for _, f := range found {
+		if err := ctx.Err(); err != nil {
+			return nil, a.warnings, err
+		}
 		var ctrl Controller
 		if f.unsettled != "" {
 			ctrl = failedController(f, errors.New(f.unsettled))

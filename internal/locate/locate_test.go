@@ -230,7 +230,7 @@ func locateFixture(t *testing.T, name string) *located {
 	if err == nil {
 		prog := callgraph.Build(tree.All, tree.Own)
 		l.root = tree.Root
-		l.ctrls, _, l.err = locate.Locate(tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
+		l.ctrls, _, l.err = locate.Locate(context.Background(), tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
 	}
 	for _, c := range l.ctrls {
 		for i := range c.Anchors {

@@ -141,9 +141,9 @@ type Located struct {
 }
 
 // Locate finds the controllers of a loaded tree as the locate tests do.
-func Locate(tree *load.Tree) (*Located, error) {
+func Locate(ctx context.Context, tree *load.Tree) (*Located, error) {
 	prog := callgraph.Build(tree.All, tree.Own)
-	ctrls, _, err := locate.Locate(tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
+	ctrls, _, err := locate.Locate(ctx, tree, prog, cite.New(tree.Fset, tree.Root, tree.All, tree.Own))
 	var unsettled string
 	if err != nil {
 		if !strings.HasPrefix(err.Error(), "not settled") {
@@ -229,7 +229,7 @@ func Run(ctx context.Context, name, dir, tmp string, rws []Rewrite, keep bool) (
 	if err != nil {
 		return nil, err
 	}
-	orig, err := Locate(fx.Tree)
+	orig, err := Locate(ctx, fx.Tree)
 	if err != nil {
 		return nil, err
 	}
@@ -251,7 +251,7 @@ func Run(ctx context.Context, name, dir, tmp string, rws []Rewrite, keep bool) (
 		if err != nil {
 			return nil, fmt.Errorf("%s rewritten by %s: %w", name, rw.Name, err)
 		}
-		got, err := Locate(tree)
+		got, err := Locate(ctx, tree)
 		if err != nil {
 			return nil, err
 		}
