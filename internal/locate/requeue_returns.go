@@ -274,6 +274,22 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 			return
 		}
 	}
+	if errClass == "error" && (after || requeue) && g == guardNone {
+		if _, isVar := ast.Unparen(errE).(*ast.Ident); isVar {
+			// err := r.sync(…); return ctrl.Result{RequeueAfter: d}, err,
+			// under no test: the return fails where the error is set and
+			// requeues after a success where it is nil, unless a test
+			// above it settles which (if err != nil { return … } before
+			// it: nil here).
+			switch errorAtReturn(fn, s) {
+			case testedNil:
+				errClass = "nil"
+			case "":
+				*out = append(*out, retSite{pos: at.Pos(), class: ClassErrorBackoff, in: fn, ret: s, at: at, via: via, split: true})
+				errClass = "nil"
+			}
+		}
+	}
 	// return ctrl.Result{RequeueAfter: res.RequeueAfter}, … after res, err
 	// := r.inner(…): the duration is inner's, made at its returns, which
 	// are the sites, handed back here.

@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"go/ast"
 	"go/token"
 	"go/types"
 
@@ -101,6 +102,26 @@ func failing(r *ssa.Return) bool {
 		v = w
 	}
 	return nilTestAbove(r, v) == testedSet
+}
+
+// errorAtReturn says what the error the return s of fn hands back is where
+// it stands, read from SSA: testedNil where a test above the return found
+// it nil, testedSet where it cannot be nil (failing), "" where it may be
+// either, or where fn has no SSA return at s (a body not built).
+func errorAtReturn(fn *ssa.Function, s *ast.ReturnStmt) string {
+	for _, b := range fn.Blocks {
+		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || r.Pos() != s.Return {
+			continue
+		}
+		if failing(r) {
+			return testedSet
+		}
+		if n := len(r.Results); n > 0 {
+			return nilTestAbove(r, r.Results[n-1])
+		}
+	}
+	return ""
 }
 
 // Outcomes of a test of a value against nil that a return lies under.
