@@ -75,6 +75,37 @@ func (a *analysis) anchorIn(top, fn *ssa.Function, pos token.Pos) (token.Pos, bo
 	return at, at.IsValid()
 }
 
+// generalFailureAdd is the index in rateLimited (whose calls at holds, in
+// order) of the AddRateLimited every other failure takes, when the first
+// stands under a test of what the sync's error is (if errors.Is(err,
+// errNotSynced) { AddRateLimited; return }) and one after it in the same
+// function stands only under the test that an error is there, or under no
+// test of the error at all (past if err == nil { return }): the special
+// case's retry comes first in the source, the general one's after it. 0
+// otherwise.
+func (a *analysis) generalFailureAdd(rateLimited []Site, at []rateLimitedCall) int {
+	if len(rateLimited) < 2 || len(at) != len(rateLimited) || rateLimited[0].Class != ClassErrorBackoff {
+		return 0
+	}
+	first := at[0]
+	if a.errorIfAround(first.info, first.expr) == nil || a.underErrorPresent(first.info, first.expr) {
+		return 0
+	}
+	for i := 1; i < len(at); i++ {
+		c := at[i]
+		if rateLimited[i].Class != ClassErrorBackoff || c.info != first.info || c.expr.Pos() < first.expr.Pos() {
+			continue
+		}
+		if rel, _ := a.stmtRelation(first.expr.Pos(), c.expr.Pos()); rel == relBranches || rel == relCases {
+			continue
+		}
+		if enclosingFunc(a.path(c.expr.Pos(), c.expr.Pos())) == enclosingFunc(a.path(first.expr.Pos(), first.expr.Pos())) && (a.errorIfAround(c.info, c.expr) == nil || a.underErrorPresent(c.info, c.expr)) {
+			return i
+		}
+	}
+	return 0
+}
+
 // alternativeAdds says, when the work's AddRateLimited chosen as the
 // failure's (the first of rateLimited) has another failure's in its
 // function that stands in the other branch of an if or another case of a switch (if

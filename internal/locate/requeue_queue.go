@@ -253,6 +253,9 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 			}
 		}
 	}
+	if i := a.generalFailureAdd(rateLimited, rateLimitedAt); i > 0 {
+		rateLimited[0], rateLimited[i] = rateLimited[i], rateLimited[0]
+	}
 	if f.handoff.IsValid() {
 		if i := a.mainWorkFailure(workCalls); i > 0 {
 			rateLimited[0], rateLimited[i] = rateLimited[i], rateLimited[0]

@@ -9,6 +9,7 @@ import (
 	"context"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -45,6 +46,11 @@ func (c *SecretWaiter) next(ctx context.Context) bool {
 	}
 	defer c.queue.Done(key)
 	if err := c.sync(ctx, key); err != nil {
+		if apierrors.IsConflict(err) {
+			// A write that lost a race is retried as any other failure is.
+			c.queue.AddRateLimited(key) // decoy: SecretWaiter/requeue-error (the special case's retry, before every other failure's)
+			return true
+		}
 		c.queue.AddRateLimited(key) // want "SecretWaiter/requeue-error"
 		return true
 	}
