@@ -478,3 +478,82 @@ func (a *analysis) lastAssign(info *types.Info, ret ast.Node, v types.Object) *a
 	}
 	return nil
 }
+
+// fillsNilOnly says, for a deferred function's assignment to the entry's
+// named error (r.at) that stands under a test that the error is still nil
+// (if err == nil && status != nil { err = status }), where the entry's
+// body also assigns that error on its way to the bare return, that the
+// main work's failure is not settled: the deferred one is only the
+// pass's when the work did not fail, and which of the body's assignments
+// is the work's is not read. "" otherwise.
+func (a *analysis) fillsNilOnly(entry *ssa.Function, r *retSite) string {
+	as, ok := r.at.(*ast.AssignStmt)
+	fd, isDecl := entry.Syntax().(*ast.FuncDecl)
+	if !ok || !isDecl {
+		return ""
+	}
+	info := a.infoAt(as.Pos())
+	var errVar types.Object
+	for _, l := range as.Lhs {
+		if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.Uses[id] != nil && isErrorType(info.Uses[id].Type()) {
+			errVar = info.Uses[id]
+		}
+	}
+	if errVar == nil || !a.underNilTestOf(info, as, errVar) {
+		return ""
+	}
+	var body []token.Pos
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && n.Tok == token.ASSIGN && info.Uses[id] == errVar {
+					body = append(body, n.Pos())
+				}
+			}
+		}
+		return true
+	})
+	if len(body) == 0 {
+		return ""
+	}
+	s := a.site(as.Pos())
+	return fmt.Sprintf("not settled: the deferred function assigns the named error at %s:%d only where the pass's own is nil; the pass's failure is what the body assigns to it on the way to the bare return (%s, and %d more), and which of those is the main work's is not read", s.File, s.Line, fileLine(a.site(body[len(body)-1])), len(body)-1)
+}
+
+// underNilTestOf reports whether n stands in the body of an if whose
+// condition tests, alone or with &&, that v is nil.
+func (a *analysis) underNilTestOf(info *types.Info, n ast.Node, v types.Object) bool {
+	var nilTest func(e ast.Expr) bool
+	nilTest = func(e ast.Expr) bool {
+		b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+		if !ok {
+			return false
+		}
+		if b.Op == token.LAND {
+			return nilTest(b.X) || nilTest(b.Y)
+		}
+		if b.Op != token.EQL {
+			return false
+		}
+		for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			if id, ok := ast.Unparen(pair[0]).(*ast.Ident); ok && info.Uses[id] == v && isNil(info, pair[1]) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range a.path(n.Pos(), n.End()) {
+		switch x := p.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if x.Body.Pos() <= n.Pos() && n.End() <= x.Body.End() && nilTest(x.Cond) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -269,6 +269,9 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 		}
 	}
 	unsettledErr := ""
+	if bareEnd && primary != nil && primary.deferred {
+		unsettledErr = a.fillsNilOnly(f.entry, primary)
+	}
 	switch {
 	case success != nil:
 		primary = a.lastFailureBefore(rets, success, isFailure)
