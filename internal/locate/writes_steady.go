@@ -142,6 +142,11 @@ func steadyValue(v ssa.Value, finalErr map[*ssa.FreeVar]bool, kind *types.Named)
 		} else if k, ok := x.Y.(*ssa.Const); !ok || !k.IsNil() {
 			return false, false
 		}
+		if e, ok := other.(*ssa.Extract); ok && madeOnSuccess(e) {
+			// patch, err := r.compute(…); if patch != nil { write }:
+			// a succeeding compute hands back a value it made.
+			return x.Op == token.NEQ, true
+		}
 		load, ok := other.(*ssa.UnOp)
 		if !ok || load.Op != token.MUL {
 			return false, false
@@ -171,6 +176,41 @@ func steadyValue(v ssa.Value, finalErr map[*ssa.FreeVar]bool, kind *types.Named)
 		return f.True, true
 	}
 	return false, false
+}
+
+// madeOnSuccess reports whether e, a result of a call of one of the
+// tree's functions that also hands back an error, is at each of its
+// returns with a nil error a value made there (&T{}, new(T)), never nil:
+// what a call that succeeds hands back. Such a return must exist.
+func madeOnSuccess(e *ssa.Extract) bool {
+	call, ok := e.Tuple.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	fn := call.Call.StaticCallee()
+	if fn == nil || len(fn.Blocks) == 0 {
+		return false
+	}
+	res := fn.Signature.Results()
+	last := res.Len() - 1
+	if last < 1 || e.Index == last || !isErrorType(res.At(last).Type()) {
+		return false
+	}
+	found := false
+	for _, b := range fn.Blocks {
+		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(r.Results) != res.Len() {
+			continue
+		}
+		if k, ok := r.Results[last].(*ssa.Const); !ok || !k.IsNil() {
+			continue
+		}
+		if _, made := r.Results[e.Index].(*ssa.Alloc); !made {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // readsKind reports whether argument i is the error of a call handing

@@ -8,8 +8,8 @@ import (
 
 // The Gadget's condition types.
 const (
-	GadgetReady   = "Ready"   // want "GadgetReconciler/condition-type:Ready"
-	GadgetStalled = "Stalled" // want "GadgetReconciler/condition-type:Stalled"
+	GadgetReady   = "Ready"   // want "GadgetReconciler/condition-type:Ready" "SummaryReconciler/condition-type:Ready"
+	GadgetStalled = "Stalled" // want "GadgetReconciler/condition-type:Stalled" "SummaryReconciler/condition-type:Stalled"
 )
 
 // GadgetSpec is a Gadget's desired state.
