@@ -502,6 +502,7 @@ func (p *pass) requeues() *requeues {
 			p.requeueRes = p.a.generatedRequeues(p.f)
 		default:
 			p.requeueRes = p.a.resultRequeues(p.f, p.reach, p.kind())
+			p.a.dispatchedAway(p.requeueRes, p.f.entry, p.reach, p.reread().fn)
 		}
 	}
 	return p.requeueRes

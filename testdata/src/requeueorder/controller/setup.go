@@ -8,7 +8,8 @@
 // from a special case and again at its end; one copies a helper's interval
 // into its own result; one retries at once when it collected errors; one
 // hands back a plug-in's result, not followed, with an error that is a
-// failure whatever that result holds.
+// failure whatever that result holds; one serves two kinds of request, and
+// re-reads its object on the way of the one it does not end with.
 package controller
 
 import (
@@ -18,7 +19,7 @@ import (
 
 // want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "drift"
 
-// Setup registers the nine reconcilers.
+// Setup registers the ten reconcilers.
 func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.ConfigMap{}).Complete(&DelegateReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
@@ -44,5 +45,8 @@ func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.Endpoints{}).Complete(&StepsReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
 	}
-	return ctrl.NewControllerManagedBy(mgr).For(&corev1.Namespace{}).Complete(&ModeReconciler{Client: mgr.GetClient()})
+	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.Namespace{}).Complete(&ModeReconciler{Client: mgr.GetClient()}); err != nil {
+		return err
+	}
+	return ctrl.NewControllerManagedBy(mgr).For(&corev1.Node{}).Complete(&ResyncReconciler{Client: mgr.GetClient()})
 }
