@@ -540,7 +540,7 @@ func (a *analysis) unguardedCleanup(reach *callgraph.Reach, kind *types.Named) *
 
 // deletionOnKind reports whether a deletion test is about an object of the
 // primary type: the holder of the DeletionTimestamp it reads, or an
-// argument of the predicate it calls, is one.
+// argument or the receiver of the predicate it calls, is one.
 func (a *analysis) deletionOnKind(info *types.Info, cond ast.Expr, kind *types.Named) bool {
 	found := false
 	ast.Inspect(cond, func(n ast.Node) bool {
@@ -550,7 +550,9 @@ func (a *analysis) deletionOnKind(info *types.Info, cond ast.Expr, kind *types.N
 				found = true
 			}
 		case *ast.CallExpr:
-			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && a.isDeletionTimestamp(info, n) && isKindHolder(info, sel.X, kind) {
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && (a.isDeletionTimestamp(info, n) || a.deletionTest(info, n, kind) != 0) && isKindHolder(info, sel.X, kind) {
+				// obj.GetDeletionTimestamp(), or a deletion predicate
+				// the object answers (obj.IsMarkedForDeletion()).
 				found = true
 			}
 			for _, arg := range n.Args {
