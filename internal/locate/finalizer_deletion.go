@@ -502,6 +502,10 @@ func (a *analysis) assertedKinds(fn *ssa.Function) map[string]bool {
 	return kinds
 }
 
+// noFinalizerGuards is the note of a cleanup run on a deletion branch no
+// finalizer guards.
+const noFinalizerGuards = "no finalizer guards this branch: the object may be gone before it runs"
+
 // unguardedCleanup is, for a controller that keeps no finalizer, the first
 // branch on the primary object's own deletion timestamp that runs a
 // function of the tree handed the object or deleting objects (a single
@@ -531,7 +535,7 @@ func (a *analysis) unguardedCleanup(reach *callgraph.Reach, kind *types.Named) *
 				}
 				continue
 			}
-			c.sites[0].Note = "no finalizer guards this branch: the object may be gone before it runs"
+			c.sites[0].Note = noFinalizerGuards
 			return c
 		}
 	}

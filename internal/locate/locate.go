@@ -358,6 +358,16 @@ func finalizerAgreement(rows map[string]Row) {
 				rows[id] = r
 			}
 		}
+		// A cleanup cited as what the deletion branch runs with no
+		// finalizer rests on that search too: a finalizer's cleanup may
+		// be another function of the branch.
+		if r := rows[RowFinalizerCleanup]; r.None == "" && len(r.Sites) > 0 && r.Sites[0].Note == noFinalizerGuards {
+			for i := range r.Sites {
+				r.Sites[i].Primary = false
+			}
+			r.None = fmt.Sprintf("not settled: %s, so whether a finalizer guards the deletion branch is not known; without one, its cleanup is %s (%s)", seen[0], r.Sites[0].Func, fileLine(r.Sites[0]))
+			rows[RowFinalizerCleanup] = r
+		}
 	}
 	cleanup, remove := rows[RowFinalizerCleanup], rows[RowFinalizerRemove]
 	_, removed := remove.Primary()
