@@ -19,7 +19,9 @@ import (
 // primary type (or a parameter its callers hand one): a patch of a
 // child's finalizers is not. A function that returns the patch (a patch
 // builder: FinalizerAddPatch(finalizers, name) returning the marshalled
-// operations) hands it to its callers, where it is sent.
+// operations) hands it to its callers, where it is sent. A "replace" whose
+// value is the object's own list (obj.GetFinalizers()) changes nothing of
+// it: it sends the change made to that list before, which is the site.
 
 // finalizersPath is the JSON pointer of an object's finalizer list.
 const finalizersPath = "/metadata/finalizers"
@@ -41,6 +43,10 @@ func (a *analysis) patchOps(fn *ssa.Function, info *types.Info, b *ast.BlockStmt
 			}
 			f := finOp{pos: n.Pos(), info: info, in: fn}
 			switch {
+			case op == "replace" && value != nil && objectFinalizers(info, value):
+				// The object's own list as it stands: what a change
+				// made to it before (controllerutil.RemoveFinalizer)
+				// left, sent; that change is the add or the removal.
 			case op == "add":
 				f.value = patchValue(value)
 				adds = append(adds, f)
@@ -96,6 +102,8 @@ func (a *analysis) flowedPatchOps(fn *ssa.Function, info *types.Info, b *ast.Blo
 					continue
 				}
 				switch {
+				case op == "replace" && value != nil && objectFinalizers(v.b.info, value):
+					// The object's own list, sent (patchOps).
 				case op == "add" && !added:
 					added = true
 					adds = append(adds, finOp{pos: c.expr.Lparen, value: patchValue(value), info: v.b.info, in: fn})
