@@ -3,6 +3,7 @@ package locate
 import (
 	"cmp"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -265,4 +266,81 @@ func (a *analysis) deletingAt(pos token.Pos, kind *types.Named) bool {
 		}
 	}
 	return false
+}
+
+// transitional reports whether a success return stands in the branch a
+// state field selects (switch obj.Status.State { case New: … }, if
+// obj.Status.Phase == Pending { … }) and that branch, before the return,
+// stores another constant into the same field (obj.Status.State =
+// Scheduled): the pass moves the object out of that state, so an
+// unchanged object is not in it, and the return is not the steady state's.
+func (a *analysis) transitional(r *retSite) bool {
+	info := a.infoAt(r.pos)
+	if info == nil {
+		return false
+	}
+	path := a.path(r.pos, r.pos)
+	for i, n := range path {
+		var field *types.Var
+		var vals []ast.Expr
+		var body []ast.Stmt
+		switch x := n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		case *ast.CaseClause:
+			if i+2 >= len(path) {
+				continue
+			}
+			sw, ok := path[i+2].(*ast.SwitchStmt)
+			if !ok || sw.Tag == nil {
+				continue
+			}
+			field, vals, body = fieldVar(info, sw.Tag), x.List, x.Body
+		case *ast.IfStmt:
+			b, ok := ast.Unparen(x.Cond).(*ast.BinaryExpr)
+			if !ok || b.Op != token.EQL || !(x.Body.Pos() <= r.pos && r.pos < x.Body.End()) {
+				continue
+			}
+			field, vals, body = fieldVar(info, b.X), []ast.Expr{b.Y}, x.Body.List
+		}
+		if field == nil || len(vals) == 0 {
+			continue
+		}
+		for _, st := range body {
+			if st.Pos() >= r.pos {
+				break
+			}
+			as, ok := st.(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || fieldVar(info, as.Lhs[0]) != field {
+				continue
+			}
+			stored := info.Types[as.Rhs[0]].Value
+			if stored == nil {
+				continue
+			}
+			other := true
+			for _, v := range vals {
+				if k := info.Types[v].Value; k == nil || constant.Compare(k, token.EQL, stored) {
+					other = false
+				}
+			}
+			if other {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fieldVar is the field a selector expression reads (obj.Status.State:
+// State), nil for any other expression.
+func fieldVar(info *types.Info, e ast.Expr) *types.Var {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if v, ok := info.Uses[sel.Sel].(*types.Var); ok && v.IsField() {
+		return v
+	}
+	return nil
 }

@@ -53,8 +53,12 @@ func (a *analysis) lastFailureBefore(rets []retSite, success *retSite, isFailure
 }
 
 // steadyStates are the success candidates no other one is steadier than
-// (steadier): one when a rule settles them.
+// (steadier): one when a rule settles them. A candidate on the way out of
+// a state (transitional) gives way to those that are not.
 func (a *analysis) steadyStates(cands []*retSite) []*retSite {
+	if kept := slices.DeleteFunc(slices.Clone(cands), a.transitional); len(kept) > 0 {
+		cands = kept
+	}
 	var out []*retSite
 	for _, c := range cands {
 		beaten := false

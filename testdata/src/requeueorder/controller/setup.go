@@ -9,7 +9,8 @@
 // into its own result; one retries at once when it collected errors; one
 // hands back a plug-in's result, not followed, with an error that is a
 // failure whatever that result holds; one serves two kinds of request, and
-// re-reads its object on the way of the one it does not end with.
+// re-reads its object on the way of the one it does not end with; one
+// waits in a branch it moves the object out of, and in its steady state.
 package controller
 
 import (
@@ -19,7 +20,7 @@ import (
 
 // want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "drift"
 
-// Setup registers the ten reconcilers.
+// Setup registers the eleven reconcilers.
 func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.ConfigMap{}).Complete(&DelegateReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
@@ -48,5 +49,8 @@ func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.Namespace{}).Complete(&ModeReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
 	}
-	return ctrl.NewControllerManagedBy(mgr).For(&corev1.Node{}).Complete(&ResyncReconciler{Client: mgr.GetClient()})
+	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.Node{}).Complete(&ResyncReconciler{Client: mgr.GetClient()}); err != nil {
+		return err
+	}
+	return ctrl.NewControllerManagedBy(mgr).For(&corev1.PersistentVolume{}).Complete(&StateReconciler{Client: mgr.GetClient()})
 }
