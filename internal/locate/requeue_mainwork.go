@@ -2,7 +2,9 @@ package locate
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -78,11 +80,13 @@ func (a *analysis) anchorIn(top, fn *ssa.Function, pos token.Pos) (token.Pos, bo
 // generalFailureAdd is the index in rateLimited (whose calls at holds, in
 // order) of the AddRateLimited every other failure takes, when the first
 // stands under a test of what the sync's error is (if errors.Is(err,
-// errNotSynced) { AddRateLimited; return }) and one after it in the same
-// function stands only under the test that an error is there, or under no
-// test of the error at all (past if err == nil { return }): the special
-// case's retry comes first in the source, the general one's after it. 0
-// otherwise.
+// errNotSynced) { AddRateLimited; return }) and one after it stands only
+// under the test that an error is there, or under no test of the error at
+// all (past if err == nil { return }): the special case's retry comes
+// first in the source, the general one's after it. Where that one is made
+// in a closure or a helper, it stands where the first's function runs
+// them. 0 when the first is no special case; -1 when it is one, and
+// another call is not ordered after it (a helper called from elsewhere).
 func (a *analysis) generalFailureAdd(rateLimited []Site, at []rateLimitedCall) int {
 	if len(rateLimited) < 2 || len(at) != len(rateLimited) || rateLimited[0].Class != ClassErrorBackoff {
 		return 0
@@ -91,19 +95,73 @@ func (a *analysis) generalFailureAdd(rateLimited []Site, at []rateLimitedCall) i
 	if a.errorIfAround(first.info, first.expr) == nil || a.underErrorPresent(first.info, first.expr) {
 		return 0
 	}
+	general := func(info *types.Info, n ast.Node) bool {
+		return a.errorIfAround(info, n) == nil || a.underErrorPresent(info, n)
+	}
+	decl := outerDecl(a.path(first.expr.Pos(), first.expr.Pos()))
+	unordered := false
 	for i := 1; i < len(at); i++ {
 		c := at[i]
-		if rateLimited[i].Class != ClassErrorBackoff || c.info != first.info || c.expr.Pos() < first.expr.Pos() {
+		if rateLimited[i].Class != ClassErrorBackoff || !general(c.info, c.expr) {
 			continue
 		}
-		if rel, _ := a.stmtRelation(first.expr.Pos(), c.expr.Pos()); rel == relBranches || rel == relCases {
+		anchor := ast.Node(c.expr)
+		if outerDecl(a.path(c.expr.Pos(), c.expr.Pos())) != decl {
+			anchor = a.callOfIn(c.expr.Pos(), decl)
+		}
+		if anchor == nil || anchor.Pos() < first.expr.Pos() {
+			unordered = true
 			continue
 		}
-		if enclosingFunc(a.path(c.expr.Pos(), c.expr.Pos())) == enclosingFunc(a.path(first.expr.Pos(), first.expr.Pos())) && (a.errorIfAround(c.info, c.expr) == nil || a.underErrorPresent(c.info, c.expr)) {
+		if rel, _ := a.stmtRelation(first.expr.Pos(), anchor.Pos()); rel == relBranches || rel == relCases {
+			continue
+		}
+		if general(first.info, anchor) {
 			return i
 		}
 	}
+	if unordered {
+		return -1
+	}
 	return 0
+}
+
+// outerDecl is the top-level function declaration on a path.
+func outerDecl(path []ast.Node) *ast.FuncDecl {
+	for i := len(path) - 1; i >= 0; i-- {
+		if fd, ok := path[i].(*ast.FuncDecl); ok {
+			return fd
+		}
+	}
+	return nil
+}
+
+// callOfIn is the call in decl of the function that holds pos (a helper
+// the worker calls), nil when decl makes none or more than one.
+func (a *analysis) callOfIn(pos token.Pos, decl *ast.FuncDecl) ast.Node {
+	fd := outerDecl(a.path(pos, pos))
+	if fd == nil || decl == nil {
+		return nil
+	}
+	fn := a.bySyntax[fd]
+	if fn == nil {
+		return nil
+	}
+	var found ast.Node
+	for _, e := range a.prog.CallsInto(fn) {
+		if e.Site == nil || e.Caller.Func.Syntax() == nil || outerDecl(a.path(e.Site.Pos(), e.Site.Pos())) != decl {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		ce := a.callExprAt(e.Caller.Func, e.Site)
+		if ce == nil {
+			return nil
+		}
+		found = ce
+	}
+	return found
 }
 
 // alternativeAdds says, when the work's AddRateLimited chosen as the

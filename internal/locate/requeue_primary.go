@@ -549,12 +549,27 @@ func (a *analysis) dispatchedAway(rq *requeues, entry *ssa.Function, reach *call
 		return
 	}
 	info := a.infoAt(b.Pos())
-	handed := func(st ast.Stmt) *ast.CallExpr {
-		ret, ok := st.(*ast.ReturnStmt)
-		if !ok || len(ret.Results) != 1 {
+	// handed is the call whose results a list of statements ends handing
+	// back whole: return r.rest(…), or res, err = r.rest(…); return with
+	// named results.
+	handed := func(list []ast.Stmt) *ast.CallExpr {
+		if len(list) == 0 {
 			return nil
 		}
-		ce, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
+		ret, ok := list[len(list)-1].(*ast.ReturnStmt)
+		if !ok {
+			return nil
+		}
+		var e ast.Expr
+		switch {
+		case len(ret.Results) == 1:
+			e = ret.Results[0]
+		case len(ret.Results) == 0 && len(list) >= 2:
+			if as, ok := list[len(list)-2].(*ast.AssignStmt); ok && len(as.Rhs) == 1 && len(as.Lhs) >= 2 {
+				e = as.Rhs[0]
+			}
+		}
+		ce, ok := ast.Unparen(e).(*ast.CallExpr)
 		if !ok {
 			return nil
 		}
@@ -563,7 +578,7 @@ func (a *analysis) dispatchedAway(rq *requeues, entry *ssa.Function, reach *call
 		}
 		return ce
 	}
-	final := handed(b.List[len(b.List)-1])
+	final := handed(b.List)
 	if final == nil {
 		return
 	}
@@ -577,10 +592,10 @@ func (a *analysis) dispatchedAway(rq *requeues, entry *ssa.Function, reach *call
 	}
 	for _, st := range b.List[:len(b.List)-1] {
 		ifs, ok := st.(*ast.IfStmt)
-		if !ok || ifs.Else != nil || len(ifs.Body.List) != 1 || condGuard(info, ifs.Cond) == guardError {
+		if !ok || ifs.Else != nil || len(ifs.Body.List) > 2 || condGuard(info, ifs.Cond) == guardError {
 			continue
 		}
-		ce := handed(ifs.Body.List[0])
+		ce := handed(ifs.Body.List)
 		if ce == nil || !(ce.Pos() <= readVia && readVia < ce.End()) {
 			continue
 		}

@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -253,8 +254,12 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 			}
 		}
 	}
-	if i := a.generalFailureAdd(rateLimited, rateLimitedAt); i > 0 {
+	specialFirst := ""
+	switch i := a.generalFailureAdd(rateLimited, rateLimitedAt); {
+	case i > 0:
 		rateLimited[0], rateLimited[i] = rateLimited[i], rateLimited[0]
+	case i < 0:
+		specialFirst = fmt.Sprintf("not settled: the worker's AddRateLimited at %s:%d stands under a test of what the error is (a special case), and the one other failures take is made where its order after it is not read", rateLimited[0].File, rateLimited[0].Line)
 	}
 	if f.handoff.IsValid() {
 		if i := a.mainWorkFailure(workCalls); i > 0 {
@@ -319,7 +324,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 		errSites = slices.Concat(own, readded, everyPass, beforeWork, syncErrs, retries)
 	}
 	errRow := rowOf(errSites, "no AddRateLimited in the worker: a failed sync is only logged, so a failed key comes back only with the next event or resync")
-	if why := a.alternativeAdds(rateLimited, rateLimitedAt); why != "" {
+	if why := cmp.Or(specialFirst, a.alternativeAdds(rateLimited, rateLimitedAt)); why != "" {
 		for i := range errRow.Sites {
 			errRow.Sites[i].Primary = false
 		}

@@ -181,36 +181,107 @@ func steadyValue(v ssa.Value, finalErr map[*ssa.FreeVar]bool, kind *types.Named)
 // madeOnSuccess reports whether e, a result of a call of one of the
 // tree's functions that also hands back an error, is at each of its
 // returns with a nil error a value made there (&T{}, new(T)), never nil:
-// what a call that succeeds hands back. Such a return must exist.
+// what a call that succeeds hands back. A return that hands back another
+// such call's results whole (return r.rest(…)) hands back what that one
+// makes. Such a return must exist.
 func madeOnSuccess(e *ssa.Extract) bool {
 	call, ok := e.Tuple.(*ssa.Call)
 	if !ok {
 		return false
 	}
-	fn := call.Call.StaticCallee()
-	if fn == nil || len(fn.Blocks) == 0 {
-		return false
+	made, ok := madeAt(call.Call.StaticCallee(), e.Index, 3)
+	return made && ok
+}
+
+// madeAt is madeOnSuccess for result i of fn, following hand-backs depth
+// calls deep: made is false when a return with a nil error may hand back
+// something else; ok says fn has such a return (a helper that only fails,
+// handed back whole, has none).
+func madeAt(fn *ssa.Function, i, depth int) (made, ok bool) {
+	if fn == nil || len(fn.Blocks) == 0 || depth == 0 {
+		return false, true
 	}
 	res := fn.Signature.Results()
 	last := res.Len() - 1
-	if last < 1 || e.Index == last || !isErrorType(res.At(last).Type()) {
+	if last < 1 || i == last || !isErrorType(res.At(last).Type()) {
+		return false, true
+	}
+	for _, b := range fn.Blocks {
+		r, isRet := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !isRet || len(r.Results) != res.Len() {
+			continue
+		}
+		v, errV := r.Results[i], r.Results[last]
+		if x, isX := v.(*ssa.Extract); isX {
+			// return r.rest(…), handed back whole.
+			if ex, isEx := errV.(*ssa.Extract); isEx && ex.Tuple == x.Tuple {
+				c, isCall := x.Tuple.(*ssa.Call)
+				if !isCall {
+					return false, true
+				}
+				m, o := madeAt(c.Call.StaticCallee(), x.Index, depth-1)
+				if o && !m {
+					return false, true
+				}
+				ok = ok || o
+				continue
+			}
+		}
+		if k, isK := errV.(*ssa.Const); !isK || !k.IsNil() {
+			continue
+		}
+		if !madeValue(v) {
+			return false, true
+		}
+		ok = true
+	}
+	return true, ok
+}
+
+// madeValue reports whether v is a value made where it stands (&T{},
+// new(T)), or read from a variable every store of which holds one (a
+// made value a closure captures lives in such a variable).
+func madeValue(v ssa.Value) bool {
+	if _, ok := v.(*ssa.Alloc); ok {
+		return true
+	}
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
 		return false
 	}
-	found := false
-	for _, b := range fn.Blocks {
-		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || len(r.Results) != res.Len() {
-			continue
-		}
-		if k, ok := r.Results[last].(*ssa.Const); !ok || !k.IsNil() {
-			continue
-		}
-		if _, made := r.Results[e.Index].(*ssa.Alloc); !made {
-			return false
-		}
-		found = true
+	cell, ok := load.X.(*ssa.Alloc)
+	if !ok || cell.Referrers() == nil {
+		return false
 	}
-	return found
+	stores := 0
+	var storesTo func(addr ssa.Value) bool
+	storesTo = func(addr ssa.Value) bool {
+		for _, ref := range *addr.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.Store:
+				if ref.Addr != addr {
+					continue
+				}
+				if _, made := ref.Val.(*ssa.Alloc); !made {
+					return false
+				}
+				stores++
+			case *ssa.MakeClosure:
+				// A closure the variable is bound to may store too.
+				fn, ok := ref.Fn.(*ssa.Function)
+				if !ok {
+					return false
+				}
+				for i, b := range ref.Bindings {
+					if b == addr && (i >= len(fn.FreeVars) || !storesTo(fn.FreeVars[i])) {
+						return false
+					}
+				}
+			}
+		}
+		return true
+	}
+	return storesTo(cell) && stores > 0
 }
 
 // readsKind reports whether argument i is the error of a call handing
