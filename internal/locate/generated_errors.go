@@ -16,14 +16,8 @@ import (
 // testedNilReturn reports whether a return of one value hands back a
 // value that a test against nil found nil on every path to the return.
 func testedNilReturn(fn *ssa.Function, r *ast.ReturnStmt) bool {
-	for _, b := range fn.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || ret.Pos() != r.Return || len(ret.Results) != 1 {
-			continue
-		}
-		return nilTestAbove(ret, returnedValue(ret)) == testedNil
-	}
-	return false
+	ret := ssaReturnAt(fn, r)
+	return ret != nil && len(ret.Results) == 1 && nilTestAbove(ret, returnedValue(ret)) == testedNil
 }
 
 // returnedValue is the value a return of one result hands back, seen

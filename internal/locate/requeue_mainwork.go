@@ -98,7 +98,7 @@ func (a *analysis) generalFailureAdd(rateLimited []Site, at []rateLimitedCall) i
 	general := func(info *types.Info, n ast.Node) bool {
 		return a.errorIfAround(info, n) == nil || a.underErrorPresent(info, n)
 	}
-	decl := outerDecl(a.path(first.expr.Pos(), first.expr.Pos()))
+	decl := a.enclosingDecl(first.expr.Pos())
 	unordered := false
 	for i := 1; i < len(at); i++ {
 		c := at[i]
@@ -106,7 +106,7 @@ func (a *analysis) generalFailureAdd(rateLimited []Site, at []rateLimitedCall) i
 			continue
 		}
 		anchor := ast.Node(c.expr)
-		if outerDecl(a.path(c.expr.Pos(), c.expr.Pos())) != decl {
+		if a.enclosingDecl(c.expr.Pos()) != decl {
 			anchor = a.callOfIn(c.expr.Pos(), decl)
 		}
 		if anchor == nil || anchor.Pos() < first.expr.Pos() {
@@ -126,20 +126,10 @@ func (a *analysis) generalFailureAdd(rateLimited []Site, at []rateLimitedCall) i
 	return 0
 }
 
-// outerDecl is the top-level function declaration on a path.
-func outerDecl(path []ast.Node) *ast.FuncDecl {
-	for i := len(path) - 1; i >= 0; i-- {
-		if fd, ok := path[i].(*ast.FuncDecl); ok {
-			return fd
-		}
-	}
-	return nil
-}
-
 // callOfIn is the call in decl of the function that holds pos (a helper
 // the worker calls), nil when decl makes none or more than one.
 func (a *analysis) callOfIn(pos token.Pos, decl *ast.FuncDecl) ast.Node {
-	fd := outerDecl(a.path(pos, pos))
+	fd := a.enclosingDecl(pos)
 	if fd == nil || decl == nil {
 		return nil
 	}
@@ -149,7 +139,7 @@ func (a *analysis) callOfIn(pos token.Pos, decl *ast.FuncDecl) ast.Node {
 	}
 	var found ast.Node
 	for _, e := range a.prog.CallsInto(fn) {
-		if e.Site == nil || e.Caller.Func.Syntax() == nil || outerDecl(a.path(e.Site.Pos(), e.Site.Pos())) != decl {
+		if e.Site == nil || e.Caller.Func.Syntax() == nil || a.enclosingDecl(e.Site.Pos()) != decl {
 			continue
 		}
 		if found != nil {

@@ -295,13 +295,13 @@ func (a *analysis) transitional(r *retSite) bool {
 			if !ok || sw.Tag == nil {
 				continue
 			}
-			field, vals, body = fieldVar(info, sw.Tag), x.List, x.Body
+			field, vals, body = selectedField(info, sw.Tag), x.List, x.Body
 		case *ast.IfStmt:
 			b, ok := ast.Unparen(x.Cond).(*ast.BinaryExpr)
 			if !ok || b.Op != token.EQL || !(x.Body.Pos() <= r.pos && r.pos < x.Body.End()) {
 				continue
 			}
-			field, vals, body = fieldVar(info, b.X), []ast.Expr{b.Y}, x.Body.List
+			field, vals, body = selectedField(info, b.X), []ast.Expr{b.Y}, x.Body.List
 		}
 		if field == nil || len(vals) == 0 {
 			continue
@@ -311,7 +311,7 @@ func (a *analysis) transitional(r *retSite) bool {
 				break
 			}
 			as, ok := st.(*ast.AssignStmt)
-			if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || fieldVar(info, as.Lhs[0]) != field {
+			if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || selectedField(info, as.Lhs[0]) != field {
 				continue
 			}
 			stored := info.Types[as.Rhs[0]].Value
@@ -330,17 +330,4 @@ func (a *analysis) transitional(r *retSite) bool {
 		}
 	}
 	return false
-}
-
-// fieldVar is the field a selector expression reads (obj.Status.State:
-// State), nil for any other expression.
-func fieldVar(info *types.Info, e ast.Expr) *types.Var {
-	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	if v, ok := info.Uses[sel.Sel].(*types.Var); ok && v.IsField() {
-		return v
-	}
-	return nil
 }

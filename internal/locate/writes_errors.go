@@ -109,19 +109,25 @@ func failing(r *ssa.Return) bool {
 // it nil, testedSet where it cannot be nil (failing), "" where it may be
 // either, or where fn has no SSA return at s (a body not built).
 func errorAtReturn(fn *ssa.Function, s *ast.ReturnStmt) string {
+	r := ssaReturnAt(fn, s)
+	switch {
+	case r == nil || len(r.Results) == 0:
+		return ""
+	case failing(r):
+		return testedSet
+	}
+	return nilTestAbove(r, r.Results[len(r.Results)-1])
+}
+
+// ssaReturnAt is fn's SSA return of the return statement s, nil when fn
+// has none (a body not built).
+func ssaReturnAt(fn *ssa.Function, s *ast.ReturnStmt) *ssa.Return {
 	for _, b := range fn.Blocks {
-		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || r.Pos() != s.Return {
-			continue
-		}
-		if failing(r) {
-			return testedSet
-		}
-		if n := len(r.Results); n > 0 {
-			return nilTestAbove(r, r.Results[n-1])
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && r.Pos() == s.Return {
+			return r
 		}
 	}
-	return ""
+	return nil
 }
 
 // Outcomes of a test of a value against nil that a return lies under.
