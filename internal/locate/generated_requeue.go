@@ -448,7 +448,8 @@ func (a *analysis) eventResults(fn *ssa.Function, info *types.Info, b *ast.Block
 // EnqueueAfter) on the reconcile path, or nil: called directly, or through
 // a function-valued field the tree stores it in (r.enqueueAfter =
 // impl.EnqueueAfter in the constructor, r.enqueueAfter(obj, d) in the
-// pass).
+// pass). A delayed add to a queue the tree makes itself is another
+// queue's.
 func (a *analysis) enqueuedAfter(f *found) *timedRequeue {
 	for _, fn := range a.reachOf(f).Funcs() {
 		for _, c := range a.callsIn(fn) {
@@ -456,9 +457,13 @@ func (a *analysis) enqueuedAfter(f *found) *timedRequeue {
 			if !known && c.fn == nil {
 				fact, known = a.storedFuncFact(c)
 			}
-			if known && fact.Role == RoleQueueAddAfter && c.arg(fact.Arg) != nil {
-				return &timedRequeue{in: fn, at: c.expr, duration: c.arg(fact.Arg)}
+			if !known || fact.Role != RoleQueueAddAfter || c.arg(fact.Arg) == nil {
+				continue
 			}
+			if info := a.infoAt(c.expr.Pos()); info != nil && a.madeQueue(receiverField(info, c.expr)) {
+				continue // a queue of the tree's own (a prober's), not the controller's
+			}
+			return &timedRequeue{in: fn, at: c.expr, duration: c.arg(fact.Arg)}
 		}
 	}
 	return nil

@@ -98,8 +98,8 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 				rateLimitedAt = append(rateLimitedAt, rateLimitedCall{info, c.expr})
 				workCalls = append(workCalls, queueCall{fn, c.expr.Pos(), false})
 			case RoleQueueAddAfter:
-				if otherQueue(info, c.expr, queue) {
-					continue // a delayed Add to another queue (a status queue)
+				if otherQueue(info, c.expr, queue) || a.anotherMadeQueue(info, c.expr, queue) {
+					continue // a delayed Add to another queue (a status queue, a prober's)
 				}
 				s := a.site(c.expr.Lparen)
 				s.Class = ClassSuccessInterval

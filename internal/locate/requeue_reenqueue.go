@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 )
@@ -157,6 +158,42 @@ func otherQueue(info *types.Info, e *ast.CallExpr, queue *types.Var) bool {
 	recv := ast.Unparen(ast.Unparen(e.Fun).(*ast.SelectorExpr).X)
 	obj, _, _ := types.LookupFieldOrMethod(info.Selections[recv.(*ast.SelectorExpr)].Recv(), true, queue.Pkg(), queue.Name())
 	return obj == queue
+}
+
+// anotherMadeQueue reports whether a queue call's receiver is read from a
+// field other than queue, the worker's, where both fields are filled only
+// with queues the tree makes: two queues, whatever structs hold them.
+func (a *analysis) anotherMadeQueue(info *types.Info, e *ast.CallExpr, queue *types.Var) bool {
+	if info == nil || queue == nil {
+		return false
+	}
+	field := receiverField(info, e)
+	return field != nil && field != queue && a.madeQueue(field) && a.madeQueue(queue)
+}
+
+// madeQueue reports whether the tree fills a struct field only with
+// queues it makes itself (p.queue = workqueue.NewTypedRateLimitingQueue…,
+// or in a literal): a field no other queue is copied into. Two such
+// fields hold two queues; such a field is never the queue of a
+// dependency's controller.
+func (a *analysis) madeQueue(field *types.Var) bool {
+	if field == nil {
+		return false
+	}
+	made, other := false, false
+	a.fieldStores(field, func(info *types.Info, _ *ast.FuncDecl, value ast.Expr) {
+		ce, ok := ast.Unparen(value).(*ast.CallExpr)
+		if !ok {
+			other = true
+			return
+		}
+		if fn, ok := typeutil.Callee(info, ce).(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path()+"." == workqueue {
+			made = true
+		} else {
+			other = true
+		}
+	})
+	return made && !other
 }
 
 // receiverField is the struct field a method call's receiver is read

@@ -147,7 +147,9 @@ func main() {
 		endpoints: factory.Core().V1().Endpoints().Lister(),
 		queue:     workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[cache.ObjectName]()),
 		written:   map[cache.ObjectName]string{},
+		prober:    &endpointsProber{queue: workqueue.NewTypedDelayingQueue[cache.ObjectName]()},
 	}
+	go r.prober.run()
 	factory.Core().V1().Endpoints().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj interface{}) {
 			if ref, err := cache.ObjectToName(obj); err == nil {

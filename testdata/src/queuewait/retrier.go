@@ -22,11 +22,32 @@ const staleWait = 100 * time.Millisecond
 // EndpointsRetrier checks Endpoints. Its worker re-adds a key after a
 // short delay when the sync failed on a stale cache, and rate-limited on
 // any other failure; a success is forgotten: the steady state is
-// event-driven, and the delayed re-add is a retry after a failure.
+// event-driven, and the delayed re-add is a retry after a failure. The
+// prober's delayed add of the same key is on a queue of the prober's own.
 type EndpointsRetrier struct {
 	endpoints corelisters.EndpointsLister
 	queue     workqueue.TypedRateLimitingInterface[cache.ObjectName]
 	written   map[cache.ObjectName]string
+	prober    *endpointsProber
+}
+
+// endpointsProber checks the addresses of Endpoints from a queue of its
+// own, drained by a worker of its own.
+type endpointsProber struct {
+	queue workqueue.TypedDelayingInterface[cache.ObjectName]
+}
+
+// probeWait is how long a probe waits before it runs.
+const probeWait = 5 * time.Second
+
+func (p *endpointsProber) run() {
+	for {
+		key, shutdown := p.queue.Get()
+		if shutdown {
+			return
+		}
+		p.queue.Done(key)
+	}
 }
 
 func (c *EndpointsRetrier) runWorker(ctx context.Context) {
@@ -61,5 +82,6 @@ func (c *EndpointsRetrier) sync(ctx context.Context, key cache.ObjectName) error
 	if v, ok := c.written[key]; ok && v > ep.ResourceVersion {
 		return errStale
 	}
+	c.prober.queue.AddAfter(key, probeWait)
 	return nil
 }

@@ -18,7 +18,7 @@ const pausedAnnotation = "gauges.example.com/paused"
 // NewController builds the Gauge controller: only Gauges that are not
 // paused reach its queue.
 func NewController(ctx context.Context, cs versioned.Interface, informer gaugeinformers.GaugeInformer) *controller.Impl {
-	impl := gaugereconciler.NewImpl(ctx, &Reconciler{}, cs, informer.Lister())
+	impl := gaugereconciler.NewImpl(ctx, &Reconciler{prober: newProber()}, cs, informer.Lister())
 	informer.Informer().AddEventHandler(cache.FilteringResourceEventHandler{
 		FilterFunc: pkgreconciler.AnnotationFilterFunc(pausedAnnotation, "false", true),
 		Handler: cache.ResourceEventHandlerFuncs{

@@ -13,8 +13,11 @@ import (
 	gaugesv1 "example.com/fixtures/knative-nofinalizer/pkg/apis/gauges/v1"
 )
 
-// Reconciler checks a Gauge; it implements no FinalizeKind.
-type Reconciler struct{} // want-none "requeue-success" "interval-trace" "drift"
+// Reconciler checks a Gauge; it implements no FinalizeKind. Its prober's
+// delayed add is on a queue of the prober's own, not the controller's.
+type Reconciler struct { // want-none "requeue-success" "interval-trace" "drift"
+	prober *prober
+}
 
 // ReconcileKind checks the value against the limit; the Gauge is checked
 // again only when it changes.
@@ -34,6 +37,7 @@ func (r *Reconciler) ReconcileKind(ctx context.Context, g *gaugesv1.Gauge) recon
 		return err // want "requeue-error"
 	}
 	g.Status.MarkWithinLimit()
+	r.prober.probe(g)
 	return reconciler.NewEvent(corev1.EventTypeNormal, "Checked", "gauge %s is within its limit", g.Name)
 }
 
