@@ -125,7 +125,19 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 					// sync path a test of something else is a wait on it;
 					// the worker's own re-add under such a test (the delay
 					// the sync asked for) is the interval.
-					switch g := a.requeueGuard(info, c.expr, kind, fn); {
+					g := a.requeueGuard(info, c.expr, kind, fn)
+					if g == guardNone && fn != f.entry && !worker[fn] {
+						// A helper that only adds: its callers say when.
+						var at []string
+						switch g, at = a.callersGuard(reach, fn, kind); g {
+						case guardOther:
+							unsettledAt = append(unsettledAt, fmt.Sprintf("the AddAfter at %s:%d is in %s, which the reconcile path calls only under tests of something else than a failure (%s): whether each is the steady state's interval, a wait on a dependency or a retry is not settled", s.File, s.Line, a.funcName(fn), strings.Join(at, ", ")))
+							continue
+						case guardError:
+							s.Note = "the reconcile path calls " + a.funcName(fn) + " only under tests of a failure (" + strings.Join(at, ", ") + ")"
+						}
+					}
+					switch {
 					case g == guardError && a.absentWait(info, c.expr, nil):
 						s.Class = ClassDependencyWait
 					case g == guardError:
@@ -213,7 +225,11 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 			g = a.requeueGuard(info, r.expr, kind, r.in)
 		}
 		if g == guardNone && r.in != f.entry && !worker[r.in] {
-			g = a.callersGuard(reach, r.in, kind)
+			// (A call under a test of something else is kept an every-pass
+			// re-add here, as it always was.)
+			if g, _ = a.callersGuard(reach, r.in, kind); g == guardOther {
+				g = guardNone
+			}
 		}
 		switch g {
 		case guardError:

@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -376,11 +377,13 @@ func sameObject(info *types.Info, e ast.Expr, vars map[*types.Var]bool) bool {
 	return false
 }
 
-// callersGuard is what every call of fn on the reconcile path is guarded
-// by, when that is a test of a failure (a branch extracted into fn, called
-// under if err != nil): guardError; guardNone otherwise.
-func (a *analysis) callersGuard(reach *callgraph.Reach, fn *ssa.Function, kind *types.Named) guard {
-	calls := 0
+// callersGuard is what the calls of fn on the reconcile path are guarded
+// by: guardError when every one is under a test of a failure (a branch
+// extracted into fn, called under if err != nil), guardOther when every
+// one is under a test, not all of a failure; guardNone when one is under
+// none, or there is no call. at are the calls' sites.
+func (a *analysis) callersGuard(reach *callgraph.Reach, fn *ssa.Function, kind *types.Named) (g guard, at []string) {
+	g = guardError
 	for _, caller := range reach.Funcs() {
 		info := a.infoAt(posOf(caller))
 		if info == nil {
@@ -390,16 +393,20 @@ func (a *analysis) callersGuard(reach *callgraph.Reach, fn *ssa.Function, kind *
 			if a.oneFunc(c) != fn {
 				continue
 			}
-			if a.requeueGuard(info, c.expr, kind, caller) != guardError {
-				return guardNone
+			switch a.requeueGuard(info, c.expr, kind, caller) {
+			case guardNone:
+				return guardNone, nil
+			case guardOther:
+				g = guardOther
 			}
-			calls++
+			s := a.site(c.expr.Lparen)
+			at = append(at, fmt.Sprintf("%s:%d", s.File, s.Line))
 		}
 	}
-	if calls == 0 {
-		return guardNone
+	if len(at) == 0 {
+		return guardNone, nil
 	}
-	return guardError
+	return g, at
 }
 
 // oneFunc is the one own function a call runs: its only callee, or the

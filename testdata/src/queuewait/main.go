@@ -179,11 +179,24 @@ func main() {
 			}
 		},
 	})
+	pl := &PodPlacer{
+		pods:  factory.Core().V1().Pods().Lister(),
+		nodes: factory.Core().V1().Nodes().Lister(),
+		queue: workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[cache.ObjectName]()),
+	}
+	factory.Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj interface{}) {
+			if ref, err := cache.ObjectToName(obj); err == nil {
+				pl.queue.Add(ref)
+			}
+		},
+	})
 	factory.Start(ctx.Done())
 	go wait.UntilWithContext(ctx, w.runWorker, time.Second)
 	go wait.UntilWithContext(ctx, r.runWorker, time.Second)
 	go wait.UntilWithContext(ctx, t.runWorker, time.Second)
 	go wait.UntilWithContext(ctx, p.runWorker, time.Second)
 	go wait.UntilWithContext(ctx, s.runWorker, time.Second)
+	go wait.UntilWithContext(ctx, pl.runWorker, time.Second)
 	<-ctx.Done()
 }
