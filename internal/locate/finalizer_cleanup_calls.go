@@ -248,11 +248,18 @@ func (a *analysis) lookup(c call, removes []finOp) bool {
 }
 
 // changesNothing reports whether what a call runs reaches neither a write
-// nor a removal of the finalizer, all of it analysed.
+// nor a removal of the finalizer, all of it analysed: a method of the
+// tree's interface that nothing implements (a writer field's Patch) may
+// write.
 func (a *analysis) changesNothing(c call, removes []finOp) bool {
 	sub := a.prog.Reachable(c.own...)
 	if len(a.writeCalls(sub)) > 0 || len(sub.Unanalysed) > 0 {
 		return false
+	}
+	for _, fn := range sub.Funcs() {
+		if slices.ContainsFunc(a.callsIn(fn), a.unresolvedOwnMethod) {
+			return false
+		}
 	}
 	for _, op := range removes {
 		if sub.Has(op.in) {
@@ -373,4 +380,11 @@ func onlyErrors(fn *types.Func) bool {
 		}
 	}
 	return true
+}
+
+// unresolvedOwnMethod reports whether a call is of a method of the tree's
+// own interface that the call graph resolves to no implementation and the
+// knowledge table does not know: what it does is not read.
+func (a *analysis) unresolvedOwnMethod(c call) bool {
+	return !c.known && c.fn != nil && len(c.own) == 0 && isInterfaceMethod(c.fn) && a.fileOwn(c.fn.Pos())
 }

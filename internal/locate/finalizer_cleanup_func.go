@@ -17,7 +17,10 @@ import (
 // if dc.GetDeletionTimestamp() == nil { return Continue() }; …}). Its
 // caller runs it on every pass and it tests the deletion itself: the
 // function is the one run on the deletion branch, its call a supporting
-// site. ok is false for any other branch, read by cleanupOf.
+// site. ok is false for any other branch, read by cleanupOf. A call of a
+// method of the tree's interface that no function of the tree implements
+// before the test (a writer's Patch adding the finalizer) is work of the
+// function's own.
 func (a *analysis) deletionFuncCleanup(reach *callgraph.Reach, fn *ssa.Function, info *types.Info, d deletionBranch, removes []finOp) (c *cleanup, removing, ok bool) {
 	guard, isIf := d.stmt.(*ast.IfStmt)
 	if _, falls := d.branch.(fallThrough); !falls || !isIf || !d.onlyWhenDeleted || fn.Parent() != nil {
@@ -34,7 +37,7 @@ func (a *analysis) deletionFuncCleanup(reach *callgraph.Reach, fn *ssa.Function,
 		if c.expr.Pos() >= guard.Body.End() {
 			continue
 		}
-		if _, writes := a.writeOf(info, c); writes || len(c.own) > 0 && !c.known && !a.computesOnly(c) {
+		if _, writes := a.writeOf(info, c); writes || a.unresolvedOwnMethod(c) || len(c.own) > 0 && !c.known && !a.computesOnly(c) {
 			return nil, false, false // work done before the test, or by the branch that is not the deletion's
 		}
 	}
