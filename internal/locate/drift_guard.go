@@ -51,6 +51,9 @@ func (g driftGuards) firstWrite(from, to token.Pos) (*call, writeDesc) {
 		if w, ok := g.write(g.info, c); ok {
 			return &c, w
 		}
+		if w, ok := g.specApplied(c, from); ok {
+			return &c, w
+		}
 		for _, inner := range g.closureCalls(c, g.fn) {
 			if w, ok := g.write(g.info, inner); ok {
 				return &inner, w

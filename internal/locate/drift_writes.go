@@ -1,6 +1,8 @@
 package locate
 
 import (
+	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -64,4 +66,58 @@ func handsOtherObject(info *types.Info, c call, kind *types.Named) bool {
 		}
 	}
 	return false
+}
+
+// specApplied reports whether a write of the primary object itself applies
+// a desired state computed for it: between from and the write, the
+// guarded code stores into the Spec of the variable the write is handed
+// (obj.Spec = *desired; r.Update(ctx, obj)). Such a controller keeps its
+// own kind's spec in step with other objects, and the write applies the
+// difference as a child's would.
+func (g driftGuards) specApplied(c call, from token.Pos) (writeDesc, bool) {
+	w, ok := g.a.writeOf(g.info, c)
+	if !ok || w.verb == "" || w.status || c.known && c.fact.Role == RoleEvent || !g.a.writesOwnKind(g.info, c, g.kind) || !c.known {
+		return writeDesc{}, false
+	}
+	id, ok := stripAddr(c.arg(c.fact.Obj)).(*ast.Ident)
+	if !ok {
+		return writeDesc{}, false
+	}
+	obj := g.info.Uses[id]
+	stored := false
+	ast.Inspect(body(g.fn), func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || stored || as.Pos() < from || as.End() > c.expr.Pos() {
+			return !stored
+		}
+		for _, l := range as.Lhs {
+			if root, first := selectorRoot(l); root != nil && g.info.Uses[root] == obj && first == "Spec" {
+				stored = true
+			}
+		}
+		return !stored
+	})
+	return w, stored
+}
+
+// selectorRoot is the variable a chain of field selections starts from
+// (x.Spec.Replicas: x) and the first field selected (Spec), or nil.
+func selectorRoot(e ast.Expr) (*ast.Ident, string) {
+	first := ""
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			first = x.Sel.Name
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.Ident:
+			if first == "" {
+				return nil, ""
+			}
+			return x, first
+		default:
+			return nil, ""
+		}
+	}
 }
