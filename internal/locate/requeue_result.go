@@ -502,6 +502,11 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 		// running) is not the success path's.
 		if r := a.waitPrimary(rets, kind); r != nil {
 			s := a.site(r.pos)
+			if alt := a.alternativeWait(rets, r, kind); alt != nil {
+				o := a.site(alt.pos)
+				out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the waits at %s:%d and %s:%d, each with a nil error, stand in branches of one if or cases of one switch: which one a pass makes is chosen there, and neither is the success's requeue more than the other; the final success return does not requeue", s.File, s.Line, o.File, o.Line))
+				return out
+			}
 			if r.open {
 				out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the return at %s:%d hands back, with an error that may be nil, the interval %s, which a call made and an if tests together with the error; whether a success waits there (a dependency) or a failure the call absorbed retries is decided in the call; no return on the success path sets a constant RequeueAfter before it", s.File, s.Line, a.exprText(r.after)))
 				return out
@@ -553,33 +558,6 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 // that logs one): the failure's retry at once, a requeue on error, shown
 // as ClassImmediate.
 const classImmediateRetry = "immediate-retry"
-
-// waitPrimary is, with no steady-state requeue, the wait with a nil error
-// that is the requeue a success makes: after work that succeeded (a child
-// just created) first, else on something else (a child still
-// terminating); a wait on the deletion branch (a finalizer's cleanup still
-// running) last, as it is not the success path's. Nil when there is none.
-func (a *analysis) waitPrimary(rets []retSite, kind *types.Named) *retSite {
-	var best *retSite
-	bestRank := 0
-	for i := range rets {
-		r := &rets[i]
-		if r.class != ClassDependencyWait || r.deferred {
-			continue
-		}
-		rank := 0
-		if a.onDeletion(r, kind) {
-			rank += 2
-		}
-		if !r.afterWork {
-			rank++
-		}
-		if best == nil || rank < bestRank {
-			best, bestRank = r, rank
-		}
-	}
-	return best
-}
 
 // specInterval reports whether the interval trace of a timed return
 // reaches a Spec field of the primary object.

@@ -52,5 +52,8 @@ func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.Node{}).Complete(&ResyncReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
 	}
+	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.ResourceQuota{}).Complete(&ChoiceReconciler{Client: mgr.GetClient()}); err != nil {
+		return err
+	}
 	return ctrl.NewControllerManagedBy(mgr).For(&corev1.PersistentVolume{}).Complete(&StateReconciler{Client: mgr.GetClient()})
 }
