@@ -87,7 +87,7 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 				if a.leavesWhenEqual(info, b, ifs) || w == nil && a.endsIdle(info, fn, ifs.Body) && a.leavePolarity(info, b, ifs.Cond, 0) >= 0 {
 					w, desc = g.firstWrite(ifs.End(), end)
 					guarded = &ast.BlockStmt{List: l.rest}
-					if _, returns := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); w == nil && returns {
+					if w == nil && endsTurn(ifs.Body.List[len(ifs.Body.List)-1]) {
 						w, desc, guarded = g.writeAfter(l.head)
 					}
 				}
@@ -109,6 +109,18 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 		})
 	}
 	return out
+}
+
+// endsTurn reports whether a statement ends the pass or the loop's turn:
+// a return, or a continue of the loop it stands in.
+func endsTurn(st ast.Stmt) bool {
+	switch st := st.(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return st.Tok == token.CONTINUE && st.Label == nil
+	}
+	return false
 }
 
 // applySteps are the steps that apply a difference at the write call w:
