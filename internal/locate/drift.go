@@ -483,8 +483,8 @@ func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.
 					if sel.Kind() == types.FieldVal && first.Sel.Name == specField {
 						return false // the primary's desired state
 					}
-					if sel.Kind() == types.FieldVal && first.Sel.Name == statusField {
-						return false // what the controller reports of the object, not state it corrects
+					if sel.Kind() == types.FieldVal && first.Sel.Name == statusField && a.declares(kind) {
+						return false // what the controller reports of its own kind, not state it corrects (a built-in kind's status, a Service's load balancer, is)
 					}
 					if yieldsMap(sel) && !a.newDesiredState(kind, nil).metadataWritten() {
 						return false // labels or annotations the tree never writes: set by the user

@@ -13,10 +13,12 @@ import (
 
 // driftWrite reports whether a call writes what drift correction writes:
 // an object other than the primary's own kind, not its status, not an
-// event.
+// event. The status of a primary kind the tree does not declare (a
+// Service's load balancer, a Pod's phase) is what such a controller
+// applies: its own state, not a report of its work.
 func (a *analysis) driftWrite(info *types.Info, c call, kind *types.Named) bool {
 	w, ok := a.writeOf(info, c)
-	return ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) && !w.status && !a.writesOwnKind(info, c, kind)
+	return ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) && (!w.status || kind != nil && !a.declares(kind)) && !a.writesOwnKind(info, c, kind)
 }
 
 // writesAny reports whether fn, or a function it calls, writes.

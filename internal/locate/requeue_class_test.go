@@ -72,12 +72,12 @@ func TestRetryAfterFailureIsNoSuccess(t *testing.T) {
 		}
 		found := false
 		for _, s := range ctrl.Rows[locate.RowRequeueError].Sites {
-			if s.Line == 45 && s.Class == locate.ClassRetryAfterFailure {
+			if strings.HasPrefix(s.Text, "c.queue.AddAfter(key, staleWait)") && s.Class == locate.ClassRetryAfterFailure {
 				found = true
 			}
 		}
 		if !found {
-			t.Errorf("requeue-error: %+v, want the AddAfter at retrier.go:45 as retry-after-failure", ctrl.Rows[locate.RowRequeueError].Sites)
+			t.Errorf("requeue-error: %+v, want the AddAfter of staleWait in retrier.go as retry-after-failure", ctrl.Rows[locate.RowRequeueError].Sites)
 		}
 		return
 	}
