@@ -22,7 +22,7 @@ import (
 // A comparison is of desired with live state when one of its sides reads
 // live state (readsLive): a guard on the primary's desired state alone
 // (`if name == ""` on a spec field) compares nothing with the cluster.
-func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
+func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named, objects map[*ssa.Function]map[*types.Var]bool) []Step {
 	var out []Step
 	for _, fn := range reach.Funcs() {
 		b := body(fn)
@@ -41,7 +41,7 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named) []Step {
 			out = append(out, Step{Site: applySite(a.site(c.expr.Lparen).Site, fn), Step: StepApply, Note: "calls " + cite.ObjectName(c.fn) + ": " + how})
 			out = append(out, a.libraryDrift(c)...)
 		}
-		g := driftGuards{a: a, fn: fn, info: info, kind: kind, parents: parentsIn(b)}
+		g := driftGuards{a: a, fn: fn, info: info, kind: kind, parents: parentsIn(b), objects: objects[fn]}
 		ast.Inspect(b, func(n ast.Node) bool {
 			var list []ast.Stmt
 			var end token.Pos

@@ -19,6 +19,9 @@ type driftGuards struct {
 	// parents maps each node of fn's body (not inside a closure) to the
 	// node holding it.
 	parents map[ast.Node]ast.Node
+	// objects are the variables of fn holding the object the re-read
+	// returned (objectVars).
+	objects map[*types.Var]bool
 }
 
 // maxWriteHelpers bounds the helpers followed to the write they make;

@@ -70,10 +70,11 @@ func handsOtherObject(info *types.Info, c call, kind *types.Named) bool {
 	return false
 }
 
-// specApplied reports whether a write of the primary object itself applies
-// a desired state computed for it: between from and the write, the
-// guarded code stores into the Spec of the variable the write is handed
-// (obj.Spec = *desired; r.Update(ctx, obj)). Such a controller keeps its
+// specApplied reports whether a write of the primary object itself (the
+// one the re-read returned) applies a desired state computed for it:
+// between from and the write, the guarded code stores into the Spec of
+// the variable the write is handed (obj.Spec = *desired; r.Update(ctx,
+// obj)). Such a controller keeps its
 // own kind's spec in step with other objects, and the write applies the
 // difference as a child's would.
 func (g driftGuards) specApplied(c call, from token.Pos) (writeDesc, bool) {
@@ -85,7 +86,10 @@ func (g driftGuards) specApplied(c call, from token.Pos) (writeDesc, bool) {
 	if !ok {
 		return writeDesc{}, false
 	}
-	obj := g.info.Uses[id]
+	obj, _ := g.info.Uses[id].(*types.Var)
+	if !g.objects[obj] {
+		return writeDesc{}, false // another object of the kind (a child of another controller's)
+	}
 	stored := false
 	ast.Inspect(body(g.fn), func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)

@@ -259,7 +259,7 @@ func (a *analysis) controller(f *found) Controller {
 	if r := p.requeues().retry; r != nil && !shared {
 		ctrl.RetryTrace = a.intervalTrace(p.kind(), p.reach, r.in, r.at, r.duration)
 	}
-	ctrl.Drift = a.drift(p.reach, p.kind())
+	ctrl.Drift = a.drift(p.reach, p.kind(), a.objectVars(p.reach, p.reread()))
 	if f.style == StyleGenerated {
 		ctrl.Drift = p.generatedDrift(ctrl.Drift)
 	}

@@ -265,10 +265,13 @@ func namedParams(info *types.Info, fn *ssa.Function) []*types.Var {
 
 // objectVars are, for each function reached from the entry, the
 // variables holding the object the re-read returned: those it is assigned
-// to, the parameters a reached caller hands it, and its copies; a closure
+// to (or the one it reads into), the parameters a reached caller hands it, and its copies; a closure
 // sees its creator's.
 func (a *analysis) objectVars(reach *callgraph.Reach, read reread) map[*ssa.Function]map[*types.Var]bool {
 	out := map[*ssa.Function]map[*types.Var]bool{}
+	if read.fn == nil {
+		return out // nothing re-reads the object
+	}
 	info := a.infoAt(posOf(read.fn))
 	b := body(read.fn)
 	if info == nil || b == nil {
@@ -278,6 +281,14 @@ func (a *analysis) objectVars(reach *callgraph.Reach, read reread) map[*ssa.Func
 		if c.expr.Lparen == read.pos {
 			vars := map[*types.Var]bool{}
 			assignedFrom(info, b, c.expr, true, vars)
+			if c.known && c.fact.Obj >= 0 {
+				// A read into the object it is handed (r.Get(ctx, key, obj)).
+				if id, ok := stripAddr(c.arg(c.fact.Obj)).(*ast.Ident); ok {
+					if v, ok := info.Uses[id].(*types.Var); ok {
+						vars[v] = true
+					}
+				}
+			}
 			copiesOf(info, b, vars)
 			out[read.fn] = vars
 		}
@@ -381,7 +392,8 @@ func sameObject(info *types.Info, e ast.Expr, vars map[*types.Var]bool) bool {
 // by: guardError when every one is under a test of a failure (a branch
 // extracted into fn, called under if err != nil), guardOther when every
 // one is under a test, not all of a failure; guardNone when one is under
-// none, or there is no call. at are the calls' sites.
+// none, or there is no call. at are the calls' sites. A test of the
+// delay a call hands the helper (if d > 0) guards nothing.
 func (a *analysis) callersGuard(reach *callgraph.Reach, fn *ssa.Function, kind *types.Named) (g guard, at []string) {
 	g = guardError
 	for _, caller := range reach.Funcs() {
@@ -393,7 +405,16 @@ func (a *analysis) callersGuard(reach *callgraph.Reach, fn *ssa.Function, kind *
 			if a.oneFunc(c) != fn {
 				continue
 			}
-			switch a.requeueGuard(info, c.expr, kind, caller) {
+			here := a.requeueGuard(info, c.expr, kind, caller)
+			for _, arg := range c.expr.Args {
+				if isDuration(info.TypeOf(arg)) {
+					// A test of the delay handed in (if d > 0) tests
+					// whether there is one, not what the wait is on.
+					here = a.storeGuard(info, arg, kind, caller)
+					break
+				}
+			}
+			switch here {
 			case guardNone:
 				return guardNone, nil
 			case guardOther:

@@ -191,6 +191,17 @@ func main() {
 			}
 		},
 	})
+	nr := &NodeRechecker{
+		nodes: factory.Core().V1().Nodes().Lister(),
+		queue: workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[cache.ObjectName]()),
+	}
+	factory.Core().V1().Nodes().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj interface{}) {
+			if ref, err := cache.ObjectToName(obj); err == nil {
+				nr.queue.Add(ref)
+			}
+		},
+	})
 	factory.Start(ctx.Done())
 	go wait.UntilWithContext(ctx, w.runWorker, time.Second)
 	go wait.UntilWithContext(ctx, r.runWorker, time.Second)
@@ -198,5 +209,6 @@ func main() {
 	go wait.UntilWithContext(ctx, p.runWorker, time.Second)
 	go wait.UntilWithContext(ctx, s.runWorker, time.Second)
 	go wait.UntilWithContext(ctx, pl.runWorker, time.Second)
+	go wait.UntilWithContext(ctx, nr.runWorker, time.Second)
 	<-ctx.Done()
 }
