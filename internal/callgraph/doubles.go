@@ -9,11 +9,13 @@ import (
 )
 
 // testDoubleDirs name the directories that hold a tree's test doubles:
-// implementations written for tests (a fake cloud, a mock client), kept in
-// ordinary packages so that tests of several packages share them.
+// implementations written for tests (a fake cloud, a mock client, a
+// plugin an e2e suite registers), kept in ordinary packages so that tests
+// of several packages share them.
 var testDoubleDirs = map[string]bool{
 	"fake": true, "fakes": true, "mock": true, "mocks": true,
 	"testing": true, "testutil": true, "testutils": true,
+	"test": true, "tests": true, "e2e": true,
 }
 
 // isTestDouble reports whether f is declared in a package of test doubles:

@@ -9,6 +9,12 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
+// rateLimitedCall is a call of AddRateLimited and the types of its file.
+type rateLimitedCall struct {
+	info *types.Info
+	expr *ast.CallExpr
+}
+
 // queueCall is a call of a workqueue's AddRateLimited or Forget (forget).
 type queueCall struct {
 	in     *ssa.Function
@@ -186,4 +192,74 @@ func (a *analysis) alternativeAdds(rateLimited []Site, at []rateLimitedCall) str
 		return fmt.Sprintf("not settled: the worker's AddRateLimited at %s:%d and %s:%d stand in branches of one if (or cases of one switch): which one a failed sync takes is decided by what the test reads, and neither comes after the other", first.File, first.Line, s.File, s.Line)
 	}
 	return ""
+}
+
+// savedOnlyError reports whether the error a return hands back is
+// assigned, where it stands, only by a call that writes the status of the
+// primary object and nothing else, of a kind the tree declares (err =
+// r.patchStatus(ctx, obj, patch); return ctrl.Result{}, err): the
+// report's failure, after the work succeeded, not the work's.
+func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
+	ret, ok := r.ret.(*ast.ReturnStmt)
+	if !ok || len(ret.Results) == 0 {
+		return false
+	}
+	info := a.infoAt(ret.Pos())
+	id, ok := ast.Unparen(ret.Results[len(ret.Results)-1]).(*ast.Ident)
+	if info == nil || !ok {
+		return false
+	}
+	v := info.Uses[id]
+	as, settled := a.reachingAssignment(info, ret, v)
+	if as == nil && settled {
+		as = definition(info, a.declBodyOf(ret), v) // err := r.patchStatus(…)
+	}
+	if as == nil || !settled && as.Tok != token.DEFINE || len(as.Rhs) != 1 {
+		return false
+	}
+	ce, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	if !a.declares(kind) {
+		return false // a built-in kind's status is the work itself (a Service's load balancer)
+	}
+	c := a.makeCall(info, ce, r.in)
+	if w, writes := a.writeOf(info, c); writes {
+		return w.status && passesKind(info, c, kind)
+	}
+	if c.known || len(c.own) == 0 {
+		return false
+	}
+	sub := a.prog.Reachable(c.own...)
+	writes := a.writeCalls(sub)
+	if len(writes) == 0 || len(sub.Unanalysed) > 0 {
+		return false
+	}
+	for _, w := range writes {
+		if !w.status || !passesKind(w.info, w.call, kind) {
+			return false
+		}
+	}
+	return true
+}
+
+// definition is the short variable declaration in b that defines v, or
+// nil.
+func definition(info *types.Info, b *ast.BlockStmt, v types.Object) *ast.AssignStmt {
+	var out *ast.AssignStmt
+	if b == nil || v == nil {
+		return nil
+	}
+	ast.Inspect(b, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+			for _, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && info.Defs[id] == v {
+					out = as
+				}
+			}
+		}
+		return out == nil
+	})
+	return out
 }

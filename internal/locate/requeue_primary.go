@@ -524,6 +524,9 @@ func (a *analysis) entrySplitEnd(entry *ssa.Function, kind *types.Named, rets []
 	}
 	for i := range rets {
 		if r := &rets[i]; r.split && r.in == end.in && r.pos == end.pos {
+			if a.savedOnlyError(r, kind) {
+				return nil // the work's failures returned before it
+			}
 			return r
 		}
 	}

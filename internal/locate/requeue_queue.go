@@ -128,13 +128,10 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 					g := a.requeueGuard(info, c.expr, kind, fn)
 					if g == guardNone && fn != f.entry && !worker[fn] {
 						// A helper that only adds: its callers say when.
-						var at []string
-						switch g, at = a.callersGuard(reach, fn, kind); g {
-						case guardOther:
-							unsettledAt = append(unsettledAt, fmt.Sprintf("the AddAfter at %s:%d is in %s, which the reconcile path calls only under tests of something else than a failure (%s): whether each is the steady state's interval, a wait on a dependency or a retry is not settled", s.File, s.Line, a.funcName(fn), strings.Join(at, ", ")))
+						var why string
+						if g, why = a.helperAddGuard(reach, fn, kind, &s); why != "" {
+							unsettledAt = append(unsettledAt, why)
 							continue
-						case guardError:
-							s.Note = "the reconcile path calls " + a.funcName(fn) + " only under tests of a failure (" + strings.Join(at, ", ") + ")"
 						}
 					}
 					switch {
@@ -225,8 +222,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 			g = a.requeueGuard(info, r.expr, kind, r.in)
 		}
 		if g == guardNone && r.in != f.entry && !worker[r.in] {
-			// (A call under a test of something else is kept an every-pass
-			// re-add here, as it always was.)
+			// (Under tests of something else: an every-pass re-add still.)
 			if g, _ = a.callersGuard(reach, r.in, kind); g == guardOther {
 				g = guardNone
 			}
@@ -408,12 +404,6 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 	out.onError, out.onSuccess = errRow, noneAfter(reason,
 		fmt.Sprintf("AddAfter on the workqueue in the worker and the %d functions reachable from %s, and in the bodies of the dependency functions they hand the queue to", len(reach.Funcs()), a.funcName(f.entry)))
 	return out
-}
-
-// rateLimitedCall is a call of AddRateLimited and the types of its file.
-type rateLimitedCall struct {
-	info *types.Info
-	expr *ast.CallExpr
 }
 
 // depRequeue reads the body of a dependency function a call hands a

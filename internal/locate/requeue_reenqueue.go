@@ -430,6 +430,21 @@ func (a *analysis) callersGuard(reach *callgraph.Reach, fn *ssa.Function, kind *
 	return g, at
 }
 
+// helperAddGuard is what the calls of fn, a helper whose AddAfter (the
+// site s) stands under no test of its own, say of that add: guardError
+// (a retry, noted on s) when every call is under a test of a failure;
+// under tests of something else only, the reason the add is not settled.
+func (a *analysis) helperAddGuard(reach *callgraph.Reach, fn *ssa.Function, kind *types.Named, s *Site) (guard, string) {
+	g, at := a.callersGuard(reach, fn, kind)
+	switch g {
+	case guardOther:
+		return g, fmt.Sprintf("the AddAfter at %s:%d is in %s, which the reconcile path calls only under tests of something else than a failure (%s): whether each is the steady state's interval, a wait on a dependency or a retry is not settled", s.File, s.Line, a.funcName(fn), strings.Join(at, ", "))
+	case guardError:
+		s.Note = "the reconcile path calls " + a.funcName(fn) + " only under tests of a failure (" + strings.Join(at, ", ") + ")"
+	}
+	return g, ""
+}
+
 // oneFunc is the one own function a call runs: its only callee, or the
 // generic function whose instances its callees all are (a generic worker's
 // helper, called once per type argument the tree uses); nil otherwise.

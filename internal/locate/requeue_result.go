@@ -318,7 +318,7 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 			// When that end is itself a failure return (return
 			// ctrl.Result{}, r.Update(…)), it is the main work's, as the
 			// entry's own final return would be.
-			if r := endFailure(rets, end, isFailure); r != nil {
+			if r := endFailure(rets, end, isFailure); r != nil && !a.savedOnlyError(r, kind) {
 				primary = r
 			} else if r := a.lastFailureBefore(rets, end, isFailure); r != nil {
 				primary = r
