@@ -61,6 +61,9 @@ func (g driftGuards) firstWrite(from, to token.Pos) (*call, writeDesc) {
 			if w, ok := g.write(g.info, inner); ok {
 				return &inner, w
 			}
+			if w, ok := g.specApplied(inner, from); ok {
+				return &inner, w
+			}
 			if w, ok := g.helperWrite(g.a.infoAt(inner.expr.Pos()), inner, 0, maxWriteHelpers); ok {
 				return &inner, w
 			}

@@ -201,11 +201,19 @@ func (a *analysis) alternativeAdds(rateLimited []Site, at []rateLimitedCall) str
 // report's failure, after the work succeeded, not the work's.
 func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 	ret, ok := r.ret.(*ast.ReturnStmt)
-	if !ok || len(ret.Results) == 0 {
+	if !ok {
 		return false
 	}
+	// The error handed back: the return's last result, or, for a bare
+	// return, the value last assigned to the named error (r.at).
+	var errExpr ast.Expr
+	if n := len(ret.Results); n > 0 {
+		errExpr = ret.Results[n-1]
+	} else if as, ok := r.at.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+		errExpr = as.Rhs[len(as.Rhs)-1]
+	}
 	info := a.infoAt(ret.Pos())
-	id, ok := ast.Unparen(ret.Results[len(ret.Results)-1]).(*ast.Ident)
+	id, ok := ast.Unparen(errExpr).(*ast.Ident)
 	if info == nil || !ok {
 		return false
 	}
@@ -242,6 +250,35 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 		}
 	}
 	return true
+}
+
+// savedEnd reports whether a failure site is the end of its function's
+// success path and hands back only a status write's failure
+// (savedOnlyError).
+func (a *analysis) savedEnd(r *retSite, kind *types.Named) bool {
+	end := a.successEnd(r.in, kind)
+	return r.ret != nil && end != nil && r.ret.Pos() == end.Pos() && a.savedOnlyError(r, kind)
+}
+
+// withoutSavedEnds is rets without the sites savedEnd reports.
+func (a *analysis) withoutSavedEnds(rets []retSite, kind *types.Named) []retSite {
+	var out []retSite
+	for i := range rets {
+		if !a.savedEnd(&rets[i], kind) {
+			out = append(out, rets[i])
+		}
+	}
+	return out
+}
+
+// sameRet is the element of rets that r, a site of a copy of it, is.
+func sameRet(rets []retSite, r *retSite) *retSite {
+	for i := range rets {
+		if rets[i].in == r.in && rets[i].pos == r.pos && rets[i].class == r.class && rets[i].split == r.split {
+			return &rets[i]
+		}
+	}
+	return r
 }
 
 // definition is the short variable declaration in b that defines v, or

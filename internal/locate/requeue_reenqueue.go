@@ -291,6 +291,19 @@ func (a *analysis) objectVars(reach *callgraph.Reach, read reread) map[*ssa.Func
 			}
 			copiesOf(info, b, vars)
 			out[read.fn] = vars
+			// A read in a closure (func() error { return r.Get(ctx, key,
+			// obj) }()) fills a variable of the function around it.
+			for in := read.fn; in.Parent() != nil; in = in.Parent() {
+				syn := in.Syntax()
+				for v := range vars {
+					if syn != nil && (v.Pos() < syn.Pos() || v.Pos() >= syn.End()) {
+						if out[in.Parent()] == nil {
+							out[in.Parent()] = map[*types.Var]bool{}
+						}
+						out[in.Parent()][v] = true
+					}
+				}
+			}
 		}
 	}
 	for grown := true; grown; {

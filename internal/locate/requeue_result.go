@@ -264,7 +264,12 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 		case r.posIn(f.entry).IsValid() && r.posIn(f.entry) < final && (primary == nil || !primary.deferred && (r.posIn(f.entry) > primary.posIn(f.entry) || r.posIn(f.entry) == primary.posIn(f.entry) && r.laterThan(primary, f.entry))):
 			// The entry's failure returns, and those it hands back from
 			// a helper before its final return (what that return hands
-			// back is the success path's).
+			// back is the success path's), but a helper's end that hands
+			// back only its status write's failure (as at the end of the
+			// success path, below).
+			if a.savedEnd(r, kind) {
+				continue
+			}
 			primary = r
 		}
 	}
@@ -320,8 +325,8 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 			// entry's own final return would be.
 			if r := endFailure(rets, end, isFailure); r != nil && !a.savedOnlyError(r, kind) {
 				primary = r
-			} else if r := a.lastFailureBefore(rets, end, isFailure); r != nil {
-				primary = r
+			} else if r := a.lastFailureBefore(a.withoutSavedEnds(rets, kind), end, isFailure); r != nil {
+				primary = sameRet(rets, r)
 			}
 		}
 	}
