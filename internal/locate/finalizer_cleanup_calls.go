@@ -252,6 +252,9 @@ func (a *analysis) lookup(c call, removes []finOp) bool {
 // tree's interface that nothing implements (a writer field's Patch) may
 // write.
 func (a *analysis) changesNothing(c call, removes []finOp) bool {
+	if len(c.own) == 0 {
+		return false // nothing of it is read (a method nothing in the tree implements)
+	}
 	sub := a.prog.Reachable(c.own...)
 	if len(a.writeCalls(sub)) > 0 || len(sub.Unanalysed) > 0 {
 		return false

@@ -236,8 +236,8 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 	if w, writes := a.writeOf(info, c); writes {
 		return w.status && passesKind(info, c, kind)
 	}
-	if c.known || len(c.own) == 0 {
-		return false
+	if !a.savesOnlyIn(c, kind, nil, 0) {
+		return false // it does other work too (a node's volume expanded, then its status)
 	}
 	sub := a.prog.Reachable(c.own...)
 	writes := a.writeCalls(sub)
