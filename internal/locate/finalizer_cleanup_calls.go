@@ -185,7 +185,7 @@ func (a *analysis) savesOnlyIn(c call, kind *types.Named, removes []finOp, depth
 			}
 			switch {
 			case cc.known, runsNoFunction(info, cc.expr), a.computesOnly(cc), a.removalOnly(cc, removes),
-				a.predicate(cc, removes), a.lookup(cc, removes), a.logsOnly(cc):
+				a.predicate(cc, removes), a.lookup(cc, removes), a.logsOnly(cc), a.buildsReceiver(cc):
 			case a.savesOnlyIn(cc, kind, removes, depth+1):
 				saving = true
 			default:
@@ -316,18 +316,29 @@ func passesKind(info *types.Info, c call, kind *types.Named) bool {
 // that call, whose work it is.
 func (a *analysis) buildsReceiver(c call) bool {
 	path := a.path(c.expr.Pos(), c.expr.End())
+	info := a.infoAt(c.expr.Pos())
+	var value ast.Expr = c.expr
 	i := 1
-	for i < len(path)-1 {
-		if _, paren := path[i].(*ast.ParenExpr); !paren {
-			break
+	for ; i < len(path)-1; i++ {
+		if p, paren := path[i].(*ast.ParenExpr); paren {
+			value = p
+			continue
 		}
-		i++
+		// A conversion to an interface the method is called on
+		// (iface(r.Status()).Update(…)).
+		if cv, ok := path[i].(*ast.CallExpr); ok && info != nil && len(cv.Args) == 1 && ast.Unparen(cv.Args[0]) == ast.Unparen(value) {
+			if tv, ok := info.Types[cv.Fun]; ok && tv.IsType() {
+				value = cv
+				continue
+			}
+		}
+		break
 	}
 	if i+1 >= len(path) {
 		return false
 	}
 	sel, ok := path[i].(*ast.SelectorExpr)
-	if !ok || ast.Unparen(sel.X) != c.expr {
+	if !ok || ast.Unparen(sel.X) != ast.Unparen(value) {
 		return false
 	}
 	outer, ok := path[i+1].(*ast.CallExpr)
