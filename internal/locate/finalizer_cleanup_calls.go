@@ -252,8 +252,8 @@ func (a *analysis) lookup(c call, removes []finOp) bool {
 // tree's interface that nothing implements (a writer field's Patch) may
 // write.
 func (a *analysis) changesNothing(c call, removes []finOp) bool {
-	if len(c.own) == 0 {
-		return false // nothing of it is read (a method nothing in the tree implements)
+	if a.unresolvedOwnMethod(c) {
+		return false // a method nothing in the tree implements: what it does is not read
 	}
 	sub := a.prog.Reachable(c.own...)
 	if len(a.writeCalls(sub)) > 0 || len(sub.Unanalysed) > 0 {
