@@ -74,12 +74,14 @@ func handsOtherObject(info *types.Info, c call, kind *types.Named) bool {
 // one the re-read returned) applies a desired state computed for it:
 // between from and the write, the guarded code stores into the Spec of
 // the variable the write is handed (obj.Spec = *desired; r.Update(ctx,
-// obj)). Such a controller keeps its
-// own kind's spec in step with other objects, and the write applies the
-// difference as a child's would.
+// obj)). Such a controller keeps its own kind's spec in step with other
+// objects, and the write applies the difference as a child's would.
 func (g driftGuards) specApplied(c call, from token.Pos) (writeDesc, bool) {
+	if !c.known || c.fact.Role == RoleEvent {
+		return writeDesc{}, false
+	}
 	w, ok := g.a.writeOf(g.info, c)
-	if !ok || w.verb == "" || w.status || c.known && c.fact.Role == RoleEvent || !g.a.writesOwnKind(g.info, c, g.kind) || !c.known {
+	if !ok || w.verb == "" || w.status || !g.a.writesOwnKind(g.info, c, g.kind) {
 		return writeDesc{}, false
 	}
 	id, ok := stripAddr(c.arg(c.fact.Obj)).(*ast.Ident)

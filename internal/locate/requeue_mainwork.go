@@ -200,6 +200,9 @@ func (a *analysis) alternativeAdds(rateLimited []Site, at []rateLimitedCall) str
 // r.patchStatus(ctx, obj, patch); return ctrl.Result{}, err): the
 // report's failure, after the work succeeded, not the work's.
 func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
+	if !a.declares(kind) {
+		return false // a built-in kind's status is the work itself (a Service's load balancer)
+	}
 	ret, ok := r.ret.(*ast.ReturnStmt)
 	if !ok {
 		return false
@@ -228,9 +231,6 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 	ce, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
 	if !ok {
 		return false
-	}
-	if !a.declares(kind) {
-		return false // a built-in kind's status is the work itself (a Service's load balancer)
 	}
 	c := a.makeCall(info, ce, r.in)
 	if w, writes := a.writeOf(info, c); writes {

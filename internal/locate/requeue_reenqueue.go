@@ -265,8 +265,8 @@ func namedParams(info *types.Info, fn *ssa.Function) []*types.Var {
 
 // objectVars are, for each function reached from the entry, the
 // variables holding the object the re-read returned: those it is assigned
-// to (or the one it reads into), the parameters a reached caller hands it, and its copies; a closure
-// sees its creator's.
+// to (or the one it reads into), the parameters a reached caller hands
+// it, and its copies; a closure sees its creator's.
 func (a *analysis) objectVars(reach *callgraph.Reach, read reread) map[*ssa.Function]map[*types.Var]bool {
 	out := map[*ssa.Function]map[*types.Var]bool{}
 	if read.fn == nil {
