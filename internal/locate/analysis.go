@@ -90,6 +90,9 @@ type analysis struct {
 	// setters are, by struct field, the places that assign it
 	// (flow_handed.go).
 	setters map[*types.Var][]token.Pos
+	// madeQueues are, by struct field, whether the tree fills it only
+	// with queues it makes (requeue_reenqueue.go).
+	madeQueues map[*types.Var]bool
 	// referenced are the functions the tree's code calls or takes as a
 	// value (flow_applied.go), built on first use.
 	referenced map[*types.Func]bool
@@ -138,7 +141,7 @@ func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analy
 		decls: map[*types.Func]*ast.FuncDecl{}, bySyntax: map[ast.Node]*ssa.Function{},
 		callees: map[token.Pos][]*ssa.Function{}, dynamic: map[token.Pos]*types.Func{}, calls: map[*ssa.Function][]call{},
 		declCalls: map[*ast.FuncDecl][]call{}, bodies: map[*types.Func]*flowBody{}, varLits: map[*ssa.Function]*flowBody{},
-		deps: map[string]*depPackage{}, depFields: map[string]depWorkerFields{}, condFlows: map[*types.Named]*condFlow{}, setters: map[*types.Var][]token.Pos{},
+		deps: map[string]*depPackage{}, depFields: map[string]depWorkerFields{}, condFlows: map[*types.Named]*condFlow{}, setters: map[*types.Var][]token.Pos{}, madeQueues: map[*types.Var]bool{},
 		readHelpers: newReadHelperState(), cacheReads: map[*types.Func]cacheReadAnswer{},
 		typedReads: map[*types.Func]int{}}
 	for _, p := range tree.Own {

@@ -99,33 +99,12 @@ func (g driftGuards) specApplied(c call, from token.Pos) (writeDesc, bool) {
 			return !stored
 		}
 		for _, l := range as.Lhs {
-			if root, first := selectorRoot(l); root != nil && g.info.Uses[root] == obj && first == "Spec" {
+			root, sel := objectAt(g.info, l)
+			if id, ok := root.(*ast.Ident); ok && sel != nil && g.info.Uses[id] == obj && sel.Sel.Name == specField {
 				stored = true
 			}
 		}
 		return !stored
 	})
 	return w, stored
-}
-
-// selectorRoot is the variable a chain of field selections starts from
-// (x.Spec.Replicas: x) and the first field selected (Spec), or nil.
-func selectorRoot(e ast.Expr) (*ast.Ident, string) {
-	first := ""
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.SelectorExpr:
-			first = x.Sel.Name
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.Ident:
-			if first == "" {
-				return nil, ""
-			}
-			return x, first
-		default:
-			return nil, ""
-		}
-	}
 }

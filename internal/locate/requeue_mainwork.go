@@ -220,15 +220,19 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 	if info == nil || !ok {
 		return false
 	}
-	v := info.Uses[id]
-	as, settled := a.reachingAssignment(info, ret, v)
-	if as == nil && settled {
-		as = definition(info, a.declBodyOf(ret), v) // err := r.patchStatus(…)
+	v, _ := info.Uses[id].(*types.Var)
+	var value ast.Expr
+	switch as, settled := a.reachingAssignment(info, ret, v); {
+	case as != nil && (settled || as.Tok == token.DEFINE) && len(as.Rhs) == 1:
+		value = as.Rhs[0]
+	case as == nil && settled && v != nil:
+		// Defined, not assigned (err := r.patchStatus(…)): its only
+		// assignment.
+		if all := assignmentsTo(info, a.declBodyOf(ret), v); len(all) == 1 {
+			value = all[0]
+		}
 	}
-	if as == nil || !settled && as.Tok != token.DEFINE || len(as.Rhs) != 1 {
-		return false
-	}
-	ce, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+	ce, ok := ast.Unparen(value).(*ast.CallExpr)
 	if !ok {
 		return false
 	}
@@ -279,24 +283,4 @@ func sameRet(rets []retSite, r *retSite) *retSite {
 		}
 	}
 	return r
-}
-
-// definition is the short variable declaration in b that defines v, or
-// nil.
-func definition(info *types.Info, b *ast.BlockStmt, v types.Object) *ast.AssignStmt {
-	var out *ast.AssignStmt
-	if b == nil || v == nil {
-		return nil
-	}
-	ast.Inspect(b, func(n ast.Node) bool {
-		if as, ok := n.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
-			for _, l := range as.Lhs {
-				if id, ok := l.(*ast.Ident); ok && info.Defs[id] == v {
-					out = as
-				}
-			}
-		}
-		return out == nil
-	})
-	return out
 }

@@ -181,6 +181,9 @@ func (a *analysis) madeQueue(field *types.Var) bool {
 	if field == nil {
 		return false
 	}
+	if made, ok := a.madeQueues[field]; ok {
+		return made
+	}
 	made, other := false, false
 	a.fieldStores(field, func(info *types.Info, _ *ast.FuncDecl, value ast.Expr) {
 		ce, ok := ast.Unparen(value).(*ast.CallExpr)
@@ -194,6 +197,7 @@ func (a *analysis) madeQueue(field *types.Var) bool {
 			other = true
 		}
 	})
+	a.madeQueues[field] = made && !other
 	return made && !other
 }
 
