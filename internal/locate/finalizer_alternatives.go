@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -11,13 +12,15 @@ import (
 // A deletion branch's work is sometimes one of two: the branch tests
 // something (is a child left? is the object orphaning its children?) and
 // runs one function of the tree on the object in one arm, another in the
-// other. Neither comes first on every pass, so which is the cleanup is
-// not settled by the code's order.
+// other, or it switches over the object's finalizers and runs each one's
+// cleanup in its own case. Neither comes first on every pass, so which is
+// the cleanup is not settled by the code's order.
 
 // alternativeWork returns, when the cleanup call and another call of the
 // branch's work handed the primary object (working) stand in the two arms
-// of one if of the branch, that other call and the if; nil otherwise.
-func (a *analysis) alternativeWork(branch ast.Node, best call, working []call) (call, *ast.IfStmt) {
+// of one if of the branch, or in two cases of one of its switches, that
+// other call and the if or switch; nil otherwise.
+func (a *analysis) alternativeWork(branch ast.Node, best call, working []call) (call, ast.Stmt) {
 	for _, other := range working {
 		if other.expr == best.expr || sameFuncs(other.own, best.own) {
 			continue
@@ -30,23 +33,49 @@ func (a *analysis) alternativeWork(branch ast.Node, best call, working []call) (
 }
 
 // armsApart is the innermost if of the branch that holds x in one arm and
-// y in the other (its body and its else), or nil.
-func (a *analysis) armsApart(branch ast.Node, x, y ast.Node) *ast.IfStmt {
+// y in the other (its body and its else), or switch that holds them in two
+// of its cases; nil when there is none.
+func (a *analysis) armsApart(branch ast.Node, x, y ast.Node) ast.Stmt {
 	for _, n := range a.path(x.Pos(), x.End()) {
 		if n == branch || n.Pos() < branch.Pos() || n.End() > branch.End() {
 			return nil
 		}
-		ifs, ok := n.(*ast.IfStmt)
-		if !ok || ifs.Else == nil {
-			continue
-		}
-		inBody := func(e ast.Node) bool { return within(ifs.Body, e) }
-		inElse := func(e ast.Node) bool { return within(ifs.Else, e) }
-		if inBody(x) && inElse(y) || inElse(x) && inBody(y) {
-			return ifs
+		switch n := n.(type) {
+		case *ast.IfStmt:
+			if n.Else == nil {
+				continue
+			}
+			inBody := func(e ast.Node) bool { return within(n.Body, e) }
+			inElse := func(e ast.Node) bool { return within(n.Else, e) }
+			if inBody(x) && inElse(y) || inElse(x) && inBody(y) {
+				return n
+			}
+		case *ast.SwitchStmt:
+			if casesApart(n.Body, x, y) {
+				return n
+			}
+		case *ast.TypeSwitchStmt:
+			if casesApart(n.Body, x, y) {
+				return n
+			}
 		}
 	}
 	return nil
+}
+
+// casesApart reports whether x and y stand in two different cases of a
+// switch's body.
+func casesApart(body *ast.BlockStmt, x, y ast.Node) bool {
+	caseOf := func(e ast.Node) ast.Stmt {
+		for _, s := range body.List {
+			if within(s, e) {
+				return s
+			}
+		}
+		return nil
+	}
+	cx, cy := caseOf(x), caseOf(y)
+	return cx != nil && cy != nil && cx != cy
 }
 
 // within reports whether n stands inside outer.
@@ -68,14 +97,18 @@ func sameFuncs(x, y []*ssa.Function) bool {
 }
 
 // alternativesWhy says which functions a deletion branch may run, and the
-// test that chooses.
-func (a *analysis) alternativesWhy(x, y call, test *ast.IfStmt) string {
+// test or switch that chooses.
+func (a *analysis) alternativesWhy(x, y call, test ast.Stmt) string {
 	t := a.site(test.Pos())
 	name := func(c call) string {
 		s := a.funcSite(c.own[0])
 		return fmt.Sprintf("%s (%s:%d)", c.own[0].String(), s.File, s.Line)
 	}
-	return fmt.Sprintf("the deletion branch runs %s or %s, as the test at %s:%d decides: which is the cleanup the order of the code does not settle", name(x), name(y), t.File, t.Line)
+	what := "test"
+	if _, ok := test.(*ast.IfStmt); !ok {
+		what = "switch"
+	}
+	return fmt.Sprintf("the deletion branch runs %s or %s, as the %s at %s:%d decides: which is the cleanup the order of the code does not settle", name(x), name(y), what, t.File, t.Line)
 }
 
 // deletesObjects reports whether a function deletes objects, itself or
@@ -135,4 +168,42 @@ func (a *analysis) paramDispatch(fn *ssa.Function) []string {
 		return nil
 	}
 	return names
+}
+
+// secondWork is, when the cleanup call hands back an error its caller
+// keeps, a later call of the branch that may be the work (work) that does
+// too, runs another function and reaches no removal of the finalizer: two pieces of work before the finalizer goes, a
+// failure of either keeping it. Which of them is the cleanup the code does
+// not say (the first may be a gate, a check of dependents, or half the
+// work). Nil when there is none.
+func (a *analysis) secondWork(info *types.Info, best call, work []call, removes []finOp) *call {
+	if !a.reportsFailure(info, best) {
+		return nil
+	}
+	for i, other := range work {
+		if other.expr.Pos() <= best.expr.Pos() || sameFuncs(other.own, best.own) || a.reachesRemoval(other, removes) || removesAt(other, removes) {
+			continue
+		}
+		if a.reportsFailure(info, other) {
+			return &work[i]
+		}
+	}
+	return nil
+}
+
+// removesAt reports whether a call is itself a removal of the finalizer
+// (a list applied without it).
+func removesAt(c call, removes []finOp) bool {
+	return slices.ContainsFunc(removes, func(op finOp) bool { return c.expr.Pos() <= op.pos && op.pos < c.expr.End() })
+}
+
+// secondWorkWhy says which two functions a deletion branch runs before the
+// finalizer goes.
+func (a *analysis) secondWorkWhy(x, y call) string {
+	name := func(c call) string {
+		s := a.funcSite(c.own[0])
+		at := a.site(c.expr.Lparen)
+		return fmt.Sprintf("%s (%s:%d, called at %s:%d)", c.own[0].String(), s.File, s.Line, at.File, at.Line)
+	}
+	return fmt.Sprintf("the deletion branch runs %s and then %s, and a failure of either keeps the finalizer: which of them is the cleanup the code does not say", name(x), name(y))
 }

@@ -60,6 +60,7 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 			continue
 		}
 		info := a.infoAt(b.Pos())
+		var decisive []inlineBranch
 		for _, d := range a.deletionBranches(info, b, kind) {
 			if a.deletionOnOtherKind(info, d.cond, kind) {
 				continue
@@ -71,7 +72,7 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 			c.deleting = d.onlyWhenDeleted
 			switch {
 			case c.deletes && d.onlyWhenDeleted, removing && d.onlyWhenDeleted && !c.inline:
-				return c
+				decisive = append(decisive, inlineBranch{c, fn, nesting(b, d.stmt)})
 			case removing && d.onlyWhenDeleted:
 				// The finalizer dropped inline: the cleanup unless a
 				// branch that runs a function removes it, or deletes.
@@ -81,6 +82,12 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 			case first == nil:
 				first = c
 			}
+		}
+		if decisive != nil {
+			// A branch nested under another test (if !ready { if
+			// deleting { …; remove } }) is a shortcut: the one nested
+			// least deep is the main deletion path.
+			return slices.MinFunc(decisive, func(x, y inlineBranch) int { return x.depth - y.depth }).c
 		}
 	}
 	switch {
@@ -204,7 +211,7 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	var working []call // the calls of the work handed the primary object
 	var bestRemoves []finOp
 	removedByHelper := false
-	candidates := 0
+	var mayWork []call // every call that may be the work, in order
 	removals := a.removalsIn(fn, branch, kind, removes)
 	// A method of an interface the tree does not implement, handed the
 	// object and handing back only an error: work, not a lookup.
@@ -278,7 +285,7 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		if first == nil {
 			first = &c
 		}
-		candidates++
+		mayWork = append(mayWork, c)
 		if passesKind(info, c, kind) {
 			working = append(working, c)
 			if withObj == nil {
@@ -308,6 +315,18 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		s.Primary = true
 		s.Note = fmt.Sprintf("%s: a method of an interface that no function of the tree implements (but test doubles): the cleanup runs in the implementation the program is given", a.exprText(external.expr.Fun))
 		return &cleanup{sites: []Site{s, ifSite}, removes: append(inBranch, bestRemoves...)}, len(inBranch) > 0 || reaching != nil || removedByHelper
+	}
+	if handed == nil && best == withObj && best != reaching && !a.reportsFailure(info, *best) {
+		// The first call handed the object cannot fail (a monitor
+		// stopped, a metric dropped): the finalizer holds the object for
+		// the work whose failure the branch can see, the first later
+		// call handed the object whose error is kept.
+		for i := range working {
+			if a.reportsFailure(info, working[i]) {
+				best = &working[i]
+				break
+			}
+		}
 	}
 	if handed == nil && first != nil && first != best && len(first.own) == 1 && a.deletesObjects(first.own[0]) {
 		// The branch's first call deletes objects (the children, by
@@ -353,6 +372,10 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	if other, test := a.alternativeWork(branch, *best, working); test != nil {
 		return &cleanup{sites: []Site{ifSite}, removes: append(inBranch, bestRemoves...),
 			unsettled: a.alternativesWhy(*best, other, test)}, removing
+	}
+	if other := a.secondWork(info, *best, mayWork, removes); other != nil && best == withObj && handed == nil && best != reaching {
+		return &cleanup{sites: []Site{ifSite, callSite}, removes: append(inBranch, bestRemoves...),
+			unsettled: a.secondWorkWhy(*best, *other)}, removing
 	}
 	impls := a.implementationsFor(best.own, kind)
 	if len(impls) != 1 {

@@ -402,3 +402,38 @@ func onlyErrors(fn *types.Func) bool {
 func (a *analysis) unresolvedOwnMethod(c call) bool {
 	return !c.known && c.fn != nil && len(c.own) == 0 && isInterfaceMethod(c.fn) && a.fileOwn(c.fn.Pos())
 }
+
+// reportsFailure reports whether a call hands back an error that its
+// caller keeps: the call is not a statement of its own, and the error is
+// not assigned to the blank identifier.
+func (a *analysis) reportsFailure(info *types.Info, c call) bool {
+	if !returnsError(info, c.expr) {
+		return false
+	}
+	path := a.path(c.expr.Pos(), c.expr.End())
+	for i, n := range path {
+		if n != c.expr {
+			continue
+		}
+		if i+1 >= len(path) {
+			return true
+		}
+		switch parent := path[i+1].(type) {
+		case *ast.ExprStmt:
+			return false
+		case *ast.AssignStmt:
+			sig, _ := types.Unalias(info.TypeOf(c.expr.Fun)).Underlying().(*types.Signature)
+			if sig == nil || len(parent.Rhs) != 1 || len(parent.Lhs) != sig.Results().Len() {
+				return true
+			}
+			for j := 0; j < sig.Results().Len(); j++ {
+				if id, ok := parent.Lhs[j].(*ast.Ident); isErrorType(sig.Results().At(j).Type()) && !(ok && id.Name == "_") {
+					return true
+				}
+			}
+			return false
+		}
+		return true
+	}
+	return true
+}
