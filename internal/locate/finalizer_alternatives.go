@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -168,42 +167,4 @@ func (a *analysis) paramDispatch(fn *ssa.Function) []string {
 		return nil
 	}
 	return names
-}
-
-// secondWork is, when the cleanup call hands back an error its caller
-// keeps, a later call of the branch that may be the work (work) that does
-// too, runs another function and reaches no removal of the finalizer: two pieces of work before the finalizer goes, a
-// failure of either keeping it. Which of them is the cleanup the code does
-// not say (the first may be a gate, a check of dependents, or half the
-// work). Nil when there is none.
-func (a *analysis) secondWork(info *types.Info, best call, work []call, removes []finOp) *call {
-	if !a.reportsFailure(info, best) {
-		return nil
-	}
-	for i, other := range work {
-		if other.expr.Pos() <= best.expr.Pos() || sameFuncs(other.own, best.own) || a.reachesRemoval(other, removes) || removesAt(other, removes) {
-			continue
-		}
-		if a.reportsFailure(info, other) {
-			return &work[i]
-		}
-	}
-	return nil
-}
-
-// removesAt reports whether a call is itself a removal of the finalizer
-// (a list applied without it).
-func removesAt(c call, removes []finOp) bool {
-	return slices.ContainsFunc(removes, func(op finOp) bool { return c.expr.Pos() <= op.pos && op.pos < c.expr.End() })
-}
-
-// secondWorkWhy says which two functions a deletion branch runs before the
-// finalizer goes.
-func (a *analysis) secondWorkWhy(x, y call) string {
-	name := func(c call) string {
-		s := a.funcSite(c.own[0])
-		at := a.site(c.expr.Lparen)
-		return fmt.Sprintf("%s (%s:%d, called at %s:%d)", c.own[0].String(), s.File, s.Line, at.File, at.Line)
-	}
-	return fmt.Sprintf("the deletion branch runs %s and then %s, and a failure of either keeps the finalizer: which of them is the cleanup the code does not say", name(x), name(y))
 }

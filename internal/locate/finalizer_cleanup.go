@@ -41,8 +41,9 @@ type cleanup struct {
 // first that leads to a removal of the finalizer (in the branch, or through
 // a function it calls), or that is taken only when the object is being
 // deleted and runs a function deleting objects (the children, whose going
-// a later pass waits for before it removes the finalizer), is the one;
-// else the first (a branch that only logs the deletion is not the cleanup
+// a later pass waits for before it removes the finalizer), is the one
+// (of several such in one function, the one nested least deep: a branch
+// under another test is a shortcut); else the first (a branch that only logs the deletion is not the cleanup
 // when another one removes the finalizer). Of the branches that drop the
 // finalizer inline, the one nested least deep (shallowest).
 // A branch taken only when the object is being deleted comes before one
@@ -53,14 +54,14 @@ type cleanup struct {
 // is itself the one run on the deletion branch (deletionFuncCleanup).
 func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []finOp) *cleanup {
 	var first, loose *cleanup
-	var inline []inlineBranch
+	var inline []nestedCleanup
 	for _, fn := range reach.Funcs() {
 		b := body(fn)
 		if b == nil {
 			continue
 		}
 		info := a.infoAt(b.Pos())
-		var decisive []inlineBranch
+		var decisive []nestedCleanup
 		for _, d := range a.deletionBranches(info, b, kind) {
 			if a.deletionOnOtherKind(info, d.cond, kind) {
 				continue
@@ -72,11 +73,11 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 			c.deleting = d.onlyWhenDeleted
 			switch {
 			case c.deletes && d.onlyWhenDeleted, removing && d.onlyWhenDeleted && !c.inline:
-				decisive = append(decisive, inlineBranch{c, fn, nesting(b, d.stmt)})
+				decisive = append(decisive, nestedCleanup{c, fn, nesting(b, d.stmt)})
 			case removing && d.onlyWhenDeleted:
 				// The finalizer dropped inline: the cleanup unless a
 				// branch that runs a function removes it, or deletes.
-				inline = append(inline, inlineBranch{c, fn, nesting(b, d.stmt)})
+				inline = append(inline, nestedCleanup{c, fn, nesting(b, d.stmt)})
 			case removing && loose == nil:
 				loose = c
 			case first == nil:
@@ -87,7 +88,7 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 			// A branch nested under another test (if !ready { if
 			// deleting { …; remove } }) is a shortcut: the one nested
 			// least deep is the main deletion path.
-			return slices.MinFunc(decisive, func(x, y inlineBranch) int { return x.depth - y.depth }).c
+			return slices.MinFunc(decisive, func(x, y nestedCleanup) int { return x.depth - y.depth }).c
 		}
 	}
 	switch {
@@ -211,7 +212,6 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	var working []call // the calls of the work handed the primary object
 	var bestRemoves []finOp
 	removedByHelper := false
-	var mayWork []call // every call that may be the work, in order
 	removals := a.removalsIn(fn, branch, kind, removes)
 	// A method of an interface the tree does not implement, handed the
 	// object and handing back only an error: work, not a lookup.
@@ -285,7 +285,6 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		if first == nil {
 			first = &c
 		}
-		mayWork = append(mayWork, c)
 		if passesKind(info, c, kind) {
 			working = append(working, c)
 			if withObj == nil {
@@ -320,9 +319,9 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		// The first call handed the object cannot fail (a monitor
 		// stopped, a metric dropped): the finalizer holds the object for
 		// the work whose failure the branch can see, the first later
-		// call handed the object whose error is kept.
+		// call handed the object whose error is kept (not a removal).
 		for i := range working {
-			if a.reportsFailure(info, working[i]) {
+			if a.reportsFailure(info, working[i]) && !a.reachesRemoval(working[i], removes) && !removesAt(working[i], removes) {
 				best = &working[i]
 				break
 			}
@@ -372,10 +371,6 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	if other, test := a.alternativeWork(branch, *best, working); test != nil {
 		return &cleanup{sites: []Site{ifSite}, removes: append(inBranch, bestRemoves...),
 			unsettled: a.alternativesWhy(*best, other, test)}, removing
-	}
-	if other := a.secondWork(info, *best, mayWork, removes); other != nil && best == withObj && handed == nil && best != reaching {
-		return &cleanup{sites: []Site{ifSite, callSite}, removes: append(inBranch, bestRemoves...),
-			unsettled: a.secondWorkWhy(*best, *other)}, removing
 	}
 	impls := a.implementationsFor(best.own, kind)
 	if len(impls) != 1 {

@@ -437,3 +437,9 @@ func (a *analysis) reportsFailure(info *types.Info, c call) bool {
 	}
 	return true
 }
+
+// removesAt reports whether a call is itself a removal of the finalizer
+// (a list applied without it).
+func removesAt(c call, removes []finOp) bool {
+	return slices.ContainsFunc(removes, func(op finOp) bool { return c.expr.Pos() <= op.pos && op.pos < c.expr.End() })
+}

@@ -9,9 +9,9 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// inlineBranch is a deletion branch that drops the finalizer inline: its
-// cleanup, the function holding it and how deep it is nested there.
-type inlineBranch struct {
+// nestedCleanup is a deletion branch's cleanup, the function holding the
+// branch and how deep the branch is nested there.
+type nestedCleanup struct {
 	c     *cleanup
 	fn    *ssa.Function
 	depth int
@@ -23,14 +23,14 @@ type inlineBranch struct {
 // deleting { remove; return } }, is not the main path). When two branches
 // removing different finalizer calls are as deep, the first is kept with
 // both removals, and the removal is not settled.
-func shallowest(bs []inlineBranch) *cleanup {
-	var same []inlineBranch
+func shallowest(bs []nestedCleanup) *cleanup {
+	var same []nestedCleanup
 	for _, b := range bs {
 		if b.fn == bs[0].fn {
 			same = append(same, b)
 		}
 	}
-	least := slices.MinFunc(same, func(x, y inlineBranch) int { return x.depth - y.depth })
+	least := slices.MinFunc(same, func(x, y nestedCleanup) int { return x.depth - y.depth })
 	best := *least.c
 	var ifs []string
 	for _, b := range same {

@@ -26,6 +26,9 @@ func main() {
 	if err := (&controller.PoolReconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
 		os.Exit(1)
 	}
+	if err := controller.SetupWithManager(mgr); err != nil {
+		os.Exit(1)
+	}
 	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
 		os.Exit(1)
 	}

@@ -22,7 +22,7 @@ func (r *PoolReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).For(&storagev1.Pool{}).Complete(r)
 }
 
-// want-none "PoolReconciler/finalizer-remove"
+// want-none "PoolReconciler/finalizer-remove" "PoolReconciler/condition-types" "PoolReconciler/finalizer-cleanup" "PoolReconciler/drift"
 
 // Reconcile adds the finalizer; a deleted Pool that retains its disks goes
 // at once, another one when no disk is in use. Both removals stand at the

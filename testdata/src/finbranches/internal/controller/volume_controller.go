@@ -23,7 +23,7 @@ func (r *VolumeReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).For(&storagev1.Volume{}).Complete(r)
 }
 
-// want-none "condition-types" "finalizer-cleanup" "drift"
+// want-none "VolumeReconciler/condition-types" "VolumeReconciler/finalizer-cleanup" "VolumeReconciler/drift"
 
 // Reconcile adds the finalizer, lets an unmanaged Volume go when it is
 // deleted, and otherwise waits for a deleted Volume to be unmounted.
