@@ -59,6 +59,7 @@ var fixtures = []string{
 	"condcopy",
 	"reportwait",
 	"dynlister",
+	"scopedread",
 	"genericwrap",
 	"metawatch",
 	"knative",

@@ -71,7 +71,7 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 		return reread{kind: f.kind, row: Row{Sites: []Site{s, call}}}
 	}
 	var byKey []reread // every read by the key, in reach order
-	defer func() { res = a.unorderedReads(res, byKey, reach) }()
+	defer func() { res = a.alternativeReads(a.unorderedReads(res, byKey, reach), byKey) }()
 	var unsettled *Site // the first call handed the key whose body is not read
 	var unsettledName string
 	searched := 0

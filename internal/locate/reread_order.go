@@ -1,7 +1,10 @@
 package locate
 
 import (
+	"fmt"
+	"go/ast"
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -73,4 +76,53 @@ func closureValue(v ssa.Value) *ssa.Function {
 			return nil
 		}
 	}
+}
+
+// alternativeReads leaves the re-read not settled when the read chosen and
+// another read by the key of the same type, in the same function, are
+// made one or the other: in the two branches of an if, in two cases of a
+// switch, or the first in an if that leaves the function and the other
+// after it (if namespace == "" { return lister.Get(name) }; return
+// lister.Namespace(namespace).Get(name), for a kind whose scope the code
+// does not fix). Which one reads the object is decided by what the test
+// reads. The kind is kept for the other rows.
+func (a *analysis) alternativeReads(res reread, byKey []reread) reread {
+	if _, ok := res.row.Primary(); !ok || !res.pos.IsValid() || res.fn == nil {
+		return res
+	}
+	for _, other := range byKey {
+		if other.fn != res.fn || other.pos == res.pos || (other.kind == nil) != (res.kind == nil) ||
+			res.kind != nil && !types.Identical(res.kind, other.kind) {
+			continue
+		}
+		if test := a.eitherOr(res.pos, other.pos); test != nil {
+			t := a.site(test.Pos())
+			out := res
+			out.row = none(fmt.Sprintf("not settled: the request's key is read at %s or at %s, as the test at %s decides: which one reads the object is not in the code",
+				fileLine(res.row.Sites[0]), fileLine(other.row.Sites[0]), fileLine(t)))
+			return out
+		}
+	}
+	return res
+}
+
+// eitherOr is the statement that sends a pass to one of the positions p
+// and h of one function or the other, never both: the if whose branches
+// hold them, the switch whose cases do, or the if without else holding
+// the first in a body that leaves the function, the other after it. Nil
+// when a pass may reach both.
+func (a *analysis) eitherOr(p, h token.Pos) ast.Node {
+	first, second := min(p, h), max(p, h)
+	rel, at := a.stmtRelation(first, second)
+	switch rel {
+	case relBranches, relCases:
+		return at
+	case relBefore:
+		ifs, ok := at.(*ast.IfStmt)
+		info := a.infoAt(first)
+		if ok && ifs.Else == nil && ifs.Body.Pos() <= first && first < ifs.Body.End() && info != nil && leaves(info, ifs.Body) {
+			return ifs
+		}
+	}
+	return nil
 }
