@@ -1,6 +1,9 @@
 package locate
 
-import "go/types"
+import (
+	"go/ast"
+	"go/types"
+)
 
 // waitPrimary is, with no steady-state requeue, the wait with a nil error
 // that is the requeue a success makes: after work that succeeded (a child
@@ -51,4 +54,45 @@ func (a *analysis) alternativeWait(rets []retSite, w *retSite, kind *types.Named
 		}
 	}
 	return nil
+}
+
+// stateAlternative is, for the success return that requeues after an
+// interval, a return of its function with a nil error that does not
+// requeue and stands in the other branch of an if, or another case of a
+// switch, whose test reads the primary object's status (switch
+// obj.Status.Phase { case Completed: return ctrl.Result{}, nil; case
+// Processing: return ctrl.Result{RequeueAfter: d}, nil }), with that if or
+// switch. Which of the two is the steady state, an interval or a wait
+// while a state lasts, the object's state decides, not the code. Nil when
+// there is none.
+func (a *analysis) stateAlternative(rets []retSite, success *retSite, kind *types.Named) (*retSite, ast.Node) {
+	for i := range rets {
+		r := &rets[i]
+		if r.in != success.in || r.class != ClassNone || r.deferred || r.opaque != nil || r.pos == success.pos {
+			continue
+		}
+		rel, at := a.stmtRelation(success.pos, r.pos)
+		if rel != relBranches && rel != relCases {
+			continue
+		}
+		info := a.infoAt(at.Pos())
+		var tests []ast.Expr
+		switch s := at.(type) {
+		case *ast.IfStmt:
+			tests = []ast.Expr{s.Cond}
+		case *ast.SwitchStmt:
+			tests = []ast.Expr{s.Tag}
+			if s.Tag == nil {
+				for _, cc := range s.Body.List {
+					tests = append(tests, cc.(*ast.CaseClause).List...)
+				}
+			}
+		}
+		for _, e := range tests {
+			if info != nil && e != nil && readsStatusOf(info, e, kind) {
+				return r, at
+			}
+		}
+	}
+	return nil, nil
 }

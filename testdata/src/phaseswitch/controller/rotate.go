@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "drift"
+// want-none "RotateReconciler/finalizer-const" "RotateReconciler/finalizer-add" "RotateReconciler/finalizer-cleanup" "RotateReconciler/finalizer-remove" "RotateReconciler/condition-types" "RotateReconciler/drift"
 
 const rotatedKey = "rotate.example.com/rotated"
 
@@ -24,9 +24,9 @@ type RotateReconciler struct {
 }
 
 // Reconcile runs the phase the Secret is in.
-func (r *RotateReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "reconcile-entry"
+func (r *RotateReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "RotateReconciler/reconcile-entry"
 	secret := &corev1.Secret{}
-	if err := r.Get(ctx, req.NamespacedName, secret); err != nil { // want "reread"
+	if err := r.Get(ctx, req.NamespacedName, secret); err != nil { // want "RotateReconciler/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	var result ctrl.Result
@@ -38,7 +38,7 @@ func (r *RotateReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		result, err = r.check(ctx, secret)
 	}
 	if err != nil {
-		return ctrl.Result{}, err // want "requeue-error"
+		return ctrl.Result{}, err // want "RotateReconciler/requeue-error"
 	}
 	return result, nil
 }
@@ -60,7 +60,7 @@ func (r *RotateReconciler) check(ctx context.Context, secret *corev1.Secret) (ct
 	if len(secret.Data) == 0 {
 		return ctrl.Result{}, nil
 	}
-	return ctrl.Result{RequeueAfter: time.Hour}, nil // want "requeue-success" "trace:return" "trace:constant"
+	return ctrl.Result{RequeueAfter: time.Hour}, nil // want "RotateReconciler/requeue-success" "RotateReconciler/trace:return" "RotateReconciler/trace:constant"
 }
 
 // SetupWithManager registers the reconciler for Secrets.
