@@ -95,3 +95,56 @@ func (a *analysis) succeedingReturns(all []*ssa.Return, on map[*ssa.Function]boo
 	}
 	return out
 }
+
+// deferredDelegates are the functions of the tree whose error a closure
+// that fn defers keeps: the calls of the closure, of one function each,
+// whose last result is an error the closure uses.
+func (a *analysis) deferredDelegates(fn *ssa.Function) []*ssa.Function {
+	var out []*ssa.Function
+	for _, b := range fn.Blocks {
+		for _, ins := range b.Instrs {
+			d, ok := ins.(*ssa.Defer)
+			if !ok {
+				continue
+			}
+			mc, ok := d.Call.Value.(*ssa.MakeClosure)
+			if !ok {
+				continue
+			}
+			closure, ok := mc.Fn.(*ssa.Function)
+			if !ok {
+				continue
+			}
+			for _, cb := range closure.Blocks {
+				for _, ci := range cb.Instrs {
+					c, ok := ci.(*ssa.Call)
+					if !ok || !keptError(c) {
+						continue
+					}
+					if callee := c.Call.StaticCallee(); callee != nil {
+						out = append(out, callee)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// keptError reports whether a call's last result is an error that its
+// function uses.
+func keptError(c *ssa.Call) bool {
+	res := c.Call.Signature().Results()
+	if res.Len() == 0 || !isErrorType(res.At(res.Len()-1).Type()) {
+		return false
+	}
+	if res.Len() == 1 {
+		return len(*c.Referrers()) > 0
+	}
+	for _, r := range *c.Referrers() {
+		if x, ok := r.(*ssa.Extract); ok && x.Index == res.Len()-1 && len(*x.Referrers()) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -38,6 +38,9 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 	// continues the entry's, so its normal returns are read as the
 	// entry's are, the returns at the top level of its body and the
 	// steady-state early returns, not every nil-error return of a helper.
+	// So does a function whose error a closure the entry defers keeps
+	// (defer func() { if err := r.report(ctx); err != nil { … } }()): the
+	// pass ends in it, as it would in a tail call.
 	seen := map[*ssa.Function]bool{f.entry: true}
 	queue := []*ssa.Function{f.entry}
 	// A generated reconciler's ReconcileKind is read as the entry is:
@@ -56,9 +59,11 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 	for len(queue) > 0 {
 		fn := queue[0]
 		queue = queue[1:]
+		var delegates []*ssa.Function
 		for _, r := range out[fn] {
-			d := a.delegateOf(r)
-
+			delegates = append(delegates, a.delegateOf(r))
+		}
+		for _, d := range append(delegates, a.deferredDelegates(fn)...) {
 			if d == nil || seen[d] || !a.prog.Own[d] || !reach.Has(d) {
 				continue
 			}
