@@ -480,6 +480,11 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 		return out
 	}
 	if success != nil {
+		if c := a.dispatchedResult(success); c != nil {
+			s, at := a.site(success.pos), a.site(c.expr.Lparen)
+			out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the return at %s:%d hands back the result %s made at %s:%d, a call that may run %d functions of the tree: which of them makes it requeue, and for which of its callers' values, is not followed", s.File, s.Line, a.exprText(c.expr), at.File, at.Line, len(c.own)))
+			return out
+		}
 		if alt, test := a.stateAlternative(rets, success, kind); alt != nil {
 			s, o, t := a.site(success.pos), a.site(alt.pos), a.site(test.Pos())
 			out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the success return at %s:%d requeues after an interval and the one at %s:%d does not, as the test of the object's status at %s:%d decides: whether the first is the steady state's interval or a wait while that state lasts is decided by the object's state, not the code", s.File, s.Line, o.File, o.Line, t.File, t.Line))
@@ -521,6 +526,11 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 			}
 			if r.open {
 				out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the return at %s:%d hands back, with an error that may be nil, the interval %s, which a call made and an if tests together with the error; whether a success waits there (a dependency) or a failure the call absorbed retries is decided in the call; no return on the success path sets a constant RequeueAfter before it", s.File, s.Line, a.exprText(r.after)))
+				return out
+			}
+			if c := a.dispatchedResult(r); c != nil {
+				at := a.site(c.expr.Lparen)
+				out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the return at %s:%d hands back the result %s made at %s:%d, a call that may run %d functions of the tree: which of them makes it wait, and for which of its callers' values, is not followed", s.File, s.Line, a.exprText(c.expr), at.File, at.Line, len(c.own)))
 				return out
 			}
 			out.success = &timedRequeue{in: r.afterFn(), at: r.at, duration: r.after}

@@ -96,3 +96,40 @@ func (a *analysis) stateAlternative(rets []retSite, success *retSite, kind *type
 	}
 	return nil, nil
 }
+
+// dispatchedResult is the call that makes the result a wait hands back,
+// when that result is a variable the call assigns and the call may run
+// several functions of the tree (res, _ := opt.GetResult(), over options
+// its callers hand in); nil otherwise.
+func (a *analysis) dispatchedResult(r *retSite) *call {
+	ret, ok := r.ret.(*ast.ReturnStmt)
+	if !ok || len(ret.Results) == 0 {
+		return nil
+	}
+	info := a.infoAt(ret.Pos())
+	id, ok := ast.Unparen(ret.Results[0]).(*ast.Ident)
+	if info == nil || !ok {
+		return nil
+	}
+	v, _ := info.Uses[id].(*types.Var)
+	if v == nil {
+		return nil
+	}
+	// Its one assignment (res, _ := opt.GetResult()), or the one that
+	// reaches the return.
+	var value ast.Expr
+	if as, _ := a.reachingAssignment(info, ret, v); as != nil && len(as.Rhs) == 1 {
+		value = as.Rhs[0]
+	} else if all := assignmentsTo(info, a.declBodyOf(ret), v); len(all) == 1 {
+		value = all[0]
+	}
+	ce, ok := ast.Unparen(value).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	c := a.makeCall(info, ce, r.in)
+	if len(c.own) < 2 {
+		return nil
+	}
+	return &c
+}
