@@ -2,7 +2,10 @@ package locate
 
 import (
 	"go/ast"
+	"go/constant"
+	"go/token"
 	"go/types"
+	"slices"
 )
 
 // waitPrimary is, with no steady-state requeue, the wait with a nil error
@@ -75,6 +78,9 @@ func (a *analysis) stateAlternative(rets []retSite, success *retSite, kind *type
 		if rel != relBranches && rel != relCases {
 			continue
 		}
+		if sw, ok := at.(*ast.SwitchStmt); ok && a.failureStateCase(sw, r.pos) {
+			continue // a state the object is put in only on a failure: no steady state
+		}
 		info := a.infoAt(at.Pos())
 		var tests []ast.Expr
 		switch s := at.(type) {
@@ -132,4 +138,78 @@ func (a *analysis) dispatchedResult(r *retSite) *call {
 		return nil
 	}
 	return &c
+}
+
+// failureStateCase reports whether the case of a switch on a field that
+// holds pos selects only states the tree stores into that field on
+// failure alone: each value of the case is a constant that every
+// assignment of the tree to the field stores under a test of an error
+// (obj.Status.State = FailedValidation, where parsing the Spec failed).
+// An object whose Spec is valid and whose work succeeds does not rest in
+// such a state.
+func (a *analysis) failureStateCase(sw *ast.SwitchStmt, pos token.Pos) bool {
+	info := a.infoAt(sw.Pos())
+	if info == nil || sw.Tag == nil {
+		return false
+	}
+	field := selectedField(info, sw.Tag)
+	if field == nil {
+		return false
+	}
+	var values []constant.Value
+	for _, st := range sw.Body.List {
+		cc := st.(*ast.CaseClause)
+		if pos < cc.Pos() || pos >= cc.End() {
+			continue
+		}
+		if len(cc.List) == 0 {
+			return false // the default: any other state
+		}
+		for _, e := range cc.List {
+			v := info.Types[e].Value
+			if v == nil {
+				return false
+			}
+			values = append(values, v)
+		}
+	}
+	if len(values) == 0 {
+		return false
+	}
+	stores, onFailure := 0, 0
+	for _, fi := range a.files {
+		ast.Inspect(fi.file, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || selectedField(fi.info, as.Lhs[0]) != field {
+				return true
+			}
+			v := fi.info.Types[as.Rhs[0]].Value
+			if v == nil || !slices.ContainsFunc(values, func(w constant.Value) bool { return constant.Compare(v, token.EQL, w) }) {
+				return true
+			}
+			stores++
+			if a.underErrorTest(fi.info, as) {
+				onFailure++
+			}
+			return true
+		})
+	}
+	return stores > 0 && stores == onFailure
+}
+
+// underErrorTest reports whether a statement stands in the body of an if,
+// in its function, whose condition tests an error.
+func (a *analysis) underErrorTest(info *types.Info, st ast.Stmt) bool {
+	path := a.path(st.Pos(), st.End())
+	for i := 1; i < len(path); i++ {
+		switch p := path[i].(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if path[i-1] == ast.Node(p.Body) && condGuard(info, p.Cond) == guardError {
+				return true
+			}
+		}
+	}
+	return false
 }
