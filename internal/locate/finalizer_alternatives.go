@@ -31,6 +31,65 @@ func (a *analysis) alternativeWork(branch ast.Node, best call, working []call) (
 	return call{}, nil
 }
 
+// alternativesWithin says, when the function a deletion branch runs calls
+// two functions of the tree handed the primary object in two cases of a
+// switch over the object's finalizers (the branch's body moved out of it
+// whole: one cleanup per finalizer), which two and the switch; "" when it
+// does not. Other alternatives inside the function run are its own
+// choices: the function is the cleanup.
+func (a *analysis) alternativesWithin(fn *ssa.Function, kind *types.Named) string {
+	b := body(fn)
+	if b == nil {
+		return ""
+	}
+	info := a.infoAt(b.Pos())
+	var working []call
+	for _, c := range a.callsIn(fn) {
+		if len(c.own) > 0 && !c.known && passesKind(info, c, kind) && !a.predicate(c, nil) {
+			working = append(working, c)
+		}
+	}
+	for _, x := range working {
+		if other, test := a.alternativeWork(b, x, working); test != nil && a.overFinalizers(info, test) {
+			return a.alternativesWhy(x, other, test)
+		}
+	}
+	return ""
+}
+
+// overFinalizers reports whether a statement is a switch on the element
+// of a range over an object's finalizers (for _, f := range
+// obj.GetFinalizers() { switch f { … } }): one cleanup per finalizer.
+func (a *analysis) overFinalizers(info *types.Info, st ast.Stmt) bool {
+	sw, ok := st.(*ast.SwitchStmt)
+	if !ok || sw.Tag == nil {
+		return false
+	}
+	id, ok := ast.Unparen(sw.Tag).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v := info.Uses[id]
+	for _, n := range a.path(sw.Pos(), sw.End()) {
+		rs, ok := n.(*ast.RangeStmt)
+		if !ok {
+			continue
+		}
+		val, ok := rs.Value.(*ast.Ident)
+		if !ok || v == nil || info.Defs[val] != v {
+			continue
+		}
+		switch x := ast.Unparen(rs.X).(type) {
+		case *ast.SelectorExpr:
+			return x.Sel.Name == "Finalizers"
+		case *ast.CallExpr:
+			sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+			return ok && sel.Sel.Name == "GetFinalizers"
+		}
+	}
+	return false
+}
+
 // armsApart is the innermost if of the branch that holds x in one arm and
 // y in the other (its body and its else), or switch that holds them in two
 // of its cases; nil when there is none.

@@ -399,6 +399,11 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		}
 	}
 	primary := a.funcSite(work)
+	if why := a.alternativesWithin(work, kind); why != "" {
+		// The branch's body moved into a function: its alternatives
+		// are still alternatives there.
+		return &cleanup{sites: []Site{ifSite, callSite}, removes: append(inBranch, bestRemoves...), unsettled: why}, removing
+	}
 	if names := a.paramDispatch(work); names != nil {
 		primary.Note = "hands the work to its interface-typed parameter"
 		return &cleanup{sites: append([]Site{ifSite, callSite, primary}, dispatch...), removes: append(inBranch, bestRemoves...),

@@ -109,11 +109,19 @@ func (a *analysis) stateAlternative(rets []retSite, success *retSite, kind *type
 // its callers hand in); nil otherwise.
 func (a *analysis) dispatchedResult(r *retSite) *call {
 	ret, ok := r.ret.(*ast.ReturnStmt)
-	if !ok || len(ret.Results) == 0 {
+	if !ok {
 		return nil
 	}
+	// The result handed back: the return's first, or, for a bare return,
+	// the value last assigned to the named result (r.at).
+	var res ast.Expr
+	if len(ret.Results) > 0 {
+		res = ret.Results[0]
+	} else if as, ok := r.at.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+		res = as.Rhs[0]
+	}
 	info := a.infoAt(ret.Pos())
-	id, ok := ast.Unparen(ret.Results[0]).(*ast.Ident)
+	id, ok := ast.Unparen(res).(*ast.Ident)
 	if info == nil || !ok {
 		return nil
 	}

@@ -14,8 +14,8 @@ import (
 // Three deletion branches whose first call is not plainly the cleanup.
 
 const (
-	backupFinalizer  = "finbranches.example.com/backup" // want "ShardReconciler/finalizer-const"
-	exportFinalizer  = "finbranches.example.com/export"
+	backupFinalizer  = "finbranches.example.com/backup"
+	exportFinalizer  = "finbranches.example.com/export"  // want "ShardReconciler/finalizer-const"
 	releaseFinalizer = "finbranches.example.com/release" // want "MonitorReconciler/finalizer-const" "ShortcutReconciler/finalizer-const"
 )
 
@@ -27,10 +27,10 @@ type ShardReconciler struct {
 	client.Client
 }
 
-// want-none "ShardReconciler/finalizer-cleanup"
+// want-none "ShardReconciler/finalizer-cleanup" "ShardReconciler/finalizer-const" "ShardReconciler/finalizer-add"
 
-// Reconcile adds both finalizers and, on deletion, runs each one's cleanup
-// in its case of a switch over the object's finalizers.
+// Reconcile runs, on deletion, the cleanup of each finalizer the user put
+// on the ConfigMap, in its case of a switch over the object's finalizers.
 func (r *ShardReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "ShardReconciler/reconcile-entry"
 	var cm corev1.ConfigMap
 	if err := r.Get(ctx, req.NamespacedName, &cm); err != nil { // want "ShardReconciler/reread"
@@ -50,11 +50,7 @@ func (r *ShardReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 				keep = append(keep, f)
 			}
 		}
-		cm.SetFinalizers(keep) // want "ShardReconciler/finalizer-remove"
-		return ctrl.Result{}, r.Update(ctx, &cm)
-	}
-	added := controllerutil.AddFinalizer(&cm, backupFinalizer) // want "ShardReconciler/finalizer-add"
-	if controllerutil.AddFinalizer(&cm, exportFinalizer) || added {
+		cm.SetFinalizers(keep)                   // want "ShardReconciler/finalizer-remove"
 		return ctrl.Result{}, r.Update(ctx, &cm) // want "ShardReconciler/requeue-error"
 	}
 	return ctrl.Result{}, nil
