@@ -43,9 +43,10 @@ type cleanup struct {
 // deleted and runs a function deleting objects (the children, whose going
 // a later pass waits for before it removes the finalizer), is the one
 // (of several such in one function, the one nested least deep: a branch
-// under another test is a shortcut); else the first (a branch that only logs the deletion is not the cleanup
-// when another one removes the finalizer). Of the branches that drop the
-// finalizer inline, the one nested least deep (shallowest).
+// under another test is a shortcut); else the first (a branch that only
+// logs the deletion is not the cleanup when another one removes the
+// finalizer). Of the branches that drop the finalizer inline, the one
+// nested least deep (shallowest).
 // A branch taken only when the object is being deleted comes before one
 // that the object also takes when it is not (if err == nil || deleting &&
 // …: the normal path, which tests the deletion again further in), and a
