@@ -548,8 +548,13 @@ func hasMethods(t types.Type, names ...string) bool {
 }
 
 // assignmentsTo lists the expressions body assigns to a local variable
-// (the value of the whole right side when one call gives several).
+// (the value of the whole right side when one call gives several); none
+// when there is no body (a function literal at package level has no
+// declaration's body around it).
 func assignmentsTo(info *types.Info, body *ast.BlockStmt, v *types.Var) []ast.Expr {
+	if body == nil {
+		return nil
+	}
 	var out []ast.Expr
 	add := func(lhs []*ast.Ident, rhs []ast.Expr) {
 		for i, id := range lhs {

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"slices"
 	"testing"
 )
@@ -42,5 +43,15 @@ func h(m map[int]int) {
 	want := []string{"a", "b", "c", "d", "e", "&f"}
 	if !slices.Equal(got, want) {
 		t.Errorf("eachWrite visited %v, want %v", got, want)
+	}
+}
+
+// TestAssignmentsToWithoutBody checks that a variable of a function
+// literal at package level, which has no declaration's body around it,
+// has no assignments rather than a walk of a nil body.
+func TestAssignmentsToWithoutBody(t *testing.T) {
+	v := types.NewVar(token.NoPos, nil, "res", types.Typ[types.Int])
+	if got := assignmentsTo(&types.Info{}, nil, v); got != nil {
+		t.Errorf("assignmentsTo(nil body) = %v, want none", got)
 	}
 }
