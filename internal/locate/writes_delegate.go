@@ -101,29 +101,15 @@ func (a *analysis) succeedingReturns(all []*ssa.Return, on map[*ssa.Function]boo
 // whose last result is an error the closure uses.
 func (a *analysis) deferredDelegates(fn *ssa.Function) []*ssa.Function {
 	var out []*ssa.Function
-	for _, b := range fn.Blocks {
-		for _, ins := range b.Instrs {
-			d, ok := ins.(*ssa.Defer)
-			if !ok {
-				continue
-			}
-			mc, ok := d.Call.Value.(*ssa.MakeClosure)
-			if !ok {
-				continue
-			}
-			closure, ok := mc.Fn.(*ssa.Function)
-			if !ok {
-				continue
-			}
-			for _, cb := range closure.Blocks {
-				for _, ci := range cb.Instrs {
-					c, ok := ci.(*ssa.Call)
-					if !ok || !keptError(c) {
-						continue
-					}
-					if callee := c.Call.StaticCallee(); callee != nil {
-						out = append(out, callee)
-					}
+	for _, mc := range deferredClosures(fn) {
+		for _, cb := range mc.Fn.(*ssa.Function).Blocks {
+			for _, ci := range cb.Instrs {
+				c, ok := ci.(*ssa.Call)
+				if !ok || !keptError(c) {
+					continue
+				}
+				if callee := c.Call.StaticCallee(); callee != nil {
+					out = append(out, callee)
 				}
 			}
 		}

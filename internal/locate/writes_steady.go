@@ -96,23 +96,31 @@ func deferredFinalError(entry *ssa.Function) map[*ssa.FreeVar]bool {
 		return out
 	}
 	named := res.At(res.Len() - 1)
-	for _, b := range entry.Blocks {
+	for _, mc := range deferredClosures(entry) {
+		fn := mc.Fn.(*ssa.Function)
+		for i, bound := range mc.Bindings {
+			if al, ok := bound.(*ssa.Alloc); ok && al.Pos() == named.Pos() && i < len(fn.FreeVars) {
+				out[fn.FreeVars[i]] = true
+			}
+		}
+	}
+	return out
+}
+
+// deferredClosures are the closures fn defers that capture variables
+// (defer func() { … err … }()), each as the value that makes it; its Fn
+// is the closure's function.
+func deferredClosures(fn *ssa.Function) []*ssa.MakeClosure {
+	var out []*ssa.MakeClosure
+	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			d, ok := instr.(*ssa.Defer)
 			if !ok {
 				continue
 			}
-			mc, ok := d.Call.Value.(*ssa.MakeClosure)
-			if !ok {
-				continue
-			}
-			fn, ok := mc.Fn.(*ssa.Function)
-			if !ok {
-				continue
-			}
-			for i, bound := range mc.Bindings {
-				if al, ok := bound.(*ssa.Alloc); ok && al.Pos() == named.Pos() && i < len(fn.FreeVars) {
-					out[fn.FreeVars[i]] = true
+			if mc, ok := d.Call.Value.(*ssa.MakeClosure); ok {
+				if _, ok := mc.Fn.(*ssa.Function); ok {
+					out = append(out, mc)
 				}
 			}
 		}
