@@ -7,7 +7,8 @@ import (
 
 // TestInternalError: a panic of ctrlcmp's own becomes an error naming the
 // place it happened, and a controller whose analysis panicked has every
-// row not settled, never none.
+// row not settled, never none, and its answers (writes, drift) not
+// settled either.
 func TestInternalError(t *testing.T) {
 	var m map[string]int
 	err := internalError(func() { m["x"] = 1 })
@@ -23,5 +24,8 @@ func TestInternalError(t *testing.T) {
 		if len(r.Sites) != 0 || !strings.HasPrefix(r.None, "not settled: internal error") {
 			t.Errorf("%s: %+v, want not settled", l.ID, r)
 		}
+	}
+	if !strings.HasPrefix(c.Unsettled, "internal error") {
+		t.Errorf("answers: unsettled %q, want the internal error", c.Unsettled)
 	}
 }

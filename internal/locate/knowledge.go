@@ -160,7 +160,7 @@ var knowledge = map[string]Fact{
 	"time.Now": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
 	"k8s.io/apimachinery/pkg/apis/meta/v1.Now":      {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
 	"k8s.io/apimachinery/pkg/apis/meta/v1.NowMicro": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
-	"reflect.DeepEqual":                             {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	"reflect.DeepEqual":                             {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1, Raw: true},
 	"fmt.Errorf":                                    {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
 	"fmt.Sprintf":                                   {Role: RoleFormat, Obj: -1, Key: -1, Arg: 0},
 	"encoding/json.Marshal":                         {Role: RoleFormat, Obj: -1, Key: -1, Arg: -1},
@@ -412,6 +412,12 @@ const (
 // handlerFilterField is the field of client-go's filtering handler whose
 // function decides which objects reach the handler it wraps.
 const handlerFilterField = cache + "FilteringResourceEventHandler.FilterFunc"
+
+// rawMisjudged maps the types a raw deep comparison (a RoleCompare entry
+// marked Raw) may find different while they hold the same value, to why.
+var rawMisjudged = map[string]string{
+	"k8s.io/apimachinery/pkg/api/resource.Quantity": "a resource.Quantity keeps its text cached, and one built in the pass and one decoded from the cluster may hold it differently",
+}
 
 // metaV1 is the package of the API objects' metadata types.
 const metaV1 = "k8s.io/apimachinery/pkg/apis/meta/v1"

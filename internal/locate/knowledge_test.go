@@ -401,6 +401,9 @@ func TestKnowledgeTypesAndFields(t *testing.T) {
 	for q := range clientsetVerbs {
 		typeNames = append(typeNames, q)
 	}
+	for q := range rawMisjudged {
+		typeNames = append(typeNames, q)
+	}
 	for _, q := range typeNames {
 		if lookupType(q) == nil {
 			t.Errorf("type %s does not exist", q)

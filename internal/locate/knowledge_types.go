@@ -101,6 +101,9 @@ type Fact struct {
 	Implied string
 	// True says the setter sets the condition to True.
 	True bool
+	// Raw says a comparison reads every field, unexported ones included,
+	// and calls no Equal method of the values (rawMisjudged).
+	Raw bool
 	// Verb is what a write does (create, update, patch, delete, apply).
 	Verb string
 	// Target overrides the written object's description ("status").

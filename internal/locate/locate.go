@@ -172,19 +172,27 @@ func (a *analysis) notFound() error {
 		len(a.misses), strings.Join(parts, "; "))
 }
 
+// ownModule prefixes the names of ctrlcmp's own functions.
+const ownModule = "github.com/ctrlcmp/ctrlcmp/"
+
 // internalError runs do and returns the panic it ends with, if any, as an
 // error naming where it happened: a defect of ctrlcmp's, to report.
 func internalError(do func()) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			// Where: the first frame of ctrlcmp's own code, else the
+			// first outside the runtime.
 			where := "an unknown place"
-			pcs := make([]uintptr, 32)
+			pcs := make([]uintptr, 64)
 			frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
 			for {
 				fr, more := frames.Next()
-				if !strings.HasPrefix(fr.Function, "runtime.") {
+				if strings.HasPrefix(fr.Function, ownModule) {
 					where = fmt.Sprintf("%s:%d", filepath.Base(fr.File), fr.Line)
 					break
+				}
+				if where == "an unknown place" && !strings.HasPrefix(fr.Function, "runtime.") {
+					where = fmt.Sprintf("%s:%d", filepath.Base(fr.File), fr.Line)
 				}
 				if !more {
 					break
@@ -208,7 +216,7 @@ func failedController(f *found, err error) Controller {
 	if f.kind != nil {
 		kind = f.kind.Obj().Name()
 	}
-	return Controller{Name: f.name, Kind: kind, Style: f.style, Rows: rows, Writes: []Write{}, Drift: []Step{}}
+	return Controller{Name: f.name, Kind: kind, Style: f.style, Rows: rows, Writes: []Write{}, Drift: []Step{}, Unsettled: err.Error()}
 }
 
 // controller runs every locator on one found controller, then writes the

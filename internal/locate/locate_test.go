@@ -687,7 +687,8 @@ func TestKindUnknown(t *testing.T) {
 
 // TestMissedRegistration: a registration naming its kind, whose
 // reconciler is not followed, beside one that is, is a controller of that
-// kind whose every row is not settled, naming the registration.
+// kind whose every row and answer is not settled, naming the
+// registration.
 func TestMissedRegistration(t *testing.T) {
 	l := locateFixture(t, "missedreg")
 	if l.err != nil {
@@ -701,6 +702,9 @@ func TestMissedRegistration(t *testing.T) {
 			if _, ok := r.Primary(); ok || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "main.go:48") {
 				t.Errorf("%s: %q, want not settled, naming the registration at main.go:48", id, r.None)
 			}
+		}
+		if !strings.Contains(c.Unsettled, "main.go:48") {
+			t.Errorf("answers: unsettled %q, want not settled, naming the registration at main.go:48", c.Unsettled)
 		}
 		return
 	}

@@ -88,6 +88,9 @@ type Controller struct {
 	// Drift is where desired state is compared with the cluster and the
 	// difference applied.
 	Drift []Step `json:"drift"`
+	// Unsettled, when set, says why the answers under the table (writes,
+	// drift) are not settled: the controller was found but not analysed.
+	Unsettled string `json:"unsettled,omitempty"`
 	// Stages are a client-go controller's five stage sites and re-entry
 	// paths (stages.go); Anchors the same sites as the syntax a log line
 	// is placed at.

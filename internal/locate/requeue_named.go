@@ -236,10 +236,13 @@ func endsBare(fn *ssa.Function) bool {
 // stores into its named results (retErr = ..., result = ...).
 func (a *analysis) deferredResults(entry *ssa.Function, kind *types.Named) []retSite {
 	fd, ok := entry.Syntax().(*ast.FuncDecl)
-	if !ok || fd.Type.Results == nil {
+	if !ok || fd.Body == nil || fd.Type.Results == nil {
 		return nil
 	}
 	info := a.infoAt(fd.Pos())
+	if info == nil {
+		return nil
+	}
 	named := map[types.Object]bool{}
 	for _, f := range fd.Type.Results.List {
 		for _, id := range f.Names {
@@ -489,10 +492,13 @@ func (a *analysis) lastAssign(info *types.Info, ret ast.Node, v types.Object) *a
 func (a *analysis) fillsNilOnly(entry *ssa.Function, r *retSite) string {
 	as, ok := r.at.(*ast.AssignStmt)
 	fd, isDecl := entry.Syntax().(*ast.FuncDecl)
-	if !ok || !isDecl {
+	if !ok || !isDecl || fd.Body == nil {
 		return ""
 	}
 	info := a.infoAt(as.Pos())
+	if info == nil {
+		return ""
+	}
 	var errVar types.Object
 	for _, l := range as.Lhs {
 		if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.Uses[id] != nil && isErrorType(info.Uses[id].Type()) {

@@ -47,6 +47,7 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 	var objectView passView
 	var verdicts *verdictPass
 	var handed *handedPass
+	var raw *rawPass
 	for _, wc := range a.writeCalls(reach) {
 		c, fn := wc.call, wc.call.in
 		w := Write{Site: a.site(c.expr.Lparen).Site, Verb: wc.verb, Target: wc.target}
@@ -131,6 +132,13 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 			}
 		}
 		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") {
+			// Made on every pass if a raw deep comparison on its way
+			// finds different what it may misjudge.
+			if note := a.rawCompareNote(&raw, f, reach, normal, taken, made, fn, c.expr.Lparen); note != "" {
+				w.Note = strings.TrimPrefix(w.Note+"; "+note, "; ")
+			}
+		}
+		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") {
 			// Made on every pass if the steps' verdicts on its way let
 			// the pass go on: which one a step hands back is not
 			// followed.
@@ -164,56 +172,6 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 		out = append(out, w)
 	}
 	return out
-}
-
-// hotLoopRisk looks, before a write made on every pass, for what makes its
-// payload differ on every pass: a clock read, or a map ranged over (its
-// order changes) in the function that writes. A write that differs every
-// time fires the controller's own watch again: a hot loop. A closure is
-// read as if inline: the function that makes it is looked at too, before
-// the closure's call there (or, when something else calls it, before its
-// literal), and so is a function literal called where it stands.
-func (a *analysis) hotLoopRisk(fn *ssa.Function, info *types.Info, before token.Pos, alwaysVia map[*ssa.Function]*callgraph.Edge) string {
-	for ; fn != nil; fn = fn.Parent() {
-		if risk := a.hotLoopRiskIn(fn, info, before); risk != "" {
-			return risk
-		}
-		before = fn.Pos()
-		if e := alwaysVia[fn]; e != nil && e.Site != nil && e.Caller.Func == fn.Parent() {
-			before = e.Site.Pos()
-		}
-	}
-	return ""
-}
-
-// hotLoopRiskIn is hotLoopRisk within the body of one function.
-func (a *analysis) hotLoopRiskIn(fn *ssa.Function, info *types.Info, before token.Pos) string {
-	var risk string
-	calledInPlace := map[*ast.FuncLit]bool{}
-	ast.Inspect(body(fn), func(n ast.Node) bool {
-		if risk != "" || n == nil || n.Pos() >= before {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return calledInPlace[n]
-		case *ast.CallExpr:
-			if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
-				calledInPlace[lit] = true
-			}
-			if c := a.makeCall(info, n, fn); c.known && c.fact.Role == RoleClock {
-				s := a.site(n.Pos())
-				risk = fmt.Sprintf("hot-loop risk: the payload may hold %s from %s:%d, which differs on every pass", cite.ObjectName(c.fn)+"()", s.File, s.Line)
-			}
-		case *ast.RangeStmt:
-			if _, isMap := info.TypeOf(n.X).Underlying().(*types.Map); isMap {
-				s := a.site(n.Pos())
-				risk = fmt.Sprintf("hot-loop risk: a map is ranged over at %s:%d, whose order differs on every pass", s.File, s.Line)
-			}
-		}
-		return true
-	})
-	return risk
 }
 
 // writeCall is a call that writes, found in a reached function (partial:

@@ -112,6 +112,9 @@ type passView struct {
 	// handed runs the functions the pass hands to library calls where
 	// it hands them (handedCalls).
 	handed bool
+	// rawCompares lets the tests of raw deep comparisons of values such a
+	// comparison may misjudge go either way (rawCompareTests).
+	rawCompares bool
 }
 
 // either is the tests of fn that the view lets go either way: the tests
@@ -124,12 +127,20 @@ func either(fn *ssa.Function, view passView) map[*ssa.BasicBlock]bool {
 	if view.object != nil {
 		out = view.object.testsIn(fn)
 	}
-	if !view.verdicts {
+	if !view.verdicts && !view.rawCompares {
 		return out
 	}
 	out = maps.Clone(out)
 	if out == nil {
 		out = map[*ssa.BasicBlock]bool{}
+	}
+	if view.rawCompares {
+		for b := range rawCompareTests(fn) {
+			out[b] = true
+		}
+	}
+	if !view.verdicts {
+		return out
 	}
 	for b := range verdictTests(fn) {
 		out[b] = true

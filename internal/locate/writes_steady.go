@@ -40,6 +40,7 @@ func steadyBranches(entry *ssa.Function, kind *types.Named, fns []*ssa.Function)
 			}
 		}
 	}
+	settleFlags(taken, fns)
 	return taken
 }
 
@@ -461,5 +462,6 @@ func foundBranches(taken map[*ssa.BasicBlock]int, fns []*ssa.Function) map[*ssa.
 			}
 		}
 	}
+	settleFlags(out, fns)
 	return out
 }

@@ -61,6 +61,9 @@ func judgeAnswer(id string, c locate.Controller, want *answerKey, prefix string,
 	if !found {
 		return wrong, "the controller was not found"
 	}
+	if c.Unsettled != "" && id != ansInterval {
+		return notSettled, "the controller was not analysed: " + c.Unsettled
+	}
 	switch id {
 	case ansInterval:
 		return judgeInterval(c, want, prefix)

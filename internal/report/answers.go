@@ -37,6 +37,10 @@ func Answers(w io.Writer, sides ...result.Side) error {
 	for _, s := range sides {
 		always, some := splitWrites(s.Controller.Writes)
 		fmt.Fprintf(&b, "- %s: ", sideName(s))
+		if s.Controller.Unsettled != "" {
+			fmt.Fprintf(&b, "not settled: %s.\n", mdText(s.Tree, s.Controller.Unsettled))
+			continue
+		}
 		if len(always) == 0 {
 			b.WriteString("no write dominates the normal return, so an unchanged object's pass writes nothing unless a branch finds a difference")
 		} else {
@@ -61,6 +65,10 @@ func Answers(w io.Writer, sides ...result.Side) error {
 	b.WriteString("\n### Where drift is corrected\n\n")
 	for _, s := range sides {
 		fmt.Fprintf(&b, "- %s:", sideName(s))
+		if s.Controller.Unsettled != "" {
+			fmt.Fprintf(&b, " not settled: %s.\n", mdText(s.Tree, s.Controller.Unsettled))
+			continue
+		}
 		if len(s.Controller.Drift) == 0 {
 			b.WriteString(" none found: no apply through a library that detects drift, and no comparison guarding a write of another object.\n")
 			continue

@@ -40,7 +40,9 @@ func Explain(w io.Writer, t result.Tree, c locate.Controller, what string) error
 			line(s.Site, s.Note)
 		}
 	case locate.AnswerWrites:
-		if len(c.Writes) == 0 {
+		if c.Unsettled != "" {
+			fmt.Fprintf(&b, "  not settled: %s\n", c.Unsettled)
+		} else if len(c.Writes) == 0 {
 			b.WriteString("  none: no write is reachable from the entry\n")
 		}
 		for _, wr := range c.Writes {
@@ -52,7 +54,7 @@ func Explain(w io.Writer, t result.Tree, c locate.Controller, what string) error
 				when += " " + partialMark
 			}
 			fmt.Fprintf(&b, "- %s %s, %s\n", wr.Verb, wr.Target, when)
-			line(wr.Site, "")
+			line(wr.Site, wr.Note)
 			for _, p := range wr.Path {
 				fmt.Fprintf(&b, "      via %s\n", p)
 			}
@@ -101,11 +103,13 @@ func Explainable() []string {
 }
 
 func explainNone(c locate.Controller, what string) string {
-	switch what {
-	case locate.AnswerIntervalTrace:
+	switch {
+	case what == locate.AnswerIntervalTrace:
 		return c.Rows[locate.RowRequeueSuccess].None
-	case locate.AnswerRetryTrace:
+	case what == locate.AnswerRetryTrace:
 		return "no failure path requeues after a duration"
+	case c.Unsettled != "":
+		return "not settled: " + c.Unsettled
 	}
 	return "no apply through a library that detects drift, and no comparison guarding a write of another object"
 }

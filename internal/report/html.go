@@ -297,7 +297,10 @@ func (b *pageBuilder) answers(sides []result.Side) []htmlAnswer {
 
 		ws := htmlAnswerSide{Column: column(s), Writes: true}
 		always, some := splitWrites(c.Writes)
-		if len(always) == 0 {
+		switch {
+		case c.Unsettled != "":
+			ws.NoneAt = b.pieces([]piece{textPiece("not settled: "), prosePiece(s.Tree, c.Unsettled)})
+		case len(always) == 0:
 			ws.NoneAt = b.pieces([]piece{textPiece("no write dominates the normal return, so an unchanged object's pass writes nothing unless a branch finds a difference.")})
 		}
 		for _, wr := range always {
@@ -309,7 +312,10 @@ func (b *pageBuilder) answers(sides []result.Side) []htmlAnswer {
 		writes.Sides = append(writes.Sides, ws)
 
 		ds := htmlAnswerSide{Column: column(s), Steps: b.steps(i, s, c.Drift)}
-		if len(c.Drift) == 0 {
+		switch {
+		case c.Unsettled != "":
+			ds.None = b.pieces([]piece{textPiece("not settled: "), prosePiece(s.Tree, c.Unsettled)})
+		case len(c.Drift) == 0:
 			ds.None = b.pieces([]piece{textPiece("none found: no apply through a library that detects drift, and no comparison guarding a write of another object.")})
 		}
 		drift.Sides = append(drift.Sides, ds)

@@ -209,6 +209,8 @@ func lacksItems(theirs, ours result.Side) [][]piece {
 			item = append(item, textPiece("a comparison by hand at "), citePiece(ours.Tree, st.Site))
 		} else if st, ok := firstStep(od, locate.StepUnread); ok {
 			item = append(item, textPiece("not settled: a function on its reconcile path could not be analysed, at "), citePiece(ours.Tree, st.Site))
+		} else if ours.Controller.Unsettled != "" {
+			item = append(item, textPiece("not settled: "), prosePiece(ours.Tree, ours.Controller.Unsettled))
 		} else if st, ok := firstStep(od, locate.StepUnsettled); ok {
 			item = append(item, textPiece("no comparison found, and not settled: the write at "), citePiece(ours.Tree, st.Site), textPiece(" runs only on some paths under a guard not read"))
 		} else {
