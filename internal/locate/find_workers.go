@@ -479,12 +479,19 @@ func (a *analysis) syncCall(info *types.Info, worker ast.Node, vars map[*types.V
 		if _, lit := ast.Unparen(e.Fun).(*ast.FuncLit); lit {
 			return true
 		}
-		if !slices.ContainsFunc(e.Args, func(arg ast.Expr) bool { return mentions(info, arg, vars) }) {
+		if !slices.ContainsFunc(e.Args, func(arg ast.Expr) bool { return mentions(info, arg, vars) }) && !itemMethod(info, e, vars) {
 			return true
 		}
 		c := a.makeCall(info, e, nil)
 		if sf := a.leftOut(c.fn); len(c.own) == 0 && sf != nil {
 			c.own = []*ssa.Function{sf}
+		}
+		if len(c.own) == 0 && c.fn != nil && isInterfaceMethod(c.fn) && itemMethod(info, e, vars) {
+			// The item handles itself through an interface (queued
+			// events): every method of the tree's that may run.
+			if iface, ok := c.fn.Type().(*types.Signature).Recv().Type().Underlying().(*types.Interface); ok {
+				c.own = a.implementations(iface, c.fn.Name())
+			}
 		}
 		if len(c.own) == 0 || c.known {
 			return true
@@ -519,6 +526,21 @@ func (a *analysis) syncCall(info *types.Info, worker ast.Node, vars map[*types.V
 		return inner
 	}
 	return best
+}
+
+// itemMethod reports whether e calls a method of the item itself (an
+// event queued that handles itself: rh.Handle()), the receiver a variable
+// the item reaches.
+func itemMethod(info *types.Info, e *ast.CallExpr, vars map[*types.Var]bool) bool {
+	sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	if s, ok := info.Selections[sel]; !ok || s.Kind() != types.MethodVal {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	return ok && vars[varOf(info, id)]
 }
 
 // splitsKey reports whether a call's function hands back only strings

@@ -53,6 +53,7 @@ var fixtures = []string{
 	"depworker",
 	"illtypedsync",
 	"eventqueue",
+	"selfhandled",
 	"protoqueue",
 	"missedreg",
 	"reflectcond",
