@@ -44,6 +44,11 @@ type generatedKind struct {
 	// handing each; when there are some, reconcileKind and others are
 	// those, each a controller of its own.
 	handed map[*ssa.Function]*ast.CallExpr
+	// handWritten says the sync function is the tree's own
+	// Reconcile(ctx, key), no generated code: it is its own
+	// ReconcileKind, and its finalizer and condition rows are read as any
+	// reconcile's.
+	handWritten bool
 }
 
 // forImpl returns the generated reconciler as run with one of the
@@ -97,7 +102,7 @@ func (a *analysis) addGenerated(fd *ast.FuncDecl, out []*found, seen map[*ssa.Fu
 				impls = slices.SortedFunc(maps.Keys(g.handed), func(x, y *ssa.Function) int { return int(x.Pos() - y.Pos()) })
 			}
 			for _, impl := range impls {
-				if seen[impl] {
+				if seen[impl] && impl != sync {
 					continue
 				}
 				seen[impl] = true
@@ -230,6 +235,12 @@ func (a *analysis) generatedKind(sync *ssa.Function) *generatedKind {
 		}
 	})
 	if iface == nil {
+		if a.prog.Own[sync] {
+			// A hand-written Reconcile(ctx, key) the dependency's
+			// controller runs: it is its own ReconcileKind, re-reading
+			// the object itself, with no generated finalizer.
+			return &generatedKind{reconcileKind: sync, handWritten: true}
+		}
 		return nil
 	}
 	impls := a.implementations(iface, generatedKindMethod)
@@ -303,6 +314,10 @@ func (p *pass) generatedRows(rows map[string]Row) {
 			also = append(also, fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func))
 		}
 		entry.Note = "not settled: the generated Interface has other implementations, and which one is handed to the generated reconciler was not followed: " + listSites(also)
+	}
+	if g.handWritten {
+		rows[RowEntry] = Row{Sites: append([]Site{entry}, p.f.registration...)}
+		return
 	}
 	sync := p.a.funcSite(p.f.entry)
 	sync.Note = "the generated Reconcile(ctx, key): the queue's sync function, which calls ReconcileKind"

@@ -31,7 +31,7 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 	// value of a return is terminal. Another value the same return may
 	// hand back (a plain error a helper returns on another path) keeps
 	// its own class.
-	if at := a.bareEventDropped(f.entry); at != "" {
+	if at := a.bareEventDropped(f.entry); at != "" && !g.handWritten {
 		for i := range rets {
 			if rets[i].class == ClassErrorBackoff && rets[i].bareEvent {
 				rets[i].class = ClassTerminal
@@ -103,10 +103,10 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 	}
 	out.onError = Row{Sites: errSites}
 	if _, ok := out.onError.Primary(); !ok {
-		out.onError = none("no failure path of " + generatedKindMethod + " returns an error")
+		out.onError = none("no failure path of " + g.reconcileKind.Name() + " returns an error")
 		if len(errSites) > 0 {
 			out.onError.Sites = errSites
-			out.onError.None = "every failure return of " + generatedKindMethod + " is a permanent error (or a bare warning event, which the generated Reconcile drops): nothing comes back on error"
+			out.onError.None = "every failure return of " + g.reconcileKind.Name() + " is a permanent error (or a bare warning event, which the generated Reconcile drops): nothing comes back on error"
 		}
 		if others := a.otherKindMethods(f.entry, g.reconcileKind); len(others) > 0 {
 			var at []string
@@ -117,7 +117,7 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 			out.onError.None = "not settled: the hand-written type also implements methods the generated Reconcile calls through its interfaces and whose errors it returns, not read for this row: " + strings.Join(at, ", ") + "; without them: " + out.onError.None
 		}
 		if len(opaque) > 0 {
-			out.onError.None = "not settled: what " + generatedKindMethod + " returns at " + strings.Join(opaque, ", ") + " was not followed; without it: " + out.onError.None
+			out.onError.None = "not settled: what " + g.reconcileKind.Name() + " returns at " + strings.Join(opaque, ", ") + " was not followed; without it: " + out.onError.None
 		}
 	} else if f.registration != nil {
 		reg := f.registration[0]
@@ -138,7 +138,7 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 			return out
 		}
 		if len(opaque) > 0 {
-			out.onSuccess = none("not settled: what " + generatedKindMethod + " returns at " + strings.Join(opaque, ", ") + " was not followed")
+			out.onSuccess = none("not settled: what " + g.reconcileKind.Name() + " returns at " + strings.Join(opaque, ", ") + " was not followed")
 			return out
 		}
 		// No steady-state requeue, but a NewRequeueAfter under a test of
@@ -152,12 +152,12 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 			s := a.site(r.pos)
 			s.Class = ClassDependencyWait
 			s.Primary = true
-			s.Note = "a wait on something else than the object (a dependency), with no error; the final success return of " + generatedKindMethod + " does not requeue: the steady state is event-driven"
+			s.Note = "a wait on something else than the object (a dependency), with no error; the final success return of " + g.reconcileKind.Name() + " does not requeue: the steady state is event-driven"
 			out.onSuccess = Row{Sites: []Site{s}}
 			return out
 		}
-		out.onSuccess = noneAfter("event-driven only: no return of "+generatedKindMethod+" on the success path asks for a requeue after a delay, and nothing on the reconcile path enqueues the key after one, so the object is reconciled again only on informer events and resyncs",
-			"the returns of "+generatedKindMethod+" and the helpers whose events it returns; the delayed enqueues of every function reachable from the generated Reconcile")
+		out.onSuccess = noneAfter("event-driven only: no return of "+g.reconcileKind.Name()+" on the success path asks for a requeue after a delay, and nothing on the reconcile path enqueues the key after one, so the object is reconciled again only on informer events and resyncs",
+			"the returns of "+g.reconcileKind.Name()+" and the helpers whose events it returns; the delayed enqueues of every function reachable from the generated Reconcile")
 		return out
 	}
 	out.success = &timedRequeue{in: success.in, at: success.at, duration: success.after}

@@ -73,6 +73,7 @@ var fixtures = []string{
 	"knative-finwrite",
 	"knative-depgen",
 	"knative-delegated",
+	"knative-handwritten",
 	"existingobject",
 	"deferdelegate",
 	"finapply",
