@@ -235,7 +235,7 @@ func (a *analysis) generatedKind(sync *ssa.Function) *generatedKind {
 		}
 	})
 	if iface == nil {
-		if a.prog.Own[sync] {
+		if a.prog.Own[sync] && a.usesKey(sync) {
 			// A hand-written Reconcile(ctx, key) the dependency's
 			// controller runs: it is its own ReconcileKind, re-reading
 			// the object itself, with no generated finalizer.
@@ -252,6 +252,32 @@ func (a *analysis) generatedKind(sync *ssa.Function) *generatedKind {
 	}
 	g.reconcileKind, g.others = impls[0], impls[1:]
 	return a.forImpl(g, g.reconcileKind)
+}
+
+// usesKey reports whether a sync function hands its key (its parameters
+// but the context) to a call that does more than log or format it: a
+// queue whose sync only logs what it is handed is no controller.
+func (a *analysis) usesKey(sync *ssa.Function) bool {
+	b := body(sync)
+	if b == nil {
+		return false
+	}
+	info := a.infoAt(b.Pos())
+	keys := map[*types.Var]bool{}
+	for i := range sync.Signature.Params().Len() {
+		if v := sync.Signature.Params().At(i); typeKey(v.Type()) != typeContext {
+			keys[v] = true
+		}
+	}
+	for _, c := range a.callsIn(sync) {
+		if !slices.ContainsFunc(c.expr.Args, func(arg ast.Expr) bool { return mentions(info, arg, keys) }) {
+			continue
+		}
+		if !c.known || c.fact.Role != RoleLog && c.fact.Role != RoleLogError && c.fact.Role != RoleFormat {
+			return true
+		}
+	}
+	return false
 }
 
 // handedAs returns the implementations whose receivers the tree passes as
