@@ -101,6 +101,9 @@ type Fact struct {
 	Implied string
 	// True says the setter sets the condition to True.
 	True bool
+	// Diff says a rendering is the difference between two objects (a
+	// merge patch): empty ("{}", no bytes) when they agree.
+	Diff bool
 	// Raw says a comparison reads every field, unexported ones included,
 	// and calls no Equal method of the values (rawMisjudged).
 	Raw bool

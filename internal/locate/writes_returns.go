@@ -205,6 +205,12 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reach *cal
 			idles[ret.Pos()] = true
 			return
 		}
+		// The difference between the object and what the pass made of
+		// it is empty: nothing changed.
+		if a.emptyDiffTest(info, b, cond) && a.idleBranch(info, fn, list, 0) {
+			idles[ret.Pos()] = true
+			return
+		}
 		if condGuard(info, cond) != guardOther || a.testsDeletion(info, cond) || a.deletionTest(info, cond, kind) != 0 || testsFieldValue(info, cond) || testsAbsent(info, cond, kind) {
 			return
 		}
@@ -225,8 +231,12 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reach *cal
 			}
 			switch st := st.(type) {
 			case *ast.IfStmt:
-				if st.Else == nil {
-					idle(st.Cond, st.Body.List)
+				// An if, or each link of an else-if chain (if err != nil
+				// {…} else if string(patch) == "{}" { return nil } else
+				// {…}): a pass that takes its body ends there.
+				for link := st; link != nil; {
+					idle(link.Cond, link.Body.List)
+					link, _ = link.Else.(*ast.IfStmt)
 				}
 			case *ast.SwitchStmt:
 				if st.Tag == nil {
