@@ -194,12 +194,11 @@ func (a *analysis) alternativeAdds(rateLimited []Site, at []rateLimitedCall) str
 	return ""
 }
 
-// savedOnlyError reports whether the error a return hands back is made
-// (in the return, or assigned where it stands) only by a call that writes
-// the status of the primary object and nothing else, of a kind the tree
-// declares (err = r.patchStatus(ctx, obj, patch); return ctrl.Result{},
-// err, or return ctrl.Result{}, r.patchStatus(…)): the report's failure,
-// after the work succeeded, not the work's.
+// savedOnlyError reports whether the error a return hands back is
+// assigned, where it stands, only by a call that writes the status of the
+// primary object and nothing else, of a kind the tree declares (err =
+// r.patchStatus(ctx, obj, patch); return ctrl.Result{}, err): the
+// report's failure, after the work succeeded, not the work's.
 func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 	if !a.declares(kind) {
 		return false // a built-in kind's status is the work itself (a Service's load balancer)
@@ -217,24 +216,20 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 		errExpr = as.Rhs[len(as.Rhs)-1]
 	}
 	info := a.infoAt(ret.Pos())
-	if info == nil {
+	id, ok := ast.Unparen(errExpr).(*ast.Ident)
+	if info == nil || !ok {
 		return false
 	}
-	// The call whose error it is: handed back where it is made (return
-	// ctrl.Result{}, r.patchStatus(…)), or the value of the variable.
-	value := ast.Unparen(errExpr)
-	if id, ok := value.(*ast.Ident); ok {
-		value = nil
-		v, _ := info.Uses[id].(*types.Var)
-		switch as, settled := a.reachingAssignment(info, ret, v); {
-		case as != nil && (settled || as.Tok == token.DEFINE) && len(as.Rhs) == 1:
-			value = as.Rhs[0]
-		case as == nil && settled && v != nil:
-			// Defined, not assigned (err := r.patchStatus(…)): its
-			// only assignment.
-			if all := assignmentsTo(info, a.declBodyOf(ret), v); len(all) == 1 {
-				value = all[0]
-			}
+	v, _ := info.Uses[id].(*types.Var)
+	var value ast.Expr
+	switch as, settled := a.reachingAssignment(info, ret, v); {
+	case as != nil && (settled || as.Tok == token.DEFINE) && len(as.Rhs) == 1:
+		value = as.Rhs[0]
+	case as == nil && settled && v != nil:
+		// Defined, not assigned (err := r.patchStatus(…)): its only
+		// assignment.
+		if all := assignmentsTo(info, a.declBodyOf(ret), v); len(all) == 1 {
+			value = all[0]
 		}
 	}
 	ce, ok := ast.Unparen(value).(*ast.CallExpr)
