@@ -35,31 +35,10 @@ const (
 // cluster that is neither an event, a status write nor a write of the
 // primary's own kind (whose Spec is the desired state).
 func (g driftGuards) write(info *types.Info, c call) (writeDesc, bool) {
-	if !g.a.driftWrite(info, c, g.kind) || info == g.info && g.writesPrimary(c) {
+	if !g.a.driftWrite(info, c, g.kind) {
 		return writeDesc{}, false
 	}
 	return g.a.writeOf(info, c)
-}
-
-// writesPrimary reports whether a write's object is the primary object
-// itself, the variable the re-read filled, whatever type it is held as (a
-// client.Object of a reconciler shared by several kinds), and the write
-// deletes it, or the tree declares the kind: the object's end of life, or
-// a write of the object whose Spec is the desired state, applies no
-// difference to another object.
-func (g driftGuards) writesPrimary(c call) bool {
-	if !c.known || c.fact.Role != RoleWrite {
-		return false
-	}
-	if c.fact.Verb != verbDelete && (g.kind == nil || !g.a.declares(g.kind)) {
-		return false
-	}
-	obj := ast.Unparen(c.arg(c.fact.Obj))
-	if u, ok := obj.(*ast.UnaryExpr); ok && u.Op == token.AND {
-		obj = ast.Unparen(u.X)
-	}
-	id, ok := obj.(*ast.Ident)
-	return ok && g.objects[varOf(g.info, id)]
 }
 
 // firstWrite is the first call of fn between from and to that writes: a
