@@ -2,7 +2,6 @@ package controller
 
 import (
 	"context"
-	"errors"
 
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -12,26 +11,23 @@ import (
 
 // want-none "DiffStatusReconciler/finalizer-const" "DiffStatusReconciler/finalizer-add" "DiffStatusReconciler/finalizer-cleanup" "DiffStatusReconciler/finalizer-remove" "DiffStatusReconciler/condition-types" "DiffStatusReconciler/requeue-success" "DiffStatusReconciler/interval-trace" "DiffStatusReconciler/drift"
 
-// DiffStatusReconciler records a Bundle's generation in its status from a
-// deferred function, which patches the status only when the merge patch
-// between the Bundle as read and as the pass left it is not empty: an
-// unchanged Bundle's pass writes nothing.
+// DiffStatusReconciler records a Bundle's resource version in its status
+// through a helper it hands the rest of the pass, which patches the status
+// only when the merge patch between the Bundle as read and as the pass
+// left it is not empty: an unchanged Bundle's pass writes nothing.
 type DiffStatusReconciler struct {
 	client.Client
 }
 
 // Reconcile looks at one Bundle.
-func (r *DiffStatusReconciler) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.Result, retErr error) { // want "DiffStatusReconciler/reconcile-entry"
+func (r *DiffStatusReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "DiffStatusReconciler/reconcile-entry"
 	b := &v1.Bundle{}
 	if err := r.Get(ctx, req.NamespacedName, b); err != nil { // want "DiffStatusReconciler/reread"
-		return ctrl.Result{}, client.IgnoreNotFound(err) // want "DiffStatusReconciler/requeue-error"
+		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	orig := b.DeepCopyObject().(*v1.Bundle)
-	defer func() {
-		retErr = errors.Join(retErr, r.patchStatus(ctx, b, orig))
-	}()
 	b.Status.SeenVersion = b.ResourceVersion
-	return ctrl.Result{}, nil
+	return ctrl.Result{}, r.patchStatus(ctx, b, orig) // want "DiffStatusReconciler/requeue-error"
 }
 
 // patchStatus patches the status when it changed.
