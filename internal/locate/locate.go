@@ -253,6 +253,11 @@ func (a *analysis) controller(f *found) Controller {
 		kindUnknown(rows, f)
 	}
 	ctrl := Controller{Name: f.name, Kind: kindName, Style: f.style, Rows: rows, Writes: p.writes()}
+	if slices.Contains(unanalysed, f.entry) {
+		// The entry's body does not type-check: what one pass writes,
+		// and where drift is compared, are read from its syntax only.
+		ctrl.Unsettled = fmt.Sprintf("%s, the entry, could not be analysed (type errors; see the warnings): what it writes and compares is not followed", cite.ObjectName(f.entry.Object().(*types.Func)))
+	}
 	if shared {
 		// Which writes run on every pass is read the same way.
 		ctrl.Writes = slices.Clone(ctrl.Writes)

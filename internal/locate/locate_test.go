@@ -1220,3 +1220,21 @@ func TestReportedAndHelperWait(t *testing.T) {
 		t.Errorf("controllers not found: %v", want)
 	}
 }
+
+// TestUnanalysedEntryAnswers: a controller whose entry's body does not
+// type-check (fixture illtypedsync) has its answers under the table not
+// settled, naming the entry, never "writes nothing" or "none found".
+func TestUnanalysedEntryAnswers(t *testing.T) {
+	l := locateFixture(t, "illtypedsync")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		if !strings.Contains(c.Unsettled, "syncHandler, the entry, could not be analysed") {
+			t.Errorf("%s: unsettled %q, want the entry named as not analysed", c.Name, c.Unsettled)
+		}
+	}
+	if len(l.ctrls) == 0 {
+		t.Fatal("no controller found")
+	}
+}
