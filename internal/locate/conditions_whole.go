@@ -28,18 +28,22 @@ func (a *analysis) wholeStatusStore(kind *types.Named, bodies []*flowBody, sp sp
 	})
 }
 
-// firstStore is the first assignment (lhs = rhs, one value each), in the
-// bodies and where the spans hold, that match accepts.
+// firstStore is the first assignment (lhs = rhs, one value each, or each
+// of a call's results: list, ok = merge(…)), in the bodies and where the
+// spans hold, that match accepts.
 func firstStore(bodies []*flowBody, sp spans, match func(b *flowBody, lhs, rhs ast.Expr) bool) (token.Pos, bool) {
 	at := token.NoPos
 	for _, b := range bodies {
 		ast.Inspect(b.block(), func(n ast.Node) bool {
 			as, ok := n.(*ast.AssignStmt)
-			if !ok || at.IsValid() || len(as.Lhs) != len(as.Rhs) {
+			if !ok || at.IsValid() || len(as.Lhs) != len(as.Rhs) && len(as.Rhs) != 1 {
 				return !at.IsValid()
 			}
 			for i, lhs := range as.Lhs {
-				if sp.holds(b, as.Pos()) && match(b, lhs, as.Rhs[i]) {
+				// (A tuple's results, list, ok = merge(…), are each the
+				// call's.)
+				rhs := as.Rhs[min(i, len(as.Rhs)-1)]
+				if sp.holds(b, as.Pos()) && match(b, lhs, rhs) {
 					at = as.Pos()
 					return false
 				}

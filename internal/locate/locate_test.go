@@ -54,6 +54,7 @@ var fixtures = []string{
 	"illtypedsync",
 	"eventqueue",
 	"selfhandled",
+	"statusapply",
 	"protoqueue",
 	"missedreg",
 	"reflectcond",

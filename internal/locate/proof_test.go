@@ -195,3 +195,15 @@ func TestCleanupOffTheDeletionPath(t *testing.T) {
 		t.Errorf("finalizer-cleanup: %q, want not settled, naming the removal at archive.go:68", r.None)
 	}
 }
+
+// TestConditionsInTupleStore: conditions merged by a helper that hands back
+// a new list and whether it changed, stored in a fresh status value (list,
+// _ = merge(…)) that a patch of its own sends for the object (fixture
+// statusapply), are a candidate the search cannot tie to the object: the
+// row is not settled, never "no condition is set".
+func TestConditionsInTupleStore(t *testing.T) {
+	c := controllerNamed(t, "statusapply", "GateReconciler")
+	if r := c.Rows[locate.RowConditionTypes]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "gate.go:44") {
+		t.Errorf("condition-types: %+v, want not settled, naming the store at gate.go:44", r)
+	}
+}
