@@ -179,6 +179,10 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 			s := a.site(at)
 			return none(fmt.Sprintf("not settled: the status is assigned whole at %s:%d (%s) from a value whose conditions ctrlcmp does not follow to where they are made (a list a helper collects and merges in, say)", s.File, s.Line, s.Func))
 		}
+		if at, p, ok := heldParamCondition(kind, flow, bodies, spans); ok {
+			s := a.site(at)
+			return none(fmt.Sprintf("not settled: a condition is set at %s:%d (%s) on what the parameter %s holds, of a type the primary's status holds its conditions in, which ctrlcmp does not tie to the primary object (a status a helper reads afresh and hands to a callback, say)", s.File, s.Line, s.Func, p.Name()))
+		}
 		if at, ok := a.heldConditionStore(kind, bodies, spans); ok {
 			s := a.site(at)
 			return none(fmt.Sprintf("not settled: a condition is stored at %s:%d (%s) in a value of a type the primary's status holds its conditions in, which ctrlcmp does not tie to the primary object (a holder of a status copy, say)", s.File, s.Line, s.Func))

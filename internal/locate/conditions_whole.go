@@ -124,6 +124,99 @@ func (a *analysis) heldConditionStore(kind *types.Named, bodies []*flowBody, sp 
 	})
 }
 
+// heldParamCondition is the first condition set, in a function on the
+// reconcile path, on a parameter of that function whose type is one the
+// primary's status holds its conditions in (a callback handed
+// `*KindStatus` by a helper that reads the object afresh and writes it
+// back): a candidate the flow does not tie to the primary. It gives the
+// set's position and the parameter.
+func heldParamCondition(kind *types.Named, flow *condFlow, bodies []*flowBody, sp spans) (token.Pos, *types.Var, bool) {
+	holders := conditionHolders(kind)
+	for _, b := range bodies {
+		for _, eff := range flow.summary(b).effects {
+			if eff.target < 0 || eff.target >= len(b.params) || !eff.typ.settled() || !sp.holds(b, eff.site) {
+				continue
+			}
+			p := b.params[eff.target]
+			if n, ok := deref(p.Type()).(*types.Named); ok && slices.ContainsFunc(holders, func(h *types.Named) bool { return types.Identical(h, n) }) {
+				return eff.site, p, true
+			}
+		}
+	}
+	return heldCallbackCondition(holders, bodies)
+}
+
+// heldCallbackCondition is heldParamCondition for a function literal
+// made in a function on the reconcile path whose call the path does not
+// show (a mutate callback handed to a helper that runs it inside a retry):
+// its parameter of a holder type, whose conditions list it hands to a call
+// by address (meta.SetStatusCondition(&status.Conditions, …)) or assigns.
+func heldCallbackCondition(holders []*types.Named, bodies []*flowBody) (token.Pos, *types.Var, bool) {
+	holds := func(t types.Type) bool {
+		n, ok := deref(t).(*types.Named)
+		return ok && slices.ContainsFunc(holders, func(h *types.Named) bool { return types.Identical(h, n) })
+	}
+	for _, b := range bodies {
+		var at token.Pos
+		var param *types.Var
+		ast.Inspect(b.block(), func(n ast.Node) bool {
+			lit, ok := n.(*ast.FuncLit)
+			if !ok || at.IsValid() {
+				return !at.IsValid()
+			}
+			for _, f := range lit.Type.Params.List {
+				for _, id := range f.Names {
+					v, _ := b.info.Defs[id].(*types.Var)
+					if v == nil || !holds(v.Type()) {
+						continue
+					}
+					if site := conditionsTouched(b.info, lit.Body, v); site.IsValid() {
+						at, param = site, v
+						return false
+					}
+				}
+			}
+			return true
+		})
+		if at.IsValid() {
+			return at, param, true
+		}
+	}
+	return token.NoPos, nil, false
+}
+
+// conditionsTouched is the first place in body that hands v's conditions
+// list to a call by address or assigns it.
+func conditionsTouched(info *types.Info, body *ast.BlockStmt, v *types.Var) token.Pos {
+	isList := func(e ast.Expr) bool {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		if !ok || !isConditionSlice(info.TypeOf(sel)) {
+			return false
+		}
+		id, ok := ast.Unparen(sel.X).(*ast.Ident)
+		return ok && info.Uses[id] == v
+	}
+	at := token.NoPos
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			for _, arg := range n.Args {
+				if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND && isList(u.X) {
+					at = n.Pos()
+				}
+			}
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if isList(l) {
+					at = n.Pos()
+				}
+			}
+		}
+		return !at.IsValid()
+	})
+	return at
+}
+
 // conditionHolders are the named struct types, from the primary's status
 // type down (three fields deep), that hold a conditions list as a field
 // of their own.

@@ -207,3 +207,15 @@ func TestConditionsInTupleStore(t *testing.T) {
 		t.Errorf("condition-types: %+v, want not settled, naming the store at gate.go:44", r)
 	}
 }
+
+// TestConditionsInMutateCallback: a condition set, through a call handed
+// the list's address, on the status a mutate callback is handed by a
+// helper that runs it inside a library's retry (fixture statusapply's
+// LockReconciler) is not tied to the object: not settled, never "no
+// condition is set".
+func TestConditionsInMutateCallback(t *testing.T) {
+	c := controllerNamed(t, "statusapply", "LockReconciler")
+	if r := c.Rows[locate.RowConditionTypes]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "lock.go:33") {
+		t.Errorf("condition-types: %+v, want not settled, naming the set at lock.go:33", r)
+	}
+}

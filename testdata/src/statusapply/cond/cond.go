@@ -36,3 +36,8 @@ func mergeOne(list []v1.Condition, n v1.Condition) ([]v1.Condition, bool) {
 	}
 	return append(list, n), true
 }
+
+// Set sets the condition in the list it is handed the address of.
+func Set(list *[]v1.Condition, c v1.Condition) {
+	*list, _ = mergeOne(*list, c)
+}

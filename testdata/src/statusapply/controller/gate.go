@@ -17,7 +17,7 @@ import (
 	"example.com/fixtures/statusapply/cond"
 )
 
-// want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "requeue-success" "interval-trace" "drift" "condition-types"
+// want-none "GateReconciler/finalizer-const" "GateReconciler/finalizer-add" "GateReconciler/finalizer-cleanup" "GateReconciler/finalizer-remove" "GateReconciler/requeue-success" "GateReconciler/interval-trace" "GateReconciler/drift" "GateReconciler/condition-types"
 
 // GateReconciler reports each Gate ready.
 type GateReconciler struct {
@@ -25,12 +25,12 @@ type GateReconciler struct {
 }
 
 // Reconcile reports the Gate ready.
-func (r *GateReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "reconcile-entry"
+func (r *GateReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "GateReconciler/reconcile-entry"
 	var g v1.Gate
-	if err := r.Get(ctx, req.NamespacedName, &g); err != nil { // want "reread"
+	if err := r.Get(ctx, req.NamespacedName, &g); err != nil { // want "GateReconciler/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	return ctrl.Result{}, r.report(ctx, &g, ready()) // want "requeue-error"
+	return ctrl.Result{}, r.report(ctx, &g, ready()) // want "GateReconciler/requeue-error"
 }
 
 // ready is the condition of a ready Gate.
@@ -43,7 +43,7 @@ func (r *GateReconciler) report(ctx context.Context, g *v1.Gate, news ...v1.Cond
 	status := v1.GateStatus{}
 	status.Conditions, _ = cond.Merge(g.Status.Conditions, news...)
 	patch := &v1.Gate{ObjectMeta: metav1.ObjectMeta{Name: g.Name, Namespace: g.Namespace}, Status: status}
-	return r.Status().Patch(ctx, patch, client.Merge) // want "write-always"
+	return r.Status().Patch(ctx, patch, client.Merge) // want "GateReconciler/write-always"
 }
 
 // SetupWithManager registers the reconciler.
