@@ -256,7 +256,7 @@ func (a *analysis) controller(f *found) Controller {
 	if slices.Contains(unanalysed, f.entry) {
 		// The entry's body does not type-check: what one pass writes,
 		// and where drift is compared, are read from its syntax only.
-		ctrl.Unsettled = fmt.Sprintf("%s, the entry, could not be analysed (type errors; see the warnings): what it writes and compares is not followed", cite.ObjectName(f.entry.Object().(*types.Func)))
+		ctrl.Unsettled = fmt.Sprintf("%s, the entry, could not be analysed (type errors; see the warnings): what it writes and compares is not followed", a.funcName(f.entry))
 	}
 	if shared {
 		// Which writes run on every pass is read the same way.
