@@ -41,8 +41,12 @@ func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, rows
 			continue
 		}
 		t := writtenType(wc.info, c)
-		if t == nil || a.writesOwnKind(wc.info, c, kind) || isKindValue(t, kind) && (a.declares(kind) || wc.status) {
+		if a.writesOwnKind(wc.info, c, kind) || t != nil && isKindValue(t, kind) && (a.declares(kind) || wc.status) {
 			continue
+		}
+		what := "an object of a type the call does not name"
+		if t != nil {
+			what = "a " + typeName(t)
 		}
 		s := a.site(c.expr.Lparen).Site
 		if onPathOf(reach, c.in, cleanup) || a.persistsFinalizer(wc.info, c, rows) {
@@ -54,20 +58,61 @@ func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, rows
 		}
 		at := a.site(test.Pos())
 		return []Step{{Site: applySite(s, c.in), Step: StepUnsettled,
-			Note: fmt.Sprintf("not settled: the %s of a %s runs only when the test at %s:%d decides, which may compare desired with live state but was not read as such a comparison; no comparison was found", wc.verb, typeName(t), at.File, at.Line)}}
+			Note: fmt.Sprintf("not settled: the %s of %s runs only when the test at %s:%d decides, which may compare desired with live state but was not read as such a comparison; no comparison was found", wc.verb, what, at.File, at.Line)}}
 	}
 	return nil
 }
 
 // guardOnTheWay is the first test that may compare and decides whether a
-// call at node, in fn, runs: in fn, then in each function on the way from
-// the entry to it (the closures fn sits in, and each caller at its call),
-// nearest first.
+// call at node, in fn, runs, on any way the entry reaches it: in fn, the
+// closures fn sits in, and each reached caller at each of its calls of fn
+// (breadth first, nearest first), then along the walk's own path, whose
+// edges include the values handed on that the graph has no call for. One
+// way with such a test is enough to leave a "none" unproven: the write
+// may run only when that test finds a difference.
 func (a *analysis) guardOnTheWay(reach *callgraph.Reach, kind *types.Named, fn *ssa.Function, node ast.Node) ast.Expr {
-	return a.testOnTheWay(reach.Path(fn), fn, node, func(info *types.Info, b *ast.BlockStmt, at ast.Node) ast.Expr {
-		return testedAround(info, b, kind, at)
-	})
+	test := func(info *types.Info, b *ast.BlockStmt, at ast.Node) ast.Expr {
+		return testedAround(info, b, kind, at, func(e ast.Expr) bool { return a.callVerdict(info, b, kind, e) })
+	}
+	type place struct {
+		fn   *ssa.Function
+		node ast.Node
+	}
+	expanded := map[*ssa.Function]bool{}
+	queue := []place{{fn, node}}
+	for len(queue) > 0 && len(expanded) < maxGuardCallers {
+		p := queue[0]
+		queue = queue[1:]
+		for f, n := p.fn, p.node; f != nil; n, f = f.Syntax(), f.Parent() {
+			if b := body(f); b != nil && n != nil {
+				if t := test(a.infoAt(b.Pos()), b, n); t != nil {
+					return t
+				}
+			}
+			if expanded[f] {
+				break
+			}
+			expanded[f] = true
+			for _, e := range a.prog.CallsInto(f) {
+				caller := e.Caller.Func
+				if e.Site == nil || !reach.Has(caller) {
+					continue
+				}
+				if b := body(caller); b != nil {
+					if at := siteIn(b, e.Site.Pos()); at != nil {
+						queue = append(queue, place{caller, at})
+					}
+				}
+			}
+		}
+	}
+	return a.testOnTheWay(reach.Path(fn), fn, node, test)
 }
+
+// maxGuardCallers bounds the functions whose callers guardOnTheWay visits:
+// the nearest tests decide, and a helper every controller calls would
+// otherwise take the search through the whole tree.
+const maxGuardCallers = 64
 
 // testOnTheWay is the first test that test finds around a call at node in
 // fn, then in each function on the way to it along path (the edges from
@@ -251,15 +296,16 @@ func (a *analysis) persistsFinalizer(info *types.Info, c call, rows map[string]R
 var differenceVerbs = []string{verbUpdate, verbPatch, verbApply, verbCreateOrUpdate, verbCreateOrPatch}
 
 // testedAround is the first test in the write's own function that may
-// compare something and that decides whether the write runs: the condition
+// compare something (or tests a verdict of a call that may have: verdict)
+// and that decides whether the write runs: the condition
 // of an if (or the tag of a switch) around it, or of an if before it that
 // leaves the function or the loop's turn. A test of an error, of nil, or a
 // predicate called on one value is not such a test: those say whether
 // something failed or exists, not whether two states differ.
-func testedAround(info *types.Info, b *ast.BlockStmt, kind *types.Named, at ast.Node) ast.Expr {
+func testedAround(info *types.Info, b *ast.BlockStmt, kind *types.Named, at ast.Node, verdict func(ast.Expr) bool) ast.Expr {
 	parents := parentsIn(b)
 	mayCompare := func(e ast.Expr) bool {
-		return !progressOnly(info, e) && (mayCompare(info, b, kind, e) || comparesState(info, b, kind, e))
+		return !progressOnly(info, e) && (mayCompare(info, b, kind, e) || comparesState(info, b, kind, e) || verdict(e))
 	}
 	for n, p := at, parents[at]; p != nil; n, p = p, parents[p] {
 		switch p := p.(type) {

@@ -1,0 +1,99 @@
+package locate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// callVerdict reports whether a condition tests a verdict that a call of
+// the tree's own code returned, a call handed two values or more that are
+// not all the primary's desired state: `changed, err := needsPatch(obj,
+// patch); if !changed`, `updated, modified := compare(required, existing)`,
+// `res := strategy(funcs, live, config); if res.Result != Updated`; a call
+// handed the primary and a client only (`written, err := ensure(ctx, c,
+// obj, finalizer)`) has nothing else to compare. The
+// callee may have compared desired with live state, and the test then
+// decides on that comparison's outcome: a "none" cannot be claimed past
+// it. Tested are a bool (the local, or a bool field of it) and a value
+// compared with a constant; errors and tests of nil are not verdicts.
+func (a *analysis) callVerdict(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond ast.Expr) bool {
+	found := false
+	fromCall := func(e ast.Expr) {
+		v := rootVar(info, e)
+		if v == nil || v.IsField() || v.Parent() == nil || v.Parent() == v.Pkg().Scope() || implementsError(v.Type()) {
+			return
+		}
+		for _, r := range assignmentsTo(info, body, v) {
+			if ce, ok := ast.Unparen(r).(*ast.CallExpr); ok && a.ownOrValueCall(info, ce) && len(ce.Args) >= 2 && handsData(info, body, kind, ce) {
+				found = true
+				return
+			}
+		}
+	}
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.CallExpr:
+			return false
+		case *ast.BinaryExpr:
+			switch n.Op {
+			case token.EQL, token.NEQ:
+				for _, pair := range [][2]ast.Expr{{n.X, n.Y}, {n.Y, n.X}} {
+					if isConst(info, pair[1]) && comparedValue(info, pair[0]) && comparedValue(info, pair[1]) {
+						fromCall(pair[0])
+					}
+				}
+				return false
+			}
+		case *ast.Ident, *ast.SelectorExpr:
+			if t, ok := info.TypeOf(n.(ast.Expr)).(*types.Basic); ok && t.Kind() == types.Bool && !isConst(info, n.(ast.Expr)) {
+				fromCall(n.(ast.Expr))
+			}
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// ownOrValueCall reports whether a call runs the tree's own code: a
+// function or method it declares, or a function value (a parameter, a
+// field), whose body the call site does not name.
+func (a *analysis) ownOrValueCall(info *types.Info, ce *ast.CallExpr) bool {
+	if tv, ok := info.Types[ce.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
+		return false
+	}
+	switch fn := typeutil.Callee(info, ce).(type) {
+	case *types.Func:
+		return a.decls[fn.Origin()] != nil
+	case *types.Builtin:
+		return false
+	}
+	_, sig := info.TypeOf(ce.Fun).Underlying().(*types.Signature)
+	return sig
+}
+
+// handsData reports whether a call is handed a value that is not the
+// primary's desired state: not a context, a constant, the primary object
+// or what is made of it alone, and not a value of an interface type (a
+// client, a recorder; a type parameter's value is data).
+func handsData(info *types.Info, body *ast.BlockStmt, kind *types.Named, ce *ast.CallExpr) bool {
+	for _, arg := range ce.Args {
+		t := info.TypeOf(arg)
+		if t == nil || isContext(t) || isConst(info, arg) {
+			continue
+		}
+		if _, param := t.(*types.TypeParam); !param && types.IsInterface(t) {
+			continue
+		}
+		if !primaryOnly(info, body, kind, arg, 0, false) {
+			return true
+		}
+	}
+	return false
+}
