@@ -100,6 +100,7 @@ var fixtures = []string{
 	"driftchanges",
 	"driftequalleave",
 	"driftguards",
+	"resultdelegate",
 	"intervalflows",
 	"resyncflows",
 	"embedworker",

@@ -32,6 +32,7 @@ func TestRequeueClasses(t *testing.T) {
 		{"specwait", "MirrorReconciler", locate.RowRequeueSuccess, locate.ClassSuccessInterval},
 		{"reportedresult", "StampReconciler", locate.RowRequeueSuccess, locate.ClassDependencyWait},
 		{"loopwait", "FanoutReconciler", locate.RowRequeueSuccess, locate.ClassDependencyWait},
+		{"resultdelegate", "PublishReconciler", locate.RowRequeueError, locate.ClassRetryAfterFailure},
 	}
 	for _, c := range cases {
 		t.Run(c.fixture+"/"+c.ctrl+"/"+c.row, func(t *testing.T) {

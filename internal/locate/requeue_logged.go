@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 
+	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -91,4 +92,31 @@ func callsRole(info *types.Info, st ast.Stmt, role Role) bool {
 		return !found
 	})
 	return found
+}
+
+// callHandlesFailure reports whether a call of the tree's own code
+// returns under a test of an error somewhere in its callee's body: it does
+// work that can fail, where a result builder only computes a result.
+func (a *analysis) callHandlesFailure(info *types.Info, ce *ast.CallExpr, fn *ssa.Function, kind *types.Named) bool {
+	for _, callee := range a.makeCall(info, ce, fn).own {
+		b := body(callee)
+		if b == nil {
+			continue
+		}
+		cinfo := a.infoAt(b.Pos())
+		found := false
+		ast.Inspect(b, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				found = found || a.requeueGuard(cinfo, n, kind, callee) == guardError
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }

@@ -47,7 +47,12 @@ func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.Ret
 		if a.constructed(fn, info, s, s, s.Results[0], sc, w, out) {
 			return
 		}
-		a.followResults(fn, info, s, s.Results[0], sc, w, out)
+		if !a.followResults(fn, info, s, s.Results[0], sc, w, out) && typeKey(info.TypeOf(s.Results[0])) == w.shape.typ {
+			// A function that hands back a result alone, no error
+			// (return ctrl.Result{RequeueAfter: d} after it logs a
+			// failure): a pair with a nil error.
+			a.classifyPair(fn, info, s, s, s.Results[0], nil, sc, w, out)
+		}
 	case 2:
 		if sc.guard != guardError && a.followPairOf(fn, info, s, s, s.Results, sc, w, out) {
 			// return res, err, both made by one call: its returns.
@@ -179,6 +184,15 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	}
 	via := slices.Clone(w.via)
 	if sc.guard != guardError && (errE == nil || isNil(info, errE)) {
+		// return r.reconcileNormal(ctx, obj), nil: the result is the
+		// one the call makes, at its own returns, classified there (a
+		// wait it returns after a failure it logs is that failure's
+		// retry, not a success's interval), when the call does work
+		// that can fail; one that only builds the result
+		// (requeueResult(obj)) is cited here, at its use.
+		if ce, ok := ast.Unparen(res).(*ast.CallExpr); ok && res != nil && a.callHandlesFailure(info, ce, fn, w.kind) && a.followResults(fn, info, at, ce, sc, w, out) {
+			return
+		}
 		// result, err := f(…); if err != nil { … }; return result, nil:
 		// the pair f made, handed back whole where its error is nil.
 		followed := false
