@@ -101,6 +101,7 @@ var fixtures = []string{
 	"driftequalleave",
 	"driftguards",
 	"resultdelegate",
+	"namespacelist",
 	"intervalflows",
 	"resyncflows",
 	"embedworker",

@@ -218,7 +218,7 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 		return reread{row: none(fmt.Sprintf("not settled: the request's key and an object are handed to %s at %s, whose body is not read: it may read the primary object; no other Get by the key is reachable from the entry",
 			unsettledName, fileLine(*unsettled)))}
 	}
-	if r, ok := a.listRead(f, fns); ok {
+	if r, ok := a.listRead(f, fns, func(fn *ssa.Function) map[*types.Var]bool { return a.keyVars(f, fn, reach, keys) }); ok {
 		return r
 	}
 	searchedWhat := fmt.Sprintf("reads by the request's key (client Get, lister Get, clientset Get, the tree's read helpers) in the %d functions reached from the entry", searched)

@@ -65,14 +65,15 @@ func (a *analysis) listedKind(info *types.Info, c call) *types.Named {
 
 // listRead is, for an entry that never reads its key, the first List of
 // the primary kind it reaches: such a pass reads every object of the kind
-// afresh, and that List is where it re-reads its own. Zero when the entry
-// reads its key or lists no object of the kind.
+// afresh, and that List is where it re-reads its own. For an entry that
+// reads its key but gets nothing by it, a List of the primary kind that
+// the key narrows (client.InNamespace(req.Namespace)) is where it re-reads
+// its object, among the others the list holds. Zero when the entry lists
+// no object of the kind so.
 // With no kind known, the Lists leave the row not settled, naming the
 // first one: one of them may be the object's own.
-func (a *analysis) listRead(f *found, fns []*ssa.Function) (reread, bool) {
-	if !keyUnused(f.entry) {
-		return reread{}, false
-	}
+func (a *analysis) listRead(f *found, fns []*ssa.Function, keyVars func(*ssa.Function) map[*types.Var]bool) (reread, bool) {
+	unused := keyUnused(f.entry)
 	for _, fn := range fns {
 		info := a.infoAt(posOf(fn))
 		if info == nil {
@@ -84,12 +85,19 @@ func (a *analysis) listRead(f *found, fns []*ssa.Function) (reread, bool) {
 			if k == nil || f.kind != nil && !types.Identical(k, f.kind) {
 				continue
 			}
+			narrowed := !unused && f.kind != nil && mentions(info, c.expr, keyVars(fn))
+			if !unused && !narrowed {
+				continue
+			}
 			if f.kind == nil {
 				return reread{row: none(fmt.Sprintf("not settled: %s never reads the request's key and no registration names its kind; it lists every %s at %s, which may be its own objects", a.funcName(f.entry), k.Obj().Name(), fileLine(a.site(c.expr.Lparen))))}, true
 			}
 			s := a.site(c.expr.Lparen)
 			s.Primary, s.Partial = true, partial
 			s.Note = fmt.Sprintf("%s never reads the request's key: each pass lists every %s afresh, its own among them", a.funcName(f.entry), f.kind.Obj().Name())
+			if narrowed {
+				s.Note = fmt.Sprintf("%s gets no %s by the request's key: it lists those the key narrows to (its namespace), its own among them", a.funcName(f.entry), f.kind.Obj().Name())
+			}
 			return reread{row: Row{Sites: []Site{s}}, kind: f.kind, pos: c.expr.Lparen, fn: fn}, true
 		}
 	}
