@@ -200,6 +200,26 @@ func (r *Reach) Path(f *ssa.Function) []*Edge {
 	return path
 }
 
+// HandedOn reports whether the walk reached f, or a function on its path,
+// as a function value handed on (named as an operand, not called: a
+// struct of write functions built in one place and called in another),
+// not as a closure of the function making it: the path then does not hold
+// the call that runs it.
+func (r *Reach) HandedOn(f *ssa.Function) bool {
+	for f != nil {
+		if e := r.via[f]; e != nil {
+			f = e.Caller.Func
+			continue
+		}
+		g := r.encl[f]
+		if g != nil && f.Parent() != g {
+			return true
+		}
+		f = g
+	}
+	return false
+}
+
 // Edge is one call of the graph: the call site, its caller and its callee.
 type Edge = callgraph.Edge
 

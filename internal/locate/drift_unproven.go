@@ -41,12 +41,11 @@ func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, rows
 			continue
 		}
 		t := writtenType(wc.info, c)
-		if a.writesOwnKind(wc.info, c, kind) || t != nil && isKindValue(t, kind) && (a.declares(kind) || wc.status) {
-			continue
+		if t == nil {
+			t = a.instanceWritten(wc.info, c)
 		}
-		what := "an object of a type the call does not name"
-		if t != nil {
-			what = "a " + typeName(t)
+		if t == nil || a.writesOwnKind(wc.info, c, kind) || isKindValue(t, kind) && (a.declares(kind) || wc.status) {
+			continue
 		}
 		s := a.site(c.expr.Lparen).Site
 		if onPathOf(reach, c.in, cleanup) || a.persistsFinalizer(wc.info, c, rows) {
@@ -58,18 +57,38 @@ func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, rows
 		}
 		at := a.site(test.Pos())
 		return []Step{{Site: applySite(s, c.in), Step: StepUnsettled,
-			Note: fmt.Sprintf("not settled: the %s of %s runs only when the test at %s:%d decides, which may compare desired with live state but was not read as such a comparison; no comparison was found", wc.verb, what, at.File, at.Line)}}
+			Note: fmt.Sprintf("not settled: the %s of a %s runs only when the test at %s:%d decides, which may compare desired with live state but was not read as such a comparison; no comparison was found", wc.verb, typeName(t), at.File, at.Line)}}
+	}
+	return nil
+}
+
+// instanceWritten is the type a write of a generic function's object
+// writes in the instance the reconcile reaches (client.Update(ctx, obj)
+// with obj of a type parameter, in Apply[*rbacv1.ClusterRole]), or nil.
+func (a *analysis) instanceWritten(info *types.Info, c call) *types.Named {
+	if c.in == nil {
+		return nil
+	}
+	for _, arg := range c.expr.Args {
+		t := info.TypeOf(arg)
+		if _, param := types.Unalias(deref(t)).(*types.TypeParam); !param {
+			continue
+		}
+		if n, _ := deref(a.instanceType(c.in, deref(t))).(*types.Named); n != nil && !types.IsInterface(n) && isObjectValue(n) {
+			return n
+		}
 	}
 	return nil
 }
 
 // guardOnTheWay is the first test that may compare and decides whether a
-// call at node, in fn, runs, on any way the entry reaches it: in fn, the
-// closures fn sits in, and each reached caller at each of its calls of fn
-// (breadth first, nearest first), then along the walk's own path, whose
-// edges include the values handed on that the graph has no call for. One
-// way with such a test is enough to leave a "none" unproven: the write
-// may run only when that test finds a difference.
+// call at node, in fn, runs: in fn, then in each function on the way from
+// the entry to it (the closures fn sits in, and each caller at its call),
+// nearest first. When the walk reached fn as a function value handed on
+// (HandedOn), its path does not hold the call that runs fn: then each
+// reached caller of fn at each of its calls is searched too, breadth
+// first, before the path. One way with such a test leaves a "none"
+// unproven: the write may run only when that test finds a difference.
 func (a *analysis) guardOnTheWay(reach *callgraph.Reach, kind *types.Named, fn *ssa.Function, node ast.Node) ast.Expr {
 	test := func(info *types.Info, b *ast.BlockStmt, at ast.Node) ast.Expr {
 		return testedAround(info, b, kind, at, func(e ast.Expr) bool { return a.callVerdict(info, b, kind, e) })
@@ -77,6 +96,9 @@ func (a *analysis) guardOnTheWay(reach *callgraph.Reach, kind *types.Named, fn *
 	type place struct {
 		fn   *ssa.Function
 		node ast.Node
+	}
+	if !reach.HandedOn(fn) {
+		return a.testOnTheWay(reach.Path(fn), fn, node, test)
 	}
 	expanded := map[*ssa.Function]bool{}
 	queue := []place{{fn, node}}

@@ -9,12 +9,12 @@ import (
 )
 
 // callVerdict reports whether a condition tests a verdict that a call of
-// the tree's own code returned, a call handed two values or more that are
-// not all the primary's desired state: `changed, err := needsPatch(obj,
+// the tree's own code returned, a call handed two values or more, one of
+// them an object other than the primary (handsLiveObject): `changed, err := needsPatch(obj,
 // patch); if !changed`, `updated, modified := compare(required, existing)`,
 // `res := strategy(funcs, live, config); if res.Result != Updated`; a call
 // handed the primary and a client only (`written, err := ensure(ctx, c,
-// obj, finalizer)`) has nothing else to compare. The
+// obj, finalizer)`) has no live object to compare. The
 // callee may have compared desired with live state, and the test then
 // decides on that comparison's outcome: a "none" cannot be claimed past
 // it. Tested are a bool (the local, or a bool field of it) and a value
@@ -27,7 +27,7 @@ func (a *analysis) callVerdict(info *types.Info, body *ast.BlockStmt, kind *type
 			return
 		}
 		for _, r := range assignmentsTo(info, body, v) {
-			if ce, ok := ast.Unparen(r).(*ast.CallExpr); ok && a.ownOrValueCall(info, ce) && len(ce.Args) >= 2 && handsData(info, body, kind, ce) {
+			if ce, ok := ast.Unparen(r).(*ast.CallExpr); ok && a.ownOrValueCall(info, ce) && len(ce.Args) >= 2 && handsLiveObject(info, body, kind, ce) && a.mayDecideByComparison(info, ce, kind) {
 				found = true
 				return
 			}
@@ -78,17 +78,20 @@ func (a *analysis) ownOrValueCall(info *types.Info, ce *ast.CallExpr) bool {
 	return sig
 }
 
-// handsData reports whether a call is handed a value that is not the
-// primary's desired state: not a context, a constant, the primary object
-// or what is made of it alone, and not a value of an interface type (a
-// client, a recorder; a type parameter's value is data).
-func handsData(info *types.Info, body *ast.BlockStmt, kind *types.Named, ce *ast.CallExpr) bool {
+// handsLiveObject reports whether a call is handed an object other than the
+// primary's own state: a Kubernetes object (a typed one, a runtime.Object,
+// a type parameter's value) that is not the primary object nor made of it
+// alone, which the callee may compare with desired state. A call handed
+// only the primary, a client, a key or a list of names (addFinalizer(list,
+// name), isReady(ctx, c, key)) has no live object to compare.
+func handsLiveObject(info *types.Info, body *ast.BlockStmt, kind *types.Named, ce *ast.CallExpr) bool {
 	for _, arg := range ce.Args {
 		t := info.TypeOf(arg)
 		if t == nil || isContext(t) || isConst(info, arg) {
 			continue
 		}
-		if _, param := t.(*types.TypeParam); !param && types.IsInterface(t) {
+		_, param := types.Unalias(deref(t)).(*types.TypeParam)
+		if !param && !isObjectValue(t) && !hasMethods(t, "DeepCopyObject") {
 			continue
 		}
 		if !primaryOnly(info, body, kind, arg, 0, false) {
@@ -96,4 +99,47 @@ func handsData(info *types.Info, body *ast.BlockStmt, kind *types.Named, ce *ast
 		}
 	}
 	return false
+}
+
+// mayDecideByComparison reports whether a call's verdict may come from a
+// comparison: its callee is a function value (its body unknown here), or
+// its own body holds a test or a returned value that may compare two
+// values (mayCompare), or returns the bool a call it makes returns (a
+// verdict handed on). A validation that only tests errors, nil and constants
+// (if pv.Spec.CSI == nil { return false }) compares nothing.
+func (a *analysis) mayDecideByComparison(info *types.Info, ce *ast.CallExpr, kind *types.Named) bool {
+	fn, ok := typeutil.Callee(info, ce).(*types.Func)
+	if !ok {
+		return true
+	}
+	decl := a.decls[fn.Origin()]
+	if decl == nil || decl.Body == nil {
+		return true
+	}
+	b := decl.Body
+	cinfo := a.infoAt(b.Pos())
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IfStmt:
+			found = found || mayCompare(cinfo, b, kind, n.Cond)
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				if isBoolCall(cinfo, r) || mayCompare(cinfo, b, kind, r) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isBoolCall reports whether an expression is a call that returns a bool.
+func isBoolCall(info *types.Info, e ast.Expr) bool {
+	if _, ok := ast.Unparen(e).(*ast.CallExpr); !ok {
+		return false
+	}
+	t, ok := info.TypeOf(e).(*types.Basic)
+	return ok && t.Kind() == types.Bool
 }
