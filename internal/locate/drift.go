@@ -85,6 +85,12 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named, objects map[
 				guarded := ifs.Body
 				w, desc := g.firstWrite(ifs.Body.Pos(), ifs.Body.End())
 				if a.leavesWhenEqual(info, b, ifs) || w == nil && a.endsIdle(info, fn, ifs.Body) && a.leavePolarity(info, b, ifs.Cond, 0) >= 0 {
+					if w == nil && waitsForValue(info, ifs) {
+						// if len(ingress(svc)) == 0 { return wait }: the pass
+						// waits for a value to appear; what it writes after
+						// is not guarded by a comparison.
+						continue
+					}
 					w, desc = g.firstWrite(ifs.End(), end)
 					guarded = &ast.BlockStmt{List: l.rest}
 					if w == nil && endsTurn(ifs.Body.List[len(ifs.Body.List)-1]) {
@@ -109,6 +115,40 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named, objects map[
 		})
 	}
 	return out
+}
+
+// waitsForValue reports whether an if waits for a value to appear: its
+// condition holds when a value is missing (a comparison equal to a zero
+// constant, len(points) == 0 or name == "", alone or joined by ||) and its
+// branch ends in a return of a result that requeues. A branch that
+// returns nothing to do when a computed difference is empty (len(missing)
+// == 0 { return nil }) finds the states equal instead.
+func waitsForValue(info *types.Info, ifs *ast.IfStmt) bool {
+	if !holdsWhenMissing(info, ifs.Cond) || len(ifs.Body.List) == 0 {
+		return false
+	}
+	ret, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) == 0 {
+		return false
+	}
+	requeue, after := resultFields(info, ret.Results[0])
+	return requeue || after != nil
+}
+
+// holdsWhenMissing reports whether a condition is a comparison equal to a
+// zero constant, alone or joined by ||.
+func holdsWhenMissing(info *types.Info, cond ast.Expr) bool {
+	e, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	switch e.Op {
+	case token.LOR:
+		return holdsWhenMissing(info, e.X) && holdsWhenMissing(info, e.Y)
+	case token.EQL:
+		return isZeroConst(info, ast.Unparen(e.X)) || isZeroConst(info, ast.Unparen(e.Y))
+	}
+	return false
 }
 
 // endsTurn reports whether a statement ends the pass or the loop's turn:
