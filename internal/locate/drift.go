@@ -321,6 +321,16 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 			}
 			c := a.makeCall(info, e, nil)
 			switch {
+			case c.known && c.fact.Role == RoleCompare && c.fact.Receiver:
+				// result.IsEmpty() of result, err := maker.Calculate(current,
+				// modified): what the call that made the result was handed.
+				if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok {
+					if v := rootVar(info, sel.X); v != nil {
+						if made := onlyCallDef(info, body, v); made != nil {
+							found = live(made.Args...)
+						}
+					}
+				}
 			case c.known && c.fact.Role == RoleCompare && live(e.Args...):
 				found = true
 			case !c.known && depth < 2 && len(c.own) == 1 && firstResultBool(c.own[0]) && (live(e.Args...) || c.own[0].Parent() != nil):

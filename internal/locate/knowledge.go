@@ -10,22 +10,24 @@ import (
 // knowledge_test.go (the version the fixtures pin). An entry that holds
 // only for other versions says so (Fact.Before, VersionedName).
 var knowledgeChecked = map[string]string{
-	"sigs.k8s.io/controller-runtime":       "v0.24.1",
-	"k8s.io/client-go":                     "v0.36.2",
-	"k8s.io/apimachinery":                  "v0.36.2",
-	"github.com/fluxcd/pkg/runtime":        "v0.111.0",
-	"github.com/fluxcd/pkg/apis/meta":      "v1.31.0",
-	"github.com/fluxcd/pkg/ssa":            "v0.77.0",
-	"github.com/google/go-cmp":             "v0.7.0",
-	"knative.dev/pkg":                      "v0.0.0-20260727151759-521cb33b33dd",
-	"k8s.io/utils":                         "v0.0.0-20260507154919-ff6756f316d2",
-	"k8s.io/klog/v2":                       "v2.140.0",
-	"github.com/manifestival/manifestival": "v0.7.2",
-	"github.com/pkg/errors":                "v0.9.1",
-	"github.com/go-logr/logr":              "v1.4.3",
-	"go.uber.org/zap":                      "v1.28.0",
-	"github.com/evanphx/json-patch/v5":     "v5.9.11",
-	"gopkg.in/evanphx/json-patch.v4":       "v4.13.0",
+	"sigs.k8s.io/controller-runtime":           "v0.24.1",
+	"k8s.io/client-go":                         "v0.36.2",
+	"k8s.io/apimachinery":                      "v0.36.2",
+	"github.com/fluxcd/pkg/runtime":            "v0.111.0",
+	"github.com/fluxcd/pkg/apis/meta":          "v1.31.0",
+	"github.com/fluxcd/pkg/ssa":                "v0.77.0",
+	"github.com/google/go-cmp":                 "v0.7.0",
+	"knative.dev/pkg":                          "v0.0.0-20260727151759-521cb33b33dd",
+	"k8s.io/utils":                             "v0.0.0-20260507154919-ff6756f316d2",
+	"k8s.io/klog/v2":                           "v2.140.0",
+	"github.com/manifestival/manifestival":     "v0.7.2",
+	"github.com/pkg/errors":                    "v0.9.1",
+	"github.com/go-logr/logr":                  "v1.4.3",
+	"go.uber.org/zap":                          "v1.28.0",
+	"github.com/evanphx/json-patch/v5":         "v5.9.11",
+	"gopkg.in/evanphx/json-patch.v4":           "v4.13.0",
+	"github.com/cisco-open/k8s-objectmatcher":  "v1.10.0",
+	"github.com/banzaicloud/k8s-objectmatcher": "v1.8.0",
 }
 
 // ssaDrift is the drift comparison of fluxcd/pkg/ssa's apply: named
@@ -230,6 +232,10 @@ var knowledge = map[string]Fact{
 	"(k8s.io/apimachinery/third_party/forked/golang/reflect.Equalities).DeepEqual":      {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"(k8s.io/apimachinery/third_party/forked/golang/reflect.Equalities).DeepDerivative": {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
 	"github.com/google/go-cmp/cmp.Equal":                                                {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1},
+	// k8s-objectmatcher: a patch calculated from the current and the
+	// modified object (PatchMaker.Calculate) is empty when they agree.
+	"(*github.com/cisco-open/k8s-objectmatcher/patch.PatchResult).IsEmpty":  {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1, Receiver: true},
+	"(*github.com/banzaicloud/k8s-objectmatcher/patch.PatchResult).IsEmpty": {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1, Receiver: true},
 
 	"(" + workqueue + "TypedInterface).Get":                        {Role: RoleQueueGet, Obj: -1, Key: -1, Arg: -1},
 	"(" + workqueue + "Interface).Get":                             {Role: RoleQueueGet, Obj: -1, Key: -1, Arg: -1, Before: "v0.31.0"},

@@ -104,6 +104,11 @@ type Fact struct {
 	// Diff says a rendering is the difference between two objects (a
 	// merge patch): empty ("{}", no bytes) when they agree.
 	Diff bool
+	// Receiver says a comparison's verdict is about the value it is
+	// called on: the result of a call handed the two values compared (a
+	// patch calculated from the current and the modified object, then
+	// result.IsEmpty()).
+	Receiver bool
 	// Raw says a comparison reads every field, unexported ones included,
 	// and calls no Equal method of the values (rawMisjudged).
 	Raw bool

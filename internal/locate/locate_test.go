@@ -102,6 +102,7 @@ var fixtures = []string{
 	"driftguards",
 	"resultdelegate",
 	"namespacelist",
+	"objectmatcher",
 	"intervalflows",
 	"resyncflows",
 	"embedworker",

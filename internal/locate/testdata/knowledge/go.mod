@@ -13,7 +13,16 @@ require (
 	sigs.k8s.io/controller-runtime v0.24.1
 )
 
-require github.com/manifestival/manifestival v0.7.2
+require (
+	github.com/banzaicloud/k8s-objectmatcher v1.8.0
+	github.com/cisco-open/k8s-objectmatcher v1.10.0
+	github.com/manifestival/manifestival v0.7.2
+)
+
+require (
+	emperror.dev/errors v0.8.1 // indirect
+	github.com/evanphx/json-patch v5.9.0+incompatible // indirect
+)
 
 require (
 	github.com/Azure/go-ansiterm v0.0.0-20230124172434-306776ec8161 // indirect

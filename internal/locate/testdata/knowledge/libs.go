@@ -18,6 +18,8 @@ import (
 	_ "github.com/fluxcd/pkg/runtime/patch"
 	_ "github.com/fluxcd/pkg/ssa"
 	_ "github.com/go-logr/logr"
+	_ "github.com/banzaicloud/k8s-objectmatcher/patch"
+	_ "github.com/cisco-open/k8s-objectmatcher/patch"
 	_ "github.com/google/go-cmp/cmp"
 	_ "github.com/manifestival/manifestival"
 	_ "github.com/pkg/errors"
