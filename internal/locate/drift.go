@@ -85,7 +85,7 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named, objects map[
 				guarded := ifs.Body
 				w, desc := g.firstWrite(ifs.Body.Pos(), ifs.Body.End())
 				if a.leavesWhenEqual(info, b, ifs) || w == nil && a.endsIdle(info, fn, ifs.Body) && a.leavePolarity(info, b, ifs.Cond, 0) >= 0 {
-					if w == nil && waitsForValue(info, ifs) {
+					if w == nil && waitsForValue(info, b, kind, ifs) {
 						// if len(ingress(svc)) == 0 { return wait }: the pass
 						// waits for a value to appear; what it writes after
 						// is not guarded by a comparison.
@@ -117,22 +117,41 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named, objects map[
 	return out
 }
 
-// waitsForValue reports whether an if waits for a value to appear: its
-// condition holds when a value is missing (a comparison equal to a zero
-// constant, len(points) == 0 or name == "", alone or joined by ||) and its
-// branch ends in a return of a result that requeues. A branch that
-// returns nothing to do when a computed difference is empty (len(missing)
-// == 0 { return nil }) finds the states equal instead.
-func waitsForValue(info *types.Info, ifs *ast.IfStmt) bool {
-	if !holdsWhenMissing(info, ifs.Cond) || len(ifs.Body.List) == 0 {
-		return false
-	}
-	ret, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) == 0 {
-		return false
-	}
-	requeue, after := resultFields(info, ret.Results[0])
-	return requeue || after != nil
+// waitsForValue reports whether an if waits for a value of another
+// object to appear: its condition holds when a value is missing (a
+// comparison equal to a zero constant, len(ingressPoints(svc)) == 0 or
+// name == "", alone or joined by ||) and reads nothing of the primary
+// object (through the locals it reads, two assignments deep). A
+// difference computed from the primary's desired state and found empty
+// (missing := missingLabels(live.Labels, cm.Data); len(missing) == 0)
+// finds the states equal instead.
+func waitsForValue(info *types.Info, body *ast.BlockStmt, kind *types.Named, ifs *ast.IfStmt) bool {
+	return holdsWhenMissing(info, ifs.Cond) && !readsPrimary(info, body, kind, ifs.Cond, 0)
+}
+
+// readsPrimary reports whether an expression reads the primary object,
+// itself or through the locals it reads, assigned from it (two
+// assignments deep).
+func readsPrimary(info *types.Info, body *ast.BlockStmt, kind *types.Named, e ast.Expr, depth int) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || found {
+			return !found
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		switch {
+		case !ok:
+		case isKindValue(v.Type(), kind):
+			found = true
+		case depth < 2 && !v.IsField() && v.Parent() != nil && v.Parent() != v.Pkg().Scope():
+			for _, r := range assignmentsTo(info, body, v) {
+				found = found || readsPrimary(info, body, kind, r, depth+1)
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // holdsWhenMissing reports whether a condition is a comparison equal to a
@@ -149,6 +168,17 @@ func holdsWhenMissing(info *types.Info, cond ast.Expr) bool {
 		return isZeroConst(info, ast.Unparen(e.X)) || isZeroConst(info, ast.Unparen(e.Y))
 	}
 	return false
+}
+
+// unconverted is e without the conversions around it (iface(x) is x).
+func unconverted(info *types.Info, e ast.Expr) ast.Expr {
+	for {
+		ce, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok || len(ce.Args) != 1 || !info.Types[ce.Fun].IsType() {
+			return ast.Unparen(e)
+		}
+		e = ce.Args[0]
+	}
 }
 
 // endsTurn reports whether a statement ends the pass or the loop's turn:
@@ -324,8 +354,10 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 			case c.known && c.fact.Role == RoleCompare && c.fact.Receiver:
 				// result.IsEmpty() of result, err := maker.Calculate(current,
 				// modified): what the call that made the result was handed.
-				if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok {
-					if v := rootVar(info, sel.X); v != nil {
+				// (Through an identity handing the method value on, or an
+				// interface the result is converted to.)
+				if sel, ok := ast.Unparen(a.passedFun(info, e.Fun)).(*ast.SelectorExpr); ok {
+					if v := rootVar(info, unconverted(info, sel.X)); v != nil {
 						if made := onlyCallDef(info, body, v); made != nil {
 							found = live(made.Args...)
 						}

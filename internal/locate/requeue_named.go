@@ -24,6 +24,32 @@ func (a *analysis) classifyBare(fn *ssa.Function, info *types.Info, s *ast.Retur
 		*out = append(*out, retSite{pos: s.Pos(), in: fn, ret: s, at: s, opaque: idents[0], note: "a bare return of named results of " + w.shape.typ + ", which ctrlcmp does not follow", via: slices.Clone(w.via)})
 		return
 	}
+	if len(idents) == 1 && typeKey(info.TypeOf(idents[0])) == w.shape.typ {
+		// A result alone (a helper that logs its failures and hands back
+		// only a result): what the assignment reaching the bare return
+		// gives it, with a nil error.
+		named := info.Defs[idents[0]]
+		as, ok := a.reachingAssignment(info, s, named)
+		var res ast.Expr
+		var at ast.Node = s
+		if ok && as != nil {
+			at = as
+			if len(as.Lhs) == len(as.Rhs) {
+				for j, l := range as.Lhs {
+					if assigns(info, l, named) {
+						res = as.Rhs[j]
+					}
+				}
+			}
+			ok = res != nil
+		}
+		if !ok {
+			*out = append(*out, retSite{pos: s.Pos(), in: fn, ret: s, at: s, opaque: idents[0], via: slices.Clone(w.via), note: "the named result this bare return hands back is assigned under a condition before it, or handed by address"})
+			return
+		}
+		a.classifyPair(fn, info, s, at, res, nil, sc, w, out)
+		return
+	}
 	// A result first and an error last, perhaps with other results
 	// between (res, order, err): the two are what the return hands back.
 	if len(idents) < 2 || typeKey(info.TypeOf(idents[0])) != typeResult || !isErrorType(info.TypeOf(idents[len(idents)-1])) {

@@ -79,7 +79,7 @@ func (a *analysis) endsBefore(info *types.Info, b *ast.BlockStmt, kind *types.Na
 				continue
 			}
 
-			if a.endsWithoutFailure(info, ifs.Body.List) && !waitsForValue(info, ifs) && (comparesState(info, b, kind, ifs.Cond) || a.compares(info, b, kind, ifs.Cond, ifs.Body, 0, nil)) && !a.heldWhenDiffer(info, b, ifs.Cond) {
+			if a.endsWithoutFailure(info, ifs.Body.List) && !waitsForValue(info, b, kind, ifs) && (comparesState(info, b, kind, ifs.Cond) || a.compares(info, b, kind, ifs.Cond, ifs.Body, 0, nil)) && !a.heldWhenDiffer(info, b, ifs.Cond) {
 				return ifs.Cond
 			}
 		}
