@@ -11,6 +11,8 @@ import (
 	_ "slices"
 	_ "time"
 
+	_ "github.com/banzaicloud/k8s-objectmatcher/patch"
+	_ "github.com/cisco-open/k8s-objectmatcher/patch"
 	_ "github.com/evanphx/json-patch/v5"
 	_ "github.com/fluxcd/pkg/apis/meta"
 	_ "github.com/fluxcd/pkg/runtime/conditions"
@@ -18,8 +20,6 @@ import (
 	_ "github.com/fluxcd/pkg/runtime/patch"
 	_ "github.com/fluxcd/pkg/ssa"
 	_ "github.com/go-logr/logr"
-	_ "github.com/banzaicloud/k8s-objectmatcher/patch"
-	_ "github.com/cisco-open/k8s-objectmatcher/patch"
 	_ "github.com/google/go-cmp/cmp"
 	_ "github.com/manifestival/manifestival"
 	_ "github.com/pkg/errors"
