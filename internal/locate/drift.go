@@ -117,70 +117,6 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named, objects map[
 	return out
 }
 
-// waitsForValue reports whether an if waits for a value of another
-// object to appear: its condition holds when a value is missing (a
-// comparison equal to a zero constant, len(ingressPoints(svc)) == 0 or
-// name == "", alone or joined by ||) and reads nothing of the primary
-// object (through the locals it reads, two assignments deep). A
-// difference computed from the primary's desired state and found empty
-// (missing := missingLabels(live.Labels, cm.Data); len(missing) == 0)
-// finds the states equal instead.
-func waitsForValue(info *types.Info, body *ast.BlockStmt, kind *types.Named, ifs *ast.IfStmt) bool {
-	return holdsWhenMissing(info, ifs.Cond) && !readsPrimary(info, body, kind, ifs.Cond, 0)
-}
-
-// readsPrimary reports whether an expression reads the primary object,
-// itself or through the locals it reads, assigned from it (two
-// assignments deep).
-func readsPrimary(info *types.Info, body *ast.BlockStmt, kind *types.Named, e ast.Expr, depth int) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		id, ok := n.(*ast.Ident)
-		if !ok || found {
-			return !found
-		}
-		v, ok := info.Uses[id].(*types.Var)
-		switch {
-		case !ok:
-		case isKindValue(v.Type(), kind):
-			found = true
-		case depth < 2 && !v.IsField() && v.Parent() != nil && v.Parent() != v.Pkg().Scope():
-			for _, r := range assignmentsTo(info, body, v) {
-				found = found || readsPrimary(info, body, kind, r, depth+1)
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// holdsWhenMissing reports whether a condition is a comparison equal to a
-// zero constant, alone or joined by ||.
-func holdsWhenMissing(info *types.Info, cond ast.Expr) bool {
-	e, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	if !ok {
-		return false
-	}
-	switch e.Op {
-	case token.LOR:
-		return holdsWhenMissing(info, e.X) && holdsWhenMissing(info, e.Y)
-	case token.EQL:
-		return isZeroConst(info, ast.Unparen(e.X)) || isZeroConst(info, ast.Unparen(e.Y))
-	}
-	return false
-}
-
-// unconverted is e without the conversions around it (iface(x) is x).
-func unconverted(info *types.Info, e ast.Expr) ast.Expr {
-	for {
-		ce, ok := ast.Unparen(e).(*ast.CallExpr)
-		if !ok || len(ce.Args) != 1 || !info.Types[ce.Fun].IsType() {
-			return ast.Unparen(e)
-		}
-		e = ce.Args[0]
-	}
-}
-
 // endsTurn reports whether a statement ends the pass or the loop's turn:
 // a return, or a continue of the loop it stands in.
 func endsTurn(st ast.Stmt) bool {
@@ -191,58 +127,6 @@ func endsTurn(st ast.Stmt) bool {
 		return st.Tok == token.CONTINUE && st.Label == nil
 	}
 	return false
-}
-
-// applySteps are the steps that apply a difference at the write call w:
-// the call, and, when a helper of the tree's makes the write, the write in
-// that helper, which names the helper as a function that applies.
-func (a *analysis) applySteps(w *call, desc writeDesc) []Step {
-	note := desc.verb + " " + desc.target + " when they differ"
-	steps := []Step{{Site: applySite(a.site(w.expr.Lparen).Site, w.in), Step: StepApply, Note: note}}
-	if m := desc.madeAt; m != nil {
-		made := applySite(a.site(m.expr.Lparen).Site, m.in)
-		steps = append(steps, Step{Site: made, Step: StepApply, Note: note + ": the write is made in " + made.Func + ", reached from the call in " + steps[0].Func})
-	}
-	return steps
-}
-
-// writesOwnKind reports whether a write call writes an object of the
-// primary type when the tree declares that type: its object argument (the
-// knowledge table's), or, for a typed client's method, an argument of that
-// type. The Spec of a kind of the tree's own is the desired state, so a
-// write of such an object (a label it normalises, its finalizers) applies
-// none of it; a controller of a kind declared elsewhere (a labeller of
-// ConfigMaps) applies its desired state to the object itself.
-func (a *analysis) writesOwnKind(info *types.Info, c call, kind *types.Named) bool {
-	if kind == nil {
-		return false
-	}
-	if _, own := a.fileAt(kind.Obj().Pos()); !own {
-		return false
-	}
-	if c.known {
-		obj := c.arg(c.fact.Obj)
-		return obj != nil && isKind(info.TypeOf(obj), kind)
-	}
-	for _, arg := range c.expr.Args {
-		if isKind(info.TypeOf(arg), kind) {
-			return true
-		}
-	}
-	return false
-}
-
-// applySite names the function that applies as the drift answer names it
-// (rows.md: "(*T).m" or "pkg.F"): the declared function fn is, or holds
-// fn as a closure.
-func applySite(s cite.Site, fn *ssa.Function) cite.Site {
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
-	if obj, ok := fn.Object().(*types.Func); ok {
-		s.Func = cite.ObjectName(obj)
-	}
-	return s
 }
 
 // endsIdle reports whether a block of fn ends the pass or the loop's turn

@@ -6,6 +6,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 )
 
 // The writes drift correction makes: by the tree's call of a library, or
@@ -107,4 +109,56 @@ func (g driftGuards) specApplied(c call, from token.Pos) (writeDesc, bool) {
 		return !stored
 	})
 	return w, stored
+}
+
+// applySteps are the steps that apply a difference at the write call w:
+// the call, and, when a helper of the tree's makes the write, the write in
+// that helper, which names the helper as a function that applies.
+func (a *analysis) applySteps(w *call, desc writeDesc) []Step {
+	note := desc.verb + " " + desc.target + " when they differ"
+	steps := []Step{{Site: applySite(a.site(w.expr.Lparen).Site, w.in), Step: StepApply, Note: note}}
+	if m := desc.madeAt; m != nil {
+		made := applySite(a.site(m.expr.Lparen).Site, m.in)
+		steps = append(steps, Step{Site: made, Step: StepApply, Note: note + ": the write is made in " + made.Func + ", reached from the call in " + steps[0].Func})
+	}
+	return steps
+}
+
+// writesOwnKind reports whether a write call writes an object of the
+// primary type when the tree declares that type: its object argument (the
+// knowledge table's), or, for a typed client's method, an argument of that
+// type. The Spec of a kind of the tree's own is the desired state, so a
+// write of such an object (a label it normalises, its finalizers) applies
+// none of it; a controller of a kind declared elsewhere (a labeller of
+// ConfigMaps) applies its desired state to the object itself.
+func (a *analysis) writesOwnKind(info *types.Info, c call, kind *types.Named) bool {
+	if kind == nil {
+		return false
+	}
+	if _, own := a.fileAt(kind.Obj().Pos()); !own {
+		return false
+	}
+	if c.known {
+		obj := c.arg(c.fact.Obj)
+		return obj != nil && isKind(info.TypeOf(obj), kind)
+	}
+	for _, arg := range c.expr.Args {
+		if isKind(info.TypeOf(arg), kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// applySite names the function that applies as the drift answer names it
+// (rows.md: "(*T).m" or "pkg.F"): the declared function fn is, or holds
+// fn as a closure.
+func applySite(s cite.Site, fn *ssa.Function) cite.Site {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if obj, ok := fn.Object().(*types.Func); ok {
+		s.Func = cite.ObjectName(obj)
+	}
+	return s
 }
