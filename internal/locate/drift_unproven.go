@@ -93,12 +93,12 @@ func (a *analysis) guardOnTheWay(reach *callgraph.Reach, kind *types.Named, fn *
 	test := func(info *types.Info, b *ast.BlockStmt, at ast.Node) ast.Expr {
 		return testedAround(info, b, kind, at, func(e ast.Expr) bool { return a.callVerdict(info, b, kind, e) })
 	}
+	if !reach.HandedOn(fn) {
+		return a.testOnTheWay(reach.Path(fn), fn, node, test)
+	}
 	type place struct {
 		fn   *ssa.Function
 		node ast.Node
-	}
-	if !reach.HandedOn(fn) {
-		return a.testOnTheWay(reach.Path(fn), fn, node, test)
 	}
 	expanded := map[*ssa.Function]bool{}
 	queue := []place{{fn, node}}

@@ -9,16 +9,18 @@ import (
 )
 
 // callVerdict reports whether a condition tests a verdict that a call of
-// the tree's own code returned, a call handed two values or more, one of
-// them an object other than the primary (handsLiveObject): `changed, err := needsPatch(obj,
-// patch); if !changed`, `updated, modified := compare(required, existing)`,
-// `res := strategy(funcs, live, config); if res.Result != Updated`; a call
-// handed the primary and a client only (`written, err := ensure(ctx, c,
-// obj, finalizer)`) has no live object to compare. The
-// callee may have compared desired with live state, and the test then
-// decides on that comparison's outcome: a "none" cannot be claimed past
-// it. Tested are a bool (the local, or a bool field of it) and a value
-// compared with a constant; errors and tests of nil are not verdicts.
+// the tree's own code returned: a call handed two values or more, one of
+// them an object other than the primary (handsLiveObject), whose callee
+// may decide by a comparison (mayDecideByComparison). `changed, err :=
+// needsPatch(live, patch); if !changed`, `updated, modified :=
+// compare(required, existing); if !modified`, `res := strategy(funcs,
+// live, config); if res.Result != Updated`. The callee may have compared
+// desired with live state, and the test then decides on that
+// comparison's outcome: a "none" cannot be claimed past it. A call handed
+// the primary and a client only (`written, err := ensure(ctx, c, obj,
+// finalizer)`) has no live object to compare. Tested are a bool (the
+// local, or a bool field of it) and a value compared with a constant;
+// errors and tests of nil are not verdicts.
 func (a *analysis) callVerdict(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond ast.Expr) bool {
 	found := false
 	fromCall := func(e ast.Expr) {

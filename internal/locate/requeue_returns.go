@@ -190,7 +190,7 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		// retry, not a success's interval), when the call does work
 		// that can fail; one that only builds the result
 		// (requeueResult(obj)) is cited here, at its use.
-		if ce, ok := ast.Unparen(res).(*ast.CallExpr); ok && res != nil && a.callHandlesFailure(info, ce, fn, w.kind) && a.followResults(fn, info, at, ce, sc, w, out) {
+		if ce, ok := ast.Unparen(res).(*ast.CallExpr); res != nil && ok && a.callHandlesFailure(info, ce, fn, w.kind) && a.followResults(fn, info, at, ce, sc, w, out) {
 			return
 		}
 		// result, err := f(…); if err != nil { … }; return result, nil:
