@@ -241,7 +241,7 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 				// (Through an identity handing the method value on, or an
 				// interface the result is converted to.)
 				if sel, ok := ast.Unparen(a.passedFun(info, e.Fun)).(*ast.SelectorExpr); ok {
-					if v := rootVar(info, unconverted(info, sel.X)); v != nil {
+					if v := rootVar(info, stripConversions(info, sel.X)); v != nil {
 						if made := onlyCallDef(info, body, v); made != nil {
 							found = live(made.Args...)
 						}

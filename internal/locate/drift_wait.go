@@ -91,14 +91,3 @@ func holdsWhenMissing(info *types.Info, cond ast.Expr) bool {
 	}
 	return false
 }
-
-// unconverted is e without the conversions around it (iface(x) is x).
-func unconverted(info *types.Info, e ast.Expr) ast.Expr {
-	for {
-		ce, ok := ast.Unparen(e).(*ast.CallExpr)
-		if !ok || len(ce.Args) != 1 || !info.Types[ce.Fun].IsType() {
-			return ast.Unparen(e)
-		}
-		e = ce.Args[0]
-	}
-}
