@@ -9,14 +9,13 @@ import (
 // waitsForValue reports whether an if waits for a value of another
 // object to appear: its condition holds when a value is missing (a
 // comparison equal to a zero constant, len(ingressPoints(svc)) == 0 or
-// name == "", alone or joined by ||) and reads nothing of the primary
-// object (through the locals it reads, two assignments deep), nor a
-// value computed from two (computedFromTwo). A difference found empty
+// name == "", alone or joined by ||) and reads neither the primary
+// object nor a value computed from two (computedFromTwo). A difference found empty
 // (missing := missingLabels(live.Labels, cm.Data); len(missing) == 0, or
 // p, err := MergePatch(live, desired); len(p) == 0) finds the states
 // equal instead.
 func waitsForValue(info *types.Info, body *ast.BlockStmt, kind *types.Named, ifs *ast.IfStmt) bool {
-	return holdsWhenMissing(info, ifs.Cond) && !readsPrimary(info, body, kind, ifs.Cond, 0) && !computedFromTwo(info, body, ifs.Cond, 0)
+	return holdsWhenMissing(info, ifs.Cond) && !readsPrimary(info, kind, ifs.Cond) && !computedFromTwo(info, body, ifs.Cond, 0)
 }
 
 // computedFromTwo reports whether an expression holds, itself or through
@@ -51,24 +50,15 @@ func computedFromTwo(info *types.Info, body *ast.BlockStmt, e ast.Expr, depth in
 	return found
 }
 
-// readsPrimary reports whether an expression reads the primary object,
-// itself or through the locals it reads, assigned from it (two
-// assignments deep).
-func readsPrimary(info *types.Info, body *ast.BlockStmt, kind *types.Named, e ast.Expr, depth int) bool {
+// readsPrimary reports whether an expression reads the primary object
+// itself (a local merely built from it, then read back from the cluster,
+// is another object).
+func readsPrimary(info *types.Info, kind *types.Named, e ast.Expr) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
-		id, ok := n.(*ast.Ident)
-		if !ok || found {
-			return !found
-		}
-		v, ok := info.Uses[id].(*types.Var)
-		switch {
-		case !ok:
-		case isKindValue(v.Type(), kind):
-			found = true
-		case depth < 2 && !v.IsField() && v.Parent() != nil && v.Parent() != v.Pkg().Scope():
-			for _, r := range assignmentsTo(info, body, v) {
-				found = found || readsPrimary(info, body, kind, r, depth+1)
+		if id, ok := n.(*ast.Ident); ok && !found {
+			if v, ok := info.Uses[id].(*types.Var); ok && isKindValue(v.Type(), kind) {
+				found = true
 			}
 		}
 		return !found
