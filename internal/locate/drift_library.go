@@ -45,6 +45,10 @@ func (a *analysis) libraryDrift(c call) []Step {
 	compared := false
 	if fd != nil {
 		symbol := cite.FuncName(fd)
+		if fd.Recv == nil {
+			// A function as the tree's are cited: pkg.F.
+			symbol = c.fn.Pkg().Name() + "." + symbol
+		}
 		seen := map[string]bool{}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)

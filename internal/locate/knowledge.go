@@ -444,6 +444,8 @@ const (
 	// fields asks who owns the object.
 	typeOwnerReference = "k8s.io/apimachinery/pkg/apis/meta/v1.OwnerReference"
 	typeRequest        = cr + "reconcile.Request"
+	// typeNamespacedName is an object's key (client.ObjectKey too).
+	typeNamespacedName = "k8s.io/apimachinery/pkg/types.NamespacedName"
 	typeContext        = "context.Context"
 	// typeUnstructured holds an object's content in a map: an object that
 	// is one, or embeds one, keeps its status where no field's type says.

@@ -103,6 +103,7 @@ var fixtures = []string{
 	"resultdelegate",
 	"namespacelist",
 	"objectmatcher",
+	"failuremapper",
 	"intervalflows",
 	"resyncflows",
 	"embedworker",
@@ -600,8 +601,8 @@ func TestCreateOrUpdateDrift(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"library-compare " + lib + ":345 CreateOrUpdate", "library-apply " + lib + ":349 CreateOrUpdate",
-		"library-compare " + lib + ":448 CreateOrPatch", "library-apply " + lib + ":450 CreateOrPatch",
+		"library-compare " + lib + ":345 controllerutil.CreateOrUpdate", "library-apply " + lib + ":349 controllerutil.CreateOrUpdate",
+		"library-compare " + lib + ":448 controllerutil.CreateOrPatch", "library-apply " + lib + ":450 controllerutil.CreateOrPatch",
 	} {
 		if !got[want] {
 			t.Errorf("no step %s; got %v", want, keys(got))

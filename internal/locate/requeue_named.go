@@ -84,7 +84,7 @@ func (a *analysis) classifyBare(fn *ssa.Function, info *types.Info, s *ast.Retur
 	case resAs != nil && resAs == errAs && len(resAs.Lhs) == len(idents) && len(resAs.Rhs) == 1:
 		// result, retErr = r.reconcile(ctx, obj): the callee's returns,
 		// or, for a result constructor, the assignment.
-		if !a.constructed(fn, info, s, resAs, resAs.Rhs[0], sc, w, out) {
+		if !a.constructed(fn, info, s, resAs, resAs.Rhs[0], sc, w, out) && !a.mapped(fn, info, s, resAs, resAs.Rhs[0], sc, w, out) {
 			a.followResults(fn, info, s, resAs.Rhs[0], sc, w, out)
 		}
 	case !resVal || !errVal:

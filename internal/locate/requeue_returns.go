@@ -44,7 +44,7 @@ func (a *analysis) classifyReturn(fn *ssa.Function, info *types.Info, s *ast.Ret
 			a.classifyPair(fn, info, s, s, res, errE, sc, w, out)
 			return
 		}
-		if a.constructed(fn, info, s, s, s.Results[0], sc, w, out) {
+		if a.constructed(fn, info, s, s, s.Results[0], sc, w, out) || a.mapped(fn, info, s, s, s.Results[0], sc, w, out) {
 			return
 		}
 		if !a.followResults(fn, info, s, s.Results[0], sc, w, out) && typeKey(info.TypeOf(s.Results[0])) == w.shape.typ {

@@ -38,7 +38,7 @@ type Write struct {
 // or of the re-read.
 func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return) []Write {
 	var out []Write
-	taken := steadyBranches(f.entry, kind, reach.Funcs())
+	taken := steadyBranches(f.entry, kind, reach.Funcs(), a.prog.Own)
 	normal = steadyNormal(normal, taken)
 	made := madeTypes(reach.Funcs())
 	alwaysVia := a.alwaysReached(a.passRoots(f), normal, taken, made, passView{})

@@ -23,7 +23,7 @@ import (
 // object (RoleAbsentTest: an unchanged object exists). The map gives, for
 // an If's block, the
 // index of the successor taken.
-func steadyBranches(entry *ssa.Function, kind *types.Named, fns []*ssa.Function) map[*ssa.BasicBlock]int {
+func steadyBranches(entry *ssa.Function, kind *types.Named, fns []*ssa.Function, own map[*ssa.Function]bool) map[*ssa.BasicBlock]int {
 	finalErr := deferredFinalError(entry)
 	taken := map[*ssa.BasicBlock]int{}
 	for _, fn := range fns {
@@ -32,7 +32,7 @@ func steadyBranches(entry *ssa.Function, kind *types.Named, fns []*ssa.Function)
 			if !ok {
 				continue
 			}
-			if v, ok := steadyValue(cond.Cond, finalErr, kind); ok {
+			if v, ok := steadyValue(cond.Cond, finalErr, kind, own); ok {
 				taken[b] = 1
 				if v {
 					taken[b] = 0
@@ -131,14 +131,14 @@ func deferredClosures(fn *ssa.Function) []*ssa.MakeClosure {
 
 // steadyValue is the value a branch condition has on a succeeding pass of
 // an unchanged object, when it is known.
-func steadyValue(v ssa.Value, finalErr map[*ssa.FreeVar]bool, kind *types.Named) (bool, bool) {
+func steadyValue(v ssa.Value, finalErr map[*ssa.FreeVar]bool, kind *types.Named, own map[*ssa.Function]bool) (bool, bool) {
 	if b, ok := existingObjectTest(v, kind); ok {
 		return b, true
 	}
 	switch x := v.(type) {
 	case *ssa.UnOp:
 		if x.Op == token.NOT {
-			b, ok := steadyValue(x.X, finalErr, kind)
+			b, ok := steadyValue(x.X, finalErr, kind, own)
 			return !b, ok
 		}
 	case *ssa.BinOp:
@@ -155,6 +155,12 @@ func steadyValue(v ssa.Value, finalErr map[*ssa.FreeVar]bool, kind *types.Named)
 			// patch, err := r.compute(…); if patch != nil { write }:
 			// a succeeding compute hands back a value it made.
 			return x.Op == token.NEQ, true
+		}
+		if passFailure(other, kind, own, map[*ssa.Phi]bool{}) {
+			// err = r.step(…); if err == nil { err = r.next(…) }: the
+			// error a chain of steps hands on is nil on a pass that
+			// succeeds.
+			return x.Op == token.EQL, true
 		}
 		load, ok := other.(*ssa.UnOp)
 		if !ok || load.Op != token.MUL {
@@ -185,6 +191,169 @@ func steadyValue(v ssa.Value, finalErr map[*ssa.FreeVar]bool, kind *types.Named)
 		return f.True, true
 	}
 	return false, false
+}
+
+// passFailure reports whether v is the error a call hands back as its
+// last result, or a merge of such errors and nil (err assigned by each
+// step of a chain the steps test against nil): on a pass that succeeds it
+// is nil. A read by key (the knowledge table's RoleRead, or any function
+// handed a key) is left out, what it looks for may be absent on such a
+// pass, but for the read of the primary object by the request's key: an
+// unchanged object exists.
+func passFailure(v ssa.Value, kind *types.Named, own map[*ssa.Function]bool, seen map[*ssa.Phi]bool) bool {
+	if !isErrorType(v.Type()) {
+		return false
+	}
+	var call *ssa.CallCommon
+	switch x := v.(type) {
+	case *ssa.Extract:
+		c, ok := x.Tuple.(*ssa.Call)
+		if !ok || x.Index != x.Tuple.Type().(*types.Tuple).Len()-1 {
+			return false
+		}
+		call = &c.Call
+	case *ssa.Call:
+		call = &x.Call
+	case *ssa.UnOp:
+		// A named error result a deferred closure reads lives in memory:
+		// what each store to it holds.
+		alloc, ok := x.X.(*ssa.Alloc)
+		if !ok || x.Op != token.MUL {
+			return false
+		}
+		return storedFailures(alloc, kind, own, seen)
+	case *ssa.Phi:
+		if seen[x] {
+			return true
+		}
+		seen[x] = true
+		some := false
+		for _, e := range x.Edges {
+			if k, isConst := e.(*ssa.Const); isConst && k.IsNil() {
+				continue
+			}
+			if !passFailure(e, kind, own, seen) {
+				return false
+			}
+			some = true
+		}
+		return some
+	default:
+		return false
+	}
+	fn := calleeObj(call)
+	if fn == nil {
+		return false
+	}
+	f, known := knowledge[funcKey(fn)]
+	if known && f.Role == RoleRead {
+		// The primary object's own read, by the request's key, finds it:
+		// it exists. (The receiver of a method is the first argument
+		// here.)
+		args, shift := callArgsSSA(call), 0
+		if fn.Type().(*types.Signature).Recv() != nil {
+			shift = 1
+		}
+		obj, key := f.Obj+shift, f.Key+shift
+		return f.Obj >= 0 && f.Key >= 0 && obj < len(args) && key < len(args) &&
+			isKind(madeFrom(args[obj]).Type(), kind) && fromRequest(args[key])
+	}
+	if readsByKey(fn) {
+		// A read by key, of the tree's or through an interface, may
+		// find nothing on such a pass (a lock, a stale copy).
+		return false
+	}
+	if callee := call.StaticCallee(); callee != nil && own[callee] {
+		return true
+	}
+	return !known || f.Role != RoleNewError
+}
+
+// readsByKey reports whether fn takes an object's key (a NamespacedName,
+// client.ObjectKey) and hands back an error: what reads by key does.
+func readsByKey(fn *types.Func) bool {
+	sig := fn.Type().(*types.Signature)
+	if sig.Results().Len() == 0 || !isErrorType(sig.Results().At(sig.Results().Len()-1).Type()) {
+		return false
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if typeKey(sig.Params().At(i).Type()) == typeNamespacedName {
+			return true
+		}
+	}
+	return false
+}
+
+// fromRequest reports whether v is the key of a reconcile request handed
+// to the function (req.NamespacedName), or read from it.
+func fromRequest(v ssa.Value) bool {
+	for {
+		switch x := v.(type) {
+		case *ssa.Field:
+			v = x.X
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+			v = x.X
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.Parameter:
+			return typeKey(x.Type()) == typeRequest
+		case *ssa.Alloc:
+			// A request parameter whose address is taken lives in memory:
+			// the store of the parameter into it.
+			for _, r := range *x.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == x {
+					p, isParam := st.Val.(*ssa.Parameter)
+					return isParam && typeKey(p.Type()) == typeRequest
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+}
+
+// storedFailures reports whether every store to the variable alloc holds
+// a pass failure (passFailure) or nil, and nothing else may store to it: a
+// closure capturing it runs deferred, after every test of it.
+func storedFailures(alloc *ssa.Alloc, kind *types.Named, own map[*ssa.Function]bool, seen map[*ssa.Phi]bool) bool {
+	some := false
+	for _, r := range *alloc.Referrers() {
+		switch r := r.(type) {
+		case *ssa.UnOp:
+		case *ssa.Store:
+			if r.Addr != alloc {
+				return false
+			}
+			if load, ok := r.Val.(*ssa.UnOp); ok && load.Op == token.MUL && load.X == alloc {
+				// return res, err: the variable's own value, stored back.
+				continue
+			}
+			if k, isConst := r.Val.(*ssa.Const); isConst && k.IsNil() {
+				continue
+			}
+			if !passFailure(r.Val, kind, own, seen) {
+				return false
+			}
+			some = true
+		case *ssa.MakeClosure:
+			for _, use := range *r.Referrers() {
+				if _, deferred := use.(*ssa.Defer); !deferred {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return some
 }
 
 // madeOnSuccess reports whether e, a result of a call of one of the

@@ -1,0 +1,171 @@
+package locate
+
+// A return that hands back what a failure mapper makes (return
+// result.RequeueError(err), return checkReconcileError(err, "…")): a
+// function of the tree's, called at more than one place, handed the
+// caller's error, whose every return hands back, as its error, nil or that
+// error (as it is, or wrapped by a call). The failure is the caller's,
+// found before the call, so a mapper's return that hands the error back
+// is cited at the calling return; its other returns (a nil error: a
+// success it maps, a retry it chooses) are classified where they stand, as
+// any helper's. (Called once, such a helper is a pass extracted from its
+// caller, and keeps its own returns as the sites.)
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// mapped classifies the return s of fn when what it hands back, e, is a
+// call of a failure mapper (failureMapper), at at (s itself, or the
+// assignment of the named results a bare s hands back); false when e is no
+// such call.
+func (a *analysis) mapped(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, at ast.Node, e ast.Expr, sc scope, w *retWalk, out *[]retSite) bool {
+	ce, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	callee, failing, param := a.failureMapper(fn, info, ce)
+	if callee == nil {
+		return false
+	}
+	// Handed nil, or an error that is never set, the mapper's failing
+	// returns are not taken from here.
+	arg := ce.Args[param]
+	dead := isNil(info, arg) || a.neverFails(fn, arg)
+	// Each call is its own site: the mapper's returns are classified
+	// afresh for it.
+	prev, seen := w.seen[callee]
+	delete(w.seen, callee)
+	defer func() {
+		if seen {
+			w.seen[callee] = prev
+		}
+	}()
+	var made []retSite
+	if !a.followResults(fn, info, at, ce, sc, w, &made) {
+		return false
+	}
+	// Under a test of the error the call is handed, every return of the
+	// mapper handles that failure: the ones that hand it back are the
+	// site, the others (a retry the mapper chooses, a failure it drops)
+	// are named in its note.
+	var others []string
+	if sc.guard == guardError {
+		for _, r := range made {
+			if ret, isRet := r.ret.(*ast.ReturnStmt); r.in == callee && isRet && !failing[ret] && r.class != "" {
+				o := a.site(ret.Pos())
+				others = append(others, fmt.Sprintf("%s:%d (%s)", o.File, o.Line, r.class))
+			}
+		}
+		others = slices.Compact(others)
+	}
+	for _, r := range made {
+		ret, isRet := r.ret.(*ast.ReturnStmt)
+		if r.in != callee || !isRet || !failing[ret] {
+			if sc.guard != guardError {
+				*out = append(*out, r)
+			}
+			continue
+		}
+		if dead || r.class == "" && sc.guard == guardError {
+			// The result half of a failure handed on under a test of
+			// the error: the error is set, so the result is not read.
+			continue
+		}
+		mapSite := a.site(ret.Pos())
+		r.pos, r.at, r.ret, r.in = at.Pos(), at, s, fn
+		r.via = slices.Clone(w.via)
+		r.note = joinNotes(r.note, fmt.Sprintf("the failure is handed to %s, which returns it (%s:%d)", a.funcName(callee), mapSite.File, mapSite.Line))
+		if len(others) > 0 {
+			r.note = joinNotes(r.note, "it may instead return "+strings.Join(others, ", "))
+		}
+		*out = append(*out, r)
+	}
+	return true
+}
+
+// failureMapper is, when ce calls exactly one function of the tree's,
+// called at more than one place, with one error parameter, never assigned to, whose every return (outside
+// function literals) hands back a result and, as the error, nil, that
+// parameter, or a call handed it (fmt.Errorf("…: %w", err)), at least one
+// of them the parameter: that function, those returns, and the
+// parameter's index. nil otherwise.
+func (a *analysis) failureMapper(fn *ssa.Function, info *types.Info, ce *ast.CallExpr) (*ssa.Function, map[*ast.ReturnStmt]bool, int) {
+	c := a.makeCall(info, ce, fn)
+	if c.known || len(c.own) != 1 {
+		return nil, nil, -1
+	}
+	callee := c.own[0]
+	if a.callSites(callee) < 2 {
+		// Called once, it is a pass extracted from its caller: its
+		// returns are its own sites.
+		return nil, nil, -1
+	}
+	sig := callee.Signature
+	if sig.Results().Len() != 2 || !isErrorType(sig.Results().At(1).Type()) || sig.Variadic() || len(ce.Args) != sig.Params().Len() {
+		return nil, nil, -1
+	}
+	param := -1
+	for i := 0; i < sig.Params().Len(); i++ {
+		if isErrorType(sig.Params().At(i).Type()) {
+			if param >= 0 {
+				return nil, nil, -1
+			}
+			param = i
+		}
+	}
+	decl, _ := callee.Syntax().(*ast.FuncDecl)
+	if param < 0 || decl == nil || decl.Body == nil {
+		return nil, nil, -1
+	}
+	cinfo := a.infoAt(decl.Pos())
+	if cinfo == nil {
+		return nil, nil, -1
+	}
+	errParam := sig.Params().At(param)
+	isParam := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && cinfo.Uses[id] == errParam
+	}
+	failing := map[*ast.ReturnStmt]bool{}
+	ok := true
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if slices.ContainsFunc(n.Lhs, isParam) {
+				ok = false
+			}
+		case *ast.ReturnStmt:
+			if len(n.Results) != 2 {
+				ok = false
+				return false
+			}
+			errE := n.Results[1]
+			switch call, isCall := ast.Unparen(errE).(*ast.CallExpr); {
+			case isNil(cinfo, errE):
+			case isParam(errE), isCall && slices.ContainsFunc(call.Args, isParam):
+				failing[n] = true
+			default:
+				// An error of its own: the helper fails, it does not
+				// only map a failure.
+				ok = false
+			}
+		}
+		return ok
+	})
+	if !ok || len(failing) == 0 {
+		return nil, nil, -1
+	}
+	return callee, failing, param
+}
