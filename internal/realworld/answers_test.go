@@ -155,7 +155,7 @@ func judgeDrift(c locate.Controller, want *answerKey, prefix string) (verdict, s
 		switch s.Step {
 		case locate.StepCompare, locate.StepLibraryCompare:
 			compares = append(compares, at)
-		case locate.StepApply:
+		case locate.StepApply, locate.StepLibraryApply:
 			applies = append(applies, s.Func)
 		case locate.StepUnread:
 			if lost == "" {

@@ -299,6 +299,9 @@ func score(t *testing.T, root string, k keyFile) scores {
 	for _, kc := range k.Controllers {
 		got, found := find(tr.Controllers, kc, prefix)
 		if !found {
+			got, found = alike(tr.Controllers, kc, prefix)
+		}
+		if !found {
 			logf("%s (%s): no such controller found", kc.Kind, kc.Name)
 		}
 		for _, row := range locate.Rows {
@@ -370,6 +373,46 @@ func find(ctrls []locate.Controller, kc controller, prefix string) (locate.Contr
 		return byName[0], true
 	}
 	return locate.Controller{}, false
+}
+
+// alike picks, for a keyed controller that several located ones match by
+// kind and by nothing more (two registrations of one reconciler type, one
+// per API group), the first of them when each is scored the same on every
+// row and answer: which of them stands for the key does not move the
+// score. It finds none when they are scored differently.
+func alike(ctrls []locate.Controller, kc controller, prefix string) (locate.Controller, bool) {
+	var same []locate.Controller
+	for _, c := range ctrls {
+		if strings.EqualFold(c.Kind, kc.Kind) {
+			same = append(same, c)
+		}
+	}
+	if len(same) < 2 {
+		return locate.Controller{}, false
+	}
+	verdicts := func(c locate.Controller) string {
+		var b strings.Builder
+		for _, row := range locate.Rows {
+			if want, keyed := kc.Rows[row]; keyed {
+				v, _ := judge(c.Rows[row], want, prefix, true)
+				fmt.Fprint(&b, v, " ")
+			}
+		}
+		if kc.Answers != nil {
+			for _, id := range answerIDs {
+				v, _ := judgeAnswer(id, c, kc.Answers.byID(id), prefix, true)
+				fmt.Fprint(&b, v, " ")
+			}
+		}
+		return b.String()
+	}
+	first := verdicts(same[0])
+	for _, c := range same[1:] {
+		if verdicts(c) != first {
+			return locate.Controller{}, false
+		}
+	}
+	return same[0], true
 }
 
 // settledNot says whether ctrlcmp's reason says its search was not
