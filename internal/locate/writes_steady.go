@@ -241,6 +241,11 @@ func passFailure(v ssa.Value, kind *types.Named, own map[*ssa.Function]bool, see
 	default:
 		return false
 	}
+	if callee := call.StaticCallee(); callee != nil && callee.Parent() != nil && own[rootOf(callee)] {
+		// A closure of the tree's called where it stands (func() error
+		// { return r.Get(…) }()): the errors it returns.
+		return closureFailures(callee, kind, own, seen)
+	}
 	fn := calleeObj(call)
 	if fn == nil {
 		return false
@@ -248,10 +253,10 @@ func passFailure(v ssa.Value, kind *types.Named, own map[*ssa.Function]bool, see
 	f, known := knowledge[funcKey(fn)]
 	if known && f.Role == RoleRead {
 		// The primary object's own read, by the request's key, finds it:
-		// it exists. (The receiver of a method is the first argument
-		// here.)
+		// it exists. (The receiver of a method, unless bound, is the
+		// first argument here.)
 		args, shift := callArgsSSA(call), 0
-		if fn.Type().(*types.Signature).Recv() != nil {
+		if sig := fn.Type().(*types.Signature); sig.Recv() != nil && len(args) == sig.Params().Len()+1 {
 			shift = 1
 		}
 		obj, key := f.Obj+shift, f.Key+shift
@@ -267,6 +272,35 @@ func passFailure(v ssa.Value, kind *types.Named, own map[*ssa.Function]bool, see
 		return true
 	}
 	return !known || f.Role != RoleNewError
+}
+
+// rootOf is the function a closure is declared in, or fn.
+func rootOf(fn *ssa.Function) *ssa.Function {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn
+}
+
+// closureFailures reports whether every error a closure returns is a pass
+// failure (passFailure) or nil.
+func closureFailures(fn *ssa.Function, kind *types.Named, own map[*ssa.Function]bool, seen map[*ssa.Phi]bool) bool {
+	some := false
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) == 0 {
+			continue
+		}
+		e := ret.Results[len(ret.Results)-1]
+		if k, isConst := e.(*ssa.Const); isConst && k.IsNil() {
+			continue
+		}
+		if !passFailure(e, kind, own, seen) {
+			return false
+		}
+		some = true
+	}
+	return some
 }
 
 // readsByKey reports whether fn takes an object's key (a NamespacedName,
@@ -304,6 +338,13 @@ func fromRequest(v ssa.Value) bool {
 			v = x.X
 		case *ssa.Parameter:
 			return typeKey(x.Type()) == typeRequest
+		case *ssa.FreeVar:
+			// A closure's captured variable: what its maker binds.
+			bound := boundTo(x)
+			if bound == nil {
+				return false
+			}
+			v = bound
 		case *ssa.Alloc:
 			// A request parameter whose address is taken lives in memory:
 			// the store of the parameter into it.
@@ -318,6 +359,24 @@ func fromRequest(v ssa.Value) bool {
 			return false
 		}
 	}
+}
+
+// boundTo is the value the closure's maker binds a free variable to (nil
+// when the closure is made in no place found).
+func boundTo(fv *ssa.FreeVar) ssa.Value {
+	fn := fv.Parent()
+	i := slices.Index(fn.FreeVars, fv)
+	if fn.Parent() == nil || i < 0 {
+		return nil
+	}
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn && i < len(mc.Bindings) {
+				return mc.Bindings[i]
+			}
+		}
+	}
+	return nil
 }
 
 // storedFailures reports whether every store to the variable alloc holds
