@@ -86,20 +86,8 @@ func (a *analysis) constructed(fn *ssa.Function, info *types.Info, s *ast.Return
 // that is nil or one of its parameters, that function and that return;
 // nil otherwise.
 func (a *analysis) constructorReturn(fn *ssa.Function, info *types.Info, ce *ast.CallExpr, shape resultShape) (*ssa.Function, *ast.ReturnStmt) {
-	c := a.makeCall(info, ce, fn)
-	if c.known || len(c.own) != 1 {
-		return nil, nil
-	}
-	callee := c.own[0]
-	if a.callSites(callee) < 2 {
-		return nil, nil
-	}
-	decl, _ := callee.Syntax().(*ast.FuncDecl)
-	if decl == nil || decl.Body == nil || !fixedArgs(callee.Signature, ce) {
-		return nil, nil
-	}
-	cinfo := a.infoAt(decl.Pos())
-	if cinfo == nil {
+	callee, decl, cinfo := a.ownDecl(fn, info, ce, true)
+	if callee == nil || !fixedArgs(callee.Signature, ce) {
 		return nil, nil
 	}
 	var rets []*ast.ReturnStmt
@@ -137,6 +125,32 @@ func paramIndex(params *types.Tuple, info *types.Info, e ast.Expr) int {
 		}
 	}
 	return -1
+}
+
+// ownDecl is the one function of the tree's that ce calls, its
+// declaration and its package's type information, when the call names
+// exactly one such function, declared with a body, and, with shared,
+// called at more than one place (called once, a helper is a pass
+// extracted from its caller, whose returns are its own sites); nil
+// otherwise.
+func (a *analysis) ownDecl(fn *ssa.Function, info *types.Info, ce *ast.CallExpr, shared bool) (*ssa.Function, *ast.FuncDecl, *types.Info) {
+	c := a.makeCall(info, ce, fn)
+	if c.known || len(c.own) != 1 {
+		return nil, nil, nil
+	}
+	callee := c.own[0]
+	if shared && a.callSites(callee) < 2 {
+		return nil, nil, nil
+	}
+	decl, _ := callee.Syntax().(*ast.FuncDecl)
+	if decl == nil || decl.Body == nil {
+		return nil, nil, nil
+	}
+	cinfo := a.infoAt(decl.Pos())
+	if cinfo == nil {
+		return nil, nil, nil
+	}
+	return callee, decl, cinfo
 }
 
 // fixedArgs reports whether the call ce hands a function of signature sig

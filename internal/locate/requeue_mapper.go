@@ -97,14 +97,8 @@ func (a *analysis) mapped(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt,
 // of them the parameter: that function, those returns, and the
 // parameter's index. nil otherwise.
 func (a *analysis) failureMapper(fn *ssa.Function, info *types.Info, ce *ast.CallExpr) (*ssa.Function, map[*ast.ReturnStmt]bool, int) {
-	c := a.makeCall(info, ce, fn)
-	if c.known || len(c.own) != 1 {
-		return nil, nil, -1
-	}
-	callee := c.own[0]
-	if a.callSites(callee) < 2 {
-		// Called once, it is a pass extracted from its caller: its
-		// returns are its own sites.
+	callee, decl, cinfo := a.ownDecl(fn, info, ce, true)
+	if callee == nil {
 		return nil, nil, -1
 	}
 	sig := callee.Signature
@@ -120,12 +114,7 @@ func (a *analysis) failureMapper(fn *ssa.Function, info *types.Info, ce *ast.Cal
 			param = i
 		}
 	}
-	decl, _ := callee.Syntax().(*ast.FuncDecl)
-	if param < 0 || decl == nil || decl.Body == nil {
-		return nil, nil, -1
-	}
-	cinfo := a.infoAt(decl.Pos())
-	if cinfo == nil {
+	if param < 0 {
 		return nil, nil, -1
 	}
 	errParam := sig.Params().At(param)

@@ -22,21 +22,12 @@ func (a *analysis) passedThrough(fn *ssa.Function, info *types.Info, e ast.Expr)
 	if !isCall {
 		return nil, nil, false
 	}
-	c := a.makeCall(info, ce, fn)
-	if c.known || len(c.own) != 1 || ce.Ellipsis.IsValid() {
+	callee, decl, cinfo := a.ownDecl(fn, info, ce, false)
+	if callee == nil || ce.Ellipsis.IsValid() {
 		return nil, nil, false
 	}
-	callee := c.own[0]
 	sig := callee.Signature
 	if sig.Results().Len() != 2 || sig.Params().Len() != len(ce.Args) {
-		return nil, nil, false
-	}
-	decl, _ := callee.Syntax().(*ast.FuncDecl)
-	if decl == nil || decl.Body == nil {
-		return nil, nil, false
-	}
-	cinfo := a.infoAt(decl.Pos())
-	if cinfo == nil {
 		return nil, nil, false
 	}
 	// Which parameter each result is, the same on every return; and no

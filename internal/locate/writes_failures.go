@@ -45,17 +45,7 @@ func passFailure(v ssa.Value, kind *types.Named, own map[*ssa.Function]bool, see
 			return true
 		}
 		seen[x] = true
-		some := false
-		for _, e := range x.Edges {
-			if k, isConst := e.(*ssa.Const); isConst && k.IsNil() {
-				continue
-			}
-			if !passFailure(e, kind, own, seen) {
-				return false
-			}
-			some = true
-		}
-		return some
+		return failuresOrNil(x.Edges, kind, own, seen)
 	default:
 		return false
 	}
@@ -103,17 +93,24 @@ func rootOf(fn *ssa.Function) *ssa.Function {
 // closureFailures reports whether every error a closure returns is a pass
 // failure (passFailure) or nil.
 func closureFailures(fn *ssa.Function, kind *types.Named, own map[*ssa.Function]bool, seen map[*ssa.Phi]bool) bool {
-	some := false
+	var errs []ssa.Value
 	for _, b := range fn.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || len(ret.Results) == 0 {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 {
+			errs = append(errs, ret.Results[len(ret.Results)-1])
+		}
+	}
+	return failuresOrNil(errs, kind, own, seen)
+}
+
+// failuresOrNil reports whether each of vals is nil or a pass failure
+// (passFailure), and one at least is not nil.
+func failuresOrNil(vals []ssa.Value, kind *types.Named, own map[*ssa.Function]bool, seen map[*ssa.Phi]bool) bool {
+	some := false
+	for _, v := range vals {
+		if k, isConst := v.(*ssa.Const); isConst && k.IsNil() {
 			continue
 		}
-		e := ret.Results[len(ret.Results)-1]
-		if k, isConst := e.(*ssa.Const); isConst && k.IsNil() {
-			continue
-		}
-		if !passFailure(e, kind, own, seen) {
+		if !passFailure(v, kind, own, seen) {
 			return false
 		}
 		some = true
@@ -201,7 +198,7 @@ func boundTo(fv *ssa.FreeVar) ssa.Value {
 // a pass failure (passFailure) or nil, and nothing else may store to it: a
 // closure capturing it runs deferred, after every test of it.
 func storedFailures(alloc *ssa.Alloc, kind *types.Named, own map[*ssa.Function]bool, seen map[*ssa.Phi]bool) bool {
-	some := false
+	var stored []ssa.Value
 	for _, r := range *alloc.Referrers() {
 		switch r := r.(type) {
 		case *ssa.UnOp:
@@ -213,13 +210,7 @@ func storedFailures(alloc *ssa.Alloc, kind *types.Named, own map[*ssa.Function]b
 				// return res, err: the variable's own value, stored back.
 				continue
 			}
-			if k, isConst := r.Val.(*ssa.Const); isConst && k.IsNil() {
-				continue
-			}
-			if !passFailure(r.Val, kind, own, seen) {
-				return false
-			}
-			some = true
+			stored = append(stored, r.Val)
 		case *ssa.MakeClosure:
 			for _, use := range *r.Referrers() {
 				if _, deferred := use.(*ssa.Defer); !deferred {
@@ -230,5 +221,5 @@ func storedFailures(alloc *ssa.Alloc, kind *types.Named, own map[*ssa.Function]b
 			return false
 		}
 	}
-	return some
+	return failuresOrNil(stored, kind, own, seen)
 }
