@@ -1,13 +1,15 @@
 package locate
 
-// A return that hands back what a failure mapper makes (return
-// result.RequeueError(err), return checkReconcileError(err, "…")): a
-// function of the tree's, called at more than one place, handed the
+// A return, under the caller's test of an error, that hands back what a
+// failure mapper makes (if err != nil { return result.RequeueError(err) }):
+// a function of the tree's, called at more than one place, handed the
 // caller's error, whose every return hands back, as its error, nil or that
 // error (as it is, or wrapped by a call). The failure is the caller's,
 // found before the call, so a mapper's return that hands the error back
-// is cited at the calling return; its other returns (a nil error: a
-// success it maps, a retry it chooses) are classified where they stand, as
+// is cited at the calling return, and its other returns (a retry it
+// chooses, a failure it drops) are named in that site's note. Handed an
+// error that may be nil (return handle(r.reconcile(ctx, req))), the
+// mapper itself tells failure from success: its returns are the sites, as
 // any helper's. (Called once, such a helper is a pass extracted from its
 // caller, and keeps its own returns as the sites.)
 
@@ -21,13 +23,13 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// mapped classifies the return s of fn when what it hands back, e, is a
-// call of a failure mapper (failureMapper), at at (s itself, or the
-// assignment of the named results a bare s hands back); false when e is no
-// such call.
+// mapped classifies the return s of fn, under a test of an error, when
+// what it hands back, e, is a call of a failure mapper (failureMapper), at
+// at (s itself, or the assignment of the named results a bare s hands
+// back); false when e is no such call or s is under no such test.
 func (a *analysis) mapped(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, at ast.Node, e ast.Expr, sc scope, w *retWalk, out *[]retSite) bool {
 	ce, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok {
+	if !ok || sc.guard != guardError {
 		return false
 	}
 	callee, failing, param := a.failureMapper(fn, info, ce)
@@ -56,24 +58,19 @@ func (a *analysis) mapped(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt,
 	// site, the others (a retry the mapper chooses, a failure it drops)
 	// are named in its note.
 	var others []string
-	if sc.guard == guardError {
-		for _, r := range made {
-			if ret, isRet := r.ret.(*ast.ReturnStmt); r.in == callee && isRet && !failing[ret] && r.class != "" {
-				o := a.site(ret.Pos())
-				others = append(others, fmt.Sprintf("%s:%d (%s)", o.File, o.Line, r.class))
-			}
+	for _, r := range made {
+		if ret, isRet := r.ret.(*ast.ReturnStmt); r.in == callee && isRet && !failing[ret] && r.class != "" {
+			o := a.site(ret.Pos())
+			others = append(others, fmt.Sprintf("%s:%d (%s)", o.File, o.Line, r.class))
 		}
-		others = slices.Compact(others)
 	}
+	others = slices.Compact(others)
 	for _, r := range made {
 		ret, isRet := r.ret.(*ast.ReturnStmt)
 		if r.in != callee || !isRet || !failing[ret] {
-			if sc.guard != guardError {
-				*out = append(*out, r)
-			}
 			continue
 		}
-		if dead || r.class == "" && sc.guard == guardError {
+		if dead || r.class == "" {
 			// The result half of a failure handed on under a test of
 			// the error: the error is set, so the result is not read.
 			continue
