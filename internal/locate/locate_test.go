@@ -104,6 +104,7 @@ var fixtures = []string{
 	"namespacelist",
 	"objectmatcher",
 	"failuremapper",
+	"handedflag",
 	"intervalflows",
 	"resyncflows",
 	"embedworker",

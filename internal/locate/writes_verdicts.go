@@ -138,6 +138,16 @@ func spilledParam(addr ssa.Value) ssa.Value {
 		}
 		addr = fa.X
 	}
+	if fv, ok := addr.(*ssa.FreeVar); ok {
+		// A closure's captured local: its maker's, when the closure
+		// never stores to it.
+		for _, r := range *fv.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == fv {
+				return nil
+			}
+		}
+		addr = boundTo(fv)
+	}
 	al, ok := addr.(*ssa.Alloc)
 	if !ok || al.Referrers() == nil {
 		return nil
