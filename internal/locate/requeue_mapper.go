@@ -88,8 +88,9 @@ func (a *analysis) mapped(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt,
 }
 
 // failureMapper is, when ce calls exactly one function of the tree's,
-// called at more than one place, with one error parameter, never assigned to, whose every return (outside
-// function literals) hands back a result and, as the error, nil, that
+// called at more than one place, with one error parameter, never
+// assigned to, whose every return (outside function literals) hands back
+// a result and, as the error, nil, that
 // parameter, or a call handed it (fmt.Errorf("…: %w", err)), at least one
 // of them the parameter: that function, those returns, and the
 // parameter's index. nil otherwise.
