@@ -161,15 +161,10 @@ func fromRequest(v ssa.Value) bool {
 			}
 			v = bound
 		case *ssa.Alloc:
-			// A request parameter whose address is taken lives in memory:
-			// the store of the parameter into it.
-			for _, r := range *x.Referrers() {
-				if st, ok := r.(*ssa.Store); ok && st.Addr == x {
-					p, isParam := st.Val.(*ssa.Parameter)
-					return isParam && typeKey(p.Type()) == typeRequest
-				}
-			}
-			return false
+			// A request parameter whose address is taken lives in memory
+			// (spilledParam).
+			p := spilledParam(x)
+			return p != nil && typeKey(p.Type()) == typeRequest
 		default:
 			return false
 		}
