@@ -517,6 +517,20 @@ var clientsetVerbs = map[string]string{
 	"k8s.io/apimachinery/pkg/apis/meta/v1.DeleteOptions": verbDelete,
 }
 
+// writerTypes are the client types through which a library's function may
+// write: a function the table does not name that holds one (a field of
+// its receiver, a parameter) is read for the writes it makes
+// (writes_library.go).
+var writerTypes = map[string]bool{
+	cr + "client.Client":                    true,
+	cr + "client.Writer":                    true,
+	cr + "client.StatusWriter":              true,
+	cr + "client.SubResourceWriter":         true,
+	cr + "client.WithWatch":                 true,
+	"k8s.io/client-go/kubernetes.Interface": true,
+	"k8s.io/client-go/dynamic.Interface":    true,
+}
+
 // resyncFields are the options fields that set a controller-runtime cache's
 // resync period, each with the controller-runtime version it is gone from
 // ("": it is still there): manager.Options.SyncPeriod moved into

@@ -404,6 +404,9 @@ func TestKnowledgeTypesAndFields(t *testing.T) {
 	for q := range rawMisjudged {
 		typeNames = append(typeNames, q)
 	}
+	for q := range writerTypes {
+		typeNames = append(typeNames, q)
+	}
 	for _, q := range typeNames {
 		if lookupType(q) == nil {
 			t.Errorf("type %s does not exist", q)

@@ -105,6 +105,7 @@ var fixtures = []string{
 	"objectmatcher",
 	"failuremapper",
 	"handedflag",
+	"libwrites",
 	"intervalflows",
 	"resyncflows",
 	"embedworker",

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -58,6 +59,9 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 			}
 		}
 		w.Partial = wc.partial
+		if wc.library != nil {
+			w.Note = a.libraryNote(c, wc.library)
+		}
 		// A create-or-update writes only when the mutated live object
 		// differs from what it read, and a library's apply that compares
 		// each object with the live one first (its drift knowledge) only
@@ -69,6 +73,12 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 			w.Note = fmt.Sprintf("the mutate function replaces the whole object at %s:%d, dropping the uid and creationTimestamp the server set: the comparison never finds them equal, so it writes whenever it runs", s.File, s.Line)
 		}
 		w.Always = !wc.partial && !idleWhenEqual && a.always(fn, c.expr.Lparen, alwaysVia, normal, taken, passView{})
+		if w.Always && wc.library != nil && !slices.ContainsFunc(wc.library, func(l libWrite) bool { return l.always }) {
+			// The call runs on every pass; the library writes only on
+			// some of its own paths.
+			w.Always = false
+			w.Note += "; not settled: the call runs on every pass, and the library writes only on some of its paths (what it tests there is not followed)"
+		}
 		if w.Always {
 			if test := a.endedEarly(fn, c.expr, kind, alwaysVia, normal, taken); test != nil {
 				s := a.site(test.Pos())
@@ -183,6 +193,9 @@ type writeCall struct {
 	// status says the write is of the status subresource.
 	status  bool
 	partial bool
+	// library are the writes a library's function the call runs makes
+	// inside (writes_library.go).
+	library []libWrite
 }
 
 // writeCalls lists the write calls of the reached functions in the order
@@ -202,6 +215,9 @@ func (a *analysis) writeCalls(reach *callgraph.Reach) []writeCall {
 				for _, o := range c.own {
 					impl[o] = true
 				}
+			} else if ws := a.libraryWrites(c); len(ws) > 0 {
+				w := libraryWriteDesc(info, c, ws)
+				all = append(all, writeCall{call: c, info: info, verb: w.verb, target: w.target, status: w.status, library: ws})
 			}
 		}
 	}
