@@ -139,7 +139,9 @@ func (a *analysis) findControllers() []*found {
 		kind  *types.Named
 	}
 	seenKind := map[entryKind]bool{}
+	var inLibrary []miss
 	for _, fd := range a.ownFuncs() {
+		inLibrary = append(inLibrary, a.libraryRegistrations(fd)...)
 		for _, f := range a.findRegistered(fd) {
 			if k := (entryKind{f.entry, f.kind}); !seenKind[k] {
 				seenKind[k] = true
@@ -164,19 +166,22 @@ func (a *analysis) findControllers() []*found {
 		// A registration whose reconciler ctrlcmp could not follow:
 		// the reconcilers no trail led to may be what it runs.
 		out = append(out, a.unregisteredReconcilers(out)...)
-		out = append(out, a.missedKinds(out)...)
+		out = append(out, missedKinds(out, a.misses)...)
 	}
-	return out
+	// A library's registration runs the library's reconciler, no
+	// reconciler of the tree's.
+	return append(out, missedKinds(out, inLibrary)...)
 }
 
 // missedKinds are the registrations that name one kind and whose
 // reconciler was not followed, when some controllers were found: each is a
 // controller of that kind whose every row is not settled, saying where the
 // trail ended, unless a found controller has the kind.
-func (a *analysis) missedKinds(out []*found) []*found {
+func missedKinds(out []*found, misses []miss) []*found {
 	var more []*found
-	for _, m := range a.misses {
-		if m.kind == nil || slices.ContainsFunc(out, func(f *found) bool { return f.kind != nil && types.Identical(f.kind, m.kind) }) {
+	for _, m := range misses {
+		hasKind := func(f *found) bool { return f.kind != nil && types.Identical(f.kind, m.kind) }
+		if m.kind == nil || slices.ContainsFunc(out, hasKind) || slices.ContainsFunc(more, hasKind) {
 			continue
 		}
 		more = append(more, &found{name: m.kind.Obj().Name(), style: StyleControllerRuntime, kind: m.kind, missed: true,

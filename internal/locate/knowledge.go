@@ -531,6 +531,13 @@ var writerTypes = map[string]bool{
 	"k8s.io/client-go/dynamic.Interface":    true,
 }
 
+// managerTypes are the types of a controller manager: a library's function
+// the table does not name that is handed one is read for the controllers
+// it registers (find_library.go).
+var managerTypes = map[string]bool{
+	cr + "manager.Manager": true,
+}
+
 // resyncFields are the options fields that set a controller-runtime cache's
 // resync period, each with the controller-runtime version it is gone from
 // ("": it is still there): manager.Options.SyncPeriod moved into

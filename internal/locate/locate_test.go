@@ -720,6 +720,29 @@ func TestMissedRegistration(t *testing.T) {
 	t.Fatalf("no Secret controller among %d", len(l.ctrls))
 }
 
+// TestLibraryRegistration: a controller a library registers inside a
+// function the tree hands its manager is a controller of the kind its For
+// names, every row of which is not settled, naming the tree's call and
+// the library's registration, rather than one left out.
+func TestLibraryRegistration(t *testing.T) {
+	l := locateFixture(t, "libwrites")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		if c.Kind != "Namespace" {
+			continue
+		}
+		for id, r := range c.Rows {
+			if _, ok := r.Primary(); ok || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "setup.go:14") || !strings.Contains(r.None, "gate/gate.go:26") {
+				t.Errorf("%s: %q, want not settled, naming the call at setup.go:14 and the registration at gate/gate.go:26", id, r.None)
+			}
+		}
+		return
+	}
+	t.Fatalf("no Namespace controller among %d", len(l.ctrls))
+}
+
 // TestReflectiveAndAgreement: a condition set by a function that finds the
 // status's Conditions by reflection leaves the condition row not settled;
 // a finalizer whose constant is not settled, removed with no deletion

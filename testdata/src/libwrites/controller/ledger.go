@@ -16,24 +16,24 @@ import (
 	"example.com/fixtures/patchlib/patch"
 )
 
-// want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "requeue-success" "interval-trace" "drift"
+// want-none "LedgerReconciler/finalizer-const" "LedgerReconciler/finalizer-add" "LedgerReconciler/finalizer-cleanup" "LedgerReconciler/finalizer-remove" "LedgerReconciler/condition-types" "LedgerReconciler/requeue-success" "LedgerReconciler/interval-trace" "LedgerReconciler/drift"
 
 // LedgerReconciler labels each ConfigMap through the patch helper, and
 // stamps it.
 type LedgerReconciler struct{ client.Client }
 
 // Reconcile labels the ConfigMap and stamps it.
-func (r *LedgerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "reconcile-entry"
+func (r *LedgerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "LedgerReconciler/reconcile-entry"
 	var cm corev1.ConfigMap
-	if err := r.Get(ctx, req.NamespacedName, &cm); err != nil { // want "reread"
+	if err := r.Get(ctx, req.NamespacedName, &cm); err != nil { // want "LedgerReconciler/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	helper := patch.NewHelper(&cm, r.Client)
 	defer func() {
-		_ = helper.Patch(ctx, &cm) // want "write-unsettled"
+		_ = helper.Patch(ctx, &cm) // want "LedgerReconciler/write-unsettled"
 	}()
 	cm.Labels = map[string]string{"ledger": "seen"}
-	return ctrl.Result{}, patch.Stamp(ctx, r.Client, &cm) // want "write-always" "requeue-error"
+	return ctrl.Result{}, patch.Stamp(ctx, r.Client, &cm) // want "LedgerReconciler/write-always" "LedgerReconciler/requeue-error"
 }
 
 // SetupWithManager registers the reconciler for ConfigMaps.
