@@ -416,3 +416,93 @@ func readsErrorVar(info *types.Info, e ast.Expr) bool {
 	})
 	return found
 }
+
+// maxNilDepth bounds the calls nilErrorAt follows into.
+const maxNilDepth = 4
+
+// nilErrorAt reports whether the error a return of fn hands back is nil
+// wherever it stands, by the SSA value that reaches it there (not every
+// value the variable is ever given: err = r.rest(…) after an earlier step
+// assigned it too): a nil, a phi of such, or the result of a call of one
+// of the tree's functions (own) each of whose returns hands back such a
+// value in that place, followed a few calls deep, through conversions
+// between interfaces of one method set (an error handed back as an
+// event).
+func nilErrorAt(fn *ssa.Function, s *ast.ReturnStmt, own map[*ssa.Function]bool) bool {
+	r := ssaReturnAt(fn, s)
+	if r == nil || len(r.Results) == 0 {
+		return false
+	}
+	return alwaysNil(r.Results[len(r.Results)-1], own, map[ssa.Value]bool{}, 0)
+}
+
+// alwaysNil is nilErrorAt for one SSA value.
+func alwaysNil(v ssa.Value, own map[*ssa.Function]bool, seen map[ssa.Value]bool, depth int) bool {
+	if seen[v] {
+		return true
+	}
+	seen[v] = true
+	var call *ssa.CallCommon
+	index := 0
+	switch x := v.(type) {
+	case *ssa.Const:
+		return x.IsNil()
+	case *ssa.ChangeType:
+		// error to an interface of the same methods (reconciler.Event)
+		return alwaysNil(x.X, own, seen, depth)
+	case *ssa.UnOp:
+		// A result slot a function with a defer returns through: what
+		// each store to it holds, when nothing else takes its address.
+		alloc, ok := x.X.(*ssa.Alloc)
+		if !ok || x.Op != token.MUL {
+			return false
+		}
+		stored := false
+		for _, ref := range *alloc.Referrers() {
+			switch i := ref.(type) {
+			case *ssa.Store:
+				if i.Addr != alloc || !alwaysNil(i.Val, own, seen, depth) {
+					return false
+				}
+				stored = true
+			case *ssa.UnOp:
+			default:
+				return false
+			}
+		}
+		return stored
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if !alwaysNil(e, own, seen, depth) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Extract:
+		c, ok := x.Tuple.(*ssa.Call)
+		if !ok {
+			return false
+		}
+		call, index = &c.Call, x.Index
+	case *ssa.Call:
+		call = &x.Call
+	default:
+		return false
+	}
+	callee := call.StaticCallee()
+	if callee == nil || !own[callee] || depth >= maxNilDepth {
+		return false
+	}
+	returns := 0
+	for _, b := range callee.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		if index >= len(ret.Results) || !alwaysNil(ret.Results[index], own, seen, depth+1) {
+			return false
+		}
+		returns++
+	}
+	return returns > 0
+}

@@ -242,7 +242,7 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	default:
 		errClass = "error"
 	}
-	if errClass == "error" && a.neverFails(fn, errE) {
+	if errClass == "error" && (a.neverFails(fn, errE) || nilErrorAt(fn, s, a.prog.Own)) {
 		// if err != nil { return …, err } where every value err may hold
 		// is nil: the return never runs.
 		return
