@@ -31,7 +31,7 @@ const maxLibraryHops = 2
 func (a *analysis) libraryRegistrations(fd *ast.FuncDecl) []miss {
 	var out []miss
 	a.allCalls(fd, func(c call) {
-		if c.known || c.fn == nil || len(c.own) > 0 || a.fileOwn(c.fn.Pos()) || !handedManager(c.fn) {
+		if c.known || c.fn == nil || len(c.own) > 0 || a.fileOwn(c.fn.Pos()) || !takesParamOf(c.fn, managerTypes) {
 			return
 		}
 		for _, r := range a.libRegistered(c.fn.Origin(), 0) {
@@ -61,25 +61,10 @@ func (a *analysis) libRegistered(fn *types.Func, hops int) []libRegistration {
 			if k, ok := deref(b.info.TypeOf(c.arg(c.fact.Arg))).(*types.Named); ok {
 				out = append(out, libRegistration{pos: e.Lparen, kind: k})
 			}
-		case !c.known && c.fn != nil && c.fn.Origin() != fn && handedManager(c.fn):
+		case !c.known && c.fn != nil && c.fn.Origin() != fn && takesParamOf(c.fn, managerTypes):
 			out = append(out, a.libRegistered(c.fn.Origin(), hops+1)...)
 		}
 		return true
 	})
 	return out
-}
-
-// handedManager reports whether a function takes a controller manager
-// (managerTypes) as a parameter.
-func handedManager(fn *types.Func) bool {
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok {
-		return false
-	}
-	for i := range sig.Params().Len() {
-		if managerTypes[typeKey(sig.Params().At(i).Type())] {
-			return true
-		}
-	}
-	return false
 }

@@ -78,16 +78,11 @@ func (a *analysis) libWritesOf(fn *types.Func) []libWrite {
 // write: a parameter of one of writerTypes, or a receiver whose struct
 // holds one in a field (embedded fields included).
 func holdsWriter(fn *types.Func) bool {
+	if takesParamOf(fn, writerTypes) {
+		return true
+	}
 	sig, ok := fn.Type().(*types.Signature)
-	if !ok {
-		return false
-	}
-	for i := range sig.Params().Len() {
-		if writerTypes[typeKey(sig.Params().At(i).Type())] {
-			return true
-		}
-	}
-	if sig.Recv() == nil {
+	if !ok || sig.Recv() == nil {
 		return false
 	}
 	st, ok := deref(sig.Recv().Type()).Underlying().(*types.Struct)
@@ -96,6 +91,21 @@ func holdsWriter(fn *types.Func) bool {
 	}
 	for i := range st.NumFields() {
 		if writerTypes[typeKey(st.Field(i).Type())] {
+			return true
+		}
+	}
+	return false
+}
+
+// takesParamOf reports whether a function takes a parameter of one of the
+// named types (typeKey).
+func takesParamOf(fn *types.Func, named map[string]bool) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok {
+		return false
+	}
+	for i := range sig.Params().Len() {
+		if named[typeKey(sig.Params().At(i).Type())] {
 			return true
 		}
 	}
