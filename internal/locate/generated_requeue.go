@@ -231,8 +231,7 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 	if _, ok := e.(*ast.Ident); ok && (testedNilReturn(fn, r) || a.neverFails(fn, e) || nilErrorAt(fn, r, a.prog.Own)) {
 		// An error returned only where a test found it nil (return err
 		// after `if err != nil { return err }`), or nil wherever it
-		// stands (every value that reaches it is nil: a helper that
-		// fails on nothing): a success.
+		// stands (a helper that fails on nothing): a success.
 		return
 	}
 	if id, ok := e.(*ast.Ident); ok && a.classifyHeld(fn, info, r, id, at, sc, seen, out) {

@@ -1,9 +1,15 @@
 package locate
 
-import "golang.org/x/mod/semver"
+import (
+	"go/types"
+	"strings"
+
+	"golang.org/x/mod/semver"
+)
 
 // The shape of the knowledge table (knowledge.go): what a library
-// function means to a controller, and what the table says of it.
+// function means to a controller, what the table says of it, and how its
+// entries are named (funcKey, typeKey, fieldKey).
 
 // Role is what a library function means to a controller.
 type Role int
@@ -199,4 +205,56 @@ func (n VersionedName) holds(version string) bool {
 	}
 	return (n.Since == "" || semver.Compare(version, n.Since) >= 0) &&
 		(n.Before == "" || semver.Compare(version, n.Before) < 0)
+}
+
+// funcKey is the knowledge table's name of a function: pkg.F or
+// (pkg.T).M / (*pkg.T).M, generic instances folded to their origin.
+func funcKey(f *types.Func) string {
+	f = f.Origin()
+	if f.Pkg() == nil {
+		return f.Name()
+	}
+	sig, _ := f.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil {
+		return f.Pkg().Path() + "." + f.Name()
+	}
+	t := sig.Recv().Type()
+	star := ""
+	if p, ok := t.(*types.Pointer); ok {
+		star, t = "*", p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		obj := n.Origin().Obj()
+		if obj.Pkg() != nil {
+			return "(" + star + obj.Pkg().Path() + "." + obj.Name() + ")." + f.Name()
+		}
+	}
+	return f.Pkg().Path() + "." + f.Name()
+}
+
+// typeKey is the qualified name of a named type (pointers removed), or "".
+func typeKey(t types.Type) string {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	return n.Obj().Pkg().Path() + "." + n.Obj().Name()
+}
+
+// fieldKey is the qualified name of a struct field: pkg.T.Field, or "".
+func fieldKey(v *types.Var, owner types.Type) string {
+	k := typeKey(owner)
+	if k == "" {
+		return ""
+	}
+	return k + "." + v.Name()
+}
+
+// splitQualified splits "pkg/path.Name" into its package path and name.
+func splitQualified(q string) (string, string) {
+	i := strings.LastIndexByte(q, '.')
+	return q[:i], q[i+1:]
 }
