@@ -98,6 +98,17 @@ type depPackage struct {
 	aliases map[string]*types.Func
 }
 
+// bodyCalls visits every call in a body read on demand, closures
+// included, resolved against the body's own type information.
+func (a *analysis) bodyCalls(b *flowBody, visit func(call)) {
+	ast.Inspect(b.decl.Body, func(n ast.Node) bool {
+		if e, ok := n.(*ast.CallExpr); ok {
+			visit(a.makeCall(b.info, e, nil))
+		}
+		return true
+	})
+}
+
 // depBody is the body of a dependency's function, read on demand, or nil
 // when its package cannot be read (the problem is warned once).
 func (a *analysis) depBody(fn *types.Func) *flowBody {

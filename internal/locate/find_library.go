@@ -50,21 +50,15 @@ func (a *analysis) libRegistered(fn *types.Func, hops int) []libRegistration {
 		return nil
 	}
 	var out []libRegistration
-	ast.Inspect(b.decl.Body, func(n ast.Node) bool {
-		e, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		c := a.makeCall(b.info, e, nil)
+	a.bodyCalls(b, func(c call) {
 		switch {
 		case c.known && c.fact.Role == RoleRegisterFor:
 			if k, ok := deref(b.info.TypeOf(c.arg(c.fact.Arg))).(*types.Named); ok {
-				out = append(out, libRegistration{pos: e.Lparen, kind: k})
+				out = append(out, libRegistration{pos: c.expr.Lparen, kind: k})
 			}
 		case !c.known && c.fn != nil && c.fn.Origin() != fn && takesParamOf(c.fn, managerTypes):
 			out = append(out, a.libRegistered(c.fn.Origin(), hops+1)...)
 		}
-		return true
 	})
 	return out
 }

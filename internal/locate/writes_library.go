@@ -33,45 +33,53 @@ func (a *analysis) libraryWrites(c call) []libWrite {
 	if c.known || c.fn == nil || len(c.own) > 0 || a.fileOwn(c.fn.Pos()) {
 		return nil
 	}
-	return a.libWritesOf(c.fn.Origin())
+	ws, _ := a.libWritesOf(c.fn.Origin(), map[*types.Func]bool{})
+	return ws
 }
 
-// libWritesOf are the writes a library's function makes, read once.
-func (a *analysis) libWritesOf(fn *types.Func) []libWrite {
+// libWritesOf are the writes a library's function makes, read once; open
+// are the functions whose reading is under way. complete is false when a
+// call back into one of them was cut short: that result is not kept, so
+// that a later call of the function itself reads it whole.
+func (a *analysis) libWritesOf(fn *types.Func, open map[*types.Func]bool) (ws []libWrite, complete bool) {
 	if ws, ok := a.libWrites[fn]; ok {
-		return ws
+		return ws, true
 	}
-	a.libWrites[fn] = nil // a call back into it finds nothing more
+	if open[fn] {
+		return nil, false
+	}
 	if !holdsWriter(fn) {
-		return nil
+		a.libWrites[fn] = nil
+		return nil, true
 	}
 	b := a.depBody(fn)
 	if b == nil {
-		return nil
+		a.libWrites[fn] = nil
+		return nil, true
 	}
-	var out []libWrite
-	ast.Inspect(b.decl.Body, func(n ast.Node) bool {
-		e, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		c := a.makeCall(b.info, e, nil)
-		top := topLevelCall(b.decl.Body, e)
+	open[fn] = true
+	defer delete(open, fn)
+	complete = true
+	a.bodyCalls(b, func(c call) {
+		top := topLevelCall(b.decl.Body, c.expr)
 		if w, ok := a.writeOf(b.info, c); ok {
-			out = append(out, libWrite{pos: e.Lparen, verb: w.verb, status: w.status, always: top})
-			return true
+			ws = append(ws, libWrite{pos: c.expr.Lparen, verb: w.verb, status: w.status, always: top})
+			return
 		}
 		if c.known || c.fn == nil || a.fileOwn(c.fn.Pos()) {
-			return true
+			return
 		}
-		for _, w := range a.libWritesOf(c.fn.Origin()) {
+		inner, whole := a.libWritesOf(c.fn.Origin(), open)
+		complete = complete && whole
+		for _, w := range inner {
 			w.always = w.always && top
-			out = append(out, w)
+			ws = append(ws, w)
 		}
-		return true
 	})
-	a.libWrites[fn] = out
-	return out
+	if complete {
+		a.libWrites[fn] = ws
+	}
+	return ws, complete
 }
 
 // holdsWriter reports whether a function is handed a client that can
@@ -113,22 +121,21 @@ func takesParamOf(fn *types.Func, named map[string]bool) bool {
 }
 
 // topLevelCall reports whether a call runs on every run of the body that
-// holds it: its statement is one of the body's own, in no closure, and no
-// statement before it holds a return.
+// holds it: its statement is one of the body's own, the call in none of
+// the blocks that statement holds (an if's branches, a loop's or a
+// switch's body, a closure), and no statement before it holds a return.
 func topLevelCall(body *ast.BlockStmt, e *ast.CallExpr) bool {
 	for _, st := range body.List {
 		if st.Pos() <= e.Pos() && e.End() <= st.End() {
-			inLit := false
+			nested := false
 			ast.Inspect(st, func(n ast.Node) bool {
-				if lit, ok := n.(*ast.FuncLit); ok && lit.Pos() <= e.Pos() && e.End() <= lit.End() {
-					inLit = true
+				switch b := n.(type) {
+				case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+					nested = nested || b.Pos() <= e.Pos() && e.End() <= b.End()
 				}
-				return !inLit
+				return !nested
 			})
-			if ifs, isIf := st.(*ast.IfStmt); isIf && ifs.Body.Pos() <= e.Pos() {
-				return false // only an if's init and test run every time
-			}
-			return !inLit
+			return !nested
 		}
 		returns := false
 		ast.Inspect(st, func(n ast.Node) bool {
