@@ -51,7 +51,9 @@ func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, rows
 		if onPathOf(reach, c.in, cleanup) || a.persistsFinalizer(wc.info, c, rows) {
 			continue
 		}
-		test := a.guardOnTheWay(reach, kind, c.in, c.expr)
+		test := a.guardOnTheWay(reach, c.in, c.expr, func(info *types.Info, b *ast.BlockStmt, e ast.Expr) bool {
+			return !progressOnly(info, e) && (mayCompare(info, b, kind, e) || comparesState(info, b, kind, e) || a.callVerdict(info, b, kind, e))
+		})
 		if test == nil {
 			continue
 		}
@@ -81,17 +83,17 @@ func (a *analysis) instanceWritten(info *types.Info, c call) *types.Named {
 	return nil
 }
 
-// guardOnTheWay is the first test that may compare and decides whether a
-// call at node, in fn, runs: in fn, then in each function on the way from
+// guardOnTheWay is the first test that compares says may compare and
+// decides whether a call at node, in fn, runs: in fn, then in each function on the way from
 // the entry to it (the closures fn sits in, and each caller at its call),
 // nearest first. When the walk reached fn as a function value handed on
 // (HandedOn), its path does not hold the call that runs fn: then each
 // reached caller of fn at each of its calls is searched too, breadth
 // first, before the path. One way with such a test leaves a "none"
 // unproven: the write may run only when that test finds a difference.
-func (a *analysis) guardOnTheWay(reach *callgraph.Reach, kind *types.Named, fn *ssa.Function, node ast.Node) ast.Expr {
+func (a *analysis) guardOnTheWay(reach *callgraph.Reach, fn *ssa.Function, node ast.Node, compares func(info *types.Info, b *ast.BlockStmt, e ast.Expr) bool) ast.Expr {
 	test := func(info *types.Info, b *ast.BlockStmt, at ast.Node) ast.Expr {
-		return testedAround(info, b, kind, at, func(e ast.Expr) bool { return a.callVerdict(info, b, kind, e) })
+		return testedAround(info, b, at, func(e ast.Expr) bool { return compares(info, b, e) })
 	}
 	if !reach.HandedOn(fn) {
 		return a.testOnTheWay(reach.Path(fn), fn, node, test)
@@ -318,17 +320,14 @@ func (a *analysis) persistsFinalizer(info *types.Info, c call, rows map[string]R
 var differenceVerbs = []string{verbUpdate, verbPatch, verbApply, verbCreateOrUpdate, verbCreateOrPatch}
 
 // testedAround is the first test in the write's own function that may
-// compare something (or tests a verdict of a call that may have: verdict)
-// and that decides whether the write runs: the condition
+// compare something (mayCompare says which do) and that decides whether
+// the write runs: the condition
 // of an if (or the tag of a switch) around it, or of an if before it that
 // leaves the function or the loop's turn. A test of an error, of nil, or a
 // predicate called on one value is not such a test: those say whether
 // something failed or exists, not whether two states differ.
-func testedAround(info *types.Info, b *ast.BlockStmt, kind *types.Named, at ast.Node, verdict func(ast.Expr) bool) ast.Expr {
+func testedAround(info *types.Info, b *ast.BlockStmt, at ast.Node, mayCompare func(ast.Expr) bool) ast.Expr {
 	parents := parentsIn(b)
-	mayCompare := func(e ast.Expr) bool {
-		return !progressOnly(info, e) && (mayCompare(info, b, kind, e) || comparesState(info, b, kind, e) || verdict(e))
-	}
 	for n, p := at, parents[at]; p != nil; n, p = p, parents[p] {
 		switch p := p.(type) {
 		case *ast.IfStmt:

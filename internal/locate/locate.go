@@ -280,6 +280,9 @@ func (a *analysis) controller(f *found) Controller {
 	if len(ctrl.Drift) == 0 {
 		ctrl.Drift = a.driftUnproven(p.reach, p.kind(), rows)
 	}
+	if len(ctrl.Drift) == 0 {
+		ctrl.Drift = a.ownStatusCompared(p.reach, p.kind(), rows)
+	}
 	if ctrl.Drift == nil {
 		ctrl.Drift = []Step{}
 	}
