@@ -1268,3 +1268,26 @@ func TestUnanalysedEntryAnswers(t *testing.T) {
 		t.Fatal("no controller found")
 	}
 }
+
+// TestAddressHandedResult: a result whose address the reconcile hands a
+// helper (shortenWait(&result, d)) holds what the helper stores, which
+// the body's own stores do not show: the success requeue is not settled,
+// naming the helper, never the interval of the body's one direct store.
+func TestAddressHandedResult(t *testing.T) {
+	l := locateFixture(t, "requeueflows")
+	if l.err != nil {
+		t.Fatalf("load: %v", l.err)
+	}
+	for _, c := range l.ctrls {
+		if c.Name != "KappaReconciler" {
+			continue
+		}
+		for _, id := range []string{locate.RowRequeueSuccess, locate.RowRequeueError} {
+			if r := c.Rows[id]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "shortenWait") {
+				t.Errorf("%s: %q, want not settled, naming shortenWait", id, r.None)
+			}
+		}
+		return
+	}
+	t.Fatalf("no KappaReconciler among %d", len(l.ctrls))
+}

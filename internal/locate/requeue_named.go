@@ -531,7 +531,7 @@ func (a *analysis) fillsNilOnly(entry *ssa.Function, r *retSite) string {
 			errVar = info.Uses[id]
 		}
 	}
-	if errVar == nil || !a.underNilTestOf(info, as, errVar) {
+	if errVar == nil || !a.underNilTestOf(info, as, errVar, token.EQL) {
 		return ""
 	}
 	var body []token.Pos
@@ -556,8 +556,9 @@ func (a *analysis) fillsNilOnly(entry *ssa.Function, r *retSite) string {
 }
 
 // underNilTestOf reports whether n stands in the body of an if whose
-// condition tests, alone or with &&, that v is nil.
-func (a *analysis) underNilTestOf(info *types.Info, n ast.Node, v types.Object) bool {
+// condition tests, alone or with &&, that v is nil (op token.EQL) or that
+// it is not (token.NEQ).
+func (a *analysis) underNilTestOf(info *types.Info, n ast.Node, v types.Object, op token.Token) bool {
 	var nilTest func(e ast.Expr) bool
 	nilTest = func(e ast.Expr) bool {
 		b, ok := ast.Unparen(e).(*ast.BinaryExpr)
@@ -567,7 +568,7 @@ func (a *analysis) underNilTestOf(info *types.Info, n ast.Node, v types.Object) 
 		if b.Op == token.LAND {
 			return nilTest(b.X) || nilTest(b.Y)
 		}
-		if b.Op != token.EQL {
+		if b.Op != op {
 			return false
 		}
 		for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {

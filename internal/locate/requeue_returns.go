@@ -225,6 +225,12 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 				}
 				_, call := ast.Unparen(errE).(*ast.CallExpr)
 				*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, ret: s, at: at, via: via, half: call, split: !call || readsErrorVar(info, errE)})
+				if a.errorSetAt(fn, info, s, errE) {
+					// The error is set wherever the return runs, and
+					// controller-runtime ignores the result then: what
+					// the result holds there asks for nothing.
+					return
+				}
 			}
 			*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: s, at: at, opaque: rv.opaque, copyOpen: rv.copyOpen, via: via})
 			return
@@ -575,4 +581,16 @@ func (a *analysis) signalError(info *types.Info, n ast.Node, after ast.Expr) str
 		}
 	}
 	return ""
+}
+
+// errorSetAt reports whether the error errE that the return s of fn hands
+// back is set wherever the return runs: SSA finds it so, or the return
+// stands in the body of an if testing that the variable it names is not
+// nil (read from the syntax where SSA returns the named results' slots).
+func (a *analysis) errorSetAt(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, errE ast.Expr) bool {
+	if errorAtReturn(fn, s) == testedSet {
+		return true
+	}
+	id, ok := ast.Unparen(errE).(*ast.Ident)
+	return ok && info.Uses[id] != nil && a.underNilTestOf(info, s, info.Uses[id], token.NEQ)
 }
