@@ -31,7 +31,7 @@ func (a *analysis) ownStatusCompared(reach *callgraph.Reach, kind *types.Named, 
 		if !slices.Contains(differenceVerbs, wc.verb) || (c.known && c.fact.Role == RoleEvent) || a.generatedAt(c.expr.Pos()) {
 			continue
 		}
-		if t := writtenType(wc.info, c); t == nil || !isKindValue(t, kind) {
+		if !writesKind(wc.info, c, kind) {
 			continue
 		}
 		if onPathOf(reach, c.in, cleanup) || a.persistsFinalizer(wc.info, c, rows) {
@@ -79,4 +79,15 @@ func comparesOwnStatus(info *types.Info, kind *types.Named, cond ast.Expr) bool 
 func ownStatus(info *types.Info, kind *types.Named, e ast.Expr) bool {
 	obj, sel := objectAt(info, e)
 	return obj != nil && sel != nil && sel.Sel.Name == statusField && isKindValue(info.TypeOf(obj), kind)
+}
+
+// writesKind reports whether a write call writes a value of the primary's
+// kind: the object it names, or, for a library's function that writes
+// inside (patchHelper.Patch(ctx, obj) taking a client.Object), an
+// argument of that kind.
+func writesKind(info *types.Info, c call, kind *types.Named) bool {
+	if t := writtenType(info, c); t != nil {
+		return isKindValue(t, kind)
+	}
+	return slices.ContainsFunc(c.expr.Args, func(arg ast.Expr) bool { return isKindValue(info.TypeOf(arg), kind) })
 }
