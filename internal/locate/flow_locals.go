@@ -250,3 +250,28 @@ func (b *flowBody) sinks(v *types.Var) []ast.Expr {
 func (b *flowBody) holderOf(e ast.Expr) ast.Expr {
 	return b.local().holder[e]
 }
+
+// addressHanded is the first call in body b handed the address of the
+// local variable v as an argument (updateRequeueAfter(&result, d)), or
+// nil: the stores such a call makes into v are not the body's own.
+func addressHanded(b *flowBody, v *types.Var) *ast.CallExpr {
+	if v == nil || !b.local().addressed[v] {
+		return nil
+	}
+	var found *ast.CallExpr
+	ast.Inspect(b.decl.Body, func(n ast.Node) bool {
+		ce, ok := n.(*ast.CallExpr)
+		if !ok || found != nil || isBuiltin(b.info, ce.Fun, "append") {
+			return found == nil
+		}
+		for _, arg := range ce.Args {
+			if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND {
+				if id, ok := ast.Unparen(u.X).(*ast.Ident); ok && varOf(b.info, id) == v {
+					found = ce
+				}
+			}
+		}
+		return found == nil
+	})
+	return found
+}

@@ -74,9 +74,6 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 	if b == nil {
 		return resultValue{opaque: res}, false
 	}
-	fl := &flowEngine{a: a}
-	var out resultValue
-	a.resultStores(b, res, kind, shape, &out)
 	if id, ok := ast.Unparen(res).(*ast.Ident); ok {
 		if ce := addressHanded(b, varOf(b.info, id)); ce != nil {
 			// updateRequeueAfter(&result, d): what the call stores into
@@ -84,6 +81,9 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 			return resultValue{opaque: ce}, false
 		}
 	}
+	fl := &flowEngine{a: a}
+	var out resultValue
+	a.resultStores(b, res, kind, shape, &out)
 	for _, v := range fl.values(b, res) {
 		switch {
 		case v.zero:
@@ -238,31 +238,6 @@ func (a *analysis) varStores(b *flowBody, v *types.Var, pos token.Pos, kind *typ
 		}
 	}
 	return true
-}
-
-// addressHanded is the first call in body b handed the address of the
-// local variable v as an argument (updateRequeueAfter(&result, d)), or
-// nil: the stores such a call makes into v are not the body's own.
-func addressHanded(b *flowBody, v *types.Var) *ast.CallExpr {
-	if v == nil || !b.local().addressed[v] {
-		return nil
-	}
-	var found *ast.CallExpr
-	ast.Inspect(b.decl.Body, func(n ast.Node) bool {
-		ce, ok := n.(*ast.CallExpr)
-		if !ok || found != nil || isBuiltin(b.info, ce.Fun, "append") {
-			return found == nil
-		}
-		for _, arg := range ce.Args {
-			if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND {
-				if id, ok := ast.Unparen(u.X).(*ast.Ident); ok && varOf(b.info, id) == v {
-					found = ce
-				}
-			}
-		}
-		return found == nil
-	})
-	return found
 }
 
 // literalVar is the local variable of body b that the literal e is
