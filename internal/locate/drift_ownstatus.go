@@ -10,31 +10,24 @@ import (
 )
 
 // ownStatusCompared is the drift answer's one step when no other candidate
-// stands against a "none" but the pass writes the primary object (of a
-// kind the tree declares) only when an equality helper finds its status
-// different from a value of the same type (reflect.DeepEqual(old.Status,
-// obj.Status), Semantic.DeepEqual(used, eq.Status.Used), then the status
-// write). ctrlcmp reads the primary's status as what the controller
-// reports, not as desired state it corrects; but the status computed on
-// this pass is compared there with the one read from the cluster before
-// the difference is written, which "desired state compared with the live
-// cluster" may name too. The source does not settle which reading the
-// question means, so the answer is not settled, citing the write and the
-// test. Nil when no such write is found.
-func (a *analysis) ownStatusCompared(reach *callgraph.Reach, kind *types.Named, rows map[string]Row) []Step {
+// stands against a "none" but one of the applying writes (applyingWrites)
+// writes the primary object, of a kind the tree declares, only when an
+// equality helper finds its status different from a value of the same
+// type (reflect.DeepEqual(old.Status, obj.Status), Semantic.DeepEqual(used,
+// eq.Status.Used), then the status write). ctrlcmp reads the primary's
+// status as what the controller reports, not as desired state it
+// corrects; but the status computed on this pass is compared there with
+// the one read from the cluster before the difference is written, which
+// "desired state compared with the live cluster" may name too. The source
+// does not settle which reading the question means, so the answer is not
+// settled, citing the write and the test. Nil when no such write is found.
+func (a *analysis) ownStatusCompared(reach *callgraph.Reach, kind *types.Named, writes []writeCall) []Step {
 	if !a.declares(kind) {
 		return nil
 	}
-	cleanup := a.cleanupFunc(reach, rows[RowFinalizerCleanup])
-	for _, wc := range a.writeCalls(reach) {
+	for _, wc := range writes {
 		c := wc.call
-		if !slices.Contains(differenceVerbs, wc.verb) || (c.known && c.fact.Role == RoleEvent) || a.generatedAt(c.expr.Pos()) {
-			continue
-		}
 		if !writesKind(wc.info, c, kind) {
-			continue
-		}
-		if onPathOf(reach, c.in, cleanup) || a.persistsFinalizer(wc.info, c, rows) {
 			continue
 		}
 		test := a.guardOnTheWay(reach, c.in, c.expr, func(info *types.Info, _ *ast.BlockStmt, e ast.Expr) bool {

@@ -32,23 +32,18 @@ const StepUnsettled = "unsettled"
 // remove the finalizer and those of generated code (a generated
 // reconciler's finalizers and status) bring nothing to a desired state,
 // so none of those stands against a "none". The first candidate is
-// where the trail ends.
+// where the trail ends. With none, a write of the primary itself after a
+// comparison of its status leaves the answer not settled too
+// (ownStatusCompared).
 func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, rows map[string]Row) []Step {
-	cleanup := a.cleanupFunc(reach, rows[RowFinalizerCleanup])
-	for _, wc := range a.writeCalls(reach) {
+	writes := a.applyingWrites(reach, rows)
+	for _, wc := range writes {
 		c := wc.call
-		if !slices.Contains(differenceVerbs, wc.verb) || (c.known && c.fact.Role == RoleEvent) || a.generatedAt(c.expr.Pos()) {
-			continue
-		}
 		t := writtenType(wc.info, c)
 		if t == nil {
 			t = a.instanceWritten(wc.info, c)
 		}
 		if t == nil || a.writesOwnKind(wc.info, c, kind) || isKindValue(t, kind) && (a.declares(kind) || wc.status) {
-			continue
-		}
-		s := a.site(c.expr.Lparen).Site
-		if onPathOf(reach, c.in, cleanup) || a.persistsFinalizer(wc.info, c, rows) {
 			continue
 		}
 		test := a.guardOnTheWay(reach, c.in, c.expr, func(info *types.Info, b *ast.BlockStmt, e ast.Expr) bool {
@@ -57,11 +52,31 @@ func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, rows
 		if test == nil {
 			continue
 		}
-		at := a.site(test.Pos())
+		s, at := a.site(c.expr.Lparen).Site, a.site(test.Pos())
 		return []Step{{Site: applySite(s, c.in), Step: StepUnsettled,
 			Note: fmt.Sprintf("not settled: the %s of a %s runs only when the test at %s:%d decides, which may compare desired with live state but was not read as such a comparison; no comparison was found", wc.verb, typeName(t), at.File, at.Line)}}
 	}
-	return nil
+	return a.ownStatusCompared(reach, kind, writes)
+}
+
+// applyingWrites are the writes of the reached functions that can apply a
+// difference to an object that exists (an update, a patch, an apply),
+// leaving out events, generated code, the finalizer's cleanup and the
+// writes that add or remove the finalizer.
+func (a *analysis) applyingWrites(reach *callgraph.Reach, rows map[string]Row) []writeCall {
+	cleanup := a.cleanupFunc(reach, rows[RowFinalizerCleanup])
+	var out []writeCall
+	for _, wc := range a.writeCalls(reach) {
+		c := wc.call
+		if !slices.Contains(differenceVerbs, wc.verb) || (c.known && c.fact.Role == RoleEvent) || a.generatedAt(c.expr.Pos()) {
+			continue
+		}
+		if onPathOf(reach, c.in, cleanup) || a.persistsFinalizer(wc.info, c, rows) {
+			continue
+		}
+		out = append(out, wc)
+	}
+	return out
 }
 
 // instanceWritten is the type a write of a generic function's object
@@ -83,8 +98,8 @@ func (a *analysis) instanceWritten(info *types.Info, c call) *types.Named {
 	return nil
 }
 
-// guardOnTheWay is the first test that compares says may compare and
-// decides whether a call at node, in fn, runs: in fn, then in each function on the way from
+// guardOnTheWay is the first test that compares accepts and that decides
+// whether a call at node, in fn, runs: in fn, then in each function on the way from
 // the entry to it (the closures fn sits in, and each caller at its call),
 // nearest first. When the walk reached fn as a function value handed on
 // (HandedOn), its path does not hold the call that runs fn: then each

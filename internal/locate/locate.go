@@ -280,9 +280,6 @@ func (a *analysis) controller(f *found) Controller {
 	if len(ctrl.Drift) == 0 {
 		ctrl.Drift = a.driftUnproven(p.reach, p.kind(), rows)
 	}
-	if len(ctrl.Drift) == 0 {
-		ctrl.Drift = a.ownStatusCompared(p.reach, p.kind(), rows)
-	}
 	if ctrl.Drift == nil {
 		ctrl.Drift = []Step{}
 	}
