@@ -42,6 +42,7 @@ import (
 	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/ctrlcmp/ctrlcmp/internal/desugar"
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
 	"github.com/ctrlcmp/ctrlcmp/internal/phase"
 	"github.com/ctrlcmp/ctrlcmp/internal/resultcache"
@@ -190,6 +191,9 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 		return nil, err
 	}
 	phase.Mark(ctx, "type-check", fmt.Sprintf("%d own packages", len(syntax)))
+	for _, files := range syntax {
+		desugar.Files(files)
+	}
 	for _, n := range g.nodes {
 		t.All = append(t.All, n.pkg)
 		if n.own {

@@ -9,6 +9,8 @@ import (
 
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/desugar"
 )
 
 // The bodies the flows read: the tree's own functions (with the type
@@ -171,6 +173,7 @@ func (a *analysis) depPackage(path string) *depPackage {
 		Error: func(error) {},
 	}
 	_, err := conf.Check(path, a.tree.Fset, files, info)
+	desugar.Files(files)
 	dp := &depPackage{funcs: map[string]*flowBody{}, inits: map[string]ast.Expr{}, aliases: map[string]*types.Func{}}
 	for _, f := range files {
 		for _, d := range f.Decls {

@@ -37,6 +37,7 @@ var Rewrites = []Rewrite{
 	{"generic", "the line's call goes through a generic identity function of the callee", viaGeneric},
 	{"named-results", "the function holding the line gets named results, each return assigning them and returning bare", namedResults},
 	{"delegate-early", "the function's first `if err != nil {…}` becomes `if err == nil { return rest(…) } else {…}`, the rest of the body a helper", delegateEarly},
+	{"if-switch", "the innermost if chain holding the line becomes a tagless switch, each branch a case (the else the default)", ifSwitch},
 }
 
 // rewriter applies rewrites to one fixture, naming the helpers it adds.
@@ -166,7 +167,7 @@ func extractBranch(r *rewriter, t *target) (*change, []string, string) {
 	}
 	var blocks []*ast.BlockStmt
 	deletion := map[*ast.BlockStmt]bool{}
-	if ifs, ok := t.stmt.(*ast.IfStmt); ok {
+	if ifs, ok := t.stmt.(*ast.IfStmt); ok && t.f.writtenIf(ifs) {
 		blocks = append(blocks, ifs.Body)
 		deletion[ifs.Body] = deletionBranch(ifs, ifs.Body)
 	}
@@ -175,7 +176,7 @@ func extractBranch(r *rewriter, t *target) (*change, []string, string) {
 			break
 		}
 		if b, ok := n.(*ast.BlockStmt); ok && i+1 < len(t.path) {
-			if ifs, ok := t.path[i+1].(*ast.IfStmt); ok && (ifs.Body == b || ifs.Else == b) {
+			if ifs, ok := t.path[i+1].(*ast.IfStmt); ok && t.f.writtenIf(ifs) && (ifs.Body == b || ifs.Else == b) {
 				blocks = append(blocks, b)
 				deletion[b] = deletionBranch(ifs, b)
 			}

@@ -81,6 +81,7 @@ func TestRewrites(t *testing.T) {
 		"generic":        {reread, add},
 		"named-results":  {entry, reqErr, reqOK, remove},
 		"delegate-early": {entry, reread, reqErr, add, reqOK},
+		"if-switch":      {reread, reqErr},
 	}
 	for _, rw := range Rewrites {
 		a := fx.Apply(rw)

@@ -341,7 +341,7 @@ func delegateEarly(r *rewriter, t *target) (*change, []string, string) {
 	list := fd.Body.List
 	for i, s := range list {
 		ifs, ok := s.(*ast.IfStmt)
-		if !ok || ifs.Else != nil || i+1 == len(list) {
+		if !ok || !f.writtenIf(ifs) || ifs.Else != nil || i+1 == len(list) {
 			continue
 		}
 		b, ok := ifs.Cond.(*ast.BinaryExpr)

@@ -1,0 +1,112 @@
+package metamorphic
+
+import (
+	"go/ast"
+	"strings"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/desugar"
+)
+
+// ifSwitch rewrites the innermost if chain around the line as a tagless
+// switch: `if c1 {…} else if c2 {…} else {…}` becomes
+// `switch { case c1: … case c2: … default: … }`, the if's init statement
+// the switch's. A chain whose bodies break out of a loop around it keeps
+// its if: in a switch the break would end the switch instead.
+func ifSwitch(r *rewriter, t *target) (*change, []string, string) {
+	head := innermostIf(t)
+	if head == nil {
+		return nil, nil, "no if holds the line"
+	}
+	f := t.f
+	for ifs := head; ifs != nil; ifs, _ = ifs.Else.(*ast.IfStmt) {
+		if !f.writtenIf(ifs) {
+			return nil, nil, "the if chain is written as a switch"
+		}
+	}
+	cond := f.text(head.Cond.Pos(), head.Cond.End())
+	es := []edit{{f.off(head.If), f.off(head.Body.Lbrace) + 1, "switch {\ncase " + cond + ":"}}
+	if head.Init != nil {
+		// The switch line keeps the init statement, the case line the
+		// test: the line's want comments go with the one that calls.
+		init := f.text(head.Init.Pos(), head.Init.End())
+		lbrace := f.off(head.Body.Lbrace) + 1
+		end := f.afterComment(lbrace)
+		tail, wants := stripWants(string(f.src[lbrace:end]))
+		switch {
+		case len(wants) > 0 && calls(head.Init) && calls(head.Cond):
+			return nil, nil, "the line's want comments may be about its init statement or its test"
+		case calls(head.Init):
+			es[0] = edit{f.off(head.If), end, "switch " + init + "; { " + strings.Join(wants, " ") + "\ncase " + cond + ":" + tail}
+		default:
+			es[0].text = "switch " + init + "; {\ncase " + cond + ":"
+		}
+	}
+	for ifs := head; ; {
+		if desugar.BreaksOut(ifs.Body.List) {
+			return nil, nil, "a branch breaks out of a loop around the if"
+		}
+		switch e := ifs.Else.(type) {
+		case nil:
+			return ch(f.rel, es), r.covered(f, f.off(head.Pos()), f.off(ifs.End())), ""
+		case *ast.BlockStmt:
+			if desugar.BreaksOut(e.List) {
+				return nil, nil, "a branch breaks out of a loop around the if"
+			}
+			es = append(es, edit{f.off(ifs.Body.Rbrace), f.off(e.Lbrace) + 1, "default:"})
+			return ch(f.rel, es), r.covered(f, f.off(head.Pos()), f.off(e.End())), ""
+		case *ast.IfStmt:
+			if e.Init != nil {
+				return nil, nil, "an else if has an init statement"
+			}
+			es = append(es, edit{f.off(ifs.Body.Rbrace), f.off(e.Body.Lbrace) + 1, "case " + f.text(e.Cond.Pos(), e.Cond.End()) + ":"})
+			ifs = e
+		}
+	}
+}
+
+// ch is a change made of edits to one file.
+func ch(rel string, es []edit) *change {
+	c := newChange()
+	c.edits[rel] = es
+	return c
+}
+
+// innermostIf is the head of the innermost if chain holding the target's
+// statement (or on its line) within its function.
+func innermostIf(t *target) *ast.IfStmt {
+	for i, n := range t.path {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return nil
+		case *ast.IfStmt:
+			for j := i + 1; j < len(t.path); j++ {
+				up, ok := t.path[j].(*ast.IfStmt)
+				if !ok || up.Else != ast.Stmt(n) {
+					break
+				}
+				n = up
+			}
+			return n
+		}
+	}
+	return nil
+}
+
+// writtenIf says whether an if of the loaded syntax is written as one in
+// the source: the loader reads a tagless switch as the if chain it means
+// (package desugar), whose text a rewrite of an if cannot edit.
+func (f *file) writtenIf(ifs *ast.IfStmt) bool {
+	return strings.HasPrefix(string(f.src[f.off(ifs.If):]), "if") && f.src[f.off(ifs.Body.Lbrace)] == '{'
+}
+
+// calls says whether a node holds a call.
+func calls(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if _, ok := n.(*ast.CallExpr); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
