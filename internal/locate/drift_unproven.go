@@ -43,7 +43,7 @@ func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, rows
 		if t == nil {
 			t = a.instanceWritten(wc.info, c)
 		}
-		if t == nil || a.writesOwnKind(wc.info, c, kind) || isKindValue(t, kind) && (a.declares(kind) || wc.status) {
+		if t == nil || a.writesOwnKind(wc.info, c, kind) || isKindValue(t, kind) && a.declares(kind) {
 			continue
 		}
 		test := a.guardOnTheWay(reach, c.in, c.expr, func(info *types.Info, b *ast.BlockStmt, e ast.Expr) bool {
@@ -99,19 +99,16 @@ func (a *analysis) instanceWritten(info *types.Info, c call) *types.Named {
 }
 
 // guardOnTheWay is the first test that compares accepts and that decides
-// whether a call at node, in fn, runs: in fn, then in each function on the way from
-// the entry to it (the closures fn sits in, and each caller at its call),
-// nearest first. When the walk reached fn as a function value handed on
-// (HandedOn), its path does not hold the call that runs fn: then each
-// reached caller of fn at each of its calls is searched too, breadth
-// first, before the path. One way with such a test leaves a "none"
+// whether a call at node, in fn, runs: in fn and the closures it sits in,
+// then in each reached caller of fn at each of its calls, breadth first
+// (a helper several functions call, one after a comparison and one not,
+// is guarded on the first one's way), then on the path from the entry
+// (which holds the call that runs fn when the walk reached fn as a
+// function value handed on). One way with such a test leaves a "none"
 // unproven: the write may run only when that test finds a difference.
 func (a *analysis) guardOnTheWay(reach *callgraph.Reach, fn *ssa.Function, node ast.Node, compares func(info *types.Info, b *ast.BlockStmt, e ast.Expr) bool) ast.Expr {
 	test := func(info *types.Info, b *ast.BlockStmt, at ast.Node) ast.Expr {
 		return testedAround(info, b, at, func(e ast.Expr) bool { return compares(info, b, e) })
-	}
-	if !reach.HandedOn(fn) {
-		return a.testOnTheWay(reach.Path(fn), fn, node, test)
 	}
 	type place struct {
 		fn   *ssa.Function

@@ -290,11 +290,13 @@ func (a *analysis) queueAdds(fn *ssa.Function) []call {
 // object it hands back.
 func writtenType(info *types.Info, c call) *types.Named {
 	if c.known {
-		n, _ := deref(info.TypeOf(c.arg(c.fact.Obj))).(*types.Named)
-		if n != nil && types.IsInterface(n) {
-			return nil
+		if obj := c.arg(c.fact.Obj); obj != nil {
+			n, _ := deref(info.TypeOf(obj)).(*types.Named)
+			if n != nil && types.IsInterface(n) {
+				return nil
+			}
+			return n
 		}
-		return n
 	}
 	sig, ok := info.TypeOf(c.expr.Fun).(*types.Signature)
 	if !ok {

@@ -4,7 +4,10 @@
 // the labels wanted with the Node's live ones is not read, so the answer
 // to "where is drift compared" is not settled there. The second stamps a
 // ConfigMap for each CronJob, under tests of the CronJob's own spec and of
-// errors only: nothing compares, so its answer is none.
+// errors only: nothing compares, so its answer is none. The third
+// publishes a load-balancer address in each Service's status, patched by
+// name through a helper it also marks Services seen with: its answer is
+// not settled at that patch (lbstatus.go).
 package main
 
 import (
@@ -41,7 +44,9 @@ func main() {
 	factory := kubeinformers.NewSharedInformerFactory(client, 0)
 	tagger := newNodeTagger(client, factory.Batch().V1().Jobs(), factory.Core().V1().Nodes())
 	stamper := newCronStamper(client, factory.Batch().V1().CronJobs())
+	reporter := newIngressReporter(client, factory.Core().V1().Services(), "192.0.2.1")
 	factory.Start(ctx.Done())
 	go stamper.run(ctx)
+	go reporter.run(ctx)
 	tagger.run(ctx)
 }
