@@ -38,6 +38,7 @@ var Rewrites = []Rewrite{
 	{"named-results", "the function holding the line gets named results, each return assigning them and returning bare", namedResults},
 	{"delegate-early", "the function's first `if err != nil {…}` becomes `if err == nil { return rest(…) } else {…}`, the rest of the body a helper", delegateEarly},
 	{"if-switch", "the innermost if chain holding the line becomes a tagless switch, each branch a case (the else the default)", ifSwitch},
+	{"init-split", "the init statement of the innermost if holding the line that has one becomes a statement of its own before the if", initSplit},
 }
 
 // rewriter applies rewrites to one fixture, naming the helpers it adds.

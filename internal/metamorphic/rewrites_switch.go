@@ -26,20 +26,11 @@ func ifSwitch(r *rewriter, t *target) (*change, []string, string) {
 	cond := f.text(head.Cond.Pos(), head.Cond.End())
 	es := []edit{{f.off(head.If), f.off(head.Body.Lbrace) + 1, "switch {\ncase " + cond + ":"}}
 	if head.Init != nil {
-		// The switch line keeps the init statement, the case line the
-		// test: the line's want comments go with the one that calls.
-		init := f.text(head.Init.Pos(), head.Init.End())
-		lbrace := f.off(head.Body.Lbrace) + 1
-		end := f.afterComment(lbrace)
-		tail, wants := stripWants(string(f.src[lbrace:end]))
-		switch {
-		case len(wants) > 0 && calls(head.Init) && calls(head.Cond):
-			return nil, nil, "the line's want comments may be about its init statement or its test"
-		case calls(head.Init):
-			es[0] = edit{f.off(head.If), end, "switch " + init + "; { " + strings.Join(wants, " ") + "\ncase " + cond + ":" + tail}
-		default:
-			es[0].text = "switch " + init + "; {\ncase " + cond + ":"
+		e, why := f.initLine(head, "switch "+f.text(head.Init.Pos(), head.Init.End())+"; {", "case "+cond+":")
+		if why != "" {
+			return nil, nil, why
 		}
+		es[0] = e
 	}
 	for ifs := head; ; {
 		if desugar.BreaksOut(ifs.Body.List) {
@@ -62,6 +53,60 @@ func ifSwitch(r *rewriter, t *target) (*change, []string, string) {
 			ifs = e
 		}
 	}
+}
+
+// initSplit moves the init statement of the innermost if holding the line
+// that has one to a statement of its own before the if: `if err :=
+// f(); err != nil {` becomes `err := f()` and `if err != nil {`.
+func initSplit(r *rewriter, t *target) (*change, []string, string) {
+	var head *ast.IfStmt
+	for i, n := range t.path {
+		if _, ok := n.(*ast.FuncLit); ok {
+			break
+		}
+		if _, ok := n.(*ast.FuncDecl); ok {
+			break
+		}
+		if ifs, ok := n.(*ast.IfStmt); ok && ifs.Init != nil {
+			if i+1 < len(t.path) {
+				switch t.path[i+1].(type) {
+				case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+					head = ifs
+				}
+			}
+			break
+		}
+	}
+	if head == nil {
+		return nil, nil, "no if in a statement list with an init statement holds the line"
+	}
+	f := t.f
+	if !f.writtenIf(head) {
+		return nil, nil, "the if is written as a switch"
+	}
+	e, why := f.initLine(head, f.text(head.Init.Pos(), head.Init.End()), "if "+f.text(head.Cond.Pos(), head.Cond.End())+" {")
+	if why != "" {
+		return nil, nil, why
+	}
+	return ch(f.rel, []edit{e}), r.covered(f, f.off(head.Pos()), f.off(head.End())), ""
+}
+
+// initLine is the edit that writes an if's init statement on a line of its
+// own (first, its text given) and the if's test on the next (second, up to
+// the if's opening brace): the line's want comments go with the init
+// statement when it calls, else with the test. why says when they could be
+// about either.
+func (f *file) initLine(ifs *ast.IfStmt, first, second string) (e edit, why string) {
+	lbrace := f.off(ifs.Body.Lbrace) + 1
+	end := f.afterComment(lbrace)
+	tail, wants := stripWants(string(f.src[lbrace:end]))
+	switch {
+	case len(wants) > 0 && calls(ifs.Init) && calls(ifs.Cond):
+		return edit{}, "the line's want comments may be about its init statement or its test"
+	case calls(ifs.Init):
+		return edit{f.off(ifs.If), end, first + " " + strings.Join(wants, " ") + "\n" + second + tail}, ""
+	}
+	return edit{f.off(ifs.If), lbrace, first + "\n" + second}, ""
 }
 
 // ch is a change made of edits to one file.

@@ -82,6 +82,7 @@ func TestRewrites(t *testing.T) {
 		"named-results":  {entry, reqErr, reqOK, remove},
 		"delegate-early": {entry, reread, reqErr, add, reqOK},
 		"if-switch":      {reread, reqErr},
+		"init-split":     {reread, reqErr},
 	}
 	for _, rw := range Rewrites {
 		a := fx.Apply(rw)
