@@ -134,22 +134,8 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 			out.madeIn = a.bySyntax[v.b.decl]
 			continue
 		}
-		out.after, out.interval = after, namedBy(v.b.info, after)
-		if sel, ok := ast.Unparen(after).(*ast.SelectorExpr); ok && typeKey(v.b.info.TypeOf(sel.X)) == shape.typ {
-			// RequeueAfter: inner.RequeueAfter, copied from another
-			// result: what that result holds.
-			out.after, out.copied = nil, after
-			for _, w := range fl.values(b, after) {
-				if w.zero || w.e == nil {
-					continue
-				}
-				if tv, ok := w.b.info.Types[w.e]; ok && tv.Value != nil && constant.Sign(tv.Value) <= 0 {
-					continue
-				}
-				out.after, out.interval = w.e, namedBy(w.b.info, w.e)
-				out.afterIn = a.bySyntax[w.b.decl]
-				break
-			}
+		if !a.copiedInterval(fl, b, after, shape, &out) {
+			out.after, out.interval = after, namedBy(v.b.info, after)
 		}
 	}
 	if out.after == nil && len(out.params) == 0 && !a.carriedInterval(fl, b, res, kind, shape, &out) {
@@ -231,7 +217,7 @@ func (a *analysis) varStores(b *flowBody, v *types.Var, pos token.Pos, kind *typ
 				continue
 			}
 			out.guard = max(out.guard, a.storeGuard(b.info, st.value, kind, a.bySyntax[b.decl]))
-			if out.after == nil {
+			if out.after == nil && !a.copiedInterval(&flowEngine{a: a}, b, st.value, shape, out) {
 				out.after, out.interval = st.value, namedBy(b.info, st.value)
 				out.afterIn = a.bySyntax[b.decl]
 			}

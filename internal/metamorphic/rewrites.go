@@ -39,6 +39,7 @@ var Rewrites = []Rewrite{
 	{"delegate-early", "the function's first `if err != nil {…}` becomes `if err == nil { return rest(…) } else {…}`, the rest of the body a helper", delegateEarly},
 	{"if-switch", "the innermost if chain holding the line becomes a tagless switch, each branch a case (the else the default)", ifSwitch},
 	{"init-split", "the init statement of the innermost if holding the line that has one becomes a statement of its own before the if", initSplit},
+	{"field-stores", "the line's struct literal is built field by field in a variable before the statement, which uses the variable", fieldStores},
 }
 
 // rewriter applies rewrites to one fixture, naming the helpers it adds.
@@ -384,15 +385,11 @@ func tuple(r *rewriter, t *target) (*change, []string, string) {
 	expr, _ := stripWants(t.f.splice(lo, hi, t.f.useEdits(ps)))
 	c := newChange()
 	c.edits[t.f.rel] = []edit{{t.f.off(t.stmt.Pos()), t.f.stmtEnd(t.stmt), fmt.Sprintf("_, %s := %s(%s)\n%s", v, name, args, stmt)}}
-	// The value's own steps (a constant of the standard library, cited
-	// where it is used; a value computed there; a field set in a literal)
-	// move with it into the
-	// helper; the statement keeps the rest.
+	// The value's own steps (valueStep) move with it into the helper; the
+	// statement keeps the rest.
 	also := ""
 	if !strings.Contains(expr, "//") && !strings.Contains(expr, "\n") {
-		also = alsoKeys(t, func(k string) bool {
-			return slices.Contains([]string{locate.StepConstant, locate.StepComputed, locate.StepSet}, strings.TrimPrefix(k, wants.TracePrefix)) && strings.HasPrefix(k, wants.TracePrefix)
-		})
+		also = alsoKeys(t, valueStep)
 	}
 	c.appends[t.f.rel] = []string{fmt.Sprintf("func %s(%s) (bool, %s) {\nreturn true, %s%s\n}", name, params, typ, expr, also)}
 	return c, []string{t.at}, ""
@@ -455,5 +452,47 @@ func sliceRange(r *rewriter, t *target) (*change, []string, string) {
 	// condition's set site is where its type is given).
 	c.edits[t.f.rel] = []edit{{lo, hi, withAlso(fmt.Sprintf("%s([]%s{%s}%s)", name, typ, expr, args), t)}}
 	c.appends[t.f.rel] = []string{fmt.Sprintf("func %s(items []%s%s) {\nfor _, %s := range items {\n%s\n}\n}", name, typ, params, it, body)}
+	return c, []string{t.at}, ""
+}
+
+// valueStep says whether a want key is a trace step that a value's own
+// expression makes (a constant of the standard library, cited where it is
+// used; a value computed there; a field set in a literal): it moves with
+// the value.
+func valueStep(key string) bool {
+	return strings.HasPrefix(key, wants.TracePrefix) && slices.Contains([]string{locate.StepConstant, locate.StepComputed, locate.StepSet}, strings.TrimPrefix(key, wants.TracePrefix))
+}
+
+// fieldStores builds the line's struct literal field by field in a
+// variable before the statement: `return ctrl.Result{RequeueAfter: d}, nil`
+// becomes `v := ctrl.Result{}`, `v.RequeueAfter = d` and `return v, nil`;
+// the steps of the trace that the literal's values make may be cited at
+// their stores.
+func fieldStores(r *rewriter, t *target) (*change, []string, string) {
+	lit, ok := valueExpr(t).(*ast.CompositeLit)
+	if !ok {
+		return nil, nil, "no composite literal on the line"
+	}
+	if _, ok := t.f.pkg.TypesInfo.TypeOf(lit).Underlying().(*types.Struct); !ok || len(lit.Elts) == 0 {
+		return nil, nil, "the literal is not a struct's with fields set"
+	}
+	if text := t.f.text(lit.Pos(), lit.End()); strings.Contains(text, "\n") || strings.Contains(text, "//") {
+		return nil, nil, "the literal spans lines or holds a comment"
+	}
+	if why := hoistable(t, lit); why != "" {
+		return nil, nil, why
+	}
+	v := r.name("V")
+	stores := []string{fmt.Sprintf("%s := %s{}", v, t.f.text(lit.Type.Pos(), lit.Type.End()))}
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			return nil, nil, "an element of the literal is not keyed"
+		}
+		stores = append(stores, fmt.Sprintf("%s.%s = %s%s", v, t.f.text(kv.Key.Pos(), kv.Key.End()), t.f.text(kv.Value.Pos(), kv.Value.End()), alsoKeys(t, valueStep)))
+	}
+	stmt, _ := replaceIn(t, lit, v)
+	c := newChange()
+	c.edits[t.f.rel] = []edit{{t.f.off(t.stmt.Pos()), t.f.stmtEnd(t.stmt), strings.Join(stores, "\n") + "\n" + stmt}}
 	return c, []string{t.at}, ""
 }

@@ -83,6 +83,7 @@ func TestRewrites(t *testing.T) {
 		"delegate-early": {entry, reread, reqErr, add, reqOK},
 		"if-switch":      {reread, reqErr},
 		"init-split":     {reread, reqErr},
+		"field-stores":   {reqOK},
 	}
 	for _, rw := range Rewrites {
 		a := fx.Apply(rw)
