@@ -2,7 +2,6 @@ package locate
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -506,29 +505,4 @@ func alwaysNil(v ssa.Value, own map[*ssa.Function]bool, seen map[ssa.Value]bool,
 		returns++
 	}
 	return returns > 0
-}
-
-// copiedInterval reports whether the interval after, in body b, is copied
-// from another result's field (RequeueAfter: inner.RequeueAfter in a
-// literal, or result.RequeueAfter = inner.RequeueAfter): then the value is
-// what that result holds, its first value that is not zero, and copied
-// names the field read.
-func (a *analysis) copiedInterval(fl *flowEngine, b *flowBody, after ast.Expr, shape resultShape, out *resultValue) bool {
-	sel, ok := ast.Unparen(after).(*ast.SelectorExpr)
-	if !ok || typeKey(b.info.TypeOf(sel.X)) != shape.typ {
-		return false
-	}
-	out.after, out.copied = nil, after
-	for _, w := range fl.values(b, after) {
-		if w.zero || w.e == nil {
-			continue
-		}
-		if tv, ok := w.b.info.Types[w.e]; ok && tv.Value != nil && constant.Sign(tv.Value) <= 0 {
-			continue
-		}
-		out.after, out.interval = w.e, namedBy(w.b.info, w.e)
-		out.afterIn = a.bySyntax[w.b.decl]
-		break
-	}
-	return true
 }

@@ -86,6 +86,10 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 	a.resultStores(b, res, kind, shape, &out)
 	for _, v := range fl.values(b, res) {
 		switch {
+		case out.opaque != nil:
+			// A field stored from another result's, made where the
+			// trail ends.
+			return resultValue{opaque: out.opaque}, false
 		case v.zero:
 			continue
 		case v.external && a.resultStores(v.b, v.e, kind, shape, &out):
@@ -111,12 +115,17 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 			// A helper's result variable made from the literal, its
 			// fields stored into later (result.RequeueAfter = d).
 			var stored resultValue
-			if lv := literalVar(v.b, v.e); lv != nil && a.varStores(v.b, lv, token.NoPos, kind, shape, &stored) && stored.after != nil {
-				out.requeue = out.requeue || stored.requeue
-				out.guard = max(out.guard, stored.guard)
-				out.after, out.interval = res, stored.interval
-				out.madeIn = a.bySyntax[v.b.decl]
-				continue
+			if lv := literalVar(v.b, v.e); lv != nil && a.varStores(v.b, lv, token.NoPos, kind, shape, &stored) {
+				if stored.opaque != nil {
+					return resultValue{opaque: stored.opaque}, false
+				}
+				if stored.after != nil {
+					out.requeue = out.requeue || stored.requeue
+					out.guard = max(out.guard, stored.guard)
+					out.after, out.interval = res, stored.interval
+					out.madeIn = a.bySyntax[v.b.decl]
+					continue
+				}
 			}
 		}
 		out.requeue = out.requeue || requeue
@@ -137,6 +146,9 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 		if !a.copiedInterval(fl, b, after, shape, &out) {
 			out.after, out.interval = after, namedBy(v.b.info, after)
 		}
+	}
+	if out.opaque != nil {
+		return resultValue{opaque: out.opaque}, false
 	}
 	if out.after == nil && len(out.params) == 0 && !a.carriedInterval(fl, b, res, kind, shape, &out) {
 		return resultValue{opaque: res}, false
@@ -209,7 +221,19 @@ func (a *analysis) varStores(b *flowBody, v *types.Var, pos token.Pos, kind *typ
 			continue
 		}
 		tv := b.info.Types[st.value]
-		switch field := shape.typ + "." + st.path[0]; {
+		field := shape.typ + "." + st.path[0]
+		if field == shape.requeue || field == shape.after {
+			switch (&flowEngine{a: a}).copiedField(b, st.path[0], st.value, shape) {
+			case zeroAlways:
+				continue
+			case zeroOpen:
+				// result.RequeueAfter = res.RequeueAfter, res made
+				// where the trail ends.
+				out.opaque = st.value
+				continue
+			}
+		}
+		switch {
 		case shape.requeue != "" && field == shape.requeue:
 			out.requeue = out.requeue || tv.Value == nil || constant.BoolVal(tv.Value)
 		case field == shape.after:
@@ -470,99 +494,6 @@ func resultFields(info *types.Info, e ast.Expr) (requeue bool, after ast.Expr) {
 }
 
 // fields is resultFields for a literal of the shape's type.
-// unsetCopies is shape.fields of a result literal in b, but for a field
-// copied from the same field of a result of the tree's own type
-// (RequeueAfter: res.RequeueAfter, res from res, err := r.run(…) or
-// handed in): zero wherever the engine finds res made, the field asks for
-// nothing; made where the engine's trail ends (a parameter), what it asks
-// for is not followed (open).
-func (fl *flowEngine) unsetCopies(b *flowBody, e ast.Expr, shape resultShape) (requeue bool, after, open ast.Expr) {
-	requeue, after = shape.fields(b.info, e)
-	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
-	if !ok || !requeue && after == nil || b.decl == nil {
-		return requeue, after, nil
-	}
-	keyedFields(b.info, lit, func(v *types.Var, kv *ast.KeyValueExpr) {
-		field := fieldKey(v, b.info.TypeOf(lit))
-		if field != shape.after && field != shape.requeue || b.info.Types[kv.Value].Value != nil {
-			return
-		}
-		// The same field of another result-like value (not the
-		// Result type, not the receiver's configuration).
-		sel, ok := ast.Unparen(kv.Value).(*ast.SelectorExpr)
-		if !ok || sel.Sel.Name != v.Name() || typeKey(b.info.TypeOf(sel.X)) == shape.typ {
-			return
-		}
-		id, ok := ast.Unparen(sel.X).(*ast.Ident)
-		if !ok || varOf(b.info, id) == nil {
-			return
-		}
-		// A result a call hands back (res, err := r.run(…)) or one the
-		// function is handed; not the receiver's configuration, nor a
-		// value a type switch binds (an error carrying its own wait).
-		x := varOf(b.info, id)
-		receiver := b.decl.Recv != nil && b.lit == nil && b.paramIndex(x) == 0
-		if receiver || b.paramIndex(x) < 0 && onlyCallDef(b.info, b.decl.Body, x) == nil {
-			return
-		}
-		switch fl.fieldZero(b, sel) {
-		case zeroAlways:
-			if field == shape.after {
-				after = nil
-			} else {
-				requeue = false
-			}
-		case zeroOpen:
-			open = kv.Value
-		}
-	})
-	return requeue, after, open
-}
-
-// Whether a field a selection reads is zero wherever its value is made.
-const (
-	zeroAlways = iota
-	zeroNot
-	zeroOpen
-)
-
-// fieldZero reads sel (x.F) through the values the engine finds for x:
-// zeroAlways when each is a zero value or a literal that leaves F unset or
-// sets it to a zero constant, zeroOpen when a trail ends, zeroNot else.
-func (fl *flowEngine) fieldZero(b *flowBody, sel *ast.SelectorExpr) int {
-	vals := fl.values(b, sel.X)
-	if len(vals) == 0 {
-		return zeroOpen
-	}
-	out := zeroAlways
-	for _, v := range vals {
-		if v.zero {
-			continue
-		}
-		if v.ended() || v.param >= 0 || v.b == nil {
-			return zeroOpen
-		}
-		e := ast.Unparen(v.e)
-		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
-			e = ast.Unparen(u.X)
-		}
-		lit, ok := e.(*ast.CompositeLit)
-		if !ok {
-			return zeroOpen
-		}
-		keyedFields(v.b.info, lit, func(f *types.Var, kv *ast.KeyValueExpr) {
-			if f.Name() != sel.Sel.Name {
-				return
-			}
-			k := v.b.info.Types[kv.Value].Value
-			if k == nil || k.Kind() == constant.Bool && constant.BoolVal(k) || k.Kind() != constant.Bool && constant.Sign(k) != 0 {
-				out = zeroNot
-			}
-		})
-	}
-	return out
-}
-
 func (s resultShape) fields(info *types.Info, e ast.Expr) (requeue bool, after ast.Expr) {
 	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
 	if !ok || typeKey(info.TypeOf(lit)) != s.typ {

@@ -40,6 +40,8 @@ var Rewrites = []Rewrite{
 	{"if-switch", "the innermost if chain holding the line becomes a tagless switch, each branch a case (the else the default)", ifSwitch},
 	{"init-split", "the init statement of the innermost if holding the line that has one becomes a statement of its own before the if", initSplit},
 	{"field-stores", "the line's struct literal is built field by field in a variable before the statement, which uses the variable", fieldStores},
+	{"split-and", "the innermost if without an else testing a conjunction nests its second test: if a && b {…} becomes if a { if b {…} }", splitAnd},
+	{"negate-if", "the innermost if with a plain else swaps its branches and negates its test", negateIf},
 }
 
 // rewriter applies rewrites to one fixture, naming the helpers it adds.

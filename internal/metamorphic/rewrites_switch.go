@@ -1,6 +1,7 @@
 package metamorphic
 
 import (
+	"fmt"
 	"go/ast"
 	"strings"
 
@@ -26,11 +27,7 @@ func ifSwitch(r *rewriter, t *target) (*change, []string, string) {
 	cond := f.text(head.Cond.Pos(), head.Cond.End())
 	es := []edit{{f.off(head.If), f.off(head.Body.Lbrace) + 1, "switch {\ncase " + cond + ":"}}
 	if head.Init != nil {
-		e, why := f.initLine(head, "switch "+f.text(head.Init.Pos(), head.Init.End())+"; {", "case "+cond+":")
-		if why != "" {
-			return nil, nil, why
-		}
-		es[0] = e
+		es[0] = f.splitIfLine(head, "switch "+f.text(head.Init.Pos(), head.Init.End())+"; {", "case "+cond+":")
 	}
 	for ifs := head; ; {
 		if desugar.BreaksOut(ifs.Body.List) {
@@ -84,29 +81,25 @@ func initSplit(r *rewriter, t *target) (*change, []string, string) {
 	if !f.writtenIf(head) {
 		return nil, nil, "the if is written as a switch"
 	}
-	e, why := f.initLine(head, f.text(head.Init.Pos(), head.Init.End()), "if "+f.text(head.Cond.Pos(), head.Cond.End())+" {")
-	if why != "" {
-		return nil, nil, why
-	}
+	e := f.splitIfLine(head, f.text(head.Init.Pos(), head.Init.End()), "if "+f.text(head.Cond.Pos(), head.Cond.End())+" {")
 	return ch(f.rel, []edit{e}), r.covered(f, f.off(head.Pos()), f.off(head.End())), ""
 }
 
-// initLine is the edit that writes an if's init statement on a line of its
-// own (first, its text given) and the if's test on the next (second, up to
-// the if's opening brace): the line's want comments go with the init
-// statement when it calls, else with the test. why says when they could be
-// about either.
-func (f *file) initLine(ifs *ast.IfStmt, first, second string) (e edit, why string) {
+// splitIfLine is the edit that writes the line of an if, up to its opening
+// brace, as two (first, then second: its init statement, then its test;
+// or its first test, then its second). The line was one site: its want
+// comments stay on the first line, and the second names the same keys in
+// an also comment, so that either line is the site.
+func (f *file) splitIfLine(ifs *ast.IfStmt, first, second string) edit {
 	lbrace := f.off(ifs.Body.Lbrace) + 1
 	end := f.afterComment(lbrace)
 	tail, wants := stripWants(string(f.src[lbrace:end]))
-	switch {
-	case len(wants) > 0 && calls(ifs.Init) && calls(ifs.Cond):
-		return edit{}, "the line's want comments may be about its init statement or its test"
-	case calls(ifs.Init):
-		return edit{f.off(ifs.If), end, first + " " + strings.Join(wants, " ") + "\n" + second + tail}, ""
+	if len(wants) == 0 {
+		return edit{f.off(ifs.If), lbrace, first + "\n" + second}
 	}
-	return edit{f.off(ifs.If), lbrace, first + "\n" + second}, ""
+	at := fmt.Sprintf("%s:%d", f.rel, f.line(ifs.If))
+	also := alsoCommentOf(at, strings.Join(wants, " "), func(string) bool { return true })
+	return edit{f.off(ifs.If), end, first + " " + strings.Join(wants, " ") + "\n" + second + also + tail}
 }
 
 // ch is a change made of edits to one file.
@@ -142,16 +135,4 @@ func innermostIf(t *target) *ast.IfStmt {
 // (package desugar), whose text a rewrite of an if cannot edit.
 func (f *file) writtenIf(ifs *ast.IfStmt) bool {
 	return strings.HasPrefix(string(f.src[f.off(ifs.If):]), "if") && f.src[f.off(ifs.Body.Lbrace)] == '{'
-}
-
-// calls says whether a node holds a call.
-func calls(n ast.Node) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		if _, ok := n.(*ast.CallExpr); ok {
-			found = true
-		}
-		return !found
-	})
-	return found
 }

@@ -25,8 +25,14 @@ func alsoComment(t *target) string {
 // that keep says a moved value may be cited for, or "".
 func alsoKeys(t *target, keep func(key string) bool) string {
 	start := t.f.off(t.f.tok.LineStart(t.line))
+	return alsoCommentOf(t.at, string(t.f.src[start:t.f.eol(start)]), keep)
+}
+
+// alsoCommentOf is the also comment for the want keys in text, a line at at, that
+// keep accepts, or "".
+func alsoCommentOf(at, text string, keep func(key string) bool) string {
 	var keys []string
-	for _, w := range wants.Line(t.at, string(t.f.src[start:t.f.eol(start)])) {
+	for _, w := range wants.Line(at, text) {
 		if w.None || !keep(w.Key) {
 			continue
 		}
