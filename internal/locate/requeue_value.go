@@ -83,13 +83,13 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 	}
 	fl := &flowEngine{a: a}
 	var out resultValue
-	a.resultStores(b, res, kind, shape, &out)
+	if a.resultStores(b, res, kind, shape, &out); out.opaque != nil {
+		// A field stored from another result's, made where the trail
+		// ends.
+		return resultValue{opaque: out.opaque}, false
+	}
 	for _, v := range fl.values(b, res) {
 		switch {
-		case out.opaque != nil:
-			// A field stored from another result's, made where the
-			// trail ends.
-			return resultValue{opaque: out.opaque}, false
 		case v.zero:
 			continue
 		case v.external && a.resultStores(v.b, v.e, kind, shape, &out):
@@ -216,6 +216,7 @@ func (a *analysis) varStores(b *flowBody, v *types.Var, pos token.Pos, kind *typ
 	if v == nil || b.paramIndex(v) >= 0 || typeKey(v.Type()) != shape.typ || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
 		return false
 	}
+	fl := &flowEngine{a: a}
 	for _, st := range b.storesAt(v, pos) {
 		if len(st.path) != 1 {
 			continue
@@ -223,7 +224,7 @@ func (a *analysis) varStores(b *flowBody, v *types.Var, pos token.Pos, kind *typ
 		tv := b.info.Types[st.value]
 		field := shape.typ + "." + st.path[0]
 		if field == shape.requeue || field == shape.after {
-			switch (&flowEngine{a: a}).copiedField(b, st.path[0], st.value, shape) {
+			switch fl.copiedField(b, st.path[0], st.value, shape) {
 			case zeroAlways:
 				continue
 			case zeroOpen:
@@ -241,7 +242,7 @@ func (a *analysis) varStores(b *flowBody, v *types.Var, pos token.Pos, kind *typ
 				continue
 			}
 			out.guard = max(out.guard, a.storeGuard(b.info, st.value, kind, a.bySyntax[b.decl]))
-			if out.after == nil && !a.copiedInterval(&flowEngine{a: a}, b, st.value, shape, out) {
+			if out.after == nil && !a.copiedInterval(fl, b, st.value, shape, out) {
 				out.after, out.interval = st.value, namedBy(b.info, st.value)
 				out.afterIn = a.bySyntax[b.decl]
 			}

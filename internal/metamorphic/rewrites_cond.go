@@ -6,19 +6,20 @@ import (
 )
 
 // innermostIfWhere is the innermost if holding the target's statement (or
-// on its line), within its function, that keep accepts.
-func innermostIfWhere(t *target, keep func(*ast.IfStmt) bool) *ast.IfStmt {
-	for _, n := range t.path {
+// on its line), within its function, that keep accepts, and its index in
+// the target's path.
+func innermostIfWhere(t *target, keep func(*ast.IfStmt) bool) (*ast.IfStmt, int) {
+	for i, n := range t.path {
 		switch n := n.(type) {
 		case *ast.FuncLit, *ast.FuncDecl:
-			return nil
+			return nil, -1
 		case *ast.IfStmt:
 			if keep(n) {
-				return n
+				return n, i
 			}
 		}
 	}
-	return nil
+	return nil, -1
 }
 
 // splitAnd nests the second test of the innermost if holding the line whose
@@ -28,7 +29,7 @@ func innermostIfWhere(t *target, keep func(*ast.IfStmt) bool) *ast.IfStmt {
 func splitAnd(r *rewriter, t *target) (*change, []string, string) {
 	f := t.f
 	var and *ast.BinaryExpr
-	ifs := innermostIfWhere(t, func(ifs *ast.IfStmt) bool {
+	ifs, _ := innermostIfWhere(t, func(ifs *ast.IfStmt) bool {
 		and, _ = ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
 		return ifs.Else == nil && and != nil && and.Op == token.LAND && f.writtenIf(ifs)
 	})
@@ -51,7 +52,7 @@ func splitAnd(r *rewriter, t *target) (*change, []string, string) {
 // `if !c {B} else {A}` (`a != b` becomes `a == b`, `!c` becomes `c`).
 func negateIf(r *rewriter, t *target) (*change, []string, string) {
 	f := t.f
-	ifs := innermostIfWhere(t, func(ifs *ast.IfStmt) bool {
+	ifs, _ := innermostIfWhere(t, func(ifs *ast.IfStmt) bool {
 		_, plain := ifs.Else.(*ast.BlockStmt)
 		return plain && f.writtenIf(ifs)
 	})

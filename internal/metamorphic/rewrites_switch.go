@@ -56,22 +56,12 @@ func ifSwitch(r *rewriter, t *target) (*change, []string, string) {
 // that has one to a statement of its own before the if: `if err :=
 // f(); err != nil {` becomes `err := f()` and `if err != nil {`.
 func initSplit(r *rewriter, t *target) (*change, []string, string) {
-	var head *ast.IfStmt
-	for i, n := range t.path {
-		if _, ok := n.(*ast.FuncLit); ok {
-			break
-		}
-		if _, ok := n.(*ast.FuncDecl); ok {
-			break
-		}
-		if ifs, ok := n.(*ast.IfStmt); ok && ifs.Init != nil {
-			if i+1 < len(t.path) {
-				switch t.path[i+1].(type) {
-				case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
-					head = ifs
-				}
-			}
-			break
+	head, i := innermostIfWhere(t, func(ifs *ast.IfStmt) bool { return ifs.Init != nil })
+	if head != nil && i+1 < len(t.path) {
+		switch t.path[i+1].(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+		default:
+			head = nil // an else if
 		}
 	}
 	if head == nil {
@@ -112,22 +102,15 @@ func ch(rel string, es []edit) *change {
 // innermostIf is the head of the innermost if chain holding the target's
 // statement (or on its line) within its function.
 func innermostIf(t *target) *ast.IfStmt {
-	for i, n := range t.path {
-		switch n := n.(type) {
-		case *ast.FuncLit, *ast.FuncDecl:
-			return nil
-		case *ast.IfStmt:
-			for j := i + 1; j < len(t.path); j++ {
-				up, ok := t.path[j].(*ast.IfStmt)
-				if !ok || up.Else != ast.Stmt(n) {
-					break
-				}
-				n = up
-			}
-			return n
+	n, i := innermostIfWhere(t, func(*ast.IfStmt) bool { return true })
+	for j := i + 1; n != nil && j < len(t.path); j++ {
+		up, ok := t.path[j].(*ast.IfStmt)
+		if !ok || up.Else != ast.Stmt(n) {
+			break
 		}
+		n = up
 	}
-	return nil
+	return n
 }
 
 // writtenIf says whether an if of the loaded syntax is written as one in
