@@ -41,7 +41,7 @@ func Files(files []*ast.File) {
 // means something an if cannot say. Each if starts at its case keyword
 // (the first at the switch keyword when the switch has an init statement,
 // which the first if takes), and each branch's block spans its clause's
-// statements, from the colon.
+// statements, from the colon, with no closing brace.
 func ifChain(sw *ast.SwitchStmt) *ast.IfStmt {
 	if sw.Tag != nil {
 		return nil
@@ -74,14 +74,11 @@ func ifChain(sw *ast.SwitchStmt) *ast.IfStmt {
 	return head
 }
 
-// block is the block a case clause's statements make: from its colon to
-// the end of its last statement.
+// block is the block a case clause's statements make: from its colon,
+// with no closing brace (it ends where its last statement does, as
+// ast.BlockStmt.End says of a block without one).
 func block(cc *ast.CaseClause) *ast.BlockStmt {
-	end := cc.Colon + 1
-	if n := len(cc.Body); n > 0 {
-		end = cc.Body[n-1].End()
-	}
-	return &ast.BlockStmt{Lbrace: cc.Colon, List: cc.Body, Rbrace: end - 1}
+	return &ast.BlockStmt{Lbrace: cc.Colon, List: cc.Body}
 }
 
 // fallsThrough says whether a clause ends in a fallthrough.

@@ -125,6 +125,11 @@ func TestFiles(t *testing.T) {
 	if chain.Init == nil || chain.Else.(*ast.IfStmt).Else.(*ast.BlockStmt).List[0].(*ast.ReturnStmt) == nil {
 		t.Errorf("chain: the init or the default is lost")
 	}
+	// A branch has no closing brace: it ends with its last statement,
+	// which a statement after it in the source is not on.
+	if b := chain.Body; b.Rbrace.IsValid() || b.End() != b.List[0].End() {
+		t.Errorf("chain: the first branch ends at %s, want at its return's end and no brace", fset.Position(b.End()))
+	}
 
 	// The rewritten syntax builds with the type information as it was.
 	prog := ssa.NewProgram(fset, 0)
