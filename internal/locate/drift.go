@@ -97,6 +97,12 @@ func (a *analysis) drift(reach *callgraph.Reach, kind *types.Named, objects map[
 						w, desc, guarded = g.writeAfter(l.head)
 					}
 				}
+				if els, ok := ifs.Else.(*ast.BlockStmt); ok && w == nil {
+					// if !needsScale(…) { note } else { write }: the write
+					// the else branch makes runs when the test fails.
+					w, desc = g.firstWrite(els.Pos(), els.End())
+					guarded = els
+				}
 				if w == nil || !a.compares(info, b, kind, ifs.Cond, guarded, 0, nil) {
 					continue
 				}

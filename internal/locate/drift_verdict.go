@@ -19,8 +19,9 @@ import (
 // comparison's outcome: a "none" cannot be claimed past it. A call handed
 // the primary and a client only (`written, err := ensure(ctx, c, obj,
 // finalizer)`) has no live object to compare. Tested are a bool (the
-// local, or a bool field of it) and a value compared with a constant;
-// errors and tests of nil are not verdicts.
+// local, a bool field of it, or the call itself: `if !needsScale(&dep,
+// want)`) and a value compared with a constant; errors and tests of nil
+// are not verdicts.
 func (a *analysis) callVerdict(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond ast.Expr) bool {
 	found := false
 	fromCall := func(e ast.Expr) {
@@ -40,7 +41,12 @@ func (a *analysis) callVerdict(info *types.Info, body *ast.BlockStmt, kind *type
 			return false
 		}
 		switch n := n.(type) {
-		case *ast.FuncLit, *ast.CallExpr:
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			// The verdict tested where it is returned (if
+			// !needsScale(&dep, want)).
+			found = isBoolCall(info, n) && a.ownOrValueCall(info, n) && len(n.Args) >= 2 && handsLiveObject(info, body, kind, n) && a.mayDecideByComparison(info, n, kind)
 			return false
 		case *ast.BinaryExpr:
 			switch n.Op {
