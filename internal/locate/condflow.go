@@ -218,7 +218,7 @@ func (f *condFlow) read(b *flowBody, s *condSummary) {
 
 // reader makes the reader of one body, its index built.
 func (f *condFlow) reader(b *flowBody) *condReader {
-	r := &condReader{f: f, b: b, guards: map[*types.Var][]typeGuard{}, litParams: map[*types.Var]*ast.FuncLit{}}
+	r := &condReader{f: f, b: b, litParams: map[*types.Var]*ast.FuncLit{}}
 	r.index()
 	return r
 }
@@ -227,9 +227,6 @@ func (f *condFlow) reader(b *flowBody) *condReader {
 type condReader struct {
 	f *condFlow
 	b *flowBody
-	// guards are the tests v.Type == X of a condition variable, with the
-	// block they guard: there v's type is X.
-	guards map[*types.Var][]typeGuard
 	// litParams are the parameters of the body's closures, by the
 	// closure that declares each.
 	litParams map[*types.Var]*ast.FuncLit
@@ -243,55 +240,18 @@ type typeGuard struct {
 
 func (r *condReader) info() *types.Info { return r.b.info }
 
-// index records the guards of the body's condition variables and the
-// parameters of its closures.
+// index records the parameters of the body's closures.
 func (r *condReader) index() {
 	ast.Inspect(r.b.decl.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.IfStmt:
-			r.guard(n)
-		case *ast.FuncLit:
-			for _, id := range paramIdents(n.Type) {
+		if lit, ok := n.(*ast.FuncLit); ok {
+			for _, id := range paramIdents(lit.Type) {
 				if v, ok := r.info().Defs[id].(*types.Var); ok {
-					r.litParams[v] = n
+					r.litParams[v] = lit
 				}
 			}
 		}
 		return true
 	})
-}
-
-// guard records an if statement testing a condition variable's type:
-// if v.Type == X (or X == v.Type, one operand of an &&).
-func (r *condReader) guard(n *ast.IfStmt) {
-	var tests []ast.Expr
-	var split func(e ast.Expr)
-	split = func(e ast.Expr) {
-		if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LAND {
-			split(b.X)
-			split(b.Y)
-			return
-		}
-		tests = append(tests, e)
-	}
-	split(n.Cond)
-	for _, t := range tests {
-		b, ok := ast.Unparen(t).(*ast.BinaryExpr)
-		if !ok || b.Op != token.EQL {
-			continue
-		}
-		for _, side := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-			sel, ok := ast.Unparen(side[0]).(*ast.SelectorExpr)
-			if !ok || !isConditionTypeField(r.info(), sel) {
-				continue
-			}
-			if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
-				if v := varOf(r.info(), id); v != nil {
-					r.guards[v] = append(r.guards[v], typeGuard{value: side[1], block: n.Body})
-				}
-			}
-		}
-	}
 }
 
 // read finds the body's condition effects: its calls and stores, those of

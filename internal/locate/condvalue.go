@@ -32,9 +32,11 @@ func (r *condReader) condAtOf(e ast.Expr, below []string) ([]typeSource, bool) {
 	if e == nil {
 		return nil, false
 	}
+	var out []typeSource
+	found, guarded := false, false
 	if id, ok := stripConversions(r.info(), e).(*ast.Ident); ok && len(below) == 0 {
 		if v := varOf(r.info(), id); v != nil {
-			for _, g := range r.guards[v] {
+			for _, g := range r.b.local().typeTests[v] {
 				if g.block.Pos() <= id.Pos() && id.End() <= g.block.End() {
 					// Within the block the condition's type is the
 					// value it was tested against, when that value
@@ -44,7 +46,8 @@ func (r *condReader) condAtOf(e ast.Expr, below []string) ([]typeSource, bool) {
 						if r.copiedUnchanged(v, id, g.block) {
 							return []typeSource{copiedCondition}, true
 						}
-						return ts, true
+						out, found, guarded = ts, true, true
+						break
 					}
 				}
 			}
@@ -61,7 +64,9 @@ func (r *condReader) condAtOf(e ast.Expr, below []string) ([]typeSource, bool) {
 			truth = true
 		}
 	}
-	out, found := r.typesOf(e, slices.Concat(below, []string{"Type"}))
+	if !guarded {
+		out, found = r.typesOf(e, slices.Concat(below, []string{"Type"}))
+	}
 	for i := range out {
 		out[i].truth = out[i].truth || truth
 		if !out[i].truth && statusParam >= 0 {
@@ -240,9 +245,10 @@ func stripConversions(info *types.Info, e ast.Expr) ast.Expr {
 
 // copiedUnchanged reports whether the condition variable v, read at id
 // within the block a test of its type guards, holds only conditions
-// copied from an object's list, and the block stores nothing into it: the
-// test picks an existing condition to keep (`if c.Type == "Ready" { conds
-// = append(conds, c) }`), which sets no type.
+// copied from an object's list (one the body read, or an API object it is
+// handed), and the block stores nothing into it: the test picks an
+// existing condition to keep (`if c.Type == "Ready" { conds =
+// append(conds, c) }`), which sets no type.
 func (r *condReader) copiedUnchanged(v *types.Var, id *ast.Ident, block *ast.BlockStmt) bool {
 	for _, st := range r.b.local().stores[v] {
 		if block.Pos() <= st.value.Pos() && st.value.End() <= block.End() {
@@ -250,5 +256,7 @@ func (r *condReader) copiedUnchanged(v *types.Var, id *ast.Ident, block *ast.Blo
 		}
 	}
 	ts, _ := r.typesOf(id, []string{"Type"})
-	return len(ts) > 0 && !slices.ContainsFunc(ts, func(t typeSource) bool { return !t.copied })
+	return len(ts) > 0 && !slices.ContainsFunc(ts, func(t typeSource) bool {
+		return !t.copied && !(t.param >= 0 && len(t.path) > 1 && isObject(r.b.params[t.param].Type()))
+	})
 }

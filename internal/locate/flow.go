@@ -345,6 +345,11 @@ func (q *query) ident(b *flowBody, x *ast.Ident, path []string, depth int) []flo
 		return []flowVal{{b: b, e: x, param: -1, path: path, end: x.Pos(), why: "a package variable"}}
 	}
 	l := b.local()
+	if len(path) == 1 && path[0] == "Type" {
+		if tested := l.changedUnder(v, x); tested != nil {
+			return q.values(b, tested, nil, depth+1)
+		}
+	}
 	var out []flowVal
 	made := false
 	object := isObject(v.Type())

@@ -48,6 +48,9 @@ type flowLocals struct {
 	// declared are the variables declared without a value (var v T),
 	// addressed those whose address is taken (&v).
 	declared, addressed map[*types.Var]bool
+	// typeTests are the tests v.Type == X of a condition variable, with
+	// the block each guards: there v's type is X.
+	typeTests map[*types.Var][]typeGuard
 }
 
 // elem is the path step of a slice, array or map element.
@@ -69,7 +72,7 @@ func (b *flowBody) local() *flowLocals {
 	}
 	l := &flowLocals{defs: map[*types.Var][]valueDef{}, stores: map[*types.Var][]pathStore{},
 		uses: map[*types.Var][]*ast.Ident{}, holder: map[ast.Expr]ast.Expr{},
-		declared: map[*types.Var]bool{}, addressed: map[*types.Var]bool{}}
+		declared: map[*types.Var]bool{}, addressed: map[*types.Var]bool{}, typeTests: map[*types.Var][]typeGuard{}}
 	b.locals = l
 	info := b.info
 	assign := func(lhs, rhs ast.Expr, idx int) {
@@ -101,6 +104,8 @@ func (b *flowBody) local() *flowLocals {
 			if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok {
 				l.deferred = append(l.deferred, deferredLit{lit: lit, in: l.innermost(b.decl, n.Pos())})
 			}
+		case *ast.IfStmt:
+			l.typeTest(info, n)
 		case *ast.UnaryExpr:
 			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
 				if v := varOf(info, id); v != nil {
@@ -158,6 +163,60 @@ func (b *flowBody) local() *flowLocals {
 		return true
 	})
 	return l
+}
+
+// typeTest records an if statement testing a condition variable's type:
+// if v.Type == X (or X == v.Type, one operand of an &&).
+func (l *flowLocals) typeTest(info *types.Info, n *ast.IfStmt) {
+	var tests []ast.Expr
+	var split func(e ast.Expr)
+	split = func(e ast.Expr) {
+		if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LAND {
+			split(b.X)
+			split(b.Y)
+			return
+		}
+		tests = append(tests, e)
+	}
+	split(n.Cond)
+	for _, t := range tests {
+		b, ok := ast.Unparen(t).(*ast.BinaryExpr)
+		if !ok || b.Op != token.EQL {
+			continue
+		}
+		for _, side := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			sel, ok := ast.Unparen(side[0]).(*ast.SelectorExpr)
+			if !ok || !isConditionTypeField(info, sel) {
+				continue
+			}
+			if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
+				if v := varOf(info, id); v != nil {
+					l.typeTests[v] = append(l.typeTests[v], typeGuard{value: side[1], block: n.Body})
+				}
+			}
+		}
+	}
+}
+
+// changedUnder is the value a test of its type gives the condition
+// variable v read at id, when the block that test guards stores into v:
+// a condition copied from a list, changed there and kept, has the type
+// tested (`if c.Type == Healthy { c.Status = True; conds = append(conds,
+// c) }`), wherever it goes from there (a helper it is handed). Nil when
+// no such test guards id; a copy kept unchanged sets no type, and is
+// what it was copied from.
+func (l *flowLocals) changedUnder(v *types.Var, id *ast.Ident) ast.Expr {
+	for _, g := range l.typeTests[v] {
+		if id.Pos() < g.block.Pos() || id.End() > g.block.End() {
+			continue
+		}
+		for _, st := range l.stores[v] {
+			if g.block.Pos() <= st.value.Pos() && st.value.End() <= g.block.End() {
+				return g.value
+			}
+		}
+	}
+	return nil
 }
 
 // stripAddr removes parentheses and a & around e.

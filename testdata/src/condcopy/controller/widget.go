@@ -1,4 +1,4 @@
-// Package controller holds a reconciler that rebuilds its Widget's
+// Package controller holds reconcilers that rebuild a Widget's
 // conditions from the live object: the Ready condition another controller
 // computes is copied as it is found (picked by a test of its type, which
 // sets no type), Healthy is copied and its status changed (a set), and

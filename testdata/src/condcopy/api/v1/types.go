@@ -11,7 +11,7 @@ import (
 const (
 	WidgetReady   = "Ready"
 	WidgetSynced  = "Synced"  // want "WidgetReconciler/condition-type:Synced"
-	WidgetHealthy = "Healthy" // want "WidgetReconciler/condition-type:Healthy"
+	WidgetHealthy = "Healthy" // want "WidgetReconciler/condition-type:Healthy" "GaugeReconciler/condition-type:Healthy"
 )
 
 // WidgetStatus is a Widget's observed state.
