@@ -391,7 +391,7 @@ func mayCompare(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond a
 		case *ast.BinaryExpr:
 			switch n.Op {
 			case token.EQL, token.NEQ, token.LSS, token.GTR, token.LEQ, token.GEQ:
-				if comparedValue(info, n.X) && comparedValue(info, n.Y) && !isZeroConst(info, ast.Unparen(n.X)) && !isZeroConst(info, ast.Unparen(n.Y)) && !own(n.X, n.Y) && !isStateTest(info, body, n) && !testsProgress(info, n) {
+				if comparedValue(info, n.X) && comparedValue(info, n.Y) && !isZeroConst(info, ast.Unparen(n.X)) && !isZeroConst(info, ast.Unparen(n.Y)) && !own(n.X, n.Y) && !isStateTest(info, body, n) && !testsProgress(info, n) && !identityOnly(info, n.X, n.Y) {
 					found = true
 				}
 			}
@@ -406,6 +406,27 @@ func mayCompare(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond a
 		return !found
 	})
 	return found
+}
+
+// identityOnly reports whether every side of a comparison is a constant
+// or an object's identity (its name, namespace or UID, an owner
+// reference's field, read as it is or through a function of package
+// strings: strings.ToLower(ref.Kind) == "widget", ref.Name == obj.Name):
+// such a test asks which object this is, not whether its state is the
+// desired one. A name compared with a field of another kind (a selector
+// that should hold it) may be.
+func identityOnly(info *types.Info, sides ...ast.Expr) bool {
+	for _, e := range sides {
+		if ce, ok := ast.Unparen(e).(*ast.CallExpr); ok && len(ce.Args) == 1 {
+			if fn, ok := typeutil.Callee(info, ce).(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "strings" {
+				e = ce.Args[0]
+			}
+		}
+		if !isConst(info, e) && !readsIdentity(info, e) {
+			return false
+		}
+	}
+	return true
 }
 
 // isStateTest reports whether a comparison tests a field against a
