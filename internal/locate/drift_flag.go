@@ -79,11 +79,12 @@ func readsOwnerReference(info *types.Info, e ast.Expr) bool {
 }
 
 // readsIdentity reports whether an expression is an object's name,
-// namespace or UID (obj.Name, obj.GetNamespace()), or an owner
-// reference's field (readsOwnerReference): a test of it asks which object
-// this is, not whether its state is the desired one.
+// namespace or UID (obj.Name, obj.GetNamespace()), an owner reference's
+// field (readsOwnerReference), or a value naming a kind of object
+// (kindTypes: a GroupVersionKind): a test of it asks which object this
+// is, not whether its state is the desired one.
 func readsIdentity(info *types.Info, e ast.Expr) bool {
-	if readsOwnerReference(info, e) {
+	if readsOwnerReference(info, e) || kindTypes[typeKey(info.TypeOf(e))] {
 		return true
 	}
 	switch x := ast.Unparen(e).(type) {

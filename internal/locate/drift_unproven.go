@@ -410,11 +410,11 @@ func mayCompare(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond a
 
 // identityOnly reports whether every side of a comparison is a constant
 // or an object's identity (its name, namespace or UID, an owner
-// reference's field, read as it is or through a function of package
-// strings: strings.ToLower(ref.Kind) == "widget", ref.Name == obj.Name):
-// such a test asks which object this is, not whether its state is the
-// desired one. A name compared with a field of another kind (a selector
-// that should hold it) may be.
+// reference's field, a kind; read as it is or through a function of
+// package strings: strings.ToLower(ref.Kind) == "widget", ref.Name ==
+// obj.Name, gr != kuberesource.Namespaces): such a test asks which object
+// this is, not whether its state is the desired one. A name compared with
+// a field of another kind (a selector that should hold it) may be.
 func identityOnly(info *types.Info, sides ...ast.Expr) bool {
 	for _, e := range sides {
 		if ce, ok := ast.Unparen(e).(*ast.CallExpr); ok && len(ce.Args) == 1 {

@@ -424,6 +424,16 @@ var rawMisjudged = map[string]string{
 // metaV1 is the package of the API objects' metadata types.
 const metaV1 = "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+// kindTypes name a kind of object (which resource, which group and
+// version): a test of one asks what kind of object this is, not whether
+// its state is the desired one.
+var kindTypes = map[string]bool{
+	"k8s.io/apimachinery/pkg/runtime/schema.GroupResource":        true,
+	"k8s.io/apimachinery/pkg/runtime/schema.GroupVersionResource": true,
+	"k8s.io/apimachinery/pkg/runtime/schema.GroupKind":            true,
+	"k8s.io/apimachinery/pkg/runtime/schema.GroupVersionKind":     true,
+}
+
 // Types the locators recognise by identity.
 const (
 	typeResult                = cr + "reconcile.Result"

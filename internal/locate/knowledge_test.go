@@ -407,6 +407,9 @@ func TestKnowledgeTypesAndFields(t *testing.T) {
 	for q := range writerTypes {
 		typeNames = append(typeNames, q)
 	}
+	for q := range kindTypes {
+		typeNames = append(typeNames, q)
+	}
 	for _, q := range typeNames {
 		if lookupType(q) == nil {
 			t.Errorf("type %s does not exist", q)

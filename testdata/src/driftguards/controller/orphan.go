@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -12,11 +13,14 @@ import (
 
 // want-none "OrphanReconciler/finalizer-const" "OrphanReconciler/finalizer-add" "OrphanReconciler/finalizer-cleanup" "OrphanReconciler/finalizer-remove" "OrphanReconciler/condition-types" "OrphanReconciler/requeue-success" "OrphanReconciler/interval-trace" "OrphanReconciler/drift"
 
+// serviceKind is the kind OrphanReconciler lets go of.
+var serviceKind = schema.GroupKind{Kind: "Service"}
+
 // OrphanReconciler lets go of the Service a ConfigMap owns when the
-// ConfigMap asks to orphan it. The helper that decides tests which object
-// owns the Service (its owner reference's kind and name): a test of
-// identity, which compares no desired state with the cluster, so drift is
-// none.
+// ConfigMap asks to orphan it. The tests that decide ask which object the
+// Service is (its kind, when the object says) and which object owns it
+// (its owner reference's kind and name): tests of identity, which compare
+// no desired state with the cluster, so drift is none.
 type OrphanReconciler struct {
 	client.Client
 }
@@ -33,6 +37,9 @@ func (r *OrphanReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	var svc corev1.Service
 	if err := r.Get(ctx, req.NamespacedName, &svc); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if gk := svc.GroupVersionKind().GroupKind(); !gk.Empty() && gk != serviceKind {
+		return ctrl.Result{}, nil
 	}
 	if !ownedBy(&svc, &cm) {
 		return ctrl.Result{}, nil
