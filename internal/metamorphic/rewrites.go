@@ -42,6 +42,7 @@ var Rewrites = []Rewrite{
 	{"field-stores", "the line's struct literal is built field by field in a variable before the statement, which uses the variable", fieldStores},
 	{"split-and", "the innermost if without an else testing a conjunction nests its second test: if a && b {…} becomes if a { if b {…} }", splitAnd},
 	{"negate-if", "the innermost if with a plain else swaps its branches and negates its test", negateIf},
+	{"cond-local", "the test of the innermost if without an init statement is held in a bool variable the if tests: if c {…} becomes ok := c; if ok {…}", condLocal},
 }
 
 // rewriter applies rewrites to one fixture, naming the helpers it adds.

@@ -3,6 +3,7 @@ package metamorphic
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 )
 
 // innermostIfWhere is the innermost if holding the target's statement (or
@@ -86,4 +87,49 @@ func negation(f *file, cond ast.Expr) string {
 		return "!" + f.text(cond.Pos(), cond.End())
 	}
 	return "!(" + f.text(cond.Pos(), cond.End()) + ")"
+}
+
+// condLocal holds the test of the innermost if in a statement list that
+// has no init statement in a bool variable the if then tests: `if c {…}`
+// becomes `metaCondN := c` and `if metaCondN {…}`. A test of an error
+// against nil is left alone: code names a verdict it computes
+// (needsUpdate := !equality.Semantic.DeepEqual(…)), not a failure.
+func condLocal(r *rewriter, t *target) (*change, []string, string) {
+	f := t.f
+	head, i := innermostIfWhere(t, func(ifs *ast.IfStmt) bool { return ifs.Init == nil })
+	if head != nil && i+1 < len(t.path) {
+		switch t.path[i+1].(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+		default:
+			head = nil // an else if
+		}
+	}
+	if head == nil {
+		return nil, nil, "no if in a statement list without an init statement holds the line"
+	}
+	if !f.writtenIf(head) {
+		return nil, nil, "the if is written as a switch"
+	}
+	if testsError(f.pkg.TypesInfo, head.Cond) {
+		return nil, nil, "the if tests an error"
+	}
+	name := r.name("Cond")
+	e := f.splitIfLine(head, name+" := "+f.text(head.Cond.Pos(), head.Cond.End()), "if "+name+" {")
+	return ch(f.rel, []edit{e}), r.covered(f, f.off(head.Pos()), f.off(head.End())), ""
+}
+
+// testsError reports whether a test compares a value of type error.
+func testsError(info *types.Info, cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && (b.Op == token.EQL || b.Op == token.NEQ) {
+			for _, side := range []ast.Expr{b.X, b.Y} {
+				if t := info.TypeOf(side); t != nil && types.Identical(t, types.Universe.Lookup("error").Type()) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
