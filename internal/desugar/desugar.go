@@ -3,23 +3,28 @@
 // type information the checker recorded, so that each reader of the syntax
 // (the SSA builder and every locator) meets one form: a tagless switch
 // (`switch { case c1: … default: … }`) becomes the if-else chain it means
-// (`if c1 {…} else …`). A test written as a case is then read as the test
-// an if holds: a comparison, a deletion branch, an early end.
+// (`if c1 {…} else …`), and a test held in a bool variable only the next
+// if reads (`ok := c; if ok {…}`) becomes that if's own test (`if c {…}`).
+// A test written as a case, or named, is then read as the test an if
+// holds: a comparison, a deletion branch, an early end.
 package desugar
 
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ast/astutil"
 )
 
 // Files rewrites every tagless switch of the files that an if-else chain
-// can stand for. A switch keeps its form when a branch of it would mean
-// something else in an if: a labelled switch, a case listing several
-// tests, a fallthrough, a break that ends the switch, or a default clause
-// that is not the last.
-func Files(files []*ast.File) {
+// can stand for, and every test held in a variable for the if after it
+// (heldTests), with the type information info recorded for the files. A
+// switch keeps its form when a branch of it would mean something else in
+// an if: a labelled switch, a case listing several tests, a fallthrough, a
+// break that ends the switch, or a default clause that is not the last.
+func Files(files []*ast.File, info *types.Info) {
+	heldTests(files, info)
 	for _, f := range files {
 		astutil.Apply(f, nil, func(c *astutil.Cursor) bool {
 			sw, ok := c.Node().(*ast.SwitchStmt)
@@ -109,4 +114,62 @@ func BreaksOut(list []ast.Stmt) bool {
 		})
 	}
 	return found
+}
+
+// heldTests rewrites `v := c` followed at once by `if v {…}`, where v is a
+// bool variable nothing else reads or writes, into `if c {…}`: the if
+// starts where the assignment did, its test is c itself, and the
+// assignment is gone. c is evaluated where it was, with nothing between,
+// so the if means what the two statements did. A variable read again
+// later, a test that only mentions it (if !v, if v && x), or an if with an
+// init statement keeps its form.
+func heldTests(files []*ast.File, info *types.Info) {
+	if info == nil {
+		return
+	}
+	mentions := map[types.Object]int{}
+	for _, obj := range info.Uses {
+		mentions[obj]++
+	}
+	fold := func(list []ast.Stmt) []ast.Stmt {
+		for i := 1; i < len(list); i++ {
+			ifs, ok := list[i].(*ast.IfStmt)
+			if !ok || ifs.Init != nil {
+				continue
+			}
+			id, ok := ifs.Cond.(*ast.Ident)
+			if !ok {
+				continue
+			}
+			as, ok := list[i-1].(*ast.AssignStmt)
+			if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+				continue
+			}
+			lhs, ok := as.Lhs[0].(*ast.Ident)
+			v, _ := info.Defs[lhs].(*types.Var)
+			if !ok || v == nil || info.Uses[id] != v || mentions[v] != 1 {
+				continue
+			}
+			if b, ok := v.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsBoolean == 0 {
+				continue
+			}
+			ifs.If, ifs.Cond = as.Pos(), as.Rhs[0]
+			list = append(list[:i-1], list[i:]...)
+			i--
+		}
+		return list
+	}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BlockStmt:
+				n.List = fold(n.List)
+			case *ast.CaseClause:
+				n.Body = fold(n.Body)
+			case *ast.CommClause:
+				n.Body = fold(n.Body)
+			}
+			return true
+		})
+	}
 }

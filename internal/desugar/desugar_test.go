@@ -77,6 +77,25 @@ L:
 		}
 	}
 }
+
+func held(a, b int) int {
+	same := a == b
+	if same {
+		return 0
+	}
+	kept := a > b
+	if !kept { // only mentions it
+		return -1
+	}
+	again := a > 2*b
+	if again {
+		a--
+	}
+	if again { // read again
+		a--
+	}
+	return a
+}
 `
 
 func TestFiles(t *testing.T) {
@@ -90,7 +109,7 @@ func TestFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	Files([]*ast.File{f})
+	Files([]*ast.File{f}, info)
 
 	forms := map[string]string{}
 	for _, d := range f.Decls {
@@ -115,6 +134,9 @@ func TestFiles(t *testing.T) {
 		// Each switch of kept keeps its form but the last, whose break
 		// ends a loop of its own; the if inside the third stays an if.
 		"kept": "switch switch switch if@36:3 switch switch switch if@58:3",
+		// The first test is the if's own, which starts at the variable;
+		// the others keep their form.
+		"held": "if@68:2 if@73:2 if@77:2 if@80:2",
 	}
 	for name, w := range want {
 		if forms[name] != w {
@@ -129,6 +151,11 @@ func TestFiles(t *testing.T) {
 	// which a statement after it in the source is not on.
 	if b := chain.Body; b.Rbrace.IsValid() || b.End() != b.List[0].End() {
 		t.Errorf("chain: the first branch ends at %s, want at its return's end and no brace", fset.Position(b.End()))
+	}
+
+	held := f.Decls[3].(*ast.FuncDecl).Body
+	if first := held.List[0].(*ast.IfStmt); len(held.List) != 7 || types.ExprString(first.Cond) != "a == b" {
+		t.Errorf("held: %d statements, the first if tests %s; want 7, a == b", len(held.List), types.ExprString(first.Cond))
 	}
 
 	// The rewritten syntax builds with the type information as it was.

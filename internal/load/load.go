@@ -191,8 +191,8 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 		return nil, err
 	}
 	phase.Mark(ctx, "type-check", fmt.Sprintf("%d own packages", len(syntax)))
-	for _, files := range syntax {
-		desugar.Files(files)
+	for n, files := range syntax {
+		desugar.Files(files, n.pkg.TypesInfo)
 	}
 	for _, n := range g.nodes {
 		t.All = append(t.All, n.pkg)

@@ -173,7 +173,7 @@ func (a *analysis) depPackage(path string) *depPackage {
 		Error: func(error) {},
 	}
 	_, err := conf.Check(path, a.tree.Fset, files, info)
-	desugar.Files(files)
+	desugar.Files(files, info)
 	dp := &depPackage{funcs: map[string]*flowBody{}, inits: map[string]ast.Expr{}, aliases: map[string]*types.Func{}}
 	for _, f := range files {
 		for _, d := range f.Decls {

@@ -33,8 +33,8 @@ func (r *StampReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	if err := r.Get(ctx, req.NamespacedName, secret); err != nil {
 		return ctrl.Result{}, err
 	}
-	inSync := string(secret.Data["revision"]) == cm.Data["revision"]
-	if inSync { // want "StampReconciler/drift:compare"
+	inSync := string(secret.Data["revision"]) == cm.Data["revision"] // want "StampReconciler/drift:compare"
+	if inSync {
 		return ctrl.Result{RequeueAfter: resync}, validate(cm) // want "StampReconciler/requeue-success" "StampReconciler/trace:return"
 	}
 	secret.Data = map[string][]byte{"revision": []byte(cm.Data["revision"])}
