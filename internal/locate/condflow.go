@@ -232,12 +232,6 @@ type condReader struct {
 	litParams map[*types.Var]*ast.FuncLit
 }
 
-// typeGuard is a block entered only when a condition's Type equals value.
-type typeGuard struct {
-	value ast.Expr
-	block *ast.BlockStmt
-}
-
 func (r *condReader) info() *types.Info { return r.b.info }
 
 // index records the parameters of the body's closures.

@@ -165,6 +165,12 @@ func (b *flowBody) local() *flowLocals {
 	return l
 }
 
+// typeGuard is a block entered only when a condition's Type equals value.
+type typeGuard struct {
+	value ast.Expr
+	block *ast.BlockStmt
+}
+
 // typeTest records an if statement testing a condition variable's type:
 // if v.Type == X (or X == v.Type, one operand of an &&).
 func (l *flowLocals) typeTest(info *types.Info, n *ast.IfStmt) {
