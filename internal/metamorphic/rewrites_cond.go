@@ -23,6 +23,21 @@ func innermostIfWhere(t *target, keep func(*ast.IfStmt) bool) (*ast.IfStmt, int)
 	return nil, -1
 }
 
+// innermostIfInList is innermostIfWhere's if when it stands in a statement
+// list (a block, a case or a select clause), not as an else if; nil
+// otherwise.
+func innermostIfInList(t *target, keep func(*ast.IfStmt) bool) *ast.IfStmt {
+	ifs, i := innermostIfWhere(t, keep)
+	if ifs == nil || i+1 >= len(t.path) {
+		return ifs
+	}
+	switch t.path[i+1].(type) {
+	case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+		return ifs
+	}
+	return nil // an else if
+}
+
 // splitAnd nests the second test of the innermost if holding the line whose
 // test is a conjunction and that has no else: `if a && b {…}` becomes
 // `if a { if b {…} }`. The line's want comments stay on the first test's
@@ -96,14 +111,7 @@ func negation(f *file, cond ast.Expr) string {
 // (needsUpdate := !equality.Semantic.DeepEqual(…)), not a failure.
 func condLocal(r *rewriter, t *target) (*change, []string, string) {
 	f := t.f
-	head, i := innermostIfWhere(t, func(ifs *ast.IfStmt) bool { return ifs.Init == nil })
-	if head != nil && i+1 < len(t.path) {
-		switch t.path[i+1].(type) {
-		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
-		default:
-			head = nil // an else if
-		}
-	}
+	head := innermostIfInList(t, func(ifs *ast.IfStmt) bool { return ifs.Init == nil })
 	if head == nil {
 		return nil, nil, "no if in a statement list without an init statement holds the line"
 	}

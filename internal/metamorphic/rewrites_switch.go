@@ -56,14 +56,7 @@ func ifSwitch(r *rewriter, t *target) (*change, []string, string) {
 // that has one to a statement of its own before the if: `if err :=
 // f(); err != nil {` becomes `err := f()` and `if err != nil {`.
 func initSplit(r *rewriter, t *target) (*change, []string, string) {
-	head, i := innermostIfWhere(t, func(ifs *ast.IfStmt) bool { return ifs.Init != nil })
-	if head != nil && i+1 < len(t.path) {
-		switch t.path[i+1].(type) {
-		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
-		default:
-			head = nil // an else if
-		}
-	}
+	head := innermostIfInList(t, func(ifs *ast.IfStmt) bool { return ifs.Init != nil })
 	if head == nil {
 		return nil, nil, "no if in a statement list with an init statement holds the line"
 	}
