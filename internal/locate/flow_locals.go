@@ -174,18 +174,7 @@ type typeGuard struct {
 // typeTest records an if statement testing a condition variable's type:
 // if v.Type == X (or X == v.Type, one operand of an &&).
 func (l *flowLocals) typeTest(info *types.Info, n *ast.IfStmt) {
-	var tests []ast.Expr
-	var split func(e ast.Expr)
-	split = func(e ast.Expr) {
-		if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LAND {
-			split(b.X)
-			split(b.Y)
-			return
-		}
-		tests = append(tests, e)
-	}
-	split(n.Cond)
-	for _, t := range tests {
+	for _, t := range conjuncts(n.Cond) {
 		b, ok := ast.Unparen(t).(*ast.BinaryExpr)
 		if !ok || b.Op != token.EQL {
 			continue

@@ -160,17 +160,7 @@ func errorsCounted(info *types.Info, e ast.Expr) (counted, present bool) {
 // where the error is not nil. Any other test of an error guards its body as
 // a failure path; a condition that tests no error guards both branches.
 func branchGuards(info *types.Info, cond ast.Expr) (body, els guard) {
-	var conj []ast.Expr
-	var split func(e ast.Expr)
-	split = func(e ast.Expr) {
-		if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LAND {
-			split(b.X)
-			split(b.Y)
-			return
-		}
-		conj = append(conj, e)
-	}
-	split(cond)
+	conj := conjuncts(cond)
 	nilErr, other := 0, guardNone
 	for _, c := range conj {
 		if errIsNil(info, c) {
@@ -195,6 +185,14 @@ func branchGuards(info *types.Info, cond ast.Expr) (body, els guard) {
 		return guardOther, guardNone
 	}
 	return g, guardNone
+}
+
+// conjuncts are the operands of a condition's top-level &&s.
+func conjuncts(cond ast.Expr) []ast.Expr {
+	if b, ok := ast.Unparen(cond).(*ast.BinaryExpr); ok && b.Op == token.LAND {
+		return append(conjuncts(b.X), conjuncts(b.Y)...)
+	}
+	return []ast.Expr{cond}
 }
 
 // disjuncts are the operands of a condition's top-level ||s.
