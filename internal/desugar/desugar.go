@@ -118,11 +118,15 @@ func BreaksOut(list []ast.Stmt) bool {
 
 // heldTests rewrites `v := c` followed at once by `if v {…}`, where v is a
 // bool variable nothing else reads or writes, into `if c {…}`: the if
-// starts where the assignment did, its test is c itself, and the
-// assignment is gone. c is evaluated where it was, with nothing between,
-// so the if means what the two statements did. A variable read again
-// later, a test that only mentions it (if !v, if v && x), or an if with an
-// init statement keeps its form.
+// starts where the assignment did, c stands where v did, and the
+// assignment is gone. v may be the test's first operand rather than all
+// of it (if !v, if v && x, if !v || x): c is still evaluated first, where
+// it was, with nothing between, so the if means what the two statements
+// did. A variable read again later, one the test reads after another
+// operand (if x && v: c would run only when x holds), an if with an init
+// statement, or a variable holding a test of an error against nil
+// (present := err == nil: a verdict the code names, read as such) keeps
+// its form.
 func heldTests(files []*ast.File, info *types.Info) {
 	if info == nil {
 		return
@@ -137,8 +141,8 @@ func heldTests(files []*ast.File, info *types.Info) {
 			if !ok || ifs.Init != nil {
 				continue
 			}
-			id, ok := ifs.Cond.(*ast.Ident)
-			if !ok {
+			id, at := firstOperand(&ifs.Cond)
+			if id == nil {
 				continue
 			}
 			as, ok := list[i-1].(*ast.AssignStmt)
@@ -153,7 +157,10 @@ func heldTests(files []*ast.File, info *types.Info) {
 			if b, ok := v.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsBoolean == 0 {
 				continue
 			}
-			ifs.If, ifs.Cond = as.Pos(), as.Rhs[0]
+			if TestsError(info, as.Rhs[0]) {
+				continue
+			}
+			ifs.If, *at = as.Pos(), as.Rhs[0]
 			list = append(list[:i-1], list[i:]...)
 			i--
 		}
@@ -172,4 +179,46 @@ func heldTests(files []*ast.File, info *types.Info) {
 			return true
 		})
 	}
+}
+
+// firstOperand is the identifier a test evaluates first, when it is one
+// (the test itself, or the first operand through !, parentheses and the
+// left side of && and ||), with the place that holds it; nil otherwise.
+func firstOperand(test *ast.Expr) (*ast.Ident, *ast.Expr) {
+	for at := test; ; {
+		switch e := (*at).(type) {
+		case *ast.Ident:
+			return e, at
+		case *ast.ParenExpr:
+			at = &e.X
+		case *ast.UnaryExpr:
+			if e.Op != token.NOT {
+				return nil, nil
+			}
+			at = &e.X
+		case *ast.BinaryExpr:
+			if e.Op != token.LAND && e.Op != token.LOR {
+				return nil, nil
+			}
+			at = &e.X
+		default:
+			return nil, nil
+		}
+	}
+}
+
+// TestsError reports whether an expression compares a value of type error.
+func TestsError(info *types.Info, e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && (b.Op == token.EQL || b.Op == token.NEQ) {
+			for _, side := range []ast.Expr{b.X, b.Y} {
+				if t := info.TypeOf(side); t != nil && types.Identical(t, types.Universe.Lookup("error").Type()) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }

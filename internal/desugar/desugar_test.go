@@ -83,9 +83,13 @@ func held(a, b int) int {
 	if same {
 		return 0
 	}
-	kept := a > b
-	if !kept { // only mentions it
+	less := a < b
+	if !less || a == 0 { // its first operand
 		return -1
+	}
+	late := a > 3*b
+	if a > 0 && late { // read after another operand
+		a++
 	}
 	again := a > 2*b
 	if again {
@@ -95,6 +99,14 @@ func held(a, b int) int {
 		a--
 	}
 	return a
+}
+
+func heldError(err error) int {
+	present := err == nil
+	if !present { // a test of an error, named
+		return 1
+	}
+	return 0
 }
 `
 
@@ -136,7 +148,8 @@ func TestFiles(t *testing.T) {
 		"kept": "switch switch switch if@36:3 switch switch switch if@58:3",
 		// The first test is the if's own, which starts at the variable;
 		// the others keep their form.
-		"held": "if@68:2 if@73:2 if@77:2 if@80:2",
+		"held":      "if@68:2 if@72:2 if@77:2 if@81:2 if@84:2",
+		"heldError": "if@92:2",
 	}
 	for name, w := range want {
 		if forms[name] != w {
@@ -154,8 +167,11 @@ func TestFiles(t *testing.T) {
 	}
 
 	held := f.Decls[3].(*ast.FuncDecl).Body
-	if first := held.List[0].(*ast.IfStmt); len(held.List) != 7 || types.ExprString(first.Cond) != "a == b" {
-		t.Errorf("held: %d statements, the first if tests %s; want 7, a == b", len(held.List), types.ExprString(first.Cond))
+	if first := held.List[0].(*ast.IfStmt); len(held.List) != 8 || types.ExprString(first.Cond) != "a == b" {
+		t.Errorf("held: %d statements, the first if tests %s; want 8, a == b", len(held.List), types.ExprString(first.Cond))
+	}
+	if second := held.List[1].(*ast.IfStmt); types.ExprString(second.Cond) != "!a < b || a == 0" {
+		t.Errorf("held: the second if tests %s, want !(a < b) || a == 0 (printed without the parentheses the tree holds)", types.ExprString(second.Cond))
 	}
 
 	// The rewritten syntax builds with the type information as it was.

@@ -3,7 +3,8 @@ package metamorphic
 import (
 	"go/ast"
 	"go/token"
-	"go/types"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/desugar"
 )
 
 // innermostIfWhere is the innermost if holding the target's statement (or
@@ -118,26 +119,10 @@ func condLocal(r *rewriter, t *target) (*change, []string, string) {
 	if !f.writtenIf(head) {
 		return nil, nil, "the if is written as a switch"
 	}
-	if testsError(f.pkg.TypesInfo, head.Cond) {
+	if desugar.TestsError(f.pkg.TypesInfo, head.Cond) {
 		return nil, nil, "the if tests an error"
 	}
 	name := r.name("Cond")
 	e := f.splitIfLine(head, name+" := "+f.text(head.Cond.Pos(), head.Cond.End()), "if "+name+" {")
 	return ch(f.rel, []edit{e}), r.covered(f, f.off(head.Pos()), f.off(head.End())), ""
-}
-
-// testsError reports whether a test compares a value of type error.
-func testsError(info *types.Info, cond ast.Expr) bool {
-	found := false
-	ast.Inspect(cond, func(n ast.Node) bool {
-		if b, ok := n.(*ast.BinaryExpr); ok && (b.Op == token.EQL || b.Op == token.NEQ) {
-			for _, side := range []ast.Expr{b.X, b.Y} {
-				if t := info.TypeOf(side); t != nil && types.Identical(t, types.Universe.Lookup("error").Type()) {
-					found = true
-				}
-			}
-		}
-		return !found
-	})
-	return found
 }

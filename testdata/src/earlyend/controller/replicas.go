@@ -48,8 +48,8 @@ func (r *ReplicaReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 func (r *ReplicaReconciler) scale(ctx context.Context, cm *corev1.ConfigMap, dep *appsv1.Deployment) error {
 	want, _ := strconv.Atoi(cm.Data["replicas"])
 	replicas := int32(want)
-	changed := !equality.Semantic.DeepEqual(dep.Spec.Replicas, &replicas)
-	if !changed { // want "ReplicaReconciler/drift:compare"
+	changed := !equality.Semantic.DeepEqual(dep.Spec.Replicas, &replicas) // want "ReplicaReconciler/drift:compare"
+	if !changed {
 		return nil
 	}
 	dep.Spec.Replicas = &replicas
