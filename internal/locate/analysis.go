@@ -90,6 +90,9 @@ type analysis struct {
 	// writtenFields are, by kind, the fields of objects of that kind the
 	// tree's own code writes anywhere (writes_objecttests.go).
 	writtenFields map[*types.Named]map[*types.Var]bool
+	// otherWritten are, by a controller's reached functions and by type,
+	// the fields of other objects those functions write (writes_open.go).
+	otherWritten map[*callgraph.Reach]map[*types.Named]map[*types.Var]bool
 	// setters are, by struct field, the places that assign it
 	// (flow_handed.go).
 	setters map[*types.Var][]token.Pos

@@ -535,8 +535,8 @@ func (p *pass) requeues() *requeues {
 // that succeeds always makes it.
 func (p *pass) writes() []Write {
 	if p.writesRes == nil {
-		normal := p.a.normalReturns(p.f, p.kind(), p.reach, p.requeues().successReturns, p.reread().pos)
-		p.writesRes = p.a.writes(p.f, p.kind(), p.reach, normal)
+		normal, open := p.a.normalReturns(p.f, p.kind(), p.reach, p.requeues().successReturns, p.reread().pos)
+		p.writesRes = p.a.writes(p.f, p.kind(), p.reach, normal, open)
 		if p.writesRes == nil {
 			p.writesRes = []Write{}
 		}

@@ -36,8 +36,9 @@ type Write struct {
 
 // writes lists every write reachable from the entry, in the order the
 // reconcile reaches them; kind is the primary's, that of the registration
-// or of the re-read.
-func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return) []Write {
+// or of the re-read. open are the normal returns an unchanged object's
+// pass is not known to end at (normalReturns).
+func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return, open map[*ssa.Return]openEnd) []Write {
 	var out []Write
 	taken := steadyBranches(f.entry, kind, reach.Funcs(), a.prog.Own)
 	normal = steadyNormal(normal, taken)
@@ -45,10 +46,13 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 	alwaysVia := a.alwaysReached(a.passRoots(f), normal, taken, made, passView{})
 	var anyVia, loopVia, objectVia, foundVia map[*ssa.Function]*callgraph.Edge
 	var foundTaken map[*ssa.BasicBlock]int
-	var objectView passView
+	var objectView, builtView passView
+	var builtVia map[*ssa.Function]*callgraph.Edge
 	var verdicts *verdictPass
 	var handed *handedPass
 	var raw *rawPass
+	var goesOn *goesOnPass
+	var unsettled *unsettledPass
 	for _, wc := range a.writeCalls(reach) {
 		c, fn := wc.call, wc.call.in
 		w := Write{Site: a.site(c.expr.Lparen).Site, Verb: wc.verb, Target: wc.target}
@@ -114,11 +118,11 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 				w.Note = strings.TrimPrefix(w.Note+"; not settled: made on every pass if "+at+" runs its body at least once, over values ctrlcmp does not prove non-empty", "; ")
 			}
 		}
-		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") && f.kind != nil {
+		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") && kind != nil {
 			// Made on every pass if the tests of the object's own desired
 			// state on its way go its way: that depends on the object.
 			if objectVia == nil {
-				objectView = passView{anyCallee: true, loopsRun: true, object: a.newDesiredState(f.kind, reach.Funcs())}
+				objectView = passView{anyCallee: true, loopsRun: true, object: a.newDesiredState(kind, reach.Funcs())}
 				objectVia = a.alwaysReached(a.passRoots(f), normal, taken, made, objectView)
 			}
 			if a.always(fn, c.expr.Lparen, objectVia, normal, taken, objectView) {
@@ -127,7 +131,24 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 					s := a.site(t)
 					at = fmt.Sprintf("the test of its spec or metadata at %s:%d", s.File, s.Line)
 				}
-				w.Note = strings.TrimPrefix(w.Note+fmt.Sprintf("; not settled: made on every pass of an unchanged %s for which %s goes its way (the same way on every pass, but which way depends on the object)", f.kind.Obj().Name(), at), "; ")
+				w.Note = strings.TrimPrefix(w.Note+fmt.Sprintf("; not settled: made on every pass of an unchanged %s for which %s goes its way (the same way on every pass, but which way depends on the object)", kind.Obj().Name(), at), "; ")
+			}
+		}
+		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") {
+			// Made on every pass if the tests of how the controller is
+			// built on its way go its way: that depends on what builds it.
+			if builtVia == nil {
+				builtView = passView{anyCallee: true, loopsRun: true, built: newBuildState(reach.Funcs())}
+				if kind != nil {
+					builtView.object = a.newDesiredState(kind, reach.Funcs())
+				}
+				builtVia = a.alwaysReached(a.passRoots(f), normal, taken, made, builtView)
+			}
+			if a.always(fn, c.expr.Lparen, builtVia, normal, taken, builtView) {
+				if t := testAround(fn, c.expr.Lparen, builtView.built.testsIn, builtVia); t.IsValid() {
+					s := a.site(t)
+					w.Note = strings.TrimPrefix(w.Note+fmt.Sprintf("; not settled: made on every pass if the test at %s:%d of how the controller is built (a field of it the pass never writes) goes its way, which depends on what constructs it", s.File, s.Line), "; ")
+				}
 			}
 		}
 		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") {
@@ -144,7 +165,7 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") {
 			// Made on every pass if a raw deep comparison on its way
 			// finds different what it may misjudge.
-			if note := a.rawCompareNote(&raw, f, reach, normal, taken, made, fn, c.expr.Lparen); note != "" {
+			if note := a.rawCompareNote(&raw, f, kind, reach, normal, taken, made, fn, c.expr.Lparen); note != "" {
 				w.Note = strings.TrimPrefix(w.Note+"; "+note, "; ")
 			}
 		}
@@ -152,14 +173,27 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 			// Made on every pass if the steps' verdicts on its way let
 			// the pass go on: which one a step hands back is not
 			// followed.
-			if note := a.verdictNote(&verdicts, f, reach, normal, taken, made, fn, c.expr.Lparen); note != "" {
+			if note := a.verdictNote(&verdicts, f, kind, reach, normal, taken, made, fn, c.expr.Lparen); note != "" {
 				w.Note = strings.TrimPrefix(w.Note+"; "+note, "; ")
 			}
 		}
 		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") {
 			// Made on every pass if a library call on its way runs the
 			// function of the tree's it is handed: not followed.
-			if note := a.handedNote(&handed, f, reach, normal, taken, made, fn, c.expr.Lparen); note != "" {
+			if note := a.handedNote(&handed, f, kind, reach, normal, taken, made, fn, c.expr.Lparen); note != "" {
+				w.Note = strings.TrimPrefix(w.Note+"; "+note, "; ")
+			}
+		}
+		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") {
+			// Made on every pass that goes on past the idle returns an
+			// unchanged object's pass is not known to end at.
+			if note := a.openEndNote(&goesOn, f, normal, open, taken, made, fn, c.expr.Lparen); note != "" {
+				w.Note = strings.TrimPrefix(w.Note+"; "+note, "; ")
+			}
+		}
+		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") {
+			// Made on every pass if all of those go its way together.
+			if note := a.unsettledNote(&unsettled, f, kind, reach, normal, open, taken, made, fn, c.expr.Lparen); note != "" {
 				w.Note = strings.TrimPrefix(w.Note+"; "+note, "; ")
 			}
 		}
@@ -477,7 +511,8 @@ func (a *analysis) dynamicEdge(via map[*ssa.Function]*callgraph.Edge, fn *ssa.Fu
 // a single instruction that dominates the returns, or calls of one helper
 // on each branch. A range loop over a slice that holds an element on every
 // call (nonEmptyRanges) runs its body at least once: the path from the
-// loop's first test goes into its body. A branch in taken is followed
+// loop's first test goes into its body, each time the loop starts. A
+// branch in taken is followed
 // only the way it is taken; a branch in either, only the ways that can
 // still reach one of the instructions, when there are such ways.
 func cutsReturns(fn *ssa.Function, sites []ssa.Instruction, rets []*ssa.Return, once, taken map[*ssa.BasicBlock]int, either map[*ssa.BasicBlock]bool) bool {
@@ -538,12 +573,17 @@ func cutsReturns(fn *ssa.Function, sites []ssa.Instruction, rets []*ssa.Return, 
 				continue
 			}
 		}
-		if i, ok := once[st.b]; ok {
+		if i, ok := once[st.b]; ok && len(st.b.Succs) == 2 {
 			bit := uint64(1) << uint(i)
 			if st.entered&bit == 0 {
 				stack = append(stack, state{st.b.Succs[0], st.entered | bit})
 				continue
 			}
+			// Leaving the loop forgets it: a path that comes back to its
+			// test (an outer loop's next round) starts it anew, and the
+			// paths after it merge whatever loops they ran before.
+			stack = append(stack, state{st.b.Succs[0], st.entered}, state{st.b.Succs[1], st.entered &^ bit})
+			continue
 		}
 		for _, next := range st.b.Succs {
 			stack = append(stack, state{next, st.entered})

@@ -134,3 +134,62 @@ func keptError(c *ssa.Call) bool {
 	}
 	return false
 }
+
+// errorDelegates are the functions of the tree fn calls on every pass
+// (the call's block dominates each of rets) whose error each of rets
+// hands back, alone or as one of the values the variable it returns may
+// hold (`closure, err := o.sync(ctx, key); if err != nil {…} else { err
+// = closure(ctx) }; return err`): a pass succeeds only when that function
+// did, so its body continues the pass.
+func (a *analysis) errorDelegates(fn *ssa.Function, rets []*ssa.Return) []*ssa.Function {
+	if len(rets) == 0 {
+		return nil
+	}
+	var out []*ssa.Function
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			callee := c.Call.StaticCallee()
+			if callee == nil || !a.prog.Own[callee] || !keptError(c) {
+				continue
+			}
+			errv := errorResult(c)
+			if errv != nil && !slices.ContainsFunc(rets, func(r *ssa.Return) bool { return !b.Dominates(r.Block()) || !handsBack(r, errv) }) {
+				out = append(out, callee)
+			}
+		}
+	}
+	return out
+}
+
+// errorResult is the value holding a call's error result: the call
+// itself, or the extraction of its last result; nil when none is used.
+func errorResult(c *ssa.Call) ssa.Value {
+	n := c.Call.Signature().Results().Len()
+	if n == 1 {
+		return c
+	}
+	for _, r := range *c.Referrers() {
+		if x, ok := r.(*ssa.Extract); ok && x.Index == n-1 {
+			return x
+		}
+	}
+	return nil
+}
+
+// handsBack reports whether a return's error result is v, or a phi one of
+// whose values is v.
+func handsBack(r *ssa.Return, v ssa.Value) bool {
+	if len(r.Results) == 0 {
+		return false
+	}
+	got := storedResult(r, r.Results[len(r.Results)-1])
+	if got == v {
+		return true
+	}
+	phi, ok := got.(*ssa.Phi)
+	return ok && slices.Contains(phi.Edges, v)
+}

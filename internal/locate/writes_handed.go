@@ -152,11 +152,11 @@ type handedPass struct {
 // handedNote is the note of a write made on every pass only if a library
 // call on its way runs the function of the tree's it is handed: "" when
 // even so it is not, or when no such call is on its way.
-func (a *analysis) handedNote(hp **handedPass, f *found, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int, made map[*types.Named]bool, fn *ssa.Function, pos token.Pos) string {
+func (a *analysis) handedNote(hp **handedPass, f *found, kind *types.Named, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int, made map[*types.Named]bool, fn *ssa.Function, pos token.Pos) string {
 	if *hp == nil {
 		view := passView{anyCallee: true, loopsRun: true, verdicts: true, handed: true, own: a.prog.Own}
-		if f.kind != nil {
-			view.object = a.newDesiredState(f.kind, reach.Funcs())
+		if kind != nil {
+			view.object = a.newDesiredState(kind, reach.Funcs())
 		}
 		ways := nilErrorWays(reach.Funcs(), taken)
 		*hp = &handedPass{view: view, taken: ways, via: a.alwaysReached(a.passRoots(f), normal, ways, made, view)}

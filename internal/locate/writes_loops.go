@@ -105,20 +105,23 @@ func (a *analysis) nonEmpty(v ssa.Value, depth int) bool {
 type passView struct {
 	anyCallee, loopsRun bool
 	object              *desiredState
-	verdicts            bool
+	// built lets the tests of how the controller is built go either way.
+	built    *buildState
+	verdicts bool
 	// own, with verdicts, are the tree's functions: the bools one of them
 	// hands back are tested as verdicts are (helperVerdicts).
 	own map[*ssa.Function]bool
 	// handed runs the functions the pass hands to library calls where
 	// it hands them (handedCalls).
 	handed bool
-	// rawCompares lets the tests of raw deep comparisons of values such a
-	// comparison may misjudge go either way (rawCompareTests).
-	rawCompares bool
+	// misjudged are the tests of deep comparisons that may find an
+	// unchanged object's values different (rawPass), let go either way.
+	misjudged map[*ssa.BasicBlock]bool
 }
 
 // either is the tests of fn that the view lets go either way: the tests
-// of the object's desired state when it names the object, and with
+// of the object's desired state when it names the object, those of how
+// the controller is built when it asks, and with
 // verdicts the tests of what the search does not follow: interface
 // values' verdicts, the bools functions of the tree's hand back, values
 // a function is handed by value, and the primary's status.
@@ -127,15 +130,22 @@ func either(fn *ssa.Function, view passView) map[*ssa.BasicBlock]bool {
 	if view.object != nil {
 		out = view.object.testsIn(fn)
 	}
-	if !view.verdicts && !view.rawCompares {
+	if view.built != nil {
+		out = maps.Clone(out)
+		if out == nil {
+			out = map[*ssa.BasicBlock]bool{}
+		}
+		maps.Copy(out, view.built.testsIn(fn))
+	}
+	if !view.verdicts && view.misjudged == nil {
 		return out
 	}
 	out = maps.Clone(out)
 	if out == nil {
 		out = map[*ssa.BasicBlock]bool{}
 	}
-	if view.rawCompares {
-		for b := range rawCompareTests(fn) {
+	for _, b := range fn.Blocks {
+		if view.misjudged[b] {
 			out[b] = true
 		}
 	}

@@ -15,22 +15,32 @@ import (
 // the same desired state may still compare different (rawMisjudged), and
 // a write it guards may then be made on every pass.
 
-// rawCompareTests is the blocks of fn that end in a test of a raw deep
-// comparison of values whose type holds one rawMisjudged names: which way
-// such a test goes on an unchanged object is not the code's to say.
-func rawCompareTests(fn *ssa.Function) map[*ssa.BasicBlock]bool {
-	out := map[*ssa.BasicBlock]bool{}
-	for _, b := range fn.Blocks {
-		if rawCompareWhy(b) != "" {
-			out[b] = true
+// misjudgedCompares are the blocks of the reached functions that end in
+// a test of a deep comparison that may misjudge (rawCompareNote), with,
+// by the position of each test, why.
+func (a *analysis) misjudgedCompares(kind *types.Named, reach *callgraph.Reach) (map[*ssa.BasicBlock]bool, map[token.Pos]string) {
+	blocks, why := map[*ssa.BasicBlock]bool{}, map[token.Pos]string{}
+	stamp := a.clockStamp(kind, reach)
+	for _, g := range reach.Funcs() {
+		for _, b := range g.Blocks {
+			w := rawCompareWhy(b)
+			if w == "" && stamp.IsValid() && stampedCompare(b, kind) {
+				s := a.site(stamp)
+				w = fmt.Sprintf("the pass stores the clock's reading into the object (%s:%d), which an earlier copy of it does not hold", s.File, s.Line)
+			}
+			if w != "" {
+				blocks[b] = true
+				why[b.Instrs[len(b.Instrs)-1].(*ssa.If).Cond.Pos()] = w
+			}
 		}
 	}
-	return out
+	return blocks, why
 }
 
 // rawCompareWhy is, for a block that ends in a test of a raw deep
-// comparison, why it may misjudge what it compares (rawMisjudged); ""
-// when it does not end in one, or compares no such value.
+// comparison, why it may misjudge what it compares ("it is a raw deep
+// comparison, and" what rawMisjudged says); "" when it does not end in
+// one, or compares no such value.
 func rawCompareWhy(b *ssa.BasicBlock) string {
 	cond, ok := blockTest(b)
 	if !ok {
@@ -46,7 +56,7 @@ func rawCompareWhy(b *ssa.BasicBlock) string {
 	for _, arg := range c.Call.Args {
 		if mi, ok := arg.(*ssa.MakeInterface); ok {
 			if why := misjudgedIn(mi.X.Type(), map[types.Type]bool{}); why != "" {
-				return why
+				return "it is a raw deep comparison, and " + why
 			}
 		}
 	}
@@ -54,30 +64,27 @@ func rawCompareWhy(b *ssa.BasicBlock) string {
 }
 
 // rawPass is the pass view rawCompareNote asks, computed once per
-// controller: the objects read on the way found, and the tests of raw
-// comparisons let go either way.
+// controller: the objects read on the way found, and the tests of deep
+// comparisons that may misjudge let go either way.
 type rawPass struct {
 	view  passView
 	taken map[*ssa.BasicBlock]int
 	via   map[*ssa.Function]*callgraph.Edge
-	// why maps the position of each raw comparison test on the pass to
-	// why it may misjudge.
+	// why maps the position of each such test on the pass to why it may
+	// misjudge.
 	why map[token.Pos]string
 }
 
 // rawCompareNote is the note of a write made on every pass (on which the
-// objects read on its way exist) only if a raw deep comparison on its way
-// finds different what it may misjudge: "" when even so it is not.
-func (a *analysis) rawCompareNote(rp **rawPass, f *found, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int, made map[*types.Named]bool, fn *ssa.Function, pos token.Pos) string {
+// objects read on its way exist) only if a deep comparison on its way
+// finds different what it may misjudge: a raw one of values it may
+// misjudge (rawCompareWhy), or one of the object with another value of
+// its type when the pass stores the clock's reading into the object
+// (stampedCompare). "" when even so it is not.
+func (a *analysis) rawCompareNote(rp **rawPass, f *found, kind *types.Named, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int, made map[*types.Named]bool, fn *ssa.Function, pos token.Pos) string {
 	if *rp == nil {
-		p := &rawPass{view: passView{rawCompares: true}, taken: foundBranches(taken, reach.Funcs()), why: map[token.Pos]string{}}
-		for _, g := range reach.Funcs() {
-			for _, b := range g.Blocks {
-				if why := rawCompareWhy(b); why != "" {
-					p.why[b.Instrs[len(b.Instrs)-1].(*ssa.If).Cond.Pos()] = why
-				}
-			}
-		}
+		misjudged, why := a.misjudgedCompares(kind, reach)
+		p := &rawPass{view: passView{misjudged: misjudged}, taken: foundBranches(taken, reach.Funcs()), why: why}
 		if len(p.why) > 0 {
 			p.via = a.alwaysReached(a.passRoots(f), normal, p.taken, made, p.view)
 		}
@@ -87,12 +94,12 @@ func (a *analysis) rawCompareNote(rp **rawPass, f *found, reach *callgraph.Reach
 	if len(p.why) == 0 || !a.always(fn, pos, p.via, normal, p.taken, p.view) {
 		return ""
 	}
-	t := testAround(fn, pos, rawCompareTests, p.via)
+	t := testAround(fn, pos, func(*ssa.Function) map[*ssa.BasicBlock]bool { return p.view.misjudged }, p.via)
 	if !t.IsValid() {
 		return ""
 	}
 	s := a.site(t)
-	return fmt.Sprintf("not settled: made on every pass (on which the objects read on its way exist) if the comparison at %s:%d finds what it compares different, which it may on an unchanged object: it is a raw deep comparison, and %s", s.File, s.Line, p.why[t])
+	return fmt.Sprintf("not settled: made on every pass (on which the objects read on its way exist) if the comparison at %s:%d finds what it compares different, which it may on an unchanged object: %s", s.File, s.Line, p.why[t])
 }
 
 // misjudgedIn is why a raw comparison may misjudge values of type t: the

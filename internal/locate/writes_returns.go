@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -15,9 +16,17 @@ import (
 // normalReturns finds, for each reached function, the returns a pass that
 // succeeds ends with: in the entry, the success returns (or the nil-error
 // returns after the re-read); elsewhere the nil-error returns, or every
-// return when no return is known to succeed.
-func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.Reach, successPos []token.Pos, reread token.Pos) map[*ssa.Function][]*ssa.Return {
+// return when no return is known to succeed. open are the steady-state
+// early returns among them that an unchanged object's pass is not known
+// to take (steadyReturns).
+func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.Reach, successPos []token.Pos, reread token.Pos) (normals map[*ssa.Function][]*ssa.Return, open map[*ssa.Return]openEnd) {
 	out := map[*ssa.Function][]*ssa.Return{}
+	open = map[*ssa.Return]openEnd{}
+	entryReturns := func(fn *ssa.Function, all, nilErr []*ssa.Return, reread token.Pos) []*ssa.Return {
+		rs, ends := a.entryReturns(fn, kind, reach, all, nilErr, successPos, reread)
+		maps.Copy(open, ends)
+		return rs
+	}
 	for _, fn := range reach.Funcs() {
 		all := blockReturns(fn)
 		nilErr := a.succeedingReturns(all, map[*ssa.Function]bool{fn: true})
@@ -28,7 +37,7 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 			normal = ok
 		}
 		if fn == f.entry {
-			normal = a.entryReturns(fn, kind, reach, all, nilErr, successPos, reread)
+			normal = entryReturns(fn, all, nilErr, reread)
 		}
 		out[fn] = normal
 	}
@@ -40,7 +49,9 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 	// steady-state early returns, not every nil-error return of a helper.
 	// So does a function whose error a closure the entry defers keeps
 	// (defer func() { if err := r.report(ctx); err != nil { … } }()): the
-	// pass ends in it, as it would in a tail call.
+	// pass ends in it, as it would in a tail call. And so does one the
+	// entry calls on every pass and whose error it hands back
+	// (errorDelegates): the pass succeeds only when that call did.
 	seen := map[*ssa.Function]bool{f.entry: true}
 	queue := []*ssa.Function{f.entry}
 	// A generated reconciler's ReconcileKind is read as the entry is:
@@ -50,7 +61,7 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 			continue
 		}
 		all := blockReturns(root)
-		if rs := a.entryReturns(root, kind, reach, all, a.succeedingReturns(all, map[*ssa.Function]bool{root: true}), successPos, token.NoPos); len(rs) > 0 {
+		if rs := entryReturns(root, all, a.succeedingReturns(all, map[*ssa.Function]bool{root: true}), token.NoPos); len(rs) > 0 {
 			out[root] = rs
 		}
 		seen[root] = true
@@ -63,19 +74,20 @@ func (a *analysis) normalReturns(f *found, kind *types.Named, reach *callgraph.R
 		for _, r := range out[fn] {
 			delegates = append(delegates, a.delegateOf(r))
 		}
+		delegates = append(delegates, a.errorDelegates(fn, out[fn])...)
 		for _, d := range append(delegates, a.deferredDelegates(fn)...) {
 			if d == nil || seen[d] || !a.prog.Own[d] || !reach.Has(d) {
 				continue
 			}
 			seen[d] = true
 			all := blockReturns(d)
-			if rs := a.entryReturns(d, kind, reach, all, a.succeedingReturns(all, map[*ssa.Function]bool{d: true}), successPos, token.NoPos); len(rs) > 0 {
+			if rs := entryReturns(d, all, a.succeedingReturns(all, map[*ssa.Function]bool{d: true}), token.NoPos); len(rs) > 0 {
 				out[d] = rs
 			}
 			queue = append(queue, d)
 		}
 	}
-	return out
+	return out, open
 }
 
 // blockReturns lists the returns ending a function's blocks but the
@@ -98,8 +110,9 @@ func blockReturns(fn *ssa.Function) []*ssa.Return {
 // or to the returns at the top level of its body (as a pass of a live
 // object runs it: liveList) that come after the re-read (a pass that finds no object, or stops under a condition, ends
 // early), those returning a nil error first, with the steady-state early
-// returns (steadyReturns): a pass of an unchanged object may end there.
-func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, reach *callgraph.Reach, all, nilErr []*ssa.Return, successPos []token.Pos, reread token.Pos) []*ssa.Return {
+// returns (steadyReturns): a pass of an unchanged object may end there;
+// open are those of them it is not known to end at.
+func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, reach *callgraph.Reach, all, nilErr []*ssa.Return, successPos []token.Pos, reread token.Pos) (rs []*ssa.Return, open map[*ssa.Return]openEnd) {
 	var success []*ssa.Return
 	for _, r := range all {
 		if slices.Contains(successPos, r.Pos()) {
@@ -109,13 +122,13 @@ func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, reach *call
 	if len(success) > 0 {
 		// A pass that finds the object's next time still ahead only
 		// waits for it, though a pass that acts requeues too.
-		_, waits := a.steadyReturns(fn, kind, reach, reread)
+		_, waits, _ := a.steadyReturns(fn, kind, reach, reread)
 		for _, r := range all {
 			if waits[r.Pos()] && !slices.Contains(success, r) {
 				success = append(success, r)
 			}
 		}
-		return success
+		return success, nil
 	}
 	unguarded := map[token.Pos]bool{}
 	if b := body(fn); b != nil {
@@ -137,21 +150,25 @@ func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, reach *call
 		}
 		return out
 	}
-	rs := pick(nilErr)
+	rs = pick(nilErr)
 	if len(rs) == 0 {
 		rs = pick(all)
 	}
 
 	if len(rs) == 0 {
-		return rs
+		return rs, nil
 	}
-	idles, waits := a.steadyReturns(fn, kind, reach, reread)
+	idles, waits, ends := a.steadyReturns(fn, kind, reach, reread)
+	open = map[*ssa.Return]openEnd{}
 	for _, r := range all {
 		if (idles[r.Pos()] || waits[r.Pos()]) && !slices.Contains(rs, r) && (readBlock == nil || readBlock.Dominates(r.Block())) {
 			rs = append(rs, r)
+			if e, ok := ends[r.Pos()]; ok {
+				open[r] = e
+			}
 		}
 	}
-	return rs
+	return rs, open
 }
 
 // steadyReturns finds the entry's early returns a pass of an unchanged
@@ -169,15 +186,19 @@ func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, reach *call
 // A branch that a state the controller moves its object to takes
 // (writtenStates: an if on obj.Status.Phase, or that state's clause of a
 // switch on it) ends an unchanged object's pass too, when it only logs.
-func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reach *callgraph.Reach, reread token.Pos) (idles, waits map[token.Pos]bool) {
-	idles, waits = map[token.Pos]bool{}, map[token.Pos]bool{}
+//
+// Of the idle returns, open are those an unchanged object's pass is not
+// known to take (openEnd): a test of live state, or of a state the pass
+// also moves the object to states the test lets go on.
+func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reach *callgraph.Reach, reread token.Pos) (idles, waits map[token.Pos]bool, open map[token.Pos]openEnd) {
+	idles, waits, open = map[token.Pos]bool{}, map[token.Pos]bool{}, map[token.Pos]openEnd{}
 	b := body(fn)
 	if b == nil {
-		return idles, waits
+		return idles, waits, open
 	}
 	info := a.infoAt(b.Pos())
 	if info == nil {
-		return idles, waits
+		return idles, waits, open
 	}
 	// idle marks the return closing a branch taken under cond, when the
 	// branch only logs and returns success with nothing to requeue, or
@@ -201,8 +222,11 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reach *cal
 			return
 		}
 		// A state the controller moves its object to (writtenStates).
-		if a.reachedState(info, b, cond, kind, reach) && a.idleBranch(info, fn, list, 0) {
+		if reached, every := a.reachedState(info, b, cond, kind, reach); reached && a.idleBranch(info, fn, list, 0) {
 			idles[ret.Pos()] = true
+			if !every {
+				open[ret.Pos()] = openEnd{test: cond.Pos(), why: openState}
+			}
 			return
 		}
 		// The difference between the object and what the pass made of
@@ -216,6 +240,9 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reach *cal
 		}
 		if a.readsLive(info, b, kind, cond, nil, map[*types.Var]bool{}) && a.idleBranch(info, fn, list, 0) {
 			idles[ret.Pos()] = true
+			if a.testsUnwritten(info, cond, kind, reach) {
+				open[ret.Pos()] = openEnd{test: cond.Pos(), why: openLive}
+			}
 		}
 	}
 	// A read made in a helper (reread outside the body) leaves every
@@ -251,19 +278,41 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reach *cal
 				// A switch on the object's state: the clause of a state the
 				// controller moves it to leaves it as it is, or holds the
 				// early returns of that state's passes.
-				for cc := range a.stateClauses(info, st, kind, reach) {
+				clauses, every := a.stateClauses(info, st, kind, reach)
+				var idleClauses []*ast.CaseClause
+				for cc := range clauses {
 					if len(cc.Body) > 0 && a.idleBranch(info, fn, cc.Body, 0) {
 						idles[cc.Body[len(cc.Body)-1].Pos()] = true
+						idleClauses = append(idleClauses, cc)
 					} else {
+						every = false
 						scan(cc.Body)
+					}
+				}
+				if !every {
+					for _, cc := range idleClauses {
+						open[cc.Body[len(cc.Body)-1].Pos()] = openEnd{test: st.Tag.Pos(), why: openState}
 					}
 				}
 			}
 		}
 	}
 	scan(a.liveList(info, fn, b.List, kind))
-	return idles, waits
+	return idles, waits, open
 }
+
+// openEnd is an idle return (steadyReturns) that an unchanged object's
+// pass is not known to take: the test before it, and why.
+type openEnd struct {
+	test token.Pos
+	why  string
+}
+
+// Why an unchanged object's pass may go on past an idle return.
+const (
+	openLive  = "it tests a field of another object that the pass never writes, which the code does not settle"
+	openState = "it tests the state the object rests in, and the pass also moves it to states that go on past it"
+)
 
 // maxIdleHelpers bounds the helpers a branch is followed into when it
 // returns through one.

@@ -199,16 +199,21 @@ func holdsWhen(cond ast.Expr, state any, v constant.Value, test func(*ast.Binary
 // and holds in a state the controller's pass writes there, or tests that
 // an entry the pass stores is there (markTest), or a field of its status
 // the pass sets (presenceTest): an object the controller has moved there
-// takes the branch. body is the function's.
-func (a *analysis) reachedState(info *types.Info, body *ast.BlockStmt, cond ast.Expr, kind *types.Named, reach *callgraph.Reach) bool {
+// takes the branch. every says it holds in each state the pass writes
+// there: an object resting in any of them takes it. When it holds in only
+// some, an object may rest in one of the others, whose pass goes on past
+// it. body is the function's.
+func (a *analysis) reachedState(info *types.Info, body *ast.BlockStmt, cond ast.Expr, kind *types.Named, reach *callgraph.Reach) (reached, every bool) {
 	if reach == nil {
-		return false
+		return false, false
 	}
 	if key, whenSet := a.markTest(info, body, cond, kind); key != "" {
-		return whenSet && a.marked(reach, kind, key)
+		reached = whenSet && a.marked(reach, kind, key)
+		return reached, reached
 	}
 	if field, whenSet := presenceTest(info, cond, kind); field != nil {
-		return whenSet && a.setsField(reach, field)
+		reached = whenSet && a.setsField(reach, field)
+		return reached, reached
 	}
 	fieldTest := func(b *ast.BinaryExpr) (any, constant.Value) {
 		if f, k := stateComparison(info, b, kind); f != nil {
@@ -240,30 +245,41 @@ func (a *analysis) reachedState(info *types.Info, body *ast.BlockStmt, cond ast.
 		case string:
 			written = a.writtenEntries(reach, kind, st)
 		}
+		every = true
 		for _, v := range written {
-			if holds, ok := holdsWhen(cond, state, v, test); ok && holds {
-				return true
+			holds, ok := holdsWhen(cond, state, v, test)
+			if ok && holds {
+				reached = true
+			} else {
+				every = false
 			}
 		}
+		if reached {
+			return true, every
+		}
 	}
-	return false
+	return false, false
 }
 
 // stateClauses are the clauses of a switch on a field of the primary
 // (switch obj.Status.Phase) that a state the controller's pass writes to
-// that field selects.
-func (a *analysis) stateClauses(info *types.Info, sw *ast.SwitchStmt, kind *types.Named, reach *callgraph.Reach) map[*ast.CaseClause]bool {
+// that field selects; every says each such state selects one (none falls
+// through the switch).
+func (a *analysis) stateClauses(info *types.Info, sw *ast.SwitchStmt, kind *types.Named, reach *callgraph.Reach) (clauses map[*ast.CaseClause]bool, every bool) {
 	out := map[*ast.CaseClause]bool{}
 	field := primaryField(info, sw.Tag, kind)
 	if field == nil || reach == nil {
-		return out
+		return out, false
 	}
+	every = true
 	for _, v := range a.writtenStates(reach, field) {
 		if cc := clauseTaken(info, sw, v); cc != nil {
 			out[cc] = true
+		} else {
+			every = false
 		}
 	}
-	return out
+	return out, every
 }
 
 // A controller that acts on a schedule records on its object when it acts

@@ -281,11 +281,11 @@ type verdictPass struct {
 // verdictNote is the note of a write made on every pass only if the
 // verdicts tested on its way let the pass go on: "" when even so it is
 // not, or when no verdict is tested on its way.
-func (a *analysis) verdictNote(vp **verdictPass, f *found, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int, made map[*types.Named]bool, fn *ssa.Function, pos token.Pos) string {
+func (a *analysis) verdictNote(vp **verdictPass, f *found, kind *types.Named, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int, made map[*types.Named]bool, fn *ssa.Function, pos token.Pos) string {
 	if *vp == nil {
 		view := passView{anyCallee: true, loopsRun: true, verdicts: true, own: a.prog.Own}
-		if f.kind != nil {
-			view.object = a.newDesiredState(f.kind, reach.Funcs())
+		if kind != nil {
+			view.object = a.newDesiredState(kind, reach.Funcs())
 		}
 		ways := nilErrorWays(reach.Funcs(), taken)
 		*vp = &verdictPass{view: view, taken: ways, via: a.alwaysReached(a.passRoots(f), normal, ways, made, view)}
@@ -295,10 +295,10 @@ func (a *analysis) verdictNote(vp **verdictPass, f *found, reach *callgraph.Reac
 		return ""
 	}
 	t := testAround(fn, pos, verdictTests, p.via)
-	if f.kind != nil {
-		if h := testAround(fn, pos, func(fn *ssa.Function) map[*ssa.BasicBlock]bool { return statusTests(fn, f.kind, a.prog.Own) }, p.via); h > t {
+	if kind != nil {
+		if h := testAround(fn, pos, func(fn *ssa.Function) map[*ssa.BasicBlock]bool { return statusTests(fn, kind, a.prog.Own) }, p.via); h > t {
 			s := a.site(h)
-			return fmt.Sprintf("not settled: made on every pass if the test at %s:%d of what the %s's status holds goes the write's way (what earlier passes left there is not followed)", s.File, s.Line, f.kind.Obj().Name())
+			return fmt.Sprintf("not settled: made on every pass if the test at %s:%d of what the %s's status holds goes the write's way (what earlier passes left there is not followed)", s.File, s.Line, kind.Obj().Name())
 		}
 	}
 	if h := testAround(fn, pos, handedValueTests, p.via); h > t {

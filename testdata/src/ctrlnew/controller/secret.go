@@ -19,7 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/source"
 )
 
-// want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "requeue-success" "interval-trace"
+// want-none "SecretReconciler/finalizer-const" "SecretReconciler/finalizer-add" "SecretReconciler/finalizer-cleanup" "SecretReconciler/finalizer-remove" "SecretReconciler/condition-types" "SecretReconciler/requeue-success" "SecretReconciler/interval-trace"
 
 // rotatedLabel marks a Secret the controller has seen.
 const rotatedLabel = "example.com/rotated"
@@ -31,18 +31,18 @@ type SecretReconciler struct {
 }
 
 // Reconcile labels one Secret if it is not labelled yet.
-func (r *SecretReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) { // want "reconcile-entry"
+func (r *SecretReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) { // want "SecretReconciler/reconcile-entry"
 	var secret corev1.Secret
-	if err := r.Reader.Get(ctx, req.NamespacedName, &secret); err != nil { // want "reread"
+	if err := r.Reader.Get(ctx, req.NamespacedName, &secret); err != nil { // want "SecretReconciler/reread"
 		if apierrors.IsNotFound(err) {
 			return reconcile.Result{}, nil
 		}
 		return reconcile.Result{}, err
 	}
-	if secret.Labels[rotatedLabel] == "" { // want "drift:compare"
+	if secret.Labels[rotatedLabel] == "" { // want "SecretReconciler/drift:compare"
 		secret.Labels = map[string]string{rotatedLabel: "yes"}
-		if err := r.Writer.Update(ctx, &secret); err != nil { // want "drift:apply"
-			return reconcile.Result{}, err // want "requeue-error"
+		if err := r.Writer.Update(ctx, &secret); err != nil { // want "SecretReconciler/drift:apply"
+			return reconcile.Result{}, err // want "SecretReconciler/requeue-error"
 		}
 	}
 	return reconcile.Result{}, nil
