@@ -13,8 +13,9 @@ import (
 
 // verdictTests are the blocks of fn that end in a test of a verdict an
 // interface value hands back (if v := step(); v.Completed() { return
-// v.Output() }): which implementation runs, and so which way the pass
-// goes, is not followed.
+// v.Output() }), or of whether it hands back a value at all (next, err :=
+// a.Handle(ctx, obj); if next != nil {…}): which implementation runs,
+// and so which way the pass goes, is not followed.
 func verdictTests(fn *ssa.Function) map[*ssa.BasicBlock]bool {
 	out := map[*ssa.BasicBlock]bool{}
 	for _, b := range fn.Blocks {
@@ -25,8 +26,28 @@ func verdictTests(fn *ssa.Function) map[*ssa.BasicBlock]bool {
 		if c, ok := cond.(*ssa.Call); ok && c.Call.IsInvoke() {
 			out[b] = true
 		}
+		if bin, ok := cond.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) {
+			for _, pair := range [][2]ssa.Value{{bin.X, bin.Y}, {bin.Y, bin.X}} {
+				if k, ok := pair[1].(*ssa.Const); ok && k.IsNil() && invokeResult(pair[0]) {
+					out[b] = true
+				}
+			}
+		}
 	}
 	return out
+}
+
+// invokeResult reports whether v is what a call through an interface
+// hands back (the call's value, or one of its results) and not an error.
+func invokeResult(v ssa.Value) bool {
+	if isErrorType(v.Type()) {
+		return false
+	}
+	if x, ok := v.(*ssa.Extract); ok {
+		v = x.Tuple
+	}
+	c, ok := v.(*ssa.Call)
+	return ok && c.Call.IsInvoke()
 }
 
 // helperVerdicts are the blocks of fn that end in a test of the bool a

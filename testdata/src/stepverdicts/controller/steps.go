@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "requeue-success" "interval-trace" "drift"
+// want-none "LedgerReconciler/finalizer-const" "LedgerReconciler/finalizer-add" "LedgerReconciler/finalizer-cleanup" "LedgerReconciler/finalizer-remove" "LedgerReconciler/condition-types" "LedgerReconciler/requeue-success" "LedgerReconciler/interval-trace" "LedgerReconciler/drift"
 
 // verdict is what a step decides: whether the pass ends, and with what
 // error.
@@ -43,13 +43,13 @@ type LedgerReconciler struct {
 }
 
 // Reconcile reads the Service and runs the steps.
-func (r *LedgerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "reconcile-entry"
+func (r *LedgerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "LedgerReconciler/reconcile-entry"
 	svc := &corev1.Service{}
-	if err := r.Get(ctx, req.NamespacedName, svc); err != nil { // want "reread"
+	if err := r.Get(ctx, req.NamespacedName, svc); err != nil { // want "LedgerReconciler/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if err := r.steps(ctx, svc); err != nil {
-		return ctrl.Result{}, err // want "requeue-error"
+		return ctrl.Result{}, err // want "LedgerReconciler/requeue-error"
 	}
 	return ctrl.Result{}, nil
 }
@@ -66,7 +66,7 @@ func (r *LedgerReconciler) steps(ctx context.Context, svc *corev1.Service) error
 		svc.Labels = map[string]string{}
 	}
 	svc.Labels["ledger.example.com/seen"] = "true"
-	return r.Update(ctx, svc) // want "write-unsettled"
+	return r.Update(ctx, svc) // want "LedgerReconciler/write-unsettled"
 }
 
 // ports ends the pass of a Service with no ports.
