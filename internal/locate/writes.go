@@ -566,6 +566,15 @@ func cutsReturns(fn *ssa.Function, sites []ssa.Instruction, rets []*ssa.Return, 
 					ways = append(ways, next)
 				}
 			}
+			if len(ways) > 1 {
+				// In a loop both ways may come back to the write (one
+				// through the next round): the write's way is the one
+				// that reaches it without coming back to the test.
+				direct := reachesCutAvoiding(cut, st.b)
+				if ds := slices.DeleteFunc(slices.Clone(ways), func(b *ssa.BasicBlock) bool { return !direct[b] }); len(ds) > 0 {
+					ways = ds
+				}
+			}
 			if len(ways) > 0 {
 				for _, next := range ways {
 					stack = append(stack, state{next, st.entered})

@@ -264,6 +264,26 @@ func reachesCut(cut map[*ssa.BasicBlock]bool) map[*ssa.BasicBlock]bool {
 	return out
 }
 
+// reachesCutAvoiding are the blocks from which a path reaches one of the
+// cut blocks without passing through avoid.
+func reachesCutAvoiding(cut map[*ssa.BasicBlock]bool, avoid *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
+	out := map[*ssa.BasicBlock]bool{}
+	var stack []*ssa.BasicBlock
+	for b := range cut {
+		stack = append(stack, b)
+	}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if out[b] || b == avoid {
+			continue
+		}
+		out[b] = true
+		stack = append(stack, b.Preds...)
+	}
+	return out
+}
+
 // objectTestAround is the nearest test of the object's desired state
 // before the write in fn that the write lies on one way of only, else
 // before the call of fn (and of its callers, along via) that leads to it;
@@ -287,6 +307,17 @@ func testAround(fn *ssa.Function, pos token.Pos, tests func(*ssa.Function) map[*
 				for _, next := range b.Succs {
 					if toward[next] {
 						ways++
+					}
+				}
+				if ways > 1 {
+					// In a loop, the way that reaches the write
+					// without coming back round to the test.
+					direct := reachesCutAvoiding(map[*ssa.BasicBlock]bool{at.Block(): true}, b)
+					ways = 0
+					for _, next := range b.Succs {
+						if direct[next] {
+							ways++
+						}
 					}
 				}
 				cond := b.Instrs[len(b.Instrs)-1].(*ssa.If).Cond.Pos()

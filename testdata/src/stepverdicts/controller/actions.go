@@ -57,3 +57,39 @@ func (r *ActionReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 func (r *ActionReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).For(&corev1.Service{}).Named("actions").Complete(r)
 }
+
+// want-none "ChainReconciler/finalizer-const" "ChainReconciler/finalizer-add" "ChainReconciler/finalizer-cleanup" "ChainReconciler/finalizer-remove" "ChainReconciler/condition-types" "ChainReconciler/requeue-success" "ChainReconciler/interval-trace" "ChainReconciler/drift"
+
+// ChainReconciler runs the actions it is built with in turn, writing what
+// the first one to hand back a Service hands back. The test that skips an
+// action that hands back nothing is in the loop: its way that leads to
+// the write without coming back round is the write's way, and which way
+// it goes is the implementation's: the write is not settled.
+type ChainReconciler struct {
+	client.Client
+	Actions []action
+}
+
+// Reconcile reads the Service and runs the actions.
+func (r *ChainReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "ChainReconciler/reconcile-entry"
+	svc := &corev1.Service{}
+	if err := r.Get(ctx, req.NamespacedName, svc); err != nil { // want "ChainReconciler/reread"
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	for _, a := range r.Actions {
+		next, err := a.Handle(ctx, svc)
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		if next == nil {
+			continue
+		}
+		return ctrl.Result{}, r.Update(ctx, next) // want "ChainReconciler/requeue-error" "ChainReconciler/write-unsettled"
+	}
+	return ctrl.Result{}, nil
+}
+
+// SetupWithManager registers the reconciler for Services.
+func (r *ChainReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).For(&corev1.Service{}).Named("chain").Complete(r)
+}
