@@ -247,25 +247,11 @@ func metadataMap(c *ssa.Call, kind *types.Named) bool {
 // reachesCut are the blocks of fn from which a path reaches one of the cut
 // blocks.
 func reachesCut(cut map[*ssa.BasicBlock]bool) map[*ssa.BasicBlock]bool {
-	out := map[*ssa.BasicBlock]bool{}
-	var stack []*ssa.BasicBlock
-	for b := range cut {
-		stack = append(stack, b)
-	}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if out[b] {
-			continue
-		}
-		out[b] = true
-		stack = append(stack, b.Preds...)
-	}
-	return out
+	return reachesCutAvoiding(cut, nil)
 }
 
 // reachesCutAvoiding are the blocks from which a path reaches one of the
-// cut blocks without passing through avoid.
+// cut blocks without passing through avoid (nil: any path).
 func reachesCutAvoiding(cut map[*ssa.BasicBlock]bool, avoid *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
 	out := map[*ssa.BasicBlock]bool{}
 	var stack []*ssa.BasicBlock
