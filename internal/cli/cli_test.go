@@ -517,7 +517,7 @@ func TestIllTypedEntry(t *testing.T) {
 	}
 
 	for _, format := range []string{"markdown", "text"} {
-		code, out, errs = run(t, "table", "--theirs-dir", "ctrlnew", "--ours", "clientgo-plain", "--format", format)
+		code, out, errs = run(t, "table", "--theirs-dir", "ctrlnew", "--theirs-kind", "Secret", "--ours", "clientgo-plain", "--format", format)
 		if code != 0 {
 			t.Fatalf("table --format %s: exit %d: %s", format, code, errs)
 		}
