@@ -2,7 +2,6 @@ package locate
 
 import (
 	"fmt"
-	"go/ast"
 	"go/token"
 	"go/types"
 	"maps"
@@ -46,8 +45,8 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 	alwaysVia := a.alwaysReached(a.passRoots(f), normal, taken, made, passView{})
 	var anyVia, loopVia, objectVia, foundVia map[*ssa.Function]*callgraph.Edge
 	var foundTaken map[*ssa.BasicBlock]int
-	var objectView, builtView passView
-	var builtVia map[*ssa.Function]*callgraph.Edge
+	var objectView passView
+	var built *builtPass
 	var verdicts *verdictPass
 	var handed *handedPass
 	var raw *rawPass
@@ -137,18 +136,8 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") {
 			// Made on every pass if the tests of how the controller is
 			// built on its way go its way: that depends on what builds it.
-			if builtVia == nil {
-				builtView = passView{anyCallee: true, loopsRun: true, built: newBuildState(reach.Funcs())}
-				if kind != nil {
-					builtView.object = a.newDesiredState(kind, reach.Funcs())
-				}
-				builtVia = a.alwaysReached(a.passRoots(f), normal, taken, made, builtView)
-			}
-			if a.always(fn, c.expr.Lparen, builtVia, normal, taken, builtView) {
-				if t := testAround(fn, c.expr.Lparen, builtView.built.testsIn, builtVia); t.IsValid() {
-					s := a.site(t)
-					w.Note = strings.TrimPrefix(w.Note+fmt.Sprintf("; not settled: made on every pass if the test at %s:%d of how the controller is built (a field of it the pass never writes) goes its way, which depends on what constructs it", s.File, s.Line), "; ")
-				}
+			if note := a.builtNote(&built, f, kind, reach, normal, taken, made, fn, c.expr.Lparen); note != "" {
+				w.Note = strings.TrimPrefix(w.Note+"; "+note, "; ")
 			}
 		}
 		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") {
@@ -216,82 +205,6 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 		out = append(out, w)
 	}
 	return out
-}
-
-// writeCall is a call that writes, found in a reached function (partial:
-// in one left out of the call graph because it holds type errors).
-type writeCall struct {
-	call         call
-	info         *types.Info
-	verb, target string
-	// status says the write is of the status subresource.
-	status  bool
-	partial bool
-	// library are the writes a library's function the call runs makes
-	// inside (writes_library.go).
-	library []libWrite
-}
-
-// writeCalls lists the write calls of the reached functions in the order
-// they are reached, leaving out those inside the implementation of another
-// write (a typed client of the tree's own that calls the dynamic client).
-func (a *analysis) writeCalls(reach *callgraph.Reach) []writeCall {
-	var all []writeCall
-	impl := map[*ssa.Function]bool{}
-	for _, fn := range reach.Funcs() {
-		info := a.infoAt(posOf(fn))
-		if info == nil {
-			continue
-		}
-		for _, c := range a.callsIn(fn) {
-			if w, ok := a.writeOf(info, c); ok {
-				all = append(all, writeCall{call: c, info: info, verb: w.verb, target: w.target, status: w.status})
-				for _, o := range c.own {
-					impl[o] = true
-				}
-			} else if ws := a.libraryWrites(c); len(ws) > 0 {
-				w := libraryWriteDesc(info, c, ws)
-				all = append(all, writeCall{call: c, info: info, verb: w.verb, target: w.target, status: w.status, library: ws})
-			}
-		}
-	}
-	for _, fn := range reach.Unanalysed {
-		obj, ok := fn.Object().(*types.Func)
-		if !ok {
-			continue
-		}
-		b := a.ownBody(obj.Origin())
-		if b == nil {
-			continue
-		}
-		ast.Inspect(b.decl.Body, func(n ast.Node) bool {
-			if e, ok := n.(*ast.CallExpr); ok {
-				c := a.makeCall(b.info, e, fn)
-				if w, ok := a.writeOf(b.info, c); ok {
-					all = append(all, writeCall{call: c, info: b.info, verb: w.verb, target: w.target, status: w.status, partial: true})
-				}
-			}
-			return true
-		})
-	}
-	var out []writeCall
-	for _, w := range all {
-		if !impl[w.call.in] {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-// pathToUnanalysed is the chain of calls from the entry to a function left
-// out of the call graph: the path to a reached caller, then its call.
-func (a *analysis) pathToUnanalysed(reach *callgraph.Reach, fn *ssa.Function) []*callgraph.Edge {
-	for _, e := range a.prog.CallsInto(fn) {
-		if reach.Has(e.Caller.Func) {
-			return append(reach.Path(e.Caller.Func), e)
-		}
-	}
-	return nil
 }
 
 // alwaysReached walks the call graph from the entry along the calls every

@@ -1,8 +1,13 @@
 package locate
 
 import (
+	"go/ast"
 	"go/constant"
 	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 )
 
 // Which calls are writes: the knowledge table's, and a generated typed
@@ -101,4 +106,80 @@ func typeName(t types.Type) string {
 		return "object"
 	}
 	return types.TypeString(t, func(*types.Package) string { return "" })
+}
+
+// writeCall is a call that writes, found in a reached function (partial:
+// in one left out of the call graph because it holds type errors).
+type writeCall struct {
+	call         call
+	info         *types.Info
+	verb, target string
+	// status says the write is of the status subresource.
+	status  bool
+	partial bool
+	// library are the writes a library's function the call runs makes
+	// inside (writes_library.go).
+	library []libWrite
+}
+
+// writeCalls lists the write calls of the reached functions in the order
+// they are reached, leaving out those inside the implementation of another
+// write (a typed client of the tree's own that calls the dynamic client).
+func (a *analysis) writeCalls(reach *callgraph.Reach) []writeCall {
+	var all []writeCall
+	impl := map[*ssa.Function]bool{}
+	for _, fn := range reach.Funcs() {
+		info := a.infoAt(posOf(fn))
+		if info == nil {
+			continue
+		}
+		for _, c := range a.callsIn(fn) {
+			if w, ok := a.writeOf(info, c); ok {
+				all = append(all, writeCall{call: c, info: info, verb: w.verb, target: w.target, status: w.status})
+				for _, o := range c.own {
+					impl[o] = true
+				}
+			} else if ws := a.libraryWrites(c); len(ws) > 0 {
+				w := libraryWriteDesc(info, c, ws)
+				all = append(all, writeCall{call: c, info: info, verb: w.verb, target: w.target, status: w.status, library: ws})
+			}
+		}
+	}
+	for _, fn := range reach.Unanalysed {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok {
+			continue
+		}
+		b := a.ownBody(obj.Origin())
+		if b == nil {
+			continue
+		}
+		ast.Inspect(b.decl.Body, func(n ast.Node) bool {
+			if e, ok := n.(*ast.CallExpr); ok {
+				c := a.makeCall(b.info, e, fn)
+				if w, ok := a.writeOf(b.info, c); ok {
+					all = append(all, writeCall{call: c, info: b.info, verb: w.verb, target: w.target, status: w.status, partial: true})
+				}
+			}
+			return true
+		})
+	}
+	var out []writeCall
+	for _, w := range all {
+		if !impl[w.call.in] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// pathToUnanalysed is the chain of calls from the entry to a function left
+// out of the call graph: the path to a reached caller, then its call.
+func (a *analysis) pathToUnanalysed(reach *callgraph.Reach, fn *ssa.Function) []*callgraph.Edge {
+	for _, e := range a.prog.CallsInto(fn) {
+		if reach.Has(e.Caller.Func) {
+			return append(reach.Path(e.Caller.Func), e)
+		}
+	}
+	return nil
 }

@@ -1,10 +1,13 @@
 package locate
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 )
 
 // The tests of a pass on how its controller is built: a field of the
@@ -12,6 +15,37 @@ import (
 // feature flag) that the pass never writes. On every pass such a test
 // goes the same way, but which way depends on what constructs the
 // controller, which the search does not follow.
+
+// builtPass is the reading of a pass on which the tests of how the
+// controller is built, and of the object's desired state, go either way:
+// computed once per controller.
+type builtPass struct {
+	view passView
+	via  map[*ssa.Function]*callgraph.Edge
+}
+
+// builtNote is the note of a write made on every pass only if a test of
+// how the controller is built on its way goes its way: "" when even so it
+// is not, or when no such test is on its way.
+func (a *analysis) builtNote(bp **builtPass, f *found, kind *types.Named, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return, taken map[*ssa.BasicBlock]int, made map[*types.Named]bool, fn *ssa.Function, pos token.Pos) string {
+	if *bp == nil {
+		view := passView{anyCallee: true, loopsRun: true, built: newBuildState(reach.Funcs())}
+		if kind != nil {
+			view.object = a.newDesiredState(kind, reach.Funcs())
+		}
+		*bp = &builtPass{view: view, via: a.alwaysReached(a.passRoots(f), normal, taken, made, view)}
+	}
+	p := *bp
+	if !a.always(fn, pos, p.via, normal, taken, p.view) {
+		return ""
+	}
+	t := testAround(fn, pos, p.view.built.testsIn, p.via)
+	if !t.IsValid() {
+		return ""
+	}
+	s := a.site(t)
+	return fmt.Sprintf("not settled: made on every pass if the test at %s:%d of how the controller is built (a field of it the pass never writes) goes its way, which depends on what constructs it", s.File, s.Line)
+}
 
 // buildState is what a reading of a pass knows of how the controller is
 // built: the reached functions, by receiver type the fields of it they
