@@ -22,6 +22,19 @@ import (
 // not read. Each is "file:line (caller calls callee)".
 func (a *analysis) unfollowedCalls(reach *callgraph.Reach) []string {
 	var out []string
+	a.unanalysedCalls(reach, func(fn *ssa.Function, obj *types.Func, info *types.Info, ce *ast.CallExpr) {
+		if what := a.unfollowedCallee(info, ce, reach); what != "" {
+			s := a.site(ce.Pos())
+			out = append(out, fmt.Sprintf("%s:%d (%s calls %s)", s.File, s.Line, cite.ObjectName(obj), what))
+		}
+	})
+	return out
+}
+
+// unanalysedCalls visits, by their syntax, the calls in the bodies of the
+// tree's own functions on the reconcile path that could not be analysed
+// (type errors), with the types recorded for them.
+func (a *analysis) unanalysedCalls(reach *callgraph.Reach, visit func(fn *ssa.Function, obj *types.Func, info *types.Info, ce *ast.CallExpr)) {
 	for _, fn := range reach.Unanalysed {
 		obj, ok := fn.Object().(*types.Func)
 		if !ok {
@@ -32,18 +45,12 @@ func (a *analysis) unfollowedCalls(reach *callgraph.Reach) []string {
 			continue
 		}
 		ast.Inspect(b.decl.Body, func(n ast.Node) bool {
-			ce, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			if what := a.unfollowedCallee(b.info, ce, reach); what != "" {
-				s := a.site(ce.Pos())
-				out = append(out, fmt.Sprintf("%s:%d (%s calls %s)", s.File, s.Line, cite.ObjectName(obj), what))
+			if ce, ok := n.(*ast.CallExpr); ok {
+				visit(fn, obj, b.info, ce)
 			}
 			return true
 		})
 	}
-	return out
 }
 
 // unfollowedCallee names what a call in a body that could not be analysed

@@ -145,25 +145,12 @@ func (a *analysis) writeCalls(reach *callgraph.Reach) []writeCall {
 			}
 		}
 	}
-	for _, fn := range reach.Unanalysed {
-		obj, ok := fn.Object().(*types.Func)
-		if !ok {
-			continue
+	a.unanalysedCalls(reach, func(fn *ssa.Function, _ *types.Func, info *types.Info, e *ast.CallExpr) {
+		c := a.makeCall(info, e, fn)
+		if w, ok := a.writeOf(info, c); ok {
+			all = append(all, writeCall{call: c, info: info, verb: w.verb, target: w.target, status: w.status, partial: true})
 		}
-		b := a.ownBody(obj.Origin())
-		if b == nil {
-			continue
-		}
-		ast.Inspect(b.decl.Body, func(n ast.Node) bool {
-			if e, ok := n.(*ast.CallExpr); ok {
-				c := a.makeCall(b.info, e, fn)
-				if w, ok := a.writeOf(b.info, c); ok {
-					all = append(all, writeCall{call: c, info: b.info, verb: w.verb, target: w.target, status: w.status, partial: true})
-				}
-			}
-			return true
-		})
-	}
+	})
 	var out []writeCall
 	for _, w := range all {
 		if !impl[w.call.in] {
