@@ -76,6 +76,7 @@ const (
 	RoleLogError                 // logs at error level: the code says the branch it stands in is a failure
 	RoleLog                      // logs a line, or makes a logger that will, and changes nothing the controller reads
 	RoleMetaGet                  // returns a field of an object's metadata (its name, its namespace) and changes nothing
+	RoleMetric                   // records a value in a metric the process exports, or picks the series to record in, and changes nothing the controller reads or the cluster holds
 	RoleList                     // lists objects of a kind: Obj is the list the items are read into
 	RoleMetaEntrySet             // stores an entry of an object's labels or annotations: Obj is the object's metadata, Arg the key
 	RoleMetaEntryHas             // tests whether an object's labels or annotations hold an entry: Obj is the object's metadata, Arg the key

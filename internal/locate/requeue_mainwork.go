@@ -7,6 +7,7 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // rateLimitedCall is a call of AddRateLimited and the types of its file.
@@ -197,12 +198,10 @@ func (a *analysis) alternativeAdds(rateLimited []Site, at []rateLimitedCall) str
 // savedOnlyError reports whether the error a return hands back is
 // assigned, where it stands, only by a call that writes the status of the
 // primary object and nothing else, of a kind the tree declares (err =
-// r.patchStatus(ctx, obj, patch); return ctrl.Result{}, err): the
-// report's failure, after the work succeeded, not the work's.
+// r.patchStatus(ctx, obj, patch); return ctrl.Result{}, err), or made by
+// a call that reports a success (reportsSuccess): the report's failure,
+// after the work succeeded, not the work's.
 func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
-	if !a.declares(kind) {
-		return false // a built-in kind's status is the work itself (a Service's load balancer)
-	}
 	ret, ok := r.ret.(*ast.ReturnStmt)
 	if !ok {
 		return false
@@ -216,8 +215,19 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 		errExpr = as.Rhs[len(as.Rhs)-1]
 	}
 	info := a.infoAt(ret.Pos())
+	if info == nil {
+		return false
+	}
+	// The call that made it: assigned before, or, for a report of a
+	// success only, handed back where it stands (return ctrl.Result{},
+	// r.status(ctx, obj, nil)); a status write returned where it stands
+	// (return ctrl.Result{}, r.Status().Update(…)) is the pass's end,
+	// the main work's failure.
+	if ce, ok := ast.Unparen(errExpr).(*ast.CallExpr); ok {
+		return a.reportsSuccess(r.in, info, ce)
+	}
 	id, ok := ast.Unparen(errExpr).(*ast.Ident)
-	if info == nil || !ok {
+	if !ok {
 		return false
 	}
 	v, _ := info.Uses[id].(*types.Var)
@@ -235,6 +245,12 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 	ce, ok := ast.Unparen(value).(*ast.CallExpr)
 	if !ok {
 		return false
+	}
+	if a.reportsSuccess(r.in, info, ce) {
+		return true
+	}
+	if !a.declares(kind) {
+		return false // a built-in kind's status is the work itself (a Service's load balancer)
 	}
 	c := a.makeCall(info, ce, r.in)
 	if w, writes := a.writeOf(info, c); writes {
@@ -254,6 +270,46 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 		}
 	}
 	return true
+}
+
+// reportsSuccess reports whether the call ce in fn reports the pass's
+// outcome and is handed a success: it calls a function of the tree's
+// with one error parameter, handed nil here and an error that may be set
+// at another call in fn (if err != nil { return r.status(ctx, obj, err) };
+// …; return r.status(ctx, obj, nil)). What it hands back then is its own
+// failure (the report's write), after the work succeeded, not the work's.
+func (a *analysis) reportsSuccess(fn *ssa.Function, info *types.Info, ce *ast.CallExpr) bool {
+	c := a.makeCall(info, ce, fn)
+	if c.known || len(c.own) != 1 {
+		return false
+	}
+	sig := c.own[0].Signature
+	param := -1
+	for i := range sig.Params().Len() {
+		if isErrorType(sig.Params().At(i).Type()) {
+			if param >= 0 {
+				return false
+			}
+			param = i
+		}
+	}
+	if param < 0 || param >= len(ce.Args) || !isNil(info, ce.Args[param]) {
+		return false
+	}
+	b := body(fn)
+	if b == nil {
+		return false
+	}
+	callee := c.own[0].Object()
+	failing := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		other, ok := n.(*ast.CallExpr)
+		if ok && other != ce && param < len(other.Args) && !isNil(info, other.Args[param]) && callee != nil && typeutil.Callee(info, other) == callee {
+			failing = true
+		}
+		return !failing
+	})
+	return failing
 }
 
 // savedEnd reports whether a failure site is the end of its function's

@@ -3,8 +3,9 @@ package locate
 // A return, under the caller's test of an error, that hands back what a
 // failure mapper makes (if err != nil { return result.RequeueError(err) }):
 // a function of the tree's, called at more than one place, handed the
-// caller's error, whose every return hands back, as its error, nil or that
-// error (as it is, or wrapped by a call). The failure is the caller's,
+// caller's error, whose returns hand back, as their error, that error (as
+// it is, or wrapped by a call), nil, or a failure of its own (the status
+// write that reports the failure). The failure is the caller's,
 // found before the call, so a mapper's return that hands the error back
 // is cited at the calling return, and its other returns (a retry it
 // chooses, a failure it drops) are named in that site's note. Handed an
@@ -88,12 +89,14 @@ func (a *analysis) mapped(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt,
 }
 
 // failureMapper is, when ce calls exactly one function of the tree's,
-// called at more than one place, with one error parameter, never
-// assigned to, whose every return (outside function literals) hands back
-// a result and, as the error, nil, that
-// parameter, or a call handed it (fmt.Errorf("…: %w", err)), at least one
-// of them the parameter: that function, those returns, and the
-// parameter's index. nil otherwise.
+// called at more than one place, with one error parameter, assigned to
+// only from a call that makes a failure of it (err =
+// reconcile.TerminalError(err)), whose every return (outside function
+// literals) hands back a result and an error, at least one of them, as
+// the error, that parameter or a call handed it (fmt.Errorf("…: %w",
+// err)): that function, those returns, and the parameter's index. Its
+// other returns hand back nil or a failure of its own (a status write's).
+// nil otherwise.
 func (a *analysis) failureMapper(fn *ssa.Function, info *types.Info, ce *ast.CallExpr) (*ssa.Function, map[*ast.ReturnStmt]bool, int) {
 	callee, decl, cinfo := a.ownDecl(fn, info, ce, true)
 	if callee == nil {
@@ -130,8 +133,17 @@ func (a *analysis) failureMapper(fn *ssa.Function, info *types.Info, ce *ast.Cal
 		case *ast.FuncLit:
 			return false
 		case *ast.AssignStmt:
-			if slices.ContainsFunc(n.Lhs, isParam) {
-				ok = false
+			// The parameter changed only by a call that makes a
+			// failure of it (err = reconcile.TerminalError(cfgErr)).
+			for i, l := range n.Lhs {
+				if !isParam(l) {
+					continue
+				}
+				if len(n.Lhs) != len(n.Rhs) {
+					ok = false
+				} else if _, isCall := ast.Unparen(n.Rhs[i]).(*ast.CallExpr); !isCall {
+					ok = false
+				}
 			}
 		case *ast.ReturnStmt:
 			if len(n.Results) != 2 {
@@ -144,9 +156,8 @@ func (a *analysis) failureMapper(fn *ssa.Function, info *types.Info, ce *ast.Cal
 			case isParam(errE), isCall && slices.ContainsFunc(call.Args, isParam):
 				failing[n] = true
 			default:
-				// An error of its own: the helper fails, it does not
-				// only map a failure.
-				ok = false
+				// A failure of its own (the report's write): no
+				// return of the failure it is handed.
 			}
 		}
 		return ok

@@ -201,8 +201,11 @@ func (a *analysis) successPathEnd(entry *ssa.Function, kind *types.Named) *retSi
 		if !ok {
 			return end
 		}
-		c := a.makeCall(a.infoAt(ce.Pos()), ce, end.in)
-		if c.known || len(c.own) != 1 || seen[c.own[0]] || body(c.own[0]) == nil {
+		info := a.infoAt(ce.Pos())
+		c := a.makeCall(info, ce, end.in)
+		if c.known || len(c.own) != 1 || seen[c.own[0]] || body(c.own[0]) == nil || a.reportsSuccess(end.in, info, ce) {
+			// (A report of the pass's success, return r.status(ctx,
+			// obj, nil), is no part of the work.)
 			return end
 		}
 		end.via = append(end.via, retHop{in: end.in, pos: end.pos})

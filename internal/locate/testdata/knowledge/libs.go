@@ -23,6 +23,7 @@ import (
 	_ "github.com/google/go-cmp/cmp"
 	_ "github.com/manifestival/manifestival"
 	_ "github.com/pkg/errors"
+	_ "github.com/prometheus/client_golang/prometheus"
 	_ "go.uber.org/zap"
 	_ "gopkg.in/evanphx/json-patch.v4"
 	_ "k8s.io/apimachinery/pkg/api/equality"

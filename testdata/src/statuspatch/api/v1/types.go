@@ -8,7 +8,7 @@ import (
 
 // The Gadget's condition types.
 const (
-	GadgetReady   = "Ready"   // want "GadgetReconciler/condition-type:Ready" "SummaryReconciler/condition-type:Ready"
+	GadgetReady   = "Ready"   // want "GadgetReconciler/condition-type:Ready" "SummaryReconciler/condition-type:Ready" "MeteredReconciler/condition-type:Ready"
 	GadgetStalled = "Stalled" // want "GadgetReconciler/condition-type:Stalled" "SummaryReconciler/condition-type:Stalled"
 )
 
