@@ -62,8 +62,7 @@ func (a *analysis) pureFunc(fn *ssa.Function, seen map[*ssa.Function]bool) bool 
 }
 
 // callsOnly reports whether a function of the tree sends nothing, starts
-// nothing, defers nothing, stores only into memory it allocates (a map it
-// makes included), and calls
+// nothing, defers nothing, stores only into memory it allocates, and calls
 // only builtins that compute a value, functions of the tree of which the
 // same holds, and functions outside the tree that library accepts; seen
 // holds the functions already read (a recursion holds when the rest does).
@@ -83,12 +82,8 @@ func (a *analysis) callsOnly(fn *ssa.Function, seen map[*ssa.Function]bool, libr
 	for _, blk := range fn.Blocks {
 		for _, ins := range blk.Instrs {
 			switch ins := ins.(type) {
-			case *ssa.Send, *ssa.Go, *ssa.Defer, *ssa.Select:
+			case *ssa.MapUpdate, *ssa.Send, *ssa.Go, *ssa.Defer, *ssa.Select:
 				return false
-			case *ssa.MapUpdate:
-				if mk, ok := ins.Map.(*ssa.MakeMap); !ok || mk.Parent() != fn {
-					return false // a map it did not make
-				}
 			case *ssa.Store:
 				if !allocatedIn(ins.Addr, fn) {
 					return false

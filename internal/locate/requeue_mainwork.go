@@ -7,7 +7,6 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
-	"golang.org/x/tools/go/types/typeutil"
 )
 
 // rateLimitedCall is a call of AddRateLimited and the types of its file.
@@ -274,16 +273,18 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 
 // reportsSuccess reports whether the call ce in fn reports the pass's
 // outcome and is handed a success: it calls a function of the tree's
-// with one error parameter, handed nil here and an error that may be set
-// at another call in fn (if err != nil { return r.status(ctx, obj, err) };
-// …; return r.status(ctx, obj, nil)). What it hands back then is its own
-// failure (the report's write), after the work succeeded, not the work's.
+// with one error parameter, handed nil here and, at another of its calls
+// in the tree, a value that is not nil (if err != nil { return
+// r.status(ctx, obj, err) }; …; return r.status(ctx, obj, nil)). What it
+// hands back then is its own failure (the report's write), after the
+// work succeeded, not the work's.
 func (a *analysis) reportsSuccess(fn *ssa.Function, info *types.Info, ce *ast.CallExpr) bool {
 	c := a.makeCall(info, ce, fn)
 	if c.known || len(c.own) != 1 {
 		return false
 	}
-	sig := c.own[0].Signature
+	callee := c.own[0]
+	sig := callee.Signature
 	param := -1
 	for i := range sig.Params().Len() {
 		if isErrorType(sig.Params().At(i).Type()) {
@@ -296,20 +297,23 @@ func (a *analysis) reportsSuccess(fn *ssa.Function, info *types.Info, ce *ast.Ca
 	if param < 0 || param >= len(ce.Args) || !isNil(info, ce.Args[param]) {
 		return false
 	}
-	b := body(fn)
-	if b == nil {
-		return false
-	}
-	callee := c.own[0].Object()
-	failing := false
-	ast.Inspect(b, func(n ast.Node) bool {
-		other, ok := n.(*ast.CallExpr)
-		if ok && other != ce && param < len(other.Args) && !isNil(info, other.Args[param]) && callee != nil && typeutil.Callee(info, other) == callee {
-			failing = true
+	for _, e := range a.prog.CallsInto(callee) {
+		if e.Site == nil {
+			continue
 		}
-		return !failing
-	})
-	return failing
+		com := e.Site.Common()
+		i := param
+		if com.StaticCallee() == callee && sig.Recv() != nil {
+			i++ // the receiver comes first (not for a bound method value)
+		}
+		if i >= len(com.Args) {
+			continue
+		}
+		if k, ok := com.Args[i].(*ssa.Const); !ok || !k.IsNil() {
+			return true
+		}
+	}
+	return false
 }
 
 // savedEnd reports whether a failure site is the end of its function's

@@ -17,7 +17,9 @@ package locate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 
@@ -41,14 +43,15 @@ func (a *analysis) mapped(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt,
 	// returns are not taken from here.
 	arg := ce.Args[param]
 	dead := isNil(info, arg) || a.neverFails(fn, arg)
-	// Each call is its own site: the mapper's returns are classified
-	// afresh for it.
-	prev, seen := w.seen[callee]
-	delete(w.seen, callee)
+	// Each call is its own site: the mapper's returns, and those of the
+	// functions it hands back the results of, are classified afresh for
+	// it.
+	saved := maps.Clone(w.seen)
+	for _, f := range a.prog.Reachable(callee).Funcs() {
+		delete(w.seen, f)
+	}
 	defer func() {
-		if seen {
-			w.seen[callee] = prev
-		}
+		maps.Copy(w.seen, saved)
 	}()
 	var made []retSite
 	if !a.followResults(fn, info, at, ce, sc, w, &made) {
@@ -58,17 +61,19 @@ func (a *analysis) mapped(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt,
 	// mapper handles that failure: the ones that hand it back are the
 	// site, the others (a retry the mapper chooses, a failure it drops)
 	// are named in its note.
+	// (A return of the mapper's that hands back what a call of its
+	// makes, return finish(err), stands for the sites of that call.)
 	var others []string
 	for _, r := range made {
-		if ret, isRet := r.ret.(*ast.ReturnStmt); r.in == callee && isRet && !failing[ret] && r.class != "" {
-			o := a.site(ret.Pos())
+		if p := r.posIn(callee); p.IsValid() && failing[p] == nil && r.class != "" {
+			o := a.site(p)
 			others = append(others, fmt.Sprintf("%s:%d (%s)", o.File, o.Line, r.class))
 		}
 	}
 	others = slices.Compact(others)
 	for _, r := range made {
-		ret, isRet := r.ret.(*ast.ReturnStmt)
-		if r.in != callee || !isRet || !failing[ret] {
+		ret := failing[r.posIn(callee)]
+		if ret == nil {
 			continue
 		}
 		if dead || r.class == "" {
@@ -94,10 +99,11 @@ func (a *analysis) mapped(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt,
 // reconcile.TerminalError(err)), whose every return (outside function
 // literals) hands back a result and an error, at least one of them, as
 // the error, that parameter or a call handed it (fmt.Errorf("…: %w",
-// err)): that function, those returns, and the parameter's index. Its
-// other returns hand back nil or a failure of its own (a status write's).
+// err)), or hands back what a call handed it makes (return finish(err)):
+// that function, those returns, and the parameter's index. Its other
+// returns hand back nil or a failure of its own (a status write's).
 // nil otherwise.
-func (a *analysis) failureMapper(fn *ssa.Function, info *types.Info, ce *ast.CallExpr) (*ssa.Function, map[*ast.ReturnStmt]bool, int) {
+func (a *analysis) failureMapper(fn *ssa.Function, info *types.Info, ce *ast.CallExpr) (*ssa.Function, map[token.Pos]*ast.ReturnStmt, int) {
 	callee, decl, cinfo := a.ownDecl(fn, info, ce, true)
 	if callee == nil {
 		return nil, nil, -1
@@ -123,7 +129,7 @@ func (a *analysis) failureMapper(fn *ssa.Function, info *types.Info, ce *ast.Cal
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && cinfo.Uses[id] == errParam
 	}
-	failing := map[*ast.ReturnStmt]bool{}
+	failing := map[token.Pos]*ast.ReturnStmt{} // by where the site stands
 	ok := true
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		if !ok {
@@ -146,15 +152,31 @@ func (a *analysis) failureMapper(fn *ssa.Function, info *types.Info, ce *ast.Cal
 				}
 			}
 		case *ast.ReturnStmt:
-			if len(n.Results) != 2 {
+			results, site := n.Results, n.Pos()
+			if ids := namedResults(callee); len(results) == 0 && len(ids) == 2 {
+				// A bare return hands back what both named results
+				// were last assigned together.
+				if as := a.lastAssign(cinfo, n, cinfo.Defs[ids[1]]); as != nil && len(as.Lhs) == 2 && len(as.Rhs) == 2 {
+					results, site = as.Rhs, as.Pos()
+				}
+			}
+			if len(results) == 1 {
+				// What a call of its hands back: the failure when
+				// the call is handed it (return finish(err)).
+				if call, isCall := ast.Unparen(results[0]).(*ast.CallExpr); isCall && slices.ContainsFunc(call.Args, isParam) {
+					failing[site] = n
+				}
+				return true
+			}
+			if len(results) != 2 {
 				ok = false
 				return false
 			}
-			errE := n.Results[1]
+			errE := results[1]
 			switch call, isCall := ast.Unparen(errE).(*ast.CallExpr); {
 			case isNil(cinfo, errE):
 			case isParam(errE), isCall && slices.ContainsFunc(call.Args, isParam):
-				failing[n] = true
+				failing[site] = n
 			default:
 				// A failure of its own (the report's write): no
 				// return of the failure it is handed.

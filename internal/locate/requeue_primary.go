@@ -157,8 +157,8 @@ func (a *analysis) workErrorReturn(entry *ssa.Function, kind *types.Named, rets 
 			}
 		}
 		c := a.makeCall(info, ce, fn)
-		if c.known || len(c.own) != 1 {
-			return nil
+		if c.known || len(c.own) != 1 || a.reportsSuccess(fn, info, ce) {
+			return nil // (a report of the success hands back its own failure)
 		}
 		if arg < 0 {
 			fn = c.own[0] // return r.rest(…): its end is the entry's
@@ -211,6 +211,51 @@ func (a *analysis) successPathEnd(entry *ssa.Function, kind *types.Named) *retSi
 		end.via = append(end.via, retHop{in: end.in, pos: end.pos})
 		end.in = c.own[0]
 	}
+}
+
+// endReports reports whether the success path's end hands back what a
+// report of the pass's success makes (return r.outcome(ctx, obj, nil),
+// reportsSuccess): what fails there is the report, not the main work.
+func (a *analysis) endReports(end *retSite, kind *types.Named) bool {
+	ce, ok := ast.Unparen(a.handedBack(end.in, a.successEnd(end.in, kind))).(*ast.CallExpr)
+	return ok && a.reportsSuccess(end.in, a.infoAt(ce.Pos()), ce)
+}
+
+// reportedAt reports whether the statement of fn at pos, a return or the
+// assignment of the named results a bare return hands back, hands back
+// what a report of a success makes (reportsSuccess): a failure there is
+// the report's.
+func (a *analysis) reportedAt(fn *ssa.Function, pos token.Pos) bool {
+	b := body(fn)
+	if b == nil || !pos.IsValid() {
+		return false
+	}
+	info := a.infoAt(pos)
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		var values []ast.Expr
+		switch st := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			values = st.Results
+			if len(values) == 0 && st.Pos() == pos {
+				values = []ast.Expr{a.handedBack(fn, st)} // what the named results were assigned
+			}
+		case *ast.AssignStmt:
+			values = st.Rhs
+		}
+		if n == nil || n.Pos() != pos || values == nil {
+			return !found
+		}
+		for _, v := range values {
+			if ce, ok := ast.Unparen(v).(*ast.CallExpr); ok && a.reportsSuccess(fn, info, ce) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // madePair is the call that made the result and the error the return ret
@@ -274,8 +319,8 @@ func (a *analysis) madePair(fn *ssa.Function, ret *ast.ReturnStmt) *ast.CallExpr
 		return nil
 	}
 	ce, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
-	if !ok || failureReturnedBetween(info, body(fn), ce, at, errE) {
-		return nil
+	if !ok || failureReturnedBetween(info, body(fn), ce, at, errE) || a.reportsSuccess(fn, info, ce) {
+		return nil // (a report of the success is no work's pair)
 	}
 	return ce
 }

@@ -267,7 +267,7 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 			// back is the success path's), but a helper's end that hands
 			// back only its status write's failure (as at the end of the
 			// success path, below).
-			if a.savedEnd(r, kind) {
+			if a.savedEnd(r, kind) || a.reportedAt(f.entry, r.posIn(f.entry)) {
 				continue
 			}
 			primary = r
@@ -323,7 +323,7 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 			// When that end is itself a failure return (return
 			// ctrl.Result{}, r.Update(…)), it is the main work's, as the
 			// entry's own final return would be.
-			if r := endFailure(rets, end, isFailure); r != nil && !a.savedOnlyError(r, kind) {
+			if r := endFailure(rets, end, isFailure); r != nil && !a.savedOnlyError(r, kind) && !a.endReports(end, kind) {
 				primary = r
 			} else if r := a.lastFailureBefore(a.withoutSavedEnds(rets, kind), end, isFailure); r != nil {
 				primary = sameRet(rets, r)

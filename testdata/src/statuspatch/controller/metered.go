@@ -51,15 +51,13 @@ func (r *MeteredReconciler) save(ctx context.Context, g *v1.Gadget) error {
 	return r.Status().Update(ctx, g) // want "MeteredReconciler/write-always"
 }
 
-// export sets one series per condition type: 1 when it holds.
+// export sets one series per condition: 1 when it holds.
 func export(g *v1.Gadget) {
-	holds := map[string]float64{}
 	for _, c := range g.Status.Conditions {
+		holds := 0.0
 		if c.Status == metav1.ConditionTrue {
-			holds[c.Type] = 1
+			holds = 1
 		}
-	}
-	for _, t := range []string{v1.GadgetReady, v1.GadgetStalled} {
-		gadgetConditions.WithLabelValues(g.Namespace, g.Name, t).Set(holds[t])
+		gadgetConditions.WithLabelValues(g.Namespace, g.Name, c.Type).Set(holds)
 	}
 }
