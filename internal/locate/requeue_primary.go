@@ -213,14 +213,6 @@ func (a *analysis) successPathEnd(entry *ssa.Function, kind *types.Named) *retSi
 	}
 }
 
-// endReports reports whether the success path's end hands back what a
-// report of the pass's success makes (return r.outcome(ctx, obj, nil),
-// reportsSuccess): what fails there is the report, not the main work.
-func (a *analysis) endReports(end *retSite, kind *types.Named) bool {
-	ce, ok := ast.Unparen(a.handedBack(end.in, a.successEnd(end.in, kind))).(*ast.CallExpr)
-	return ok && a.reportsSuccess(end.in, a.infoAt(ce.Pos()), ce)
-}
-
 // reportedAt reports whether the statement of fn at pos, a return or the
 // assignment of the named results a bare return hands back, hands back
 // what a report of a success makes (reportsSuccess): a failure there is

@@ -323,7 +323,7 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 			// When that end is itself a failure return (return
 			// ctrl.Result{}, r.Update(…)), it is the main work's, as the
 			// entry's own final return would be.
-			if r := endFailure(rets, end, isFailure); r != nil && !a.savedOnlyError(r, kind) && !a.endReports(end, kind) {
+			if r := endFailure(rets, end, isFailure); r != nil && !a.savedOnlyError(r, kind) && !a.reportedAt(end.in, end.pos) {
 				primary = r
 			} else if r := a.lastFailureBefore(a.withoutSavedEnds(rets, kind), end, isFailure); r != nil {
 				primary = sameRet(rets, r)
