@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 
@@ -69,7 +70,7 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 			}
 			c, removing, whole := a.deletionFuncCleanup(reach, fn, info, d, removes)
 			if !whole {
-				c, removing = a.cleanupOf(fn, info, d, kind, removes)
+				c, removing = a.cleanupOf(reach, fn, info, d, kind, removes)
 			}
 			c.deleting = d.onlyWhenDeleted
 			switch {
@@ -193,9 +194,9 @@ func (a *analysis) deletionBranches(info *types.Info, b *ast.BlockStmt, kind *ty
 	return out
 }
 
-// cleanupOf reads one deletion branch of fn: its cleanup, and whether the
-// branch leads to a removal of the finalizer.
-func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranch, kind *types.Named, removes []finOp) (*cleanup, bool) {
+// cleanupOf reads one deletion branch of fn, on the path reach holds: its
+// cleanup, and whether the branch leads to a removal of the finalizer.
+func (a *analysis) cleanupOf(reach *callgraph.Reach, fn *ssa.Function, info *types.Info, d deletionBranch, kind *types.Named, removes []finOp) (*cleanup, bool) {
 	branch := d.branch
 	ifSite := a.site(d.stmt.Pos())
 	ifSite.Note = "the branch taken when DeletionTimestamp is set"
@@ -214,6 +215,9 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	var bestRemoves []finOp
 	removedByHelper := false
 	removals := a.removalsIn(fn, branch, kind, removes)
+	// removalMade are the values the removal's helpers hand back (a
+	// patch), which a call persisting the removal is handed.
+	removalMade := map[ssa.Value]bool{}
 	// A method of an interface the tree does not implement, handed the
 	// object and handing back only an error: work, not a lookup.
 	var external *call
@@ -230,6 +234,7 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		if len(c.own) == 0 || c.known {
 			continue
 		}
+		c.own = a.handedInReach(reach, fn, c.expr, c.own)
 		after, onward := a.afterRemoval(fn, info, branch, c.expr.Pos(), removals)
 		if h := a.handedFunc(info, c, removes); h != nil && !after {
 			// A wrapper or runner handed the work as a function value
@@ -243,6 +248,22 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		if a.predicate(c, removes) {
 			continue // a test (hasFinalizer(obj)), not the work
 		}
+		if a.removalOnly(c, removes) || a.handsMade(fn, c.expr, removalMade) {
+			// The finalizer's removal moved into a helper or a
+			// closure (or a patch built to remove it, and the call
+			// that applies that patch): the branch removes it, but
+			// that is not the work. Its removals count as the branch's
+			// own.
+			removedByHelper = true
+			maps.Copy(removalMade, madeValues(fn, c.expr))
+			sub := a.prog.Reachable(c.own...)
+			for _, op := range removes {
+				if sub.Has(op.in) && !slices.ContainsFunc(inBranch, func(o finOp) bool { return o.pos == op.pos }) {
+					inBranch = append(inBranch, op)
+				}
+			}
+			continue
+		}
 		if a.computesOnly(c) || a.buildsReceiver(c) || a.handedOn(c, removes) {
 			continue // a value (the finalizer's name through a helper, a condition built for a setter, a logger for the object, a line logged), not the work
 		}
@@ -251,19 +272,6 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 		}
 		if a.savesOnly(c, kind, removes) {
 			continue // the object saved (its status, a removal persisted): not the work
-		}
-		if a.removalOnly(c, removes) {
-			// The finalizer's removal moved into a helper or a
-			// closure: the branch removes it, but that is not the work.
-			// Its removals count as the branch's own.
-			removedByHelper = true
-			sub := a.prog.Reachable(c.own...)
-			for _, op := range removes {
-				if sub.Has(op.in) && !slices.ContainsFunc(inBranch, func(o finOp) bool { return o.pos == op.pos }) {
-					inBranch = append(inBranch, op)
-				}
-			}
-			continue
 		}
 		if a.lookup(c, removes) {
 			// A read of what the cleanup works on (list the children),
@@ -360,11 +368,11 @@ func (a *analysis) cleanupOf(fn *ssa.Function, info *types.Info, d deletionBranc
 	if best == nil && !removing {
 		// The branch only leaves (if being deleted { return false }): it
 		// neither works nor removes the finalizer.
-		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree (but to save the object) and removes no finalizer"
+		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree that does work (but to save the object) and removes no finalizer"
 		return &cleanup{sites: []Site{ifSite}, inline: true}, removing
 	}
 	if best == nil {
-		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree (but to save the object): the finalizer is dropped inline, with no cleanup function"
+		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree that does work (but to save the object): the finalizer is dropped inline, with no cleanup function"
 		return &cleanup{sites: []Site{ifSite}, removes: inBranch, inline: true}, removing
 	}
 	callSite := a.site(best.expr.Lparen)

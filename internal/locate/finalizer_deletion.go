@@ -387,8 +387,18 @@ func isConstBool(info *types.Info, e ast.Expr, want bool) bool {
 // (finished := !obj.DeletionTimestamp.IsZero() || …) when the function
 // declaring it assigns it nowhere else, or nil.
 func (a *analysis) definedOnce(info *types.Info, id *ast.Ident) ast.Expr {
+	if v, ok := info.Uses[id].(*types.Var); !ok || !isBool(v.Type()) {
+		return nil
+	}
+	return a.soleDefinition(info, id)
+}
+
+// soleDefinition is the value a local variable is defined with (at :=
+// fmt.Sprintf(…)) when the function declaring it assigns it nowhere else,
+// or nil.
+func (a *analysis) soleDefinition(info *types.Info, id *ast.Ident) ast.Expr {
 	v, ok := info.Uses[id].(*types.Var)
-	if !ok || v.IsField() || !isBool(v.Type()) {
+	if !ok || v.IsField() {
 		return nil
 	}
 	fi, ok := a.fileAt(v.Pos())
@@ -525,7 +535,7 @@ func (a *analysis) unguardedCleanup(reach *callgraph.Reach, kind *types.Named) *
 			if !a.deletionOnKind(info, d.cond, kind) {
 				continue
 			}
-			c, _ := a.cleanupOf(fn, info, d, kind, nil)
+			c, _ := a.cleanupOf(reach, fn, info, d, kind, nil)
 			if c.inline {
 				continue
 			}

@@ -12,7 +12,8 @@ import (
 
 // Finalizers changed by a JSON patch: an operation built as a literal of
 // the tree's own type (or a map), its path "/metadata/finalizers" (or an
-// element of it, written as a constant or formatted from one), its op
+// element of it, written as a constant or formatted from one, in place or
+// through a local variable defined once), its op
 // "add", "remove" or "replace", and its value the finalizer (or a list of
 // them). It is the primary object's only when the patch it goes into is
 // sent, in the same function, by a call that is handed an object of the
@@ -139,10 +140,7 @@ func (a *analysis) finalizerPatch(info *types.Info, lit *ast.CompositeLit) (op s
 		if !isKV {
 			return "", nil, false
 		}
-		s, isString := stringValue(info, kv.Value)
-		if !isString {
-			s, isString = a.formattedPrefix(info, kv.Value)
-		}
+		s, isString := a.patchString(info, kv.Value)
 		switch {
 		case isString && strings.HasPrefix(s, finalizersPath):
 			path = s
@@ -159,6 +157,22 @@ func (a *analysis) finalizerPatch(info *types.Info, lit *ast.CompositeLit) (op s
 		value = rest[0]
 	}
 	return op, value, true
+}
+
+// patchString is the text a JSON patch operation's field holds, as far as
+// it is known: a constant, the start of a string formatted from a constant
+// format, or either through a local variable defined once (at :=
+// fmt.Sprintf(…)).
+func (a *analysis) patchString(info *types.Info, e ast.Expr) (string, bool) {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if def := a.soleDefinition(info, id); def != nil {
+			e = def
+		}
+	}
+	if s, ok := stringValue(info, e); ok {
+		return s, true
+	}
+	return a.formattedPrefix(info, e)
 }
 
 // formattedPrefix is the start of a string formatted from a constant

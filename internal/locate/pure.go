@@ -82,8 +82,12 @@ func (a *analysis) callsOnly(fn *ssa.Function, seen map[*ssa.Function]bool, libr
 	for _, blk := range fn.Blocks {
 		for _, ins := range blk.Instrs {
 			switch ins := ins.(type) {
-			case *ssa.MapUpdate, *ssa.Send, *ssa.Go, *ssa.Defer, *ssa.Select:
+			case *ssa.Send, *ssa.Go, *ssa.Defer, *ssa.Select:
 				return false
+			case *ssa.MapUpdate:
+				if !madeIn(ins.Map, fn) {
+					return false
+				}
 			case *ssa.Store:
 				if !allocatedIn(ins.Addr, fn) {
 					return false
