@@ -22,10 +22,11 @@ var valueBuiltins = map[string]bool{
 // those of the knowledge table that only render text or bytes, make or
 // wrap an error, read an object's name or log (computingRoles), sends
 // nothing, starts nothing, and stores only into memory it allocates
-// itself. Such a call does no work on the cluster or on the controller's
-// state: it is never a cleanup. Nor is a deep copy (the DeepCopy,
-// DeepCopyInto and DeepCopyObject methods deepcopy-gen writes), which
-// fills only the copy it makes or is handed.
+// itself (a map included: one it makes and fills). Such a call does no
+// work on the cluster or on the controller's state: it is never a cleanup.
+// Nor is a deep copy (the DeepCopy, DeepCopyInto and DeepCopyObject
+// methods deepcopy-gen writes), which fills only the copy it makes or is
+// handed.
 func (a *analysis) computesOnly(c call) bool {
 	if len(c.own) == 0 {
 		return false
@@ -62,10 +63,11 @@ func (a *analysis) pureFunc(fn *ssa.Function, seen map[*ssa.Function]bool) bool 
 }
 
 // callsOnly reports whether a function of the tree sends nothing, starts
-// nothing, defers nothing, stores only into memory it allocates, and calls
-// only builtins that compute a value, functions of the tree of which the
-// same holds, and functions outside the tree that library accepts; seen
-// holds the functions already read (a recursion holds when the rest does).
+// nothing, defers nothing, stores only into memory it allocates (and maps
+// it makes), and calls only builtins that compute a value, functions of
+// the tree of which the same holds, and functions outside the tree that
+// library accepts; seen holds the functions already read (a recursion
+// holds when the rest does).
 func (a *analysis) callsOnly(fn *ssa.Function, seen map[*ssa.Function]bool, library func(*ssa.CallCommon) bool) bool {
 	if seen[fn] {
 		return true
