@@ -337,6 +337,16 @@ func resultVars(info *types.Info, body ast.Node, call *ast.CallExpr, indexes map
 // an interface type (metav1.Object) that a call of fn hands an object of
 // the primary type.
 func (a *analysis) handedKind(fn *ssa.Function, info *types.Info, arg ast.Expr, kind *types.Named) bool {
+	return a.handedKindIn(fn, info, arg, kind, 0)
+}
+
+// handedKindDepth bounds how many callers up an interface-typed parameter
+// is followed to the object of the primary type handed in.
+const handedKindDepth = 3
+
+// handedKindIn is handedKind, depth callers up: a caller may hand on an
+// interface-typed parameter of its own.
+func (a *analysis) handedKindIn(fn *ssa.Function, info *types.Info, arg ast.Expr, kind *types.Named, depth int) bool {
 	id, ok := ast.Unparen(arg).(*ast.Ident)
 	if !ok || !types.IsInterface(info.TypeOf(arg)) {
 		return false
@@ -361,7 +371,10 @@ func (a *analysis) handedKind(fn *ssa.Function, info *types.Info, arg ast.Expr, 
 			continue
 		}
 		for _, c := range a.callsIn(e.Caller.Func) {
-			if slices.Contains(c.own, fn) && c.arg(index) != nil && isKind(cinfo.TypeOf(c.arg(index)), kind) {
+			if !slices.Contains(c.own, fn) || c.arg(index) == nil {
+				continue
+			}
+			if isKind(cinfo.TypeOf(c.arg(index)), kind) || depth < handedKindDepth && a.handedKindIn(e.Caller.Func, cinfo, c.arg(index), kind, depth+1) {
 				return true
 			}
 		}

@@ -81,6 +81,10 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 			return resultValue{opaque: ce}, false
 		}
 	}
+	var resVar *types.Var
+	if id, ok := ast.Unparen(res).(*ast.Ident); ok {
+		resVar = varOf(b.info, id)
+	}
 	fl := &flowEngine{a: a}
 	var out resultValue
 	if a.resultStores(b, res, kind, shape, &out); out.opaque != nil {
@@ -110,6 +114,18 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 			// A field copied from a result made where the engine does
 			// not follow: what the result asks for is not settled.
 			return resultValue{opaque: open}, false
+		}
+		if after == nil && v.b == b {
+			// A copy of another result variable of the body (v :=
+			// result), whose fields were stored into: what those
+			// stores hold.
+			if lv := literalVar(b, v.e); lv != nil && lv != resVar && a.varStores(b, lv, token.NoPos, kind, shape, &out) {
+				if out.opaque != nil {
+					return resultValue{opaque: out.opaque}, false
+				}
+				out.requeue = out.requeue || requeue
+				continue
+			}
 		}
 		if after == nil && v.b != b {
 			// A helper's result variable made from the literal, its

@@ -27,6 +27,7 @@ type Rewrite struct {
 var Rewrites = []Rewrite{
 	{"extract-branch", "the if or else branch holding the line (or the branch of the if on it) becomes a helper the branch returns through", extractBranch},
 	{"tuple", "the line's value is returned by a helper as the second value of a tuple, unpacked into a variable the statement uses", tuple},
+	{"hoist-local", "the line's value is held in a local variable defined just before the statement, which uses the variable", hoistLocal},
 	{"options", "the line's value passes through a field of an options struct that a helper reads", options},
 	{"slice-range", "the line's call or assignment moves into a helper that ranges over a slice holding its value", sliceRange},
 	{"closure-call", "the line's first call is wrapped in a function literal called at once", closureCall},
@@ -388,11 +389,11 @@ func tuple(r *rewriter, t *target) (*change, []string, string) {
 	expr, _ := stripWants(t.f.splice(lo, hi, t.f.useEdits(ps)))
 	c := newChange()
 	c.edits[t.f.rel] = []edit{{t.f.off(t.stmt.Pos()), t.f.stmtEnd(t.stmt), fmt.Sprintf("_, %s := %s(%s)\n%s", v, name, args, stmt)}}
-	// The value's own steps (valueStep) move with it into the helper; the
+	// The value's own sites (valueSite) move with it into the helper; the
 	// statement keeps the rest.
 	also := ""
 	if !strings.Contains(expr, "//") && !strings.Contains(expr, "\n") {
-		also = alsoKeys(t, valueStep)
+		also = alsoKeys(t, valueSite)
 	}
 	c.appends[t.f.rel] = []string{fmt.Sprintf("func %s(%s) (bool, %s) {\nreturn true, %s%s\n}", name, params, typ, expr, also)}
 	return c, []string{t.at}, ""

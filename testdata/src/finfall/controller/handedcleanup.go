@@ -32,11 +32,7 @@ func (s finalizerSyncer) sync(ctx context.Context, obj client.Object, deleting b
 		if slices.Contains(obj.GetFinalizers(), trackedFinalizer) {
 			return false, nil
 		}
-		data, err := json.Marshal([]map[string]any{{"op": "add", "path": "/metadata/finalizers/-", "value": trackedFinalizer}}) // want "QuotaReconciler/finalizer-add" "TemplateReconciler/finalizer-add" "ReplicaReconciler/finalizer-add"
-		if err != nil {
-			return false, err
-		}
-		return true, s.c.Patch(ctx, obj, client.RawPatch(types.JSONPatchType, data))
+		return true, s.add(ctx, obj)
 	}
 	if err := release(); err != nil {
 		return false, err
@@ -46,6 +42,16 @@ func (s finalizerSyncer) sync(ctx context.Context, obj client.Object, deleting b
 		return false, err
 	}
 	return false, s.c.Patch(ctx, obj, client.RawPatch(types.JSONPatchType, data))
+}
+
+// add appends the finalizer with a JSON patch of obj, an object its
+// caller was handed in turn.
+func (s finalizerSyncer) add(ctx context.Context, obj client.Object) error {
+	data, err := json.Marshal([]map[string]any{{"op": "add", "path": "/metadata/finalizers/-", "value": trackedFinalizer}}) // want "QuotaReconciler/finalizer-add" "TemplateReconciler/finalizer-add" "ReplicaReconciler/finalizer-add"
+	if err != nil {
+		return err
+	}
+	return s.c.Patch(ctx, obj, client.RawPatch(types.JSONPatchType, data))
 }
 
 // deletePatch is the JSON patch that drops the finalizer where it stands,
