@@ -3,6 +3,8 @@ package metamorphic
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/wants"
 )
 
 // hoistLocal holds the line's value in a local variable defined just
@@ -30,8 +32,9 @@ func hoistLocal(r *rewriter, t *target) (*change, []string, string) {
 }
 
 // valueSite says whether a want key may be cited at the value of its line
-// wherever the value is written: a step of the interval trace, or the
-// finalizer's addition or removal (a patch operation's literal).
+// wherever the value is written: a step of the interval trace, the
+// finalizer's addition or removal (a patch operation's literal), or where a
+// condition is set (the append that puts it in the list).
 func valueSite(key string) bool {
-	return valueStep(key) || key == "finalizer-add" || key == "finalizer-remove"
+	return valueStep(key) || key == "finalizer-add" || key == "finalizer-remove" || strings.HasPrefix(key, wants.ConditionSet)
 }
