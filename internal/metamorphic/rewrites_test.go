@@ -71,6 +71,7 @@ func TestRewrites(t *testing.T) {
 	want := map[string][]string{
 		"extract-branch": {reread, reqErr},
 		"tuple":          {reqErr, reqOK, remove},
+		"hoist-local":    {reqErr, reqOK, remove},
 		"options":        {reqErr, reqOK, remove},
 		"slice-range":    nil,
 		"closure-call":   {reread, add, remove},
