@@ -248,7 +248,7 @@ func (a *analysis) cleanupOf(reach *callgraph.Reach, fn *ssa.Function, info *typ
 		if a.predicate(c, removes) {
 			continue // a test (hasFinalizer(obj)), not the work
 		}
-		if a.removalOnly(c, removes) || a.handsMade(fn, c.expr, removalMade) {
+		if a.removalOnly(c, removes) || a.persistsMade(fn, c, removalMade) {
 			// The finalizer's removal moved into a helper or a
 			// closure (or a patch built to remove it, and the call
 			// that applies that patch): the branch removes it, but

@@ -128,6 +128,25 @@ func madeValues(fn *ssa.Function, ce *ast.CallExpr) map[ssa.Value]bool {
 	return out
 }
 
+// persistsMade reports whether a call of fn only sends what made holds:
+// it is handed one of made (handsMade), every write it reaches is an
+// update or a patch, it deletes nothing, and all it reaches is analysed.
+func (a *analysis) persistsMade(fn *ssa.Function, c call, made map[ssa.Value]bool) bool {
+	if len(made) == 0 || !a.handsMade(fn, c.expr, made) {
+		return false
+	}
+	sub := a.prog.Reachable(c.own...)
+	if len(sub.Unanalysed) > 0 {
+		return false
+	}
+	for _, w := range a.writeCalls(sub) {
+		if w.verb != verbUpdate && w.verb != verbPatch {
+			return false
+		}
+	}
+	return true
+}
+
 // handsMade reports whether a call of fn at ce is handed one of made, as
 // it is or through a library call wrapping it (client.RawPatch(t, patch)):
 // the call persists what made holds.

@@ -16,7 +16,7 @@ import (
 
 // trackedFinalizer holds an object until the controller that tracks it has
 // let it go. Three controllers share it through one syncer.
-const trackedFinalizer = "finfall.example.com/tracked-by" // want "QuotaReconciler/finalizer-const" "TemplateReconciler/finalizer-const" "ReplicaReconciler/finalizer-const"
+const trackedFinalizer = "finfall.example.com/tracked-by" // want "QuotaReconciler/finalizer-const" "TemplateReconciler/finalizer-const" "ReplicaReconciler/finalizer-const" "NodeReconciler/finalizer-const"
 
 // finalizerSyncer adds the finalizer to a live object and, once the object
 // is being deleted, runs the release its caller hands it and removes the
@@ -47,7 +47,7 @@ func (s finalizerSyncer) sync(ctx context.Context, obj client.Object, deleting b
 // add appends the finalizer with a JSON patch of obj, an object its
 // caller was handed in turn.
 func (s finalizerSyncer) add(ctx context.Context, obj client.Object) error {
-	data, err := json.Marshal([]map[string]any{{"op": "add", "path": "/metadata/finalizers/-", "value": trackedFinalizer}}) // want "QuotaReconciler/finalizer-add" "TemplateReconciler/finalizer-add" "ReplicaReconciler/finalizer-add"
+	data, err := json.Marshal([]map[string]any{{"op": "add", "path": "/metadata/finalizers/-", "value": trackedFinalizer}}) // want "QuotaReconciler/finalizer-add" "TemplateReconciler/finalizer-add" "ReplicaReconciler/finalizer-add" "NodeReconciler/finalizer-add"
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func deletePatch(finalizers []string) ([]byte, error) {
 		at := fmt.Sprintf("/metadata/finalizers/%d", i)
 		return json.Marshal([]map[string]any{
 			{"op": "test", "path": at, "value": f},
-			{"op": "remove", "path": at}, // want "QuotaReconciler/finalizer-remove" "TemplateReconciler/finalizer-remove" "ReplicaReconciler/finalizer-remove"
+			{"op": "remove", "path": at}, // want "QuotaReconciler/finalizer-remove" "TemplateReconciler/finalizer-remove" "ReplicaReconciler/finalizer-remove" "NodeReconciler/finalizer-remove"
 		})
 	}
 	return nil, nil
@@ -130,7 +130,43 @@ func (r *ReplicaReconciler) releasePods() error { // want "ReplicaReconciler/fin
 	return r.DeleteAllOf(context.Background(), &corev1.Pod{}, client.InNamespace(r.name.Namespace), client.MatchingLabels{"replicas": r.name.Name})
 }
 
-// SetupHanded registers the three reconcilers.
+// NodeReconciler builds the removal patch itself and hands it to drain,
+// which deletes the Node's pods before it sends the patch: a call handed
+// the removal that does work of its own is the cleanup, not only the
+// removal persisted.
+type NodeReconciler struct {
+	client.Client
+}
+
+// Reconcile keeps the finalizer on a live Node and drains a deleted one.
+func (r *NodeReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "NodeReconciler/reconcile-entry"
+	n := &corev1.Node{}
+	if err := r.Get(ctx, req.NamespacedName, n); err != nil { // want "NodeReconciler/reread"
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if n.DeletionTimestamp.IsZero() {
+		if slices.Contains(n.Finalizers, trackedFinalizer) {
+			return ctrl.Result{}, nil
+		}
+		return ctrl.Result{}, finalizerSyncer{r.Client}.add(ctx, n) // want "NodeReconciler/requeue-error"
+	}
+	data, err := deletePatch(n.Finalizers)
+	if err != nil || data == nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.drain(ctx, n, data)
+}
+
+// drain deletes the pods bound to the Node, then sends the patch that
+// drops its finalizer.
+func (r *NodeReconciler) drain(ctx context.Context, n *corev1.Node, patch []byte) error { // want "NodeReconciler/finalizer-cleanup"
+	if err := r.DeleteAllOf(ctx, &corev1.Pod{}, client.MatchingFields{"spec.nodeName": n.Name}); err != nil {
+		return err
+	}
+	return r.Patch(ctx, n, client.RawPatch(types.JSONPatchType, patch))
+}
+
+// SetupHanded registers the four reconcilers.
 func SetupHanded(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.ResourceQuota{}).Complete(&QuotaReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
@@ -138,5 +174,8 @@ func SetupHanded(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.PodTemplate{}).Complete(&TemplateReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
 	}
-	return ctrl.NewControllerManagedBy(mgr).For(&corev1.ReplicationController{}).Complete(&ReplicaReconciler{Client: mgr.GetClient()})
+	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.ReplicationController{}).Complete(&ReplicaReconciler{Client: mgr.GetClient()}); err != nil {
+		return err
+	}
+	return ctrl.NewControllerManagedBy(mgr).For(&corev1.Node{}).Complete(&NodeReconciler{Client: mgr.GetClient()})
 }
