@@ -25,13 +25,17 @@ func ownHelper(c call) *ssa.Function {
 // it is: a return's result (return helper(…), return ctrl.Result{},
 // helper(…)), or a value assigned to a named result, which a bare return
 // hands back (res, err = ctrl.Result{}, helper(…); return, or res, err =
-// helper(…)). The function
-// literals b holds are left out.
-func returnedCalls(info *types.Info, b *ast.BlockStmt) map[token.Pos]bool {
+// helper(…)), and the call an error wrapper that keeps nil nil is handed
+// there (return wrap(helper(…))). The function literals b holds are left
+// out.
+func (a *analysis) returnedCalls(info *types.Info, b *ast.BlockStmt) map[token.Pos]bool {
 	out := map[token.Pos]bool{}
 	add := func(e ast.Expr) {
 		if ce, ok := ast.Unparen(e).(*ast.CallExpr); ok {
 			out[ce.Lparen] = true
+			if ce, ok := ast.Unparen(a.unwrapError(nil, info, ce)).(*ast.CallExpr); ok {
+				out[ce.Lparen] = true
+			}
 		}
 	}
 	if b == nil || info == nil {
@@ -78,7 +82,7 @@ func (a *analysis) branchDoes(info *types.Info, fnBody, b *ast.BlockStmt, does f
 		if does(info, b) {
 			return true
 		}
-		handed := returnedCalls(info, b)
+		handed := a.returnedCalls(info, b)
 		found := false
 		ast.Inspect(b, func(n ast.Node) bool {
 			ce, ok := n.(*ast.CallExpr)

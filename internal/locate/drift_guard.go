@@ -326,7 +326,7 @@ func (g driftGuards) branchWritesIn(guarded *ast.BlockStmt, seen map[*ast.CallEx
 	if depth == maxBranchHelpers {
 		return out
 	}
-	handed := returnedCalls(g.info, guarded)
+	handed := g.a.returnedCalls(g.info, guarded)
 	for _, c := range g.a.callsIn(g.fn) {
 		if !handed[c.expr.Lparen] {
 			continue

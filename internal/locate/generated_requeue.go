@@ -209,7 +209,7 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 	if e == nil || isNil(info, e) {
 		return
 	}
-	e = ast.Unparen(e)
+	e = ast.Unparen(a.unwrapError(fn, info, e))
 	if in, ok := a.initOf(info, e); ok && isCall(in.expr) {
 		// A package variable holding an event made once (var
 		// requeueSoon = controller.NewRequeueAfter(d)): that event.

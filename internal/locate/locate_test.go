@@ -154,6 +154,7 @@ var fixtures = []string{
 	"flagdrift",
 	"finguard",
 	"wraperrors",
+	"ownwrap",
 	"pairlog",
 	"listall",
 	"absentwait",

@@ -442,6 +442,10 @@ func alwaysNil(v ssa.Value, own map[*ssa.Function]bool, seen map[ssa.Value]bool,
 		return true
 	}
 	seen[v] = true
+	if w := wrappedError(v); w != nil {
+		// errors.Wrap(err, …): nil where err is.
+		return alwaysNil(w, own, seen, depth)
+	}
 	var call *ssa.CallCommon
 	index := 0
 	switch x := v.(type) {

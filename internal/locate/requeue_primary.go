@@ -406,7 +406,7 @@ func (a *analysis) handsParam(r *retSite, fn *ssa.Function, arg int) bool {
 		}
 		if k == len(ch)-1 {
 			e := errorOf(r.at)
-			return e != nil && fb.argParam(e) == arg
+			return e != nil && fb.argParam(a.unwrapError(ch[k].in, a.infoAt(e.Pos()), e)) == arg
 		}
 		if ch[k].pair {
 			return false
@@ -424,7 +424,7 @@ func (a *analysis) handsParam(r *retSite, fn *ssa.Function, arg int) bool {
 		}
 		next := -1
 		for i, e := range ce.Args {
-			if fb.argParam(e) == arg {
+			if fb.argParam(a.unwrapError(ch[k].in, a.infoAt(e.Pos()), e)) == arg {
 				if next >= 0 {
 					return false
 				}

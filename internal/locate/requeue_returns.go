@@ -169,6 +169,10 @@ func (a *analysis) followResults(fn *ssa.Function, info *types.Info, hop ast.Nod
 // another result), or where its trail ends (a builder the engine cannot
 // follow: the class is then unknown).
 func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt, at ast.Node, res, errE ast.Expr, sc scope, w *retWalk, out *[]retSite) {
+	if errE != nil {
+		// return …, wrap(err): err's failure, where wrap keeps nil nil.
+		errE = a.unwrapError(fn, info, errE)
+	}
 	if caller, ret, r, e, ok := a.reportedPair(fn, info, res, errE, w); ok {
 		saved := w.via
 		w.via = saved[:len(saved)-1]

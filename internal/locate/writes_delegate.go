@@ -20,7 +20,7 @@ func (a *analysis) delegateOf(r *ssa.Return) *ssa.Function {
 	if n == 0 || !isErrorType(r.Results[n-1].Type()) {
 		return nil
 	}
-	v := storedResult(r, r.Results[n-1])
+	v := unwrapped(storedResult(r, r.Results[n-1]))
 	if k, ok := v.(*ssa.Const); ok && k.IsNil() && n > 1 {
 		v = storedResult(r, r.Results[0])
 	}
@@ -186,7 +186,7 @@ func handsBack(r *ssa.Return, v ssa.Value) bool {
 	if len(r.Results) == 0 {
 		return false
 	}
-	got := storedResult(r, r.Results[len(r.Results)-1])
+	got := unwrapped(storedResult(r, r.Results[len(r.Results)-1]))
 	if got == v {
 		return true
 	}

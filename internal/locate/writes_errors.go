@@ -30,26 +30,19 @@ func nilErrorReturns(rs []*ssa.Return) []*ssa.Return {
 	return out
 }
 
-// wrappedError is the error a call of a nil-preserving wrapper wraps, nil
-// when v is no such call.
+// wrappedError is the error a call of a nil-preserving wrapper wraps
+// (errors_wrapped.go), nil when v is no such call.
 func wrappedError(v ssa.Value) ssa.Value {
-	c, ok := v.(*ssa.Call)
-	if !ok {
-		return nil
+	return wrappedErrorIn(v, 0)
+}
+
+// unwrapped is the error v wraps, through every nil-preserving wrapper
+// around it; v itself when it is no wrapper's error.
+func unwrapped(v ssa.Value) ssa.Value {
+	for w := wrappedError(v); w != nil; w = wrappedError(v) {
+		v = w
 	}
-	fn := c.Call.StaticCallee()
-	if fn == nil {
-		return nil
-	}
-	obj, ok := fn.Object().(*types.Func)
-	if !ok {
-		return nil
-	}
-	f := knowledge[funcKey(obj)]
-	if f.Role != RoleWrapError || f.Arg >= len(c.Call.Args) {
-		return nil
-	}
-	return c.Call.Args[f.Arg]
+	return v
 }
 
 // nilOnSomePath reports whether v is the nil constant, or a value merged
@@ -98,10 +91,7 @@ func failing(r *ssa.Return) bool {
 		}
 	}
 	// A wrapper's error (errors.Wrap(err, …)) is set when what it wraps is.
-	for w := wrappedError(v); w != nil; w = wrappedError(v) {
-		v = w
-	}
-	return nilTestAbove(r, v) == testedSet
+	return nilTestAbove(r, unwrapped(v)) == testedSet
 }
 
 // errorAtReturn says what the error the return s of fn hands back is where
@@ -116,7 +106,7 @@ func errorAtReturn(fn *ssa.Function, s *ast.ReturnStmt) string {
 	case failing(r):
 		return testedSet
 	}
-	return nilTestAbove(r, r.Results[len(r.Results)-1])
+	return nilTestAbove(r, unwrapped(r.Results[len(r.Results)-1]))
 }
 
 // ssaReturnAt is fn's SSA return of the return statement s, nil when fn

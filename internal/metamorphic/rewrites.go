@@ -44,6 +44,8 @@ var Rewrites = []Rewrite{
 	{"split-and", "the innermost if without an else testing a conjunction nests its second test: if a && b {…} becomes if a { if b {…} }", splitAnd},
 	{"negate-if", "the innermost if with a plain else swaps its branches and negates its test", negateIf},
 	{"cond-local", "the test of the innermost if without an init statement is held in a bool variable the if tests: if c {…} becomes ok := c; if ok {…}", condLocal},
+	{"wrap-error", "the error a return on the line gives back passes through a helper that wraps it (nil stays nil)", wrapError},
+	{"extract-call", "the line's first call moves into a function of the fixture's own that only makes it", extractCall},
 }
 
 // rewriter applies rewrites to one fixture, naming the helpers it adds.

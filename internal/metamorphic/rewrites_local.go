@@ -2,6 +2,8 @@ package metamorphic
 
 import (
 	"fmt"
+	"go/ast"
+	"go/types"
 	"strings"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/wants"
@@ -37,4 +39,25 @@ func hoistLocal(r *rewriter, t *target) (*change, []string, string) {
 // condition is set (the append that puts it in the list).
 func valueSite(key string) bool {
 	return valueStep(key) || key == "finalizer-add" || key == "finalizer-remove" || strings.HasPrefix(key, wants.ConditionSet)
+}
+
+// wrapError hands the error a return gives back through a helper of the
+// fixture's own that wraps it, keeping nil nil (as errors.Wrap does):
+// `return ctrl.Result{}, err` becomes `return ctrl.Result{}, wrap(err)`.
+// The error is the same failure, unwrapped by errors.Is and errors.As.
+func wrapError(r *rewriter, t *target) (*change, []string, string) {
+	ret, ok := t.stmt.(*ast.ReturnStmt)
+	if !ok || len(ret.Results) == 0 {
+		return nil, nil, "the line is no return with results"
+	}
+	e := ret.Results[len(ret.Results)-1]
+	tv, ok := t.f.pkg.TypesInfo.Types[e]
+	if !ok || tv.IsNil() || !types.Identical(tv.Type, types.Universe.Lookup("error").Type()) {
+		return nil, nil, "the return's last result is no error, or nil"
+	}
+	wrap, typ := r.name("Wrap"), r.name("WrapErr")
+	c := newChange()
+	c.edits[t.f.rel] = []edit{{t.f.off(e.Pos()), t.f.off(e.Pos()), wrap + "("}, {t.f.off(e.End()), t.f.off(e.End()), ")"}}
+	c.appends[t.f.rel] = []string{fmt.Sprintf("type %[2]s struct{ err error }\n\nfunc (e %[2]s) Error() string { return e.err.Error() }\n\nfunc (e %[2]s) Unwrap() error { return e.err }\n\nfunc %[1]s(err error) error {\nif err == nil {\nreturn nil\n}\nreturn %[2]s{err}\n}", wrap, typ)}
+	return c, []string{t.at}, ""
 }

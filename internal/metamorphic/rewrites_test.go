@@ -85,6 +85,8 @@ func TestRewrites(t *testing.T) {
 		"if-switch":      {reread, reqErr},
 		"init-split":     {reread, reqErr},
 		"field-stores":   {reqOK},
+		"wrap-error":     {reqErr},
+		"extract-call":   {reread, add},
 	}
 	for _, rw := range Rewrites {
 		a := fx.Apply(rw)

@@ -64,10 +64,24 @@ func closure(t *target, c *ast.CallExpr, text string) (string, string) {
 	if strings.Contains(text, "//") {
 		text += "\n" // a line comment ends the literal's line
 	}
+	results, why := callResults(t, c)
+	switch {
+	case why != "":
+		return "", why
+	case results == "":
+		return "func() { " + text + " }", ""
+	}
+	return fmt.Sprintf("func() %s { return %s }", results, text), ""
+}
+
+// callResults is the result list of a call as source text: "" when it
+// has none, a type, or a parenthesised list; or why it cannot be named in
+// its file.
+func callResults(t *target, c *ast.CallExpr) (string, string) {
 	tv := t.f.pkg.TypesInfo.TypeOf(c)
 	if tup, ok := tv.(*types.Tuple); ok {
 		if tup.Len() == 0 {
-			return "func() { " + text + " }", ""
+			return "", ""
 		}
 		var parts []string
 		for v := range tup.Variables() {
@@ -77,13 +91,13 @@ func closure(t *target, c *ast.CallExpr, text string) (string, string) {
 			}
 			parts = append(parts, s)
 		}
-		return fmt.Sprintf("func() (%s) { return %s }", strings.Join(parts, ", "), text), ""
+		return "(" + strings.Join(parts, ", ") + ")", ""
 	}
 	s, ok := t.f.typeText(tv)
 	if !ok {
 		return "", "the result's type cannot be named in its file"
 	}
-	return fmt.Sprintf("func() %s { return %s }", s, text), ""
+	return s, ""
 }
 
 // notDeferred accepts a call that is not the call of a defer or go
@@ -111,6 +125,53 @@ func closureCall(_ *rewriter, t *target) (*change, []string, string) {
 	}
 	ch := newChange()
 	ch.edits[t.f.rel] = []edit{{t.f.off(c.Pos()), t.f.off(c.End()), lit + "()"}}
+	return ch, []string{t.at}, ""
+}
+
+// extractCall moves the line's first call into a function of the
+// fixture's own that only makes it, handed what the call reads:
+// `r.Get(ctx, key, &obj)` becomes `metaCall1(r, ctx, key, &obj)`, with
+// `func metaCall1(r *R, …) error { return r.Get(ctx, key, obj) }`. The
+// call now stands in the helper: its line is the line's site too.
+func extractCall(r *rewriter, t *target) (*change, []string, string) {
+	fn, _ := enclosing(t)
+	c := firstCall(t, notDeferred(t))
+	if c == nil || fn == nil {
+		return nil, nil, "no call on the line"
+	}
+	if generic(fn) {
+		return nil, nil, "the call is in a generic function"
+	}
+	if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok {
+		if _, builtin := t.f.pkg.TypesInfo.Uses[id].(*types.Builtin); builtin {
+			return nil, nil, "the call is of a builtin"
+		}
+	}
+	if tv := t.f.pkg.TypesInfo.Types[c.Fun]; tv.IsType() {
+		return nil, nil, "the call is a conversion"
+	}
+	results, why := callResults(t, c)
+	if why != "" {
+		return nil, nil, why
+	}
+	ps, why := t.f.freeVars(fn, []ast.Node{c}, nil, false)
+	if why != "" {
+		return nil, nil, why
+	}
+	params, args := signature(ps)
+	name := r.name("Call")
+	stmt, _ := replaceIn(t, c, fmt.Sprintf("%s(%s)", name, args))
+	expr, _ := stripWants(t.f.splice(t.f.off(c.Pos()), t.f.off(c.End()), t.f.useEdits(ps)))
+	body := expr
+	if results != "" {
+		body = "return " + expr
+	}
+	if !strings.Contains(expr, "\n") {
+		body = withAlso(body, t)
+	}
+	ch := newChange()
+	ch.edits[t.f.rel] = []edit{{t.f.off(t.stmt.Pos()), t.f.stmtEnd(t.stmt), stmt}}
+	ch.appends[t.f.rel] = []string{fmt.Sprintf("func %s(%s) %s {\n%s\n}", name, params, results, body)}
 	return ch, []string{t.at}, ""
 }
 
