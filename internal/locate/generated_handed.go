@@ -193,7 +193,7 @@ func (a *analysis) passedAt(callee *ssa.Function, param *types.Var, sites []retS
 	var made ast.Node
 	n := 0
 	a.eventResults(callee, info, b, scope{}, func(r *ast.ReturnStmt, e ast.Expr, at ast.Node, _ scope, settled bool) {
-		if id, ok := ast.Unparen(e).(*ast.Ident); ok && settled && info.Uses[id] == param {
+		if id, ok := ast.Unparen(a.unwrapError(callee, info, e)).(*ast.Ident); ok && settled && info.Uses[id] == param {
 			ret, made, n = r, at, n+1
 		}
 	})

@@ -194,7 +194,7 @@ func (a *analysis) eventReturnsPassing(fn *ssa.Function, passed *types.Var, sc s
 			return
 		}
 		if passed != nil {
-			if id, ok := ast.Unparen(e).(*ast.Ident); ok && info.Uses[id] == passed {
+			if id, ok := ast.Unparen(a.unwrapError(fn, info, e)).(*ast.Ident); ok && info.Uses[id] == passed {
 				return
 			}
 		}

@@ -125,17 +125,19 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 					// sync path a test of something else is a wait on it;
 					// the worker's own re-add under such a test (the delay
 					// the sync asked for) is the interval.
-					g := a.requeueGuard(info, c.expr, kind, fn)
+					g, absent := a.requeueGuard(info, c.expr, kind, fn), false
 					if g == guardNone && fn != f.entry && !worker[fn] {
-						// A helper that only adds: its callers say when.
+						// A helper that only adds: its callers say when
+						// (under a test that found a read's object
+						// absent, it waits for it).
 						var why string
-						if g, why = a.helperAddGuard(reach, fn, kind, &s); why != "" {
+						if g, absent, why = a.helperAddGuard(reach, fn, kind, &s); why != "" {
 							unsettledAt = append(unsettledAt, why)
 							continue
 						}
 					}
 					switch {
-					case g == guardError && a.absentWait(info, c.expr, nil):
+					case g == guardError && (absent || a.absentWait(info, c.expr, nil)):
 						s.Class = ClassDependencyWait
 					case g == guardError:
 						s.Class = ClassRetryAfterFailure
@@ -223,7 +225,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 		}
 		if g == guardNone && r.in != f.entry && !worker[r.in] {
 			// (Under tests of something else: an every-pass re-add still.)
-			if g, _ = a.callersGuard(reach, r.in, kind); g == guardOther {
+			if g, _, _ = a.callersGuard(reach, r.in, kind); g == guardOther {
 				g = guardNone
 			}
 		}

@@ -410,9 +410,11 @@ func sameObject(info *types.Info, e ast.Expr, vars map[*types.Var]bool) bool {
 // extracted into fn, called under if err != nil), guardOther when every
 // one is under a test, not all of a failure; guardNone when one is under
 // none, or there is no call. at are the calls' sites. A test of the
-// delay a call hands the helper (if d > 0) guards nothing.
-func (a *analysis) callersGuard(reach *callgraph.Reach, fn *ssa.Function, kind *types.Named) (g guard, at []string) {
-	g = guardError
+// delay a call hands the helper (if d > 0) guards nothing. absent says
+// every call is under a test of a failure that found a read's object
+// absent (absentWait: what the helper's add waits for).
+func (a *analysis) callersGuard(reach *callgraph.Reach, fn *ssa.Function, kind *types.Named) (g guard, at []string, absent bool) {
+	g, absent = guardError, true
 	for _, caller := range reach.Funcs() {
 		info := a.infoAt(posOf(caller))
 		if info == nil {
@@ -433,33 +435,38 @@ func (a *analysis) callersGuard(reach *callgraph.Reach, fn *ssa.Function, kind *
 			}
 			switch here {
 			case guardNone:
-				return guardNone, nil
+				return guardNone, nil, false
 			case guardOther:
 				g = guardOther
 			}
+			absent = absent && here == guardError && a.absentWait(info, c.expr, nil)
 			s := a.site(c.expr.Lparen)
 			at = append(at, fmt.Sprintf("%s:%d", s.File, s.Line))
 		}
 	}
 	if len(at) == 0 {
-		return guardNone, nil
+		return guardNone, nil, false
 	}
-	return g, at
+	return g, at, absent && g == guardError
 }
 
 // helperAddGuard is what the calls of fn, a helper whose AddAfter (the
 // site s) stands under no test of its own, say of that add: guardError
 // (a retry, noted on s) when every call is under a test of a failure;
 // under tests of something else only, the reason the add is not settled.
-func (a *analysis) helperAddGuard(reach *callgraph.Reach, fn *ssa.Function, kind *types.Named, s *Site) (guard, string) {
-	g, at := a.callersGuard(reach, fn, kind)
+// absent says every call is under a test that found a read's object
+// absent: the add waits for it.
+func (a *analysis) helperAddGuard(reach *callgraph.Reach, fn *ssa.Function, kind *types.Named, s *Site) (g guard, absent bool, why string) {
+	g, at, absent := a.callersGuard(reach, fn, kind)
 	switch g {
 	case guardOther:
-		return g, fmt.Sprintf("the AddAfter at %s:%d is in %s, which the reconcile path calls only under tests of something else than a failure (%s): whether each is the steady state's interval, a wait on a dependency or a retry is not settled", s.File, s.Line, a.funcName(fn), strings.Join(at, ", "))
+		return g, false, fmt.Sprintf("the AddAfter at %s:%d is in %s, which the reconcile path calls only under tests of something else than a failure (%s): whether each is the steady state's interval, a wait on a dependency or a retry is not settled", s.File, s.Line, a.funcName(fn), strings.Join(at, ", "))
 	case guardError:
-		s.Note = "the reconcile path calls " + a.funcName(fn) + " only under tests of a failure (" + strings.Join(at, ", ") + ")"
+		if !absent {
+			s.Note = "the reconcile path calls " + a.funcName(fn) + " only under tests of a failure (" + strings.Join(at, ", ") + ")"
+		}
 	}
-	return g, ""
+	return g, absent, ""
 }
 
 // oneFunc is the one own function a call runs: its only callee, or the
