@@ -155,6 +155,7 @@ var fixtures = []string{
 	"finguard",
 	"wraperrors",
 	"ownwrap",
+	"addhelper",
 	"pairlog",
 	"listall",
 	"absentwait",
