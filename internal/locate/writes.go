@@ -187,7 +187,7 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 			}
 		}
 		if w.Always {
-			if risk := a.hotLoopRisk(fn, wc.info, c.expr.Pos(), alwaysVia); risk != "" {
+			if risk := a.hotLoopRisk(fn, wc.info, c.expr, alwaysVia); risk != "" {
 				w.Note = strings.TrimPrefix(w.Note+"; "+risk, "; ")
 			}
 		}

@@ -17,18 +17,65 @@ import (
 // time fires the controller's own watch again: a hot loop. A closure is
 // read as if inline: the function that makes it is looked at too, before
 // the closure's call there (or, when something else calls it, before its
-// literal), and so is a function literal called where it stands.
-func (a *analysis) hotLoopRisk(fn *ssa.Function, info *types.Info, before token.Pos, alwaysVia map[*ssa.Function]*callgraph.Edge) string {
-	for ; fn != nil; fn = fn.Parent() {
-		if risk := a.hotLoopRiskIn(fn, info, before); risk != "" {
-			return risk
+// literal), and so is a function literal called where it stands. A payload
+// handed in as a parameter was built by the caller: the caller is looked
+// at too, before its call, along the calls every pass makes.
+func (a *analysis) hotLoopRisk(fn *ssa.Function, info *types.Info, write *ast.CallExpr, alwaysVia map[*ssa.Function]*callgraph.Edge) string {
+	ci, before := callInstr(fn, write.Lparen), write.Pos()
+	for seen := map[*ssa.Function]bool{}; fn != nil && !seen[fn]; {
+		seen[fn] = true
+		top := fn
+		for ; fn != nil; fn = fn.Parent() {
+			if risk := a.hotLoopRiskIn(fn, info, before); risk != "" {
+				return risk
+			}
+			top, before = fn, fn.Pos()
+			if e := alwaysVia[fn]; e != nil && e.Site != nil && e.Caller.Func == fn.Parent() {
+				before = e.Site.Pos()
+			}
 		}
-		before = fn.Pos()
-		if e := alwaysVia[fn]; e != nil && e.Site != nil && e.Caller.Func == fn.Parent() {
-			before = e.Site.Pos()
+		e := alwaysVia[top]
+		if ci == nil || e == nil || e.Site == nil || !payloadHandedIn(ci, top) {
+			return ""
+		}
+		ci, fn, before = e.Site, e.Caller.Func, e.Site.Pos()
+		if info = a.infoAt(fn.Pos()); info == nil {
+			return ""
 		}
 	}
 	return ""
+}
+
+// payloadHandedIn reports whether the call sends an object (a pointer to a
+// struct) that is a parameter of top, the function the call stands in or
+// the one whose closure holds it.
+func payloadHandedIn(ci ssa.CallInstruction, top *ssa.Function) bool {
+	for _, v := range ci.Common().Args {
+		for {
+			switch x := v.(type) {
+			case *ssa.MakeInterface:
+				v = x.X
+				continue
+			case *ssa.ChangeType:
+				v = x.X
+				continue
+			case *ssa.FreeVar:
+				if b := boundTo(x); b != nil {
+					v = b
+					continue
+				}
+			}
+			break
+		}
+		if p, ok := v.(*ssa.Parameter); ok && p.Parent() == top {
+			if ptr, ok := p.Type().Underlying().(*types.Pointer); ok {
+				if _, ok := ptr.Elem().Underlying().(*types.Struct); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // hotLoopRiskIn is hotLoopRisk within the body of one function.
