@@ -317,6 +317,15 @@ func (c call) arg(i int) ast.Expr {
 	return c.expr.Args[i]
 }
 
+// recv returns the receiver expression of a method call (x of x.M(…)), or
+// nil.
+func (c call) recv() ast.Expr {
+	if sel, ok := ast.Unparen(c.expr.Fun).(*ast.SelectorExpr); ok {
+		return sel.X
+	}
+	return nil
+}
+
 // constOf resolves an expression naming a constant.
 func constOf(info *types.Info, e ast.Expr) *types.Const {
 	switch x := ast.Unparen(e).(type) {

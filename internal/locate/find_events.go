@@ -17,8 +17,12 @@ import (
 func (a *analysis) findEventWorkers(fd *ast.FuncDecl) []*found {
 	info := a.infoAt(fd.Pos())
 	var out []*found
-	add := func(entry *ssa.Function, at token.Pos) {
-		f := &found{name: receiverName(fd, info), style: StyleClientGo, entry: entry,
+	add := func(entry *ssa.Function, at token.Pos, queue ast.Expr) {
+		name := receiverName(fd, info)
+		if owner := queueOwner(info, queue); fd.Recv == nil && owner != "" {
+			name = owner
+		}
+		f := &found{name: name, style: StyleClientGo, entry: entry,
 			worker: a.bySyntax[fd], keyParams: map[*types.Var]bool{}, events: true}
 		sig := entry.Signature
 		for i := 0; i < sig.Params().Len(); i++ {
@@ -39,17 +43,18 @@ func (a *analysis) findEventWorkers(fd *ast.FuncDecl) []*found {
 			fn = conv.Args[0]
 		}
 		if entry := a.funcValue(info, fn); entry != nil {
-			add(entry, c.expr.Lparen)
+			add(entry, c.expr.Lparen, c.recv())
 		}
 	})
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		var item *types.Var
 		var scope ast.Node
+		var queue ast.Expr
 		switch s := n.(type) {
 		case *ast.RangeStmt: // for ev := range events
 			if id, ok := s.Key.(*ast.Ident); ok && a.isEventChan(info.TypeOf(s.X)) {
 				item, _ = info.Defs[id].(*types.Var)
-				scope = s.Body
+				scope, queue = s.Body, s.X
 			}
 		case *ast.AssignStmt: // ev := <-events, ev, ok := <-events
 			if len(s.Rhs) != 1 || len(s.Lhs) == 0 {
@@ -58,7 +63,7 @@ func (a *analysis) findEventWorkers(fd *ast.FuncDecl) []*found {
 			if u, ok := ast.Unparen(s.Rhs[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW && a.isEventChan(info.TypeOf(u.X)) && inLoop(a.path(s.Pos(), s.End())) {
 				if id, ok := s.Lhs[0].(*ast.Ident); ok {
 					item, _ = info.ObjectOf(id).(*types.Var)
-					scope = fd.Body
+					scope, queue = fd.Body, u.X
 				}
 			}
 		}
@@ -72,11 +77,27 @@ func (a *analysis) findEventWorkers(fd *ast.FuncDecl) []*found {
 		}
 		taint(info, worker, vars)
 		if sync := a.syncCall(info, scope, vars); sync != nil {
-			add(sync.own[0], sync.expr.Lparen)
+			add(sync.own[0], sync.expr.Lparen, queue)
 		}
 		return true
 	})
 	return out
+}
+
+// queueOwner names the struct type whose field the queue is (w.queue: the
+// type of w), or gives "": a worker without a receiver is named after the
+// controller holding its queue.
+func queueOwner(info *types.Info, queue ast.Expr) string {
+	sel, ok := ast.Unparen(queue).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
+		if n, ok := deref(s.Recv()).(*types.Named); ok {
+			return n.Obj().Name()
+		}
+	}
+	return ""
 }
 
 // isEventChan reports whether t is a channel whose items carry an API

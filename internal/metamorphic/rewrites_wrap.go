@@ -166,7 +166,9 @@ func extractCall(r *rewriter, t *target) (*change, []string, string) {
 	if results != "" {
 		body = "return " + expr
 	}
-	if !strings.Contains(expr, "\n") {
+	if first, _, _ := strings.Cut(expr, "\n"); !strings.Contains(first, "`") {
+		// The call's first line is still its site: the also comment
+		// goes there, unless a raw string could run past it.
 		body = withAlso(body, t)
 	}
 	ch := newChange()

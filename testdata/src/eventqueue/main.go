@@ -140,6 +140,33 @@ func (l *ConfigMapLabeller) handle(ctx context.Context, ev event) { // want "Con
 	}
 }
 
+// SecretLabeller labels the Secrets of the events on its channel; its
+// worker is a function of its own, not a method, so the controller is
+// named after the type that holds the channel.
+type SecretLabeller struct {
+	client kubernetes.Interface
+	events chan *corev1.Secret
+}
+
+// drainSecrets handles the channel's Secrets until it is closed.
+func drainSecrets(ctx context.Context, l *SecretLabeller) {
+	for s := range l.events {
+		l.handle(ctx, s)
+	}
+}
+
+// handle labels one Secret.
+func (l *SecretLabeller) handle(ctx context.Context, s *corev1.Secret) { // want "SecretLabeller/reconcile-entry"
+	if s.Labels[seenLabel] != "" { // want "SecretLabeller/drift:compare"
+		return
+	}
+	s = s.DeepCopy()
+	s.Labels = map[string]string{seenLabel: "yes"}
+	if _, err := l.client.CoreV1().Secrets(s.Namespace).Update(ctx, s, metav1.UpdateOptions{}); err != nil { // want "SecretLabeller/drift:apply"
+		utilruntime.HandleError(err)
+	}
+}
+
 func main() {
 	kubeconfig := flag.String("kubeconfig", "", "Path to a kubeconfig. Only required if out-of-cluster.")
 	flag.Parse()
@@ -163,7 +190,16 @@ func main() {
 		AddFunc:    func(obj interface{}) { cms.events <- event{verb: "add", obj: obj} },
 		UpdateFunc: func(_, obj interface{}) { cms.events <- event{verb: "update", obj: obj} },
 	})
+	secrets := &SecretLabeller{client: client, events: make(chan *corev1.Secret, 100)}
+	_, _ = factory.Core().V1().Secrets().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj interface{}) {
+			if s, ok := obj.(*corev1.Secret); ok {
+				secrets.events <- s
+			}
+		},
+	})
 	factory.Start(ctx.Done())
+	go drainSecrets(ctx, secrets)
 	go pods.run()
 	go cms.report()
 	go cms.run(ctx)
@@ -172,4 +208,5 @@ func main() {
 	<-ctx.Done()
 	pods.queue.Close()
 	close(cms.events)
+	close(secrets.events)
 }
