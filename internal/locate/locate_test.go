@@ -93,6 +93,7 @@ var fixtures = []string{
 	"statuspatch",
 	"phaseresult",
 	"loggedwait",
+	"hothelper",
 	"driftclosure",
 	"branchhelpers",
 	"retrythreshold",
