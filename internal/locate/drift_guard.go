@@ -24,8 +24,10 @@ type driftGuards struct {
 	objects map[*types.Var]bool
 }
 
-// maxWriteHelpers bounds the helpers followed to the write they make;
-// maxDesiredHelpers, those of a helper handed the desired object.
+// maxWriteHelpers bounds the helpers followed to the write they make (a
+// helper whose body is one call it hands on is not counted);
+// maxDesiredHelpers, those of a helper handed the desired object, and all
+// helpers followed.
 const (
 	maxWriteHelpers   = 2
 	maxDesiredHelpers = 8
@@ -126,6 +128,12 @@ func (g driftGuards) helperWriteOf(info *types.Info, c call, depth, max int, bui
 	if in == nil {
 		return writeDesc{}, false
 	}
+	forwards := forwardCall(b) != nil
+	if forwards && max < maxDesiredHelpers {
+		// A helper that only hands its call on adds no step between
+		// the comparison and the write.
+		max++
+	}
 	// Its calls, and those of a function literal it calls (return
 	// func() error { … }(), or one it is handed), read as if inline.
 	var calls []call
@@ -144,10 +152,11 @@ func (g driftGuards) helperWriteOf(info *types.Info, c call, depth, max int, bui
 		if !ok {
 			continue
 		}
-		if !isInterfaceMethod(c.fn) {
+		if !isInterfaceMethod(c.fn) && (w.madeAt == nil || !forwards) {
 			// The helper the call names applies, at its own call that
-			// writes; a client wrapper reached through an interface
-			// is the client.
+			// writes (one that only hands the call on, at the call of
+			// the helper it names); a client wrapper reached through
+			// an interface is the client.
 			w.madeAt = &inner
 		}
 		return w, true

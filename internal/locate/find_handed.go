@@ -337,7 +337,7 @@ func (h *handSearch) entries(t funcTarget, keyed []bool, depth int) []handed {
 		}
 	}
 	taint(b.info, lit.Body, vars)
-	fwd := forwardCall(lit)
+	fwd := forwardCall(lit.Body)
 	if fwd == nil {
 		fwd = keyedValueCall(b.info, lit, vars)
 	}
@@ -391,14 +391,14 @@ func keyedValueCall(info *types.Info, lit *ast.FuncLit, vars map[*types.Var]bool
 	return out
 }
 
-// forwardCall is the call a closure's body is made of (`return f(…)` or
+// forwardCall is the call a function's body is made of (`return f(…)` or
 // `f(…)`), or nil.
-func forwardCall(lit *ast.FuncLit) *ast.CallExpr {
-	if len(lit.Body.List) != 1 {
+func forwardCall(b *ast.BlockStmt) *ast.CallExpr {
+	if b == nil || len(b.List) != 1 {
 		return nil
 	}
 	var e ast.Expr
-	switch s := lit.Body.List[0].(type) {
+	switch s := b.List[0].(type) {
 	case *ast.ReturnStmt:
 		if len(s.Results) == 1 {
 			e = s.Results[0]

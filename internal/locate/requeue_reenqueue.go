@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -295,6 +296,7 @@ func (a *analysis) objectVars(reach *callgraph.Reach, read reread) map[*ssa.Func
 			}
 			copiesOf(info, b, vars)
 			out[read.fn] = vars
+			a.readersCallers(reach, read.fn, vars, out)
 			// A read in a closure (func() error { return r.Get(ctx, key,
 			// obj) }()) fills a variable of the function around it.
 			for in := read.fn; in.Parent() != nil; in = in.Parent() {
@@ -353,6 +355,58 @@ func (a *analysis) objectVars(reach *callgraph.Reach, read reread) map[*ssa.Func
 		}
 	}
 	return out
+}
+
+// readersCallers adds, for a read made in a helper into an object it is
+// handed (func fetch(…, obj *T) error { return r.Get(ctx, key, obj) }), the
+// variable each reached caller hands it: the caller's object is what the
+// helper read. It follows callers that hand on a parameter of their own
+// in turn.
+func (a *analysis) readersCallers(reach *callgraph.Reach, fn *ssa.Function, vars map[*types.Var]bool, out map[*ssa.Function]map[*types.Var]bool) {
+	for seen := map[*ssa.Function]bool{}; fn != nil && !seen[fn]; {
+		seen[fn] = true
+		fi := a.infoAt(posOf(fn))
+		if fi == nil {
+			return
+		}
+		var next *ssa.Function
+		var nextVars map[*types.Var]bool
+		params := namedParams(fi, fn)
+		for _, e := range a.prog.CallsInto(fn) {
+			caller := e.Caller.Func
+			if caller == fn || !reach.Has(caller) || e.Site == nil {
+				continue
+			}
+			ci := a.infoAt(posOf(caller))
+			for _, c := range a.callsIn(caller) {
+				if c.expr.Lparen != e.Site.Pos() || ci == nil {
+					continue
+				}
+				for i, p := range params {
+					if p == nil || !vars[p] || !isPointer(p.Type()) {
+						continue
+					}
+					id, ok := stripAddr(c.arg(i)).(*ast.Ident)
+					if !ok {
+						continue
+					}
+					v, ok := ci.Uses[id].(*types.Var)
+					if !ok {
+						continue
+					}
+					if out[caller] == nil {
+						out[caller] = map[*types.Var]bool{}
+					}
+					out[caller][v] = true
+					copiesOf(ci, body(caller), out[caller])
+					if slices.ContainsFunc(namedParams(ci, caller), func(q *types.Var) bool { return q == v }) {
+						next, nextVars = caller, out[caller]
+					}
+				}
+			}
+		}
+		fn, vars = next, nextVars
+	}
 }
 
 // copiesOf grows vars with the variables of body assigned the object one
