@@ -247,10 +247,10 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 				// (Through an identity handing the method value on, or an
 				// interface the result is converted to.)
 				if sel, ok := ast.Unparen(a.passedFun(info, e.Fun)).(*ast.SelectorExpr); ok {
-					if v := rootVar(info, stripConversions(info, sel.X)); v != nil {
-						if made := onlyCallDef(info, body, v); made != nil {
-							found = live(made.Args...)
-						}
+					if v := rootVar(info, stripConversions(info, sel.X)); given[v] {
+						found = true // a predicate's parameter, made so by its caller
+					} else if made := a.madeFromLive(info, body, v, live); made {
+						found = true
 					}
 				}
 			case c.known && c.fact.Role == RoleCompare && live(e.Args...):
@@ -259,10 +259,12 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 				// A predicate handed live state reads it through the
 				// parameters it is handed; a closure reads the live state
 				// it captures.
+				// A comparison's result (result.IsEmpty() moved into
+				// a predicate) is handed as what it compared.
 				handed := map[*types.Var]bool{}
 				params := c.own[0].Signature.Params()
 				for i, arg := range e.Args {
-					if i < params.Len() && live(arg) {
+					if i < params.Len() && (live(arg) || a.madeFromLive(info, body, rootVar(info, arg), live)) {
 						handed[params.At(i)] = true
 					}
 				}
@@ -313,6 +315,17 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 		return !found
 	})
 	return found
+}
+
+// madeFromLive reports whether v is the result of one call of body, to a
+// library, handed live state (result, err := maker.Calculate(current,
+// modified)).
+func (a *analysis) madeFromLive(info *types.Info, body *ast.BlockStmt, v *types.Var, live func(...ast.Expr) bool) bool {
+	if v == nil {
+		return false
+	}
+	made := onlyCallDef(info, body, v)
+	return made != nil && len(a.makeCall(info, made, nil).own) == 0 && live(made.Args...)
 }
 
 // predicateCompares reports whether a predicate's body compares desired

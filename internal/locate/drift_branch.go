@@ -67,7 +67,8 @@ func (a *analysis) returnedCalls(info *types.Info, b *ast.BlockStmt) map[token.P
 
 // branchDoes reports whether does holds of a branch of the function body
 // fnBody, or of the body of a function of the tree's own whose result it
-// hands back (returnedCalls: a branch extracted into a helper), to
+// hands back (returnedCalls: a branch extracted into a helper) or that it
+// calls as a statement (statementCalls: if err := r.remove(…); err != nil), to
 // maxBranchHelpers helpers deep, or of a function literal whose result it
 // hands back (branchLiteral), which is read as part of the branch. A
 // closure the branch makes is part of its syntax.
@@ -83,6 +84,9 @@ func (a *analysis) branchDoes(info *types.Info, fnBody, b *ast.BlockStmt, does f
 			return true
 		}
 		handed := a.returnedCalls(info, b)
+		for pos := range statementCalls(b) {
+			handed[pos] = true
+		}
 		found := false
 		ast.Inspect(b, func(n ast.Node) bool {
 			ce, ok := n.(*ast.CallExpr)
@@ -111,6 +115,32 @@ func (a *analysis) branchDoes(info *types.Info, fnBody, b *ast.BlockStmt, does f
 		return found
 	}
 	return in(info, fnBody, b, nil, 0)
+}
+
+// statementCalls are the calls (by Lparen) b makes as statements of its
+// own: h(…), err := h(…), if err := h(…); err != nil. The function
+// literals b holds are left out.
+func statementCalls(b *ast.BlockStmt) map[token.Pos]bool {
+	out := map[token.Pos]bool{}
+	add := func(e ast.Expr) {
+		if ce, ok := ast.Unparen(e).(*ast.CallExpr); ok {
+			out[ce.Lparen] = true
+		}
+	}
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ExprStmt:
+			add(n.X)
+		case *ast.AssignStmt:
+			if len(n.Rhs) == 1 {
+				add(n.Rhs[0])
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // branchLiteral is the function literal a call of a branch runs: called

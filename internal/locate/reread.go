@@ -142,11 +142,8 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 	}
 	sort.SliceStable(byKey, func(i, j int) bool {
 		pi, pj := rank[byKey[i].pos], rank[byKey[j].pos]
-		if pi.rank != pj.rank {
-			return pi.rank < pj.rank
-		}
-		if pi.at != pj.at {
-			return pi.at < pj.at
+		if pi.before(pj) || pj.before(pi) {
+			return pi.before(pj)
 		}
 		return byKey[i].pos < byKey[j].pos
 	})

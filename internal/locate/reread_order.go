@@ -12,17 +12,36 @@ import (
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 )
 
-// readPlace orders the reads by the key: rank is the reach order of the
-// function whose code the read stands in, at its position there; run is
-// the call, in the code the read is placed in, of a creator whose
-// returned closure makes the read.
+// readPlace orders the reads by the key: order is where the read stands
+// in the order a pass runs, the positions of the calls from the entry to
+// the function whose code it stands in, then its own (nil for a function
+// the walk reached no path to, which is ordered after, by rank, the reach
+// order); run is the call, in the code the read is placed in, of a
+// creator whose returned closure makes the read.
 type readPlace struct {
-	rank int
-	at   token.Pos
-	run  *callgraph.Edge
+	order []token.Pos
+	rank  int
+	run   *callgraph.Edge
 }
 
-// placeOfRead is where a read at pos in fn stands. A closure's read stands
+// before reports whether the read at p runs before the one at q: in the
+// first function their calls part in, p's call comes first.
+func (p readPlace) before(q readPlace) bool {
+	switch {
+	case p.order == nil || q.order == nil:
+		if (p.order == nil) != (q.order == nil) {
+			return q.order == nil
+		}
+		return p.rank < q.rank
+	}
+	if c := slices.Compare(p.order, q.order); c != 0 {
+		return c < 0
+	}
+	return p.rank < q.rank
+}
+
+// placeOfRead is where a read at pos in fn stands: a read in a helper
+// stands where the pass calls it. A closure's read stands
 // in its creator's code, where the literal is (a read wrapped in a function
 // literal called at once, or assigned and called, keeps its place); a
 // closure its creator returns is run by the creator's caller, so its read
@@ -38,7 +57,17 @@ func (a *analysis) placeOfRead(fns []*ssa.Function, reach *callgraph.Reach, fn *
 		}
 		fn = maker
 	}
-	return readPlace{rank: slices.Index(fns, fn), at: pos, run: run}
+	place := readPlace{rank: slices.Index(fns, fn), run: run}
+	if reach.Has(fn) {
+		for _, e := range reach.Path(fn) {
+			if e.Site == nil {
+				return place
+			}
+			place.order = append(place.order, e.Site.Pos())
+		}
+		place.order = append(place.order, pos)
+	}
+	return place
 }
 
 // returnsClosure reports whether maker returns the closure c (made with its
