@@ -47,9 +47,10 @@ func wrappedParam(fn *ssa.Function, depth int) int {
 	return -1
 }
 
-// wrapsParam reports whether each return of fn hands back p, nil where p
-// was found nil, or an error that cannot be nil where p was found set; and
-// one of them hands back an error.
+// wrapsParam reports whether each return of fn hands back p (itself, or
+// through another such wrapper), nil where p was found nil, or an error
+// that cannot be nil where p was found set; and one of them hands back an
+// error.
 func wrapsParam(fn *ssa.Function, p *ssa.Parameter, depth int) bool {
 	handsBack := false
 	for _, b := range fn.Blocks {
@@ -67,7 +68,7 @@ func wrapsParam(fn *ssa.Function, p *ssa.Parameter, depth int) bool {
 			}
 			continue
 		}
-		if v != p && (nilTestAbove(r, p) != testedSet || !setError(v, p, depth)) {
+		if v != p && wrappedErrorIn(v, depth+1) != p && (nilTestAbove(r, p) != testedSet || !setError(v, p, depth)) {
 			return false
 		}
 		handsBack = true

@@ -197,9 +197,42 @@ func (a *analysis) eventReturnsPassing(fn *ssa.Function, passed *types.Var, sc s
 			if id, ok := ast.Unparen(a.unwrapError(fn, info, e)).(*ast.Ident); ok && info.Uses[id] == passed {
 				return
 			}
+			if a.handsOnPassed(fn, info, e, passed, sc, seen, out) {
+				return
+			}
 		}
 		a.classifyEvent(fn, info, r, e, at, sc, seen, out)
 	})
+}
+
+// handsOnPassed reports whether e is a call of helpers of the tree's own
+// that each hand back the parameter passed, handed to them
+// (return r.finish(ctx, obj, err) in a function given err): that return
+// passes it on too, and what else those helpers hand back is classified.
+func (a *analysis) handsOnPassed(fn *ssa.Function, info *types.Info, e ast.Expr, passed *types.Var, sc scope, seen map[*ssa.Function]bool, out *[]retSite) bool {
+	ce, ok := ast.Unparen(a.unwrapError(fn, info, e)).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	c := a.makeCall(info, ce, fn)
+	if c.known || len(c.own) == 0 {
+		return false
+	}
+	params := make([]*types.Var, len(c.own))
+	for k, callee := range c.own {
+		i, param := a.passedError(callee)
+		if param == nil || i >= len(ce.Args) {
+			return false
+		}
+		if id, ok := ast.Unparen(ce.Args[i]).(*ast.Ident); !ok || info.Uses[id] != passed {
+			return false
+		}
+		params[k] = param
+	}
+	for k, callee := range c.own {
+		a.eventReturnsPassing(callee, params[k], sc, seen, out)
+	}
+	return true
 }
 
 // classifyEvent classifies one event a function hands back (e, made at
@@ -276,10 +309,11 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 				}
 			}()
 			for _, callee := range c.own {
-				if i, param := a.passedError(callee); param != nil && i < len(ce.Args) && (a.callSites(callee) > 1 || a.testedEqual(fn, info, r, ce.Args[i])) {
+				if i, param := a.passedError(callee); param != nil && i < len(ce.Args) && (a.callSites(callee) > 1 || forwardCall(body(callee)) != nil || a.testedEqual(fn, info, r, ce.Args[i])) {
 					// The helper hands back the error it is given:
 					// the argument is this return's event (shared by
-					// several callers, or one a test here settles).
+					// several callers, made of one call it hands on,
+					// or one a test here settles).
 					m := len(*out)
 					a.classifyEvent(fn, info, r, ce.Args[i], at, sc, seen, out)
 					a.passedAt(callee, param, (*out)[m:])
