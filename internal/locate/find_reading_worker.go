@@ -206,8 +206,9 @@ func (a *analysis) typedReadThrough(info *types.Info, c call) (ast.Expr, types.T
 
 // typedReadKey is the index of the parameter of an own function that
 // writes nothing, keying a read of an object whose type the read names
-// (a clientset's or lister's Get), the function handing back what it read
-// as its first result (getNode(client, name)); -1 when there is none.
+// (a clientset's or lister's Get, or another such function), the function
+// handing back what it read as its first result (getNode(client, name));
+// -1 when there is none.
 func (a *analysis) typedReadKey(fn *types.Func) int {
 	if i, ok := a.typedReads[fn]; ok {
 		return i
@@ -226,6 +227,9 @@ func (a *analysis) typedReadKey(fn *types.Func) int {
 			return
 		}
 		key, obj := a.readShape(info, c)
+		if key == nil {
+			key, obj = a.typedReadThrough(info, c) // a read helper of its own
+		}
 		if key == nil || !isReadObject(obj) || !readFlowsOut(info, fd, c) {
 			return
 		}
