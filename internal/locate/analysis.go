@@ -62,9 +62,9 @@ type analysis struct {
 	// of the tree's own by a key they are handed (readhelper.go).
 	cacheReads map[*types.Func]cacheReadAnswer
 	// typedReads are the own functions that return what a typed read
-	// made by a key they are handed read: the index of that parameter,
-	// or -1 (find_reading_worker.go).
-	typedReads map[*types.Func]int
+	// made by a key they are handed read: the index of that parameter
+	// (or -1) and the type read (find_reading_worker.go).
+	typedReads map[*types.Func]typedRead
 	// libWrites are the writes a library's functions make inside, by
 	// function (writes_library.go).
 	libWrites map[*types.Func][]libWrite
@@ -149,7 +149,7 @@ func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analy
 		declCalls: map[*ast.FuncDecl][]call{}, bodies: map[*types.Func]*flowBody{}, varLits: map[*ssa.Function]*flowBody{},
 		deps: map[string]*depPackage{}, depFields: map[string]depWorkerFields{}, condFlows: map[*types.Named]*condFlow{}, setters: map[*types.Var][]token.Pos{}, madeQueues: map[*types.Var]bool{},
 		readHelpers: newReadHelperState(), cacheReads: map[*types.Func]cacheReadAnswer{},
-		typedReads: map[*types.Func]int{}, libWrites: map[*types.Func][]libWrite{}}
+		typedReads: map[*types.Func]typedRead{}, libWrites: map[*types.Func][]libWrite{}}
 	for _, p := range tree.Own {
 		for _, f := range p.Syntax {
 			a.files[tree.Fset.File(f.Pos()).Name()] = fileInfo{f, p.TypesInfo, p.Types}

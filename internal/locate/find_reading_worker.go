@@ -192,38 +192,51 @@ func onlyTestsOrConverts(info *types.Info, e *ast.CallExpr) bool {
 
 // typedReadThrough is the key argument and the object type of a call of a
 // typed read helper of the tree's (typedReadKey), or nil: the worker reads
-// through it, and the read inside it is cited where it is.
+// through it, and the read inside it is cited where it is. The type is the
+// call's result, as instantiated there, when that is an object pointer;
+// else the type the read inside names (a record of the tree's holding it).
 func (a *analysis) typedReadThrough(info *types.Info, c call) (ast.Expr, types.Type) {
-	obj := objectResult(info, c)
-	if c.fn == nil || obj == nil || a.decls[c.fn.Origin()] == nil {
+	if c.fn == nil || a.decls[c.fn.Origin()] == nil {
 		return nil, nil
 	}
-	if i := a.typedReadKey(c.fn.Origin()); i >= 0 {
-		return c.arg(i), obj
+	r := a.typedReadKey(c.fn.Origin())
+	if r.key < 0 {
+		return nil, nil
 	}
-	return nil, nil
+	if obj := objectResult(info, c); obj != nil {
+		return c.arg(r.key), obj
+	}
+	return c.arg(r.key), r.obj
 }
 
-// typedReadKey is the index of the parameter of an own function that
-// writes nothing, keying a read of an object whose type the read names
-// (a clientset's or lister's Get, or another such function), the function
-// handing back what it read as its first result (getNode(client, name));
-// -1 when there is none.
-func (a *analysis) typedReadKey(fn *types.Func) int {
-	if i, ok := a.typedReads[fn]; ok {
-		return i
+// typedRead is what typedReadKey finds: the index of the parameter keying
+// the read (-1 for none) and the type of the object read.
+type typedRead struct {
+	key int
+	obj types.Type
+}
+
+// typedReadKey is the parameter of an own function that writes nothing,
+// keying a read of an object whose type the read names (a clientset's or
+// lister's Get, a store of the tree's, or another such function), the
+// function handing back what it read as its first result
+// (getNode(client, name)).
+func (a *analysis) typedReadKey(fn *types.Func) typedRead {
+	if r, ok := a.typedReads[fn]; ok {
+		return r
 	}
-	a.typedReads[fn] = -1
+	none := typedRead{key: -1}
+	a.typedReads[fn] = none
 	fd := a.decls[fn]
 	sig, _ := fn.Type().(*types.Signature)
 	info := a.infoAt(fd.Pos())
 	sf := a.bySyntax[fd]
 	if fd.Body == nil || sig == nil || info == nil || sf == nil || a.writesAny(sf) {
-		return -1
+		return none
 	}
-	found := -1
+	found := none
 	a.allCalls(fd, func(c call) {
-		if found >= 0 {
+		if found.key >= 0 {
 			return
 		}
 		key, obj := a.readShape(info, c)
@@ -233,7 +246,7 @@ func (a *analysis) typedReadKey(fn *types.Func) int {
 		if key == nil || !isReadObject(obj) || !readFlowsOut(info, fd, c) {
 			return
 		}
-		found = paramFeeding(info, fd.Body, sig, key)
+		found = typedRead{key: paramFeeding(info, fd.Body, sig, key), obj: obj}
 	})
 	a.typedReads[fn] = found
 	return found
