@@ -126,7 +126,8 @@ func literalResults(lit *ast.FuncLit) []ast.Expr {
 // states it compares are equal and leaves (a return, whatever it hands
 // back, or a continue): the difference is then applied after it, on the
 // path where they differ (inSync := live.X == want.X; if inSync { return
-// …, validate(obj) }; …; Update(live)).
+// …, validate(obj) }; …; Update(live)), also through a predicate of the
+// tree's own (leavePolarity: if inSync(live, want) { return … }).
 func (a *analysis) leavesWhenEqual(info *types.Info, body *ast.BlockStmt, ifs *ast.IfStmt) bool {
 	list := ifs.Body.List
 	if len(list) == 0 {
@@ -141,7 +142,7 @@ func (a *analysis) leavesWhenEqual(info *types.Info, body *ast.BlockStmt, ifs *a
 	default:
 		return false
 	}
-	return a.polarity(info, body, ifs.Cond, 0) > 0
+	return a.leavePolarity(info, body, ifs.Cond, 0) > 0
 }
 
 // polarity says which way a condition reads: 1 when it holds as two

@@ -113,6 +113,7 @@ func blockReturns(fn *ssa.Function) []*ssa.Return {
 // returns (steadyReturns): a pass of an unchanged object may end there;
 // open are those of them it is not known to end at.
 func (a *analysis) entryReturns(fn *ssa.Function, kind *types.Named, reach *callgraph.Reach, all, nilErr []*ssa.Return, successPos []token.Pos, reread token.Pos) (rs []*ssa.Return, open map[*ssa.Return]openEnd) {
+	reread = a.readRunsAt(fn, reach, reread)
 	var success []*ssa.Return
 	for _, r := range all {
 		if slices.Contains(successPos, r.Pos()) {
@@ -502,6 +503,34 @@ func (a *analysis) onlyLogs(info *types.Info, fn *ssa.Function, list []ast.Stmt)
 		}
 	}
 	return true
+}
+
+// readRunsAt is where in fn the read at pos runs: pos itself when fn (or a
+// closure of it) holds it, else the call in fn on the walk's path to the
+// helper that makes the read (if err := r.fetch(ctx, req, obj); …);
+// NoPos when fn is on no such path.
+func (a *analysis) readRunsAt(fn *ssa.Function, reach *callgraph.Reach, pos token.Pos) token.Pos {
+	if !pos.IsValid() || reach == nil {
+		return pos
+	}
+	if b := body(fn); b != nil && b.Pos() <= pos && pos < b.End() {
+		return pos
+	}
+	var holder *ssa.Function
+	for _, g := range reach.Funcs() {
+		if gb := body(g); gb != nil && gb.Pos() <= pos && pos < gb.End() && (holder == nil || gb.Pos() > body(holder).Pos()) {
+			holder = g // the innermost function holding the read
+		}
+	}
+	if holder == nil {
+		return token.NoPos
+	}
+	for _, e := range reach.Path(holder) {
+		if e.Site != nil && rootOf(e.Caller.Func) == fn {
+			return e.Site.Pos()
+		}
+	}
+	return token.NoPos
 }
 
 // blockRunning is the block of fn that runs the call at pos: the block of
