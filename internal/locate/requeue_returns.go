@@ -514,8 +514,12 @@ func (a *analysis) underAbsentTest(info *types.Info, n ast.Node) bool {
 // underErrorPresent reports whether n stands in the body of the nearest if
 // that tests an error, and that if's condition tests that an error is
 // there (err != nil, len(errs) > 0), alone or with other tests, not what
-// it is.
+// it is; or in the else of one that tests only that it is not (if err ==
+// nil { … } else { n }).
 func (a *analysis) underErrorPresent(info *types.Info, n ast.Node) bool {
+	if a.inElseOfNoError(info, n) {
+		return true
+	}
 	cond := a.errorTestAround(info, n)
 	found := false
 	if cond != nil {
@@ -536,6 +540,28 @@ func (a *analysis) underErrorPresent(info *types.Info, n ast.Node) bool {
 		})
 	}
 	return found
+}
+
+// inElseOfNoError reports whether the nearest if around n that tests an
+// error holds n in its else, and its condition holds only where there is
+// no error (branchGuards: its else is a failure path).
+func (a *analysis) inElseOfNoError(info *types.Info, n ast.Node) bool {
+	path := a.path(n.Pos(), n.End())
+	for i, p := range path {
+		switch x := p.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if condGuard(info, x.Cond) != guardError {
+				continue
+			}
+			if _, els := branchGuards(info, x.Cond); i > 0 && path[i-1] == x.Else && els == guardError {
+				return true
+			}
+			return false
+		}
+	}
+	return false
 }
 
 // signalError names the error variable an enclosing if's errors.As (the
