@@ -451,22 +451,28 @@ func (a *analysis) errorTestAround(info *types.Info, n ast.Node) ast.Expr {
 // errorIfAround is the nearest if around n that tests an error, when n is
 // in its body; nil otherwise.
 func (a *analysis) errorIfAround(info *types.Info, n ast.Node) *ast.IfStmt {
+	if ifs, inBody := a.nearestErrorIf(info, n); inBody {
+		return ifs
+	}
+	return nil
+}
+
+// nearestErrorIf is the nearest if around n that tests an error, with
+// whether n stands in its body (else in its else or its condition); nil
+// when none is around n in its function.
+func (a *analysis) nearestErrorIf(info *types.Info, n ast.Node) (*ast.IfStmt, bool) {
 	path := a.path(n.Pos(), n.End())
 	for i, p := range path {
 		switch x := p.(type) {
 		case *ast.FuncDecl, *ast.FuncLit:
-			return nil
+			return nil, false
 		case *ast.IfStmt:
-			if condGuard(info, x.Cond) != guardError {
-				continue
+			if condGuard(info, x.Cond) == guardError {
+				return x, i > 0 && path[i-1] == x.Body
 			}
-			if i == 0 || path[i-1] != x.Body {
-				return nil
-			}
-			return x
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // underAbsentTest reports whether the nearest if around n that tests an
@@ -546,22 +552,12 @@ func (a *analysis) underErrorPresent(info *types.Info, n ast.Node) bool {
 // error holds n in its else, and its condition holds only where there is
 // no error (branchGuards: its else is a failure path).
 func (a *analysis) inElseOfNoError(info *types.Info, n ast.Node) bool {
-	path := a.path(n.Pos(), n.End())
-	for i, p := range path {
-		switch x := p.(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
-			return false
-		case *ast.IfStmt:
-			if condGuard(info, x.Cond) != guardError {
-				continue
-			}
-			if _, els := branchGuards(info, x.Cond); i > 0 && path[i-1] == x.Else && els == guardError {
-				return true
-			}
-			return false
-		}
+	ifs, inBody := a.nearestErrorIf(info, n)
+	if ifs == nil || inBody || ifs.Else == nil || n.Pos() < ifs.Else.Pos() || n.End() > ifs.Else.End() {
+		return false
 	}
-	return false
+	_, els := branchGuards(info, ifs.Cond)
+	return els == guardError
 }
 
 // signalError names the error variable an enclosing if's errors.As (the
