@@ -67,8 +67,9 @@ func (a *analysis) returnedCalls(info *types.Info, b *ast.BlockStmt) map[token.P
 
 // branchDoes reports whether does holds of a branch of the function body
 // fnBody, or of the body of a function of the tree's own whose result it
-// hands back (returnedCalls: a branch extracted into a helper) or that it
-// calls as a statement (statementCalls: if err := r.remove(…); err != nil), to
+// hands back (returnedCalls: a branch extracted into a helper) or, when
+// its body is one call it hands on, that it calls as a statement
+// (statementCalls: if err := r.remove(…); err != nil), to
 // maxBranchHelpers helpers deep, or of a function literal whose result it
 // hands back (branchLiteral), which is read as part of the branch. A
 // closure the branch makes is part of its syntax.
@@ -84,16 +85,21 @@ func (a *analysis) branchDoes(info *types.Info, fnBody, b *ast.BlockStmt, does f
 			return true
 		}
 		handed := a.returnedCalls(info, b)
-		for pos := range statementCalls(b) {
-			handed[pos] = true
-		}
+		statements := statementCalls(b)
 		found := false
 		ast.Inspect(b, func(n ast.Node) bool {
 			ce, ok := n.(*ast.CallExpr)
-			if !ok || found || !handed[ce.Lparen] {
+			if !ok || found || !handed[ce.Lparen] && !statements[ce.Lparen] {
 				return !found
 			}
 			c := a.makeCall(info, ce, nil)
+			if !handed[ce.Lparen] {
+				// A helper called as a statement is read as if
+				// inline when its body is one call it hands on.
+				if h := ownHelper(c); h == nil || forwardCall(body(h)) == nil {
+					return true
+				}
+			}
 			if lit := a.branchLiteral(info, fnBody, ce, c, lits); lit != nil {
 				found = in(a.infoAt(lit.Pos()), fnBody, lit.Body, lits, depth)
 			} else if h := ownHelper(c); h != nil && depth < maxBranchHelpers {

@@ -104,7 +104,7 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 					unsettledName = cite.ObjectName(c.fn)
 				}
 			}
-			if key == nil || !mentions(info, key, vars) {
+			if key == nil || !mentions(info, key, vars) || namedElsewise(info, key, vars) {
 				continue
 			}
 			read := deref(a.instanceType(fn, obj))
@@ -223,6 +223,25 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 		return reread{kind: a.eventKind(f, fns, reach, keys), row: noneAfter(fmt.Sprintf("the queue's items are events that carry the object, handed to %s; nothing on the reconcile path fetches it again by its key", a.funcName(f.entry)), searchedWhat)}
 	}
 	return reread{row: noneAfter("no Get of the primary object by the request's key is reachable from the entry", searchedWhat)}
+}
+
+// namedElsewise reports whether a key written out as a literal
+// (client.ObjectKey{Namespace: ns, Name: lockName}) names its object by a
+// name the request's key does not give: an object of the request's
+// namespace, not the request's object.
+func namedElsewise(info *types.Info, key ast.Expr, vars map[*types.Var]bool) bool {
+	lit, ok := ast.Unparen(key).(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Name" {
+				return !mentions(info, kv.Value, vars)
+			}
+		}
+	}
+	return false
 }
 
 // unorderedReads leaves the re-read not settled when the read chosen and

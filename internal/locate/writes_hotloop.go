@@ -55,7 +55,7 @@ func (a *analysis) hotLoopRisk(fn *ssa.Function, info *types.Info, write *ast.Ca
 			if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND {
 				arg = u.X // &cm: the struct cm
 			}
-			if v := rootVar(info, arg); v != nil && (isStructPointer(v.Type()) || isStruct(v.Type())) {
+			if v := rootVar(info, arg); v != nil && isObjectValue(v.Type()) {
 				payload[v] = true
 			}
 		}
@@ -63,9 +63,9 @@ func (a *analysis) hotLoopRisk(fn *ssa.Function, info *types.Info, write *ast.Ca
 	return ""
 }
 
-// payloadHandedIn reports whether the call sends an object (a pointer to a
-// struct) that is a parameter of top, the function the call stands in or
-// the one whose closure holds it.
+// payloadHandedIn reports whether the call sends an API object (isObjectValue)
+// that is a parameter of top, the function the call stands in or the one
+// whose closure holds it.
 func payloadHandedIn(ci ssa.CallInstruction, top *ssa.Function) bool {
 	for _, v := range ci.Common().Args {
 		for {
@@ -81,30 +81,20 @@ func payloadHandedIn(ci ssa.CallInstruction, top *ssa.Function) bool {
 					v = b
 					continue
 				}
+			case *ssa.UnOp:
+				// A captured parameter, boxed: the closure loads it.
+				if p := spilledParam(x.X); x.Op == token.MUL && p != nil {
+					v = p
+					continue
+				}
 			}
 			break
 		}
-		if p, ok := v.(*ssa.Parameter); ok && p.Parent() == top && isStructPointer(p.Type()) {
+		if p, ok := v.(*ssa.Parameter); ok && p.Parent() == top && isObjectValue(p.Type()) {
 			return true
 		}
 	}
 	return false
-}
-
-// isStruct reports whether t is a struct.
-func isStruct(t types.Type) bool {
-	_, ok := t.Underlying().(*types.Struct)
-	return ok
-}
-
-// isStructPointer reports whether t is a pointer to a struct.
-func isStructPointer(t types.Type) bool {
-	ptr, ok := t.Underlying().(*types.Pointer)
-	if !ok {
-		return false
-	}
-	_, ok = ptr.Elem().Underlying().(*types.Struct)
-	return ok
 }
 
 // hotLoopRiskIn is hotLoopRisk within the body of one function; with a
