@@ -86,6 +86,7 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 	}
 	keys := a.keyFixpoint(f, fns, reach)
 	rank := map[token.Pos]readPlace{}
+	elsewise := map[token.Pos]bool{} // the reads whose key names another object
 	for _, fn := range fns {
 		info := a.infoAt(posOf(fn))
 		if info == nil {
@@ -104,12 +105,13 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 					unsettledName = cite.ObjectName(c.fn)
 				}
 			}
-			if key == nil || !mentions(info, key, vars) || namedElsewise(info, key, vars) {
+			if key == nil || !mentions(info, key, vars) {
 				continue
 			}
 			read := deref(a.instanceType(fn, obj))
 			place := a.placeOfRead(fns, reach, fn, c.expr.Lparen)
 			rank[c.expr.Lparen] = place
+			elsewise[c.expr.Lparen] = namedElsewise(info, key, vars)
 			s := a.site(c.expr.Lparen)
 			s.Primary = true
 			s.Partial = partial
@@ -141,6 +143,9 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 		}
 	}
 	sort.SliceStable(byKey, func(i, j int) bool {
+		if ei, ej := elsewise[byKey[i].pos], elsewise[byKey[j].pos]; ei != ej {
+			return ej // a read by the request's name first
+		}
 		pi, pj := rank[byKey[i].pos], rank[byKey[j].pos]
 		if pi.before(pj) || pj.before(pi) {
 			return pi.before(pj)
@@ -228,7 +233,9 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 // namedElsewise reports whether a key written out as a literal
 // (client.ObjectKey{Namespace: ns, Name: lockName}) names its object by a
 // name the request's key does not give: an object of the request's
-// namespace, not the request's object.
+// namespace, which is the primary only when it is of the kind registered
+// (a controller of one ConfigMap a namespace), so such reads come after
+// the others.
 func namedElsewise(info *types.Info, key ast.Expr, vars map[*types.Var]bool) bool {
 	lit, ok := ast.Unparen(key).(*ast.CompositeLit)
 	if !ok {
