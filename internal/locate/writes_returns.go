@@ -506,9 +506,9 @@ func (a *analysis) onlyLogs(info *types.Info, fn *ssa.Function, list []ast.Stmt)
 }
 
 // readRunsAt is where in fn the read at pos runs: pos itself when fn (or a
-// closure of it) holds it, else the call in fn on the walk's path to the
-// helper that makes the read (if err := r.fetch(ctx, req, obj); …);
-// NoPos when fn is on no such path.
+// closure of it) holds it, else the call in fn that runs the helper making
+// the read (if err := r.fetch(ctx, req, obj); …), when each function on
+// the way is called from one place; NoPos otherwise.
 func (a *analysis) readRunsAt(fn *ssa.Function, reach *callgraph.Reach, pos token.Pos) token.Pos {
 	if !pos.IsValid() || reach == nil {
 		return pos
@@ -522,13 +522,28 @@ func (a *analysis) readRunsAt(fn *ssa.Function, reach *callgraph.Reach, pos toke
 			holder = g // the innermost function holding the read
 		}
 	}
-	if holder == nil {
-		return token.NoPos
-	}
-	for _, e := range reach.Path(holder) {
-		if e.Site != nil && rootOf(e.Caller.Func) == fn {
-			return e.Site.Pos()
+	// Up the one call of each function on the way: a helper the pass
+	// may call from two places (a branch that ends it early, the main
+	// path) reads at neither for certain.
+	for g, seen := holder, map[*ssa.Function]bool{}; g != nil && !seen[g]; {
+		seen[g] = true
+		var site ssa.CallInstruction
+		for _, e := range a.prog.CallsInto(g) {
+			if e.Site == nil || !reach.Has(e.Caller.Func) || e.Site == site {
+				continue
+			}
+			if site != nil {
+				return token.NoPos
+			}
+			site = e.Site
 		}
+		if site == nil {
+			return token.NoPos
+		}
+		if rootOf(site.Parent()) == fn {
+			return site.Pos()
+		}
+		g = site.Parent()
 	}
 	return token.NoPos
 }
