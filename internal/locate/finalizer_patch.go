@@ -253,14 +253,6 @@ func (a *analysis) sentFrom(fn *ssa.Function, info *types.Info, b *ast.BlockStmt
 		if t, ok := info.TypeOf(c.expr).(*types.Tuple); ok && t.Len() > 0 && isKind(t.At(0).Type(), kind) {
 			primary = true // a clientset's Apply or Patch returns the object
 		}
-		if carries && !c.known && len(c.own) == 1 && c.own[0].Parent() == nil && depth < patchBuilderDepth {
-			// A helper of the tree's handed the patch sends it with
-			// what it is handed in turn, not with each object it is.
-			if a.sentByHelper(c, info, holds, kind, depth) {
-				return true
-			}
-			continue
-		}
 		if carries && primary {
 			return true
 		}
@@ -302,31 +294,6 @@ func (a *analysis) sentFrom(fn *ssa.Function, info *types.Info, b *ast.BlockStmt
 		}
 	}
 	return false
-}
-
-// sentByHelper reports whether the helper c calls sends the patch its
-// arguments carry (holds) with an object of the primary type.
-func (a *analysis) sentByHelper(c call, info *types.Info, holds func(ast.Node) bool, kind *types.Named, depth int) bool {
-	callee := c.own[0]
-	cb := body(callee)
-	if cb == nil {
-		return false
-	}
-	cinfo := a.infoAt(cb.Pos())
-	if cinfo == nil {
-		return false
-	}
-	vars := map[*types.Var]bool{}
-	for i, p := range namedParams(cinfo, callee) {
-		if arg := c.arg(i); p != nil && arg != nil && holds(arg) {
-			vars[p] = true
-		}
-	}
-	if len(vars) == 0 {
-		return false
-	}
-	taint(cinfo, cb, vars)
-	return a.sentFrom(callee, cinfo, cb, c.expr, vars, kind, depth+1)
 }
 
 // resultVars are the variables of body that a call's results of the given
