@@ -205,36 +205,6 @@ func (a *analysis) eventReturnsPassing(fn *ssa.Function, passed *types.Var, sc s
 	})
 }
 
-// handsOnPassed reports whether e is a call of helpers of the tree's own
-// that each hand back the parameter passed, handed to them
-// (return r.finish(ctx, obj, err) in a function given err): that return
-// passes it on too, and what else those helpers hand back is classified.
-func (a *analysis) handsOnPassed(fn *ssa.Function, info *types.Info, e ast.Expr, passed *types.Var, sc scope, seen map[*ssa.Function]bool, out *[]retSite) bool {
-	ce, ok := ast.Unparen(a.unwrapError(fn, info, e)).(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	c := a.makeCall(info, ce, fn)
-	if c.known || len(c.own) == 0 {
-		return false
-	}
-	params := make([]*types.Var, len(c.own))
-	for k, callee := range c.own {
-		i, param := a.passedError(callee)
-		if param == nil || i >= len(ce.Args) {
-			return false
-		}
-		if id, ok := ast.Unparen(ce.Args[i]).(*ast.Ident); !ok || info.Uses[id] != passed {
-			return false
-		}
-		params[k] = param
-	}
-	for k, callee := range c.own {
-		a.eventReturnsPassing(callee, params[k], sc, seen, out)
-	}
-	return true
-}
-
 // classifyEvent classifies one event a function hands back (e, made at
 // at, handed back by the return r).
 func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, e ast.Expr, at ast.Node, sc scope, seen map[*ssa.Function]bool, out *[]retSite) {
@@ -414,36 +384,6 @@ func (a *analysis) callSites(fn *ssa.Function) int {
 		}
 	}
 	return len(sites)
-}
-
-// passedError returns the parameter of an own function's (its index among
-// the call's arguments) that is an error or an event and that some return
-// of the function hands back, as it is or combined with others (a helper
-// finishing the pass with the error it is given, wrapping or appending to
-// it), or nil.
-func (a *analysis) passedError(fn *ssa.Function) (int, *types.Var) {
-	b := body(fn)
-	sig := fn.Signature
-	if b == nil || sig.Results().Len() != 1 {
-		return 0, nil
-	}
-	info := a.infoAt(b.Pos())
-	for i := 0; i < sig.Params().Len(); i++ {
-		p := sig.Params().At(i)
-		if !isErrorOrEvent(p.Type()) {
-			continue
-		}
-		carried := map[*types.Var]bool{p: true}
-		taint(info, b, carried)
-		found := false
-		a.eventResults(fn, info, b, scope{}, func(_ *ast.ReturnStmt, e ast.Expr, _ ast.Node, _ scope, settled bool) {
-			found = found || settled && e != nil && mentions(info, e, carried)
-		})
-		if found {
-			return i, p
-		}
-	}
-	return 0, nil
 }
 
 // eventResults walks the returns of a function returning one value and

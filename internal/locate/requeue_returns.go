@@ -448,33 +448,6 @@ func (a *analysis) errorTestAround(info *types.Info, n ast.Node) ast.Expr {
 	return nil
 }
 
-// errorIfAround is the nearest if around n that tests an error, when n is
-// in its body; nil otherwise.
-func (a *analysis) errorIfAround(info *types.Info, n ast.Node) *ast.IfStmt {
-	if ifs, inBody := a.nearestErrorIf(info, n); inBody {
-		return ifs
-	}
-	return nil
-}
-
-// nearestErrorIf is the nearest if around n that tests an error, with
-// whether n stands in its body (else in its else or its condition); nil
-// when none is around n in its function.
-func (a *analysis) nearestErrorIf(info *types.Info, n ast.Node) (*ast.IfStmt, bool) {
-	path := a.path(n.Pos(), n.End())
-	for i, p := range path {
-		switch x := p.(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
-			return nil, false
-		case *ast.IfStmt:
-			if condGuard(info, x.Cond) == guardError {
-				return x, i > 0 && path[i-1] == x.Body
-			}
-		}
-	}
-	return nil, false
-}
-
 // underAbsentTest reports whether the nearest if around n that tests an
 // error asks whether an object is absent (the knowledge table's
 // RoleAbsentTest, apierrors.IsNotFound(err)), and n is in its branch; or
@@ -515,49 +488,6 @@ func (a *analysis) underAbsentTest(info *types.Info, n ast.Node) bool {
 		}
 	}
 	return false
-}
-
-// underErrorPresent reports whether n stands in the body of the nearest if
-// that tests an error, and that if's condition tests that an error is
-// there (err != nil, len(errs) > 0), alone or with other tests, not what
-// it is; or in the else of one that tests only that it is not (if err ==
-// nil { … } else { n }).
-func (a *analysis) underErrorPresent(info *types.Info, n ast.Node) bool {
-	if a.inElseOfNoError(info, n) {
-		return true
-	}
-	cond := a.errorTestAround(info, n)
-	found := false
-	if cond != nil {
-		ast.Inspect(cond, func(m ast.Node) bool {
-			if e, ok := m.(ast.Expr); ok {
-				if counted, present := errorsCounted(info, e); counted && present {
-					found = true
-				}
-			}
-			if b, ok := m.(*ast.BinaryExpr); ok && b.Op == token.NEQ {
-				for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-					if t := info.TypeOf(pair[0]); t != nil && isErrorType(t) && isNil(info, pair[1]) {
-						found = true
-					}
-				}
-			}
-			return !found
-		})
-	}
-	return found
-}
-
-// inElseOfNoError reports whether the nearest if around n that tests an
-// error holds n in its else, and its condition holds only where there is
-// no error (branchGuards: its else is a failure path).
-func (a *analysis) inElseOfNoError(info *types.Info, n ast.Node) bool {
-	ifs, inBody := a.nearestErrorIf(info, n)
-	if ifs == nil || inBody || ifs.Else == nil || n.Pos() < ifs.Else.Pos() || n.End() > ifs.Else.End() {
-		return false
-	}
-	_, els := branchGuards(info, ifs.Cond)
-	return els == guardError
 }
 
 // signalError names the error variable an enclosing if's errors.As (the
