@@ -359,9 +359,9 @@ func (a *analysis) objectVars(reach *callgraph.Reach, read reread) map[*ssa.Func
 
 // readersCallers adds, for a read made in a helper into an object it is
 // handed (func fetch(…, obj *T) error { return r.Get(ctx, key, obj) }), the
-// variable each reached caller hands it: the caller's object is what the
-// helper read. It follows callers that hand on a parameter of their own
-// in turn.
+// variable its one reached caller hands it: the caller's object is what
+// the helper read. It follows callers that hand on a parameter of their
+// own in turn, each called from one place.
 func (a *analysis) readersCallers(reach *callgraph.Reach, fn *ssa.Function, vars map[*types.Var]bool, out map[*ssa.Function]map[*types.Var]bool) {
 	for seen := map[*ssa.Function]bool{}; fn != nil && !seen[fn]; {
 		seen[fn] = true
@@ -372,11 +372,19 @@ func (a *analysis) readersCallers(reach *callgraph.Reach, fn *ssa.Function, vars
 		var next *ssa.Function
 		var nextVars map[*types.Var]bool
 		params := namedParams(fi, fn)
+		var sites []*callgraph.Edge
 		for _, e := range a.prog.CallsInto(fn) {
-			caller := e.Caller.Func
-			if caller == fn || !reach.Has(caller) || e.Site == nil {
-				continue
+			if e.Caller.Func != fn && reach.Has(e.Caller.Func) && e.Site != nil {
+				sites = append(sites, e)
 			}
+		}
+		if len(sites) != 1 {
+			// A helper called from several places may read other
+			// objects there: which one is the primary is not known.
+			return
+		}
+		for _, e := range sites {
+			caller := e.Caller.Func
 			ci := a.infoAt(posOf(caller))
 			for _, c := range a.callsIn(caller) {
 				if c.expr.Lparen != e.Site.Pos() || ci == nil {
