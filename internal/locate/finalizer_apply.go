@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -33,7 +34,7 @@ func (a *analysis) applyOps(fns []*ssa.Function, fn *ssa.Function, info *types.I
 			continue
 		}
 		i := a.applyFinalizerParam(c.fn)
-		if i < 0 || !a.sentWithKind(fn, info, b, c.expr, kind) {
+		if i < 0 || configuresOther(c.fn, kind) || !a.sentWithKind(fn, info, b, c.expr, kind) {
 			continue
 		}
 		if !c.expr.Ellipsis.IsValid() {
@@ -124,6 +125,24 @@ func holdsApplyMeta(fn *types.Func) bool {
 		}
 	}
 	return false
+}
+
+// configuresOther reports whether fn is a method of the apply
+// configuration of another kind than the primary's: its receiver's type is
+// named for that kind by the generator's convention
+// (SecretApplyConfiguration). Wherever it is sent, the finalizers it lists
+// are that kind's.
+func configuresOther(fn *types.Func, kind *types.Named) bool {
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return false
+	}
+	named, ok := deref(recv.Type()).(*types.Named)
+	if !ok {
+		return false
+	}
+	of, ok := strings.CutSuffix(named.Obj().Name(), applyConfigurationSuffix)
+	return ok && of != "" && of != kind.Obj().Name()
 }
 
 // applyFinalizerParam is the index of the parameter (not the receiver)

@@ -490,6 +490,9 @@ const (
 	// apply), and fieldApplyFinalizers its finalizer list.
 	typeApplyObjectMeta  = "k8s.io/client-go/applyconfigurations/meta/v1.ObjectMetaApplyConfiguration"
 	fieldApplyFinalizers = typeApplyObjectMeta + ".Finalizers"
+	// applyConfigurationSuffix ends the name applyconfiguration-gen gives
+	// a kind's apply configuration (ConfigMap → ConfigMapApplyConfiguration).
+	applyConfigurationSuffix = "ApplyConfiguration"
 	// methodAddAfter is the name a workqueue's AddAfter is looked up by
 	// (the method found is then recognised by its key).
 	methodAddAfter = "AddAfter"
