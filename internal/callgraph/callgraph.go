@@ -186,20 +186,32 @@ func holdsError(n ast.Node, errs []token.Pos) bool {
 }
 
 // holdsUntyped reports whether n holds an expression the type checker gave
-// no type (code using a package that failed to import reports no error of
-// its own).
+// no type, or an invalid one (code using a package that failed to import
+// reports no error of its own). The SSA builder panics on such an
+// expression, and a panic part way through a build leaves the functions it
+// was building unfinished: a later package that waits for one of them
+// waits for ever.
 func holdsUntyped(n ast.Node, info *types.Info) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch e := n.(type) {
-		case *ast.CallExpr, *ast.SelectorExpr, *ast.CompositeLit, *ast.IndexExpr, *ast.UnaryExpr, *ast.BinaryExpr, *ast.StarExpr:
-			if info.TypeOf(e.(ast.Expr)) == nil {
-				found = true
-			}
+		case *ast.TypeAssertExpr:
+			// x.(type), a type switch's guard, has no type of its own.
+			found = e.Type != nil && untyped(info, e)
+		case *ast.CallExpr, *ast.SelectorExpr, *ast.CompositeLit, *ast.IndexExpr, *ast.IndexListExpr, *ast.SliceExpr,
+			*ast.UnaryExpr, *ast.BinaryExpr, *ast.StarExpr, *ast.ParenExpr, *ast.FuncLit:
+			found = untyped(info, e.(ast.Expr))
 		}
 		return !found
 	})
 	return found
+}
+
+// untyped reports whether the type checker recorded no type for e, or an
+// invalid one.
+func untyped(info *types.Info, e ast.Expr) bool {
+	t := info.TypeOf(e)
+	return t == nil || t == types.Typ[types.Invalid]
 }
 
 // errorPositions are the positions of a package's type errors (go/packages
