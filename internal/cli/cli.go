@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -52,7 +53,44 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	g := &globals{stderr: stderr}
 	root := newRoot(g, stdout)
 	root.AddCommand(newLocate(g, nil), newTable(g, nil), newExplain(g, nil), newCheck(g, nil), newStages(g, nil))
-	return execute(ctx, root, args, stderr)
+	return runUnderSignals(ctx, root, args, stderr, signalGrace)
+}
+
+// signalGrace is how long a run cancelled by a signal has to return before
+// ctrlcmp exits without it.
+const signalGrace = 3 * time.Second
+
+// runUnderSignals executes root, and once ctx is cancelled waits at most grace for it
+// to return: reading and analysing code does not stop at a signal (the
+// SSA builder has no cancellation), so a run in the middle of it is left,
+// and ctrlcmp exits interrupted (or terminated) all the same. Whatever is
+// written is written atomically, so nothing is left half done.
+func runUnderSignals(ctx context.Context, root *cobra.Command, args []string, stderr io.Writer, grace time.Duration) int {
+	done := make(chan int, 1)
+	go func() { done <- execute(ctx, root, args, stderr) }()
+	select {
+	case code := <-done:
+		return code
+	case <-ctx.Done():
+	}
+	select {
+	case code := <-done:
+		return code
+	case <-time.After(grace):
+		code, msg := interruption(ctx)
+		fmt.Fprintf(stderr, "ctrlcmp: %s\n", msg)
+		return code
+	}
+}
+
+// interruption is the exit code and message of a run a signal cancelled:
+// interrupted, or terminated when SIGTERM cancelled it.
+func interruption(ctx context.Context) (int, string) {
+	var s signalled
+	if errors.As(context.Cause(ctx), &s) && s.sig == syscall.SIGTERM {
+		return fail.CodeTerminated, "terminated"
+	}
+	return fail.CodeInterrupted, "interrupted"
 }
 
 // signalled is the cause of a run cancelled by a signal.
@@ -93,11 +131,7 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 	}
 	code, msg := fail.Code(err), err.Error()
 	if ctx.Err() != nil || code == fail.CodeInterrupted {
-		code, msg = fail.CodeInterrupted, "interrupted"
-		var s signalled
-		if errors.As(context.Cause(ctx), &s) && s.sig == syscall.SIGTERM {
-			code, msg = fail.CodeTerminated, "terminated"
-		}
+		code, msg = interruption(ctx)
 	}
 	fmt.Fprintf(stderr, "ctrlcmp: %s\n", redact.URLs(msg))
 	return code
