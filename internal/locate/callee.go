@@ -206,7 +206,7 @@ func returnedParam(fn *ssa.Function) int {
 		if !ok {
 			continue
 		}
-		p, ok := r.Results[0].(*ssa.Parameter)
+		p, ok := resultOf(r, 0).(*ssa.Parameter)
 		if !ok {
 			return -1
 		}

@@ -58,7 +58,7 @@ func (a *analysis) deletionFuncCleanup(reach *callgraph.Reach, fn *ssa.Function,
 }
 
 // deletionDispatch is the function fn hands the work to when its body
-// opens by testing the object's deletion, and the statements run when it
+// opens (after the calls it defers) by testing the object's deletion, and the statements run when it
 // is being deleted (the if's branch that returns, or all that follow an if
 // returning when it is not) write nothing themselves and call one function
 // of the tree's: if obj.DeletionTimestamp != nil { return r.deleting(ctx,
@@ -67,10 +67,21 @@ func (a *analysis) deletionFuncCleanup(reach *callgraph.Reach, fn *ssa.Function,
 // is being deleted, fn runs nothing else. nil otherwise.
 func (a *analysis) deletionDispatch(fn *ssa.Function, kind *types.Named) (to *ssa.Function, test *ast.IfStmt) {
 	b := body(fn)
-	if b == nil || len(b.List) == 0 {
+	if b == nil {
 		return nil, nil
 	}
-	ifs, ok := b.List[0].(*ast.IfStmt)
+	// Deferred calls run when fn returns, after the test.
+	list := b.List
+	for len(list) > 0 {
+		if _, deferred := list[0].(*ast.DeferStmt); !deferred {
+			break
+		}
+		list = list[1:]
+	}
+	if len(list) == 0 {
+		return nil, nil
+	}
+	ifs, ok := list[0].(*ast.IfStmt)
 	if !ok || ifs.Init != nil {
 		return nil, nil
 	}
@@ -80,7 +91,7 @@ func (a *analysis) deletionDispatch(fn *ssa.Function, kind *types.Named) (to *ss
 		return nil, nil
 	}
 	branch := ds[0].branch
-	if blk, isBlock := branch.(*ast.BlockStmt); isBlock && !returns(blk) && len(b.List) > 1 {
+	if blk, isBlock := branch.(*ast.BlockStmt); isBlock && !returns(blk) && len(list) > 1 {
 		return nil, nil // the statements after the if run on deletion too
 	}
 	if _, isIf := branch.(*ast.IfStmt); isIf {

@@ -29,8 +29,8 @@ func (a *analysis) constructedTypes(out []*types.Named, e ast.Expr) []*types.Nam
 				if !ok {
 					continue
 				}
-				for _, v := range ret.Results {
-					if mi, ok := v.(*ssa.MakeInterface); ok {
+				for i := range ret.Results {
+					if mi, ok := resultOf(ret, i).(*ssa.MakeInterface); ok {
 						out = a.ownNamed(out, mi.X.Type())
 					}
 				}

@@ -26,16 +26,7 @@ func testedNilReturn(fn *ssa.Function, r *ast.ReturnStmt) bool {
 // stored there in the return's block, unless a closure captures the slot
 // and may change it after).
 func returnedValue(ret *ssa.Return) ssa.Value {
-	v := ret.Results[0]
-	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL && !capturedSlot(load.X) {
-		instrs := ret.Block().Instrs
-		for i := len(instrs) - 1; i >= 0; i-- {
-			if st, ok := instrs[i].(*ssa.Store); ok && st.Addr == load.X {
-				v = st.Val
-				break
-			}
-		}
-	}
+	v := resultOf(ret, 0)
 	for {
 		switch c := v.(type) {
 		case *ssa.ChangeInterface:

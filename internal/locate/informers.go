@@ -201,7 +201,7 @@ func (a *analysis) returned(fn *ssa.Function, i, depth int) *types.Named {
 	}
 	for _, b := range fn.Blocks {
 		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(r.Results) {
-			if t := a.informerType(r.Results[i], depth+1); t != nil {
+			if t := a.informerType(resultOf(r, i), depth+1); t != nil {
 				return t
 			}
 		}

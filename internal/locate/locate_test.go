@@ -162,6 +162,7 @@ var fixtures = []string{
 	"absentwait",
 	"extcleanup",
 	"phaseswitch",
+	"deletepredicate",
 	"deletewait",
 	"stepverdicts",
 	"driftidentity",

@@ -433,7 +433,7 @@ func nilErrorAt(fn *ssa.Function, s *ast.ReturnStmt, own map[*ssa.Function]bool)
 	if r == nil || len(r.Results) == 0 {
 		return false
 	}
-	return alwaysNil(r.Results[len(r.Results)-1], own, map[ssa.Value]bool{}, 0)
+	return alwaysNil(resultOf(r, len(r.Results)-1), own, map[ssa.Value]bool{}, 0)
 }
 
 // alwaysNil is nilErrorAt for one SSA value.
@@ -503,7 +503,7 @@ func alwaysNil(v ssa.Value, own map[*ssa.Function]bool, seen map[ssa.Value]bool,
 		if !ok {
 			continue
 		}
-		if index >= len(ret.Results) || !alwaysNil(ret.Results[index], own, seen, depth+1) {
+		if index >= len(ret.Results) || !alwaysNil(resultOf(ret, index), own, seen, depth+1) {
 			return false
 		}
 		returns++

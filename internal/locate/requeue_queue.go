@@ -144,7 +144,7 @@ func (a *analysis) queueRequeues(f *found, reach *callgraph.Reach, kind *types.N
 						retries = append(retries, s)
 						continue
 					case g == guardOther:
-						if !worker[fn] {
+						if !worker[fn] || a.steadySyncSkips(f, fn, c.expr, kind) {
 							s.Class = ClassDependencyWait
 						}
 					}

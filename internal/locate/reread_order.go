@@ -78,8 +78,8 @@ func returnsClosure(maker, c *ssa.Function) bool {
 		if !ok {
 			continue
 		}
-		for _, v := range ret.Results {
-			if closureValue(v) == c {
+		for i := range ret.Results {
+			if closureValue(resultOf(ret, i)) == c {
 				return true
 			}
 		}

@@ -39,7 +39,7 @@ type Write struct {
 // pass is not known to end at (normalReturns).
 func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, normal map[*ssa.Function][]*ssa.Return, open map[*ssa.Return]openEnd) []Write {
 	var out []Write
-	taken := steadyBranches(f.entry, kind, reach.Funcs(), a.prog.Own)
+	taken := a.steadyBranches(f.entry, kind, reach.Funcs(), a.prog.Own)
 	normal = steadyNormal(normal, taken)
 	made := madeTypes(reach.Funcs())
 	alwaysVia := a.alwaysReached(a.passRoots(f), normal, taken, made, passView{})

@@ -69,6 +69,20 @@ func storedResult(r *ssa.Return, v ssa.Value) ssa.Value {
 	return v
 }
 
+// resultOf is what the return r hands back as its i-th result where it
+// stands: storedResult, unless a closure captures the slot and may change
+// it after the return stored it (a named result a deferred function
+// assigns). A function that defers returns through its results' slots
+// however its returns are written, so every reader of what a return hands
+// back asks here.
+func resultOf(r *ssa.Return, i int) ssa.Value {
+	v := r.Results[i]
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL && capturedSlot(load.X) {
+		return v
+	}
+	return storedResult(r, v)
+}
+
 // succeedingReturns are the returns of all a pass may succeed with:
 // nilErrorReturns, and the returns handing back an own delegate's result
 // (delegateOf) when the delegate has such a return itself and no test

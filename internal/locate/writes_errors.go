@@ -19,7 +19,7 @@ func nilErrorReturns(rs []*ssa.Return) []*ssa.Return {
 	var out []*ssa.Return
 	for _, r := range rs {
 		if n := len(r.Results); n > 0 && isErrorType(r.Results[n-1].Type()) {
-			v := r.Results[n-1]
+			v := resultOf(r, n-1)
 			if k, ok := v.(*ssa.Const); ok && k.IsNil() {
 				out = append(out, r)
 			} else if w := wrappedError(v); w != nil && nilOnSomePath(w, map[ssa.Value]bool{}) {
@@ -82,7 +82,7 @@ func failing(r *ssa.Return) bool {
 	if n == 0 || !isErrorType(r.Results[n-1].Type()) {
 		return false
 	}
-	v := r.Results[n-1]
+	v := resultOf(r, n-1)
 	if c, ok := v.(*ssa.Call); ok {
 		if fn := c.Call.StaticCallee(); fn != nil {
 			if obj, ok := fn.Object().(*types.Func); ok && knowledge[funcKey(obj)].Role == RoleNewError {
@@ -106,7 +106,7 @@ func errorAtReturn(fn *ssa.Function, s *ast.ReturnStmt) string {
 	case failing(r):
 		return testedSet
 	}
-	return nilTestAbove(r, unwrapped(r.Results[len(r.Results)-1]))
+	return nilTestAbove(r, unwrapped(resultOf(r, len(r.Results)-1)))
 }
 
 // ssaReturnAt is fn's SSA return of the return statement s, nil when fn

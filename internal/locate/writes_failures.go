@@ -96,7 +96,7 @@ func closureFailures(fn *ssa.Function, kind *types.Named, own map[*ssa.Function]
 	var errs []ssa.Value
 	for _, b := range fn.Blocks {
 		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 {
-			errs = append(errs, ret.Results[len(ret.Results)-1])
+			errs = append(errs, resultOf(ret, len(ret.Results)-1))
 		}
 	}
 	return failuresOrNil(errs, kind, own, seen)

@@ -23,7 +23,7 @@ import (
 // object (RoleAbsentTest: an unchanged object exists). The map gives, for
 // an If's block, the
 // index of the successor taken.
-func steadyBranches(entry *ssa.Function, kind *types.Named, fns []*ssa.Function, own map[*ssa.Function]bool) map[*ssa.BasicBlock]int {
+func (a *analysis) steadyBranches(entry *ssa.Function, kind *types.Named, fns []*ssa.Function, own map[*ssa.Function]bool) map[*ssa.BasicBlock]int {
 	finalErr := deferredFinalError(entry)
 	taken := map[*ssa.BasicBlock]int{}
 	for _, fn := range fns {
@@ -32,7 +32,11 @@ func steadyBranches(entry *ssa.Function, kind *types.Named, fns []*ssa.Function,
 			if !ok {
 				continue
 			}
-			if v, ok := steadyValue(cond.Cond, finalErr, kind, own); ok {
+			v, ok := steadyValue(cond.Cond, finalErr, kind, own)
+			if !ok {
+				v, ok = a.notDeleting(fn, cond.Cond, kind)
+			}
+			if ok {
 				taken[b] = 1
 				if v {
 					taken[b] = 0
@@ -193,6 +197,56 @@ func steadyValue(v ssa.Value, finalErr map[*ssa.FreeVar]bool, kind *types.Named,
 	return false, false
 }
 
+// notDeleting is the value a deletion test takes on a pass of an object
+// that is not being deleted, when cond is one: the syntax it was built
+// from (a call's parenthesis, an operator) is read as the deletion
+// rows read a test (deletionTest: the timestamp's own tests, a predicate
+// of the tree's that decides it, a local defined from one).
+func (a *analysis) notDeleting(fn *ssa.Function, cond ssa.Value, kind *types.Named) (bool, bool) {
+	pos := cond.Pos()
+	syntax := fn.Syntax()
+	if !pos.IsValid() || syntax == nil {
+		return false, false
+	}
+	info := a.infoAt(pos)
+	if info == nil {
+		return false, false
+	}
+	var expr ast.Expr
+	ast.Inspect(syntax, func(n ast.Node) bool {
+		if expr != nil || n == nil || n.Pos() > pos || pos >= n.End() {
+			return false
+		}
+		switch e := n.(type) {
+		case *ast.CallExpr:
+			if e.Lparen == pos {
+				expr = e
+			}
+		case *ast.UnaryExpr:
+			if e.OpPos == pos {
+				expr = e
+			}
+		case *ast.BinaryExpr:
+			if e.OpPos == pos {
+				expr = e
+			}
+		case *ast.FuncLit:
+			return false // another function's syntax
+		}
+		return expr == nil
+	})
+	if expr == nil {
+		return false, false
+	}
+	switch a.deletionTest(info, expr, kind) {
+	case 1:
+		return false, true
+	case -1:
+		return true, true
+	}
+	return false, false
+}
+
 // madeOnSuccess reports whether e, a result of a call of one of the
 // tree's functions that also hands back an error, is at each of its
 // returns with a nil error a value made there (&T{}, new(T)), never nil:
@@ -226,7 +280,7 @@ func madeAt(fn *ssa.Function, i, depth int) (made, ok bool) {
 		if !isRet || len(r.Results) != res.Len() {
 			continue
 		}
-		v, errV := r.Results[i], r.Results[last]
+		v, errV := resultOf(r, i), resultOf(r, last)
 		if x, isX := v.(*ssa.Extract); isX {
 			// return r.rest(…), handed back whole.
 			if ex, isEx := errV.(*ssa.Extract); isEx && ex.Tuple == x.Tuple {

@@ -46,6 +46,7 @@ var Rewrites = []Rewrite{
 	{"cond-local", "the test of the innermost if without an init statement is held in a bool variable the if tests: if c {…} becomes ok := c; if ok {…}", condLocal},
 	{"wrap-error", "the error a return on the line gives back passes through a helper that wraps it (nil stays nil)", wrapError},
 	{"extract-call", "the line's first call moves into a function of the fixture's own that only makes it", extractCall},
+	{"add-defer", "the function holding the line defers a function literal that does nothing, as its first statement (its results then pass through their slots)", addDefer},
 }
 
 // rewriter applies rewrites to one fixture, naming the helpers it adds.

@@ -87,6 +87,7 @@ func TestRewrites(t *testing.T) {
 		"field-stores":   {reqOK},
 		"wrap-error":     {reqErr},
 		"extract-call":   {reread, add},
+		"add-defer":      {entry, reread, reqErr, add, reqOK, remove},
 	}
 	for _, rw := range Rewrites {
 		a := fx.Apply(rw)

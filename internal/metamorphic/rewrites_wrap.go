@@ -444,3 +444,28 @@ func delegateEarly(r *rewriter, t *target) (*change, []string, string) {
 	}
 	return nil, nil, "no `if err != nil` ending in a return, with statements after it, in the function's outermost block"
 }
+
+// addDefer makes the innermost function holding the line defer a function
+// literal that does nothing, first thing in its body: a function that
+// defers returns through its results' slots, which must not change what
+// it is read to return.
+func addDefer(r *rewriter, t *target) (*change, []string, string) {
+	fn, _ := enclosing(t)
+	var b *ast.BlockStmt
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		b = fn.Body
+	case *ast.FuncLit:
+		b = fn.Body
+	}
+	if b == nil {
+		return nil, nil, "not in a function body"
+	}
+	f := t.f
+	at := f.afterComment(f.off(b.Lbrace) + 1)
+	e := edit{at, at, "\n\tdefer func() {}()\n"}
+	if at == f.eol(at) {
+		e.text = "\n\tdefer func() {}()"
+	}
+	return ch(f.rel, []edit{e}), r.covered(f, f.off(b.Lbrace), f.off(b.Rbrace)), ""
+}

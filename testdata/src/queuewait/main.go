@@ -202,6 +202,29 @@ func main() {
 			}
 		},
 	})
+	pn := &PodNoter{
+		pods:  factory.Core().V1().Pods().Lister(),
+		cs:    client,
+		queue: workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[cache.ObjectName]()),
+	}
+	factory.Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj interface{}) {
+			if ref, err := cache.ObjectToName(obj); err == nil {
+				pn.queue.Add(ref)
+			}
+		},
+	})
+	cp := &ClaimPacer{
+		claims: factory.Core().V1().PersistentVolumeClaims().Lister(),
+		queue:  workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[cache.ObjectName]()),
+	}
+	factory.Core().V1().PersistentVolumeClaims().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj interface{}) {
+			if ref, err := cache.ObjectToName(obj); err == nil {
+				cp.queue.Add(ref)
+			}
+		},
+	})
 	factory.Start(ctx.Done())
 	go wait.UntilWithContext(ctx, w.runWorker, time.Second)
 	go wait.UntilWithContext(ctx, r.runWorker, time.Second)
@@ -210,5 +233,7 @@ func main() {
 	go wait.UntilWithContext(ctx, s.runWorker, time.Second)
 	go wait.UntilWithContext(ctx, pl.runWorker, time.Second)
 	go wait.UntilWithContext(ctx, nr.runWorker, time.Second)
+	go wait.UntilWithContext(ctx, pn.runWorker, time.Second)
+	go wait.UntilWithContext(ctx, cp.runWorker, time.Second)
 	<-ctx.Done()
 }
