@@ -163,6 +163,7 @@ var fixtures = []string{
 	"extcleanup",
 	"phaseswitch",
 	"deletepredicate",
+	"dispatchwait",
 	"deletewait",
 	"stepverdicts",
 	"driftidentity",
@@ -1077,6 +1078,18 @@ func TestAppliedConditionNotSettled(t *testing.T) {
 	row := controllerNamed(t, "condhelpers", "WidgetApplier").Rows[locate.RowConditionTypes]
 	if !strings.HasPrefix(row.None, "not settled") || !strings.Contains(row.None, "controller/applier.go:33 ") {
 		t.Errorf("condition-types %q: want not settled, naming the apply configuration at applier.go:33", row.None)
+	}
+}
+
+// TestDispatchedWaitNotSettled checks that a success whose result one of
+// several functions behind an interface method makes (fixture
+// dispatchwait: a status helper handing back what the options it is
+// handed ask for) leaves the requeue on success not settled, naming the
+// call, instead of the wait after creating a child, or an interval.
+func TestDispatchedWaitNotSettled(t *testing.T) {
+	row := controllerNamed(t, "dispatchwait", "GaugeReconciler").Rows[locate.RowRequeueSuccess]
+	if !strings.HasPrefix(row.None, "not settled") || !strings.Contains(row.None, "o.result()") {
+		t.Errorf("requeue-success %q: want not settled, naming o.result()", row.None)
 	}
 }
 

@@ -485,6 +485,11 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 			out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the return at %s:%d hands back the result %s made at %s:%d, a call that may run %d functions of the tree: which of them makes it requeue, and for which of its callers' values, is not followed", s.File, s.Line, a.exprText(c.expr), at.File, at.Line, len(c.own)))
 			return out
 		}
+		if c, hop := a.dispatchedVia(success); c != nil {
+			s, at := a.site(success.pos), a.site(c.expr.Lparen)
+			out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the return at %s:%d hands back the result %s made at %s:%d, a call that may run %d functions of the tree, one of which requeues at %s:%d: which of them the pass runs, and for which of its callers' values, is not followed", hop.File, hop.Line, a.exprText(c.expr), at.File, at.Line, len(c.own), s.File, s.Line))
+			return out
+		}
 		if alt, test := a.stateAlternative(rets, success, kind); alt != nil {
 			s, o, t := a.site(success.pos), a.site(alt.pos), a.site(test.Pos())
 			out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the success return at %s:%d requeues after an interval and the one at %s:%d does not, as the test of the object's status at %s:%d decides: whether the first is the steady state's interval or a wait while that state lasts is decided by the object's state, not the code", s.File, s.Line, o.File, o.Line, t.File, t.Line))
@@ -508,6 +513,28 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 					why = fmt.Sprintf("%s at %s:%d", r.note, s.File, s.Line)
 				}
 				out.onError, out.onSuccess = errRow, none("not settled: "+why+"; read it to see whether a success requeues (no return on the paths it follows sets RequeueAfter)")
+				return out
+			}
+		}
+		// A wait handed back as the result a call made that may run one
+		// of several functions, there or through a return that hands it
+		// on: whether the steady pass requeues there is not followed.
+		for i := range rets {
+			r := &rets[i]
+			if r.class != ClassDependencyWait || r.deferred {
+				continue
+			}
+			c, hop := a.dispatchedResult(r), a.site(r.pos)
+			if c == nil {
+				c, hop = a.dispatchedVia(r)
+			}
+			if c != nil {
+				s, at := a.site(r.pos), a.site(c.expr.Lparen)
+				where := ""
+				if s != hop {
+					where = fmt.Sprintf(", one of which waits at %s:%d", s.File, s.Line)
+				}
+				out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the return at %s:%d hands back the result %s made at %s:%d, a call that may run %d functions of the tree%s: which of them the pass runs, and so whether its success requeues, is not followed", hop.File, hop.Line, a.exprText(c.expr), at.File, at.Line, len(c.own), where))
 				return out
 			}
 		}

@@ -148,6 +148,34 @@ func (a *analysis) dispatchedResult(r *retSite) *call {
 	return &c
 }
 
+// dispatchedVia is, for a site whose result a return hands back towards
+// the entry (r.via), the first such return that hands back a result a
+// call may make by running several functions of the tree
+// (dispatchedResult: return res, nil after res, _ := opt.GetResult()),
+// with that return's site: the site is one of those functions' returns,
+// and which of them the pass runs is not followed.
+func (a *analysis) dispatchedVia(r *retSite) (*call, Site) {
+	for _, hop := range r.via {
+		b := body(hop.in)
+		if b == nil {
+			continue
+		}
+		var ret *ast.ReturnStmt
+		returnsOf(b, func(s *ast.ReturnStmt) {
+			if s.Pos() == hop.pos {
+				ret = s
+			}
+		})
+		if ret == nil {
+			continue
+		}
+		if c := a.dispatchedResult(&retSite{ret: ret, in: hop.in}); c != nil {
+			return c, a.site(hop.pos)
+		}
+	}
+	return nil, Site{}
+}
+
 // failureStateCase reports whether the case of a switch on a field that
 // holds pos selects only states the tree stores into that field on
 // failure alone: each value of the case is a constant that every
