@@ -53,6 +53,10 @@ func switched(o any) string {
 func sliced(s []string) []string {
 	return (s)[1:]
 }
+
+func signed(r *missing.Record) bool {
+	return r != nil
+}
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
@@ -62,14 +66,34 @@ func sliced(s []string) []string {
 	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
 	conf := types.Config{Importer: failingImporter{importer.Default()}, Error: func(error) {}}
 	conf.Check("p", fset, []*ast.File{f}, info) // the failed import is an error, as expected
-	want := map[string]bool{"asserted": true, "switched": false, "sliced": false}
+	want := map[string]bool{"asserted": true, "switched": false, "sliced": false, "signed": true}
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok {
 			continue
 		}
-		if got := holdsUntyped(fd.Body, info); got != want[fd.Name.Name] {
+		if got := holdsUntyped(fd, info); got != want[fd.Name.Name] {
 			t.Errorf("holdsUntyped(%s) = %v, want %v", fd.Name.Name, got, want[fd.Name.Name])
 		}
+	}
+}
+
+// TestWaitingOnTask checks the watch on a build after a failed one: a
+// goroutine parked elsewhere is not taken for one waiting in the SSA
+// builder's task wait.
+func TestWaitingOnTask(t *testing.T) {
+	id := make(chan uint64)
+	release := make(chan struct{})
+	go func() {
+		id <- goroutineID()
+		<-release
+	}()
+	g := <-id
+	defer close(release)
+	if g == 0 {
+		t.Fatal("goroutineID read no id")
+	}
+	if waitingOnTask(g) {
+		t.Errorf("goroutine %d, parked on a channel of its own, is taken for one waiting on a build", g)
 	}
 }
