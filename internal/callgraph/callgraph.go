@@ -198,10 +198,12 @@ func holdsUntyped(n ast.Node, info *types.Info) bool {
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch e := n.(type) {
 		case *ast.Ident:
-			if obj := info.ObjectOf(e); obj != nil {
-				if _, pkg := obj.(*types.PkgName); !pkg {
-					found = holdsInvalid(obj.Type(), seen)
-				}
+			switch obj := info.ObjectOf(e).(type) {
+			case nil, *types.PkgName, *types.Builtin:
+				// (a builtin's type is the invalid one: its signature is
+				// each call's)
+			default:
+				found = holdsInvalid(obj.Type(), seen)
 			}
 		case *ast.KeyValueExpr:
 			// A field name no field of the literal's type has (the type

@@ -51,7 +51,7 @@ func switched(o any) string {
 }
 
 func sliced(s []string) []string {
-	return (s)[1:]
+	return append(make([]string, 0, len(s)), (s)[1:]...)
 }
 
 func signed(r *missing.Record) bool {
