@@ -245,14 +245,8 @@ func holdsInvalid(t types.Type, seen map[types.Type]bool) bool {
 	switch t := types.Unalias(t).(type) {
 	case *types.Basic:
 		return t.Kind() == types.Invalid
-	case *types.Pointer:
-		return holdsInvalid(t.Elem(), seen)
-	case *types.Slice:
-		return holdsInvalid(t.Elem(), seen)
-	case *types.Array:
-		return holdsInvalid(t.Elem(), seen)
-	case *types.Chan:
-		return holdsInvalid(t.Elem(), seen)
+	case *types.Pointer, *types.Slice, *types.Array, *types.Chan:
+		return holdsInvalid(t.(interface{ Elem() types.Type }).Elem(), seen)
 	case *types.Map:
 		return holdsInvalid(t.Key(), seen) || holdsInvalid(t.Elem(), seen)
 	case *types.Tuple:

@@ -480,14 +480,8 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 		return out
 	}
 	if success != nil {
-		if c := a.dispatchedResult(success); c != nil {
-			s, at := a.site(success.pos), a.site(c.expr.Lparen)
-			out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the return at %s:%d hands back the result %s made at %s:%d, a call that may run %d functions of the tree: which of them makes it requeue, and for which of its callers' values, is not followed", s.File, s.Line, a.exprText(c.expr), at.File, at.Line, len(c.own)))
-			return out
-		}
-		if c, hop := a.dispatchedVia(success); c != nil {
-			s, at := a.site(success.pos), a.site(c.expr.Lparen)
-			out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the return at %s:%d hands back the result %s made at %s:%d, a call that may run %d functions of the tree, one of which requeues at %s:%d: which of them the pass runs, and for which of its callers' values, is not followed", hop.File, hop.Line, a.exprText(c.expr), at.File, at.Line, len(c.own), s.File, s.Line))
+		if why := a.dispatchedSuccess(success); why != "" {
+			out.onError, out.onSuccess = errRow, none(why)
 			return out
 		}
 		if alt, test := a.stateAlternative(rets, success, kind); alt != nil {
@@ -516,27 +510,9 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 				return out
 			}
 		}
-		// A wait handed back as the result a call made that may run one
-		// of several functions, there or through a return that hands it
-		// on: whether the steady pass requeues there is not followed.
-		for i := range rets {
-			r := &rets[i]
-			if r.class != ClassDependencyWait || r.deferred {
-				continue
-			}
-			c, hop := a.dispatchedResult(r), a.site(r.pos)
-			if c == nil {
-				c, hop = a.dispatchedVia(r)
-			}
-			if c != nil {
-				s, at := a.site(r.pos), a.site(c.expr.Lparen)
-				where := ""
-				if s != hop {
-					where = fmt.Sprintf(", one of which waits at %s:%d", s.File, s.Line)
-				}
-				out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the return at %s:%d hands back the result %s made at %s:%d, a call that may run %d functions of the tree%s: which of them the pass runs, and so whether its success requeues, is not followed", hop.File, hop.Line, a.exprText(c.expr), at.File, at.Line, len(c.own), where))
-				return out
-			}
+		if why := a.dispatchedWait(rets); why != "" {
+			out.onError, out.onSuccess = errRow, none(why)
+			return out
 		}
 		// No steady-state requeue, but a wait with a nil error on a path
 		// that did not fail: after work that succeeded (a child just

@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -146,6 +147,52 @@ func (a *analysis) dispatchedResult(r *retSite) *call {
 		return nil
 	}
 	return &c
+}
+
+// dispatchedWait is why the requeue on success is not settled when a wait
+// of rets is handed back as the result a call made that may run one of
+// several functions, there or through a return that hands it on (a
+// status helper handing back what its options ask for): whether the
+// steady pass requeues there is not followed. "" when no wait is.
+func (a *analysis) dispatchedWait(rets []retSite) string {
+	for i := range rets {
+		r := &rets[i]
+		if r.class != ClassDependencyWait || r.deferred {
+			continue
+		}
+		c, hop := a.dispatchedResult(r), a.site(r.pos)
+		if c == nil {
+			c, hop = a.dispatchedVia(r)
+		}
+		if c == nil {
+			continue
+		}
+		s, at := a.site(r.pos), a.site(c.expr.Lparen)
+		where := ""
+		if s != hop {
+			where = fmt.Sprintf(", one of which waits at %s:%d", s.File, s.Line)
+		}
+		return fmt.Sprintf("not settled: the return at %s:%d hands back the result %s made at %s:%d, a call that may run %d functions of the tree%s: which of them the pass runs, and so whether its success requeues, is not followed", hop.File, hop.Line, a.exprText(c.expr), at.File, at.Line, len(c.own), where)
+	}
+	return ""
+}
+
+// dispatchedSuccess is why the requeue on success is not settled when the
+// success return hands back the result of a call that may run several
+// functions of the tree (dispatchedResult), or its interval is made in one
+// of them and handed on by a return of that call's result
+// (dispatchedVia); "" otherwise.
+func (a *analysis) dispatchedSuccess(success *retSite) string {
+	if c := a.dispatchedResult(success); c != nil {
+		s, at := a.site(success.pos), a.site(c.expr.Lparen)
+		return fmt.Sprintf("not settled: the return at %s:%d hands back the result %s made at %s:%d, a call that may run %d functions of the tree: which of them makes it requeue, and for which of its callers' values, is not followed", s.File, s.Line, a.exprText(c.expr), at.File, at.Line, len(c.own))
+	}
+	c, hop := a.dispatchedVia(success)
+	if c == nil {
+		return ""
+	}
+	s, at := a.site(success.pos), a.site(c.expr.Lparen)
+	return fmt.Sprintf("not settled: the return at %s:%d hands back the result %s made at %s:%d, a call that may run %d functions of the tree, one of which requeues at %s:%d: which of them the pass runs, and for which of its callers' values, is not followed", hop.File, hop.Line, a.exprText(c.expr), at.File, at.Line, len(c.own), s.File, s.Line)
 }
 
 // dispatchedVia is, for a site whose result a return hands back towards
