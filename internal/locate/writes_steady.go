@@ -231,7 +231,7 @@ func (a *analysis) notDeleting(fn *ssa.Function, cond ssa.Value, kind *types.Nam
 				expr = e
 			}
 		case *ast.FuncLit:
-			return false // another function's syntax
+			return n == syntax // another function's syntax, unless it is fn's own
 		}
 		return expr == nil
 	})
