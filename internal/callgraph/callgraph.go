@@ -134,7 +134,7 @@ func withoutIllTyped(p *packages.Package, unanalysed map[*types.Func]bool) ([]*a
 		cp.Decls = append([]ast.Decl(nil), f.Decls...)
 		for j, d := range cp.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || !holdsError(fd, errs) && !holdsUntyped(fd, p.TypesInfo) {
+			if !ok || fd.Body == nil || !holdsError(fd, errs) && !holdsUntyped(fd.Body, p.TypesInfo) {
 				continue
 			}
 			stub := *fd
@@ -187,24 +187,15 @@ func holdsError(n ast.Node, errs []token.Pos) bool {
 }
 
 // holdsUntyped reports whether n holds an expression the type checker gave
-// no type, or one holding an invalid type, or names an object whose type
-// holds one (code using a package that failed to import reports no error
-// of its own). The SSA builder panics on such code, and a panic part way
+// no type, or the invalid one, or a struct literal key naming no field
+// (code using a package that failed to import reports no error of its
+// own). The SSA builder panics on such code, and a panic part way
 // through a build leaves the functions it was building unfinished: a
 // later package that waits for one of them waits for ever.
 func holdsUntyped(n ast.Node, info *types.Info) bool {
 	found := false
-	seen := map[types.Type]bool{}
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch e := n.(type) {
-		case *ast.Ident:
-			switch obj := info.ObjectOf(e).(type) {
-			case nil, *types.PkgName, *types.Builtin:
-				// (a builtin's type is the invalid one: its signature is
-				// each call's)
-			default:
-				found = holdsInvalid(obj.Type(), seen)
-			}
 		case *ast.KeyValueExpr:
 			// A field name no field of the literal's type has (the type
 			// is invalid): no object, no type.
@@ -213,67 +204,21 @@ func holdsUntyped(n ast.Node, info *types.Info) bool {
 			}
 		case *ast.TypeAssertExpr:
 			// x.(type), a type switch's guard, has no type of its own.
-			found = e.Type != nil && untyped(info, e, seen)
+			found = e.Type != nil && untyped(info, e)
 		case *ast.CallExpr, *ast.SelectorExpr, *ast.CompositeLit, *ast.IndexExpr, *ast.IndexListExpr, *ast.SliceExpr,
 			*ast.UnaryExpr, *ast.BinaryExpr, *ast.StarExpr, *ast.ParenExpr, *ast.FuncLit:
-			found = untyped(info, e.(ast.Expr), seen)
+			found = untyped(info, e.(ast.Expr))
 		}
 		return !found
 	})
 	return found
 }
 
-// untyped reports whether the type checker recorded no type for e, or one
-// holding an invalid type.
-func untyped(info *types.Info, e ast.Expr, seen map[types.Type]bool) bool {
+// untyped reports whether the type checker recorded no type for e, or the
+// invalid one.
+func untyped(info *types.Info, e ast.Expr) bool {
 	t := info.TypeOf(e)
-	return t == nil || holdsInvalid(t, seen)
-}
-
-// holdsInvalid reports whether t is the invalid type or is built from it:
-// an element, a field, a parameter or result, the underlying type of a
-// named type. seen holds the types already found to hold none (or being
-// read, for a type that refers to itself).
-func holdsInvalid(t types.Type, seen map[types.Type]bool) bool {
-	if t == nil {
-		return false
-	}
-	if seen[t] {
-		return false
-	}
-	seen[t] = true
-	switch t := types.Unalias(t).(type) {
-	case *types.Basic:
-		return t.Kind() == types.Invalid
-	case *types.Pointer, *types.Slice, *types.Array, *types.Chan:
-		return holdsInvalid(t.(interface{ Elem() types.Type }).Elem(), seen)
-	case *types.Map:
-		return holdsInvalid(t.Key(), seen) || holdsInvalid(t.Elem(), seen)
-	case *types.Tuple:
-		for i := range t.Len() {
-			if holdsInvalid(t.At(i).Type(), seen) {
-				return true
-			}
-		}
-	case *types.Signature:
-		return holdsInvalid(t.Params(), seen) || holdsInvalid(t.Results(), seen)
-	case *types.Struct:
-		for i := range t.NumFields() {
-			if holdsInvalid(t.Field(i).Type(), seen) {
-				return true
-			}
-		}
-	case *types.Named:
-		if holdsInvalid(t.Underlying(), seen) {
-			return true
-		}
-		for i := range t.TypeArgs().Len() {
-			if holdsInvalid(t.TypeArgs().At(i), seen) {
-				return true
-			}
-		}
-	}
-	return false
+	return t == nil || t == types.Typ[types.Invalid]
 }
 
 // errorPositions are the positions of a package's type errors (go/packages

@@ -72,7 +72,7 @@ func signed(r *missing.Record) bool {
 		if !ok {
 			continue
 		}
-		if got := holdsUntyped(fd, info); got != want[fd.Name.Name] {
+		if got := holdsUntyped(fd.Body, info); got != want[fd.Name.Name] {
 			t.Errorf("holdsUntyped(%s) = %v, want %v", fd.Name.Name, got, want[fd.Name.Name])
 		}
 	}
