@@ -510,7 +510,7 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 				return out
 			}
 		}
-		if why := a.dispatchedWait(rets); why != "" {
+		if why := a.dispatchedWait(f.entry, kind, rets); why != "" {
 			out.onError, out.onSuccess = errRow, none(why)
 			return out
 		}

@@ -7,6 +7,8 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+
+	"golang.org/x/tools/go/ssa"
 )
 
 // waitPrimary is, with no steady-state requeue, the wait with a nil error
@@ -152,12 +154,20 @@ func (a *analysis) dispatchedResult(r *retSite) *call {
 // dispatchedWait is why the requeue on success is not settled when a wait
 // of rets is handed back as the result a call made that may run one of
 // several functions, there or through a return that hands it on (a
-// status helper handing back what its options ask for): whether the
-// steady pass requeues there is not followed. "" when no wait is.
-func (a *analysis) dispatchedWait(rets []retSite) string {
+// status helper handing back what its options ask for), at the entry's
+// success end (successEnd): whether the steady pass requeues there is not
+// followed. "" when no wait is.
+func (a *analysis) dispatchedWait(entry *ssa.Function, kind *types.Named, rets []retSite) string {
+	ends := a.endDelegates(entry, kind)
 	for i := range rets {
 		r := &rets[i]
 		if r.class != ClassDependencyWait || r.deferred {
+			continue
+		}
+		// Only at the end of the success path: an early return of such a
+		// result (in a loop over components, each run in turn) is one wait
+		// among others, not what the steady pass ends with.
+		if !ends[r.in] && !slices.ContainsFunc(r.via, func(h retHop) bool { return ends[h.in] }) {
 			continue
 		}
 		c, hop := a.dispatchedResult(r), a.site(r.pos)
@@ -175,6 +185,28 @@ func (a *analysis) dispatchedWait(rets []retSite) string {
 		return fmt.Sprintf("not settled: the return at %s:%d hands back the result %s made at %s:%d, a call that may run %d functions of the tree%s: which of them the pass runs, and so whether its success requeues, is not followed", hop.File, hop.Line, a.exprText(c.expr), at.File, at.Line, len(c.own), where)
 	}
 	return ""
+}
+
+// endDelegates are the functions whose results the entry's success end
+// (successEnd) hands back whole, and theirs in turn (return
+// r.updateStatus(…, opts)): what the steady pass ends with.
+func (a *analysis) endDelegates(entry *ssa.Function, kind *types.Named) map[*ssa.Function]bool {
+	out := map[*ssa.Function]bool{}
+	for fns := []*ssa.Function{entry}; len(fns) > 0; {
+		fn := fns[0]
+		fns = fns[1:]
+		ce, ok := ast.Unparen(a.handedBack(fn, a.successEnd(fn, kind))).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		for _, d := range a.makeCall(a.infoAt(ce.Pos()), ce, fn).own {
+			if !out[d] {
+				out[d] = true
+				fns = append(fns, d)
+			}
+		}
+	}
+	return out
 }
 
 // dispatchedSuccess is why the requeue on success is not settled when the
