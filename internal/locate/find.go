@@ -54,6 +54,9 @@ type found struct {
 	// it runs (one generated reconciler may be handed several types, a
 	// controller each).
 	impl *ssa.Function
+	// delegate is, for a function a registered wrapper runs from a field,
+	// one of several (find_delegates.go), the wrapper and its call.
+	delegate *fieldDelegate
 	// unregistered says no registration or worker led to the entry: a
 	// Reconcile method found by its signature alone.
 	unregistered bool

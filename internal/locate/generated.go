@@ -383,6 +383,24 @@ func (a *analysis) reachOf(f *found) *callgraph.Reach {
 			}
 		}
 	}
+	if d := f.delegate; d != nil {
+		// The wrapper runs around the entry on every pass; the other
+		// functions its call runs are other controllers'.
+		for _, fn := range d.all {
+			if recv := fn.Signature.Recv(); recv != nil && fn != f.entry && !types.Identical(deref(recv.Type()), own) {
+				others = append(others, deref(recv.Type()))
+			}
+		}
+		return a.prog.ReachableExcept(func(fn *ssa.Function) bool {
+			if fn != f.entry && slices.Contains(d.all, fn) {
+				return true
+			}
+			recv := fn.Signature.Recv()
+			return recv != nil && slices.ContainsFunc(others, func(t types.Type) bool {
+				return types.Identical(deref(recv.Type()), t)
+			})
+		}, d.wrapper, f.entry)
+	}
 	if len(others) == 0 {
 		return a.prog.Reachable(f.entry)
 	}

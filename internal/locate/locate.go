@@ -237,8 +237,15 @@ func (a *analysis) controller(f *found) Controller {
 	finalizerAgreement(rows)
 	at, inst, shared := p.a.sharedInstanceCall(f.entry)
 	sharedWhy := ""
-	if shared {
+	switch {
+	case shared:
 		sharedWhy = fmt.Sprintf("not settled: the reconcile path runs %s, an instance of a generic function whose call at %s runs, in other instances, functions this path does not reach; the searches read calls by their syntax, which the instances share, and do not tell them apart", p.a.funcName(inst), fileLine(at))
+	case f.delegate != nil:
+		// The wrapper's code is searched with the function's, but what
+		// it returns around the call is not read.
+		unsettleRows(rows, []string{RowRequeueError, RowRequeueSuccess}, fmt.Sprintf("not settled: the registered reconciler is %s, which runs this function from a field at %s, as it runs each other function the tree stores there (a controller each); what the wrapper returns around the call is not read", p.a.funcName(f.delegate.wrapper), fileLine(p.a.site(f.delegate.call))))
+	}
+	if shared {
 		unsettleRows(rows, instanceRows, sharedWhy)
 	}
 	kindName := ""
@@ -266,10 +273,12 @@ func (a *analysis) controller(f *found) Controller {
 			ctrl.Writes[i].Note = strings.TrimPrefix(ctrl.Writes[i].Note+"; "+sharedWhy, "; ")
 		}
 	}
-	if s := p.requeues().success; s != nil && !shared {
+	// The traces start at a requeue the rows settled.
+	traced := !shared && f.delegate == nil
+	if s := p.requeues().success; s != nil && traced {
 		ctrl.IntervalTrace = a.intervalTrace(p.kind(), p.reach, s.in, s.at, s.duration)
 	}
-	if r := p.requeues().retry; r != nil && !shared {
+	if r := p.requeues().retry; r != nil && traced {
 		ctrl.RetryTrace = a.intervalTrace(p.kind(), p.reach, r.in, r.at, r.duration)
 	}
 	ctrl.Drift = a.drift(p.reach, p.kind(), a.objectVars(p.reach, p.reread()))

@@ -164,6 +164,7 @@ var fixtures = []string{
 	"phaseswitch",
 	"deletepredicate",
 	"dispatchwait",
+	"fieldwrapper",
 	"deletewait",
 	"stepverdicts",
 	"driftidentity",
@@ -1090,6 +1091,22 @@ func TestDispatchedWaitNotSettled(t *testing.T) {
 	row := controllerNamed(t, "dispatchwait", "GaugeReconciler").Rows[locate.RowRequeueSuccess]
 	if !strings.HasPrefix(row.None, "not settled") || !strings.Contains(row.None, "o.result()") {
 		t.Errorf("requeue-success %q: want not settled, naming o.result()", row.None)
+	}
+}
+
+// TestFieldWrapperRequeuesNotSettled checks that the functions one
+// registered wrapper runs from a field (fixture fieldwrapper: each binary
+// configures its own) are a controller each, whose requeue rows are not
+// settled, naming the wrapper's call: what the wrapper returns around it is
+// not read.
+func TestFieldWrapperRequeuesNotSettled(t *testing.T) {
+	for _, name := range []string{"SecretKeeper", "ConfigKeeper"} {
+		c := controllerNamed(t, "fieldwrapper", name)
+		for _, id := range []string{locate.RowRequeueError, locate.RowRequeueSuccess} {
+			if r := c.Rows[id]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "wrapper/wrapper.go:64") {
+				t.Errorf("%s: %s %q: want not settled, naming the wrapper's call at wrapper.go:64", name, id, r.None)
+			}
+		}
 	}
 }
 

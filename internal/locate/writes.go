@@ -331,6 +331,18 @@ func (a *analysis) alwaysReached(roots map[*ssa.Function]*callgraph.Edge, normal
 // live object.
 func (a *analysis) passRoots(f *found) map[*ssa.Function]*callgraph.Edge {
 	roots := map[*ssa.Function]*callgraph.Edge{f.entry: nil}
+	if d := f.delegate; d != nil {
+		// The registered wrapper runs every pass, and the entry from
+		// its call.
+		roots = map[*ssa.Function]*callgraph.Edge{d.wrapper: nil}
+		for _, e := range a.prog.CallsFrom(d.wrapper) {
+			if boundMethod(e.Callee.Func) == f.entry && e.Site != nil && e.Site.Pos() == d.call {
+				roots[f.entry] = e
+				break
+			}
+		}
+		return roots
+	}
 	if f.style != StyleGenerated || f.impl == nil {
 		return roots
 	}

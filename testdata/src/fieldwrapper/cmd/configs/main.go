@@ -1,0 +1,21 @@
+// Command configs runs the wrapper with the ConfigMap's function.
+package main
+
+import (
+	"example.com/fixtures/fieldwrapper/configs"
+	"example.com/fixtures/fieldwrapper/wrapper"
+	corev1 "k8s.io/api/core/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+)
+
+func main() {
+	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{})
+	if err != nil {
+		panic(err)
+	}
+	keeper := &configs.ConfigKeeper{}
+	w := wrapper.New(mgr.GetClient(), wrapper.Config{Name: "configs", For: &corev1.ConfigMap{}, Reconcile: keeper.Reconcile})
+	if err := w.Start(mgr); err != nil {
+		panic(err)
+	}
+}

@@ -1,0 +1,21 @@
+// Command secrets runs the wrapper with the Secret's function.
+package main
+
+import (
+	"example.com/fixtures/fieldwrapper/secrets"
+	"example.com/fixtures/fieldwrapper/wrapper"
+	corev1 "k8s.io/api/core/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+)
+
+func main() {
+	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{})
+	if err != nil {
+		panic(err)
+	}
+	keeper := &secrets.SecretKeeper{}
+	w := wrapper.New(mgr.GetClient(), wrapper.Config{Name: "secrets", For: &corev1.Secret{}, Reconcile: keeper.Reconcile})
+	if err := w.Start(mgr); err != nil {
+		panic(err)
+	}
+}
