@@ -343,6 +343,12 @@ func (a *analysis) cleanupOf(reach *callgraph.Reach, fn *ssa.Function, info *typ
 		// past a timeout, say).
 		best = first
 	}
+	if handed == nil && first != nil && best != nil && first != best && first.expr.Pos() < best.expr.Pos() && a.persistsRemoval(*best, kind, removes) {
+		// The call handed the object only removes the finalizer and
+		// saves the object, which is not the work: the work, if any, is
+		// the branch's first call, before it.
+		best = first
+	}
 	if best == nil && len(inBranch) == 0 && !removedByHelper && slices.ContainsFunc(removes, func(op finOp) bool { return op.whole }) {
 		// A branch that neither works nor removes the finalizer, where
 		// the finalizers are written whole from a computed list: a
@@ -420,7 +426,7 @@ func (a *analysis) cleanupOf(reach *callgraph.Reach, fn *ssa.Function, info *typ
 	}
 	primary.Primary = true
 	deletes := a.deletesObjects(work)
-	if best != handed && best != reaching && !deletes && !handsObject(info, *best, kind) && !a.changesOwnState(work) {
+	if best != handed && best != reaching && !deletes && !handsObject(info, *best, kind) && !a.changesOwnState(work) && !(removing && a.keptFailure(info, *best)) {
 		// Chosen only as the branch's first call: handed neither the
 		// object nor the work, reaching no removal, deleting nothing and
 		// changing none of the controller's own state (a cache, a
@@ -429,6 +435,9 @@ func (a *analysis) cleanupOf(reach *callgraph.Reach, fn *ssa.Function, info *typ
 		// a metric).
 		return &cleanup{sites: []Site{ifSite, callSite}, removes: append(inBranch, bestRemoves...),
 			unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, first calls %s (%s:%d), which is handed neither the object nor the work, reaches no removal of the finalizer, deletes nothing and changes none of the controller's own state: whether it is the cleanup or only notes the deletion is not settled", ifSite.File, ifSite.Line, work.String(), primary.File, primary.Line)}, removing
+	}
+	if best != handed && best != reaching && !deletes && !handsObject(info, *best, kind) && !a.changesOwnState(work) {
+		primary.Note = "handed neither the object nor the work, it hands back only an error, which the branch keeps before the finalizer goes: the work the finalizer holds the object for (on another system, by the object's name)"
 	}
 	return &cleanup{sites: append([]Site{primary, ifSite, callSite}, dispatch...), removes: append(inBranch, bestRemoves...),
 		deletes: deletes}, removing

@@ -161,6 +161,27 @@ func (a *analysis) removingSave(c call, kind *types.Named, removes []finOp) bool
 	return a.savesOnlyIn(c, kind, removes, 0) && a.reachesRemoval(c, removes)
 }
 
+// persistsRemoval reports whether what a call runs removes the finalizer
+// and writes nothing but updates and patches of a value of the primary
+// type, or of an interface it implements (a base reconciler's
+// RemoveFinalizer(ctx, obj client.Object, name), then Update), all it
+// reaches analysed: the removal persisted, not the work.
+func (a *analysis) persistsRemoval(c call, kind *types.Named, removes []finOp) bool {
+	if kind == nil || !a.reachesRemoval(c, removes) {
+		return false
+	}
+	sub := a.prog.Reachable(c.own...)
+	if len(sub.Unanalysed) > 0 {
+		return false
+	}
+	for _, w := range a.writeCalls(sub) {
+		if w.verb != verbUpdate && w.verb != verbPatch || w.status || !handsObject(w.info, w.call, kind) {
+			return false
+		}
+	}
+	return true
+}
+
 // reachesRemoval reports whether what a call runs removes the finalizer.
 func (a *analysis) reachesRemoval(c call, removes []finOp) bool {
 	sub := a.prog.Reachable(c.own...)
@@ -401,6 +422,12 @@ func onlyErrors(fn *types.Func) bool {
 // knowledge table does not know: what it does is not read.
 func (a *analysis) unresolvedOwnMethod(c call) bool {
 	return !c.known && c.fn != nil && len(c.own) == 0 && isInterfaceMethod(c.fn) && a.fileOwn(c.fn.Pos())
+}
+
+// keptFailure reports whether a call of one function of the tree hands
+// back only an error, and its caller keeps it.
+func (a *analysis) keptFailure(info *types.Info, c call) bool {
+	return len(c.own) == 1 && c.fn != nil && onlyErrors(c.fn) && a.reportsFailure(info, c)
 }
 
 // reportsFailure reports whether a call hands back an error that its

@@ -72,3 +72,41 @@ func handsRequest(args []ssa.Value) bool {
 		return typeKey(v.Type()) == typeRequest
 	})
 }
+
+// handsBack reports whether the wrapper asks for no requeue of its own:
+// each of its returns hands back the result its call of the field made, or
+// a zero result, or fails (an error that is not nil, whatever result it
+// carries: controller-runtime backs off). The function's requeue rows are
+// then the controller's, the wrapper's failures further paths back.
+func (d *fieldDelegate) handsBack() bool {
+	var call *ssa.Call
+	for _, b := range d.wrapper.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(*ssa.Call); ok && c.Pos() == d.call {
+				call = c
+			}
+		}
+	}
+	if call == nil {
+		return false
+	}
+	for _, b := range d.wrapper.Blocks {
+		for _, instr := range b.Instrs {
+			r, ok := instr.(*ssa.Return)
+			if !ok || len(r.Results) != 2 {
+				continue
+			}
+			if ex, ok := resultOf(r, 0).(*ssa.Extract); ok && ex.Tuple == call && ex.Index == 0 {
+				continue
+			}
+			if c, ok := resultOf(r, 0).(*ssa.Const); ok && c.Value == nil {
+				continue // Result{}
+			}
+			if c, ok := resultOf(r, 1).(*ssa.Const); !ok || !c.IsNil() {
+				continue // a failure: the error comes back
+			}
+			return false
+		}
+	}
+	return true
+}

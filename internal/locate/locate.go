@@ -240,10 +240,10 @@ func (a *analysis) controller(f *found) Controller {
 	switch {
 	case shared:
 		sharedWhy = fmt.Sprintf("not settled: the reconcile path runs %s, an instance of a generic function whose call at %s runs, in other instances, functions this path does not reach; the searches read calls by their syntax, which the instances share, and do not tell them apart", p.a.funcName(inst), fileLine(at))
-	case f.delegate != nil:
-		// The wrapper's code is searched with the function's, but what
-		// it returns around the call is not read.
-		unsettleRows(rows, []string{RowRequeueError, RowRequeueSuccess}, fmt.Sprintf("not settled: the registered reconciler is %s, which runs this function from a field at %s, as it runs each other function the tree stores there (a controller each); what the wrapper returns around the call is not read", p.a.funcName(f.delegate.wrapper), fileLine(p.a.site(f.delegate.call))))
+	case f.delegate != nil && !f.delegate.handsBack():
+		// The wrapper's code is searched with the function's; what it
+		// returns around the call is its own.
+		unsettleRows(rows, []string{RowRequeueError, RowRequeueSuccess}, fmt.Sprintf("not settled: the registered reconciler is %s, which runs this function from a field at %s, as it runs each other function the tree stores there (a controller each); the wrapper asks for a requeue of its own around the call, which is not read", p.a.funcName(f.delegate.wrapper), fileLine(p.a.site(f.delegate.call))))
 	}
 	if shared {
 		unsettleRows(rows, instanceRows, sharedWhy)
@@ -274,7 +274,7 @@ func (a *analysis) controller(f *found) Controller {
 		}
 	}
 	// The traces start at a requeue the rows settled.
-	traced := !shared && f.delegate == nil
+	traced := !shared && (f.delegate == nil || f.delegate.handsBack())
 	if s := p.requeues().success; s != nil && traced {
 		ctrl.IntervalTrace = a.intervalTrace(p.kind(), p.reach, s.in, s.at, s.duration)
 	}

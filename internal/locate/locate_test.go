@@ -1096,15 +1096,16 @@ func TestDispatchedWaitNotSettled(t *testing.T) {
 
 // TestFieldWrapperRequeuesNotSettled checks that the functions one
 // registered wrapper runs from a field (fixture fieldwrapper: each binary
-// configures its own) are a controller each, whose requeue rows are not
-// settled, naming the wrapper's call: what the wrapper returns around it is
-// not read.
+// configures its own) are a controller each, and that where the wrapper
+// asks for a requeue of its own around the call (Gate), their requeue rows
+// are not settled, naming the wrapper's call (Wrapper hands back what its
+// call made: its functions' rows are the fixture's wants).
 func TestFieldWrapperRequeuesNotSettled(t *testing.T) {
-	for _, name := range []string{"SecretKeeper", "ConfigKeeper"} {
+	for _, name := range []string{"SecretGate", "ConfigGate"} {
 		c := controllerNamed(t, "fieldwrapper", name)
 		for _, id := range []string{locate.RowRequeueError, locate.RowRequeueSuccess} {
-			if r := c.Rows[id]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "wrapper/wrapper.go:64") {
-				t.Errorf("%s: %s %q: want not settled, naming the wrapper's call at wrapper.go:64", name, id, r.None)
+			if r := c.Rows[id]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "wrapper/gate.go:33") {
+				t.Errorf("%s: %s %q: want not settled, naming the gate's call at gate.go:33", name, id, r.None)
 			}
 		}
 	}

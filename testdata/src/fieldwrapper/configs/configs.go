@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// want-none "ConfigKeeper/condition-types" "ConfigKeeper/requeue-error" "ConfigKeeper/requeue-success" "ConfigKeeper/interval-trace" "ConfigKeeper/drift"
+// want-none "ConfigKeeper/condition-types" "ConfigKeeper/requeue-success" "ConfigKeeper/interval-trace" "ConfigKeeper/drift"
 
 // ConfigKeeper checks a ConfigMap's data.
 type ConfigKeeper struct{}
@@ -24,7 +24,7 @@ func (k *ConfigKeeper) Reconcile(ctx context.Context, req ctrl.Request, w *wrapp
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if len(cm.Data) == 0 {
-		return ctrl.Result{}, errors.New("empty")
+		return ctrl.Result{}, errors.New("empty") // want "ConfigKeeper/requeue-error"
 	}
 	return ctrl.Result{}, nil
 }

@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// want-none "SecretKeeper/condition-types" "SecretKeeper/requeue-error" "SecretKeeper/requeue-success" "SecretKeeper/interval-trace" "SecretKeeper/drift"
+// want-none "SecretKeeper/condition-types" "SecretKeeper/drift"
 
 // SecretKeeper checks a Secret's data.
 type SecretKeeper struct{}
@@ -21,10 +21,10 @@ type SecretKeeper struct{}
 func (k *SecretKeeper) Reconcile(ctx context.Context, req ctrl.Request, w *wrapper.Wrapper) (ctrl.Result, error) { // want "SecretKeeper/reconcile-entry"
 	var secret corev1.Secret
 	if err := w.Get(ctx, req.NamespacedName, &secret); err != nil { // want "SecretKeeper/reread"
-		return ctrl.Result{}, client.IgnoreNotFound(err)
+		return ctrl.Result{}, client.IgnoreNotFound(err) // want "SecretKeeper/requeue-error"
 	}
 	if len(secret.Data) == 0 {
-		return ctrl.Result{RequeueAfter: time.Minute}, nil
+		return ctrl.Result{RequeueAfter: time.Minute}, nil // want "SecretKeeper/requeue-success" "SecretKeeper/trace:return" "SecretKeeper/trace:constant"
 	}
 	return ctrl.Result{}, nil
 }

@@ -73,5 +73,5 @@ func (w *Wrapper) cleanup(ctx context.Context, obj client.Object) error { // wan
 	published := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: obj.GetNamespace(), Name: obj.GetName() + "-published"}}
 	// (The wrapper's deletion test reads an object of no kind of the
 	// tree's: the branch is not read off the steady pass.)
-	return client.IgnoreNotFound(w.Delete(ctx, published)) // want "write-unsettled"
+	return client.IgnoreNotFound(w.Delete(ctx, published)) // want "SecretKeeper/write-unsettled" "ConfigKeeper/write-unsettled"
 }

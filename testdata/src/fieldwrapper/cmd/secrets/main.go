@@ -18,4 +18,8 @@ func main() {
 	if err := w.Start(mgr); err != nil {
 		panic(err)
 	}
+	g := &wrapper.Gate{Name: "secrets-gate", For: &corev1.Secret{}, Pass: (&secrets.SecretGate{Client: mgr.GetClient()}).Pass}
+	if err := g.Start(mgr); err != nil {
+		panic(err)
+	}
 }
