@@ -57,6 +57,10 @@ type found struct {
 	// delegate is, for a function a registered wrapper runs from a field,
 	// one of several (find_delegates.go), the wrapper and its call.
 	delegate *fieldDelegate
+	// strategies is, for a wrapper whose functions run from a field read
+	// no kinds of their own, that call: which of them a pass runs is
+	// chosen at construction.
+	strategies *fieldDelegate
 	// unregistered says no registration or worker led to the entry: a
 	// Reconcile method found by its signature alone.
 	unregistered bool
@@ -164,6 +168,12 @@ func (a *analysis) findControllers() []*found {
 		}
 		out = a.addGenerated(fd, out, seen)
 	}
+	out = a.ownKinds(out)
+	out = slices.DeleteFunc(out, func(f *found) bool {
+		// A function a wrapper runs from a field that is registered
+		// itself too is that registration's controller.
+		return f.delegate != nil && slices.ContainsFunc(out, func(o *found) bool { return o.delegate == nil && o.entry == f.entry })
+	})
 	nameByEntry(out)
 	if len(a.misses) > 0 {
 		// A registration whose reconciler ctrlcmp could not follow:

@@ -2,6 +2,7 @@ package locate
 
 import (
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -15,19 +16,59 @@ type fieldDelegate struct {
 	call    token.Pos
 	// all are the functions the call runs, one controller each.
 	all []*ssa.Function
+	// whole is the wrapper's own controller, which the functions' give
+	// way to when they do not read kinds of their own (a strategy
+	// chosen at construction).
+	whole *found
+}
+
+// ownKinds keeps the controllers of the functions a wrapper runs from a
+// field where each reads a kind no other of them reads (kuadrant's
+// extensions: each binary's function is a controller of its policy); where
+// any two read one kind, or one reads none that is known, the functions
+// are strategies of one controller, the wrapper's, which takes their place.
+func (a *analysis) ownKinds(out []*found) []*found {
+	kinds := map[*fieldDelegate]map[*types.Named]bool{}
+	distinct := map[*fieldDelegate]bool{}
+	for _, f := range out {
+		d := f.delegate
+		if d == nil {
+			continue
+		}
+		if kinds[d] == nil {
+			kinds[d], distinct[d] = map[*types.Named]bool{}, true
+		}
+		k := (&pass{a: a, f: f, reach: a.reachOf(f)}).reread().kind
+		if k == nil || kinds[d][k] {
+			distinct[d] = false
+		}
+		kinds[d][k] = true
+	}
+	var kept []*found
+	for _, f := range out {
+		switch d := f.delegate; {
+		case d == nil || distinct[d]:
+			kept = append(kept, f)
+		case !slices.Contains(kept, d.whole):
+			d.whole.strategies = d
+			kept = append(kept, d.whole)
+		}
+	}
+	return kept
 }
 
 // fieldDelegates are the tree's functions a registered Reconcile hands the
-// request to through a function held in a field (a wrapper that runs the
-// function each binary configures: ec.config.Reconcile(ctx, req, ec)), as
-// the call graph finds them behind that call, with the call. Fewer than two
+// request to through a function, or an interface value, held in a field (a
+// wrapper that runs the function each binary configures:
+// ec.config.Reconcile(ctx, req, ec)), as the call graph finds them behind
+// that call, with the call. Fewer than two
 // give nil: one function there is the wrapper's own path, as any helper;
 // several are one controller each, the wrapper registered once for all.
 func (a *analysis) fieldDelegates(entry *ssa.Function) ([]*ssa.Function, token.Pos) {
 	for _, b := range entry.Blocks {
 		for _, instr := range b.Instrs {
 			c, ok := instr.(*ssa.Call)
-			if !ok || c.Call.IsInvoke() || c.Call.StaticCallee() != nil || !loadedFromField(c.Call.Value) || !handsRequest(c.Call.Args) {
+			if !ok || c.Call.StaticCallee() != nil || !loadedFromField(c.Call.Value) || !handsRequest(c.Call.Args) {
 				continue
 			}
 			var fns []*ssa.Function
@@ -50,8 +91,9 @@ func (a *analysis) fieldDelegates(entry *ssa.Function) ([]*ssa.Function, token.P
 	return nil, token.NoPos
 }
 
-// loadedFromField reports whether a called function value is read from a
-// struct field (directly, or through a pointer to the struct).
+// loadedFromField reports whether a called function value, or the
+// interface value whose method is called, is read from a struct field
+// (directly, or through a pointer to the struct).
 func loadedFromField(v ssa.Value) bool {
 	switch x := v.(type) {
 	case *ssa.Field:

@@ -95,19 +95,6 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 			names, entries = append(names, syncName(fn)), append(entries, fn)
 		}
 		for i, entry := range entries {
-			if fns, at := a.fieldDelegates(entry); fns != nil {
-				// One wrapper registered for several functions, one
-				// controller each: its kind is what the function reads.
-				for _, fn := range fns {
-					runs := a.site(at)
-					runs.Note = fmt.Sprintf("%s, the registered reconciler, runs it from a field", a.funcName(entry))
-					f := &found{name: syncName(fn), style: StyleControllerRuntime, entry: fn, watched: kinds,
-						registration: []Site{runs, a.site(c.expr.Lparen)}, delegate: &fieldDelegate{wrapper: entry, call: at, all: fns}}
-					f.keyParams = requestParams(fn)
-					out = append(out, f)
-				}
-				continue
-			}
 			f := &found{name: names[i], style: StyleControllerRuntime, entry: entry,
 				registration: []Site{a.site(c.expr.Lparen)}}
 			if len(kinds) == 1 && !watches {
@@ -116,6 +103,21 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 				f.watched = kinds
 			}
 			f.keyParams = requestParams(entry)
+			if fns, at := a.fieldDelegates(entry); fns != nil {
+				// One wrapper registered for several functions, one
+				// controller each: its kind is what the function
+				// reads (collapsed, when they read one kind).
+				d := &fieldDelegate{wrapper: entry, call: at, all: fns, whole: f}
+				for _, fn := range fns {
+					runs := a.site(at)
+					runs.Note = fmt.Sprintf("%s, the registered reconciler, runs it from a field", a.funcName(entry))
+					df := &found{name: syncName(fn), style: StyleControllerRuntime, entry: fn, watched: kinds,
+						registration: []Site{runs, a.site(c.expr.Lparen)}, delegate: d}
+					df.keyParams = requestParams(fn)
+					out = append(out, df)
+				}
+				continue
+			}
 			out = append(out, f)
 		}
 		for _, o := range h.objects {

@@ -248,6 +248,15 @@ func (a *analysis) controller(f *found) Controller {
 	if shared {
 		unsettleRows(rows, instanceRows, sharedWhy)
 	}
+	if d := f.strategies; d != nil {
+		// A requeue one of the functions asks for is that function's.
+		entry := a.funcSite(f.entry).Func
+		for _, id := range []string{RowRequeueError, RowRequeueSuccess} {
+			if s, ok := rows[id].Primary(); ok && s.Func != entry {
+				unsettleRows(rows, []string{id}, fmt.Sprintf("not settled: the entry hands the request, at %s, to one of %d functions the tree stores in a field, chosen where the reconciler is made: the requeue found is one function's, and which one a pass runs is not followed", fileLine(a.site(d.call)), len(d.all)))
+			}
+		}
+	}
 	kindName := ""
 	if k := p.kind(); k != nil {
 		kindName = k.Obj().Name()

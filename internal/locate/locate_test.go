@@ -1099,8 +1099,13 @@ func TestDispatchedWaitNotSettled(t *testing.T) {
 // configures its own) are a controller each, and that where the wrapper
 // asks for a requeue of its own around the call (Gate), their requeue rows
 // are not settled, naming the wrapper's call (Wrapper hands back what its
-// call made: its functions' rows are the fixture's wants).
+// call made: its functions' rows are the fixture's wants). Functions that
+// read one kind are strategies of the wrapper's one controller
+// (Strategist), whose requeue found in one of them is not settled.
 func TestFieldWrapperRequeuesNotSettled(t *testing.T) {
+	if r := controllerNamed(t, "fieldwrapper", "Strategist").Rows[locate.RowRequeueError]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "wrapper/strategy.go:34") {
+		t.Errorf("Strategist: requeue-error %q: want not settled, naming the strategy's call at strategy.go:34", r.None)
+	}
 	for _, name := range []string{"SecretGate", "ConfigGate"} {
 		c := controllerNamed(t, "fieldwrapper", name)
 		for _, id := range []string{locate.RowRequeueError, locate.RowRequeueSuccess} {

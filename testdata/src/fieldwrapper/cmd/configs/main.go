@@ -18,6 +18,14 @@ func main() {
 	if err := w.Start(mgr); err != nil {
 		panic(err)
 	}
+	r := &wrapper.Runner{Client: mgr.GetClient(), Name: "configs-runner", For: &corev1.ConfigMap{}, Work: configs.ConfigRunner{}}
+	if err := r.Start(mgr); err != nil {
+		panic(err)
+	}
+	st := &wrapper.Strategist{Client: mgr.GetClient(), Strategy: wrapper.Lazy{}}
+	if err := st.Start(mgr); err != nil {
+		panic(err)
+	}
 	g := &wrapper.Gate{Name: "configs-gate", For: &corev1.ConfigMap{}, Pass: (&configs.ConfigGate{Client: mgr.GetClient()}).Pass}
 	if err := g.Start(mgr); err != nil {
 		panic(err)

@@ -18,6 +18,14 @@ func main() {
 	if err := w.Start(mgr); err != nil {
 		panic(err)
 	}
+	r := &wrapper.Runner{Client: mgr.GetClient(), Name: "secrets-runner", For: &corev1.Secret{}, Work: secrets.SecretRunner{}}
+	if err := r.Start(mgr); err != nil {
+		panic(err)
+	}
+	st := &wrapper.Strategist{Client: mgr.GetClient(), Strategy: wrapper.Eager{}}
+	if err := st.Start(mgr); err != nil {
+		panic(err)
+	}
 	g := &wrapper.Gate{Name: "secrets-gate", For: &corev1.Secret{}, Pass: (&secrets.SecretGate{Client: mgr.GetClient()}).Pass}
 	if err := g.Start(mgr); err != nil {
 		panic(err)
