@@ -9,11 +9,13 @@ import (
 )
 
 // fieldDelegate is, for a controller whose entry a registered wrapper runs
-// from a function-typed field, the wrapper's Reconcile and its call of the
-// field.
+// from a field, the wrapper's Reconcile and its call of the field.
 type fieldDelegate struct {
 	wrapper *ssa.Function
 	call    token.Pos
+	// hops are the calls from the wrapper's Reconcile down to the call of
+	// the field, that call last (the wrapper may make it in a helper).
+	hops []*ssa.Call
 	// all are the functions the call runs, one controller each.
 	all []*ssa.Function
 	// whole is the wrapper's own controller, which the functions' give
@@ -60,35 +62,56 @@ func (a *analysis) ownKinds(out []*found) []*found {
 // fieldDelegates are the tree's functions a registered Reconcile hands the
 // request to through a function, or an interface value, held in a field (a
 // wrapper that runs the function each binary configures:
-// ec.config.Reconcile(ctx, req, ec)), as the call graph finds them behind
-// that call, with the call. Fewer than two
-// give nil: one function there is the wrapper's own path, as any helper;
-// several are one controller each, the wrapper registered once for all.
-func (a *analysis) fieldDelegates(entry *ssa.Function) ([]*ssa.Function, token.Pos) {
-	for _, b := range entry.Blocks {
-		for _, instr := range b.Instrs {
-			c, ok := instr.(*ssa.Call)
-			if !ok || c.Call.StaticCallee() != nil || !loadedFromField(c.Call.Value) || !handsRequest(c.Call.Args) {
-				continue
-			}
-			var fns []*ssa.Function
-			for _, e := range a.prog.CallsFrom(entry) {
-				if e.Site != c {
+// ec.config.Reconcile(ctx, req, ec)), in its own body or in a helper of the
+// tree's it calls (statically), as the call graph finds them behind that
+// call, with the calls down to it. Fewer than two give nil: one function
+// there is the wrapper's own path, as any helper; several are one
+// controller each, the wrapper registered once for all.
+func (a *analysis) fieldDelegates(entry *ssa.Function) ([]*ssa.Function, []*ssa.Call) {
+	down := map[*ssa.Function]*ssa.Call{entry: nil}
+	queue := []*ssa.Function{entry}
+	for len(queue) > 0 {
+		fn := queue[0]
+		queue = queue[1:]
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(*ssa.Call)
+				if !ok {
 					continue
 				}
-				callee := boundMethod(e.Callee.Func)
-				if a.prog.Own[callee] && takesRequest(callee) && !slices.Contains(fns, callee) {
-					fns = append(fns, callee)
+				if g := c.Call.StaticCallee(); g != nil {
+					if _, seen := down[g]; !seen && a.prog.Own[g] && g.Synthetic == "" {
+						down[g] = c
+						queue = append(queue, g)
+					}
+					continue
 				}
+				if !loadedFromField(c.Call.Value) || !handsRequest(c.Call.Args) {
+					continue
+				}
+				var fns []*ssa.Function
+				for _, e := range a.prog.CallsFrom(fn) {
+					if e.Site != c {
+						continue
+					}
+					callee := boundMethod(e.Callee.Func)
+					if a.prog.Own[callee] && takesRequest(callee) && !slices.Contains(fns, callee) {
+						fns = append(fns, callee)
+					}
+				}
+				if len(fns) < 2 {
+					return nil, nil
+				}
+				slices.SortFunc(fns, func(x, y *ssa.Function) int { return int(x.Pos() - y.Pos()) })
+				hops := []*ssa.Call{c}
+				for at := fn; down[at] != nil; at = down[at].Parent() {
+					hops = append([]*ssa.Call{down[at]}, hops...)
+				}
+				return fns, hops
 			}
-			if len(fns) < 2 {
-				return nil, token.NoPos
-			}
-			slices.SortFunc(fns, func(x, y *ssa.Function) int { return int(x.Pos() - y.Pos()) })
-			return fns, c.Pos()
 		}
 	}
-	return nil, token.NoPos
+	return nil, nil
 }
 
 // loadedFromField reports whether a called function value, or the
@@ -116,38 +139,30 @@ func handsRequest(args []ssa.Value) bool {
 }
 
 // handsBack reports whether the wrapper asks for no requeue of its own:
-// each of its returns hands back the result its call of the field made, or
-// a zero result, or fails (an error that is not nil, whatever result it
-// carries: controller-runtime backs off). The function's requeue rows are
-// then the controller's, the wrapper's failures further paths back.
+// each return of each function from its Reconcile down to the call of the
+// field hands back the result the next call down made, or a zero result,
+// or fails (an error that is not nil, whatever result it carries:
+// controller-runtime backs off). The function's requeue rows are then the
+// controller's, the wrapper's failures further paths back.
 func (d *fieldDelegate) handsBack() bool {
-	var call *ssa.Call
-	for _, b := range d.wrapper.Blocks {
-		for _, instr := range b.Instrs {
-			if c, ok := instr.(*ssa.Call); ok && c.Pos() == d.call {
-				call = c
+	for _, call := range d.hops {
+		for _, b := range call.Parent().Blocks {
+			for _, instr := range b.Instrs {
+				r, ok := instr.(*ssa.Return)
+				if !ok || len(r.Results) != 2 {
+					continue
+				}
+				if ex, ok := resultOf(r, 0).(*ssa.Extract); ok && ex.Tuple == call && ex.Index == 0 {
+					continue
+				}
+				if c, ok := resultOf(r, 0).(*ssa.Const); ok && c.Value == nil {
+					continue // Result{}
+				}
+				if c, ok := resultOf(r, 1).(*ssa.Const); !ok || !c.IsNil() {
+					continue // a failure: the error comes back
+				}
+				return false
 			}
-		}
-	}
-	if call == nil {
-		return false
-	}
-	for _, b := range d.wrapper.Blocks {
-		for _, instr := range b.Instrs {
-			r, ok := instr.(*ssa.Return)
-			if !ok || len(r.Results) != 2 {
-				continue
-			}
-			if ex, ok := resultOf(r, 0).(*ssa.Extract); ok && ex.Tuple == call && ex.Index == 0 {
-				continue
-			}
-			if c, ok := resultOf(r, 0).(*ssa.Const); ok && c.Value == nil {
-				continue // Result{}
-			}
-			if c, ok := resultOf(r, 1).(*ssa.Const); !ok || !c.IsNil() {
-				continue // a failure: the error comes back
-			}
-			return false
 		}
 	}
 	return true

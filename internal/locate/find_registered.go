@@ -103,11 +103,12 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 				f.watched = kinds
 			}
 			f.keyParams = requestParams(entry)
-			if fns, at := a.fieldDelegates(entry); fns != nil {
+			if fns, hops := a.fieldDelegates(entry); fns != nil {
 				// One wrapper registered for several functions, one
 				// controller each: its kind is what the function
 				// reads (collapsed, when they read one kind).
-				d := &fieldDelegate{wrapper: entry, call: at, all: fns, whole: f}
+				at := hops[len(hops)-1].Pos()
+				d := &fieldDelegate{wrapper: entry, call: at, hops: hops, all: fns, whole: f}
 				for _, fn := range fns {
 					runs := a.site(at)
 					runs.Note = fmt.Sprintf("%s, the registered reconciler, runs it from a field", a.funcName(entry))
