@@ -118,3 +118,67 @@ func (a *analysis) deletionDispatch(fn *ssa.Function, kind *types.Named) (to *ss
 	}
 	return work.own[0], ifs
 }
+
+// delegateEnd is the function fn's chain of delegates ends at: fn when it
+// does more than hand on to one function.
+func (a *analysis) delegateEnd(fn *ssa.Function) *ssa.Function {
+	for seen := map[*ssa.Function]bool{fn: true}; ; {
+		d := a.delegate(fn)
+		if d == nil || seen[d] {
+			return fn
+		}
+		fn, seen[d] = d, true
+	}
+}
+
+// delegate is the function fn only hands on to, nil when it does more:
+// its body is one statement, a static call of one function of the
+// tree's (not a method of an interface the tree implements, whose
+// implementation is the caller's choice), returned with nothing else
+// computed beside it (return ctrl.Result{},
+// r.purge(ctx, obj)) or made as a statement. A deletion branch extracted
+// into such a helper, or wrapped in a function literal, runs the same
+// cleanup as the branch written inline.
+func (a *analysis) delegate(fn *ssa.Function) *ssa.Function {
+	b := body(fn)
+	if b == nil || len(b.List) != 1 {
+		return nil
+	}
+	var calls []*ast.CallExpr
+	switch s := b.List[0].(type) {
+	case *ast.ReturnStmt:
+		for _, r := range s.Results {
+			if ce, ok := ast.Unparen(r).(*ast.CallExpr); ok {
+				calls = append(calls, ce)
+			} else if !computesNothing(r) {
+				return nil
+			}
+		}
+	case *ast.ExprStmt:
+		if ce, ok := ast.Unparen(s.X).(*ast.CallExpr); ok {
+			calls = append(calls, ce)
+		}
+	}
+	if len(calls) != 1 {
+		return nil
+	}
+	c := a.makeCall(a.infoAt(b.Pos()), calls[0], fn)
+	if c.known || len(c.own) != 1 || dynamicCall(&c) {
+		return nil
+	}
+	return c.own[0]
+}
+
+// computesNothing reports whether an expression makes no call and holds
+// no function literal: a constant, a variable, a literal of values.
+func computesNothing(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.CallExpr, *ast.FuncLit:
+			found = true
+		}
+		return !found
+	})
+	return !found
+}
