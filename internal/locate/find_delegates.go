@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"slices"
@@ -166,4 +167,22 @@ func (d *fieldDelegate) handsBack() bool {
 		}
 	}
 	return true
+}
+
+// fieldRequeues leaves not settled the requeue rows of a function a
+// wrapper runs from a field where the wrapper asks for a requeue of its
+// own around the call, and of a wrapper whose functions are strategies
+// where the requeue found is one strategy's.
+func (a *analysis) fieldRequeues(f *found, rows map[string]Row) {
+	if d := f.delegate; d != nil && !d.handsBack() {
+		unsettleRows(rows, []string{RowRequeueError, RowRequeueSuccess}, fmt.Sprintf("not settled: the registered reconciler is %s, which runs this function from a field at %s, as it runs each other function the tree stores there (a controller each); the wrapper asks for a requeue of its own around the call, which is not read", a.funcName(d.wrapper), fileLine(a.site(d.call))))
+	}
+	if d := f.strategies; d != nil {
+		entry := a.funcSite(f.entry).Func
+		for _, id := range []string{RowRequeueError, RowRequeueSuccess} {
+			if s, ok := rows[id].Primary(); ok && s.Func != entry {
+				unsettleRows(rows, []string{id}, fmt.Sprintf("not settled: the entry hands the request, at %s, to one of %d functions the tree stores in a field, chosen where the reconciler is made: the requeue found is one function's, and which one a pass runs is not followed", fileLine(a.site(d.call)), len(d.all)))
+			}
+		}
+	}
 }

@@ -237,26 +237,11 @@ func (a *analysis) controller(f *found) Controller {
 	finalizerAgreement(rows)
 	at, inst, shared := p.a.sharedInstanceCall(f.entry)
 	sharedWhy := ""
-	switch {
-	case shared:
-		sharedWhy = fmt.Sprintf("not settled: the reconcile path runs %s, an instance of a generic function whose call at %s runs, in other instances, functions this path does not reach; the searches read calls by their syntax, which the instances share, and do not tell them apart", p.a.funcName(inst), fileLine(at))
-	case f.delegate != nil && !f.delegate.handsBack():
-		// The wrapper's code is searched with the function's; what it
-		// returns around the call is its own.
-		unsettleRows(rows, []string{RowRequeueError, RowRequeueSuccess}, fmt.Sprintf("not settled: the registered reconciler is %s, which runs this function from a field at %s, as it runs each other function the tree stores there (a controller each); the wrapper asks for a requeue of its own around the call, which is not read", p.a.funcName(f.delegate.wrapper), fileLine(p.a.site(f.delegate.call))))
-	}
 	if shared {
+		sharedWhy = fmt.Sprintf("not settled: the reconcile path runs %s, an instance of a generic function whose call at %s runs, in other instances, functions this path does not reach; the searches read calls by their syntax, which the instances share, and do not tell them apart", p.a.funcName(inst), fileLine(at))
 		unsettleRows(rows, instanceRows, sharedWhy)
 	}
-	if d := f.strategies; d != nil {
-		// A requeue one of the functions asks for is that function's.
-		entry := a.funcSite(f.entry).Func
-		for _, id := range []string{RowRequeueError, RowRequeueSuccess} {
-			if s, ok := rows[id].Primary(); ok && s.Func != entry {
-				unsettleRows(rows, []string{id}, fmt.Sprintf("not settled: the entry hands the request, at %s, to one of %d functions the tree stores in a field, chosen where the reconciler is made: the requeue found is one function's, and which one a pass runs is not followed", fileLine(a.site(d.call)), len(d.all)))
-			}
-		}
-	}
+	a.fieldRequeues(f, rows)
 	kindName := ""
 	if k := p.kind(); k != nil {
 		kindName = k.Obj().Name()
@@ -282,12 +267,14 @@ func (a *analysis) controller(f *found) Controller {
 			ctrl.Writes[i].Note = strings.TrimPrefix(ctrl.Writes[i].Note+"; "+sharedWhy, "; ")
 		}
 	}
-	// The traces start at a requeue the rows settled.
-	traced := !shared && (f.delegate == nil || f.delegate.handsBack())
-	if s := p.requeues().success; s != nil && traced {
+	// The traces start at a requeue the rows settled (fieldRequeues).
+	traced := func(id string) bool {
+		return !shared && (f.delegate == nil && f.strategies == nil || !strings.HasPrefix(rows[id].None, "not settled"))
+	}
+	if s := p.requeues().success; s != nil && traced(RowRequeueSuccess) {
 		ctrl.IntervalTrace = a.intervalTrace(p.kind(), p.reach, s.in, s.at, s.duration)
 	}
-	if r := p.requeues().retry; r != nil && traced {
+	if r := p.requeues().retry; r != nil && traced(RowRequeueError) {
 		ctrl.RetryTrace = a.intervalTrace(p.kind(), p.reach, r.in, r.at, r.duration)
 	}
 	ctrl.Drift = a.drift(p.reach, p.kind(), a.objectVars(p.reach, p.reread()))
