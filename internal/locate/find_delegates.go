@@ -13,7 +13,6 @@ import (
 // from a field, the wrapper's Reconcile and its call of the field.
 type fieldDelegate struct {
 	wrapper *ssa.Function
-	call    token.Pos
 	// hops are the calls from the wrapper's Reconcile down to the call of
 	// the field, that call last (the wrapper may make it in a helper).
 	hops []*ssa.Call
@@ -24,6 +23,9 @@ type fieldDelegate struct {
 	// chosen at construction).
 	whole *found
 }
+
+// call is the call of the field.
+func (d *fieldDelegate) call() *ssa.Call { return d.hops[len(d.hops)-1] }
 
 // ownKinds keeps the controllers of the functions a wrapper runs from a
 // field where each reads a kind no other of them reads (kuadrant's
@@ -175,13 +177,13 @@ func (d *fieldDelegate) handsBack() bool {
 // where the requeue found is one strategy's.
 func (a *analysis) fieldRequeues(f *found, rows map[string]Row) {
 	if d := f.delegate; d != nil && !d.handsBack() {
-		unsettleRows(rows, []string{RowRequeueError, RowRequeueSuccess}, fmt.Sprintf("not settled: the registered reconciler is %s, which runs this function from a field at %s, as it runs each other function the tree stores there (a controller each); the wrapper asks for a requeue of its own around the call, which is not read", a.funcName(d.wrapper), fileLine(a.site(d.call))))
+		unsettleRows(rows, []string{RowRequeueError, RowRequeueSuccess}, fmt.Sprintf("not settled: the registered reconciler is %s, which runs this function from a field at %s, as it runs each other function the tree stores there (a controller each); the wrapper asks for a requeue of its own around the call, which is not read", a.funcName(d.wrapper), fileLine(a.site(d.call().Pos()))))
 	}
 	if d := f.strategies; d != nil {
 		entry := a.funcSite(f.entry).Func
 		for _, id := range []string{RowRequeueError, RowRequeueSuccess} {
 			if s, ok := rows[id].Primary(); ok && s.Func != entry {
-				unsettleRows(rows, []string{id}, fmt.Sprintf("not settled: the entry hands the request, at %s, to one of %d functions the tree stores in a field, chosen where the reconciler is made: the requeue found is one function's, and which one a pass runs is not followed", fileLine(a.site(d.call)), len(d.all)))
+				unsettleRows(rows, []string{id}, fmt.Sprintf("not settled: the entry hands the request, at %s, to one of %d functions the tree stores in a field, chosen where the reconciler is made: the requeue found is one function's, and which one a pass runs is not followed", fileLine(a.site(d.call().Pos())), len(d.all)))
 			}
 		}
 	}

@@ -107,10 +107,9 @@ func (a *analysis) findRegistered(fd *ast.FuncDecl) []*found {
 				// One wrapper registered for several functions, one
 				// controller each: its kind is what the function
 				// reads (collapsed, when they read one kind).
-				at := hops[len(hops)-1].Pos()
-				d := &fieldDelegate{wrapper: entry, call: at, hops: hops, all: fns, whole: f}
+				d := &fieldDelegate{wrapper: entry, hops: hops, all: fns, whole: f}
 				for _, fn := range fns {
-					runs := a.site(at)
+					runs := a.site(d.call().Pos())
 					runs.Note = fmt.Sprintf("%s, the registered reconciler, runs it from a field", a.funcName(entry))
 					df := &found{name: syncName(fn), style: StyleControllerRuntime, entry: fn, watched: kinds,
 						registration: []Site{runs, a.site(c.expr.Lparen)}, delegate: d}

@@ -335,9 +335,8 @@ func (a *analysis) passRoots(f *found) map[*ssa.Function]*callgraph.Edge {
 		// The registered wrapper runs every pass, and the entry from
 		// its call.
 		roots = map[*ssa.Function]*callgraph.Edge{d.wrapper: nil}
-		call := d.hops[len(d.hops)-1]
-		for _, e := range a.prog.CallsFrom(call.Parent()) {
-			if boundMethod(e.Callee.Func) == f.entry && e.Site == ssa.CallInstruction(call) {
+		for _, e := range a.prog.CallsFrom(d.call().Parent()) {
+			if boundMethod(e.Callee.Func) == f.entry && e.Site == ssa.CallInstruction(d.call()) {
 				roots[f.entry] = e
 				break
 			}
