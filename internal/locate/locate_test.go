@@ -165,6 +165,7 @@ var fixtures = []string{
 	"deletepredicate",
 	"dispatchwait",
 	"fieldwrapper",
+	"tiedwaits",
 	"deletewait",
 	"stepverdicts",
 	"driftidentity",

@@ -1,6 +1,7 @@
 package locate_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,6 +113,37 @@ func TestRequeueClassesAlternativeAdds(t *testing.T) {
 	for _, want := range []string{"not settled", "controller.go:147", "controller.go:150"} {
 		if !strings.Contains(reason, want) {
 			t.Errorf("requeue-error: %q, want it to say %q", reason, want)
+		}
+	}
+}
+
+// TestTiedWaitsNotSettled checks that, with no steady-state requeue, waits
+// that rank alike leave the requeue on success not settled, citing each
+// with none primary, whether they stand one after another on the success
+// path (fixture tiedwaits, MirrorReconciler) or in the cases of one switch
+// (PowerReconciler): the order of the source does not say which is the
+// success's.
+func TestTiedWaitsNotSettled(t *testing.T) {
+	cases := []struct {
+		ctrl, why string
+		lines     []int
+	}{
+		{"MirrorReconciler", "a pass stops at the first whose test holds", []int{51, 65}},
+		{"PowerReconciler", "cases of one switch", []int{48, 55}},
+	}
+	for _, tc := range cases {
+		r := controllerNamed(t, "tiedwaits", tc.ctrl).Rows[locate.RowRequeueSuccess]
+		if _, ok := r.Primary(); ok || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, tc.why) {
+			t.Errorf("%s: requeue-success %q: want not settled, saying %q", tc.ctrl, r.None, tc.why)
+		}
+		var lines []int
+		for _, s := range r.Sites {
+			if s.Class == locate.ClassDependencyWait {
+				lines = append(lines, s.Line)
+			}
+		}
+		if !slices.Equal(lines, tc.lines) {
+			t.Errorf("%s: requeue-success cites the waits at lines %v, want %v", tc.ctrl, lines, tc.lines)
 		}
 	}
 }

@@ -522,9 +522,8 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 		// running) is not the success path's.
 		if r := a.waitPrimary(rets, kind); r != nil {
 			s := a.site(r.pos)
-			if alt := a.alternativeWait(rets, r, kind); alt != nil {
-				o := a.site(alt.pos)
-				out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the waits at %s:%d and %s:%d, each with a nil error, stand in branches of one if or cases of one switch: which one a pass makes is chosen there, and neither is the success's requeue more than the other; the final success return does not requeue", s.File, s.Line, o.File, o.Line))
+			if tied := a.tiedWaits(rets, r, kind); len(tied) > 0 {
+				out.onError, out.onSuccess = errRow, a.tiedWaitsRow(r, tied)
 				return out
 			}
 			if r.open {

@@ -45,21 +45,29 @@ func (a *analysis) waitRank(r *retSite, kind *types.Named) int {
 	return rank
 }
 
-// alternativeWait is a wait of rets that ranks as w does and stands, in
-// w's function, in the other branch of an if or another case of a switch
-// than w: which of the two a pass makes is chosen there, not by their
-// order. Nil when there is none.
-func (a *analysis) alternativeWait(rets []retSite, w *retSite, kind *types.Named) *retSite {
+// tiedWaits are the waits of rets, other than w, that rank as w does
+// (waitRank) and return elsewhere: the waits a pass may stop at instead
+// of w, one after another on the success path or in the branches of a
+// test. The order of the source does not choose among them (a pass stops
+// at the first whose test holds, and each may be the steady state's
+// until what it waits for is done); the first in other branches of an if
+// or cases of a switch than w comes first.
+func (a *analysis) tiedWaits(rets []retSite, w *retSite, kind *types.Named) []*retSite {
+	var out []*retSite
+	seen := map[token.Pos]bool{w.pos: true}
 	for i := range rets {
 		r := &rets[i]
-		if r == w || r.class != ClassDependencyWait || r.deferred || r.in != w.in || a.waitRank(r, kind) != a.waitRank(w, kind) {
+		if seen[r.pos] || r.class != ClassDependencyWait || r.deferred || a.waitRank(r, kind) != a.waitRank(w, kind) {
 			continue
 		}
-		if rel, _ := a.stmtRelation(r.pos, w.pos); rel == relBranches || rel == relCases {
-			return r
+		seen[r.pos] = true
+		if rel, _ := a.stmtRelation(r.pos, w.pos); r.in == w.in && (rel == relBranches || rel == relCases) {
+			out = slices.Insert(out, 0, r)
+			continue
 		}
+		out = append(out, r)
 	}
-	return nil
+	return out
 }
 
 // stateAlternative is, for the success return that requeues after an
@@ -327,4 +335,26 @@ func (a *analysis) underErrorTest(info *types.Info, st ast.Stmt) bool {
 		}
 	}
 	return false
+}
+
+// tiedWaitsRow is the requeue on success left not settled between the
+// wait w and the waits tied with it (tiedWaits), each cited.
+func (a *analysis) tiedWaitsRow(w *retSite, tied []*retSite) Row {
+	s, o := a.site(w.pos), a.site(tied[0].pos)
+	why := fmt.Sprintf("not settled: the waits at %s:%d and %s:%d, each with a nil error, stand in branches of one if or cases of one switch: which one a pass makes is chosen there, and neither is the success's requeue more than the other; the final success return does not requeue", s.File, s.Line, o.File, o.Line)
+	if rel, _ := a.stmtRelation(tied[0].pos, w.pos); tied[0].in != w.in || rel != relBranches && rel != relCases {
+		more := ""
+		if len(tied) > 1 {
+			more = fmt.Sprintf(" (and %d more)", len(tied)-1)
+		}
+		why = fmt.Sprintf("not settled: the waits at %s:%d and %s:%d%s, each with a nil error on the success path, rank alike: a pass stops at the first whose test holds, and the code does not say which of them is the success's requeue (each holds the object until what it waits for is done); the final success return does not requeue", s.File, s.Line, o.File, o.Line, more)
+	}
+	row := none(why)
+	for _, r := range append([]*retSite{w}, tied...) {
+		site := a.site(r.pos)
+		site.Class = ClassDependencyWait
+		site.Note = r.note
+		row.Sites = append(row.Sites, site)
+	}
+	return row
 }
