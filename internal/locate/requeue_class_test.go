@@ -117,19 +117,22 @@ func TestRequeueClassesAlternativeAdds(t *testing.T) {
 	}
 }
 
-// TestTiedWaitsNotSettled checks that, with no steady-state requeue, waits
+// TestWaitsNotSettled checks that, with no steady-state requeue, waits
 // that rank alike leave the requeue on success not settled, citing each
 // with none primary, whether they stand one after another on the success
 // path (fixture tiedwaits, MirrorReconciler) or in the cases of one switch
 // (PowerReconciler): the order of the source does not say which is the
-// success's.
-func TestTiedWaitsNotSettled(t *testing.T) {
+// success's. So does an immediate requeue with a nil error on a path that
+// is not a failure's (PublishReconciler): a requeue while what the pass
+// tests lasts, which the code does not say is the requeue on success.
+func TestWaitsNotSettled(t *testing.T) {
 	cases := []struct {
 		ctrl, why string
 		lines     []int
 	}{
 		{"MirrorReconciler", "a pass stops at the first whose test holds", []int{51, 65}},
 		{"PowerReconciler", "cases of one switch", []int{48, 55}},
+		{"PublishReconciler", "asks for an immediate requeue", []int{39}},
 	}
 	for _, tc := range cases {
 		r := controllerNamed(t, "tiedwaits", tc.ctrl).Rows[locate.RowRequeueSuccess]
@@ -138,12 +141,12 @@ func TestTiedWaitsNotSettled(t *testing.T) {
 		}
 		var lines []int
 		for _, s := range r.Sites {
-			if s.Class == locate.ClassDependencyWait {
+			if s.Class == locate.ClassDependencyWait || s.Class == locate.ClassImmediate {
 				lines = append(lines, s.Line)
 			}
 		}
 		if !slices.Equal(lines, tc.lines) {
-			t.Errorf("%s: requeue-success cites the waits at lines %v, want %v", tc.ctrl, lines, tc.lines)
+			t.Errorf("%s: requeue-success cites the requeues at lines %v, want %v", tc.ctrl, lines, tc.lines)
 		}
 	}
 }
