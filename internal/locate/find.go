@@ -99,6 +99,10 @@ type timedRequeue struct {
 	in       *ssa.Function
 	at       ast.Node
 	duration ast.Expr
+	// note, when set, says why the trace starts at this requeue though
+	// the row did not settle it (waits that rank alike, all traced to
+	// the same fields).
+	note string
 }
 
 // ownFuncs lists the tree's function declarations with bodies in a stable

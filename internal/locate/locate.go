@@ -273,6 +273,9 @@ func (a *analysis) controller(f *found) Controller {
 	}
 	if s := p.requeues().success; s != nil && traced(RowRequeueSuccess) {
 		ctrl.IntervalTrace = a.intervalTrace(p.kind(), p.reach, s.in, s.at, s.duration)
+		if s.note != "" {
+			ctrl.IntervalTrace[0].Note = joinNotes(ctrl.IntervalTrace[0].Note, s.note)
+		}
 	}
 	if r := p.requeues().retry; r != nil && traced(RowRequeueError) {
 		ctrl.RetryTrace = a.intervalTrace(p.kind(), p.reach, r.in, r.at, r.duration)

@@ -130,8 +130,8 @@ func TestWaitsNotSettled(t *testing.T) {
 		ctrl, why string
 		lines     []int
 	}{
-		{"MirrorReconciler", "a pass stops at the first whose test holds", []int{51, 65}},
-		{"PowerReconciler", "cases of one switch", []int{48, 55}},
+		{"MirrorReconciler", "a pass stops at the first whose test holds", []int{54, 68}},
+		{"PowerReconciler", "cases of one switch", []int{49, 56}},
 		{"PublishReconciler", "asks for an immediate requeue", []int{39}},
 	}
 	for _, tc := range cases {

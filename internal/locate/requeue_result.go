@@ -524,6 +524,12 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 			s := a.site(r.pos)
 			if tied := a.tiedWaits(rets, r, kind); len(tied) > 0 {
 				out.onError, out.onSuccess = errRow, a.tiedWaitsRow(r, tied)
+				if a.tracedAlike(kind, reach, append([]*retSite{r}, tied...)) {
+					// Whichever is the success's, what it waits for
+					// is set by the same fields (or by none).
+					out.success = &timedRequeue{in: r.afterFn(), at: r.at, duration: r.after,
+						note: fmt.Sprintf("the first of %d waits that rank alike (the requeue on success is not settled among them), each of whose durations traces to the same fields of the object, or to none", len(tied)+1)}
+				}
 				return out
 			}
 			if r.open {

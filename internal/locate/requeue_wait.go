@@ -7,7 +7,10 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
+	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -68,6 +71,31 @@ func (a *analysis) tiedWaits(rets []retSite, w *retSite, kind *types.Named) []*r
 		out = append(out, r)
 	}
 	return out
+}
+
+// tracedAlike reports whether the durations of waits trace, each, to the
+// same Spec fields of the object (or each to none), with no trail left
+// not settled: what the success's requeue waits for is then told, though
+// which wait it is is not.
+func (a *analysis) tracedAlike(kind *types.Named, reach *callgraph.Reach, waits []*retSite) bool {
+	var first []cite.Site
+	for i, w := range waits {
+		var fields []cite.Site
+		for _, st := range a.intervalTrace(kind, reach, w.afterFn(), w.at, w.after) {
+			if strings.Contains(st.Note, "not settled") {
+				return false
+			}
+			if st.Step == StepSpecField {
+				fields = append(fields, st.Site)
+			}
+		}
+		if i == 0 {
+			first = fields
+		} else if !slices.Equal(fields, first) {
+			return false
+		}
+	}
+	return true
 }
 
 // stateAlternative is, for the success return that requeues after an

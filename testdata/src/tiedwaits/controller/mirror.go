@@ -17,10 +17,13 @@ import (
 )
 
 // want-none "MirrorReconciler/finalizer-const" "MirrorReconciler/finalizer-add" "MirrorReconciler/finalizer-cleanup" "MirrorReconciler/finalizer-remove" "MirrorReconciler/condition-types"
-// want-none "MirrorReconciler/requeue-success" "MirrorReconciler/interval-trace"
+// want-none "MirrorReconciler/requeue-success"
 
-// settle is how long the reconciler gives what it has just written.
-const settle = 10 * time.Second
+// settle is how long the reconciler gives what it has just written. Both
+// waits wait for it: whichever is the success's requeue, no field of the
+// object sets what it waits for, and the interval trace says so, from the
+// first.
+const settle = 10 * time.Second // want "MirrorReconciler/trace:constant"
 
 // mirroredLabel names, on a Secret, the ConfigMap it mirrors.
 const mirroredLabel = "example.com/mirrored"
@@ -48,7 +51,7 @@ func (r *MirrorReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		if err := r.Create(ctx, &secret); err != nil {
 			return ctrl.Result{}, err
 		}
-		return ctrl.Result{RequeueAfter: settle}, nil // the first wait: not settled, cited
+		return ctrl.Result{RequeueAfter: settle}, nil // want "MirrorReconciler/trace:return"
 	}
 	if err != nil {
 		return ctrl.Result{}, err
