@@ -169,41 +169,6 @@ func (a *analysis) alternativesWhy(x, y call, test ast.Stmt) string {
 	return fmt.Sprintf("the deletion branch runs %s or %s, as the %s at %s:%d decides: which is the cleanup the order of the code does not settle", name(x), name(y), what, t.File, t.Line)
 }
 
-// sequentialWork returns, when the cleanup call (best) and another call of
-// the branch's work handed the primary object (working) both report a
-// failure the branch keeps and neither removes the finalizer, the other
-// one: two pieces of work one after the other before the finalizer goes
-// (references dropped, then the object removed from another system),
-// each of which the finalizer holds the object for. Nil otherwise.
-func (a *analysis) sequentialWork(info *types.Info, best call, working []call, removes []finOp) *call {
-	if !a.reportsFailure(info, best) || a.reachesRemoval(best, removes) || removesAt(best, removes) {
-		return nil
-	}
-	for i := range working {
-		other := &working[i]
-		if other.expr == best.expr || sameFuncs(other.own, best.own) {
-			continue
-		}
-		if a.reportsFailure(info, *other) && !a.reachesRemoval(*other, removes) && !removesAt(*other, removes) {
-			return other
-		}
-	}
-	return nil
-}
-
-// sequentialWhy is the reason the cleanup is not settled between two
-// pieces of work (sequentialWork), named in the order they run.
-func (a *analysis) sequentialWhy(ifSite Site, x, y call) string {
-	if y.expr.Pos() < x.expr.Pos() {
-		x, y = y, x
-	}
-	name := func(c call) string {
-		s := a.funcSite(c.own[0])
-		return fmt.Sprintf("%s (%s:%d)", c.own[0].String(), s.File, s.Line)
-	}
-	return fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, runs %s, then %s, each handed the object and each failure kept: both are the deletion's work, and which of them is the cleanup the code does not say", ifSite.File, ifSite.Line, name(x), name(y))
-}
-
 // deletesObjects reports whether a function deletes objects, itself or
 // through the functions it reaches.
 func (a *analysis) deletesObjects(fn *ssa.Function) bool {

@@ -68,16 +68,3 @@ func TestCleanupSavesAndRunners(t *testing.T) {
 		t.Errorf("%s not found", name)
 	}
 }
-
-// TestCleanupSequentialWork: a deletion branch that runs two pieces of
-// work one after the other, each handed the object and each keeping its
-// error (fixture finproof, DereferenceReconciler: references deleted, then
-// a catalogue entry dropped), leaves the cleanup not settled, naming both
-// in the order they run.
-func TestCleanupSequentialWork(t *testing.T) {
-	row := controllerNamed(t, "finproof", "DereferenceReconciler").Rows[locate.RowFinalizerCleanup]
-	first, then := strings.Index(row.None, "dropReferences"), strings.Index(row.None, "uncatalogue")
-	if !strings.HasPrefix(row.None, "not settled: ") || first < 0 || then < first {
-		t.Errorf("DereferenceReconciler: finalizer-cleanup %q, want not settled, naming dropReferences, then uncatalogue", row.None)
-	}
-}

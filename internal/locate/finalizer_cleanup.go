@@ -387,12 +387,6 @@ func (a *analysis) cleanupOf(reach *callgraph.Reach, fn *ssa.Function, info *typ
 		return &cleanup{sites: []Site{ifSite}, removes: append(inBranch, bestRemoves...),
 			unsettled: a.alternativesWhy(*best, other, test)}, removing
 	}
-	if other := a.sequentialWork(info, *best, working, removes); handed == nil && other != nil {
-		otherSite := a.site(other.expr.Lparen)
-		otherSite.Note = "dispatch"
-		return &cleanup{sites: []Site{ifSite, callSite, otherSite}, removes: append(inBranch, bestRemoves...),
-			unsettled: a.sequentialWhy(ifSite, *best, *other)}, removing
-	}
 	impls := a.implementationsFor(best.own, kind)
 	if len(impls) != 1 {
 		if len(impls) == 0 {
