@@ -117,22 +117,19 @@ func TestRequeueClassesAlternativeAdds(t *testing.T) {
 	}
 }
 
-// TestWaitsNotSettled checks that, with no steady-state requeue, waits
+// TestTiedWaitsNotSettled checks that, with no steady-state requeue, waits
 // that rank alike leave the requeue on success not settled, citing each
 // with none primary, whether they stand one after another on the success
 // path (fixture tiedwaits, MirrorReconciler) or in the cases of one switch
 // (PowerReconciler): the order of the source does not say which is the
-// success's. So does an immediate requeue with a nil error on a path that
-// is not a failure's (PublishReconciler): a requeue while what the pass
-// tests lasts, which the code does not say is the requeue on success.
-func TestWaitsNotSettled(t *testing.T) {
+// success's.
+func TestTiedWaitsNotSettled(t *testing.T) {
 	cases := []struct {
 		ctrl, why string
 		lines     []int
 	}{
 		{"MirrorReconciler", "a pass stops at the first whose test holds", []int{54, 68}},
 		{"PowerReconciler", "cases of one switch", []int{49, 56}},
-		{"PublishReconciler", "asks for an immediate requeue", []int{39}},
 	}
 	for _, tc := range cases {
 		r := controllerNamed(t, "tiedwaits", tc.ctrl).Rows[locate.RowRequeueSuccess]
@@ -141,12 +138,23 @@ func TestWaitsNotSettled(t *testing.T) {
 		}
 		var lines []int
 		for _, s := range r.Sites {
-			if s.Class == locate.ClassDependencyWait || s.Class == locate.ClassImmediate {
+			if s.Class == locate.ClassDependencyWait {
 				lines = append(lines, s.Line)
 			}
 		}
 		if !slices.Equal(lines, tc.lines) {
-			t.Errorf("%s: requeue-success cites the requeues at lines %v, want %v", tc.ctrl, lines, tc.lines)
+			t.Errorf("%s: requeue-success cites the waits at lines %v, want %v", tc.ctrl, lines, tc.lines)
 		}
+	}
+}
+
+// TestImmediateRequeueIsNoSuccess checks that an immediate requeue with a
+// nil error on a path that is not a failure's (fixture tiedwaits,
+// PublishReconciler) is no timed requeue: the requeue on success is none,
+// its reason naming the immediate one.
+func TestImmediateRequeueIsNoSuccess(t *testing.T) {
+	r := controllerNamed(t, "tiedwaits", "PublishReconciler").Rows[locate.RowRequeueSuccess]
+	if _, ok := r.Primary(); ok || strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "publish.go:41 asks for an immediate requeue") {
+		t.Errorf("PublishReconciler: requeue-success %q: want none, naming the immediate requeue at publish.go:41", r.None)
 	}
 }

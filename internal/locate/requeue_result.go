@@ -528,7 +528,7 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 					// Whichever is the success's, what it waits for
 					// is set by the same fields (or by none).
 					out.success = &timedRequeue{in: r.afterFn(), at: r.at, duration: r.after,
-						note: fmt.Sprintf("the first of %d waits that rank alike (the requeue on success is not settled among them), each of whose durations traces to the same fields of the object, or to none", len(tied)+1)}
+						note: fmt.Sprintf("the first of %d waits that rank alike, among which the requeue on success row does not choose: each one's duration traces to the same fields of the object, or to none", len(tied)+1)}
 				}
 				return out
 			}
@@ -566,38 +566,14 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 		} else {
 			reason += " and the cache's periodic resync (no SyncPeriod is set in the tree: controller-runtime's default applies)"
 		}
-		var asks []Site
-		retried := false
-		for i := range rets {
-			r := &rets[i]
-			if r.class == ClassImmediate && !r.deferred && !a.onDeletion(r, kind) {
-				// Requeue: true with a nil error on a path that did
-				// not fail and does not delete: a requeue a success
-				// makes (waiting on something), not at an interval.
-				at := a.site(r.pos)
-				at.Class = ClassImmediate
-				at.Note = r.note
-				asks = append(asks, at)
-				continue
-			}
-			if !retried && (r.class == ClassImmediate || r.class == classImmediateRetry) {
-				// Requeue: true with a nil error after a failure, or
-				// on the deletion branch: not an interval, but not
-				// event-driven either.
+		for _, r := range rets {
+			if r.class == ClassImmediate || r.class == classImmediateRetry {
+				// Requeue: true with a nil error: not an interval, but
+				// not event-driven either.
 				at := a.site(r.pos)
 				reason = fmt.Sprintf("no timed requeue: no return on the success path sets RequeueAfter; the return at %s:%d asks for an immediate requeue (Requeue: true, rate-limited), otherwise the object is reconciled again on watch events", at.File, at.Line)
-				retried = true
+				break
 			}
-		}
-		if len(asks) > 0 {
-			more := ""
-			if len(asks) > 1 {
-				more = fmt.Sprintf(" (and %d more)", len(asks)-1)
-			}
-			row := none(fmt.Sprintf("not settled: no return on the success path sets RequeueAfter, but the return at %s:%d%s asks for an immediate requeue (Requeue: true, rate-limited) with a nil error, on a path that is not a failure's or the deletion's: a requeue a pass makes while what it tests lasts, not after an interval; whether that is the requeue on success or the steady state is event-driven, the code does not say", asks[0].File, asks[0].Line, more))
-			row.Sites = asks
-			out.onError, out.onSuccess = errRow, row
-			return out
 		}
 		out.onError, out.onSuccess = errRow, noneAfter(reason, searched)
 		return out
