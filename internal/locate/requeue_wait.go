@@ -369,12 +369,12 @@ func (a *analysis) underErrorTest(info *types.Info, st ast.Stmt) bool {
 // wait w and the waits tied with it (tiedWaits), each cited.
 func (a *analysis) tiedWaitsRow(w *retSite, tied []*retSite) Row {
 	s, o := a.site(w.pos), a.site(tied[0].pos)
-	why := fmt.Sprintf("not settled: the waits at %s:%d and %s:%d, each with a nil error, stand in branches of one if or cases of one switch: which one a pass makes is chosen there, and neither is the success's requeue more than the other; the final success return does not requeue", s.File, s.Line, o.File, o.Line)
+	more := ""
+	if len(tied) > 1 {
+		more = fmt.Sprintf(" (and %d more)", len(tied)-1)
+	}
+	why := fmt.Sprintf("not settled: the waits at %s:%d and %s:%d%s, each with a nil error, stand in branches of one if or cases of one switch: which one a pass makes is chosen there, and neither is the success's requeue more than the other; the final success return does not requeue", s.File, s.Line, o.File, o.Line, more)
 	if rel, _ := a.stmtRelation(tied[0].pos, w.pos); tied[0].in != w.in || rel != relBranches && rel != relCases {
-		more := ""
-		if len(tied) > 1 {
-			more = fmt.Sprintf(" (and %d more)", len(tied)-1)
-		}
 		why = fmt.Sprintf("not settled: the waits at %s:%d and %s:%d%s, each with a nil error on the success path, rank alike: a pass stops at the first whose test holds, and the code does not say which of them is the success's requeue (each holds the object until what it waits for is done); the final success return does not requeue", s.File, s.Line, o.File, o.Line, more)
 	}
 	row := none(why)
