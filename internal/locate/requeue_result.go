@@ -588,14 +588,3 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 // that logs one): the failure's retry at once, a requeue on error, shown
 // as ClassImmediate.
 const classImmediateRetry = "immediate-retry"
-
-// specInterval reports whether the interval trace of a timed return
-// reaches a Spec field of the primary object.
-func (a *analysis) specInterval(kind *types.Named, reach *callgraph.Reach, r *retSite) bool {
-	for _, st := range a.intervalTrace(kind, reach, r.afterFn(), r.at, r.after) {
-		if st.Step == StepSpecField {
-			return true
-		}
-	}
-	return false
-}

@@ -386,3 +386,14 @@ func (a *analysis) tiedWaitsRow(w *retSite, tied []*retSite) Row {
 	}
 	return row
 }
+
+// specInterval reports whether the interval trace of a timed return
+// reaches a Spec field of the primary object.
+func (a *analysis) specInterval(kind *types.Named, reach *callgraph.Reach, r *retSite) bool {
+	for _, st := range a.intervalTrace(kind, reach, r.afterFn(), r.at, r.after) {
+		if st.Step == StepSpecField {
+			return true
+		}
+	}
+	return false
+}
