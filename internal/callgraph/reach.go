@@ -25,6 +25,8 @@ type Reach struct {
 	via        map[*ssa.Function]*callgraph.Edge
 	encl       map[*ssa.Function]*ssa.Function // closure -> the function creating it
 	order      []*ssa.Function
+	entries    []*ssa.Function
+	skip       func(*ssa.Function) bool
 }
 
 // Reachable walks the call graph from the entries.
@@ -37,11 +39,36 @@ func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
 // implementation a dynamic call may reach but that the caller knows is not
 // the one run); a static call still enters it.
 func (pr *Program) ReachableExcept(skip func(*ssa.Function) bool, entries ...*ssa.Function) *Reach {
-	r := &Reach{via: map[*ssa.Function]*callgraph.Edge{}, encl: map[*ssa.Function]*ssa.Function{}}
+	return pr.walk(skip, nil, entries)
+}
+
+// ReachableAvoiding is what r reaches when the walk never enters avoid, nor
+// a closure made in it, by any call: the functions that run on some path
+// that does not pass through avoid (a helper the finalizer's cleanup calls
+// and the success path calls too).
+func (pr *Program) ReachableAvoiding(r *Reach, avoid *ssa.Function) *Reach {
+	return pr.walk(r.skip, func(f *ssa.Function) bool {
+		for ; f != nil; f = f.Parent() {
+			if f == avoid {
+				return true
+			}
+		}
+		return false
+	}, r.entries)
+}
+
+// walk is the breadth-first walk behind ReachableExcept and
+// ReachableAvoiding: skip keeps it out of a function reached through a
+// dynamic call or a value handed on, never keeps it out of any way.
+func (pr *Program) walk(skip, never func(*ssa.Function) bool, entries []*ssa.Function) *Reach {
+	r := &Reach{via: map[*ssa.Function]*callgraph.Edge{}, encl: map[*ssa.Function]*ssa.Function{}, skip: skip}
 	var queue []*ssa.Function
 	for _, e := range entries {
-		if e == nil {
+		if e == nil || never != nil && never(e) {
 			continue
+		}
+		if !slices.Contains(r.entries, e) {
+			r.entries = append(r.entries, e)
 		}
 		if pr.unanalysed(e) && !slices.Contains(r.Unanalysed, e) {
 			r.Unanalysed = append(r.Unanalysed, e)
@@ -68,7 +95,7 @@ func (pr *Program) ReachableExcept(skip func(*ssa.Function) bool, entries ...*ss
 		// call, a worker loop) that has no body in the graph: count it as
 		// reached.
 		for _, g := range pr.handedOn(f) {
-			if skip != nil && skip(g) {
+			if skip != nil && skip(g) || never != nil && never(g) {
 				continue
 			}
 			if _, ok := r.via[g]; !ok {
@@ -92,7 +119,7 @@ func (pr *Program) ReachableExcept(skip func(*ssa.Function) bool, entries ...*ss
 		})
 		for _, e := range out {
 			callee := e.Callee.Func
-			if skip != nil && e.Site != nil && e.Site.Common().StaticCallee() == nil && skip(callee) || pr.confined[callee] {
+			if skip != nil && e.Site != nil && e.Site.Common().StaticCallee() == nil && skip(callee) || pr.confined[callee] || never != nil && never(callee) {
 				continue // a confined closure is entered from its maker only
 			}
 			if pr.unanalysed(callee) && !slices.Contains(r.Unanalysed, callee) {

@@ -111,6 +111,9 @@ type analysis struct {
 	// flagVars are the package-level variables a command-line flag sets
 	// and nothing else writes (flagvars.go).
 	flagVars map[*types.Var]flagVar
+	// liveGetters are the own functions that hand back live state, by
+	// the primary kind they were read for (drift_getters.go).
+	liveGetters map[liveGetter]bool
 }
 
 // warn records a problem met while locating, once.
@@ -147,7 +150,7 @@ func newAnalysis(tree *load.Tree, prog *callgraph.Program, c *cite.Citer) *analy
 		decls: map[*types.Func]*ast.FuncDecl{}, bySyntax: map[ast.Node]*ssa.Function{},
 		callees: map[token.Pos][]*ssa.Function{}, dynamic: map[token.Pos]*types.Func{}, calls: map[*ssa.Function][]call{},
 		declCalls: map[*ast.FuncDecl][]call{}, bodies: map[*types.Func]*flowBody{}, varLits: map[*ssa.Function]*flowBody{},
-		deps: map[string]*depPackage{}, depFields: map[string]depWorkerFields{}, condFlows: map[*types.Named]*condFlow{}, setters: map[*types.Var][]token.Pos{}, madeQueues: map[*types.Var]bool{},
+		deps: map[string]*depPackage{}, depFields: map[string]depWorkerFields{}, condFlows: map[*types.Named]*condFlow{}, setters: map[*types.Var][]token.Pos{}, madeQueues: map[*types.Var]bool{}, liveGetters: map[liveGetter]bool{},
 		readHelpers: newReadHelperState(), cacheReads: map[*types.Func]cacheReadAnswer{},
 		typedReads: map[*types.Func]typedRead{}, libWrites: map[*types.Func][]libWrite{}}
 	for _, p := range tree.Own {

@@ -436,6 +436,12 @@ func (a *analysis) readsLive(info *types.Info, body *ast.BlockStmt, kind *types.
 			return false
 		}
 		switch x := n.(type) {
+		case *ast.CallExpr:
+			// A getter of the tree's: what it returns.
+			if a.returnsLive(info, x, kind) {
+				live = true
+				return false
+			}
 		case *ast.FuncLit:
 			// A function literal's value is what it returns: called
 			// where it stands, or through the variable it is

@@ -64,14 +64,20 @@ func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, rows
 // leaving out events, generated code, the finalizer's cleanup and the
 // writes that add or remove the finalizer.
 func (a *analysis) applyingWrites(reach *callgraph.Reach, rows map[string]Row) []writeCall {
-	cleanup := a.cleanupFunc(reach, rows[RowFinalizerCleanup])
+	// The functions that run outside the cleanup too: a helper both the
+	// cleanup and the success path call (scale a child to zero, scale it
+	// to the desired count) applies differences on the success path.
+	var outside *callgraph.Reach
+	if cleanup := a.cleanupFunc(reach, rows[RowFinalizerCleanup]); cleanup != nil {
+		outside = a.prog.ReachableAvoiding(reach, cleanup)
+	}
 	var out []writeCall
 	for _, wc := range a.writeCalls(reach) {
 		c := wc.call
 		if !slices.Contains(differenceVerbs, wc.verb) || (c.known && c.fact.Role == RoleEvent) || a.generatedAt(c.expr.Pos()) {
 			continue
 		}
-		if onPathOf(reach, c.in, cleanup) || a.persistsFinalizer(wc.info, c, rows) {
+		if outside != nil && !outside.Has(c.in) || a.persistsFinalizer(wc.info, c, rows) {
 			continue
 		}
 		out = append(out, wc)
@@ -234,33 +240,6 @@ func (a *analysis) cleanupFunc(reach *callgraph.Reach, cleanup Row) *ssa.Functio
 		}
 	}
 	return nil
-}
-
-// onPathOf reports whether fn runs inside target: it is target, a closure
-// target holds, or called on the way from the entry through target. A
-// write made there runs on the deletion's path, where nothing is brought
-// to desired state.
-func onPathOf(reach *callgraph.Reach, fn, target *ssa.Function) bool {
-	if target == nil {
-		return false
-	}
-	in := func(f *ssa.Function) bool {
-		for ; f != nil; f = f.Parent() {
-			if f == target {
-				return true
-			}
-		}
-		return false
-	}
-	if in(fn) {
-		return true
-	}
-	for _, e := range reach.Path(fn) {
-		if in(e.Caller.Func) {
-			return true
-		}
-	}
-	return false
 }
 
 // persistsFinalizer reports whether a write persists a change of the
