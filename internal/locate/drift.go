@@ -253,6 +253,8 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 						found = true
 					}
 				}
+			case c.known && c.fact.Role == RoleCompare && len(e.Args) >= 2 && sameValue(info, e.Args[0], e.Args[1]):
+				return false
 			case c.known && c.fact.Role == RoleCompare && live(e.Args...):
 				found = true
 			case !c.known && depth < 2 && len(c.own) == 1 && firstResultBool(c.own[0]) && (live(e.Args...) || c.own[0].Parent() != nil):
@@ -310,7 +312,7 @@ func (a *analysis) compares(info *types.Info, body *ast.BlockStmt, kind *types.N
 			}) {
 				return true
 			}
-			found = live(e.X, e.Y)
+			found = !sameValue(info, e.X, e.Y) && live(e.X, e.Y)
 		}
 		return !found
 	})

@@ -81,8 +81,9 @@ func readsOwnerReference(info *types.Info, e ast.Expr) bool {
 // readsIdentity reports whether an expression is an object's name,
 // namespace or UID (obj.Name, obj.GetNamespace()), an owner reference's
 // field (readsOwnerReference), or a value naming a kind of object
-// (kindTypes: a GroupVersionKind): a test of it asks which object this
-// is, not whether its state is the desired one.
+// (kindTypes: a GroupVersionKind) or a field of one, or of a
+// GroupVersion (gvk.Kind, corev1.SchemeGroupVersion.Group): a test of
+// it asks which object this is, not whether its state is the desired one.
 func readsIdentity(info *types.Info, e ast.Expr) bool {
 	if readsOwnerReference(info, e) || kindTypes[typeKey(info.TypeOf(e))] {
 		return true
@@ -90,6 +91,9 @@ func readsIdentity(info *types.Info, e ast.Expr) bool {
 	switch x := ast.Unparen(e).(type) {
 	case *ast.SelectorExpr:
 		v, ok := info.Uses[x.Sel].(*types.Var)
+		if t := typeKey(deref(info.TypeOf(x.X))); ok && v.IsField() && (kindTypes[t] || t == typeGroupVersion) {
+			return true // a field of a kind's name (gvk.Group, gvk.Kind, corev1.SchemeGroupVersion.Group)
+		}
 		return ok && v.IsField() && v.Pkg() != nil && v.Pkg().Path() == metaV1 && identityFields[v.Name()]
 	case *ast.CallExpr:
 		sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)

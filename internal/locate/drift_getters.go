@@ -2,6 +2,8 @@ package locate
 
 import (
 	"go/ast"
+	"go/constant"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -49,4 +51,54 @@ func (a *analysis) returnsLive(info *types.Info, ce *ast.CallExpr, kind *types.N
 	})
 	a.liveGetters[k] = live
 	return live
+}
+
+// sameValue reports whether x and y read one value the same way: the same
+// variable, or the same chain of field selections, dereferences and
+// constant indexes on it (equality.Semantic.DeepDerivative(want.Spec,
+// want.Spec)). A comparison of a value with itself finds no difference,
+// whatever it holds: it compares nothing.
+func sameValue(info *types.Info, x, y ast.Expr) bool {
+	x, y = ast.Unparen(x), ast.Unparen(y)
+	switch x := x.(type) {
+	case *ast.Ident:
+		y, ok := y.(*ast.Ident)
+		return ok && info.Uses[x] != nil && info.Uses[x] == info.Uses[y]
+	case *ast.SelectorExpr:
+		y, ok := y.(*ast.SelectorExpr)
+		return ok && info.Uses[x.Sel] != nil && info.Uses[x.Sel] == info.Uses[y.Sel] && sameValue(info, x.X, y.X)
+	case *ast.StarExpr:
+		y, ok := y.(*ast.StarExpr)
+		return ok && sameValue(info, x.X, y.X)
+	case *ast.UnaryExpr:
+		y, ok := y.(*ast.UnaryExpr)
+		return ok && x.Op == token.AND && y.Op == token.AND && sameValue(info, x.X, y.X)
+	case *ast.IndexExpr:
+		y, ok := y.(*ast.IndexExpr)
+		if !ok || !sameValue(info, x.X, y.X) {
+			return false
+		}
+		xv, yv := info.Types[x.Index].Value, info.Types[y.Index].Value
+		return xv != nil && yv != nil && constant.Compare(xv, token.EQL, yv) || sameValue(info, x.Index, y.Index)
+	}
+	return false
+}
+
+// comparesItself reports whether a test is one comparison of a value with
+// itself (!equality.Semantic.DeepEqual(want, want), a == a): it always
+// finds them equal, so what it guards runs always or never, on no
+// difference.
+func (a *analysis) comparesItself(info *types.Info, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		e = ast.Unparen(u.X)
+	}
+	switch x := e.(type) {
+	case *ast.BinaryExpr:
+		return (x.Op == token.EQL || x.Op == token.NEQ) && sameValue(info, x.X, x.Y)
+	case *ast.CallExpr:
+		c := a.makeCall(info, x, nil)
+		return c.known && c.fact.Role == RoleCompare && len(x.Args) >= 2 && sameValue(info, x.Args[0], x.Args[1])
+	}
+	return false
 }

@@ -47,7 +47,7 @@ func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, rows
 			continue
 		}
 		test := a.guardOnTheWay(reach, c.in, c.expr, func(info *types.Info, b *ast.BlockStmt, e ast.Expr) bool {
-			return !progressOnly(info, e) && (mayCompare(info, b, kind, e) || comparesState(info, b, kind, e) || a.callVerdict(info, b, kind, e))
+			return !progressOnly(info, e) && !a.comparesItself(info, e) && (mayCompare(info, b, kind, e) || comparesState(info, b, kind, e) || a.callVerdict(info, b, kind, e))
 		})
 		if test == nil {
 			continue
@@ -370,14 +370,14 @@ func mayCompare(info *types.Info, body *ast.BlockStmt, kind *types.Named, cond a
 		case *ast.BinaryExpr:
 			switch n.Op {
 			case token.EQL, token.NEQ, token.LSS, token.GTR, token.LEQ, token.GEQ:
-				if comparedValue(info, n.X) && comparedValue(info, n.Y) && !isZeroConst(info, ast.Unparen(n.X)) && !isZeroConst(info, ast.Unparen(n.Y)) && !own(n.X, n.Y) && !isStateTest(info, body, n) && !testsProgress(info, n) && !identityOnly(info, n.X, n.Y) {
+				if comparedValue(info, n.X) && comparedValue(info, n.Y) && !sameValue(info, n.X, n.Y) && !isZeroConst(info, ast.Unparen(n.X)) && !isZeroConst(info, ast.Unparen(n.Y)) && !own(n.X, n.Y) && !isStateTest(info, body, n) && !testsProgress(info, n) && !identityOnly(info, n.X, n.Y) {
 					found = true
 				}
 			}
 		case *ast.CallExpr:
 			if t, ok := info.TypeOf(n).(*types.Basic); ok && t.Kind() == types.Bool && len(n.Args) >= 2 {
 				x, y := info.TypeOf(n.Args[0]), info.TypeOf(n.Args[1])
-				if x != nil && y != nil && types.Identical(x, y) && comparedValue(info, n.Args[0]) && !own(n.Args...) {
+				if x != nil && y != nil && types.Identical(x, y) && comparedValue(info, n.Args[0]) && !sameValue(info, n.Args[0], n.Args[1]) && !own(n.Args...) {
 					found = true
 				}
 			}

@@ -452,6 +452,10 @@ var kindTypes = map[string]bool{
 	"k8s.io/apimachinery/pkg/runtime/schema.GroupVersionKind":     true,
 }
 
+// typeGroupVersion names an API group at a version: its fields, like a
+// kind's, say which objects these are.
+const typeGroupVersion = "k8s.io/apimachinery/pkg/runtime/schema.GroupVersion"
+
 // Types the locators recognise by identity.
 const (
 	typeResult                = cr + "reconcile.Result"
