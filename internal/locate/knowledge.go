@@ -155,6 +155,7 @@ var knowledge = map[string]Fact{
 	"(time.Time).Before":                                      {Role: RoleTimeOrder, Obj: -1, Key: -1, Arg: 0},
 	"(*k8s.io/apimachinery/pkg/apis/meta/v1.Time).Before":     {Role: RoleTimeOrder, Obj: -1, Key: -1, Arg: 0},
 	"k8s.io/apimachinery/pkg/api/errors.IsNotFound":           {Role: RoleAbsentTest, Obj: 0, Key: -1, Arg: -1},
+	"k8s.io/apimachinery/pkg/api/errors.IsAlreadyExists":      {Role: RoleTakenTest, Obj: 0, Key: -1, Arg: -1},
 	"time.Now": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
 	"k8s.io/apimachinery/pkg/apis/meta/v1.Now":      {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
 	"k8s.io/apimachinery/pkg/apis/meta/v1.NowMicro": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},

@@ -80,6 +80,7 @@ const (
 	RoleList                     // lists objects of a kind: Obj is the list the items are read into
 	RoleMetaEntrySet             // stores an entry of an object's labels or annotations: Obj is the object's metadata, Arg the key
 	RoleMetaEntryHas             // tests whether an object's labels or annotations hold an entry: Obj is the object's metadata, Arg the key
+	RoleTakenTest                // tests an error (Obj) for a create whose object the API server already holds
 )
 
 // Fact is one entry of the knowledge table.

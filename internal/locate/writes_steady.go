@@ -18,9 +18,11 @@ import (
 // nil error); anywhere, a readiness predicate of the primary object (an
 // unchanged object that reconciles without failing is ready: the
 // knowledge table's RoleSteadyTest), a test of whether the primary object
-// exists (existingObjectTest), or a test that the error of a call handing
+// exists (existingObjectTest), a test that the error of a call handing
 // back an object of the primary kind says the API server holds no such
-// object (RoleAbsentTest: an unchanged object exists). The map gives, for
+// object (RoleAbsentTest: an unchanged object exists), or a test that a
+// create's error says its object is there already (RoleTakenTest: what a
+// pass creates, the one before it made). The map gives, for
 // an If's block, the
 // index of the successor taken.
 func (a *analysis) steadyBranches(entry *ssa.Function, kind *types.Named, fns []*ssa.Function, own map[*ssa.Function]bool) map[*ssa.BasicBlock]int {
@@ -160,6 +162,11 @@ func steadyValue(v ssa.Value, finalErr map[*ssa.FreeVar]bool, kind *types.Named,
 			// a succeeding compute hands back a value it made.
 			return x.Op == token.NEQ, true
 		}
+		if createFailure([]ssa.Value{other}, 0) {
+			// if err := r.Create(ctx, cm); err != nil: the create finds
+			// what the pass before made (RoleTakenTest).
+			return x.Op == token.NEQ, true
+		}
 		if passFailure(other, kind, own, map[*ssa.Phi]bool{}) {
 			// err = r.step(…); if err == nil { err = r.next(…) }: the
 			// error a chain of steps hands on is nil on a pass that
@@ -181,6 +188,9 @@ func steadyValue(v ssa.Value, finalErr map[*ssa.FreeVar]bool, kind *types.Named,
 		f, ok := knowledge[funcKey(fn)]
 		if ok && f.Role == RoleAbsentTest {
 			return false, readsKind(callArgsSSA(&x.Call), f.Obj, kind)
+		}
+		if ok && f.Role == RoleTakenTest {
+			return true, createFailure(callArgsSSA(&x.Call), f.Obj)
 		}
 		if !ok || f.Role != RoleSteadyTest {
 			return false, false
@@ -370,6 +380,23 @@ func readsKind(args []ssa.Value, i int, kind *types.Named) bool {
 	}
 	res, ok := call.Type().(*types.Tuple)
 	return ok && res.Len() == 2 && e.Index == 1 && isKind(res.At(0).Type(), kind)
+}
+
+// createFailure reports whether the error args[i] is the one a create
+// hands back (if err := r.Create(ctx, cm); err != nil { if
+// apierrors.IsAlreadyExists(err) { … } }): on a pass after one that
+// succeeded, what the pass creates is there already, so the create finds
+// its name taken.
+func createFailure(args []ssa.Value, i int) bool {
+	if i < 0 || i >= len(args) {
+		return false
+	}
+	call, ok := args[i].(*ssa.Call)
+	if !ok {
+		return false
+	}
+	fn := calleeObj(&call.Call)
+	return fn != nil && knowledge[funcKey(fn)].Verb == verbCreate
 }
 
 // isReadyType reports whether a condition type argument is the readiness
