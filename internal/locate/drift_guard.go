@@ -35,20 +35,12 @@ const (
 
 // write describes the write call c (read with info) makes: a write of the
 // cluster that is neither an event, a status write nor a write of the
-// primary's own kind (whose Spec is the desired state), nor the deletion
-// of the object the re-read returned (a report deleted when its time to
-// live has passed: the end of its life, no difference applied).
+// primary's own kind (whose Spec is the desired state).
 func (g driftGuards) write(info *types.Info, c call) (writeDesc, bool) {
 	if !g.a.driftWrite(info, c, g.kind) {
 		return writeDesc{}, false
 	}
-	w, ok := g.a.writeOf(info, c)
-	if ok && w.verb == verbDelete && c.known && c.fact.Obj >= 0 {
-		if id, isID := stripAddr(c.arg(c.fact.Obj)).(*ast.Ident); isID && g.objects[varOf(info, id)] {
-			return writeDesc{}, false
-		}
-	}
-	return w, ok
+	return g.a.writeOf(info, c)
 }
 
 // firstWrite is the first call of fn between from and to that writes: a

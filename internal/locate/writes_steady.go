@@ -384,19 +384,49 @@ func readsKind(args []ssa.Value, i int, kind *types.Named) bool {
 
 // createFailure reports whether the error args[i] is the one a create
 // hands back (if err := r.Create(ctx, cm); err != nil { if
-// apierrors.IsAlreadyExists(err) { … } }): on a pass after one that
-// succeeded, what the pass creates is there already, so the create finds
-// its name taken.
+// apierrors.IsAlreadyExists(err) { … } }), directly or through functions
+// of the tree's whose every return hands back one (a closure called
+// there, a helper that only creates): on a pass after one that succeeded,
+// what the pass creates is there already, so the create finds its name
+// taken.
 func createFailure(args []ssa.Value, i int) bool {
 	if i < 0 || i >= len(args) {
 		return false
 	}
-	call, ok := args[i].(*ssa.Call)
-	if !ok {
+	return createError(args[i], 0)
+}
+
+// maxCreateHops bounds the functions createError follows a create's
+// error back through.
+const maxCreateHops = 3
+
+// createError reports whether v is a create's error, made by the call
+// itself or handed back by every return of the one function a call runs.
+func createError(v ssa.Value, depth int) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok || depth > maxCreateHops {
 		return false
 	}
-	fn := calleeObj(&call.Call)
-	return fn != nil && knowledge[funcKey(fn)].Verb == verbCreate
+	if fn := calleeObj(&call.Call); fn != nil && knowledge[funcKey(fn)].Verb == verbCreate {
+		return true
+	}
+	var callee *ssa.Function
+	switch f := call.Call.Value.(type) {
+	case *ssa.Function:
+		callee = f
+	case *ssa.MakeClosure:
+		callee, _ = f.Fn.(*ssa.Function)
+	}
+	if callee == nil || call.Call.IsInvoke() || callee.Signature.Results().Len() != 1 {
+		return false
+	}
+	rets := blockReturns(callee)
+	for _, r := range rets {
+		if len(r.Results) != 1 || !createError(r.Results[0], depth+1) {
+			return false
+		}
+	}
+	return len(rets) > 0
 }
 
 // isReadyType reports whether a condition type argument is the readiness
