@@ -112,7 +112,7 @@ type analysis struct {
 	// and nothing else writes (flagvars.go).
 	flagVars map[*types.Var]flagVar
 	// liveGetters are the own functions that hand back live state, by
-	// the primary kind they were read for (drift_getters.go).
+	// the primary kind they were read for (drift_values.go).
 	liveGetters map[liveGetter]bool
 }
 

@@ -1,5 +1,8 @@
 package locate
 
+// What the values a drift test reads are: live state a getter of the
+// tree hands back, and a value compared with itself.
+
 import (
 	"go/ast"
 	"go/constant"
