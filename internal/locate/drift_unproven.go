@@ -56,7 +56,10 @@ func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, rows
 		return []Step{{Site: applySite(s, c.in), Step: StepUnsettled,
 			Note: fmt.Sprintf("not settled: the %s of a %s runs only when the test at %s:%d decides, which may compare desired with live state but was not read as such a comparison; no comparison was found", wc.verb, typeName(t), at.File, at.Line)}}
 	}
-	return a.ownStatusCompared(reach, kind, writes)
+	if steps := a.ownStatusCompared(reach, kind, writes); steps != nil {
+		return steps
+	}
+	return a.externalCompared(reach, kind)
 }
 
 // applyingWrites are the writes of the reached functions that can apply a
