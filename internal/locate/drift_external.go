@@ -41,7 +41,7 @@ func (a *analysis) externalCompared(reach *callgraph.Reach, kind *types.Named) [
 			case *ast.FuncLit:
 				return false
 			case *ast.IfStmt:
-				c := a.outsideCall(info, fn, n.Body, kind)
+				c := a.outsideCall(fn, n.Body, kind)
 				if c == nil || !a.compares(info, b, kind, n.Cond, n.Body, 0, nil) {
 					return true
 				}
@@ -59,31 +59,45 @@ func (a *analysis) externalCompared(reach *callgraph.Reach, kind *types.Named) [
 	return nil
 }
 
-// outsideCall is the first call in block (of fn) that a library's
-// knowledge does not name, that runs no function of the tree's or runs it
-// through an interface (another system's client), that writes nothing to
-// the cluster, hands back an error and is handed the primary object; nil
-// when there is none.
-func (a *analysis) outsideCall(info *types.Info, fn *ssa.Function, block *ast.BlockStmt, kind *types.Named) *call {
+// outsideCall is the first call in block (of fn) that is, or runs through
+// functions of the tree's (a closure called there, a helper it calls by
+// name, two deep), a call that a library's knowledge does not name, that
+// runs no function of the tree's or runs it through an interface (another
+// system's client), that writes nothing to the cluster, hands back an
+// error and is handed the primary object; nil when there is none.
+func (a *analysis) outsideCall(fn *ssa.Function, block *ast.BlockStmt, kind *types.Named) *call {
 	for _, c := range a.callsIn(fn) {
-		if c.expr.Pos() < block.Pos() || c.expr.End() > block.End() || c.known || c.fn == nil {
-			continue
-		}
-		sig, ok := c.fn.Type().(*types.Signature)
-		if !ok || sig.Results().Len() == 0 || !isErrorType(sig.Results().At(sig.Results().Len()-1).Type()) {
-			continue
-		}
-		if len(c.own) > 0 && (sig.Recv() == nil || !types.IsInterface(sig.Recv().Type())) {
-			continue // a function of the tree's, called by name
-		}
-		if slices.ContainsFunc(c.own, a.writesWork) {
-			continue
-		}
-		for _, arg := range c.expr.Args {
-			if isKind(info.TypeOf(arg), kind) {
-				return &c
-			}
+		if c.expr.Pos() >= block.Pos() && c.expr.End() <= block.End() && a.reachesOutside(c, kind, 0) {
+			return &c
 		}
 	}
 	return nil
+}
+
+// maxOutsideHelpers bounds the functions of the tree's reachesOutside
+// follows.
+const maxOutsideHelpers = 2
+
+// reachesOutside reports whether c is such a call, or runs one through
+// the one function of the tree's it calls statically.
+func (a *analysis) reachesOutside(c call, kind *types.Named, depth int) bool {
+	if c.known || slices.ContainsFunc(c.own, a.writesWork) {
+		return false
+	}
+	var sig *types.Signature
+	if c.fn != nil {
+		sig, _ = c.fn.Type().(*types.Signature)
+	}
+	dispatched := sig != nil && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
+	if len(c.own) == 1 && !dispatched {
+		if depth >= maxOutsideHelpers {
+			return false
+		}
+		return slices.ContainsFunc(a.callsIn(c.own[0]), func(inner call) bool { return a.reachesOutside(inner, kind, depth+1) })
+	}
+	if sig == nil || sig.Results().Len() == 0 || !isErrorType(sig.Results().At(sig.Results().Len()-1).Type()) {
+		return false
+	}
+	info := a.infoAt(c.expr.Pos())
+	return info != nil && slices.ContainsFunc(c.expr.Args, func(arg ast.Expr) bool { return isKind(info.TypeOf(arg), kind) })
 }
