@@ -99,5 +99,11 @@ func (a *analysis) reachesOutside(c call, kind *types.Named, depth int) bool {
 		return false
 	}
 	info := a.infoAt(c.expr.Pos())
-	return info != nil && slices.ContainsFunc(c.expr.Args, func(arg ast.Expr) bool { return isKind(info.TypeOf(arg), kind) })
+	if info == nil {
+		return false
+	}
+	if _, write := a.writeOf(info, c); write {
+		return false // a write of the cluster (a typed client's, by name)
+	}
+	return slices.ContainsFunc(c.expr.Args, func(arg ast.Expr) bool { return isKind(info.TypeOf(arg), kind) })
 }
