@@ -41,8 +41,8 @@ func (a *analysis) externalCompared(reach *callgraph.Reach, kind *types.Named) [
 			case *ast.FuncLit:
 				return false
 			case *ast.IfStmt:
-				c := a.outsideCall(fn, n.Body, kind)
-				if c == nil || !a.compares(info, b, kind, n.Cond, n.Body, 0, nil) {
+				c, client := a.outsideCall(fn, n.Body, kind)
+				if c == nil || client == nil || !readsThrough(info, b, n, client) || !a.compares(info, b, kind, n.Cond, n.Body, 0, nil) {
 					return true
 				}
 				s, at := a.site(c.expr.Lparen).Site, a.site(n.Pos())
@@ -64,25 +64,29 @@ func (a *analysis) externalCompared(reach *callgraph.Reach, kind *types.Named) [
 // name, two deep), a call that a library's knowledge does not name, that
 // runs no function of the tree's or runs it through an interface (another
 // system's client), that writes nothing to the cluster, hands back an
-// error and is handed the primary object; nil when there is none.
-func (a *analysis) outsideCall(fn *ssa.Function, block *ast.BlockStmt, kind *types.Named) *call {
+// error and is handed the primary object; with the client it is called
+// on (clientOf). Nil when there is none.
+func (a *analysis) outsideCall(fn *ssa.Function, block *ast.BlockStmt, kind *types.Named) (*call, types.Object) {
 	for _, c := range a.callsIn(fn) {
-		if c.expr.Pos() >= block.Pos() && c.expr.End() <= block.End() && a.reachesOutside(c, kind, 0) {
-			return &c
+		if c.expr.Pos() < block.Pos() || c.expr.End() > block.End() {
+			continue
+		}
+		if inner := a.reachesOutside(c, kind, 0); inner != nil {
+			return &c, clientOf(a.infoAt(inner.expr.Pos()), inner.expr)
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // maxOutsideHelpers bounds the functions of the tree's reachesOutside
 // follows.
 const maxOutsideHelpers = 2
 
-// reachesOutside reports whether c is such a call, or runs one through
-// the one function of the tree's it calls statically.
-func (a *analysis) reachesOutside(c call, kind *types.Named, depth int) bool {
+// reachesOutside is c when it is such a call, or the one it runs through
+// the one function of the tree's it calls statically; nil when neither.
+func (a *analysis) reachesOutside(c call, kind *types.Named, depth int) *call {
 	if c.known || slices.ContainsFunc(c.own, a.writesWork) {
-		return false
+		return nil
 	}
 	var sig *types.Signature
 	if c.fn != nil {
@@ -91,19 +95,85 @@ func (a *analysis) reachesOutside(c call, kind *types.Named, depth int) bool {
 	dispatched := sig != nil && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
 	if len(c.own) == 1 && !dispatched {
 		if depth >= maxOutsideHelpers {
-			return false
+			return nil
 		}
-		return slices.ContainsFunc(a.callsIn(c.own[0]), func(inner call) bool { return a.reachesOutside(inner, kind, depth+1) })
+		for _, inner := range a.callsIn(c.own[0]) {
+			if found := a.reachesOutside(inner, kind, depth+1); found != nil {
+				return found
+			}
+		}
+		return nil
 	}
 	if sig == nil || sig.Results().Len() == 0 || !isErrorType(sig.Results().At(sig.Results().Len()-1).Type()) {
-		return false
+		return nil
 	}
 	info := a.infoAt(c.expr.Pos())
 	if info == nil {
-		return false
+		return nil
 	}
 	if _, write := a.writeOf(info, c); write {
-		return false // a write of the cluster (a typed client's, by name)
+		return nil // a write of the cluster (a typed client's, by name)
 	}
-	return slices.ContainsFunc(c.expr.Args, func(arg ast.Expr) bool { return isKind(info.TypeOf(arg), kind) })
+	if !slices.ContainsFunc(c.expr.Args, func(arg ast.Expr) bool { return isKind(info.TypeOf(arg), kind) }) {
+		return nil
+	}
+	return &c
+}
+
+// clientOf is what a method call is made on, when that is a variable or
+// a field (r.Registry.Put: the field Registry): the client of the system
+// it writes to. Nil otherwise.
+func clientOf(info *types.Info, ce *ast.CallExpr) types.Object {
+	sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr)
+	if !ok || info == nil {
+		return nil
+	}
+	switch x := ast.Unparen(sel.X).(type) {
+	case *ast.SelectorExpr:
+		return info.Uses[x.Sel]
+	case *ast.Ident:
+		return info.Uses[x]
+	}
+	return nil
+}
+
+// maxReadHops bounds the locals readsThrough follows back to a call.
+const maxReadHops = 3
+
+// readsThrough reports whether the test of ifs (its condition, and the
+// statement before it) reads, through the locals of body it is computed
+// from, a value a call on client handed back: what the system the guarded
+// call writes to holds now (kept, err := r.Registry.Entry(ctx, b), then
+// !maps.Equal(kept, b.Spec.Data)). A test of anything else (which class
+// an object belongs to, whether another object is done) decides something
+// other than a difference of that system's.
+func readsThrough(info *types.Info, body *ast.BlockStmt, ifs *ast.IfStmt, client types.Object) bool {
+	seen := map[*types.Var]bool{}
+	var reads func(n ast.Node, depth int) bool
+	reads = func(n ast.Node, depth int) bool {
+		found := false
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.CallExpr:
+				if clientOf(info, x) == client {
+					found = true
+				}
+			case *ast.Ident:
+				v, ok := info.Uses[x].(*types.Var)
+				if !ok || v.IsField() || seen[v] || depth >= maxReadHops {
+					return true
+				}
+				seen[v] = true
+				for _, rhs := range assignmentsTo(info, body, v) {
+					found = found || reads(rhs, depth+1)
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	if ifs.Init != nil && reads(ifs.Init, 0) {
+		return true
+	}
+	return reads(ifs.Cond, 0)
 }
