@@ -162,7 +162,7 @@ func steadyValue(v ssa.Value, finalErr map[*ssa.FreeVar]bool, kind *types.Named,
 			// a succeeding compute hands back a value it made.
 			return x.Op == token.NEQ, true
 		}
-		if createFailure([]ssa.Value{other}, 0) {
+		if createError(other, 0) {
 			// if err := r.Create(ctx, cm); err != nil: the create finds
 			// what the pass before made (RoleTakenTest).
 			return x.Op == token.NEQ, true
