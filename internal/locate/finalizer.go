@@ -416,14 +416,33 @@ func (p *pass) finalizerConst(op finOp, seen map[types.Object]bool, sites *[]Sit
 		}
 		value = init
 	}
-	lit, ok := ast.Unparen(value).(*ast.BasicLit)
-	if !ok || lit.Kind != token.STRING {
+	if lit, ok := ast.Unparen(value).(*ast.BasicLit); ok && lit.Kind == token.STRING {
+		if len(*sites) == 0 {
+			s := p.a.site(lit.Pos())
+			s.Note = "a string literal: no constant declares this finalizer"
+			*sites = append(*sites, s)
+		}
+		return true
+	}
+	// Else the engine follows the value to where it is made.
+	origins, ok := p.a.finalizerOrigins(p.reach.Funcs(), op.in, op.value)
+	if !ok {
 		return false
 	}
-	if len(*sites) == 0 {
-		s := p.a.site(lit.Pos())
-		s.Note = "a string literal: no constant declares this finalizer"
-		*sites = append(*sites, s)
+	for _, o := range origins {
+		switch {
+		case o.konst != nil:
+			addConst(o.konst)
+		case len(*sites) == 0:
+			s := p.a.site(o.expr.Pos())
+			s.Name = o.value
+			s.Note = "a string literal: no constant declares this finalizer"
+			if o.computed {
+				s.Name = p.a.exprText(o.expr)
+				s.Note = "computed here: no constant declares this finalizer"
+			}
+			*sites = append(*sites, s)
+		}
 	}
 	return true
 }

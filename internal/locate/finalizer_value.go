@@ -1,0 +1,153 @@
+package locate
+
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// finalizerOrigin is one place a finalizer value is made: a constant, a
+// literal, or an expression of the tree's that computes it (fmt.Sprintf of
+// a plugin name and a suffix, a prefix joined to a driver's name).
+type finalizerOrigin struct {
+	konst *types.Const
+	// expr is the literal or the computing expression, when konst is
+	// nil; value its string when it is a constant one.
+	expr     ast.Expr
+	value    string
+	computed bool
+}
+
+// maxFinalizerCallers bounds how many calls up a finalizer that is a
+// parameter is followed (a helper handed it by a helper handed it).
+const maxFinalizerCallers = 3
+
+// finalizerOrigins asks the value-flow engine where the finalizer value of
+// fn is made: through locals, helpers' returns, struct fields and slices
+// (for _, f := range finalizers), and, for a parameter, the calls in fns
+// that hand it, up to maxFinalizerCallers calls up. The finalizers the
+// object already carries (the list an append extends) are no new value.
+// ok is false when a value's trail ends anywhere else: the row is then not
+// settled, not answered from the values that were followed.
+func (a *analysis) finalizerOrigins(fns []*ssa.Function, fn *ssa.Function, value ast.Expr) ([]finalizerOrigin, bool) {
+	b := a.flowBodyOf(fn)
+	if b == nil || value == nil {
+		return nil, false
+	}
+	var out []finalizerOrigin
+	if !a.originsOf(fns, b, value, nil, 0, &out) || len(out) == 0 {
+		return nil, false
+	}
+	return out, true
+}
+
+// originsOf adds to out where e (in b), or the path below it, is made;
+// false when a trail ends where the value is not known.
+func (a *analysis) originsOf(fns []*ssa.Function, b *flowBody, e ast.Expr, path []string, hops int, out *[]finalizerOrigin) bool {
+	for _, v := range (&flowEngine{a: a}).values(b, e, path...) {
+		switch {
+		case v.zero:
+		case carriedFinalizers(v):
+		case v.param >= 0:
+			if hops >= maxFinalizerCallers || !a.callerOrigins(fns, v, hops, out) {
+				return false
+			}
+		case v.e == nil || len(v.path) > 0 || v.external:
+			return false
+		default:
+			o, ok := a.madeFinalizer(v)
+			if !ok {
+				return false
+			}
+			*out = append(*out, o)
+		}
+	}
+	return true
+}
+
+// madeFinalizer is the origin a value the engine settled to is: the
+// constant it names, a constant string (a literal), or a string the tree's
+// own code computes there (a call of a formatter, a concatenation).
+func (a *analysis) madeFinalizer(v flowVal) (finalizerOrigin, bool) {
+	if k := constOf(v.b.info, v.e); k != nil {
+		return finalizerOrigin{konst: k}, true
+	}
+	if s, ok := v.settledString(); ok {
+		return finalizerOrigin{expr: v.e, value: s}, true
+	}
+	t := v.b.info.TypeOf(v.e)
+	if t == nil || !types.Identical(t.Underlying(), types.Typ[types.String]) || v.b.dep || !a.fileOwn(v.e.Pos()) {
+		return finalizerOrigin{}, false
+	}
+	switch x := ast.Unparen(v.e).(type) {
+	case *ast.BinaryExpr:
+		return finalizerOrigin{expr: v.e, computed: true}, true
+	case *ast.CallExpr:
+		if c := a.makeCall(v.b.info, x, nil); c.known && c.fact.Role == RoleFormat {
+			return finalizerOrigin{expr: v.e, computed: true}, true
+		}
+	}
+	return finalizerOrigin{}, false
+}
+
+// carriedFinalizers reports whether a value is an element of the list the
+// object already carries (append(obj.GetFinalizers(), X), or of
+// obj.Finalizers): no finalizer the code makes.
+func carriedFinalizers(v flowVal) bool {
+	if v.e == nil || len(v.path) == 0 || v.path[len(v.path)-1] != elem {
+		return false
+	}
+	if len(v.path) == 1 {
+		return objectFinalizers(v.b.info, v.e)
+	}
+	return v.path[len(v.path)-2] == "Finalizers" && (isObject(v.b.info.TypeOf(v.e)) || typeKey(v.b.info.TypeOf(v.e)) == typeObjectMeta)
+}
+
+// callerOrigins follows a parameter value to the calls in fns of the
+// function that declares it, each argument followed in the caller.
+func (a *analysis) callerOrigins(fns []*ssa.Function, v flowVal, hops int, out *[]finalizerOrigin) bool {
+	callee := a.bySyntax[v.b.decl]
+	if v.b.lit != nil {
+		callee = a.bySyntax[v.b.lit]
+	}
+	index := v.param
+	if v.b.decl.Recv != nil && v.b.lit == nil {
+		if index == 0 {
+			return false // the receiver: where it is made is not followed
+		}
+		index--
+	}
+	if callee == nil {
+		return false
+	}
+	found := false
+	for _, fn := range fns {
+		cb := a.flowBodyOf(fn)
+		for _, c := range a.callsIn(fn) {
+			if !slices.Contains(c.own, callee) {
+				continue
+			}
+			if cb == nil {
+				return false
+			}
+			args, path := []ast.Expr{c.arg(index)}, v.path
+			if callee.Signature.Variadic() && index == callee.Signature.Params().Len()-1 && !c.expr.Ellipsis.IsValid() {
+				// f(obj, A, B) handing f's finalizers ...string: each
+				// argument is an element.
+				if len(path) == 0 || path[0] != elem {
+					return false
+				}
+				args, path = c.expr.Args[min(index, len(c.expr.Args)):], path[1:]
+			}
+			for _, arg := range args {
+				if arg == nil || !a.originsOf(fns, cb, arg, path, hops+1, out) {
+					return false
+				}
+			}
+			found = true
+		}
+	}
+	return found
+}
