@@ -197,6 +197,7 @@ var fixtures = []string{
 	"finfilter",
 	"deferredlocal",
 	"specwait",
+	"finorigins",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers
