@@ -425,7 +425,7 @@ func (p *pass) finalizerConst(op finOp, seen map[types.Object]bool, sites *[]Sit
 		return true
 	}
 	// Else the engine follows the value to where it is made.
-	origins, ok := p.a.finalizerOrigins(p.reach.Funcs(), op.in, op.value)
+	origins, ok := p.a.finalizerOrigins(p.reach.Funcs(), op.in, op.value, p.kind())
 	if !ok {
 		return false
 	}
@@ -502,20 +502,43 @@ func finalizerAddRow(p *pass) Row {
 }
 
 // atEntryTop reports whether a change of a finalizer list is a statement of
-// the entry's body itself, outside any if, loop or closure.
+// the entry's body itself, outside any if, loop or closure, that a pass of
+// an object not being deleted runs: no if before it returns on a test of
+// the deletion timestamp (if obj.DeletionTimestamp == nil { return }
+// leaves the rest of the body to the deletion).
 func (p *pass) atEntryTop(op finOp) bool {
 	b := body(p.f.entry)
 	if op.in != p.f.entry || b == nil {
 		return false
 	}
+	info := p.a.infoAt(b.Pos())
 	for _, st := range b.List {
 		if st.Pos() <= op.pos && op.pos < st.End() {
 			_, expr := st.(*ast.ExprStmt)
 			_, assign := st.(*ast.AssignStmt)
 			return expr || assign
 		}
+		if is, ok := st.(*ast.IfStmt); ok && p.a.deletionTest(info, is.Cond, p.kind()) != 0 && returnsIn(is.Body) {
+			return false
+		}
 	}
 	return false
+}
+
+// returnsIn reports whether a block holds a return statement outside the
+// closures in it.
+func returnsIn(b *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // localInit returns the one value a local variable of fn (or of the

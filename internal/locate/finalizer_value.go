@@ -31,27 +31,35 @@ const maxFinalizerCallers = 3
 // object already carries (the list an append extends) are no new value.
 // ok is false when a value's trail ends anywhere else: the row is then not
 // settled, not answered from the values that were followed.
-func (a *analysis) finalizerOrigins(fns []*ssa.Function, fn *ssa.Function, value ast.Expr) ([]finalizerOrigin, bool) {
+func (a *analysis) finalizerOrigins(fns []*ssa.Function, fn *ssa.Function, value ast.Expr, kind *types.Named) ([]finalizerOrigin, bool) {
 	b := a.flowBodyOf(fn)
 	if b == nil || value == nil {
 		return nil, false
 	}
 	var out []finalizerOrigin
-	if !a.originsOf(fns, b, value, nil, 0, &out) || len(out) == 0 {
+	tr := &originTrail{fns: fns, kind: kind}
+	if !a.originsOf(tr, b, value, nil, 0, &out) || len(out) == 0 {
 		return nil, false
 	}
 	return out, true
 }
 
+// originTrail is what a search for a finalizer's origins keeps: the
+// functions on the reconcile path, and the primary kind.
+type originTrail struct {
+	fns  []*ssa.Function
+	kind *types.Named
+}
+
 // originsOf adds to out where e (in b), or the path below it, is made;
 // false when a trail ends where the value is not known.
-func (a *analysis) originsOf(fns []*ssa.Function, b *flowBody, e ast.Expr, path []string, hops int, out *[]finalizerOrigin) bool {
+func (a *analysis) originsOf(tr *originTrail, b *flowBody, e ast.Expr, path []string, hops int, out *[]finalizerOrigin) bool {
 	for _, v := range (&flowEngine{a: a}).values(b, e, path...) {
 		switch {
 		case v.zero:
 		case carriedFinalizers(v):
 		case v.param >= 0:
-			if hops >= maxFinalizerCallers || !a.callerOrigins(fns, v, hops, out) {
+			if hops >= maxFinalizerCallers || !a.callerOrigins(tr, v, hops, out) {
 				return false
 			}
 		case v.e == nil || len(v.path) > 0 || v.external:
@@ -105,9 +113,12 @@ func carriedFinalizers(v flowVal) bool {
 	return v.path[len(v.path)-2] == "Finalizers" && (isObject(v.b.info.TypeOf(v.e)) || typeKey(v.b.info.TypeOf(v.e)) == typeObjectMeta)
 }
 
-// callerOrigins follows a parameter value to the calls in fns of the
-// function that declares it, each argument followed in the caller.
-func (a *analysis) callerOrigins(fns []*ssa.Function, v flowVal, hops int, out *[]finalizerOrigin) bool {
+// callerOrigins follows a parameter value to the calls on the reconcile
+// path of the function that declares it, each argument followed in the
+// caller. A call that hands the function objects of other kinds only (a
+// finalizer manager shared by several controllers, called for a child)
+// sets no finalizer of the primary object.
+func (a *analysis) callerOrigins(tr *originTrail, v flowVal, hops int, out *[]finalizerOrigin) bool {
 	callee := a.bySyntax[v.b.decl]
 	if v.b.lit != nil {
 		callee = a.bySyntax[v.b.lit]
@@ -123,10 +134,10 @@ func (a *analysis) callerOrigins(fns []*ssa.Function, v flowVal, hops int, out *
 		return false
 	}
 	found := false
-	for _, fn := range fns {
+	for _, fn := range tr.fns {
 		cb := a.flowBodyOf(fn)
 		for _, c := range a.callsIn(fn) {
-			if !slices.Contains(c.own, callee) {
+			if !slices.Contains(c.own, callee) || handsOtherKinds(cb, c.expr, tr.kind) {
 				continue
 			}
 			if cb == nil {
@@ -142,7 +153,7 @@ func (a *analysis) callerOrigins(fns []*ssa.Function, v flowVal, hops int, out *
 				args, path = c.expr.Args[min(index, len(c.expr.Args)):], path[1:]
 			}
 			for _, arg := range args {
-				if arg == nil || !a.originsOf(fns, cb, arg, path, hops+1, out) {
+				if arg == nil || !a.originsOf(tr, cb, arg, path, hops+1, out) {
 					return false
 				}
 			}
@@ -150,4 +161,22 @@ func (a *analysis) callerOrigins(fns []*ssa.Function, v flowVal, hops int, out *
 		}
 	}
 	return found
+}
+
+// handsOtherKinds reports whether a call hands API objects, none of which
+// may be of the primary kind.
+func handsOtherKinds(b *flowBody, ce *ast.CallExpr, kind *types.Named) bool {
+	if b == nil || kind == nil {
+		return false
+	}
+	objects := false
+	for _, arg := range ce.Args {
+		if t := b.info.TypeOf(arg); t != nil && isObject(t) {
+			if ofKind(b.info, arg, kind) {
+				return false
+			}
+			objects = true
+		}
+	}
+	return objects
 }
