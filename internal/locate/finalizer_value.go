@@ -69,10 +69,44 @@ func (a *analysis) originsOf(tr *originTrail, b *flowBody, e ast.Expr, path []st
 			if !ok {
 				return false
 			}
+			if ret := a.namingReturn(b, e); o.computed && len(path) == 0 && ret != nil {
+				// Computed in the function that names it (return
+				// fmt.Sprintf(…)): its return is the site, however the
+				// value is made below it.
+				o.expr = ret
+			}
 			*out = append(*out, o)
 		}
 	}
 	return true
+}
+
+// namingReturn is, when e (in b) is a call of one function of the tree's
+// with a single return of one value (func Finalizer() string { return … }),
+// that return's value: the place the finalizer is named. A local defined
+// once from such a call names it there too. Nil otherwise.
+func (a *analysis) namingReturn(b *flowBody, e ast.Expr) ast.Expr {
+	fn := a.bySyntax[b.decl]
+	if b.lit != nil {
+		fn = a.bySyntax[b.lit]
+	}
+	if init, ok := localInit(fn, b.info, e); ok {
+		e = init
+	}
+	ce, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	callees := (&flowEngine{a: a}).callees(b, ce)
+	if len(callees) != 1 || callees[0].dep {
+		return nil
+	}
+	var rets []*ast.ReturnStmt
+	returnsOf(callees[0].block(), func(r *ast.ReturnStmt) { rets = append(rets, r) })
+	if len(rets) != 1 || len(rets[0].Results) != 1 {
+		return nil
+	}
+	return rets[0].Results[0]
 }
 
 // madeFinalizer is the origin a value the engine settled to is: the

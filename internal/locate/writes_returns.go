@@ -239,7 +239,7 @@ func (a *analysis) steadyReturns(fn *ssa.Function, kind *types.Named, reach *cal
 		if condGuard(info, cond) != guardOther || a.testsDeletion(info, cond) || a.deletionTest(info, cond, kind) != 0 || testsFieldValue(info, cond) || testsAbsent(info, cond, kind) {
 			return
 		}
-		if a.readsLive(info, b, kind, cond, nil, map[*types.Var]bool{}) && a.idleBranch(info, fn, list, 0) {
+		if (a.readsLive(info, b, kind, cond, nil, map[*types.Var]bool{}) || a.flagReadsLive(info, b, kind, cond)) && a.idleBranch(info, fn, list, 0) {
 			idles[ret.Pos()] = true
 			if a.testsUnwritten(info, cond, kind, reach) {
 				open[ret.Pos()] = openEnd{test: cond.Pos(), why: openLive}

@@ -32,14 +32,12 @@ func (r *BucketReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if !bucket.DeletionTimestamp.IsZero() {
 		return ctrl.Result{}, r.empty(ctx, bucket)
 	}
-	if err := ensureFinalizers(ctx, r.Client, bucket, v1.BucketProtection); err != nil {
-		return ctrl.Result{}, err // want "BucketReconciler/requeue-error"
-	}
-	return ctrl.Result{}, nil
+	return ctrl.Result{}, ensureFinalizers(ctx, r.Client, bucket, v1.BucketProtection) // want "BucketReconciler/requeue-error"
 }
 
 // ensureFinalizers adds each finalizer the object lacks, and updates it
-// when one was added.
+// when one was added: a pass of an unchanged Bucket ends at its early
+// return.
 func ensureFinalizers(ctx context.Context, c client.Client, obj client.Object, finalizers ...string) error {
 	added := false
 	for _, f := range finalizers {
