@@ -50,6 +50,18 @@ func (a *analysis) constructed(fn *ssa.Function, info *types.Info, s *ast.Return
 			return true
 		}
 	}
+	if !w.shape.isLiteral(cinfo, ret.Results[0]) {
+		// A result the constructor's receiver holds (return
+		// r.delayedResult, nil, the handler built where the caller made
+		// it): what the call hands back, asked where the receiver is
+		// known, with the error the call hands the constructor.
+		var callErr ast.Expr
+		if i := paramIndex(params, cinfo, ret.Results[1]); i >= 0 {
+			callErr = ce.Args[i]
+		}
+		a.classifyPair(fn, info, s, at, ce, callErr, sc, w, out)
+		return true
+	}
 	var made []retSite
 	w.stand = &retStand{fn: fn, info: info, ret: s}
 	a.classifyPair(callee, cinfo, ret, ret, ret.Results[0], errE, sc, w, &made)
@@ -82,9 +94,9 @@ func (a *analysis) constructed(fn *ssa.Function, info *types.Info, s *ast.Return
 
 // constructorReturn is, when ce calls exactly one function of the tree's,
 // called at more than one place, whose body holds a single return (outside
-// function literals) handing back a result literal of shape and an error
-// that is nil or one of its parameters, that function and that return;
-// nil otherwise.
+// function literals) handing back a result literal of shape, or a field of
+// its receiver, and an error that is nil or one of its parameters, that
+// function and that return; nil otherwise.
 func (a *analysis) constructorReturn(fn *ssa.Function, info *types.Info, ce *ast.CallExpr, shape resultShape) (*ssa.Function, *ast.ReturnStmt) {
 	callee, decl, cinfo := a.ownDecl(fn, info, ce, true)
 	if callee == nil || !fixedArgs(callee.Signature, ce) {
@@ -100,7 +112,7 @@ func (a *analysis) constructorReturn(fn *ssa.Function, info *types.Info, ce *ast
 		}
 		return true
 	})
-	if len(rets) != 1 || len(rets[0].Results) != 2 || !shape.isLiteral(cinfo, rets[0].Results[0]) {
+	if len(rets) != 1 || len(rets[0].Results) != 2 || !shape.isLiteral(cinfo, rets[0].Results[0]) && !selectsReceiverField(cinfo, decl, rets[0].Results[0]) {
 		return nil, nil
 	}
 	errE := rets[0].Results[1]
@@ -165,4 +177,18 @@ func fixedArgs(sig *types.Signature, ce *ast.CallExpr) bool {
 		return n >= sig.Params().Len()-1
 	}
 	return n == sig.Params().Len()
+}
+
+// selectsReceiverField reports whether e selects a field of the receiver of the
+// method decl (r.delayedResult).
+func selectsReceiverField(info *types.Info, decl *ast.FuncDecl, e ast.Expr) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok || decl.Recv == nil || len(decl.Recv.List) != 1 || len(decl.Recv.List[0].Names) != 1 {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if s := info.Selections[sel]; !ok || s == nil || s.Kind() != types.FieldVal {
+		return false
+	}
+	return info.Uses[id] != nil && info.Uses[id] == info.Defs[decl.Recv.List[0].Names[0]]
 }

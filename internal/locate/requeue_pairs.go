@@ -334,6 +334,30 @@ func (a *analysis) handedResult(fn *ssa.Function, rv resultValue, w *retWalk) (r
 	return out, true
 }
 
+// callerHeldResult completes the value rv of a result fn returns from a
+// field of one of its parameters (return h.poll, nil, the handler built
+// where the caller made it): the engine asks what the call of the walk's
+// last hop hands back, in the caller, where that parameter is known. ok is
+// false when there is no such call or the value is not followed there
+// either.
+func (a *analysis) callerHeldResult(fn *ssa.Function, rv resultValue, w *retWalk) (resultValue, bool) {
+	if !rv.paramField {
+		return rv, false
+	}
+	caller, _, ce := a.hopCall(fn, w)
+	if ce == nil {
+		return rv, false
+	}
+	out, ok := a.shapedValue(caller, ce, w.kind, w.shape)
+	if !ok {
+		return rv, false
+	}
+	if out.after != nil && out.afterIn == nil {
+		out.afterIn = caller
+	}
+	return out, true
+}
+
 // unassignedParam is the index of the parameter of fn (the receiver
 // excluded) that e names, when fn's body never assigns it; else -1.
 func unassignedParam(fn *ssa.Function, info *types.Info, e ast.Expr) int {

@@ -214,6 +214,8 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 			// A parameter handed the caller's result: that argument.
 			if hv, handed := a.handedResult(fn, rv, w); handed {
 				rv, ok = hv, true
+			} else if hv, held := a.callerHeldResult(fn, rv, w); held {
+				rv, ok = hv, true
 			}
 		}
 		if !ok {

@@ -39,6 +39,10 @@ type resultValue struct {
 	// of a result handed to it, which is not followed (opaque is set).
 	copied   ast.Expr
 	copyOpen bool
+	// paramField says the trail ends at a field of one of the returning
+	// function's parameters (return h.poll, nil: a result the receiver
+	// holds): what the caller hands it decides.
+	paramField bool
 	// params are the parameters of the returning function the result
 	// is, whole, on some of its paths (a branch moved into a helper
 	// handed the pass's result): what the caller passes decides, and
@@ -104,7 +108,7 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 			out.params = append(out.params, b.argParam(v.e))
 			continue
 		case v.ended() || v.param >= 0:
-			return resultValue{opaque: cmpExpr(v.e, res)}, false
+			return resultValue{opaque: cmpExpr(v.e, res), paramField: v.param >= 0 && len(v.path) > 0 && !v.ended()}, false
 		}
 		if !shape.isLiteral(v.b.info, v.e) {
 			return resultValue{opaque: res}, false
