@@ -198,6 +198,7 @@ var fixtures = []string{
 	"deferredlocal",
 	"specwait",
 	"finorigins",
+	"splitends",
 }
 
 // representative are the fixtures TestWantKeys, TestFixtures and TestAnswers

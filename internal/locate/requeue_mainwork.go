@@ -243,15 +243,32 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 	}
 	ce, ok := ast.Unparen(value).(*ast.CallExpr)
 	if !ok {
-		return false
+		// Merged from several paths (err = r.Status().Patch(…) under a
+		// test, nil on the path that skips it): each call that may
+		// have set it.
+		calls := a.errorSources(r.in, ret)
+		for _, ce := range calls {
+			if !a.statusOnlyCall(r.in, info, ce, kind) {
+				return false
+			}
+		}
+		return len(calls) > 0
 	}
-	if a.reportsSuccess(r.in, info, ce) {
+	return a.statusOnlyCall(r.in, info, ce, kind)
+}
+
+// statusOnlyCall reports whether the error the call ce of fn hands back is
+// a report's failure: a call that reports a success (reportsSuccess), or
+// one that writes the status of the primary object and nothing else, of
+// a kind the tree declares.
+func (a *analysis) statusOnlyCall(fn *ssa.Function, info *types.Info, ce *ast.CallExpr, kind *types.Named) bool {
+	if a.reportsSuccess(fn, info, ce) {
 		return true
 	}
 	if !a.declares(kind) {
 		return false // a built-in kind's status is the work itself (a Service's load balancer)
 	}
-	c := a.makeCall(info, ce, r.in)
+	c := a.makeCall(info, ce, fn)
 	if w, writes := a.writeOf(info, c); writes {
 		return w.status && passesKind(info, c, kind)
 	}
@@ -269,6 +286,57 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 		}
 	}
 	return true
+}
+
+// errorSources are the calls whose error the return s of fn hands back on
+// a path where it is not nil: the error merged from each path, a nil
+// constant or a value a test found nil on its edge dropped. Nil when a
+// value that is not nil comes from anything but a call of fn.
+func (a *analysis) errorSources(fn *ssa.Function, s *ast.ReturnStmt) []*ast.CallExpr {
+	r := ssaReturnAt(fn, s)
+	if r == nil || len(r.Results) == 0 {
+		return nil
+	}
+	byPos := map[token.Pos]*ast.CallExpr{}
+	for _, c := range a.callsIn(fn) {
+		byPos[c.expr.Lparen] = c.expr
+	}
+	var out []*ast.CallExpr
+	ok := true
+	seen := map[ssa.Value]bool{}
+	var visit func(v ssa.Value, at *ssa.BasicBlock)
+	visit = func(v ssa.Value, at *ssa.BasicBlock) {
+		if !ok || seen[v] {
+			return
+		}
+		seen[v] = true
+		if k, isConst := v.(*ssa.Const); isConst && k.IsNil() || dominatingNilTest(at, v) == testedNil {
+			return
+		}
+		switch x := v.(type) {
+		case *ssa.Phi:
+			for i, e := range x.Edges {
+				pred := x.Block().Preds[i]
+				if !leavesNil(pred, x.Block(), e) {
+					visit(e, pred)
+				}
+			}
+			return
+		case *ssa.Extract:
+			v = x.Tuple
+		}
+		call, isCall := v.(*ssa.Call)
+		if !isCall || byPos[call.Pos()] == nil {
+			ok = false
+			return
+		}
+		out = append(out, byPos[call.Pos()])
+	}
+	visit(unwrapped(resultOf(r, len(r.Results)-1)), r.Block())
+	if !ok {
+		return nil
+	}
+	return out
 }
 
 // reportsSuccess reports whether the call ce in fn reports the pass's

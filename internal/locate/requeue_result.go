@@ -281,7 +281,7 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 	case success != nil:
 		primary = a.lastFailureBefore(rets, success, isFailure)
 		for i := range rets {
-			if r := &rets[i]; r.split && r.at.Pos() == success.at.Pos() && r.in == success.in {
+			if r := &rets[i]; r.split && r.at.Pos() == success.at.Pos() && r.in == success.in && !a.savedOnlyError(r, kind) {
 				// The success return hands back the pass's error too:
 				// where it is set, that return is the main work's
 				// failure.

@@ -78,19 +78,19 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 	if b == nil {
 		return resultValue{opaque: res}, false
 	}
-	if id, ok := ast.Unparen(res).(*ast.Ident); ok {
-		if ce := addressHanded(b, varOf(b.info, id)); ce != nil {
-			// updateRequeueAfter(&result, d): what the call stores into
-			// the result is not among the body's own stores.
-			return resultValue{opaque: ce}, false
-		}
-	}
 	var resVar *types.Var
 	if id, ok := ast.Unparen(res).(*ast.Ident); ok {
 		resVar = varOf(b.info, id)
 	}
 	fl := &flowEngine{a: a}
-	var out resultValue
+	var out, handed resultValue
+	if ce := addressHanded(b, resVar); ce != nil && (len(b.storesAt(resVar, token.NoPos)) > 0 || !a.handedStores(b, resVar, kind, shape, &handed)) {
+		// updateRequeueAfter(&result, d), a helper whose stores are not
+		// followed, or made beside stores of the body's own (which of
+		// them reaches a return is not read): what the result holds is
+		// not known.
+		return resultValue{opaque: ce}, false
+	}
 	if a.resultStores(b, res, kind, shape, &out); out.opaque != nil {
 		// A field stored from another result's, made where the trail
 		// ends.
@@ -169,6 +169,10 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 	}
 	if out.opaque != nil {
 		return resultValue{opaque: out.opaque}, false
+	}
+	out.requeue = out.requeue || handed.requeue
+	if out.after == nil && handed.after != nil {
+		out.after, out.afterIn, out.interval, out.guard = handed.after, handed.afterIn, handed.interval, max(out.guard, handed.guard)
 	}
 	if out.after == nil && len(out.params) == 0 && !a.carriedInterval(fl, b, res, kind, shape, &out) {
 		return resultValue{opaque: res}, false

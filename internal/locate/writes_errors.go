@@ -134,8 +134,79 @@ func nilTestAbove(r *ssa.Return, v ssa.Value) string {
 	return nilTestAt(r.Block(), v)
 }
 
-// nilTestAt is nilTestAbove for the end of a block.
+// nilTestAt is nilTestAbove for the end of a block. A value merged from
+// several paths (err at the end of a body whose every assignment of it is
+// followed by if err != nil { return … }) is nil when it is on each edge
+// into the merge: a nil constant, or a value the edge's block lies under
+// (or leaves by) a test that found it nil.
 func nilTestAt(at *ssa.BasicBlock, v ssa.Value) string {
+	if t := dominatingNilTest(at, v); t != "" {
+		return t
+	}
+	if phi, ok := v.(*ssa.Phi); ok && phi.Block() == at && nilOnEdges(phi, map[*ssa.Phi]bool{}) {
+		return testedNil
+	}
+	return ""
+}
+
+// nilOnEdges reports whether each value a phi merges is nil on the edge it
+// comes by.
+func nilOnEdges(phi *ssa.Phi, seen map[*ssa.Phi]bool) bool {
+	if seen[phi] || len(seen) > 16 {
+		return false
+	}
+	seen[phi] = true
+	for i, e := range phi.Edges {
+		pred := phi.Block().Preds[i]
+		switch x := e.(type) {
+		case *ssa.Const:
+			if x.IsNil() {
+				continue
+			}
+		case *ssa.Phi:
+			if x.Block() == pred && nilOnEdges(x, seen) {
+				continue
+			}
+		}
+		if leavesNil(pred, phi.Block(), e) || dominatingNilTest(pred, e) == testedNil {
+			continue
+		}
+		if inner, ok := e.(*ssa.Phi); ok && inner.Block() != pred && inner.Block().Dominates(pred) && nilOnEdges(inner, seen) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// leavesNil reports whether block from ends in a test of v against nil
+// whose branch to block to is the one taken when v is nil.
+func leavesNil(from, to *ssa.BasicBlock, v ssa.Value) bool {
+	ifs, ok := from.Instrs[len(from.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cmp, ok := ifs.Cond.(*ssa.BinOp)
+	if !ok || (cmp.Op != token.NEQ && cmp.Op != token.EQL) || (cmp.X != v && cmp.Y != v) {
+		return false
+	}
+	other := cmp.Y
+	if cmp.Y == v {
+		other = cmp.X
+	}
+	if k, ok := other.(*ssa.Const); !ok || !k.IsNil() {
+		return false
+	}
+	unset := from.Succs[1]
+	if cmp.Op == token.EQL {
+		unset = from.Succs[0]
+	}
+	return unset == to && from.Succs[0] != from.Succs[1]
+}
+
+// dominatingNilTest is what the nearest test of v against nil that
+// dominates the end of block at found.
+func dominatingNilTest(at *ssa.BasicBlock, v ssa.Value) string {
 	for b := at; b != nil; b = b.Idom() {
 		d := b.Idom()
 		if d == nil {
