@@ -217,6 +217,10 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 	if info == nil {
 		return false
 	}
+	if errExpr != nil {
+		// return …, wrap(err): err's.
+		errExpr = a.unwrapError(r.in, info, errExpr)
+	}
 	// The call that made it: assigned before, or, for a report of a
 	// success only, handed back where it stands (return ctrl.Result{},
 	// r.status(ctx, obj, nil)); a status write returned where it stands

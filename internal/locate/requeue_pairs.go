@@ -336,26 +336,39 @@ func (a *analysis) handedResult(fn *ssa.Function, rv resultValue, w *retWalk) (r
 
 // callerHeldResult completes the value rv of a result fn returns from a
 // field of one of its parameters (return h.poll, nil, the handler built
-// where the caller made it): the engine asks what the call of the walk's
-// last hop hands back, in the caller, where that parameter is known. ok is
-// false when there is no such call or the value is not followed there
-// either.
-func (a *analysis) callerHeldResult(fn *ssa.Function, rv resultValue, w *retWalk) (resultValue, bool) {
+// where the caller made it; return o.V, an options value): the engine asks
+// what the call of the walk's last hop hands back, in the caller, where
+// that parameter is known; caller, ret and ce are that call, its function
+// and its return. ok is false when there is no such call or the value is
+// not followed there either.
+func (a *analysis) callerHeldResult(fn *ssa.Function, rv resultValue, w *retWalk) (out resultValue, caller *ssa.Function, ret *ast.ReturnStmt, ce *ast.CallExpr, ok bool) {
 	if !rv.paramField {
-		return rv, false
+		return rv, nil, nil, nil, false
 	}
-	caller, _, ce := a.hopCall(fn, w)
+	caller, ret, ce = a.hopCall(fn, w)
 	if ce == nil {
-		return rv, false
+		return rv, nil, nil, nil, false
 	}
-	out, ok := a.shapedValue(caller, ce, w.kind, w.shape)
-	if !ok {
-		return rv, false
+	if out, ok = a.shapedValue(caller, ce, w.kind, w.shape); !ok {
+		return rv, nil, nil, nil, false
 	}
 	if out.after != nil && out.afterIn == nil {
 		out.afterIn = caller
 	}
-	return out, true
+	return out, caller, ret, ce, true
+}
+
+// handedError is the error a return of fn hands back, errE, as the call
+// ce of fn hands it: nil, or the argument of the parameter it is; moved is
+// false for any other error (one fn makes itself).
+func handedError(fn *ssa.Function, info *types.Info, errE ast.Expr, ce *ast.CallExpr) (ast.Expr, bool) {
+	if errE == nil || isNil(info, errE) {
+		return nil, true
+	}
+	if i := unassignedParam(fn, info, errE); i >= 0 && i < len(ce.Args) {
+		return ce.Args[i], true
+	}
+	return nil, false
 }
 
 // unassignedParam is the index of the parameter of fn (the receiver

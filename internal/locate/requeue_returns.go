@@ -214,8 +214,15 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 			// A parameter handed the caller's result: that argument.
 			if hv, handed := a.handedResult(fn, rv, w); handed {
 				rv, ok = hv, true
-			} else if hv, held := a.callerHeldResult(fn, rv, w); held {
+			} else if hv, caller, ret, ce, held := a.callerHeldResult(fn, rv, w); held {
 				rv, ok = hv, true
+				if e, moved := handedError(fn, info, errE, ce); moved {
+					// The helper only hands back what the caller made
+					// (return h.poll, nil; return o.V): the site is
+					// where the caller returns the call.
+					fn, info, s, at, errE = caller, a.infoAt(ret.Pos()), ret, ret, e
+					via = via[:len(via)-1]
+				}
 			}
 		}
 		if !ok {

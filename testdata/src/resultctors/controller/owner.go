@@ -39,7 +39,7 @@ func (r *OwnerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	if err := r.Update(ctx, secret); err != nil { // want "OwnerReconciler/write-always"
 		return h.Retry(err) // want "OwnerReconciler/requeue-error"
 	}
-	return h.Poll()
+	return h.Poll() // want "OwnerReconciler/requeue-success" "OwnerReconciler/trace:return"
 }
 
 // SetupWithManager registers the reconciler for Secrets.

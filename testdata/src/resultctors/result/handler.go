@@ -20,7 +20,7 @@ func NewHandler(poll, retry time.Duration) *Handler {
 
 // Poll ends a pass that succeeded, asking for the key again later.
 func (h *Handler) Poll() (ctrl.Result, error) {
-	return h.poll, nil // want "OwnerReconciler/requeue-success" "OwnerReconciler/trace:return"
+	return h.poll, nil
 }
 
 // Retry hands back a failure (the wait is dropped when err is not nil).
