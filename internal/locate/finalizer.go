@@ -426,7 +426,9 @@ func (p *pass) finalizerConst(op finOp, seen map[types.Object]bool, sites *[]Sit
 	}
 	// Else the engine follows the value to where it is made.
 	origins, ok := p.a.finalizerOrigins(p.reach.Funcs(), op.in, op.value, p.kind())
-	if !ok {
+	if !ok || slices.ContainsFunc(origins, func(o finalizerOrigin) bool { return o.computed }) && slices.ContainsFunc(origins, func(o finalizerOrigin) bool { return !o.computed }) {
+		// (A name computed on one path and a constant on another, a
+		// special case's: which one the object carries is not said.)
 		return false
 	}
 	for _, o := range origins {

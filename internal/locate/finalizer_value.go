@@ -160,7 +160,9 @@ func (a *analysis) callerOrigins(tr *originTrail, v flowVal, hops int, out *[]fi
 	index := v.param
 	if v.b.decl.Recv != nil && v.b.lit == nil {
 		if index == 0 {
-			return false // the receiver: where it is made is not followed
+			// A field of the receiver (nsf.finalizerString): every
+			// value the tree stores into that field.
+			return a.fieldOrigins(tr, v, hops, out)
 		}
 		index--
 	}
@@ -213,4 +215,37 @@ func handsOtherKinds(b *flowBody, ce *ast.CallExpr, kind *types.Named) bool {
 		}
 	}
 	return objects
+}
+
+// fieldOrigins follows a field of a method's receiver (v, a parameter
+// value with a path) to every value the tree's functions store into that
+// field (T{f: x}, t.f = x), each followed where it is stored; false when
+// the field is stored nowhere or a stored value is not followed.
+func (a *analysis) fieldOrigins(tr *originTrail, v flowVal, hops int, out *[]finalizerOrigin) bool {
+	if len(v.path) == 0 || v.path[0] == elem || v.param >= len(v.b.params) {
+		return false
+	}
+	st, ok := deref(v.b.params[v.param].Type()).Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	var field *types.Var
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() == v.path[0] {
+			field = st.Field(i)
+		}
+	}
+	if field == nil || field.Pkg() == nil || !a.fileOwn(field.Pos()) {
+		return false
+	}
+	found, ok := false, true
+	a.fieldStores(field, func(info *types.Info, fd *ast.FuncDecl, value ast.Expr) {
+		fn, isFunc := info.Defs[fd.Name].(*types.Func)
+		b := a.ownBody(fn)
+		if !ok || !isFunc || b == nil || !a.originsOf(tr, b, value, v.path[1:], hops+1, out) {
+			ok = false
+		}
+		found = true
+	})
+	return ok && found
 }

@@ -26,6 +26,9 @@ func main() {
 	if err := (&controller.BucketReconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
 		os.Exit(1)
 	}
+	if err := (&controller.ShareReconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
+		os.Exit(1)
+	}
 	mount := &controller.MountReconciler{Client: mgr.GetClient(), Finalizers: controller.NewFinalizerManager(mgr.GetClient())}
 	if err := mount.SetupWithManager(mgr); err != nil {
 		os.Exit(1)

@@ -1,6 +1,6 @@
-// Package v1 holds the storage API: Volumes, Buckets and Mounts, whose
-// finalizers are named by a function, by constants a helper is handed, and
-// through a finalizer manager.
+// Package v1 holds the storage API: Volumes, Buckets, Mounts and Shares,
+// whose finalizers are named by a function, by constants a helper is
+// handed, through a finalizer manager, and by a field a constructor fills.
 // +groupName=storage.example.com
 package v1
 
@@ -18,7 +18,7 @@ var (
 
 	// SchemeBuilder registers the storage types.
 	SchemeBuilder = runtime.NewSchemeBuilder(func(s *runtime.Scheme) error {
-		s.AddKnownTypes(GroupVersion, &Volume{}, &Bucket{}, &Mount{})
+		s.AddKnownTypes(GroupVersion, &Volume{}, &Bucket{}, &Mount{}, &Share{})
 		metav1.AddToGroupVersion(s, GroupVersion)
 		return nil
 	})
@@ -71,6 +71,22 @@ type Mount struct {
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	Spec Spec `json:"spec,omitempty"`
+}
+
+// Share is a Bucket shared with another namespace.
+type Share struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec Spec `json:"spec,omitempty"`
+}
+
+// DeepCopyObject implements runtime.Object.
+func (in *Share) DeepCopyObject() runtime.Object {
+	out := new(Share)
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	return out
 }
 
 // DeepCopyObject implements runtime.Object.
