@@ -222,6 +222,15 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 					// where the caller returns the call.
 					fn, info, s, at, errE = caller, a.infoAt(ret.Pos()), ret, ret, e
 					via = via[:len(via)-1]
+					if len(ret.Results) == 0 {
+						// res, err = h.Poll(); return: the assignment.
+						for _, n := range a.path(ce.Pos(), ce.End()) {
+							if as, isAssign := n.(*ast.AssignStmt); isAssign {
+								at = as
+								break
+							}
+						}
+					}
 				}
 			}
 		}
