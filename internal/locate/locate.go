@@ -251,7 +251,7 @@ func (a *analysis) controller(f *found) Controller {
 			}
 		}
 	} else {
-		kindUnknown(rows, f)
+		kindUnknown(rows, f, p.kindFreeRows())
 	}
 	ctrl := Controller{Name: f.name, Kind: kindName, Style: f.style, Rows: rows, Writes: p.writes()}
 	if slices.Contains(unanalysed, f.entry) {
@@ -402,13 +402,23 @@ func finalizerAgreement(rows map[string]Row) {
 // kind is not known (no registration names it, nothing is read by the
 // key): a search for the primary object's finalizers or conditions cannot
 // be complete without the primary, and what it finds may be another
-// object's. For a queue of events
+// object's; but not a none that holds for every kind (free: nothing on
+// the path names a finalizer, or a condition). For a queue of events
 // the re-read is not settled too: the item carries the object, and a read
 // by the carried object's name is not followed.
-func kindUnknown(rows map[string]Row, f *found) {
-	ids := kindRows
+func kindUnknown(rows map[string]Row, f *found, free map[string]bool) {
+	ids := slices.DeleteFunc(slices.Clone(kindRows), func(id string) bool {
+		// Proven for every kind: nothing on the path names it.
+		r := rows[id]
+		if !free[id] || r.None == "" || len(r.Sites) > 0 || strings.HasPrefix(r.None, "not settled") {
+			return false
+		}
+		r.None += "; the controller's kind is not known, but nothing on the reconcile path names one, whatever the kind"
+		rows[id] = r
+		return true
+	})
 	if f.events {
-		ids = append(slices.Clone(kindRows), RowReread)
+		ids = append(ids, RowReread)
 	}
 	unsettleRows(rows, ids, "not settled: the controller's kind is not known (no registration names it and nothing is read by the key), so the search for the primary object's own operations is not complete")
 }
