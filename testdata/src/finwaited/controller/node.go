@@ -16,7 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
 
-// want-none "finalizer-const" "condition-types" "requeue-success" "interval-trace" "drift"
+// want-none "condition-types" "requeue-success" "interval-trace" "drift"
 
 // inUseFinalizer is put on a ConfigMap by another component while pods
 // mount it.
@@ -31,7 +31,7 @@ type NodeReconciler struct {
 
 // finalizer is this node's finalizer.
 func (r *NodeReconciler) finalizer() string {
-	return r.NodeName + ".finwaited.example.com/copy"
+	return r.NodeName + ".finwaited.example.com/copy" // want "finalizer-const"
 }
 
 // Reconcile claims one ConfigMap for this node, or lets it go on deletion.

@@ -57,7 +57,7 @@ func (r *ReleaseReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	if err := r.Get(ctx, req.NamespacedName, &cm); err != nil { // want "ReleaseReconciler/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	hold := fmt.Sprintf("%s/hold", r.domain)
+	hold := fmt.Sprintf("%s/hold", r.domain) // want "ReleaseReconciler/finalizer-const"
 	if cm.Data["released"] != "true" {
 		return ctrl.Result{}, nil
 	}
@@ -65,4 +65,4 @@ func (r *ReleaseReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		return ctrl.Result{}, r.Update(ctx, &cm) // want "ReleaseReconciler/requeue-error"
 	}
 	return ctrl.Result{}, nil
-} // want-none "ReleaseReconciler/condition-types" "ReleaseReconciler/finalizer-const" "ReleaseReconciler/finalizer-add" "ReleaseReconciler/finalizer-cleanup"
+} // want-none "ReleaseReconciler/condition-types" "ReleaseReconciler/finalizer-add" "ReleaseReconciler/finalizer-cleanup"
