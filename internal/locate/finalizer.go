@@ -520,27 +520,11 @@ func (p *pass) atEntryTop(op finOp) bool {
 			_, assign := st.(*ast.AssignStmt)
 			return expr || assign
 		}
-		if is, ok := st.(*ast.IfStmt); ok && p.a.deletionTest(info, is.Cond, p.kind()) != 0 && returnsIn(is.Body) {
+		if is, ok := st.(*ast.IfStmt); ok && p.a.deletionTest(info, is.Cond, p.kind()) != 0 && holdsReturn(is.Body) {
 			return false
 		}
 	}
 	return false
-}
-
-// returnsIn reports whether a block holds a return statement outside the
-// closures in it.
-func returnsIn(b *ast.BlockStmt) bool {
-	found := false
-	ast.Inspect(b, func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // localInit returns the one value a local variable of fn (or of the
