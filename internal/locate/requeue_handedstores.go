@@ -12,10 +12,10 @@ import (
 // helper's own or, for one of its parameters, what the call hands it.
 
 // handedStores adds to out what the calls of body b that are handed the
-// address of the result variable v store into its fields, in source order,
-// read as the body's own stores are (the first interval that is not zero
-// is the interval). ok is false when a call is not one function of the
-// tree's whose parameter only has its fields stored into.
+// address of the result variable v store into its fields. ok is false when
+// a call is not one function of the tree's whose parameter only has its
+// fields stored into, or when more than one call stores an interval that
+// is not zero: which of them a return hands back is not read.
 func (a *analysis) handedStores(b *flowBody, v *types.Var, kind *types.Named, shape resultShape, out *resultValue) bool {
 	fl := &flowEngine{a: a}
 	fn := a.bySyntax[b.decl]
@@ -60,8 +60,15 @@ func (a *analysis) handedStores(b *flowBody, v *types.Var, kind *types.Named, sh
 			case shape.requeue != "" && field == shape.requeue:
 				out.requeue = out.requeue || tv.Value == nil || constant.BoolVal(tv.Value)
 			case field == shape.after:
-				if tv.Value != nil && constant.Sign(tv.Value) <= 0 || out.after != nil {
+				if tv.Value != nil && constant.Sign(tv.Value) <= 0 {
 					continue
+				}
+				if out.after != nil {
+					// Two calls store an interval (a wait after a
+					// failure, the schedule's next run): which one a
+					// return hands back is not read.
+					ok = false
+					return false
 				}
 				d, in, info := st.value, a.bySyntax[cb.decl], cb.info
 				if p := cb.argParam(st.value); p >= 0 && p < len(ce.Args) {
