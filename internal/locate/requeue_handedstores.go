@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/types"
@@ -67,6 +68,8 @@ func (a *analysis) handedStores(b *flowBody, v *types.Var, kind *types.Named, sh
 					// Two calls store an interval (a wait after a
 					// failure, the schedule's next run): which one a
 					// return hands back is not read.
+					at := a.site(ce.Pos())
+					out.why = fmt.Sprintf("more than one call stores an interval into the result by address (%s, again at %s:%d), and which of them reaches the return is not read", a.exprText(ce.Fun), at.File, at.Line)
 					ok = false
 					return false
 				}

@@ -73,6 +73,16 @@ func (a *analysis) steadyStates(cands []*retSite) []*retSite {
 	return out
 }
 
+// builtBy says where the trail of a result not followed ends: built by a
+// call ctrlcmp does not follow into, or why it stops there (the site's
+// note).
+func (a *analysis) builtBy(r *retSite) string {
+	if r.note != "" {
+		return "not read: " + r.note
+	}
+	return "built by " + a.exprText(callee(r.opaque)) + ", which ctrlcmp does not follow into"
+}
+
 // siteList names sites as file:line, joined for a reason.
 func (a *analysis) siteList(rs []*retSite) string {
 	var parts []string

@@ -385,7 +385,7 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 						at = p // where the entry hands it back
 					}
 					s := a.site(at)
-					unsettledErr = fmt.Sprintf("not settled: the result handed back at %s:%d is built by %s, which ctrlcmp does not follow into, so the success return is not known: the main work's failure may be the one returned there or at %s", s.File, s.Line, a.exprText(callee(r.opaque)), fileLine(a.site(o.pos)))
+					unsettledErr = fmt.Sprintf("not settled: the result handed back at %s:%d is %s, so the success return is not known: the main work's failure may be the one returned there or at %s", s.File, s.Line, a.builtBy(r), fileLine(a.site(o.pos)))
 					break
 				}
 			}
@@ -404,7 +404,7 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 			// there.
 			if at := r.posIn(primary.in); at.IsValid() && at > primary.pos {
 				s := a.site(at)
-				unsettledErr = fmt.Sprintf("not settled: the result handed back at %s:%d is built by %s, which ctrlcmp does not follow into: the main work's failure may come back there, after the failure return at %s", s.File, s.Line, a.exprText(callee(r.opaque)), fileLine(a.site(primary.pos)))
+				unsettledErr = fmt.Sprintf("not settled: the result handed back at %s:%d is %s: the main work's failure may come back there, after the failure return at %s", s.File, s.Line, a.builtBy(r), fileLine(a.site(primary.pos)))
 				continue
 			}
 		}

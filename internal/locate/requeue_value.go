@@ -39,6 +39,9 @@ type resultValue struct {
 	// of a result handed to it, which is not followed (opaque is set).
 	copied   ast.Expr
 	copyOpen bool
+	// why says why the trail ends, where that is more than the
+	// expression it ends at (opaque).
+	why string
 	// paramField says the trail ends at a field of one of the returning
 	// function's parameters (return h.poll, nil: a result the receiver
 	// holds): what the caller hands it decides.
@@ -89,7 +92,7 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 		// followed, or made beside stores of the body's own (which of
 		// them reaches a return is not read): what the result holds is
 		// not known.
-		return resultValue{opaque: ce}, false
+		return resultValue{opaque: ce, why: handed.why}, false
 	}
 	if a.resultStores(b, res, kind, shape, &out); out.opaque != nil {
 		// A field stored from another result's, made where the trail
