@@ -467,6 +467,7 @@ const (
 	typeEnqueueForObject = cr + "handler.TypedEnqueueRequestForObject"
 	typeTypeMeta         = "k8s.io/apimachinery/pkg/apis/meta/v1.TypeMeta"
 	typeGetOptions       = "k8s.io/apimachinery/pkg/apis/meta/v1.GetOptions"
+	typeListOptions      = "k8s.io/apimachinery/pkg/apis/meta/v1.ListOptions"
 	typeCondition        = "k8s.io/apimachinery/pkg/apis/meta/v1.Condition"
 	// typeOwnerReference links an object to its owner: a test of its
 	// fields asks who owns the object.

@@ -397,7 +397,7 @@ func TestKnowledgeTypesAndFields(t *testing.T) {
 		tn, _ := p.Scope().Lookup(name).(*types.TypeName)
 		return tn
 	}
-	typeNames := []string{typeResult, typeObjectMeta, typeApplyObjectMeta, typeGetOptions, typeCondition, typeRequest, typeNamespacedName, typeContext}
+	typeNames := []string{typeResult, typeObjectMeta, typeApplyObjectMeta, typeGetOptions, typeListOptions, typeCondition, typeRequest, typeNamespacedName, typeContext}
 	for q := range clientsetVerbs {
 		typeNames = append(typeNames, q)
 	}
