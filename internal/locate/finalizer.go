@@ -95,6 +95,9 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 				if v, vinfo, ok := a.setFinalizersAppended(fn, info, op.value); ok {
 					op.value, op.info = v, vinfo
 					adds = append(adds, op)
+				} else if add, rm, ok := a.setFinalizersSplit(fn, op.value); ok {
+					adds = append(adds, add...)
+					removes = append(removes, rm...)
 				} else {
 					op.value, op.whole = nil, true
 					removes = append(removes, op)

@@ -57,6 +57,7 @@ type cleanup struct {
 func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []finOp) *cleanup {
 	var first, loose *cleanup
 	var inline []nestedCleanup
+	var records []Site // deletion branches that only record state
 	for _, fn := range reach.Funcs() {
 		b := body(fn)
 		if b == nil {
@@ -73,6 +74,9 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 				c, removing = a.cleanupOf(reach, fn, info, d, kind, removes)
 			}
 			c.deleting = d.onlyWhenDeleted
+			if at, ok := a.recordsDeletion(d, c, removing); ok {
+				records = append(records, at)
+			}
 			switch {
 			case c.deletes && d.onlyWhenDeleted, removing && d.onlyWhenDeleted && !c.inline:
 				decisive = append(decisive, nestedCleanup{c, fn, nesting(b, d.stmt)})
@@ -94,6 +98,17 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 		}
 	}
 	switch {
+	case inline != nil && records != nil:
+		// The finalizer dropped with no work here, and another deletion
+		// branch records the deletion in a field (Phase = Terminating):
+		// the work may run where that state is read (a switch on the
+		// phase, this pass or a later one), which is not followed.
+		c := shallowest(inline)
+		at := records[0]
+		at.Note = "a deletion branch that records state, which later code may act on"
+		drop := c.sites[0]
+		return &cleanup{sites: []Site{drop, at}, removes: c.removes, deleting: c.deleting,
+			unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, drops the finalizer with no work of the tree's, and the one at %s:%d records the deletion in a field (%s): the cleanup may run where that field is read, which is not followed", drop.File, drop.Line, at.File, at.Line, at.Text)}
 	case inline != nil:
 		return shallowest(inline)
 	case loose != nil:
@@ -248,7 +263,7 @@ func (a *analysis) cleanupOf(reach *callgraph.Reach, fn *ssa.Function, info *typ
 		if a.predicate(c, removes) {
 			continue // a test (hasFinalizer(obj)), not the work
 		}
-		if a.removalOnly(c, removes) || a.persistsMade(fn, c, removalMade) {
+		if a.removalOnly(c, removes) || a.persistsMade(fn, c, removalMade) || a.removingSave(c, kind, removes) {
 			// The finalizer's removal moved into a helper or a
 			// closure (or a patch built to remove it, and the call
 			// that applies that patch): the branch removes it, but
@@ -537,4 +552,30 @@ func ownNames(fns []*ssa.Function) string {
 		names = append(names, fn.String())
 	}
 	return strings.Join(names, " or ")
+}
+
+// recordsDeletion is, for a deletion branch taken only when the object is
+// being deleted that neither removes the finalizer nor deletes objects,
+// the first assignment to a field it makes (newStatus.Phase =
+// Terminating): the deletion recorded, for code after it to act on.
+func (a *analysis) recordsDeletion(d deletionBranch, c *cleanup, removing bool) (Site, bool) {
+	if !d.onlyWhenDeleted || removing || c.deletes {
+		return Site{}, false
+	}
+	var at *ast.AssignStmt
+	ast.Inspect(d.branch, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit || at != nil {
+			return false
+		}
+		if as, ok := n.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN {
+			if _, field := ast.Unparen(as.Lhs[0]).(*ast.SelectorExpr); field {
+				at = as
+			}
+		}
+		return true
+	})
+	if at == nil {
+		return Site{}, false
+	}
+	return a.site(at.Pos()), true
 }

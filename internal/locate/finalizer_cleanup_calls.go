@@ -198,7 +198,11 @@ func (a *analysis) savesOnlyIn(c call, kind *types.Named, removes []finOp, depth
 		for _, cc := range a.callsIn(fn) {
 			info := a.infoAt(cc.expr.Pos())
 			if w, writes := a.writeOf(info, cc); writes {
-				if w.verb != verbUpdate && w.verb != verbPatch || !passesKind(info, cc, kind) {
+				// Where a finalizer's removal is searched (removes), a
+				// helper written for every kind saves the object it is
+				// handed as an interface the kind implements
+				// (c.Update(ctx, obj client.Object)).
+				if w.verb != verbUpdate && w.verb != verbPatch || !passesKind(info, cc, kind) && (removes == nil || !handsObject(info, cc, kind)) {
 					return false
 				}
 				saving = true
@@ -212,6 +216,14 @@ func (a *analysis) savesOnlyIn(c call, kind *types.Named, removes []finOp, depth
 			default:
 				return false
 			}
+		}
+		// A function a retry runs (retry.RetryOnConflict(backoff,
+		// func() error { get; set; update })) is called here too.
+		for _, rc := range a.runCalls(fn) {
+			if !a.savesOnlyIn(call{own: []*ssa.Function{rc.fn}}, kind, removes, depth+1) {
+				return false
+			}
+			saving = true
 		}
 		if !saving {
 			return false

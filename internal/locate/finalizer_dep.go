@@ -3,6 +3,7 @@ package locate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"path/filepath"
 	"strings"
@@ -128,14 +129,16 @@ func (a *analysis) unknownLibrary(path string) bool {
 	return false
 }
 
-// objectParam is the index of the first argument that is an object of the
-// primary type (or a pointer to one) handed to a parameter that is not an
-// empty interface (a logger's key-value pairs), or -1.
+// objectParam is the index of the first argument that holds the primary
+// object's finalizers, handed to a parameter that is not an empty
+// interface (a logger's key-value pairs), or -1: an object of the primary
+// type (or a pointer to one), a type of the tree's that embeds it (a
+// wrapper), or the object's metadata (meta.AddFinalizer(&obj.ObjectMeta,
+// f), the wrapper's too).
 func objectParam(info *types.Info, fn *types.Func, args []ast.Expr, kind *types.Named) int {
 	params := fn.Type().(*types.Signature).Params()
 	for i, arg := range args {
-		n, ok := deref(info.TypeOf(arg)).(*types.Named)
-		if !ok || !types.Identical(n, kind) || params.Len() == 0 {
+		if params.Len() == 0 || !embedsKind(info.TypeOf(arg), kind, 0) && !metaOfPrimary(info, arg, kind) {
 			continue
 		}
 		pt := params.At(min(i, params.Len()-1)).Type()
@@ -150,6 +153,42 @@ func objectParam(info *types.Info, fn *types.Func, args []ast.Expr, kind *types.
 		return i
 	}
 	return -1
+}
+
+// embedsKind reports whether t is the primary type, a pointer to it, or a
+// struct that embeds one of those (a wrapper: type User struct{
+// *v1.MysqlUser }), through at most two embeddings.
+func embedsKind(t types.Type, kind *types.Named, depth int) bool {
+	n, ok := deref(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	if types.Identical(n, kind) {
+		return true
+	}
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok || depth >= 2 {
+		return false
+	}
+	for i := range st.NumFields() {
+		if f := st.Field(i); f.Embedded() && embedsKind(f.Type(), kind, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// metaOfPrimary reports whether e is the metadata of an object embedsKind
+// holds: obj.ObjectMeta or &obj.ObjectMeta, the field promoted or named.
+func metaOfPrimary(info *types.Info, e ast.Expr, kind *types.Named) bool {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = u.X
+	}
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok || typeKey(info.TypeOf(sel)) != typeObjectMeta {
+		return false
+	}
+	return embedsKind(info.TypeOf(sel.X), kind, 0)
 }
 
 // depFinalizerIn reads a dependency function handed the object as its

@@ -136,3 +136,43 @@ func objectFinalizers(info *types.Info, e ast.Expr) bool {
 	fn, ok := info.Uses[sel.Sel].(*types.Func)
 	return ok && fn.Pkg() != nil && fn.Pkg().Path() == metaV1
 }
+
+// setFinalizersSplit reads, for a local list handed to a whole-list
+// setter that holds an append on some paths and not on others (a helper
+// that adds or removes as its argument asks: finalizers = append(
+// finalizers, f) in one case, finalizers = set.Delete(f).List() in
+// another), each value the local may hold: an append of a new element to
+// the object's own list (or to the local holding it) is an addition,
+// cited at the append; the object's own list handed back as it is is
+// neither; any other value is a removal, cited where it is made. ok is
+// false unless the values are all settled and hold at least one addition
+// and one removal.
+func (a *analysis) setFinalizersSplit(fn *ssa.Function, list ast.Expr) (adds, removes []finOp, ok bool) {
+	id, local := ast.Unparen(list).(*ast.Ident)
+	b := a.flowBodyOf(fn)
+	if !local || b == nil {
+		return nil, nil, false
+	}
+	v, _ := b.info.Uses[id].(*types.Var)
+	for _, fv := range (&flowEngine{a: a}).values(b, list) {
+		if fv.e == nil || fv.b == nil || fv.b != b {
+			return nil, nil, false
+		}
+		if objectFinalizers(b.info, fv.e) {
+			continue
+		}
+		op := finOp{pos: fv.e.Pos(), info: b.info, in: fn}
+		if x, appends := appended(b.info, fv.e); appends {
+			base := ast.Unparen(fv.e.(*ast.CallExpr).Args[0])
+			if bid, isLocal := base.(*ast.Ident); !objectFinalizers(b.info, base) && !(isLocal && v != nil && b.info.Uses[bid] == v) {
+				return nil, nil, false
+			}
+			op.value = x
+			adds = append(adds, op)
+			continue
+		}
+		op.whole = true
+		removes = append(removes, op)
+	}
+	return adds, removes, len(adds) > 0 && len(removes) > 0
+}
