@@ -35,6 +35,9 @@ type cleanup struct {
 	// tied says why the removal is not settled: another deletion branch
 	// as deep as this one drops the finalizer inline too.
 	tied string
+	// dropsOnly says the function run only removes the finalizer and
+	// saves the object (release(ctx, obj)).
+	dropsOnly bool
 }
 
 // cleanup finds the deletion branch (taken when DeletionTimestamp is set) and
@@ -94,21 +97,16 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 			// A branch nested under another test (if !ready { if
 			// deleting { …; remove } }) is a shortcut: the one nested
 			// least deep is the main deletion path.
-			return slices.MinFunc(decisive, func(x, y nestedCleanup) int { return x.depth - y.depth }).c
+			c := slices.MinFunc(decisive, func(x, y nestedCleanup) int { return x.depth - y.depth }).c
+			if c.dropsOnly && records != nil {
+				return a.recordedElsewhere(c, records)
+			}
+			return c
 		}
 	}
 	switch {
 	case inline != nil && records != nil:
-		// The finalizer dropped with no work here, and another deletion
-		// branch records the deletion in a field (Phase = Terminating):
-		// the work may run where that state is read (a switch on the
-		// phase, this pass or a later one), which is not followed.
-		c := shallowest(inline)
-		at := records[0]
-		at.Note = "a deletion branch that records state, which later code may act on"
-		drop := c.sites[0]
-		return &cleanup{sites: []Site{drop, at}, removes: c.removes, deleting: c.deleting,
-			unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, drops the finalizer with no work of the tree's, and the one at %s:%d records the deletion in a field (%s): the cleanup may run where that field is read, which is not followed", drop.File, drop.Line, at.File, at.Line, at.Text)}
+		return a.recordedElsewhere(shallowest(inline), records)
 	case inline != nil:
 		return shallowest(inline)
 	case loose != nil:
@@ -263,7 +261,7 @@ func (a *analysis) cleanupOf(reach *callgraph.Reach, fn *ssa.Function, info *typ
 		if a.predicate(c, removes) {
 			continue // a test (hasFinalizer(obj)), not the work
 		}
-		if a.removalOnly(c, removes) || a.persistsMade(fn, c, removalMade) || a.removingSave(c, kind, removes) {
+		if a.removalOnly(c, removes) || a.persistsMade(fn, c, removalMade) {
 			// The finalizer's removal moved into a helper or a
 			// closure (or a patch built to remove it, and the call
 			// that applies that patch): the branch removes it, but
@@ -455,7 +453,7 @@ func (a *analysis) cleanupOf(reach *callgraph.Reach, fn *ssa.Function, info *typ
 		primary.Note = "handed neither the object nor the work, it hands back only an error, which the branch keeps before the finalizer goes: the work the finalizer holds the object for (on another system, by the object's name)"
 	}
 	return &cleanup{sites: append([]Site{primary, ifSite, callSite}, dispatch...), removes: append(inBranch, bestRemoves...),
-		deletes: deletes}, removing
+		deletes: deletes, dropsOnly: a.removingSave(*best, kind, removes)}, removing
 }
 
 // enclosedIn reports whether inner is fn or a closure written inside it (a
@@ -578,4 +576,23 @@ func (a *analysis) recordsDeletion(d deletionBranch, c *cleanup, removing bool) 
 		return Site{}, false
 	}
 	return a.site(at.Pos()), true
+}
+
+// recordedElsewhere is the cleanup of a deletion branch that only drops
+// the finalizer (inline, or through a function that only removes it and
+// saves the object) when another deletion branch records the deletion in
+// a field (Phase = Terminating): the work may run where that state is
+// read (a switch on the phase, this pass or a later one), which is not
+// followed, so the row is not settled.
+func (a *analysis) recordedElsewhere(c *cleanup, records []Site) *cleanup {
+	at := records[0]
+	at.Note = "a deletion branch that records state, which later code may act on"
+	var drop Site
+	for _, s := range c.sites {
+		if strings.HasPrefix(s.Note, "the branch taken when DeletionTimestamp is set") {
+			drop = s
+		}
+	}
+	return &cleanup{sites: []Site{drop, at}, removes: c.removes, deleting: c.deleting,
+		unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, only drops the finalizer, and the one at %s:%d records the deletion in a field (%s): the cleanup may run where that field is read, which is not followed", drop.File, drop.Line, at.File, at.Line, at.Text)}
 }

@@ -219,3 +219,15 @@ func TestConditionsInMutateCallback(t *testing.T) {
 		t.Errorf("condition-types: %+v, want not settled, naming the set at lock.go:33", r)
 	}
 }
+
+// TestCleanupRecordedElsewhere: a deletion branch that only drops the
+// finalizer, through a helper written for every kind that removes it in a
+// retry, beside a deletion branch that records the deletion in the
+// status's phase (finlib's PhaseReconciler), leaves the cleanup not
+// settled, naming the record: never a none, nor the helper.
+func TestCleanupRecordedElsewhere(t *testing.T) {
+	c := controllerNamed(t, "finlib", "PhaseReconciler")
+	if r := c.Rows[locate.RowFinalizerCleanup]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "controller/phase.go:46") {
+		t.Errorf("finalizer-cleanup: %q, want not settled, naming the phase recorded at phase.go:46", r.None)
+	}
+}

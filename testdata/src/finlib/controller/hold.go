@@ -16,8 +16,8 @@ import (
 // The finalizer object carries the name: the constant is not settled
 // until the value is followed from the constructor to the interface's
 // receiver.
-// want-none "finalizer-const"
-// want-none "condition-types" "requeue-success" "interval-trace" "drift"
+// want-none "HoldReconciler/finalizer-const"
+// want-none "HoldReconciler/condition-types" "HoldReconciler/requeue-success" "HoldReconciler/interval-trace" "HoldReconciler/drift"
 
 // holdFinalizer holds a claim until its volume is released.
 const holdFinalizer = "finlib.example.com/hold"
@@ -35,22 +35,22 @@ func NewHoldReconciler(c client.Client) *HoldReconciler {
 }
 
 // Reconcile holds one claim, or lets it go on deletion.
-func (r *HoldReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "reconcile-entry"
+func (r *HoldReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "HoldReconciler/reconcile-entry"
 	var pvc corev1.PersistentVolumeClaim
-	if err := r.Get(ctx, req.NamespacedName, &pvc); err != nil { // want "reread"
+	if err := r.Get(ctx, req.NamespacedName, &pvc); err != nil { // want "HoldReconciler/reread"
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	log.FromContext(ctx).Info("holding", "claim", r.labels.Label(&pvc)) // decoy: an interface of the library handed the object, changing nothing
 	if !pvc.DeletionTimestamp.IsZero() {
 		return ctrl.Result{}, r.release(ctx, &pvc)
 	}
-	r.fin.AddFinalizer(&pvc)                  // want "finalizer-add"
-	return ctrl.Result{}, r.Update(ctx, &pvc) // want "requeue-error" "write-always"
+	r.fin.AddFinalizer(&pvc)                  // want "HoldReconciler/finalizer-add"
+	return ctrl.Result{}, r.Update(ctx, &pvc) // want "HoldReconciler/requeue-error" "HoldReconciler/write-always"
 }
 
 // release lets the claim go.
-func (r *HoldReconciler) release(ctx context.Context, pvc *corev1.PersistentVolumeClaim) error { // want "finalizer-cleanup"
-	r.fin.RemoveFinalizer(pvc) // want "finalizer-remove"
+func (r *HoldReconciler) release(ctx context.Context, pvc *corev1.PersistentVolumeClaim) error { // want "HoldReconciler/finalizer-cleanup"
+	r.fin.RemoveFinalizer(pvc) // want "HoldReconciler/finalizer-remove"
 	return r.Update(ctx, pvc)
 }
 

@@ -61,3 +61,21 @@ type labeler struct{}
 
 // Label names an object's namespace and name.
 func (labeler) Label(obj metav1.Object) string { return Describe(obj) }
+
+// AddToMeta adds a finalizer to an object's metadata: the finlib fixture
+// hands it the metadata of a wrapper around its object.
+func AddToMeta(meta *metav1.ObjectMeta, name string) {
+	if !HasInMeta(meta, name) {
+		meta.Finalizers = append(meta.Finalizers, name)
+	}
+}
+
+// RemoveFromMeta drops a finalizer from an object's metadata.
+func RemoveFromMeta(meta *metav1.ObjectMeta, name string) {
+	meta.Finalizers = slices.DeleteFunc(meta.Finalizers, func(f string) bool { return f == name })
+}
+
+// HasInMeta tests an object's metadata for a finalizer.
+func HasInMeta(meta *metav1.ObjectMeta, name string) bool {
+	return slices.Contains(meta.Finalizers, name)
+}
