@@ -155,16 +155,19 @@ func (a *analysis) setFinalizersSplit(fn *ssa.Function, list ast.Expr) (adds, re
 	}
 	v, _ := b.info.Uses[id].(*types.Var)
 	for _, fv := range (&flowEngine{a: a}).values(b, list) {
-		if fv.e == nil || fv.b == nil || fv.b != b {
+		// A value made in a closure of fn (called at once) is made on
+		// fn's path, and cited where it is made.
+		if fv.e == nil || fv.b == nil || fv.b.dep || fv.b.decl != b.decl {
 			return nil, nil, false
 		}
-		if objectFinalizers(b.info, fv.e) {
+		info := fv.b.info
+		if objectFinalizers(info, fv.e) {
 			continue
 		}
-		op := finOp{pos: fv.e.Pos(), info: b.info, in: fn}
-		if x, appends := appended(b.info, fv.e); appends {
+		op := finOp{pos: fv.e.Pos(), info: info, in: fn}
+		if x, appends := appended(info, fv.e); appends {
 			base := ast.Unparen(fv.e.(*ast.CallExpr).Args[0])
-			if bid, isLocal := base.(*ast.Ident); !objectFinalizers(b.info, base) && !(isLocal && v != nil && b.info.Uses[bid] == v) {
+			if bid, isLocal := base.(*ast.Ident); !objectFinalizers(info, base) && !(isLocal && v != nil && info.Uses[bid] == v) {
 				return nil, nil, false
 			}
 			op.value = x
