@@ -347,8 +347,9 @@ func (r *condReader) mayBeKind(t types.Type) bool {
 	}
 }
 
-// isKind reports whether t is the primary type (or a pointer to it); with
-// no primary type known, every object is taken for it.
+// isKind reports whether t is the primary type (or a pointer to it, or a
+// wrapper embedding it); with no primary type known, every object is
+// taken for it.
 func (r *condReader) isKind(t types.Type) bool {
 	if t == nil {
 		return false
@@ -357,7 +358,10 @@ func (r *condReader) isKind(t types.Type) bool {
 	if r.f.kind == nil {
 		return ok && IsObjectPointer(types.NewPointer(n))
 	}
-	return ok && types.Identical(n, r.f.kind)
+	// A type of the tree's that embeds the primary type (a wrapper,
+	// type Cluster struct{ *v1.Cluster }) holds the object's Status as its
+	// own: c.Status.Conditions is the object's.
+	return ok && embedsKind(n, r.f.kind, 0)
 }
 
 // isKindStatus reports whether t is (a pointer to) the named type of the

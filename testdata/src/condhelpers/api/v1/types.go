@@ -48,7 +48,7 @@ type GadgetConditionType string
 
 // The Gadget's condition types.
 const (
-	GadgetAvailable GadgetConditionType = "Available" // want "GadgetReconciler/condition-type:Available" "GadgetMergeReconciler/condition-type:Available"
+	GadgetAvailable GadgetConditionType = "Available" // want "GadgetReconciler/condition-type:Available" "GadgetMergeReconciler/condition-type:Available" "GadgetWrapReconciler/condition-type:Available"
 	GadgetSynced    GadgetConditionType = "Synced"    // want "GadgetReconciler/condition-type:Synced" "GadgetMergeReconciler/condition-type:Synced"
 )
 
