@@ -197,7 +197,11 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 func (a *analysis) carriedInterval(fl *flowEngine, b *flowBody, res ast.Expr, kind *types.Named, shape resultShape, out *resultValue) bool {
 	field := shape.after[strings.LastIndex(shape.after, ".")+1:]
 	for _, v := range fl.values(b, res, field) {
-		if v.zero {
+		if v.zero || v.external && declaredWithin(v.b, v.e) {
+			// A result variable the body declares without a value (a
+			// named result never assigned, var res ctrl.Result): its
+			// field holds what the stores into it put there, read
+			// before, else zero.
 			continue
 		}
 		if v.e == nil || v.param >= 0 {
@@ -539,4 +543,23 @@ func (s resultShape) fields(info *types.Info, e ast.Expr) (requeue bool, after a
 		}
 	})
 	return requeue, after
+}
+
+// declaredWithin reports whether e names a variable that body b declares
+// (a local, or a named result of its function), not a parameter, a field
+// or a package variable.
+func declaredWithin(b *flowBody, e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || b == nil {
+		return false
+	}
+	v := varOf(b.info, id)
+	if v == nil || b.paramIndex(v) >= 0 {
+		return false
+	}
+	var fn ast.Node = b.decl
+	if b.lit != nil {
+		fn = b.lit
+	}
+	return fn != nil && fn.Pos() <= v.Pos() && v.Pos() < fn.End()
 }
