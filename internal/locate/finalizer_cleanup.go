@@ -58,7 +58,7 @@ type cleanup struct {
 // A function that opens by returning when the object is not being deleted
 // is itself the one run on the deletion branch (deletionFuncCleanup).
 func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []finOp) *cleanup {
-	var first, loose *cleanup
+	var first, loose, chosen *cleanup
 	var inline []nestedCleanup
 	var records []Site // deletion branches that only record state
 	for _, fn := range reach.Funcs() {
@@ -77,7 +77,7 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 				c, removing = a.cleanupOf(reach, fn, info, d, kind, removes)
 			}
 			c.deleting = d.onlyWhenDeleted
-			if at, ok := a.recordsDeletion(d, c, removing); ok {
+			if at, ok := a.recordsDeletion(b, d, c, removing); ok {
 				records = append(records, at)
 			}
 			switch {
@@ -93,18 +93,19 @@ func (a *analysis) cleanup(reach *callgraph.Reach, kind *types.Named, removes []
 				first = c
 			}
 		}
-		if decisive != nil {
+		if decisive != nil && chosen == nil {
 			// A branch nested under another test (if !ready { if
 			// deleting { …; remove } }) is a shortcut: the one nested
-			// least deep is the main deletion path.
-			c := slices.MinFunc(decisive, func(x, y nestedCleanup) int { return x.depth - y.depth }).c
-			if c.dropsOnly && records != nil {
-				return a.recordedElsewhere(c, records)
-			}
-			return c
+			// least deep is the main deletion path. The rest of the
+			// path is still read for branches that record the deletion.
+			chosen = slices.MinFunc(decisive, func(x, y nestedCleanup) int { return x.depth - y.depth }).c
 		}
 	}
 	switch {
+	case chosen != nil && chosen.dropsOnly && records != nil:
+		return a.recordedElsewhere(chosen, records)
+	case chosen != nil:
+		return chosen
 	case inline != nil && records != nil:
 		return a.recordedElsewhere(shallowest(inline), records)
 	case inline != nil:
@@ -556,16 +557,21 @@ func ownNames(fns []*ssa.Function) string {
 // being deleted that neither removes the finalizer nor deletes objects,
 // the first assignment to a field it makes (newStatus.Phase =
 // Terminating): the deletion recorded, for code after it to act on.
-func (a *analysis) recordsDeletion(d deletionBranch, c *cleanup, removing bool) (Site, bool) {
+func (a *analysis) recordsDeletion(body ast.Node, d deletionBranch, c *cleanup, removing bool) (Site, bool) {
 	if !d.onlyWhenDeleted || removing || c.deletes {
 		return Site{}, false
 	}
+	// The branch may be a span of the body's statements (fallThrough, a
+	// clause's body): its statements are read in the body.
 	var at *ast.AssignStmt
-	ast.Inspect(d.branch, func(n ast.Node) bool {
-		if _, lit := n.(*ast.FuncLit); lit || at != nil {
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit || at != nil || n == nil {
 			return false
 		}
-		if as, ok := n.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN {
+		if n.End() <= d.branch.Pos() || n.Pos() >= d.branch.End() {
+			return false
+		}
+		if as, ok := n.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && as.Pos() >= d.branch.Pos() {
 			if _, field := ast.Unparen(as.Lhs[0]).(*ast.SelectorExpr); field {
 				at = as
 			}

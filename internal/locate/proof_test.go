@@ -227,7 +227,7 @@ func TestConditionsInMutateCallback(t *testing.T) {
 // settled, naming the record: never a none, nor the helper.
 func TestCleanupRecordedElsewhere(t *testing.T) {
 	c := controllerNamed(t, "finlib", "PhaseReconciler")
-	if r := c.Rows[locate.RowFinalizerCleanup]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "controller/phase.go:46") {
-		t.Errorf("finalizer-cleanup: %q, want not settled, naming the phase recorded at phase.go:46", r.None)
+	if r := c.Rows[locate.RowFinalizerCleanup]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "controller/phase.go:63") {
+		t.Errorf("finalizer-cleanup: %q, want not settled, naming the phase recorded at phase.go:63", r.None)
 	}
 }

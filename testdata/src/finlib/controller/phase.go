@@ -42,9 +42,7 @@ func (r *PhaseReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	status := ns.Status.DeepCopy()
-	if !ns.DeletionTimestamp.IsZero() {
-		status.Phase = corev1.NamespaceTerminating
-	}
+	markTerminating(&ns, status)
 	if status.Phase == corev1.NamespaceTerminating {
 		if err := r.release(ctx, &ns); err != nil {
 			return ctrl.Result{}, err
@@ -54,6 +52,15 @@ func (r *PhaseReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		return ctrl.Result{}, err // want "PhaseReconciler/requeue-error"
 	}
 	return ctrl.Result{}, nil
+}
+
+// markTerminating records a deletion in the phase: the code falls through
+// to the record past a return for an object that is not being deleted.
+func markTerminating(ns *corev1.Namespace, status *corev1.NamespaceStatus) {
+	if ns.DeletionTimestamp.IsZero() {
+		return
+	}
+	status.Phase = corev1.NamespaceTerminating
 }
 
 // handleFinalizer drops the finalizer on deletion, else adds it.
