@@ -3,6 +3,7 @@ package locate
 import (
 	"fmt"
 	"go/types"
+	"strings"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 )
@@ -22,7 +23,7 @@ func (a *analysis) reflectiveConditions(kind *types.Named, reach *callgraph.Reac
 	var handed []types.Type
 	if st, ok := kind.Underlying().(*types.Struct); ok {
 		for i := 0; i < st.NumFields(); i++ {
-			if f := st.Field(i); f.Name() == "Status" {
+			if f := st.Field(i); f.Name() == "Status" && mayHoldConditions(f.Type(), 0) {
 				handed = append(handed, f.Type(), types.NewPointer(f.Type()))
 			}
 		}
@@ -65,6 +66,51 @@ func importsReflect(p *types.Package) bool {
 		if imp.Path() == "reflect" {
 			return true
 		}
+	}
+	return false
+}
+
+// mayHoldConditions reports whether a status type may hold conditions: a
+// field named Conditions, or a list of structs with a Type field, at some
+// depth of its structs; a type whose shape is not a struct's (an
+// interface, a map of values) may hold anything. A status that holds none
+// gets none, whatever a reflective function handed it does.
+func mayHoldConditions(t types.Type, depth int) bool {
+	if depth > 4 {
+		return true
+	}
+	if n, ok := deref(t).(*types.Named); ok && n.Obj().Pkg() != nil && !strings.Contains(strings.Split(n.Obj().Pkg().Path(), "/")[0], ".") {
+		return false // the standard library's (a time.Time)
+	}
+	switch u := deref(t).Underlying().(type) {
+	case *types.Struct:
+		for i := range u.NumFields() {
+			f := u.Field(i)
+			if !f.Exported() {
+				continue // no JSON field: not the object's status
+			}
+			if f.Name() == "Conditions" || mayHoldConditions(f.Type(), depth+1) {
+				return true
+			}
+		}
+		return false
+	case *types.Slice:
+		if st, ok := deref(u.Elem()).Underlying().(*types.Struct); ok {
+			for i := range st.NumFields() {
+				if st.Field(i).Name() == "Type" {
+					return true
+				}
+			}
+		}
+		return mayHoldConditions(u.Elem(), depth+1)
+	case *types.Array:
+		return mayHoldConditions(u.Elem(), depth+1)
+	case *types.Map:
+		return mayHoldConditions(u.Elem(), depth+1)
+	case *types.Interface:
+		return true
+	case *types.Basic:
+		return false
 	}
 	return false
 }

@@ -231,3 +231,18 @@ func TestCleanupRecordedElsewhere(t *testing.T) {
 		t.Errorf("finalizer-cleanup: %q, want not settled, naming the phase recorded at phase.go:63", r.None)
 	}
 }
+
+// TestConditionsNoneWithoutList: a status handed to a reflective marker
+// that holds no conditions list (reflectcond's GaugeReconciler) gets a
+// settled none: the marker can set nothing there. The Widget's, which
+// holds one, stays not settled.
+func TestConditionsNoneWithoutList(t *testing.T) {
+	g := controllerNamed(t, "reflectcond", "GaugeReconciler")
+	if r := g.Rows[locate.RowConditionTypes]; r.None == "" || strings.HasPrefix(r.None, "not settled") {
+		t.Errorf("Gauge condition-types: %q, want a settled none", r.None)
+	}
+	w := controllerNamed(t, "reflectcond", "WidgetReconciler")
+	if r := w.Rows[locate.RowConditionTypes]; !strings.HasPrefix(r.None, "not settled") {
+		t.Errorf("Widget condition-types: %q, want not settled", r.None)
+	}
+}

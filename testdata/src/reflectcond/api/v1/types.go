@@ -25,3 +25,24 @@ func (in *Widget) DeepCopyObject() runtime.Object {
 	out.Status.Conditions = append([]metav1.Condition(nil), in.Status.Conditions...)
 	return out
 }
+
+// GaugeStatus is a Gauge's observed state: a reading and when it was
+// taken, no conditions.
+type GaugeStatus struct {
+	Reading  int32       `json:"reading,omitempty"`
+	LastRead metav1.Time `json:"lastRead,omitempty"`
+}
+
+// Gauge is a kind whose status holds no conditions.
+type Gauge struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Status            GaugeStatus `json:"status,omitempty"`
+}
+
+// DeepCopyObject copies the Gauge.
+func (in *Gauge) DeepCopyObject() runtime.Object {
+	out := &Gauge{TypeMeta: in.TypeMeta, Status: in.Status}
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	return out
+}
