@@ -35,8 +35,9 @@ type cleanup struct {
 	// tied says why the removal is not settled: another deletion branch
 	// as deep as this one drops the finalizer inline too.
 	tied string
-	// dropsOnly says the function run only removes the finalizer and
-	// saves the object (release(ctx, obj)).
+	// dropsOnly says the function run removes the finalizer and saves
+	// the object, writing nothing else (release(ctx, obj), a helper for
+	// every kind that saves the client.Object it is handed).
 	dropsOnly bool
 }
 
@@ -454,7 +455,7 @@ func (a *analysis) cleanupOf(reach *callgraph.Reach, fn *ssa.Function, info *typ
 		primary.Note = "handed neither the object nor the work, it hands back only an error, which the branch keeps before the finalizer goes: the work the finalizer holds the object for (on another system, by the object's name)"
 	}
 	return &cleanup{sites: append([]Site{primary, ifSite, callSite}, dispatch...), removes: append(inBranch, bestRemoves...),
-		deletes: deletes, dropsOnly: a.removingSave(*best, kind, removes)}, removing
+		deletes: deletes, dropsOnly: a.removingSave(*best, kind, removes) || a.persistsRemoval(*best, kind, removes)}, removing
 }
 
 // enclosedIn reports whether inner is fn or a closure written inside it (a

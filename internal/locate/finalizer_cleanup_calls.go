@@ -198,11 +198,7 @@ func (a *analysis) savesOnlyIn(c call, kind *types.Named, removes []finOp, depth
 		for _, cc := range a.callsIn(fn) {
 			info := a.infoAt(cc.expr.Pos())
 			if w, writes := a.writeOf(info, cc); writes {
-				// Where a finalizer's removal is searched (removes), a
-				// helper written for every kind saves the object it is
-				// handed as an interface the kind implements
-				// (c.Update(ctx, obj client.Object)).
-				if w.verb != verbUpdate && w.verb != verbPatch || !passesKind(info, cc, kind) && (removes == nil || !handsObject(info, cc, kind)) {
+				if w.verb != verbUpdate && w.verb != verbPatch || !passesKind(info, cc, kind) {
 					return false
 				}
 				saving = true

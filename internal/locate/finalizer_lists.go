@@ -144,9 +144,10 @@ func objectFinalizers(info *types.Info, e ast.Expr) bool {
 // another), each value the local may hold: an append of a new element to
 // the object's own list (or to the local holding it) is an addition,
 // cited at the append; the object's own list handed back as it is is
-// neither; any other value is a removal, cited where it is made. ok is
-// false unless the values are all settled and hold at least one addition
-// and one removal.
+// neither; a call making another list (set.Delete(f).List()) is a
+// removal, cited where it is made. ok is false unless the values are all
+// settled so, and hold at least one addition and one removal: a list
+// made afresh and filled element by element is read as before.
 func (a *analysis) setFinalizersSplit(fn *ssa.Function, list ast.Expr) (adds, removes []finOp, ok bool) {
 	id, local := ast.Unparen(list).(*ast.Ident)
 	b := a.flowBodyOf(fn)
@@ -170,9 +171,19 @@ func (a *analysis) setFinalizersSplit(fn *ssa.Function, list ast.Expr) (adds, re
 			if bid, isLocal := base.(*ast.Ident); !objectFinalizers(info, base) && !(isLocal && v != nil && info.Uses[bid] == v) {
 				return nil, nil, false
 			}
+			if !a.appendsNew(fv) {
+				// An element read from a list (a filtered copy kept
+				// element by element): no new finalizer.
+				return nil, nil, false
+			}
 			op.value = x
 			adds = append(adds, op)
 			continue
+		}
+		if _, call := ast.Unparen(fv.e).(*ast.CallExpr); !call {
+			// A list made afresh (finalizers := []string{}, filled
+			// below): a computed list, not a removal from the object's.
+			return nil, nil, false
 		}
 		op.whole = true
 		removes = append(removes, op)
