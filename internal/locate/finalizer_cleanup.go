@@ -455,7 +455,7 @@ func (a *analysis) cleanupOf(reach *callgraph.Reach, fn *ssa.Function, info *typ
 		primary.Note = "handed neither the object nor the work, it hands back only an error, which the branch keeps before the finalizer goes: the work the finalizer holds the object for (on another system, by the object's name)"
 	}
 	return &cleanup{sites: append([]Site{primary, ifSite, callSite}, dispatch...), removes: append(inBranch, bestRemoves...),
-		deletes: deletes, dropsOnly: a.removingSave(*best, kind, removes) || a.persistsRemoval(*best, kind, removes)}, removing
+		deletes: deletes, dropsOnly: a.removingSave(*best, kind, removes) || a.persistsRemoval(*best, kind, removes) && a.callsNoWork(*best, removes, 0)}, removing
 }
 
 // enclosedIn reports whether inner is fn or a closure written inside it (a

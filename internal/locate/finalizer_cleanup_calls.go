@@ -478,3 +478,34 @@ func (a *analysis) reportsFailure(info *types.Info, c call) bool {
 func removesAt(c call, removes []finOp) bool {
 	return slices.ContainsFunc(removes, func(op finOp) bool { return c.expr.Pos() <= op.pos && op.pos < c.expr.End() })
 }
+
+// callsNoWork reports whether the functions a call runs call nothing of
+// the tree's but functions that run no work in turn: only the knowledge
+// table's functions, builtins, helpers that compute, test or log, and the
+// functions a retry runs (retry.RetryOnConflict(backoff, func() error {
+// get; set; update })), read the same way. A finalizer helper written for
+// every kind passes; a cleanup that hands on to the tree's work does not.
+func (a *analysis) callsNoWork(c call, removes []finOp, depth int) bool {
+	if depth > 2 || len(c.own) == 0 {
+		return false
+	}
+	for _, fn := range c.own {
+		for _, cc := range a.callsIn(fn) {
+			info := a.infoAt(cc.expr.Pos())
+			switch {
+			case cc.known, runsNoFunction(info, cc.expr), a.computesOnly(cc), a.predicate(cc, removes), a.logsOnly(cc):
+			case len(cc.own) == 0 && cc.fn != nil && isInterfaceMethod(cc.fn) && !onlyErrors(cc.fn):
+				// A method of an interface that hands back a value
+				// (obj.DeepCopyObject()): a copy, not work.
+			default:
+				return false
+			}
+		}
+		for _, rc := range a.runCalls(fn) {
+			if !a.callsNoWork(call{own: []*ssa.Function{rc.fn}}, removes, depth+1) {
+				return false
+			}
+		}
+	}
+	return true
+}
