@@ -497,6 +497,8 @@ func (a *analysis) callsNoWork(c call, removes []finOp, depth int) bool {
 			case len(cc.own) == 0 && cc.fn != nil && isInterfaceMethod(cc.fn) && !onlyErrors(cc.fn):
 				// A method of an interface that hands back a value
 				// (obj.DeepCopyObject()): a copy, not work.
+			case allClosuresOf(cc.own, fn) && a.callsNoWork(cc, removes, depth+1):
+				// A closure of fn's, called there: read as fn's own.
 			default:
 				return false
 			}
@@ -508,4 +510,15 @@ func (a *analysis) callsNoWork(c call, removes []finOp, depth int) bool {
 		}
 	}
 	return true
+}
+
+// allClosuresOf reports whether every function of fns is a closure written
+// in fn.
+func allClosuresOf(fns []*ssa.Function, fn *ssa.Function) bool {
+	for _, f := range fns {
+		if f.Parent() == nil || !enclosedIn(f, fn) {
+			return false
+		}
+	}
+	return len(fns) > 0
 }
