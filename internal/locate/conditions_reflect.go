@@ -71,10 +71,10 @@ func importsReflect(p *types.Package) bool {
 }
 
 // mayHoldConditions reports whether a status type may hold conditions: a
-// field named Conditions, or a list of structs with a Type field, at some
-// depth of its structs; a type whose shape is not a struct's (an
-// interface, a map of values) may hold anything. A status that holds none
-// gets none, whatever a reflective function handed it does.
+// field named Conditions, or a list or map of structs with a Type field,
+// at some depth of its structs; an interface may hold anything. A status
+// that holds none gets none, whatever a reflective function handed it
+// does.
 func mayHoldConditions(t types.Type, depth int) bool {
 	if depth > 4 {
 		return true
@@ -82,35 +82,33 @@ func mayHoldConditions(t types.Type, depth int) bool {
 	if n, ok := deref(t).(*types.Named); ok && n.Obj().Pkg() != nil && !strings.Contains(strings.Split(n.Obj().Pkg().Path(), "/")[0], ".") {
 		return false // the standard library's (a time.Time)
 	}
+	var elem types.Type
 	switch u := deref(t).Underlying().(type) {
 	case *types.Struct:
 		for i := range u.NumFields() {
 			f := u.Field(i)
-			if !f.Exported() {
-				continue // no JSON field: not the object's status
+			if f.Exported() && (f.Name() == "Conditions" || mayHoldConditions(f.Type(), depth+1)) {
+				return true // (an unexported field is no JSON field)
 			}
-			if f.Name() == "Conditions" || mayHoldConditions(f.Type(), depth+1) {
+		}
+		return false
+	case *types.Interface:
+		return true
+	case *types.Slice:
+		elem = u.Elem()
+	case *types.Array:
+		elem = u.Elem()
+	case *types.Map:
+		elem = u.Elem()
+	default:
+		return false
+	}
+	if st, ok := deref(elem).Underlying().(*types.Struct); ok {
+		for i := range st.NumFields() {
+			if st.Field(i).Name() == "Type" {
 				return true
 			}
 		}
-		return false
-	case *types.Slice:
-		if st, ok := deref(u.Elem()).Underlying().(*types.Struct); ok {
-			for i := range st.NumFields() {
-				if st.Field(i).Name() == "Type" {
-					return true
-				}
-			}
-		}
-		return mayHoldConditions(u.Elem(), depth+1)
-	case *types.Array:
-		return mayHoldConditions(u.Elem(), depth+1)
-	case *types.Map:
-		return mayHoldConditions(u.Elem(), depth+1)
-	case *types.Interface:
-		return true
-	case *types.Basic:
-		return false
 	}
-	return false
+	return mayHoldConditions(elem, depth+1)
 }
