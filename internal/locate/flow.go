@@ -248,6 +248,18 @@ func (q *query) literal(b *flowBody, x *ast.CompositeLit, path []string, depth i
 		return []flowVal{{b: b, e: x, param: -1}}
 	}
 	var out []flowVal
+	if path[0] == keyStep {
+		// A map literal's keys.
+		for _, el := range x.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				out = append(out, q.values(b, kv.Key, path[1:], depth+1)...)
+			}
+		}
+		if len(out) == 0 {
+			return []flowVal{{b: b, zero: true, param: -1}}
+		}
+		return out
+	}
 	if path[0] == elem {
 		if _, isStruct := deref(b.info.TypeOf(x)).Underlying().(*types.Struct); isStruct {
 			// A struct has fields, not elements: the question went
@@ -368,6 +380,9 @@ func (q *query) ident(b *flowBody, x *ast.Ident, path []string, depth int) []flo
 		}
 		made = true
 		switch {
+		case d.ranged && d.rangeKey && isMap(b.info.TypeOf(d.expr)):
+			// A map's key: the keys stored into the map ranged over.
+			out = append(out, q.values(b, d.expr, append([]string{keyStep}, path...), depth+1)...)
 		case d.ranged && d.rangeKey:
 			out = append(out, flowVal{b: b, e: d.expr, param: -1, end: d.expr.Pos(), why: "a range key"})
 		case d.ranged:
@@ -400,6 +415,7 @@ func (q *query) ident(b *flowBody, x *ast.Ident, path []string, depth int) []flo
 	}
 	if !object {
 		out = append(out, q.storedByCalls(b, v, path, depth)...)
+		out = append(out, q.keysHanded(b, v, path, depth)...)
 	}
 	if !made && unseen && l.declared[v] && !l.addressed[v] {
 		// var v T, assigned only by closures deferred past this read:

@@ -53,8 +53,12 @@ type flowLocals struct {
 	typeTests map[*types.Var][]typeGuard
 }
 
-// elem is the path step of a slice, array or map element.
-const elem = ""
+// elem is the path step of a slice, array or map element; keyStep that of
+// a map's key.
+const (
+	elem    = ""
+	keyStep = "\x00key"
+)
 
 // varOf is the variable an identifier names.
 func varOf(info *types.Info, id *ast.Ident) *types.Var {
@@ -89,6 +93,11 @@ func (b *flowBody) local() *flowLocals {
 		default:
 			if v, path := storePath(info, lhs); v != nil && idx < 0 {
 				l.stores[v] = append(l.stores[v], pathStore{path: path, value: rhs, deferredIn: l.deferring(lhs.Pos())})
+				if ix, ok := ast.Unparen(lhs).(*ast.IndexExpr); ok && isMap(info.TypeOf(ix.X)) {
+					// m[k] = v stores the key k too.
+					keyPath := append(append([]string{}, path[:len(path)-1]...), keyStep)
+					l.stores[v] = append(l.stores[v], pathStore{path: keyPath, value: ix.Index, deferredIn: l.deferring(lhs.Pos())})
+				}
 			}
 		}
 	}
@@ -328,4 +337,13 @@ func addressHanded(b *flowBody, v *types.Var) *ast.CallExpr {
 		return found == nil
 	})
 	return found
+}
+
+// isMap reports whether t is a map, or a pointer to one.
+func isMap(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := deref(t).Underlying().(*types.Map)
+	return ok
 }

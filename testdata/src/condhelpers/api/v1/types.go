@@ -10,9 +10,9 @@ import (
 
 // The Widget's condition types.
 const (
-	WidgetReady    = "Ready"    // want "WidgetReconciler/condition-type:Ready" "GizmoReconciler/condition-type:Ready"
-	WidgetDegraded = "Degraded" // want "WidgetReconciler/condition-type:Degraded"
-	WidgetSynced   = "Synced"   // want "WidgetReconciler/condition-type:Synced" "GizmoReconciler/condition-type:Synced"
+	WidgetReady    = "Ready"    // want "WidgetReconciler/condition-type:Ready" "GizmoReconciler/condition-type:Ready" "TallyReconciler/condition-type:Ready"
+	WidgetDegraded = "Degraded" // want "WidgetReconciler/condition-type:Degraded" "TallyReconciler/condition-type:Degraded"
+	WidgetSynced   = "Synced"   // want "WidgetReconciler/condition-type:Synced" "GizmoReconciler/condition-type:Synced" "TallyReconciler/condition-type:Synced"
 	// WidgetDeploying is a reason, not a type.
 	WidgetDeploying = "Deploying"
 )

@@ -1,0 +1,87 @@
+package locate
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// keysHanded is what the keys of local map v hold as stored by the
+// functions v is handed to (a map is shared, not copied: m.Add(k, …) with
+// a method of the map's type, or fill(m) storing m[k] = …): each
+// callee's stores into its parameter, and what it hands on, its own
+// parameters replaced by the call's arguments.
+func (q *query) keysHanded(b *flowBody, v *types.Var, path []string, depth int) []flowVal {
+	if len(path) == 0 || path[0] != keyStep || !isMap(v.Type()) {
+		return nil
+	}
+	var out []flowVal
+	for _, h := range mapHandings(b, v) {
+		for _, cb := range q.fl.callees(b, h.call) {
+			args := q.fl.a.callArgs(b.info, h.call, cb)
+			i := h.arg
+			if cb.lit == nil && cb.decl.Recv != nil {
+				i++
+			}
+			if i < 0 || i >= len(cb.params) || i >= len(args) || cb.params[i] == nil {
+				continue
+			}
+			for _, kv := range q.keysStoredIn(cb, cb.params[i], path, depth+1) {
+				if kv.param < 0 || kv.b != cb {
+					out = append(out, kv)
+					continue
+				}
+				if kv.param >= len(args) {
+					out = append(out, flowVal{b: b, e: h.call, param: -1, end: h.call.Lparen, why: "a parameter the call does not line up"})
+					continue
+				}
+				out = append(out, q.values(b, args[kv.param], kv.path, depth+1)...)
+			}
+		}
+	}
+	return out
+}
+
+// keysStoredIn is what the keys of map parameter p hold as the body
+// stores them (p[k] = …) and as the functions it hands p to do.
+func (q *query) keysStoredIn(b *flowBody, p *types.Var, path []string, depth int) []flowVal {
+	q.steps++
+	if depth > maxFlowDepth || q.steps > maxFlowSteps {
+		return []flowVal{{b: b, param: -1, path: path, end: b.decl.Pos(), why: "followed too far"}}
+	}
+	var out []flowVal
+	for _, st := range b.local().stores[p] {
+		if len(st.path) == 1 && st.path[0] == keyStep {
+			out = append(out, q.values(b, st.value, path[1:], depth+1)...)
+		}
+	}
+	return append(out, q.keysHanded(b, p, path, depth)...)
+}
+
+// mapHandings are the calls of b that hand map variable v on: as the
+// receiver of a method (a map's methods share it whatever their
+// receiver), or as an argument.
+func mapHandings(b *flowBody, v *types.Var) []handing {
+	names := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && varOf(b.info, id) == v
+	}
+	var out []handing
+	ast.Inspect(b.block(), func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && names(sel.X) {
+			if s := b.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+				out = append(out, handing{call: c, arg: -1})
+			}
+		}
+		for i, arg := range c.Args {
+			if names(arg) {
+				out = append(out, handing{call: c, arg: i})
+			}
+		}
+		return true
+	})
+	return out
+}
