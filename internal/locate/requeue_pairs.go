@@ -206,7 +206,12 @@ func (r *retSite) entryPos(entry *ssa.Function) token.Pos {
 // path (switch state { case a: res, err = r.doA(…); case b: res, err =
 // r.doB(…) }). nil for anything else.
 func handedResultCalls(info *types.Info, b *ast.BlockStmt, res ast.Expr) []*ast.CallExpr {
-	id, ok := ast.Unparen(res).(*ast.Ident)
+	e := ast.Unparen(res)
+	if st, ok := e.(*ast.StarExpr); ok {
+		// *res: the result the pointer a call handed back points to.
+		e = ast.Unparen(st.X)
+	}
+	id, ok := e.(*ast.Ident)
 	if !ok || b == nil {
 		return nil
 	}

@@ -114,6 +114,9 @@ func (a *analysis) stateAlternative(rets []retSite, success *retSite, kind *type
 			continue
 		}
 		rel, at := a.stmtRelation(success.pos, r.pos)
+		if rel == relBefore || rel == relAfter {
+			rel, at = a.impliedElse(success.pos, r.pos)
+		}
 		if rel != relBranches && rel != relCases {
 			continue
 		}
@@ -140,6 +143,25 @@ func (a *analysis) stateAlternative(rets []retSite, success *retSite, kind *type
 		}
 	}
 	return nil, nil
+}
+
+// impliedElse relates two returns of one function of which one stands in
+// the body of an if without an else that ends in a return, and the other
+// after that if: the code after it is the if's other branch (if
+// !obj.Status.Done { return wait }; …; return done), as if written in an
+// else. relBranches and the if, or relNone.
+func (a *analysis) impliedElse(p, h token.Pos) (int, ast.Node) {
+	for _, pair := range [][2]token.Pos{{p, h}, {h, p}} {
+		rel, at := a.stmtRelation(pair[0], pair[1])
+		ifs, ok := at.(*ast.IfStmt)
+		if rel != relBefore || !ok || ifs.Else != nil || pair[0] < ifs.Body.Pos() || pair[0] >= ifs.Body.End() || len(ifs.Body.List) == 0 {
+			continue
+		}
+		if _, returns := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); returns {
+			return relBranches, ifs
+		}
+	}
+	return relNone, nil
 }
 
 // dispatchedResult is the call that makes the result a wait hands back,

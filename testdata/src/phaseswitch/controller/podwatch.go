@@ -67,5 +67,8 @@ func SetupWatchers(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).Named("podwatch").For(&corev1.Pod{}).Complete(&PodWatcher{Client: mgr.GetClient()}); err != nil {
 		return err
 	}
+	if err := ctrl.NewControllerManagedBy(mgr).Named("podfinish").For(&corev1.Pod{}).Complete(&PodFinisher{Client: mgr.GetClient()}); err != nil {
+		return err
+	}
 	return ctrl.NewControllerManagedBy(mgr).Named("pause").For(&appsv1.Deployment{}).Complete(&PauseReconciler{Client: mgr.GetClient()})
 }
