@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -207,8 +208,18 @@ func listError(ctx context.Context, shown string, err error) error {
 	if errors.As(err, &ge) && strings.TrimSpace(ge.stderr) != "" {
 		msg = ge.stderr
 	}
-	return &ListError{Dir: shown, Stderr: strings.TrimRight(msg, " \t\n"), Err: err}
+	msg = strings.TrimRight(msg, " \t\n")
+	if m := newerGo.FindStringSubmatch(msg); m != nil {
+		// The go command's own fix would fetch the toolchain the tree
+		// names, which ctrlcmp never lets an untrusted tree do.
+		msg += fmt.Sprintf("\nthe tree needs Go %s or newer: ctrlcmp never lets a go.mod download a toolchain (GOTOOLCHAIN=local); install Go %s or newer and put its go command first on PATH", m[1], m[1])
+	}
+	return &ListError{Dir: shown, Stderr: msg, Err: err}
 }
+
+// newerGo matches the go command's refusal of a go.mod that asks for a
+// newer Go than the one running, when it may not fetch a toolchain.
+var newerGo = regexp.MustCompile(`requires go >= (\S+) \(running go \S+; GOTOOLCHAIN=local\)`)
 
 // untrustedEnv is the go command's environment for a tree we do not trust:
 // no cgo, no toolchain download, the workspace ctx names (WithWorkspace;

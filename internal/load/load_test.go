@@ -311,3 +311,21 @@ func TestKeptExportsGone(t *testing.T) {
 		t.Errorf("a kept place no longer held was used: %v", x)
 	}
 }
+
+// TestNewerGoRequired: a tree whose go.mod asks for a newer Go than the
+// one running is refused with the go command's message and the fix that
+// keeps GOTOOLCHAIN=local: install that Go, never fetch it for the tree.
+func TestNewerGoRequired(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "future")
+	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/future\n\ngo 1.999.0\n")
+	writeFile(t, filepath.Join(dir, "future.go"), "package future\n")
+
+	_, err := Load(context.Background(), dir, nil, nil)
+	var le *ListError
+	if !errors.As(err, &le) || fail.Code(err) != fail.CodeLoad {
+		t.Fatalf("error %v (exit %d), want a ListError with exit code %d", err, fail.Code(err), fail.CodeLoad)
+	}
+	if want := "the tree needs Go 1.999.0 or newer: ctrlcmp never lets a go.mod download a toolchain (GOTOOLCHAIN=local); install Go 1.999.0 or newer"; !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q does not hold %q", err, want)
+	}
+}
