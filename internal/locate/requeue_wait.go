@@ -114,7 +114,7 @@ func (a *analysis) stateAlternative(rets []retSite, success *retSite, kind *type
 			continue
 		}
 		rel, at := a.stmtRelation(success.pos, r.pos)
-		if rel == relBefore || rel == relAfter {
+		if rel == relBefore {
 			rel, at = a.impliedElse(success.pos, r.pos)
 		}
 		if rel != relBranches && rel != relCases {
@@ -145,21 +145,22 @@ func (a *analysis) stateAlternative(rets []retSite, success *retSite, kind *type
 	return nil, nil
 }
 
-// impliedElse relates two returns of one function of which one stands in
-// the body of an if without an else that ends in a return, and the other
-// after that if: the code after it is the if's other branch (if
-// !obj.Status.Done { return wait }; …; return done), as if written in an
-// else. relBranches and the if, or relNone.
+// impliedElse relates the success return that requeues, p, and a return
+// h of its function that does not, when p stands in the body of an if
+// without an else that ends in its return and h after that if: the code
+// after it is the if's other branch (if !obj.Status.Done { return wait };
+// …; return done), as if written in an else. The converse (if
+// !obj.Status.Released { return done }; return wait) keeps the source's
+// order: the early return is the special case, the later one the steady
+// state. relBranches and the if, or relNone.
 func (a *analysis) impliedElse(p, h token.Pos) (int, ast.Node) {
-	for _, pair := range [][2]token.Pos{{p, h}, {h, p}} {
-		rel, at := a.stmtRelation(pair[0], pair[1])
-		ifs, ok := at.(*ast.IfStmt)
-		if rel != relBefore || !ok || ifs.Else != nil || pair[0] < ifs.Body.Pos() || pair[0] >= ifs.Body.End() || len(ifs.Body.List) == 0 {
-			continue
-		}
-		if _, returns := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); returns {
-			return relBranches, ifs
-		}
+	rel, at := a.stmtRelation(p, h)
+	ifs, ok := at.(*ast.IfStmt)
+	if rel != relBefore || !ok || ifs.Else != nil || p < ifs.Body.Pos() || p >= ifs.Body.End() || len(ifs.Body.List) == 0 {
+		return relNone, nil
+	}
+	if _, returns := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); returns {
+		return relBranches, ifs
 	}
 	return relNone, nil
 }
