@@ -5,6 +5,7 @@ package inspect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"go/token"
 	"go/types"
@@ -252,6 +253,12 @@ func unanalysedNames(fset *token.FileSet, funcs map[*types.Func]bool) []string {
 func describeGit(rt *result.Tree, root string) {
 	repo, err := git.PlainOpenWithOptions(root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
 	if err != nil {
+		if !errors.Is(err, git.ErrRepositoryNotExists) {
+			// A repository the git library cannot read (an extension it
+			// does not know, such as the worktreeConfig a sparse checkout
+			// sets): say so, rather than cite it as if outside git.
+			rt.Warnings = append(rt.Warnings, fmt.Sprintf("%s: the git repository could not be read (%v): its commit is not recorded and citations are not pinned to it", root, err))
+		}
 		return
 	}
 	if head, err := repo.Head(); err == nil {

@@ -2,9 +2,12 @@ package inspect
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	git "github.com/go-git/go-git/v5"
 
 	"github.com/ctrlcmp/ctrlcmp/internal/cite"
 	"github.com/ctrlcmp/ctrlcmp/internal/fail"
@@ -118,5 +121,35 @@ func TestSelectQualified(t *testing.T) {
 		if got, err := Select(tree, sel, "--ours-kind"); err != nil || got.Rows[locate.RowEntry].Sites[0].File != c.Rows[locate.RowEntry].Sites[0].File {
 			t.Errorf("Select(%s): %v; want %s", sel, err, Qualified(c))
 		}
+	}
+}
+
+// TestUnreadableRepository: a git repository the git library refuses (a
+// config extension it does not know, here the worktreeConfig that git's
+// sparse checkout sets) leaves the commit unrecorded with a warning that
+// says why, rather than as silently as a tree outside git; an ordinary
+// repository gives no warning.
+func TestUnreadableRepository(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := git.PlainInit(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	var plain result.Tree
+	describeGit(&plain, dir)
+	if len(plain.Warnings) != 0 {
+		t.Errorf("a new repository: warnings %q, want none", plain.Warnings)
+	}
+	cfg := filepath.Join(dir, ".git", "config")
+	b, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, append(b, "[extensions]\n\tworktreeConfig = true\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var rt result.Tree
+	describeGit(&rt, dir)
+	if rt.Sha != "" || len(rt.Warnings) != 1 || !strings.Contains(rt.Warnings[0], "the git repository could not be read") || !strings.Contains(rt.Warnings[0], "worktreeconfig") {
+		t.Errorf("sha %q, warnings %q: want no sha and one warning naming the extension", rt.Sha, rt.Warnings)
 	}
 }
