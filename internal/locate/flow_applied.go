@@ -60,6 +60,13 @@ type handing struct {
 // handingCalls are the calls of b handed v by pointer: as the receiver of
 // a method (v itself, or its address), or as an argument.
 func handingCalls(b *flowBody, v *types.Var) []handing {
+	return handings(b, v, false)
+}
+
+// handings are the calls of b handed v so that they may change what it
+// holds: by pointer, or, when shared (a map, whose contents every copy
+// shares), in any way, as any method's receiver or as an argument.
+func handings(b *flowBody, v *types.Var, shared bool) []handing {
 	names := func(e ast.Expr) bool {
 		id, ok := stripAddr(ast.Unparen(e)).(*ast.Ident)
 		return ok && varOf(b.info, id) == v
@@ -74,14 +81,14 @@ func handingCalls(b *flowBody, v *types.Var) []handing {
 		if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && names(sel.X) {
 			if s := b.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
 				if sig, ok := s.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
-					if _, ptrRecv := sig.Recv().Type().Underlying().(*types.Pointer); ptrRecv {
+					if _, ptrRecv := sig.Recv().Type().Underlying().(*types.Pointer); ptrRecv || shared {
 						out = append(out, handing{call: c, arg: -1})
 					}
 				}
 			}
 		}
 		for i, arg := range c.Args {
-			if _, addr := ast.Unparen(arg).(*ast.UnaryExpr); names(arg) && (isPtr || addr) {
+			if _, addr := ast.Unparen(arg).(*ast.UnaryExpr); names(arg) && (isPtr || addr || shared) {
 				out = append(out, handing{call: c, arg: i})
 			}
 		}

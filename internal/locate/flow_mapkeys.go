@@ -1,7 +1,6 @@
 package locate
 
 import (
-	"go/ast"
 	"go/types"
 )
 
@@ -15,7 +14,7 @@ func (q *query) keysHanded(b *flowBody, v *types.Var, path []string, depth int) 
 		return nil
 	}
 	var out []flowVal
-	for _, h := range mapHandings(b, v) {
+	for _, h := range handings(b, v, true) {
 		for _, cb := range q.fl.callees(b, h.call) {
 			args := q.fl.a.callArgs(b.info, h.call, cb)
 			i := h.arg
@@ -55,33 +54,4 @@ func (q *query) keysStoredIn(b *flowBody, p *types.Var, path []string, depth int
 		}
 	}
 	return append(out, q.keysHanded(b, p, path, depth)...)
-}
-
-// mapHandings are the calls of b that hand map variable v on: as the
-// receiver of a method (a map's methods share it whatever their
-// receiver), or as an argument.
-func mapHandings(b *flowBody, v *types.Var) []handing {
-	names := func(e ast.Expr) bool {
-		id, ok := ast.Unparen(e).(*ast.Ident)
-		return ok && varOf(b.info, id) == v
-	}
-	var out []handing
-	ast.Inspect(b.block(), func(n ast.Node) bool {
-		c, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && names(sel.X) {
-			if s := b.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
-				out = append(out, handing{call: c, arg: -1})
-			}
-		}
-		for i, arg := range c.Args {
-			if names(arg) {
-				out = append(out, handing{call: c, arg: i})
-			}
-		}
-		return true
-	})
-	return out
 }
