@@ -8,14 +8,22 @@ import (
 // functions v is handed to (a map is shared, not copied: m.Add(k, …) with
 // a method of the map's type, or fill(m) storing m[k] = …): each
 // callee's stores into its parameter, and what it hands on, its own
-// parameters replaced by the call's arguments.
+// parameters replaced by the call's arguments. A call whose body is not
+// read (and that the knowledge table does not know) is where the trail
+// ends.
 func (q *query) keysHanded(b *flowBody, v *types.Var, path []string, depth int) []flowVal {
 	if len(path) == 0 || path[0] != keyStep || !isMap(v.Type()) {
 		return nil
 	}
 	var out []flowVal
 	for _, h := range handings(b, v, true) {
-		for _, cb := range q.fl.callees(b, h.call) {
+		callees := q.fl.callees(b, h.call)
+		if len(callees) == 0 && !q.fl.a.makeCall(b.info, h.call, nil).known {
+			// Handed to a body that is not read: it may store keys too.
+			out = append(out, flowVal{b: b, e: h.call, param: -1, path: path, end: h.call.Lparen, why: "the map is handed to a call that is not followed"})
+			continue
+		}
+		for _, cb := range callees {
 			args := q.fl.a.callArgs(b.info, h.call, cb)
 			i := h.arg
 			if cb.lit == nil && cb.decl.Recv != nil {

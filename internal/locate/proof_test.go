@@ -246,3 +246,15 @@ func TestConditionsNoneWithoutList(t *testing.T) {
 		t.Errorf("Widget condition-types: %q, want not settled", r.None)
 	}
 }
+
+// TestConditionsMapHandedUnread: conditions kept by type in a map that is
+// handed to a method of an interface no type of the tree implements
+// (fixture condhelpers, TallyHookReconciler) may get keys the flow cannot
+// read: the row is not settled, naming that call, never the types found
+// alone.
+func TestConditionsMapHandedUnread(t *testing.T) {
+	r := controllerNamed(t, "condhelpers", "TallyHookReconciler").Rows[locate.RowConditionTypes]
+	if _, has := r.Primary(); has || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "tallyhook.go:39") {
+		t.Errorf("condition-types: %+v, want not settled, naming the call at tallyhook.go:39", r)
+	}
+}
