@@ -291,9 +291,10 @@ func score(t *testing.T, root string, k keyFile) scores {
 		t.Errorf("%s is checked out at %s, the key %s is written against %s: git -C %s checkout -q %s", root, tr.Sha, k.path, k.Sha, root, k.Sha)
 	}
 	// Citations of a tree outside git are relative to the module, the
-	// key's to the repository.
+	// key's to the repository. A tree in a repository whose commit could
+	// not be read (a warning says why) is still cited from its root.
 	prefix := ""
-	if tr.Sha == "" && k.Module != "" {
+	if !insideGit(root) && k.Module != "" {
 		prefix = strings.TrimSuffix(filepath.ToSlash(k.Module), "/") + "/"
 	}
 	for _, kc := range k.Controllers {
@@ -498,4 +499,16 @@ func cellsOf(t *tally) string {
 		return "0 | 0 | 0 | 0"
 	}
 	return t.cells()
+}
+
+// insideGit reports whether dir or one of its parents holds .git.
+func insideGit(dir string) bool {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+		if filepath.Dir(d) == d {
+			return false
+		}
+	}
 }
