@@ -211,8 +211,9 @@ func listError(ctx context.Context, shown string, err error) error {
 	msg = strings.TrimRight(msg, " \t\n")
 	if m := newerGo.FindStringSubmatch(msg); m != nil {
 		// The go command's own fix would fetch the toolchain the tree
-		// names, which ctrlcmp never lets an untrusted tree do.
-		msg += fmt.Sprintf("\nthe tree needs Go %s or newer: ctrlcmp never lets a go.mod download a toolchain (GOTOOLCHAIN=local); install Go %s or newer and put its go command first on PATH", m[1], m[1])
+		// names, which ctrlcmp never lets an untrusted tree do: the fix
+		// goes on the refusal's line.
+		msg = strings.Replace(msg, m[0], m[0]+fmt.Sprintf(": the tree needs Go %s or newer: ctrlcmp never lets a go.mod download a toolchain; install Go %s or newer and put its go command first on PATH", m[1], m[1]), 1)
 	}
 	return &ListError{Dir: shown, Stderr: msg, Err: err}
 }
