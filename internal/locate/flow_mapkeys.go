@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"go/ast"
 	"go/types"
 )
 
@@ -17,6 +18,11 @@ func (q *query) keysHanded(b *flowBody, v *types.Var, path []string, depth int) 
 	}
 	var out []flowVal
 	for _, h := range handings(b, v, true) {
+		if id, ok := ast.Unparen(h.call.Fun).(*ast.Ident); ok {
+			if _, builtin := b.info.Uses[id].(*types.Builtin); builtin {
+				continue // len, delete, clear: none adds a key
+			}
+		}
 		callees := q.fl.callees(b, h.call)
 		if len(callees) == 0 && !q.fl.a.makeCall(b.info, h.call, nil).known {
 			// Handed to a body that is not read: it may store keys too.

@@ -85,6 +85,8 @@ func (r *TallyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 func check(obj *v1.Widget, found tallies) {
 	if obj.Generation > 1 {
 		found.failed(v1.WidgetDegraded, errors.New("changed since it was made"))
+	} else {
+		delete(found, v1.WidgetDegraded) // a builtin handed the map adds no key
 	}
 	found.passed(v1.WidgetSynced)
 }
