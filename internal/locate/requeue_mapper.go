@@ -15,6 +15,7 @@ package locate
 // caller, and keeps its own returns as the sites.)
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -64,10 +65,12 @@ func (a *analysis) mapped(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt,
 	// (A return of the mapper's that hands back what a call of its
 	// makes, return finish(err), stands for the sites of that call.)
 	var others []string
+	kindWait := ""
 	for _, r := range made {
 		if p := r.posIn(callee); p.IsValid() && failing[p] == nil && r.class != "" {
 			o := a.site(p)
 			others = append(others, fmt.Sprintf("%s:%d (%s)", o.File, o.Line, r.class))
+			kindWait = cmp.Or(kindWait, r.kindWait)
 		}
 	}
 	others = slices.Compact(others)
@@ -84,6 +87,7 @@ func (a *analysis) mapped(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt,
 		mapSite := a.site(ret.Pos())
 		r.pos, r.at, r.ret, r.in = at.Pos(), at, s, fn
 		r.via = slices.Clone(w.via)
+		r.kindWait = cmp.Or(r.kindWait, kindWait)
 		r.note = joinNotes(r.note, fmt.Sprintf("the failure is handed to %s, which returns it (%s:%d)", a.funcName(callee), mapSite.File, mapSite.Line))
 		if len(others) > 0 {
 			r.note = joinNotes(r.note, "it may instead return "+strings.Join(others, ", "))

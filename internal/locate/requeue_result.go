@@ -59,6 +59,12 @@ type retSite struct {
 	// interval the result carries: a request made where that error is
 	// made, a failure's retry or a wait the code does not class here.
 	signal string
+	// kindWait is, for a wait with a nil error that a failure takes only
+	// where a test picks out its kind (errors.As(err, &NotReady{})), or
+	// that a failure mapper this return hands its error to may make,
+	// where that wait is and the kind: a wait on a dependency as well as
+	// a retry (errorKindTest).
+	kindWait string
 	// split marks the failing half of a return whose error may or may not
 	// be nil (return res, recErr, recErr the pass's error handed through):
 	// the same return, classed apart where the error is set.
@@ -520,6 +526,10 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 		// terminating). That is the requeue a success makes.
 		// A wait on the deletion branch (a finalizer's cleanup still
 		// running) is not the success path's.
+		if why := a.kindWaitUnsettled(rets, kind); why != "" {
+			out.onError, out.onSuccess = errRow, none(why)
+			return out
+		}
 		if r := a.waitPrimary(rets, kind); r != nil {
 			s := a.site(r.pos)
 			if tied := a.tiedWaits(rets, r, kind); len(tied) > 0 {

@@ -4,6 +4,7 @@ package locate
 // it hands back, and classified by its result and error.
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -397,7 +398,14 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	if class == ClassRetryAfterFailure && afterExpr != nil && afterIn == fn {
 		signal = a.signalError(info, s, afterExpr)
 	}
-	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, madeIn: rv.madeIn, ret: s, at: at, afterWork: afterWork, via: via, signal: signal, open: open})
+	kindWait := ""
+	if class == ClassRetryAfterFailure && errClass == "nil" {
+		if k := a.errorKindTest(winfo, ws); k != "" {
+			w := a.site(ws.Pos())
+			kindWait = fmt.Sprintf("%s:%d, where %s", w.File, w.Line, k)
+		}
+	}
+	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, madeIn: rv.madeIn, ret: s, at: at, afterWork: afterWork, via: via, signal: signal, open: open, kindWait: kindWait})
 }
 
 // hopFollowsWrite is followsWrite for a return of a helper whose results
