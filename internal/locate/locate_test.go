@@ -62,6 +62,7 @@ var fixtures = []string{
 	"reportwait",
 	"dynlister",
 	"scopedread",
+	"listedread",
 	"genericwrap",
 	"metawatch",
 	"knative",

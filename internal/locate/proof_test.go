@@ -272,3 +272,13 @@ func TestKindWaitNotEventDriven(t *testing.T) {
 		}
 	}
 }
+
+// TestRereadByOtherKeyNotSettled: with no read by the request's key, a Get
+// of the object's own kind by another key (a name from a list that holds
+// the request's) leaves the re-read not settled, naming it, never "none".
+func TestRereadByOtherKeyNotSettled(t *testing.T) {
+	r := controllerNamed(t, "listedread", "QuotaReconciler").Rows[locate.RowReread]
+	if _, has := r.Primary(); has || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "quota.go:52") {
+		t.Errorf("reread: %+v, want not settled, naming the Get at quota.go:52", r)
+	}
+}

@@ -74,6 +74,7 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 	defer func() { res = a.alternativeReads(a.unorderedReads(res, byKey, reach), byKey) }()
 	var unsettled *Site // the first call handed the key whose body is not read
 	var unsettledName string
+	var otherKey *Site // the first Get of the primary's kind by another key
 	searched := 0
 	// The functions left out of SSA because of type errors are read from
 	// their syntax, with the types recorded: a lister Get in a body holding
@@ -104,6 +105,10 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 				if c.fn != nil {
 					unsettledName = cite.ObjectName(c.fn)
 				}
+			}
+			if key != nil && !mentions(info, key, vars) && otherKey == nil && a.readsKind(fn, obj, append([]*types.Named{f.kind}, f.watched...)) {
+				s := a.site(c.expr.Lparen)
+				otherKey = &s
 			}
 			if key == nil || !mentions(info, key, vars) {
 				continue
@@ -222,6 +227,9 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 	}
 	if r, ok := a.listRead(f, fns, func(fn *ssa.Function) map[*types.Var]bool { return a.keyVars(f, fn, reach, keys) }); ok {
 		return r
+	}
+	if otherKey != nil {
+		return reread{row: none(fmt.Sprintf("not settled: the object's kind is read at %s by a key the request's does not make, which may still name the request's object (a name from a list that holds it); no Get by the request's key is reachable from the entry", fileLine(*otherKey)))}
 	}
 	searchedWhat := fmt.Sprintf("reads by the request's key (client Get, lister Get, clientset Get, the tree's read helpers) in the %d functions reached from the entry", searched)
 	if f.events {
@@ -476,4 +484,22 @@ func (a *analysis) instanceType(fn *ssa.Function, t types.Type) types.Type {
 		}
 	}
 	return t
+}
+
+// readsKind reports whether the object a read fills (obj, of fn) is of one
+// of kinds.
+func (a *analysis) readsKind(fn *ssa.Function, obj types.Type, kinds []*types.Named) bool {
+	if obj == nil {
+		return false
+	}
+	n, ok := types.Unalias(deref(a.instanceType(fn, obj))).(*types.Named)
+	if !ok {
+		return false
+	}
+	for _, k := range kinds {
+		if k != nil && types.Identical(n, k) {
+			return true
+		}
+	}
+	return false
 }
