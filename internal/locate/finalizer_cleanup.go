@@ -226,7 +226,8 @@ func (a *analysis) cleanupOf(reach *callgraph.Reach, fn *ssa.Function, info *typ
 	// with the primary object (the work done before the finalizer goes),
 	// else the first that reaches a removal, else the first.
 	var handed, withObj, reaching, first, lookup, later *call
-	var working []call // the calls of the work handed the primary object
+	var working []call   // the calls of the work handed the primary object
+	var workCalls []call // the calls of the work, handed the object or not
 	var bestRemoves []finOp
 	removedByHelper := false
 	removals := a.removalsIn(fn, branch, kind, removes)
@@ -309,6 +310,7 @@ func (a *analysis) cleanupOf(reach *callgraph.Reach, fn *ssa.Function, info *typ
 		if first == nil {
 			first = &c
 		}
+		workCalls = append(workCalls, c)
 		if passesKind(info, c, kind) {
 			working = append(working, c)
 			if withObj == nil {
@@ -339,14 +341,19 @@ func (a *analysis) cleanupOf(reach *callgraph.Reach, fn *ssa.Function, info *typ
 		s.Note = fmt.Sprintf("%s: a method of an interface that no function of the tree implements (but test doubles): the cleanup runs in the implementation the program is given", a.exprText(external.expr.Fun))
 		return &cleanup{sites: []Site{s, ifSite}, removes: append(inBranch, bestRemoves...)}, len(inBranch) > 0 || reaching != nil || removedByHelper
 	}
-	if handed == nil && best == withObj && best != reaching && !a.reportsFailure(info, *best) {
-		// The first call handed the object cannot fail (a monitor
-		// stopped, a metric dropped): the finalizer holds the object for
-		// the work whose failure the branch can see, the first later
-		// call handed the object whose error is kept (not a removal).
-		for i := range working {
-			if a.reportsFailure(info, working[i]) && !a.reachesRemoval(working[i], removes) && !removesAt(working[i], removes) {
-				best = &working[i]
+	if handed == nil && best != nil && (best == withObj || withObj == nil && best == first) && best != reaching && !a.reportsFailure(info, *best) {
+		// The first call handed the object (or, none handed it, the
+		// first call) cannot fail (a monitor stopped, a metric dropped):
+		// the finalizer holds the object for the work whose failure the
+		// branch can see, the first later such call whose error is kept
+		// (not a removal).
+		pool := working
+		if withObj == nil {
+			pool = workCalls
+		}
+		for i := range pool {
+			if a.reportsFailure(info, pool[i]) && !a.reachesRemoval(pool[i], removes) && !removesAt(pool[i], removes) {
+				best = &pool[i]
 				break
 			}
 		}

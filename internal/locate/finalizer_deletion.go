@@ -385,12 +385,16 @@ func isConstBool(info *types.Info, e ast.Expr, want bool) bool {
 
 // definedOnce is the value a local boolean variable is defined with
 // (finished := !obj.DeletionTimestamp.IsZero() || …) when the function
-// declaring it assigns it nowhere else, or nil.
+// declaring it assigns it nowhere else, else the value of the assignment
+// that reaches the use (reachingDefinition), or nil.
 func (a *analysis) definedOnce(info *types.Info, id *ast.Ident) ast.Expr {
 	if v, ok := info.Uses[id].(*types.Var); !ok || !isBool(v.Type()) {
 		return nil
 	}
-	return a.soleDefinition(info, id)
+	if e := a.soleDefinition(info, id); e != nil {
+		return e
+	}
+	return a.reachingDefinition(info, id)
 }
 
 // soleDefinition is the value a local variable is defined with (at :=

@@ -459,8 +459,10 @@ const typeGroupVersion = "k8s.io/apimachinery/pkg/runtime/schema.GroupVersion"
 
 // Types the locators recognise by identity.
 const (
-	typeResult                = cr + "reconcile.Result"
-	typeObjectMeta            = "k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta"
+	typeResult     = cr + "reconcile.Result"
+	typeObjectMeta = "k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta"
+	// typeMetaObject is the interface every object's metadata satisfies.
+	typeMetaObject            = "k8s.io/apimachinery/pkg/apis/meta/v1.Object"
 	typePartialObjectMetadata = "k8s.io/apimachinery/pkg/apis/meta/v1.PartialObjectMetadata"
 	// typeEnqueueForObject is the handler that queues the key of the
 	// object watched itself.

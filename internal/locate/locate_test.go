@@ -63,6 +63,7 @@ var fixtures = []string{
 	"dynlister",
 	"scopedread",
 	"listedread",
+	"flagdeletion",
 	"genericwrap",
 	"metawatch",
 	"knative",

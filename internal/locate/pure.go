@@ -57,6 +57,8 @@ func (a *analysis) pureFunc(fn *ssa.Function, seen map[*ssa.Function]bool) bool 
 		callee := com.Method
 		if sc := com.StaticCallee(); sc != nil {
 			callee, _ = sc.Object().(*types.Func)
+		} else if com.IsInvoke() {
+			callee = a.objectMethod(callee, com.Value.Type())
 		}
 		return callee != nil && computingRoles[knowledge[funcKey(callee)].Role]
 	})
@@ -179,4 +181,30 @@ func (a *analysis) changesOwnState(fn *ssa.Function) bool {
 func madeIn(m ssa.Value, fn *ssa.Function) bool {
 	mm, ok := m.(*ssa.MakeMap)
 	return ok && mm.Parent() == fn
+}
+
+// objectMethod is, for a method m of an interface recv whose every method
+// metav1.Object declares alike (the tree's narrower view of an object,
+// interface{ GetName() string }), metav1.Object's method of that name, which
+// the knowledge table knows; else m.
+func (a *analysis) objectMethod(m *types.Func, recv types.Type) *types.Func {
+	iface, ok := recv.Underlying().(*types.Interface)
+	if !ok || m == nil {
+		return m
+	}
+	pkg, name := splitQualified(typeMetaObject)
+	p := a.tree.Types(pkg)
+	if p == nil {
+		return m
+	}
+	tn, ok := p.Scope().Lookup(name).(*types.TypeName)
+	if !ok || !types.Implements(tn.Type(), iface) {
+		return m
+	}
+	if sel := types.NewMethodSet(tn.Type()).Lookup(m.Pkg(), m.Name()); sel != nil {
+		if f, ok := sel.Obj().(*types.Func); ok {
+			return f
+		}
+	}
+	return m
 }

@@ -1,0 +1,80 @@
+package locate
+
+// The definition of a local variable that reaches a use of it: the value a
+// boolean flag holds where an if tests it, when the function assigns the
+// flag more than once (deleted := false; … deleted = true …; deleted =
+// deleted || !obj.DeletionTimestamp.IsZero(); if deleted { … }).
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+)
+
+// reachingDefinition is the value of the assignment to the local variable
+// id uses that every path to the use runs last: the nearest statement
+// before the use's, in the same block or an enclosing one, that assigns
+// the variable alone (v = e, v := e), with no statement between them that
+// may assign it or take its address. Nil when there is none.
+func (a *analysis) reachingDefinition(info *types.Info, id *ast.Ident) ast.Expr {
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.IsField() {
+		return nil
+	}
+	path := a.path(id.Pos(), id.End())
+	for i := 1; i < len(path); i++ {
+		switch p := path[i].(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return nil
+		case *ast.BlockStmt:
+			at := slices.IndexFunc(p.List, func(s ast.Stmt) bool { return s == path[i-1] })
+			for j := at - 1; j >= 0; j-- {
+				if e, sole := soleAssignment(info, p.List[j], v); sole {
+					return e
+				}
+				if mayAssign(info, p.List[j], v) {
+					return nil
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// soleAssignment is, when s assigns v alone a value (v = e, v := e, with
+// one right-hand side for each left), that value.
+func soleAssignment(info *types.Info, s ast.Stmt, v *types.Var) (ast.Expr, bool) {
+	as, ok := s.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != len(as.Rhs) || as.Tok != token.ASSIGN && as.Tok != token.DEFINE {
+		return nil, false
+	}
+	for i, l := range as.Lhs {
+		if lid, ok := ast.Unparen(l).(*ast.Ident); ok && (info.Defs[lid] == v || info.Uses[lid] == v) {
+			return as.Rhs[i], true
+		}
+	}
+	return nil, false
+}
+
+// mayAssign reports whether n may store into v: an assignment to it, an
+// increment, or its address taken (a callee may store through it).
+func mayAssign(info *types.Info, n ast.Node, v *types.Var) bool {
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && (info.Uses[id] == v || info.Defs[id] == v)
+	}
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		switch x := m.(type) {
+		case *ast.AssignStmt:
+			found = found || slices.ContainsFunc(x.Lhs, is)
+		case *ast.IncDecStmt:
+			found = found || is(x.X)
+		case *ast.UnaryExpr:
+			found = found || x.Op == token.AND && is(x.X)
+		}
+		return !found
+	})
+	return found
+}
