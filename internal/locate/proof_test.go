@@ -282,3 +282,14 @@ func TestRereadByOtherKeyNotSettled(t *testing.T) {
 		t.Errorf("reread: %+v, want not settled, naming the Get at quota.go:52", r)
 	}
 }
+
+// TestStatusGetterState: a test of the object's status read through a
+// getter of its type (obj.GetStatus().ReleasedAt) is a test of its state:
+// an interval in one branch and no requeue in the other leave the requeue
+// on success not settled, naming the test.
+func TestStatusGetterState(t *testing.T) {
+	r := controllerNamed(t, "deadlineflows", "HoldReconciler").Rows[locate.RowRequeueSuccess]
+	if _, has := r.Primary(); has || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "hold_controller.go:26") {
+		t.Errorf("requeue-success: %+v, want not settled, naming the test at hold_controller.go:26", r)
+	}
+}

@@ -137,7 +137,7 @@ func (a *analysis) stateAlternative(rets []retSite, success *retSite, kind *type
 			}
 		}
 		for _, e := range tests {
-			if info != nil && e != nil && readsStatusOf(info, e, kind) {
+			if info != nil && e != nil && a.readsStatus(info, e, kind) {
 				return r, at
 			}
 		}

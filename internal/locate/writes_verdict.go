@@ -150,7 +150,7 @@ func (a *analysis) timeLeft(info *types.Info, body *ast.BlockStmt, e ast.Expr, k
 		return false
 	}
 	statusTime := func(x ast.Expr) bool {
-		return everyValue(info, body, x, func(v ast.Expr) bool { return readsStatusOf(info, v, kind) })
+		return everyValue(info, body, x, func(v ast.Expr) bool { return a.readsStatus(info, v, kind) })
 	}
 	if f, isFunc := namedBy(info, ce.Fun).(*types.Func); isFunc && f.Pkg() != nil && f.Pkg().Path() == "time" && f.Name() == "Until" && len(ce.Args) == 1 {
 		return statusTime(ce.Args[0])
@@ -159,6 +159,52 @@ func (a *analysis) timeLeft(info *types.Info, body *ast.BlockStmt, e ast.Expr, k
 		return statusTime(sel.X) && a.readsClock(info, body, ce.Args[0])
 	}
 	return false
+}
+
+// readsStatus is readsStatusOf, counting a call of a method of the
+// primary type that hands back its Status (k6.GetStatus().Stage) as a read
+// of it.
+func (a *analysis) readsStatus(info *types.Info, e ast.Expr, kind *types.Named) bool {
+	if readsStatusOf(info, e, kind) {
+		return true
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if ce, ok := n.(*ast.CallExpr); ok && !found && len(ce.Args) == 0 {
+			if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok && isKind(info.TypeOf(sel.X), kind) {
+				found = a.statusGetter(info, ce)
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// statusGetter reports whether ce calls a method of the tree's whose body
+// is one return of its receiver's Status (or its address).
+func (a *analysis) statusGetter(info *types.Info, ce *ast.CallExpr) bool {
+	c := a.makeCall(info, ce, nil)
+	if c.known || len(c.own) != 1 {
+		return false
+	}
+	decl, _ := c.own[0].Syntax().(*ast.FuncDecl)
+	if decl == nil || decl.Body == nil || decl.Recv == nil || len(decl.Body.List) != 1 || len(decl.Recv.List) != 1 || len(decl.Recv.List[0].Names) != 1 {
+		return false
+	}
+	ret, ok := decl.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return false
+	}
+	x := ast.Unparen(ret.Results[0])
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		x = ast.Unparen(u.X)
+	}
+	sel, ok := x.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Status" {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	return ok && id.Name == decl.Recv.List[0].Names[0].Name
 }
 
 // readsStatusOf reports whether e reads a field under the Status of a

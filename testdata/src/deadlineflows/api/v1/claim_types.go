@@ -91,3 +91,8 @@ func (in *ClaimList) DeepCopy() *ClaimList {
 func (in *ClaimList) DeepCopyObject() runtime.Object {
 	return in.DeepCopy()
 }
+
+// GetStatus hands back the Claim's status.
+func (in *Claim) GetStatus() *ClaimStatus {
+	return &in.Status
+}
