@@ -293,3 +293,14 @@ func TestStatusGetterState(t *testing.T) {
 		t.Errorf("requeue-success: %+v, want not settled, naming the test at hold_controller.go:26", r)
 	}
 }
+
+// TestMergedResultsNotSettled: a success return handing back the soonest of
+// the results its steps (run through an interface) asked for leaves the
+// requeue on success not settled, naming where the interval is copied,
+// never that return as a wait of its own.
+func TestMergedResultsNotSettled(t *testing.T) {
+	r := controllerNamed(t, "requeueflows", "PiReconciler").Rows[locate.RowRequeueSuccess]
+	if _, has := r.Primary(); has || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "pi.go:49") {
+		t.Errorf("requeue-success: %+v, want not settled, naming the copy at pi.go:49", r)
+	}
+}

@@ -139,3 +139,42 @@ func (a *analysis) copiedInterval(fl *flowEngine, b *flowBody, after ast.Expr, s
 	}
 	return true
 }
+
+// copiesOpenField reports whether value, stored into a result's field name,
+// is a local that holds on some path the same field of another result
+// (min = r.RequeueAfter, over the results a helper is handed) whose value
+// the engine cannot follow to where it is made: a parameter's, or a field
+// whose trail ends.
+func (fl *flowEngine) copiesOpenField(b *flowBody, name string, value ast.Expr, shape resultShape) bool {
+	if _, ok := ast.Unparen(value).(*ast.Ident); !ok || b.info.Types[value].Value != nil {
+		return false
+	}
+	for _, v := range fl.values(b, value) {
+		if v.b == nil || v.e == nil {
+			continue
+		}
+		if v.param >= 0 && len(v.path) > 0 && v.path[len(v.path)-1] == name && holdsResults(v.b.info.TypeOf(v.e), shape) {
+			return true
+		}
+		sel, ok := ast.Unparen(v.e).(*ast.SelectorExpr)
+		if ok && sel.Sel.Name == name && typeKey(v.b.info.TypeOf(sel.X)) == shape.typ && fl.fieldZero(v.b, sel) == zeroOpen {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsResults reports whether t is a result of the shape, or a slice or
+// array of them.
+func holdsResults(t types.Type, shape resultShape) bool {
+	if t == nil {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		t = u.Elem()
+	case *types.Array:
+		t = u.Elem()
+	}
+	return typeKey(t) == shape.typ
+}

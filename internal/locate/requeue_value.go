@@ -97,7 +97,7 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 	if a.resultStores(b, res, kind, shape, &out); out.opaque != nil {
 		// A field stored from another result's, made where the trail
 		// ends.
-		return resultValue{opaque: out.opaque}, false
+		return resultValue{opaque: out.opaque, why: out.why}, false
 	}
 	for _, v := range fl.values(b, res) {
 		switch {
@@ -128,7 +128,7 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 			// stores hold.
 			if lv := literalVar(b, v.e); lv != nil && lv != resVar && a.varStores(b, lv, token.NoPos, kind, shape, &out) {
 				if out.opaque != nil {
-					return resultValue{opaque: out.opaque}, false
+					return resultValue{opaque: out.opaque, why: out.why}, false
 				}
 				out.requeue = out.requeue || requeue
 				continue
@@ -171,7 +171,7 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 		}
 	}
 	if out.opaque != nil {
-		return resultValue{opaque: out.opaque}, false
+		return resultValue{opaque: out.opaque, why: out.why}, false
 	}
 	out.requeue = out.requeue || handed.requeue
 	if out.after == nil && handed.after != nil {
@@ -262,6 +262,15 @@ func (a *analysis) varStores(b *flowBody, v *types.Var, pos token.Pos, kind *typ
 				// result.RequeueAfter = res.RequeueAfter, res made
 				// where the trail ends.
 				out.opaque = st.value
+				continue
+			}
+			if fl.copiesOpenField(b, st.path[0], st.value, shape) {
+				// result.RequeueAfter = d, d a local that holds, on
+				// some paths, a field of results handed in (the
+				// smallest wait of several).
+				out.opaque = st.value
+				at := fl.a.site(st.value.Pos())
+				out.why = fmt.Sprintf("the interval stored at %s:%d is copied from results handed in (the smallest of several, say), made where those are made, which is not followed", at.File, at.Line)
 				continue
 			}
 		}
