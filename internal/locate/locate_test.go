@@ -665,6 +665,9 @@ func TestDeadlineTrace(t *testing.T) {
 		"Controller":      "json path spec.ttlSecondsAfterFinished",
 	}
 	for _, c := range fixtureControllers(t, "deadlineflows", l) {
+		if want[c.Name] == "" {
+			continue // HoldReconciler: no settled success requeue, no trace
+		}
 		found := false
 		for _, s := range c.IntervalTrace {
 			switch {
