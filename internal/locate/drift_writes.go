@@ -40,15 +40,24 @@ func (a *analysis) writesAny(fn *ssa.Function) bool {
 }
 
 // writesWork reports whether fn, or a function it calls, writes to the API
-// server, events aside: work a return made after it may wait on.
-func (a *analysis) writesWork(fn *ssa.Function) bool {
+// server, events aside.
+func (a *analysis) writesWork(fn *ssa.Function) bool { return a.reachesWrite(fn, true) }
+
+// makesWork is writesWork without the status writes: a write that makes or
+// changes something a later pass may wait for (a child created), not one
+// that records what the pass saw.
+func (a *analysis) makesWork(fn *ssa.Function) bool { return a.reachesWrite(fn, false) }
+
+// reachesWrite reports whether fn, or a function it calls, writes to the
+// API server, events aside, and status writes only with status.
+func (a *analysis) reachesWrite(fn *ssa.Function, status bool) bool {
 	for _, g := range a.prog.Reachable(fn).Funcs() {
 		info := a.infoAt(posOf(g))
 		if info == nil {
 			continue
 		}
 		for _, c := range a.callsIn(g) {
-			if w, ok := a.writeOf(info, c); ok && w.verb != "" && !(c.known && c.fact.Role == RoleEvent) {
+			if w, ok := a.writeOf(info, c); ok && w.verb != "" && (status || !w.status) && !(c.known && c.fact.Role == RoleEvent) {
 				return true
 			}
 		}

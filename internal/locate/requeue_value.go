@@ -391,7 +391,9 @@ func (a *analysis) followsWrite(fn *ssa.Function, info *types.Info, ret *ast.Ret
 }
 
 // writesBefore reports whether a statement of list before the one at
-// child writes, as followsWrite counts writes.
+// child writes, as followsWrite counts writes: outside the branches in it
+// that end in a return, and not the object's status (a status write
+// records what the pass saw, it makes nothing to wait for).
 func (a *analysis) writesBefore(fn *ssa.Function, info *types.Info, list []ast.Stmt, child ast.Node, ret *ast.ReturnStmt, helpers bool) bool {
 	found := false
 	for i, st := range list {
@@ -402,11 +404,22 @@ func (a *analysis) writesBefore(fn *ssa.Function, info *types.Info, list []ast.S
 			if _, lit := n.(*ast.FuncLit); lit || found {
 				return false
 			}
+			// A write in a branch that returns is not before the return.
+			switch b := n.(type) {
+			case *ast.BlockStmt:
+				if endsInReturn(b.List) {
+					return false
+				}
+			case *ast.CaseClause:
+				if endsInReturn(b.Body) {
+					return false
+				}
+			}
 			if ce, ok := n.(*ast.CallExpr); ok {
 				c := a.makeCall(info, ce, fn)
-				if w, ok := a.writeOf(info, c); ok && !(c.known && c.fact.Role == RoleEvent) && w.verb != "" {
+				if w, ok := a.writeOf(info, c); ok && !(c.known && c.fact.Role == RoleEvent) && w.verb != "" && !w.status {
 					found = true
-				} else if helpers && !c.known && len(c.own) > 0 && a.failureReturnedAfter(info, list[i:], st, ce, ret) && slices.ContainsFunc(c.own, a.writesWork) {
+				} else if helpers && !c.known && len(c.own) > 0 && a.failureReturnedAfter(info, list[i:], st, ce, ret) && slices.ContainsFunc(c.own, a.makesWork) {
 					// obj, err := r.createChild(…); if err != nil {
 					// return … }: a helper of the tree's that writes,
 					// its failure returned before.
@@ -417,6 +430,15 @@ func (a *analysis) writesBefore(fn *ssa.Function, info *types.Info, list []ast.S
 		})
 	}
 	return found
+}
+
+// endsInReturn reports whether a list of statements ends in a return.
+func endsInReturn(list []ast.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	_, ok := list[len(list)-1].(*ast.ReturnStmt)
+	return ok
 }
 
 // failureReturnedAfter reports whether the error a call hands back last is
