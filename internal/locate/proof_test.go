@@ -304,3 +304,14 @@ func TestMergedResultsNotSettled(t *testing.T) {
 		t.Errorf("requeue-success: %+v, want not settled, naming the copy at pi.go:49", r)
 	}
 }
+
+// TestWaitAfterStatusWriteRanksAlike: a wait whose only earlier writes are
+// in a branch that returns, or the object's status, comes after no work:
+// it ranks as an earlier wait does, and the requeue on success is not
+// settled, naming both, never the later one as a wait on what work made.
+func TestWaitAfterStatusWriteRanksAlike(t *testing.T) {
+	r := controllerNamed(t, "tiedwaits", "TokenReconciler").Rows[locate.RowRequeueSuccess]
+	if _, has := r.Primary(); has || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "token.go:43") || !strings.Contains(r.None, "token.go:59") {
+		t.Errorf("requeue-success: %+v, want not settled, naming the waits at token.go:43 and token.go:59", r)
+	}
+}
