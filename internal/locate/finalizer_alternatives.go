@@ -17,8 +17,8 @@ import (
 
 // alternativeWork returns, when the cleanup call and another call of the
 // branch's work handed the primary object (working) stand in the two arms
-// of one if of the branch, or in two cases of one of its switches, that
-// other call and the if or switch; nil otherwise.
+// of one if of the branch, in two cases of one of its switches, or each in
+// an if of its own, that other call and the if or switch; nil otherwise.
 func (a *analysis) alternativeWork(branch ast.Node, best call, working []call) (call, ast.Stmt) {
 	for _, other := range working {
 		if other.expr == best.expr || sameFuncs(other.own, best.own) {
@@ -96,7 +96,7 @@ func (a *analysis) overFinalizers(info *types.Info, st ast.Stmt) bool {
 func (a *analysis) armsApart(branch ast.Node, x, y ast.Node) ast.Stmt {
 	for _, n := range a.path(x.Pos(), x.End()) {
 		if n == branch || n.Pos() < branch.Pos() || n.End() > branch.End() {
-			return nil
+			break
 		}
 		switch n := n.(type) {
 		case *ast.IfStmt:
@@ -118,7 +118,29 @@ func (a *analysis) armsApart(branch ast.Node, x, y ast.Node) ast.Stmt {
 			}
 		}
 	}
+	// Each run only where a test of its own holds (if !allowed {
+	// orphan(obj) }; if reversed { deleteInOrder(obj) }): a pass may run
+	// either, both or none.
+	gx, gy := a.optionalIf(branch, x), a.optionalIf(branch, y)
+	if gx != nil && gy != nil && gx != gy && !within(gx, y) && !within(gy, x) {
+		return gx
+	}
 	return nil
+}
+
+// optionalIf is the outermost if without an else, inside branch, whose body
+// holds n; nil when n runs on every pass through the branch that reaches it.
+func (a *analysis) optionalIf(branch, n ast.Node) *ast.IfStmt {
+	var out *ast.IfStmt
+	for _, p := range a.path(n.Pos(), n.End()) {
+		if p == branch || p.Pos() < branch.Pos() || p.End() > branch.End() {
+			break
+		}
+		if is, ok := p.(*ast.IfStmt); ok && is.Else == nil && within(is.Body, n) {
+			out = is
+		}
+	}
+	return out
 }
 
 // casesApart reports whether x and y stand in two different cases of a
@@ -163,8 +185,10 @@ func (a *analysis) alternativesWhy(x, y call, test ast.Stmt) string {
 		return fmt.Sprintf("%s (%s:%d)", c.own[0].String(), s.File, s.Line)
 	}
 	what := "test"
-	if _, ok := test.(*ast.IfStmt); !ok {
+	if is, ok := test.(*ast.IfStmt); !ok {
 		what = "switch"
+	} else if is.Else == nil {
+		return fmt.Sprintf("the deletion branch runs %s where the test at %s:%d holds, and %s under a test of its own: which is the cleanup the order of the code does not settle", name(x), t.File, t.Line, name(y))
 	}
 	return fmt.Sprintf("the deletion branch runs %s or %s, as the %s at %s:%d decides: which is the cleanup the order of the code does not settle", name(x), name(y), what, t.File, t.Line)
 }

@@ -315,3 +315,13 @@ func TestWaitAfterStatusWriteRanksAlike(t *testing.T) {
 		t.Errorf("requeue-success: %+v, want not settled, naming the waits at token.go:43 and token.go:59", r)
 	}
 }
+
+// TestOptionalCleanupsNotSettled: a deletion branch that runs two pieces of
+// work, each only where a test of its own holds, leaves the cleanup not
+// settled, naming both, never the first in the source.
+func TestOptionalCleanupsNotSettled(t *testing.T) {
+	r := controllerNamed(t, "finwork", "OptionalReconciler").Rows[locate.RowFinalizerCleanup]
+	if _, has := r.Primary(); has || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "orphan") || !strings.Contains(r.None, "purge") {
+		t.Errorf("finalizer-cleanup: %+v, want not settled, naming orphan and purge", r)
+	}
+}
