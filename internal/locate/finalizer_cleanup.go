@@ -341,20 +341,27 @@ func (a *analysis) cleanupOf(reach *callgraph.Reach, fn *ssa.Function, info *typ
 		s.Note = fmt.Sprintf("%s: a method of an interface that no function of the tree implements (but test doubles): the cleanup runs in the implementation the program is given", a.exprText(external.expr.Fun))
 		return &cleanup{sites: []Site{s, ifSite}, removes: append(inBranch, bestRemoves...)}, len(inBranch) > 0 || reaching != nil || removedByHelper
 	}
-	if handed == nil && best != nil && (best == withObj || withObj == nil && best == first) && best != reaching && !a.reportsFailure(info, *best) {
-		// The first call handed the object (or, none handed it, the
-		// first call) cannot fail (a monitor stopped, a metric dropped):
-		// the finalizer holds the object for the work whose failure the
-		// branch can see, the first later such call whose error is kept
-		// (not a removal).
-		pool := working
-		if withObj == nil {
-			pool = workCalls
-		}
-		for i := range pool {
-			if a.reportsFailure(info, pool[i]) && !a.reachesRemoval(pool[i], removes) && !removesAt(pool[i], removes) {
-				best = &pool[i]
+	if handed == nil && best == withObj && best != reaching && !a.reportsFailure(info, *best) {
+		// The first call handed the object cannot fail (a monitor
+		// stopped, a metric dropped): the finalizer holds the object for
+		// the work whose failure the branch can see, the first later
+		// call handed the object whose error is kept (not a removal).
+		for i := range working {
+			if a.reportsFailure(info, working[i]) && !a.reachesRemoval(working[i], removes) && !removesAt(working[i], removes) {
+				best = &working[i]
 				break
+			}
+		}
+	}
+	if handed == nil && withObj == nil && best != nil && best == first && best != reaching && !a.reportsFailure(info, *best) {
+		// No call is handed the object, and the first cannot fail (a
+		// metric dropped by the key): a later call whose failure the
+		// branch sees may be the work, as may this one.
+		for _, c := range workCalls[1:] {
+			if a.reportsFailure(info, c) && !a.reachesRemoval(c, removes) && !removesAt(c, removes) {
+				f, l := a.site(best.expr.Lparen), a.site(c.expr.Lparen)
+				return &cleanup{sites: []Site{ifSite}, removes: append(inBranch, bestRemoves...),
+					unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, hands the object to no call; its first, %s at %s:%d, cannot fail, and %s at %s:%d, whose failure it returns, may be the work as well: which is the cleanup is not settled", ifSite.File, ifSite.Line, a.exprText(best.expr.Fun), f.File, f.Line, a.exprText(c.expr.Fun), l.File, l.Line)}, removing
 			}
 		}
 	}

@@ -325,3 +325,15 @@ func TestOptionalCleanupsNotSettled(t *testing.T) {
 		t.Errorf("finalizer-cleanup: %+v, want not settled, naming orphan and purge", r)
 	}
 }
+
+// TestDeletionFlagCleanupNotSettled: a deletion branch behind a flag
+// assigned twice is found (never "no branch on DeletionTimestamp"); handed
+// the object by no call, its first call cannot fail and a later one's
+// failure is returned: the cleanup is not settled, naming both, and the
+// log line reading the object through an interface is neither.
+func TestDeletionFlagCleanupNotSettled(t *testing.T) {
+	r := controllerNamed(t, "flagdeletion", "SweepReconciler").Rows[locate.RowFinalizerCleanup]
+	if _, has := r.Primary(); has || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "r.seen.forget") || !strings.Contains(r.None, "r.purge") || strings.Contains(r.None, "logGone") {
+		t.Errorf("finalizer-cleanup: %+v, want not settled, naming r.seen.forget and r.purge", r)
+	}
+}
