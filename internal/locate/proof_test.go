@@ -260,12 +260,13 @@ func TestConditionsMapHandedUnread(t *testing.T) {
 }
 
 // TestKindWaitNotEventDriven: a failure the code picks out by its kind
-// (errors.As in a failure mapper's switch, errors.Is under a test of the
-// error) and waits on with a nil error may be a wait on a dependency as
-// well as a retry: the requeue on success is not settled, naming the
-// wait, never "event-driven only".
+// (errors.As in a failure mapper's switch, errors.Is held in a flag under a
+// test of the error) and waits on with a nil error may be a wait on a
+// dependency as well as a retry: the requeue on success is not settled,
+// naming the wait, never "event-driven only", nor a wait on something
+// else (BrokerReconciler's pause, brokers.go:54) that ranks no higher.
 func TestKindWaitNotEventDriven(t *testing.T) {
-	for name, line := range map[string]string{"BrokerReconciler": "brokers.go:31", "QuorumReconciler": "brokers.go:76"} {
+	for name, line := range map[string]string{"BrokerReconciler": "brokers.go:32", "QuorumReconciler": "brokers.go:86"} {
 		r := controllerNamed(t, "failuremapper", name).Rows[locate.RowRequeueSuccess]
 		if _, has := r.Primary(); has || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, line) {
 			t.Errorf("%s: requeue-success: %+v, want not settled, naming the wait at %s", name, r, line)

@@ -63,7 +63,8 @@ func (a *analysis) errorKindTest(info *types.Info, n ast.Node) string {
 }
 
 // errorKindCall describes the errors.As or errors.Is call that cond holds,
-// itself or as a term of a conjunction, not negated; "" when there is none.
+// itself, as a term of a conjunction or as the value of a flag it reads,
+// not negated; "" when there is none.
 func (a *analysis) errorKindCall(info *types.Info, cond ast.Expr) string {
 	switch c := ast.Unparen(cond).(type) {
 	case *ast.BinaryExpr:
@@ -71,6 +72,11 @@ func (a *analysis) errorKindCall(info *types.Info, cond ast.Expr) string {
 			return ""
 		}
 		return cmp.Or(a.errorKindCall(info, c.X), a.errorKindCall(info, c.Y))
+	case *ast.Ident:
+		// if ok := errors.As(err, &wait); ok { … }: the flag's value.
+		if d := a.definedOnce(info, c); d != nil {
+			return a.errorKindCall(info, d)
+		}
 	case *ast.CallExpr:
 		fn, ok := typeOfCallee(info, c).(*types.Func)
 		if !ok || len(c.Args) != 2 || fn.Pkg() == nil || !strings.HasSuffix("/"+fn.Pkg().Path(), "/errors") {
@@ -110,13 +116,14 @@ func typeSwitchSubject(info *types.Info, sw *ast.TypeSwitchStmt) types.Type {
 }
 
 // kindWaitUnsettled is, with no steady-state requeue and no wait after work
-// off the deletion branch to cite, why a wait of a failure of a named kind
+// off the deletion branch to cite (a wait on something else ranks no
+// higher than it), why a wait of a failure of a named kind
 // (kindWait) leaves the requeue on success not settled; "" when no return
 // makes one.
 func (a *analysis) kindWaitUnsettled(rets []retSite, kind *types.Named) string {
 	w := a.waitPrimary(rets, kind)
-	if w != nil && !a.onDeletion(w, kind) {
-		return ""
+	if w != nil && !a.onDeletion(w, kind) && w.afterWork {
+		return "" // a wait after work outranks it
 	}
 	var kw *retSite
 	for i := range rets {
@@ -130,9 +137,13 @@ func (a *analysis) kindWaitUnsettled(rets []retSite, kind *types.Named) string {
 		return ""
 	}
 	why := fmt.Sprintf("not settled: a failure waits with a nil error at %s: a failure the code names by its kind may be a wait on a dependency (something still starting) as well as a retry after a failure, which the source does not tell; no return on the success path sets RequeueAfter otherwise", kw.kindWait)
-	if w != nil {
+	switch {
+	case w != nil && a.onDeletion(w, kind):
 		s := a.site(w.pos)
 		why += fmt.Sprintf(", but for the wait on the deletion branch at %s:%d", s.File, s.Line)
+	case w != nil:
+		s := a.site(w.pos)
+		why += fmt.Sprintf(", but for the wait at %s:%d, on something else than work the pass did, which ranks no higher", s.File, s.Line)
 	}
 	return why
 }

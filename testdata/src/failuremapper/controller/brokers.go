@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -34,14 +35,23 @@ func connectionResult(err error) (ctrl.Result, error) {
 	}
 }
 
-// BrokerReconciler checks that each Endpoints object reaches its brokers.
-type BrokerReconciler struct{ client.Client }
+// BrokerReconciler checks that each Endpoints object reaches its brokers,
+// unless it is paused.
+type BrokerReconciler struct {
+	client.Client
+	paused atomic.Bool
+}
 
 // Reconcile reads the Endpoints and dials the brokers.
 func (r *BrokerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "BrokerReconciler/reconcile-entry"
 	var ep corev1.Endpoints
 	if err := r.Get(ctx, req.NamespacedName, &ep); err != nil { // want "BrokerReconciler/reread"
 		return connectionResult(client.IgnoreNotFound(err))
+	}
+	if r.paused.Load() {
+		// A wait on something else than work the pass did: it ranks no
+		// higher than the brokers' wait.
+		return ctrl.Result{RequeueAfter: time.Minute}, nil
 	}
 	if err := dial(&ep); err != nil {
 		return connectionResult(err) // want "BrokerReconciler/requeue-error"
@@ -72,7 +82,7 @@ func (r *QuorumReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if err := count(&pvc); err != nil {
-		if errors.Is(err, errNoQuorum) {
+		if waiting := errors.Is(err, errNoQuorum); waiting {
 			return ctrl.Result{RequeueAfter: 10 * time.Second}, nil
 		}
 		return ctrl.Result{}, err // want "QuorumReconciler/requeue-error"
