@@ -78,11 +78,7 @@ func (a *analysis) errorKindCall(info *types.Info, cond ast.Expr) string {
 			return a.errorKindCall(info, d)
 		}
 	case *ast.CallExpr:
-		fn, ok := typeOfCallee(info, c).(*types.Func)
-		if !ok || len(c.Args) != 2 || fn.Pkg() == nil || !strings.HasSuffix("/"+fn.Pkg().Path(), "/errors") {
-			return ""
-		}
-		switch fn.Name() {
+		switch errorsCall(info, c) {
 		case "Is":
 			return fmt.Sprintf("errors.Is picks out %s", a.exprText(c.Args[1]))
 		case "As":
@@ -94,6 +90,17 @@ func (a *analysis) errorKindCall(info *types.Info, cond ast.Expr) string {
 		}
 	}
 	return ""
+}
+
+// errorsCall is the name of the function of an errors package (the
+// standard library's, or a package's re-export of it) that ce calls with
+// two arguments (Is, As), or "".
+func errorsCall(info *types.Info, ce *ast.CallExpr) string {
+	fn, ok := typeOfCallee(info, ce).(*types.Func)
+	if !ok || len(ce.Args) != 2 || fn.Pkg() == nil || !strings.HasSuffix("/"+fn.Pkg().Path(), "/errors") {
+		return ""
+	}
+	return fn.Name()
 }
 
 // typeSwitchSubject is the type of the value a type switch asserts on

@@ -9,7 +9,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -537,11 +536,10 @@ func (a *analysis) signalError(info *types.Info, n ast.Node, after ast.Expr) str
 			name := ""
 			ast.Inspect(x.Cond, func(m ast.Node) bool {
 				ce, ok := m.(*ast.CallExpr)
-				if !ok || name != "" || len(ce.Args) != 2 {
+				if !ok || name != "" {
 					return name == ""
 				}
-				fn, ok := typeOfCallee(info, ce).(*types.Func)
-				if !ok || fn.Name() != "As" || fn.Pkg() == nil || !strings.HasSuffix("/"+fn.Pkg().Path(), "/errors") {
+				if errorsCall(info, ce) != "As" {
 					return true
 				}
 				u, ok := ast.Unparen(ce.Args[1]).(*ast.UnaryExpr)
