@@ -158,10 +158,11 @@ func initBody(in varInit) *flowBody {
 	return &flowBody{decl: &ast.FuncDecl{Name: ast.NewIdent("var " + in.v.Name()), Type: &ast.FuncType{}, Body: &ast.BlockStmt{}}, info: in.info}
 }
 
-// eachWrite visits each expression a file writes: an assignment's left
-// side, the key and value a range assigns, an increment's operand, and an
-// operand whose address is taken, handed with the & expression taking it.
-func eachWrite(file *ast.File, visit func(target ast.Expr, addr *ast.UnaryExpr)) {
+// eachWrite visits each expression a file (or any node) writes: an
+// assignment's left side, the key and value a range assigns, an
+// increment's operand, and an operand whose address is taken, handed with
+// the & expression taking it.
+func eachWrite(file ast.Node, visit func(target ast.Expr, addr *ast.UnaryExpr)) {
 	ast.Inspect(file, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.AssignStmt:
