@@ -63,7 +63,7 @@ func SSA(all, own []*packages.Package) *Program {
 	for _, p := range own {
 		isOwn[p] = true
 	}
-	var ownPkgs []*ssa.Package
+	var ownPkgs, illTyped []*ssa.Package
 	var warnings []string
 	unanalysed := map[*types.Func]bool{}
 	for _, p := range all {
@@ -74,10 +74,15 @@ func SSA(all, own []*packages.Package) *Program {
 			files, skipped := withoutIllTyped(p, unanalysed)
 			info, vars := withoutIllTypedInits(p)
 			skipped = append(skipped, vars...)
+			sp := prog.CreatePackage(p.Types, files, info, true)
 			if len(skipped) > 0 {
 				warnings = append(warnings, fmt.Sprintf("%s: not analysed, because of type errors: %s", p.PkgPath, strings.Join(skipped, ", ")))
 			}
-			ownPkgs = append(ownPkgs, prog.CreatePackage(p.Types, files, info, true))
+			if len(skipped) > 0 || len(p.Errors) > 0 {
+				illTyped = append(illTyped, sp)
+			} else {
+				ownPkgs = append(ownPkgs, sp)
+			}
 		} else {
 			prog.CreatePackage(p.Types, nil, nil, true)
 		}
@@ -98,8 +103,11 @@ func SSA(all, own []*packages.Package) *Program {
 		}
 	}
 	pr := &Program{SSA: prog, Own: map[*ssa.Function]bool{}, Warnings: warnings, Unanalysed: unanalysed}
+	// The packages holding type errors are built last: a build the SSA
+	// builder panics in leaves unfinished the functions it was making for
+	// other packages, and the packages built before it have theirs.
 	var b packageBuilder
-	for _, sp := range ownPkgs {
+	for _, sp := range append(ownPkgs, illTyped...) {
 		if err := b.build(sp); err != nil {
 			pr.Warnings = append(pr.Warnings, err.Error())
 			continue
@@ -195,6 +203,9 @@ func holdsError(n ast.Node, errs []token.Pos) bool {
 func holdsUntyped(n ast.Node, info *types.Info) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
+		if found {
+			return false // (a later sibling must not clear it)
+		}
 		switch e := n.(type) {
 		case *ast.KeyValueExpr:
 			// A field name no field of the literal's type has (the type
@@ -215,10 +226,11 @@ func holdsUntyped(n ast.Node, info *types.Info) bool {
 }
 
 // untyped reports whether the type checker recorded no type for e, or the
-// invalid one.
+// invalid one, or a named type whose underlying type is invalid (a type
+// of the tree's declared as one from a package that failed to import).
 func untyped(info *types.Info, e ast.Expr) bool {
 	t := info.TypeOf(e)
-	return t == nil || t == types.Typ[types.Invalid]
+	return t == nil || t == types.Typ[types.Invalid] || t.Underlying() == types.Typ[types.Invalid]
 }
 
 // errorPositions are the positions of a package's type errors (go/packages

@@ -57,6 +57,26 @@ func sliced(s []string) []string {
 func signed(r *missing.Record) bool {
 	return r != nil
 }
+
+type named interface{ GetName() string }
+
+type builder struct{}
+
+func (builder) Watches(o named, handler func() string) builder { return builder{} }
+
+func registered(on bool) {
+	var b builder
+	if on {
+		b = b.Watches(&missing.Zone{}, func() string { return fmt.Sprint("after") })
+	}
+	_ = b
+}
+
+type local missing.Record
+
+func declared() any {
+	return local{}
+}
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
@@ -66,7 +86,10 @@ func signed(r *missing.Record) bool {
 	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
 	conf := types.Config{Importer: failingImporter{importer.Default()}, Error: func(error) {}}
 	conf.Check("p", fset, []*ast.File{f}, info) // the failed import is an error, as expected
-	want := map[string]bool{"asserted": true, "switched": false, "sliced": false, "signed": true}
+	// registered: a typed argument after the untyped one leaves it
+	// found; declared: a literal of a type of the file's own declared as
+	// the missing package's has no underlying type.
+	want := map[string]bool{"asserted": true, "switched": false, "sliced": false, "signed": true, "registered": true, "declared": true}
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok {
