@@ -115,6 +115,13 @@ func (r *condReader) target(e ast.Expr, depth int, seen map[*types.Var]bool) (co
 		return condTarget{off: true}, false
 	}
 	if i := r.b.paramIndex(v); i >= 0 {
+		if known && !r.f.continuesPath(v.Type(), fields) {
+			// A parameter of a type on the way to the status
+			// conditions (the status handed in) whose fields here
+			// lead elsewhere (its OperatorActions, entries shaped
+			// like conditions): not the status conditions.
+			return condTarget{off: true}, false
+		}
 		if !r.b.dep && (r.mayBeKind(v.Type()) || isPointer(v.Type()) && r.isKindStatus(v.Type()) && r.handsBack(v)) {
 			// A helper taking any object (conditions.Setter,
 			// client.Object), or a pointer to a status of the
@@ -223,6 +230,38 @@ func (f *condFlow) onConditionsPath(fields []string) bool {
 		if fields[i] != f.condPath[j] {
 			return false
 		}
+	}
+	return true
+}
+
+// continuesPath reports whether fields (innermost first), selected from a
+// value of type t, go on down the path to the primary's status conditions
+// from where t lies on it; true when t is not a type of that path, or no
+// field is selected.
+func (f *condFlow) continuesPath(t types.Type, fields []string) bool {
+	if f.kind == nil || len(fields) == 0 {
+		return true
+	}
+	var cur types.Type = f.kind
+	for j := 0; j <= len(f.condPath); j++ {
+		if j > 0 && types.Identical(deref(cur), deref(t)) {
+			rest := f.condPath[j:]
+			for i, k := len(fields)-1, 0; i >= 0 && k < len(rest); i, k = i-1, k+1 {
+				if fields[i] != rest[k] {
+					return false
+				}
+			}
+			return true
+		}
+		if j == len(f.condPath) {
+			break
+		}
+		field, _, _ := types.LookupFieldOrMethod(cur, true, f.kind.Obj().Pkg(), f.condPath[j])
+		v, ok := field.(*types.Var)
+		if !ok || !v.IsField() {
+			break
+		}
+		cur = v.Type()
 	}
 	return true
 }

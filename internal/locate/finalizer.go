@@ -301,8 +301,9 @@ func (a *analysis) helperCalls(fns []*ssa.Function, op finOp) []finOp {
 }
 
 // ofKind reports whether the object an expression holds may be of the
-// primary type: it is, or its type is an interface (client.Object), or the
-// primary type is not known.
+// primary type: it is, or embeds it (a wrapper, struct{ *v1.Workspace;
+// Config }, whose finalizers are the object's), or its type is an
+// interface (client.Object), or the primary type is not known.
 func ofKind(info *types.Info, e ast.Expr, kind *types.Named) bool {
 	if kind == nil || e == nil {
 		return true
@@ -322,7 +323,7 @@ func ofKind(info *types.Info, e ast.Expr, kind *types.Named) bool {
 		}
 		return true
 	}
-	return types.Identical(n, kind)
+	return embedsKind(n, kind, 0)
 }
 
 // none is a finalizer row's none: from a complete search when the
@@ -363,6 +364,13 @@ func finalizerAddRow(p *pass) Row {
 		}
 	}
 	if removes := slices.DeleteFunc(slices.Clone(ops.removes), p.atEntryTop); len(sites) == 0 && len(removes) > 0 {
+		if add, ok := p.addedOffPath(); ok {
+			// Added by another component of the tree (a defaulting
+			// webhook) at one site, removed on the reconcile path.
+			s := p.a.site(add.pos)
+			s.Note = fmt.Sprintf("added off the reconcile path, in %s: the reconcile path only removes it", p.a.funcName(add.in))
+			return rowOf([]Site{s}, "")
+		}
 		// A finalizer removed that nothing is seen to add: the search
 		// missed the addition (a shape it does not read, a path it does
 		// not follow), or another component adds it. No proof either

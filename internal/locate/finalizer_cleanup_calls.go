@@ -206,7 +206,7 @@ func (a *analysis) savesOnlyIn(c call, kind *types.Named, removes []finOp, depth
 			}
 			switch {
 			case cc.known, runsNoFunction(info, cc.expr), a.computesOnly(cc), a.removalOnly(cc, removes),
-				a.predicate(cc, removes), a.lookup(cc, removes), a.logsOnly(cc), a.buildsReceiver(cc):
+				a.predicate(cc, removes), a.lookup(cc, removes), a.logsOnly(cc), a.buildsReceiver(cc), a.marksObjectOnly(cc, kind):
 			case a.savesOnlyIn(cc, kind, removes, depth+1):
 				saving = true
 			default:

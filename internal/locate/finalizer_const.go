@@ -61,6 +61,22 @@ func finalizerConstRow(p *pass) Row {
 	if len(sites) == 0 {
 		return ops.none(ops.noFinalizer)
 	}
+	switch pick, add, ambiguous := p.removedOnly(); {
+	case pick != nil:
+		// The one of the finalizers removed that the tree adds off the
+		// reconcile path is the controller's.
+		at := p.a.objSite(pick)
+		i := slices.IndexFunc(sites, func(s Site) bool { return s.File == at.File && s.Line == at.Line })
+		if i > 0 {
+			s := sites[i]
+			sites = append([]Site{s}, slices.Delete(sites, i, i+1)...)
+		}
+		s := p.a.site(add.pos)
+		s.Note = fmt.Sprintf("added off the reconcile path, in %s: the reconcile path only removes it", p.a.funcName(add.in))
+		sites = append(sites, s)
+	case len(ambiguous) > 0:
+		return Row{Sites: sites, None: fmt.Sprintf("not settled: the reconcile path removes the finalizers %s and adds none, and the tree off it does not add just one of them: which one the controller's cleanup waits on is not settled", p.constNames(ambiguous))}
+	}
 	return rowOf(sites, "")
 }
 

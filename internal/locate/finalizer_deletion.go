@@ -589,11 +589,11 @@ func (a *analysis) deletionOnKind(info *types.Info, cond ast.Expr, kind *types.N
 }
 
 // isKindHolder reports whether e holds an object of the primary type (or
-// is its ObjectMeta).
+// of a wrapper that embeds it, or is its ObjectMeta).
 func isKindHolder(info *types.Info, e ast.Expr, kind *types.Named) bool {
 	if typeKey(info.TypeOf(e)) == typeObjectMeta {
 		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
 		return ok && isKindHolder(info, sel.X, kind)
 	}
-	return isKind(info.TypeOf(e), kind)
+	return embedsKind(info.TypeOf(e), kind, 0)
 }

@@ -159,6 +159,7 @@ var knowledge = map[string]Fact{
 	"time.Now": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
 	"k8s.io/apimachinery/pkg/apis/meta/v1.Now":      {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
 	"k8s.io/apimachinery/pkg/apis/meta/v1.NowMicro": {Role: RoleClock, Obj: -1, Key: -1, Arg: -1},
+	"k8s.io/apimachinery/pkg/apis/meta/v1.NewTime":  {Role: RoleValue, Obj: -1, Key: -1, Arg: -1},
 	"reflect.DeepEqual":                             {Role: RoleCompare, Obj: -1, Key: -1, Arg: -1, Raw: true},
 	"fmt.Errorf":                                    {Role: RoleNewError, Obj: -1, Key: -1, Arg: -1},
 	"fmt.Sprintf":                                   {Role: RoleFormat, Obj: -1, Key: -1, Arg: 0},

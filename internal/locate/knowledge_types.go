@@ -81,6 +81,7 @@ const (
 	RoleMetaEntrySet             // stores an entry of an object's labels or annotations: Obj is the object's metadata, Arg the key
 	RoleMetaEntryHas             // tests whether an object's labels or annotations hold an entry: Obj is the object's metadata, Arg the key
 	RoleTakenTest                // tests an error (Obj) for a create whose object the API server already holds
+	RoleValue                    // makes a value from its arguments alone and changes nothing (a metav1.Time of a time.Time)
 )
 
 // Fact is one entry of the knowledge table.

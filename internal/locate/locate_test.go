@@ -64,6 +64,8 @@ var fixtures = []string{
 	"scopedread",
 	"listedread",
 	"flagdeletion",
+	"wrappedkind",
+	"offpathfinalizer",
 	"genericwrap",
 	"metawatch",
 	"knative",

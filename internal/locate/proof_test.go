@@ -338,3 +338,28 @@ func TestDeletionFlagCleanupNotSettled(t *testing.T) {
 		t.Errorf("finalizer-cleanup: %+v, want not settled, naming r.seen.forget and r.purge", r)
 	}
 }
+
+// TestRereadThroughFetcherNotSettled: a Get of an object handed on as an
+// interface (a fetcher's fetch(ctx, o client.Object)), by a key built from
+// a field of the fetcher and the object's name, may read the primary
+// object: the re-read is not settled, naming the Get, never none.
+func TestRereadThroughFetcherNotSettled(t *testing.T) {
+	r := controllerNamed(t, "wrappedkind", "ShelfReconciler").Rows[locate.RowReread]
+	if _, has := r.Primary(); has || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "shelf.go:28") {
+		t.Errorf("reread: %+v, want not settled, naming the Get at shelf.go:28", r)
+	}
+}
+
+// TestRemovedOnlyFinalizers: a reconcile path that removes two finalizers
+// and adds neither cites the one the tree adds off the path (a defaulting
+// webhook), with that addition; when the tree adds neither, the constant
+// and the removal are not settled, naming both, never the first removed.
+func TestRemovedOnlyFinalizers(t *testing.T) {
+	badge := controllerNamed(t, "offpathfinalizer", "BadgeReconciler")
+	for _, id := range []string{locate.RowFinalizerConst, locate.RowFinalizerRemove} {
+		r := badge.Rows[id]
+		if _, has := r.Primary(); has || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "LegacyFinalizer") || !strings.Contains(r.None, "CurrentFinalizer") {
+			t.Errorf("Badge %s: %+v, want not settled, naming both finalizers", id, r)
+		}
+	}
+}

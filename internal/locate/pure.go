@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -48,29 +49,87 @@ func (a *analysis) computesOnly(c call) bool {
 var computingRoles = map[Role]bool{
 	RoleFormat: true, RoleNewError: true, RoleWrapError: true,
 	RoleMetaGet: true, RoleLog: true, RoleLogError: true, RoleMetric: true,
+	RoleValue: true,
 }
 
 // pureFunc is computesOnly for one function, seen holding those already
 // read (a recursion is pure when the rest is).
 func (a *analysis) pureFunc(fn *ssa.Function, seen map[*ssa.Function]bool) bool {
-	return a.callsOnly(fn, seen, func(com *ssa.CallCommon) bool {
-		callee := com.Method
-		if sc := com.StaticCallee(); sc != nil {
-			callee, _ = sc.Object().(*types.Func)
-		} else if com.IsInvoke() {
-			callee = a.objectMethod(callee, com.Value.Type())
-		}
-		return callee != nil && computingRoles[knowledge[funcKey(callee)].Role]
+	return a.callsOnly(fn, seen, allocatedIn, func(com *ssa.CallCommon) bool {
+		return computingRoles[a.libraryRole(com)]
 	})
 }
 
+// libraryRole is the knowledge table's role of the library function a call
+// runs (an interface's method read as metav1.Object's, see objectMethod).
+func (a *analysis) libraryRole(com *ssa.CallCommon) Role {
+	callee := com.Method
+	if sc := com.StaticCallee(); sc != nil {
+		callee, _ = sc.Object().(*types.Func)
+	} else if com.IsInvoke() {
+		callee = a.objectMethod(callee, com.Value.Type())
+	}
+	if callee == nil {
+		return roleNone
+	}
+	return knowledge[funcKey(callee)].Role
+}
+
+// marksObjectOnly reports whether a call of the tree's changes nothing but
+// the primary object it is handed, in memory: a condition helper that
+// stores iss.Status.Conditions[i] = c with the clock's time, logging. It
+// sends, starts and writes nothing, and stores only into memory it
+// allocates or that an object of the kind handed to it holds.
+func (a *analysis) marksObjectOnly(c call, kind *types.Named) bool {
+	if len(c.own) == 0 || kind == nil {
+		return false
+	}
+	held := func(addr ssa.Value, fn *ssa.Function) bool {
+		return allocatedIn(addr, fn) || heldByKind(addr, kind)
+	}
+	library := func(com *ssa.CallCommon) bool {
+		role := a.libraryRole(com)
+		return computingRoles[role] || role == RoleClock || role == RoleConditionSet
+	}
+	seen := map[*ssa.Function]bool{}
+	for _, fn := range c.own {
+		if !a.callsOnly(fn, seen, held, library) {
+			return false
+		}
+	}
+	return true
+}
+
+// heldByKind reports whether an address lies in what a parameter holding
+// an object of the kind (or its status) points to: a field, an element of
+// a slice held there.
+func heldByKind(addr ssa.Value, kind *types.Named) bool {
+	for {
+		switch x := addr.(type) {
+		case *ssa.Parameter:
+			return embedsKind(x.Type(), kind, 0) || isStatusOf(kind, x.Type())
+		case *ssa.FieldAddr:
+			addr = x.X
+		case *ssa.IndexAddr:
+			addr = x.X
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+			addr = x.X
+		default:
+			return false
+		}
+	}
+}
+
 // callsOnly reports whether a function of the tree sends nothing, starts
-// nothing, defers nothing, stores only into memory it allocates (and maps
-// it makes), and calls only builtins that compute a value, functions of
-// the tree of which the same holds, and functions outside the tree that
+// nothing, defers nothing, stores only where mayStore lets it (and into
+// maps it makes), and calls only builtins that compute a value, functions
+// of the tree of which the same holds, and functions outside the tree that
 // library accepts; seen holds the functions already read (a recursion
 // holds when the rest does).
-func (a *analysis) callsOnly(fn *ssa.Function, seen map[*ssa.Function]bool, library func(*ssa.CallCommon) bool) bool {
+func (a *analysis) callsOnly(fn *ssa.Function, seen map[*ssa.Function]bool, mayStore func(ssa.Value, *ssa.Function) bool, library func(*ssa.CallCommon) bool) bool {
 	if seen[fn] {
 		return true
 	}
@@ -79,7 +138,7 @@ func (a *analysis) callsOnly(fn *ssa.Function, seen map[*ssa.Function]bool, libr
 		return false
 	}
 	for _, anon := range fn.AnonFuncs {
-		if !a.callsOnly(anon, seen, library) {
+		if !a.callsOnly(anon, seen, mayStore, library) {
 			return false
 		}
 	}
@@ -93,7 +152,7 @@ func (a *analysis) callsOnly(fn *ssa.Function, seen map[*ssa.Function]bool, libr
 					return false
 				}
 			case *ssa.Store:
-				if !allocatedIn(ins.Addr, fn) {
+				if !mayStore(ins.Addr, fn) {
 					return false
 				}
 			case *ssa.Call:
@@ -105,7 +164,7 @@ func (a *analysis) callsOnly(fn *ssa.Function, seen map[*ssa.Function]bool, libr
 					continue
 				}
 				if callee := com.StaticCallee(); callee != nil && a.inTree(callee) {
-					if !a.callsOnly(callee, seen, library) {
+					if !a.callsOnly(callee, seen, mayStore, library) {
 						return false
 					}
 					continue

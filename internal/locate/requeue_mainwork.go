@@ -194,19 +194,168 @@ func (a *analysis) alternativeAdds(rateLimited []Site, at []rateLimitedCall) str
 	return ""
 }
 
-// savedOnlyError reports whether the error a return hands back is
-// assigned, where it stands, only by a call that writes the status of the
-// primary object and nothing else, of a kind the tree declares (err =
-// r.patchStatus(ctx, obj, patch); return ctrl.Result{}, err), or made by
-// a call that reports a success (reportsSuccess): the report's failure,
-// after the work succeeded, not the work's.
+// savedOnlyError reports whether the error a return hands back is made,
+// where it stands, only by a call that writes the status of the primary
+// object and nothing else, of a kind the tree declares, assigned before
+// (err = r.patchStatus(ctx, obj, patch); return ctrl.Result{}, err) or
+// handed back where it stands (return ctrl.Result{}, r.Status().Update(…)),
+// or by a call that reports a success (reportsSuccess): the report's
+// failure, after the work succeeded, not the work's.
 func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
+	return a.errorMadeOnlyBy(r, func(info *types.Info, ce *ast.CallExpr) bool {
+		return a.statusOnlyCall(r.in, info, ce, kind)
+	})
+}
+
+// bookkeepingFailure reports whether a failure return hands back only the
+// failure of a read (the object's re-read, a lookup of another object),
+// of a status write, or of the write that persists the finalizer's
+// addition, or stands in a branch taken while the object is being
+// deleted: the failure of no work the pass does on an object that stays.
+func (a *analysis) bookkeepingFailure(r *retSite, kind *types.Named) bool {
+	return a.bookkeepingIn(r, kind, 0)
+}
+
+// bookkeepingIn is bookkeepingFailure, depth helpers deep: a helper of
+// the tree's whose every return hands back nil or such a failure (a
+// read of the object wrapped in a function) fails only as they do.
+func (a *analysis) bookkeepingIn(r *retSite, kind *types.Named, depth int) bool {
+	if kind == nil || r.ret == nil || depth > 2 {
+		return false
+	}
+	if a.inDeletionBranch(r.in, r.ret.Pos(), kind) {
+		return true
+	}
+	return a.errorMadeOnlyBy(r, func(info *types.Info, ce *ast.CallExpr) bool {
+		c := a.makeCall(info, ce, r.in)
+		if c.known && (c.fact.Role == RoleRead || c.fact.Role == RoleList) {
+			return true
+		}
+		if len(c.own) == 1 && a.failsOnlyAs(c.own[0], kind, depth+1) {
+			return true
+		}
+		if a.statusOnlyCall(r.in, info, ce, kind) {
+			return true
+		}
+		w, writes := a.writeOf(info, c)
+		return writes && !w.status && passesKind(info, c, kind) && a.afterFinalizerAdd(r.in, ce.Pos())
+	})
+}
+
+// failsOnlyAs reports whether every return of fn hands back, as its last
+// result, nil or a failure bookkeepingIn accepts.
+func (a *analysis) failsOnlyAs(fn *ssa.Function, kind *types.Named, depth int) bool {
+	b := body(fn)
+	if b == nil {
+		return false
+	}
+	info := a.infoAt(b.Pos())
+	ok := true
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) == 0 {
+				ok = false // named results: not read here
+			} else if last := n.Results[len(n.Results)-1]; !isNil(info, last) && !a.bookkeepingIn(&retSite{ret: n, in: fn}, kind, depth) {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// afterFinalizerAdd reports whether a block of fn holding pos adds a
+// finalizer before it: the write at pos persists that addition.
+func (a *analysis) afterFinalizerAdd(fn *ssa.Function, pos token.Pos) bool {
+	b := body(fn)
+	if b == nil {
+		return false
+	}
+	info := a.infoAt(b.Pos())
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		if found || n == nil || pos < n.Pos() || pos >= n.End() {
+			return false
+		}
+		blk, ok := n.(*ast.BlockStmt)
+		if !ok {
+			return true
+		}
+		for _, st := range blk.List {
+			if st.Pos() >= pos {
+				break
+			}
+			ast.Inspect(st, func(m ast.Node) bool {
+				if ce, ok := m.(*ast.CallExpr); ok {
+					if c := a.makeCall(info, ce, fn); c.known && c.fact.Role == RoleFinalizerAdd {
+						found = true
+					}
+				}
+				return !found
+			})
+		}
+		return !found
+	})
+	return found
+}
+
+// inDeletionBranch reports whether pos lies in the body of an if of fn
+// that tests the object's deletion timestamp.
+func (a *analysis) inDeletionBranch(fn *ssa.Function, pos token.Pos, kind *types.Named) bool {
+	b := body(fn)
+	if b == nil {
+		return false
+	}
+	info := a.infoAt(b.Pos())
+	in := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		if in || n == nil || pos < n.Pos() || pos >= n.End() {
+			return false
+		}
+		if is, ok := n.(*ast.IfStmt); ok {
+			switch t := a.deletionTest(info, is.Cond, kind); {
+			case t > 0 && is.Body.Pos() <= pos && pos < is.Body.End(),
+				t < 0 && is.Else != nil && is.Else.Pos() <= pos && pos < is.Else.End():
+				in = true
+			}
+		}
+		return !in
+	})
+	return in
+}
+
+// filteredError is the error a call of a library function takes and
+// hands on or drops (client.IgnoreNotFound(err): one parameter, an error,
+// and one result, an error), or nil when e is no such call.
+func (a *analysis) filteredError(fn *ssa.Function, info *types.Info, e ast.Expr) ast.Expr {
+	ce, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(ce.Args) != 1 {
+		return nil
+	}
+	c := a.makeCall(info, ce, fn)
+	if len(c.own) > 0 || c.fn == nil {
+		return nil
+	}
+	sig, ok := c.fn.Type().(*types.Signature)
+	if !ok || sig.Recv() != nil || sig.Params().Len() != 1 || sig.Results().Len() != 1 || !isErrorType(sig.Params().At(0).Type()) || !isErrorType(sig.Results().At(0).Type()) {
+		return nil
+	}
+	return ce.Args[0]
+}
+
+// errorMadeOnlyBy reports whether the error a return hands back (its last
+// result, or for a bare return the value last assigned to the named
+// error, unwrapped) is made only by calls made accepts: handed back where
+// it stands, assigned where it reaches the return, or merged from the
+// calls that set it on each path.
+func (a *analysis) errorMadeOnlyBy(r *retSite, made func(*types.Info, *ast.CallExpr) bool) bool {
 	ret, ok := r.ret.(*ast.ReturnStmt)
 	if !ok {
 		return false
 	}
-	// The error handed back: the return's last result, or, for a bare
-	// return, the value last assigned to the named error (r.at).
 	var errExpr ast.Expr
 	if n := len(ret.Results); n > 0 {
 		errExpr = ret.Results[n-1]
@@ -218,16 +367,15 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 		return false
 	}
 	if errExpr != nil {
-		// return …, wrap(err): err's.
+		// return …, wrap(err): err's; and through a library's filter of
+		// one error (client.IgnoreNotFound(err)), the filtered one's.
 		errExpr = a.unwrapError(r.in, info, errExpr)
+		if arg := a.filteredError(r.in, info, errExpr); arg != nil {
+			errExpr = a.unwrapError(r.in, info, arg)
+		}
 	}
-	// The call that made it: assigned before, or, for a report of a
-	// success only, handed back where it stands (return ctrl.Result{},
-	// r.status(ctx, obj, nil)); a status write returned where it stands
-	// (return ctrl.Result{}, r.Status().Update(…)) is the pass's end,
-	// the main work's failure.
 	if ce, ok := ast.Unparen(errExpr).(*ast.CallExpr); ok {
-		return a.reportsSuccess(r.in, info, ce)
+		return made(info, ce)
 	}
 	id, ok := ast.Unparen(errExpr).(*ast.Ident)
 	if !ok {
@@ -252,13 +400,13 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 		// have set it.
 		calls := a.errorSources(r.in, ret)
 		for _, ce := range calls {
-			if !a.statusOnlyCall(r.in, info, ce, kind) {
+			if !made(info, ce) {
 				return false
 			}
 		}
 		return len(calls) > 0
 	}
-	return a.statusOnlyCall(r.in, info, ce, kind)
+	return made(info, ce)
 }
 
 // statusOnlyCall reports whether the error the call ce of fn hands back is

@@ -336,6 +336,18 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 			}
 		}
 	}
+	// A status write at the success path's end, after which the pass
+	// hands back nothing else, is the pass's work when no failure of work
+	// comes before it: the failures before it only re-read the object,
+	// persist its finalizer or handle its deletion.
+	if unsettledErr == "" && (primary == nil || a.bookkeepingFailure(primary, kind)) {
+		for i := range rets {
+			if r := &rets[i]; isFailure(r.class) && a.savedEnd(r, kind) && (primary == nil || r.posIn(f.entry) > primary.posIn(f.entry)) {
+				primary = r
+				break
+			}
+		}
+	}
 	// Under a deferred function that sets both named results, a result
 	// it takes from a call not followed is where the main work's failure
 	// is made, whatever the returns before the defer do.

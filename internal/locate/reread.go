@@ -106,7 +106,7 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 					unsettledName = cite.ObjectName(c.fn)
 				}
 			}
-			if key != nil && !mentions(info, key, vars) && otherKey == nil && a.readsKind(fn, obj, append([]*types.Named{f.kind}, f.watched...)) {
+			if key != nil && !mentions(info, key, vars) && otherKey == nil && (a.readsKind(fn, obj, append([]*types.Named{f.kind}, f.watched...)) || a.readHandedKind(fn, c, append([]*types.Named{f.kind}, f.watched...), reach)) {
 				s := a.site(c.expr.Lparen)
 				otherKey = &s
 			}
@@ -229,7 +229,7 @@ func (a *analysis) reread(f *found, reach *callgraph.Reach) (res reread) {
 		return r
 	}
 	if otherKey != nil {
-		return reread{row: none(fmt.Sprintf("not settled: the object's kind is read at %s by a key the request's does not make, which may still name the request's object (a name from a list that holds it); no Get by the request's key is reachable from the entry", fileLine(*otherKey)))}
+		return reread{row: none(fmt.Sprintf("not settled: the object's kind may be read at %s, by a key ctrlcmp does not trace to the request's, which may still name the request's object (a name from a list that holds it, a key built from the object handed in); no Get by the request's key is reachable from the entry", fileLine(*otherKey)))}
 	}
 	searchedWhat := fmt.Sprintf("reads by the request's key (client Get, lister Get, clientset Get, the tree's read helpers) in the %d functions reached from the entry", searched)
 	if f.events {
@@ -384,6 +384,70 @@ func satisfiedBy(t types.Type, kinds []*types.Named) bool {
 	}
 	for _, k := range kinds {
 		if k != nil && (types.Implements(types.NewPointer(k), iface) || types.Implements(k, iface)) {
+			return true
+		}
+	}
+	return false
+}
+
+// readHandedKind reports whether a read's object is an interface (a
+// fetcher's Fetch(o client.Object) reading by a key it makes from o's name
+// and a namespace it was built with) that may hold one of kinds: a value
+// of the kind is handed to it, through the parameters of the functions
+// reached, or where it comes from is not followed. A read of such an
+// object by a key not followed is no proof the object is not re-read.
+func (a *analysis) readHandedKind(fn *ssa.Function, c call, kinds []*types.Named, reach *callgraph.Reach) bool {
+	if fn == nil || !c.known || c.fact.Role != RoleRead || c.fact.Obj < 0 {
+		return false
+	}
+	sc := ssaCallAt(fn, c.expr.Lparen)
+	if sc == nil {
+		return false
+	}
+	i := c.fact.Obj
+	if sc.Call.IsInvoke() || sc.Call.Signature().Recv() != nil {
+		i++ // callArgsSSA puts the receiver first
+	}
+	args := callArgsSSA(&sc.Call)
+	if i >= len(args) {
+		return false
+	}
+	return a.mayHoldKind(args[i], kinds, reach, 0)
+}
+
+// mayHoldKind reports whether v, an object handed on, may be of one of
+// kinds: it is made of the kind, or is an interface one of them
+// satisfies whose value comes from a parameter some reached caller hands
+// such a value, or from somewhere not followed.
+func (a *analysis) mayHoldKind(v ssa.Value, kinds []*types.Named, reach *callgraph.Reach, depth int) bool {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+			continue
+		case *ssa.ChangeInterface:
+			v = x.X
+			continue
+		}
+		break
+	}
+	if n, ok := types.Unalias(deref(v.Type())).(*types.Named); ok && !types.IsInterface(n) {
+		return slices.ContainsFunc(kinds, func(k *types.Named) bool { return k != nil && types.Identical(n, k) })
+	}
+	if !satisfiedBy(v.Type(), kinds) {
+		return false
+	}
+	p, ok := v.(*ssa.Parameter)
+	if !ok || depth >= 4 {
+		return true // where it comes from is not followed
+	}
+	g := p.Parent()
+	at := slices.Index(g.Params, p)
+	for _, e := range a.prog.CallsInto(g) {
+		if e.Site == nil || !reach.Has(e.Caller.Func) {
+			continue
+		}
+		if args := callArgsSSA(e.Site.Common()); at < len(args) && a.mayHoldKind(args[at], kinds, reach, depth+1) {
 			return true
 		}
 	}

@@ -11,16 +11,15 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
 
-// want-none "ReleaseReconciler/finalizer-add" "ReleaseReconciler/condition-types" "ReleaseReconciler/requeue-success" "ReleaseReconciler/interval-trace" "ReleaseReconciler/drift"
+// want-none "ReleaseReconciler/condition-types" "ReleaseReconciler/requeue-success" "ReleaseReconciler/interval-trace" "ReleaseReconciler/drift"
 
 // releaseFinalizer holds a Secret until its copy is released.
 const releaseFinalizer = "finproof.example.com/release" // want "ReleaseReconciler/finalizer-const"
 
 // ReleaseReconciler releases a Secret's copy when the Secret is deleted and
 // removes the finalizer; the finalizer is added by the defaulting webhook
-// below, which no reconcile runs. A row that finds the removal and no
-// addition has not searched everywhere the addition can be: it is not
-// settled, not a none.
+// below, which no reconcile runs: the addition is that webhook's, found
+// off the reconcile path, never a none.
 type ReleaseReconciler struct {
 	client.Client
 }
@@ -58,7 +57,7 @@ type SecretDefaulter struct{}
 // Default adds the release finalizer.
 func (SecretDefaulter) Default(_ context.Context, obj runtime.Object) error {
 	if secret, ok := obj.(*corev1.Secret); ok {
-		controllerutil.AddFinalizer(secret, releaseFinalizer)
+		controllerutil.AddFinalizer(secret, releaseFinalizer) // want "ReleaseReconciler/finalizer-add"
 	}
 	return nil
 }
