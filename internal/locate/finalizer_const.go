@@ -75,7 +75,7 @@ func finalizerConstRow(p *pass) Row {
 		s.Note = fmt.Sprintf("added off the reconcile path, in %s: the reconcile path only removes it", p.a.funcName(add.in))
 		sites = append(sites, s)
 	case len(ambiguous) > 0:
-		return Row{Sites: sites, None: fmt.Sprintf("not settled: the reconcile path removes the finalizers %s and adds none, and the tree off it does not add just one of them: which one the controller's cleanup waits on is not settled", p.constNames(ambiguous))}
+		return Row{Sites: sites, None: fmt.Sprintf("not settled: the reconcile path removes the finalizers %s and adds none, and the tree off it does not add just one of them: which one the controller's cleanup waits on is not settled", p.objectNames(ambiguous))}
 	}
 	return rowOf(sites, "")
 }

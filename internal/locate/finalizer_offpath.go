@@ -15,24 +15,25 @@ import (
 // the tree makes off the reconcile path, or not at all.
 
 // removedOnly reads the finalizers the reconcile path removes when it adds
-// none: with removals of two constants or more, pick is the one a function
-// of the tree off the path adds (add, the addition), when exactly one of
-// them is; else ambiguous names them all. With one constant or fewer,
-// both are empty.
-func (p *pass) removedOnly() (pick *types.Const, add *finOp, ambiguous []*types.Const) {
-	removed := p.removedConsts()
-	if len(removed) < 2 {
+// none: with removals of two finalizers or more, pick is the one a
+// function of the tree off the path adds (add, the addition), when
+// exactly one of them is; else ambiguous names them all. With one
+// finalizer or fewer, or a removal whose value is not followed, all are
+// empty.
+func (p *pass) removedOnly() (pick types.Object, add *finOp, ambiguous []types.Object) {
+	removed, ok := p.removedObjects()
+	if !ok || len(removed) < 2 {
 		return nil, nil, nil
 	}
 	for _, op := range p.addsOffPath() {
-		k := finConst(op)
-		if !slices.Contains(removed, k) {
+		objs, ok := p.finalizerObjects(op)
+		if !ok || len(objs) != 1 || !slices.Contains(removed, objs[0]) {
 			continue
 		}
-		if pick != nil && pick != k {
+		if pick != nil && pick != objs[0] {
 			return nil, nil, removed
 		}
-		pick, add = k, &op
+		pick, add = objs[0], &op
 	}
 	if pick == nil {
 		return nil, nil, removed
@@ -40,22 +41,57 @@ func (p *pass) removedOnly() (pick *types.Const, add *finOp, ambiguous []*types.
 	return pick, add, nil
 }
 
-// removedConsts are the constants of the finalizers the reconcile path
-// removes, when it adds none.
-func (p *pass) removedConsts() []*types.Const {
+// removedObjects are the constants (or fixed variables) of the finalizers
+// the reconcile path removes, when it adds none; false when it adds one,
+// or a removal's value is not followed to one.
+func (p *pass) removedObjects() ([]types.Object, bool) {
 	ops := p.finalizers()
-	if len(ops.adds) > 0 || p.kind() == nil {
-		return nil
+	if len(ops.adds) > 0 || p.kind() == nil || len(ops.removes) == 0 {
+		return nil, false
 	}
-	var removed []*types.Const
+	var removed []types.Object
 	for _, op := range ops.removes {
-		for _, v := range append([]finOp{op}, op.calls...) {
-			if k := finConst(v); k != nil && !slices.Contains(removed, k) {
-				removed = append(removed, k)
+		objs, ok := p.finalizerObjects(op)
+		if !ok {
+			return nil, false
+		}
+		for _, o := range objs {
+			if !slices.Contains(removed, o) {
+				removed = append(removed, o)
 			}
 		}
 	}
-	return removed
+	return removed, true
+}
+
+// finalizerObjects are the constants (or fixed package variables) an
+// op's finalizer is, through the calls of a helper that takes it as a
+// parameter, as the finalizer-const row follows them; false when one is
+// not followed to such an object.
+func (p *pass) finalizerObjects(op finOp) ([]types.Object, bool) {
+	vals := op.calls
+	if len(vals) == 0 {
+		vals = []finOp{op}
+	}
+	seen := map[types.Object]bool{}
+	var sites []Site
+	for _, v := range vals {
+		if v.value == nil || !p.finalizerConst(v, seen, &sites) {
+			return nil, false
+		}
+	}
+	var objs []types.Object
+	for o := range seen {
+		objs = append(objs, o)
+	}
+	slices.SortFunc(objs, func(x, y types.Object) int { return int(x.Pos() - y.Pos()) })
+	return objs, len(objs) > 0
+}
+
+// removesObject reports whether op removes the finalizer obj.
+func (p *pass) removesObject(op finOp, obj types.Object) bool {
+	objs, ok := p.finalizerObjects(op)
+	return ok && slices.Contains(objs, obj)
 }
 
 // addedOffPath is the one addition, off the reconcile path, of the
@@ -63,17 +99,16 @@ func (p *pass) removedConsts() []*types.Const {
 // one removed); false when there is no such finalizer or it is added
 // there at no site or at several.
 func (p *pass) addedOffPath() (finOp, bool) {
-	pick, add, _ := p.removedOnly()
-	if pick != nil {
+	if pick, add, _ := p.removedOnly(); pick != nil {
 		return *add, true
 	}
-	removed := p.removedConsts()
-	if len(removed) != 1 {
+	removed, ok := p.removedObjects()
+	if !ok || len(removed) != 1 {
 		return finOp{}, false
 	}
 	var found []finOp
 	for _, op := range p.addsOffPath() {
-		if finConst(op) == removed[0] {
+		if objs, ok := p.finalizerObjects(op); ok && len(objs) == 1 && objs[0] == removed[0] {
 			found = append(found, op)
 		}
 	}
@@ -109,11 +144,11 @@ func (p *pass) addsOffPath() []finOp {
 	return out
 }
 
-// constNames lists constants as name (file:line).
-func (p *pass) constNames(ks []*types.Const) string {
+// objectNames lists constants (or variables) as name (file:line).
+func (p *pass) objectNames(objs []types.Object) string {
 	var out []string
-	for _, k := range ks {
-		out = append(out, fmt.Sprintf("%s (%s)", k.Name(), fileLine(p.a.objSite(k))))
+	for _, o := range objs {
+		out = append(out, fmt.Sprintf("%s (%s)", o.Name(), fileLine(p.a.objSite(o))))
 	}
 	return strings.Join(out, ", ")
 }

@@ -23,17 +23,21 @@ func finalizerRemoveRow(p *pass) Row {
 	if len(removes) == 0 {
 		removes = ops.removes
 	}
-	adds := ops.adds
-	pick, add, ambiguous := p.removedOnly()
+	ordered := addedFirst(p.a.mainPathFirst(removes, ops.removes), ops.adds)
+	pick, _, ambiguous := p.removedOnly()
 	if pick != nil {
-		adds = []finOp{*add} // the addition off the reconcile path
+		// The removal of the finalizer the tree adds off the reconcile
+		// path comes first.
+		if i := slices.IndexFunc(ordered, func(op finOp) bool { return p.removesObject(op, pick) }); i > 0 {
+			ordered = append([]finOp{ordered[i]}, slices.Delete(slices.Clone(ordered), i, i+1)...)
+		}
 	}
 	var sites []Site
-	for _, op := range addedFirst(p.a.mainPathFirst(removes, ops.removes), adds) {
+	for _, op := range ordered {
 		sites = append(sites, p.a.site(op.pos))
 	}
 	if len(ambiguous) > 0 && len(sites) > 0 {
-		return Row{Sites: sites, None: fmt.Sprintf("not settled: the reconcile path removes the finalizers %s and adds none, and the tree off it does not add just one of them: which removal is the controller's finalizer's is not settled", p.constNames(ambiguous))}
+		return Row{Sites: sites, None: fmt.Sprintf("not settled: the reconcile path removes the finalizers %s and adds none, and the tree off it does not add just one of them: which removal is the controller's finalizer's is not settled", p.objectNames(ambiguous))}
 	}
 	if len(sites) == 0 {
 		return ops.none("nothing reachable from the entry removes the finalizer")
