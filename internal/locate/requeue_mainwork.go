@@ -207,6 +207,23 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 	})
 }
 
+// statusEndAsWork is the main work's failure given the one chosen: a
+// status write at the success path's end, after which the pass hands
+// back nothing else, is the pass's work when no failure of work comes
+// before it (the failures before it only read objects, write a status,
+// persist the finalizer's addition or handle the deletion).
+func (a *analysis) statusEndAsWork(rets []retSite, primary *retSite, entry *ssa.Function, kind *types.Named, isFailure func(string) bool) *retSite {
+	if primary != nil && !a.bookkeepingFailure(primary, kind) {
+		return primary
+	}
+	for i := range rets {
+		if r := &rets[i]; isFailure(r.class) && a.savedEnd(r, kind) && (primary == nil || r.posIn(entry) > primary.posIn(entry)) {
+			return r
+		}
+	}
+	return primary
+}
+
 // bookkeepingFailure reports whether a failure return hands back only the
 // failure of a read (the object's re-read, a lookup of another object),
 // of a status write, or of the write that persists the finalizer's

@@ -196,20 +196,7 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 		rets = kept
 	}
 	rets = append(rets, deferred...)
-	// A failure path that requeues after a setting of the controller's own
-	// (a field of the reconciler) that it also waits on dependencies with
-	// is waiting on a dependency too; an interval of the object is a retry.
-	waits := map[types.Object]bool{}
-	for _, r := range rets {
-		if v, ok := r.interval.(*types.Var); ok && r.class == ClassDependencyWait && v.IsField() && v.Pkg() == f.entry.Pkg.Pkg {
-			waits[r.interval] = true
-		}
-	}
-	for i := range rets {
-		if rets[i].class == ClassRetryAfterFailure && waits[rets[i].interval] {
-			rets[i].class = ClassDependencyWait
-		}
-	}
+	sharedWaits(rets, f.entry)
 	// A wait whose duration a Spec field of the object sets (a resync
 	// interval its user chose) is the object's own periodic requeue,
 	// whatever the test around it, where no return requeues after an
@@ -336,17 +323,8 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 			}
 		}
 	}
-	// A status write at the success path's end, after which the pass
-	// hands back nothing else, is the pass's work when no failure of work
-	// comes before it: the failures before it only re-read the object,
-	// persist its finalizer or handle its deletion.
-	if unsettledErr == "" && (primary == nil || a.bookkeepingFailure(primary, kind)) {
-		for i := range rets {
-			if r := &rets[i]; isFailure(r.class) && a.savedEnd(r, kind) && (primary == nil || r.posIn(f.entry) > primary.posIn(f.entry)) {
-				primary = r
-				break
-			}
-		}
+	if unsettledErr == "" {
+		primary = a.statusEndAsWork(rets, primary, f.entry, kind, isFailure)
 	}
 	// Under a deferred function that sets both named results, a result
 	// it takes from a call not followed is where the main work's failure

@@ -420,3 +420,21 @@ func (a *analysis) specInterval(kind *types.Named, reach *callgraph.Reach, r *re
 	}
 	return false
 }
+
+// sharedWaits makes a dependency wait of a failure path that requeues
+// after a setting of the controller's own (a field of the reconciler)
+// that it also waits on dependencies with; an interval of the object
+// stays a retry.
+func sharedWaits(rets []retSite, entry *ssa.Function) {
+	waits := map[types.Object]bool{}
+	for _, r := range rets {
+		if v, ok := r.interval.(*types.Var); ok && r.class == ClassDependencyWait && v.IsField() && v.Pkg() == entry.Pkg.Pkg {
+			waits[r.interval] = true
+		}
+	}
+	for i := range rets {
+		if rets[i].class == ClassRetryAfterFailure && waits[rets[i].interval] {
+			rets[i].class = ClassDependencyWait
+		}
+	}
+}
