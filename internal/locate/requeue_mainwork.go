@@ -207,21 +207,52 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 	})
 }
 
-// statusEndAsWork is the main work's failure given the one chosen: a
-// status write at the success path's end, after which the pass hands
-// back nothing else, is the pass's work when no failure of work comes
-// before it (the failures before it only read objects, write a status,
-// persist the finalizer's addition or handle the deletion).
-func (a *analysis) statusEndAsWork(rets []retSite, primary *retSite, entry *ssa.Function, kind *types.Named, isFailure func(string) bool) *retSite {
-	if primary != nil && !a.bookkeepingFailure(primary, kind) {
-		return primary
-	}
+// statusEndAsWork is the main work's failure given the one chosen, when
+// the success path ends in a status write after which the pass hands
+// back nothing else: that write is the pass's work when the failure
+// chosen is none or only bookkeeping (bookkeepingFailure); the failure
+// chosen stays when it is proven a failure of work (workFailure); else
+// which one is the main work's is not settled, and why says so.
+func (a *analysis) statusEndAsWork(rets []retSite, primary *retSite, kind *types.Named, isFailure func(string) bool) (*retSite, string) {
+	var end *retSite
 	for i := range rets {
-		if r := &rets[i]; isFailure(r.class) && a.savedEnd(r, kind) && (primary == nil || r.posIn(entry) > primary.posIn(entry)) {
-			return r
+		if r := &rets[i]; isFailure(r.class) && a.savedEnd(r, kind) && r != primary {
+			end = r
+			break
 		}
 	}
-	return primary
+	switch {
+	case end == nil:
+		return primary, ""
+	case primary == nil || a.bookkeepingFailure(primary, kind):
+		return end, ""
+	case a.workFailure(primary, kind):
+		return primary, ""
+	}
+	return nil, fmt.Sprintf("not settled: the pass ends in a status write at %s, the main work's failure unless one of work comes before it; whether the failure at %s is one, ctrlcmp does not tell", fileLine(a.site(end.pos)), fileLine(a.site(primary.pos)))
+}
+
+// workFailure reports whether a failure return hands back only failures
+// of work: of calls that are no read, no status write and no persisting
+// of the finalizer's addition, each followed (a library function, or a
+// function of the tree's whose failures are not all bookkeeping).
+func (a *analysis) workFailure(r *retSite, kind *types.Named) bool {
+	if kind == nil || r.ret == nil || a.inDeletionBranch(r.in, r.ret.Pos(), kind) {
+		return false
+	}
+	return a.errorMadeOnlyBy(r, func(info *types.Info, ce *ast.CallExpr) bool {
+		if a.bookkeepingCall(r.in, info, ce, kind, 0) {
+			return false
+		}
+		c := a.makeCall(info, ce, r.in)
+		switch {
+		case c.known:
+			return true
+		case len(c.own) > 0:
+			return len(c.own) != 1 || !a.failsOnlyAs(c.own[0], kind, 1)
+		}
+		return c.fn != nil
+	})
 }
 
 // bookkeepingFailure reports whether a failure return hands back only the
@@ -244,19 +275,27 @@ func (a *analysis) bookkeepingIn(r *retSite, kind *types.Named, depth int) bool 
 		return true
 	}
 	return a.errorMadeOnlyBy(r, func(info *types.Info, ce *ast.CallExpr) bool {
-		c := a.makeCall(info, ce, r.in)
-		if c.known && (c.fact.Role == RoleRead || c.fact.Role == RoleList) {
-			return true
-		}
-		if len(c.own) == 1 && a.failsOnlyAs(c.own[0], kind, depth+1) {
-			return true
-		}
-		if a.statusOnlyCall(r.in, info, ce, kind) {
-			return true
-		}
-		w, writes := a.writeOf(info, c)
-		return writes && !w.status && passesKind(info, c, kind) && a.afterFinalizerAdd(r.in, ce.Pos())
+		return a.bookkeepingCall(r.in, info, ce, kind, depth)
 	})
+}
+
+// bookkeepingCall reports whether the call ce of fn fails only as
+// bookkeeping does: a read, a status write, the write persisting the
+// finalizer's addition, or a helper of the tree's whose every failure is
+// one of those.
+func (a *analysis) bookkeepingCall(fn *ssa.Function, info *types.Info, ce *ast.CallExpr, kind *types.Named, depth int) bool {
+	c := a.makeCall(info, ce, fn)
+	if c.known && (c.fact.Role == RoleRead || c.fact.Role == RoleList) {
+		return true
+	}
+	if len(c.own) == 1 && a.failsOnlyAs(c.own[0], kind, depth+1) {
+		return true
+	}
+	if a.statusOnlyCall(fn, info, ce, kind) {
+		return true
+	}
+	w, writes := a.writeOf(info, c)
+	return writes && !w.status && passesKind(info, c, kind) && a.afterFinalizerAdd(fn, ce.Pos())
 }
 
 // failsOnlyAs reports whether every return of fn hands back, as its last
