@@ -241,8 +241,8 @@ func (a *analysis) workFailure(r *retSite, kind *types.Named) bool {
 		return false
 	}
 	return a.errorMadeOnlyBy(r, func(info *types.Info, ce *ast.CallExpr) bool {
-		if a.bookkeepingCall(r.in, info, ce, kind, 0) {
-			return false
+		if a.bookkeepingCall(r.in, info, ce, kind, 0) || a.filteredError(r.in, info, ce) != nil {
+			return false // (a filter's error is the one it is handed, not followed here)
 		}
 		c := a.makeCall(info, ce, r.in)
 		switch {
