@@ -207,182 +207,6 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 	})
 }
 
-// statusEndAsWork is the main work's failure given the one chosen, when
-// the success path ends in a status write after which the pass hands
-// back nothing else: that write is the pass's work when the failure
-// chosen is none or only bookkeeping (bookkeepingFailure); the failure
-// chosen stays when it is proven a failure of work (workFailure); else
-// which one is the main work's is not settled, and why says so.
-func (a *analysis) statusEndAsWork(rets []retSite, primary *retSite, kind *types.Named, isFailure func(string) bool) (*retSite, string) {
-	var end *retSite
-	for i := range rets {
-		if r := &rets[i]; isFailure(r.class) && a.savedEnd(r, kind) && r != primary {
-			end = r
-			break
-		}
-	}
-	switch {
-	case end == nil:
-		return primary, ""
-	case primary == nil || a.bookkeepingFailure(primary, kind):
-		return end, ""
-	case a.workFailure(primary, kind):
-		return primary, ""
-	}
-	return nil, fmt.Sprintf("not settled: the pass ends in a status write at %s, the main work's failure unless one of work comes before it; whether the failure at %s is one, ctrlcmp does not tell", fileLine(a.site(end.pos)), fileLine(a.site(primary.pos)))
-}
-
-// workFailure reports whether a failure return hands back only failures
-// of work: of calls that are no read, no status write and no persisting
-// of the finalizer's addition, each followed (a library function, or a
-// function of the tree's whose failures are not all bookkeeping).
-func (a *analysis) workFailure(r *retSite, kind *types.Named) bool {
-	if kind == nil || r.ret == nil || a.inDeletionBranch(r.in, r.ret.Pos(), kind) {
-		return false
-	}
-	return a.errorMadeOnlyBy(r, func(info *types.Info, ce *ast.CallExpr) bool {
-		if a.bookkeepingCall(r.in, info, ce, kind, 0) || a.filteredError(r.in, info, ce) != nil {
-			return false // (a filter's error is the one it is handed, not followed here)
-		}
-		c := a.makeCall(info, ce, r.in)
-		switch {
-		case c.known:
-			return true
-		case len(c.own) > 0:
-			return len(c.own) != 1 || !a.failsOnlyAs(c.own[0], kind, 1)
-		}
-		return c.fn != nil
-	})
-}
-
-// bookkeepingFailure reports whether a failure return hands back only the
-// failure of a read (the object's re-read, a lookup of another object),
-// of a status write, or of the write that persists the finalizer's
-// addition, or stands in a branch taken while the object is being
-// deleted: the failure of no work the pass does on an object that stays.
-func (a *analysis) bookkeepingFailure(r *retSite, kind *types.Named) bool {
-	return a.bookkeepingIn(r, kind, 0)
-}
-
-// bookkeepingIn is bookkeepingFailure, depth helpers deep: a helper of
-// the tree's whose every return hands back nil or such a failure (a
-// read of the object wrapped in a function) fails only as they do.
-func (a *analysis) bookkeepingIn(r *retSite, kind *types.Named, depth int) bool {
-	if kind == nil || r.ret == nil || depth > 2 {
-		return false
-	}
-	if a.inDeletionBranch(r.in, r.ret.Pos(), kind) {
-		return true
-	}
-	return a.errorMadeOnlyBy(r, func(info *types.Info, ce *ast.CallExpr) bool {
-		return a.bookkeepingCall(r.in, info, ce, kind, depth)
-	})
-}
-
-// bookkeepingCall reports whether the call ce of fn fails only as
-// bookkeeping does: a read, a status write, the write persisting the
-// finalizer's addition, or a helper of the tree's whose every failure is
-// one of those.
-func (a *analysis) bookkeepingCall(fn *ssa.Function, info *types.Info, ce *ast.CallExpr, kind *types.Named, depth int) bool {
-	c := a.makeCall(info, ce, fn)
-	if c.known && (c.fact.Role == RoleRead || c.fact.Role == RoleList) {
-		return true
-	}
-	if len(c.own) == 1 && a.failsOnlyAs(c.own[0], kind, depth+1) {
-		return true
-	}
-	if a.statusOnlyCall(fn, info, ce, kind) {
-		return true
-	}
-	w, writes := a.writeOf(info, c)
-	return writes && !w.status && passesKind(info, c, kind) && a.afterFinalizerAdd(fn, ce.Pos())
-}
-
-// failsOnlyAs reports whether every return of fn hands back, as its last
-// result, nil or a failure bookkeepingIn accepts.
-func (a *analysis) failsOnlyAs(fn *ssa.Function, kind *types.Named, depth int) bool {
-	b := body(fn)
-	if b == nil {
-		return false
-	}
-	info := a.infoAt(b.Pos())
-	ok := true
-	ast.Inspect(b, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if len(n.Results) == 0 {
-				ok = false // named results: not read here
-			} else if last := n.Results[len(n.Results)-1]; !isNil(info, last) && !a.bookkeepingIn(&retSite{ret: n, in: fn}, kind, depth) {
-				ok = false
-			}
-		}
-		return ok
-	})
-	return ok
-}
-
-// afterFinalizerAdd reports whether a block of fn holding pos adds a
-// finalizer before it: the write at pos persists that addition.
-func (a *analysis) afterFinalizerAdd(fn *ssa.Function, pos token.Pos) bool {
-	b := body(fn)
-	if b == nil {
-		return false
-	}
-	info := a.infoAt(b.Pos())
-	found := false
-	ast.Inspect(b, func(n ast.Node) bool {
-		if found || n == nil || pos < n.Pos() || pos >= n.End() {
-			return false
-		}
-		blk, ok := n.(*ast.BlockStmt)
-		if !ok {
-			return true
-		}
-		for _, st := range blk.List {
-			if st.Pos() >= pos {
-				break
-			}
-			ast.Inspect(st, func(m ast.Node) bool {
-				if ce, ok := m.(*ast.CallExpr); ok {
-					if c := a.makeCall(info, ce, fn); c.known && c.fact.Role == RoleFinalizerAdd {
-						found = true
-					}
-				}
-				return !found
-			})
-		}
-		return !found
-	})
-	return found
-}
-
-// inDeletionBranch reports whether pos lies in the body of an if of fn
-// that tests the object's deletion timestamp.
-func (a *analysis) inDeletionBranch(fn *ssa.Function, pos token.Pos, kind *types.Named) bool {
-	b := body(fn)
-	if b == nil {
-		return false
-	}
-	info := a.infoAt(b.Pos())
-	in := false
-	ast.Inspect(b, func(n ast.Node) bool {
-		if in || n == nil || pos < n.Pos() || pos >= n.End() {
-			return false
-		}
-		if is, ok := n.(*ast.IfStmt); ok {
-			switch t := a.deletionTest(info, is.Cond, kind); {
-			case t > 0 && is.Body.Pos() <= pos && pos < is.Body.End(),
-				t < 0 && is.Else != nil && is.Else.Pos() <= pos && pos < is.Else.End():
-				in = true
-			}
-		}
-		return !in
-	})
-	return in
-}
-
 // filteredError is the error a call of a library function takes and
 // hands on or drops (client.IgnoreNotFound(err): one parameter, an error,
 // and one result, an error), or nil when e is no such call.
@@ -408,6 +232,18 @@ func (a *analysis) filteredError(fn *ssa.Function, info *types.Info, e ast.Expr)
 // it stands, assigned where it reaches the return, or merged from the
 // calls that set it on each path.
 func (a *analysis) errorMadeOnlyBy(r *retSite, made func(*types.Info, *ast.CallExpr) bool) bool {
+	return a.errorMade(r, made, true)
+}
+
+// errorMadeBy reports whether the error a return hands back may be made
+// by a call made accepts: as errorMadeOnlyBy, one of the calls merged
+// from the paths sufficing.
+func (a *analysis) errorMadeBy(r *retSite, made func(*types.Info, *ast.CallExpr) bool) bool {
+	return a.errorMade(r, made, false)
+}
+
+// errorMade is errorMadeOnlyBy when every is set, errorMadeBy otherwise.
+func (a *analysis) errorMade(r *retSite, made func(*types.Info, *ast.CallExpr) bool, every bool) bool {
 	ret, ok := r.ret.(*ast.ReturnStmt)
 	if !ok {
 		return false
@@ -456,11 +292,11 @@ func (a *analysis) errorMadeOnlyBy(r *retSite, made func(*types.Info, *ast.CallE
 		// have set it.
 		calls := a.errorSources(r.in, ret)
 		for _, ce := range calls {
-			if !made(info, ce) {
-				return false
+			if ok := made(info, ce); ok != every {
+				return ok
 			}
 		}
-		return len(calls) > 0
+		return every && len(calls) > 0
 	}
 	return made(info, ce)
 }
@@ -470,9 +306,12 @@ func (a *analysis) errorMadeOnlyBy(r *retSite, made func(*types.Info, *ast.CallE
 // one that writes the status of the primary object and nothing else, of
 // a kind the tree declares.
 func (a *analysis) statusOnlyCall(fn *ssa.Function, info *types.Info, ce *ast.CallExpr, kind *types.Named) bool {
-	if a.reportsSuccess(fn, info, ce) {
-		return true
-	}
+	return a.reportsSuccess(fn, info, ce) || a.statusWriteOnly(fn, info, ce, kind)
+}
+
+// statusWriteOnly reports whether the call ce of fn writes the status of
+// the primary object and nothing else, of a kind the tree declares.
+func (a *analysis) statusWriteOnly(fn *ssa.Function, info *types.Info, ce *ast.CallExpr, kind *types.Named) bool {
 	if !a.declares(kind) {
 		return false // a built-in kind's status is the work itself (a Service's load balancer)
 	}
