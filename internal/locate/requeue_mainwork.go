@@ -207,6 +207,22 @@ func (a *analysis) savedOnlyError(r *retSite, kind *types.Named) bool {
 	})
 }
 
+// valueAtReturn is the value the variable id names holds where the return
+// ret stands: its reaching assignment's, or, defined and never assigned
+// (err := r.patchStatus(…)), its only one; nil when not settled.
+func (a *analysis) valueAtReturn(info *types.Info, ret *ast.ReturnStmt, id *ast.Ident) ast.Expr {
+	v, _ := info.Uses[id].(*types.Var)
+	switch as, settled := a.reachingAssignment(info, ret, v); {
+	case as != nil && (settled || as.Tok == token.DEFINE) && len(as.Rhs) == 1:
+		return as.Rhs[0]
+	case as == nil && settled && v != nil:
+		if all := assignmentsTo(info, a.declBodyOf(ret), v); len(all) == 1 {
+			return all[0]
+		}
+	}
+	return nil
+}
+
 // filteredError is the error a call of a library function takes and
 // hands on or drops (client.IgnoreNotFound(err): one parameter, an error,
 // and one result, an error), or nil when e is no such call.
@@ -273,19 +289,7 @@ func (a *analysis) errorMade(r *retSite, made func(*types.Info, *ast.CallExpr) b
 	if !ok {
 		return false
 	}
-	v, _ := info.Uses[id].(*types.Var)
-	var value ast.Expr
-	switch as, settled := a.reachingAssignment(info, ret, v); {
-	case as != nil && (settled || as.Tok == token.DEFINE) && len(as.Rhs) == 1:
-		value = as.Rhs[0]
-	case as == nil && settled && v != nil:
-		// Defined, not assigned (err := r.patchStatus(…)): its only
-		// assignment.
-		if all := assignmentsTo(info, a.declBodyOf(ret), v); len(all) == 1 {
-			value = all[0]
-		}
-	}
-	ce, ok := ast.Unparen(value).(*ast.CallExpr)
+	ce, ok := ast.Unparen(a.valueAtReturn(info, ret, id)).(*ast.CallExpr)
 	if !ok {
 		// Merged from several paths (err = r.Status().Patch(…) under a
 		// test, nil on the path that skips it): each call that may

@@ -114,19 +114,7 @@ func (a *analysis) underFailedCall(r *retSite, work func(*types.Info, *ast.CallE
 		if !ok || !isNil(info, y) || !isErrorType(info.TypeOf(x)) {
 			return false
 		}
-		v, _ := info.Uses[id].(*types.Var)
-		var value ast.Expr
-		switch as, settled := a.reachingAssignment(info, ret, v); {
-		case as != nil && (settled || as.Tok == token.DEFINE) && len(as.Rhs) == 1:
-			value = as.Rhs[0]
-		case as == nil && settled && v != nil:
-			// Defined, not assigned (err := r.apply(…)): its only
-			// assignment.
-			if all := assignmentsTo(info, a.declBodyOf(ret), v); len(all) == 1 {
-				value = all[0]
-			}
-		}
-		ce, ok := ast.Unparen(value).(*ast.CallExpr)
+		ce, ok := ast.Unparen(a.valueAtReturn(info, ret, id)).(*ast.CallExpr)
 		return ok && work(info, ce)
 	}
 	return false
@@ -135,24 +123,30 @@ func (a *analysis) underFailedCall(r *retSite, work func(*types.Info, *ast.CallE
 // failsWithWork reports whether a return of fn hands back a failure
 // workFailureIn proves one of work.
 func (a *analysis) failsWithWork(fn *ssa.Function, kind *types.Named, depth int) bool {
+	info, rets := a.returnsIn(fn)
+	return slices.ContainsFunc(rets, func(ret *ast.ReturnStmt) bool {
+		return len(ret.Results) > 0 && !isNil(info, ret.Results[len(ret.Results)-1]) && a.workFailureIn(&retSite{ret: ret, in: fn}, kind, depth)
+	})
+}
+
+// returnsIn are the return statements of fn's body, outside the function
+// literals in it, and the body's types; none when fn has no body.
+func (a *analysis) returnsIn(fn *ssa.Function) (*types.Info, []*ast.ReturnStmt) {
 	b := body(fn)
 	if b == nil {
-		return false
+		return nil, nil
 	}
-	info := a.infoAt(b.Pos())
-	found := false
+	var out []*ast.ReturnStmt
 	ast.Inspect(b, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
-			if len(n.Results) > 0 && !isNil(info, n.Results[len(n.Results)-1]) && a.workFailureIn(&retSite{ret: n, in: fn}, kind, depth) {
-				found = true
-			}
+			out = append(out, n)
 		}
-		return !found
+		return true
 	})
-	return found
+	return a.infoAt(b.Pos()), out
 }
 
 // bookkeepingFailure reports whether a failure return hands back only the
@@ -229,28 +223,13 @@ func handsError(info *types.Info, ce *ast.CallExpr) bool {
 }
 
 // failsOnlyAs reports whether every return of fn hands back, as its last
-// result, nil or a failure bookkeepingIn accepts.
+// result, nil or a failure bookkeepingIn accepts (a bare return's named
+// results are not read here); false when fn has no body.
 func (a *analysis) failsOnlyAs(fn *ssa.Function, kind *types.Named, depth int) bool {
-	b := body(fn)
-	if b == nil {
-		return false
-	}
-	info := a.infoAt(b.Pos())
-	ok := true
-	ast.Inspect(b, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if len(n.Results) == 0 {
-				ok = false // named results: not read here
-			} else if last := n.Results[len(n.Results)-1]; !isNil(info, last) && !a.bookkeepingIn(&retSite{ret: n, in: fn}, kind, depth) {
-				ok = false
-			}
-		}
-		return ok
+	info, rets := a.returnsIn(fn)
+	return info != nil && !slices.ContainsFunc(rets, func(ret *ast.ReturnStmt) bool {
+		return len(ret.Results) == 0 || !isNil(info, ret.Results[len(ret.Results)-1]) && !a.bookkeepingIn(&retSite{ret: ret, in: fn}, kind, depth)
 	})
-	return ok
 }
 
 // afterFinalizerAdd reports whether a block of fn holding pos adds a
