@@ -36,6 +36,10 @@ type finalizerOps struct {
 	// unsettled are the dependency helpers handed the primary object whose
 	// bodies could not be read: where the search's trail ends.
 	unsettled []string
+	// offPath are the additions off the reconcile path (addsOffPath),
+	// once offRead.
+	offPath []finOp
+	offRead bool
 }
 
 // absent says the reconcile path neither changes nor tests a finalizer.

@@ -122,6 +122,11 @@ func (p *pass) addedOffPath() (finOp, bool) {
 // type (a library's AddFinalizer) in the tree's functions the reconcile
 // path does not reach: a defaulting webhook's, an admission handler's.
 func (p *pass) addsOffPath() []finOp {
+	ops := p.finalizers()
+	if ops.offRead {
+		return ops.offPath
+	}
+	ops.offRead = true
 	var fns []*ssa.Function
 	for fn := range p.a.prog.Own {
 		if !p.reach.Has(fn) && body(fn) != nil {
@@ -129,7 +134,6 @@ func (p *pass) addsOffPath() []finOp {
 		}
 	}
 	slices.SortFunc(fns, func(x, y *ssa.Function) int { return int(x.Pos() - y.Pos()) })
-	var out []finOp
 	for _, fn := range fns {
 		info := p.a.infoAt(body(fn).Pos())
 		for _, c := range p.a.callsIn(fn) {
@@ -137,11 +141,11 @@ func (p *pass) addsOffPath() []finOp {
 				continue
 			}
 			if holder := c.arg(c.fact.Obj); holder != nil && embedsKind(info.TypeOf(holder), p.kind(), 0) {
-				out = append(out, finOp{pos: c.expr.Lparen, value: c.arg(c.fact.Arg), info: info, in: fn})
+				ops.offPath = append(ops.offPath, finOp{pos: c.expr.Lparen, value: c.arg(c.fact.Arg), info: info, in: fn})
 			}
 		}
 	}
-	return out
+	return ops.offPath
 }
 
 // objectNames lists constants (or variables) as name (file:line).
