@@ -265,27 +265,15 @@ func (a *analysis) afterFinalizerAdd(fn *ssa.Function, pos token.Pos) bool {
 	return found
 }
 
-// inDeletionBranch reports whether pos lies in the body of an if of fn
-// that tests the object's deletion timestamp.
+// inDeletionBranch reports whether pos lies in a deletion branch of fn
+// (deletionBranches: an if's branch taken while the object is being
+// deleted, the statements after one returning when it is not, a case).
 func (a *analysis) inDeletionBranch(fn *ssa.Function, pos token.Pos, kind *types.Named) bool {
 	b := body(fn)
 	if b == nil {
 		return false
 	}
-	info := a.infoAt(b.Pos())
-	in := false
-	ast.Inspect(b, func(n ast.Node) bool {
-		if in || n == nil || pos < n.Pos() || pos >= n.End() {
-			return false
-		}
-		if is, ok := n.(*ast.IfStmt); ok {
-			switch t := a.deletionTest(info, is.Cond, kind); {
-			case t > 0 && is.Body.Pos() <= pos && pos < is.Body.End(),
-				t < 0 && is.Else != nil && is.Else.Pos() <= pos && pos < is.Else.End():
-				in = true
-			}
-		}
-		return !in
+	return slices.ContainsFunc(a.deletionBranches(a.infoAt(b.Pos()), b, kind), func(d deletionBranch) bool {
+		return d.branch.Pos() <= pos && pos < d.branch.End()
 	})
-	return in
 }
