@@ -1,7 +1,9 @@
 // Package cite turns source positions of a loaded tree into citations: the
 // path (relative to the tree's root, or module@version/path for a file in a
 // dependency), the line, the enclosing symbol and the trimmed source line.
-// Each file is read at most once.
+// A vendored copy of a module the tree replaces by one of its own directories
+// is cited at that directory, where its source is. Each file is read at most
+// once.
 package cite
 
 import (
@@ -33,6 +35,7 @@ type Citer struct {
 	mu      sync.Mutex
 	lines   map[string][][]byte
 	funcs   map[string][]span // own file -> function spans
+	sources map[string]string // vendored file -> the same file in the tree's own directory, "" when none
 }
 
 type span struct {
@@ -43,7 +46,7 @@ type span struct {
 // New indexes the packages of a tree whose citations are relative to root.
 func New(fset *token.FileSet, root string, all, own []*packages.Package) *Citer {
 	c := &Citer{fset: fset, root: root, modules: map[string]*packages.Module{},
-		lines: map[string][][]byte{}, funcs: map[string][]span{}}
+		lines: map[string][][]byte{}, funcs: map[string][]span{}, sources: map[string]string{}}
 	for _, p := range all {
 		if p.Module == nil {
 			continue
@@ -148,6 +151,9 @@ func (c *Citer) Line(filename string, line int, symbol string) Site {
 // Path is the citation path of a file.
 func (c *Citer) Path(filename string) string {
 	if rel, err := filepath.Rel(c.root, filename); err == nil && !strings.HasPrefix(rel, "..") {
+		if src := c.source(filename); src != "" {
+			rel, _ = filepath.Rel(c.root, src)
+		}
 		return filepath.ToSlash(rel)
 	}
 	if m := c.modules[filepath.Dir(filename)]; m != nil && m.Dir != "" && m.Version != "" {
@@ -156,6 +162,46 @@ func (c *Citer) Path(filename string) string {
 		}
 	}
 	return filepath.ToSlash(filename)
+}
+
+// source is the file a vendored one was copied from when its module is
+// replaced by a directory of the tree (`replace example.com/api => ./api`)
+// and the two hold the same bytes; "" otherwise (a dependency's vendored
+// copy, which is what the tree builds, or a copy that differs).
+func (c *Citer) source(filename string) string {
+	m := c.modules[filepath.Dir(filename)]
+	if m == nil || m.Replace == nil || m.Replace.Version != "" || m.Replace.Dir == "" {
+		return ""
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if src, ok := c.sources[filename]; ok {
+		return src
+	}
+	src := ""
+	if rel, err := filepath.Rel(c.root, m.Replace.Dir); err == nil && !strings.HasPrefix(rel, "..") {
+		if sub, ok := vendoredPath(filename, m.Path); ok {
+			src = filepath.Join(m.Replace.Dir, sub)
+			a, errA := os.ReadFile(filename)
+			b, errB := os.ReadFile(src)
+			if errA != nil || errB != nil || !bytes.Equal(a, b) {
+				src = ""
+			}
+		}
+	}
+	c.sources[filename] = src
+	return src
+}
+
+// vendoredPath is the path of filename inside module modPath's copy in a
+// vendor directory.
+func vendoredPath(filename, modPath string) (string, bool) {
+	marker := string(filepath.Separator) + "vendor" + string(filepath.Separator) + filepath.FromSlash(modPath) + string(filepath.Separator)
+	i := strings.LastIndex(filename, marker)
+	if i < 0 {
+		return "", false
+	}
+	return filename[i+len(marker):], true
 }
 
 func (c *Citer) enclosing(filename string, pos token.Pos) string {

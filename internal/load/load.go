@@ -34,6 +34,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -83,6 +84,10 @@ type Tree struct {
 	// promoted are the directories of the dependencies' generated
 	// reconciler packages loaded as the tree's own (promoteGenerated).
 	promoted map[string]bool
+	// replacedVendor are the vendor directories ("vendor/MODULE/", slash
+	// separated) of the modules the tree replaces by one of its own
+	// directories: a copy of the tree's own code, loaded as its own.
+	replacedVendor []string
 	// graph is the listed packages, for the dependencies completed on
 	// demand (Types).
 	graph *graph
@@ -164,6 +169,7 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 	}
 
 	patterns := append([]string{"./..."}, nestedModulePatterns(mf, abs)...)
+	t.replacedVendor = replacedVendorDirs(mf, abs)
 	if progress != nil {
 		how := strings.Join(append(buildFlags(ctx), patterns...), " ")
 		if t.Workspace != "" {
@@ -350,8 +356,19 @@ func nestedModulePatterns(mf *modfile.File, dir string) []string {
 	return pats
 }
 
+// replacedVendorDirs are the vendor directories ("vendor/MODULE/") of the
+// modules nestedModulePatterns names.
+func replacedVendorDirs(mf *modfile.File, dir string) []string {
+	var out []string
+	for _, p := range nestedModulePatterns(mf, dir) {
+		out = append(out, "vendor/"+strings.TrimSuffix(p, "...")) // (p ends in "/...")
+	}
+	return out
+}
+
 // IsOwnFile reports whether filename belongs to the tree (and not to a
-// vendored copy of a dependency).
+// vendored copy of a dependency; a vendored copy of a module the tree
+// replaces by one of its own directories is the tree's).
 func (t *Tree) IsOwnFile(filename string) bool {
 	if t.promoted[filepath.Dir(filename)] {
 		return true
@@ -360,7 +377,8 @@ func (t *Tree) IsOwnFile(filename string) bool {
 		return false
 	}
 	rel, _ := filepath.Rel(t.Dir, filename)
-	return !strings.HasPrefix(filepath.ToSlash(rel), "vendor/")
+	rel = filepath.ToSlash(rel)
+	return !strings.HasPrefix(rel, "vendor/") || slices.ContainsFunc(t.replacedVendor, func(p string) bool { return strings.HasPrefix(rel, p) })
 }
 
 func (t *Tree) isOwnPackage(p *packages.Package) bool {

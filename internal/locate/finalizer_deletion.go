@@ -357,12 +357,18 @@ func (a *analysis) liveList(info *types.Info, fn *ssa.Function, list []ast.Stmt,
 	return list
 }
 
-// unconditional is a statement list without its if statements.
+// unconditional is a statement list without its if statements, but for
+// their init statements, which run whatever the test (`if err =
+// r.apply(…); err != nil { … }` does the work).
 func unconditional(list []ast.Stmt) []ast.Stmt {
 	var out []ast.Stmt
 	for _, st := range list {
-		if _, ok := st.(*ast.IfStmt); !ok {
+		ifs, ok := st.(*ast.IfStmt)
+		switch {
+		case !ok:
 			out = append(out, st)
+		case ifs.Init != nil:
+			out = append(out, ifs.Init)
 		}
 	}
 	return out

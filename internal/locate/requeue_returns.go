@@ -275,6 +275,11 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		// is nil: the return never runs.
 		return
 	}
+	if errClass == "error" && errorAtReturn(fn, s) == testedNil {
+		// return ctrl.Result{}, err below if err != nil { …; return }:
+		// the error a test above found nil, a success.
+		errClass = "nil"
+	}
 	after := afterExpr != nil
 	g := sc.guard
 	if errClass == "error" && (after || requeue) && g != guardError {

@@ -42,6 +42,29 @@ func (a *analysis) statusEndAsWork(rets []retSite, primary *retSite, kind *types
 	return nil, fmt.Sprintf("not settled: the pass ends in a status write at %s, the main work's failure unless one of work comes before it; whether the failure at %s is one, ctrlcmp does not tell", fileLine(a.site(end.pos)), fileLine(a.site(primary.pos)))
 }
 
+// pastStatusWrite is the main work's failure given the one chosen, when
+// that one hands back only the failure of a status write made before the
+// pass ends (`if changed { if err := r.Status().Update(…); err != nil {
+// return …, err } }; return …`): the nearest failure return before it, in
+// the same function, that is proven a failure of work; the one chosen
+// when there is none.
+func (a *analysis) pastStatusWrite(rets []retSite, primary *retSite, kind *types.Named, isFailure func(string) bool) *retSite {
+	if primary == nil || !a.savedOnlyError(primary, kind) {
+		return primary
+	}
+	var work *retSite
+	for i := range rets {
+		r := &rets[i]
+		if isFailure(r.class) && r.in == primary.in && len(r.via) == 0 && r.pos < primary.pos && (work == nil || r.pos > work.pos) && a.workFailure(r, kind) {
+			work = r
+		}
+	}
+	if work == nil {
+		return primary
+	}
+	return work
+}
+
 // workFailure reports whether a failure return hands back only failures
 // of work: of calls that are no read, no status write and no persisting
 // of the finalizer's addition, each followed (a library function, or a

@@ -1,0 +1,134 @@
+package controller
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	v1 "example.com/fixtures/driftguards/api/v1"
+)
+
+// want-none "LedgerReconciler/condition-types" "LedgerReconciler/requeue-success" "LedgerReconciler/interval-trace" "LedgerReconciler/drift"
+// want-none "TallyReconciler/finalizer-const" "TallyReconciler/finalizer-add" "TallyReconciler/finalizer-cleanup" "TallyReconciler/finalizer-remove" "TallyReconciler/condition-types" "TallyReconciler/requeue-success" "TallyReconciler/interval-trace" "TallyReconciler/drift"
+
+const ledgerFinalizer = "example.com/ledger" // want "LedgerReconciler/finalizer-const"
+
+// LedgerReconciler keeps a Bundle's ledger ConfigMap. A live Bundle's pass
+// runs inside `if DeletionTimestamp.IsZero() { …; return }`, its work in an
+// if's init; the deletion's branch follows it. A failure of the work is
+// recorded in the status before it is returned; a status write clearing
+// that record is no work of the pass.
+type LedgerReconciler struct {
+	client.Client
+}
+
+// Reconcile records the Bundle in its ledger.
+func (r *LedgerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "LedgerReconciler/reconcile-entry"
+	b := &v1.Bundle{}
+	if err := r.Get(ctx, req.NamespacedName, b); err != nil { // want "LedgerReconciler/reread"
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if b.DeletionTimestamp.IsZero() {
+		if !controllerutil.ContainsFinalizer(b, ledgerFinalizer) {
+			controllerutil.AddFinalizer(b, ledgerFinalizer) // want "LedgerReconciler/finalizer-add"
+			if err := r.Update(ctx, b); err != nil {
+				return ctrl.Result{}, err
+			}
+		}
+		if err := r.record(ctx, b); err != nil {
+			b.Status.SeenVersion = "failed"
+			if uerr := r.Status().Update(ctx, b); uerr != nil {
+				return ctrl.Result{}, err
+			}
+			return ctrl.Result{}, err // want "LedgerReconciler/requeue-error"
+		}
+		if b.Status.SeenVersion == "failed" {
+			b.Status.SeenVersion = ""
+			if err := r.Status().Update(ctx, b); err != nil {
+				return ctrl.Result{}, err
+			}
+		}
+		return ctrl.Result{}, nil
+	}
+	if controllerutil.ContainsFinalizer(b, ledgerFinalizer) {
+		if err := r.forget(ctx, b); err != nil {
+			return ctrl.Result{}, err
+		}
+		controllerutil.RemoveFinalizer(b, ledgerFinalizer) // want "LedgerReconciler/finalizer-remove"
+		if err := r.Update(ctx, b); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+	return ctrl.Result{}, nil
+}
+
+// record writes the Bundle's ledger when it is missing.
+func (r *LedgerReconciler) record(ctx context.Context, b *v1.Bundle) error {
+	return createMissing(ctx, r.Client, ledgerOf(b))
+}
+
+// createMissing creates a ConfigMap that is not there yet.
+func createMissing(ctx context.Context, c client.Client, cm *corev1.ConfigMap) error {
+	var live corev1.ConfigMap
+	err := c.Get(ctx, client.ObjectKeyFromObject(cm), &live)
+	if apierrors.IsNotFound(err) {
+		return c.Create(ctx, cm)
+	}
+	return err
+}
+
+// forget deletes the Bundle's ledger.
+func (r *LedgerReconciler) forget(ctx context.Context, b *v1.Bundle) error { // want "LedgerReconciler/finalizer-cleanup"
+	return client.IgnoreNotFound(r.Delete(ctx, ledgerOf(b)))
+}
+
+func ledgerOf(b *v1.Bundle) *corev1.ConfigMap {
+	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: b.Namespace, Name: b.Name + "-ledger"}, Data: b.Spec.Data}
+}
+
+// TallyReconciler counts a Bundle's keys. Its final return hands back the
+// work's error, which a test above found nil there; a status write before
+// it, clearing a failure's record, is no work of the pass.
+type TallyReconciler struct {
+	client.Client
+}
+
+// Reconcile counts the keys.
+func (r *TallyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "TallyReconciler/reconcile-entry"
+	b := &v1.Bundle{}
+	if err := r.Get(ctx, req.NamespacedName, b); err != nil { // want "TallyReconciler/reread"
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	err := r.count(ctx, b)
+	if err != nil {
+		b.Status.SeenVersion = "failed"
+		if uerr := r.Status().Update(ctx, b); uerr != nil {
+			return ctrl.Result{}, err
+		}
+		return ctrl.Result{}, err // want "TallyReconciler/requeue-error"
+	}
+	if b.Status.SeenVersion == "failed" {
+		b.Status.SeenVersion = ""
+		if err := r.Status().Update(ctx, b); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+	return ctrl.Result{}, err
+}
+
+func (r *TallyReconciler) count(ctx context.Context, b *v1.Bundle) error {
+	return createMissing(ctx, r.Client, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: b.Namespace, Name: b.Name + "-tally"}, Data: b.Spec.Data})
+}
+
+// SetupWithManager registers both reconcilers for Bundles.
+func (r *LedgerReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if err := ctrl.NewControllerManagedBy(mgr).Named("ledger").For(&v1.Bundle{}).Complete(r); err != nil {
+		return err
+	}
+	return ctrl.NewControllerManagedBy(mgr).Named("tally").For(&v1.Bundle{}).Complete(&TallyReconciler{Client: r.Client})
+}
