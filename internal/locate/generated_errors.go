@@ -191,3 +191,97 @@ func assignsIn(info *types.Info, b *ast.BlockStmt, v *types.Var) bool {
 	})
 	return found
 }
+
+// classifyAssigned classifies the event a local variable holds at the
+// return r of fn when one assignment settles it there, from the call of a
+// function of the tree's (if err = r.finish(ctx, obj); err != nil {
+// return err }): that function's events, its requeues after a delay where
+// it makes them, its failures at r, which hands them on. A test of
+// the variable itself against nil is no condition on them (the event
+// tested is the one handed back: a requeue after a delay the helper asks
+// for is not made a failure's retry by it); the other conditions around
+// the return are.
+func (a *analysis) classifyAssigned(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, id *ast.Ident, at ast.Node, seen map[*ssa.Function]bool, out *[]retSite) bool {
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || paramIn(fn, v) {
+		return false
+	}
+	as, settled := a.reachingAssignment(info, r, v)
+	if !settled || as == nil || len(as.Lhs) != len(as.Rhs) {
+		return false
+	}
+	for i, l := range as.Lhs {
+		if !assigns(info, l, v) {
+			continue
+		}
+		ce, ok := ast.Unparen(as.Rhs[i]).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		if c := a.makeCall(info, ce, fn); c.known || len(c.own) == 0 {
+			return false
+		}
+		var events []retSite
+		a.classifyEvent(fn, info, r, ce, at, a.scopeBeside(info, r, v), seen, &events)
+		failed := map[string]bool{}
+		for _, e := range events {
+			switch e.class {
+			case ClassErrorBackoff, ClassTerminal, ClassRetryAfterFailure:
+				// A failure the call hands back fails here, at the
+				// return that hands it on.
+				if !failed[e.class] {
+					failed[e.class] = true
+					*out = append(*out, retSite{pos: at.Pos(), in: fn, ret: r, at: at, class: e.class, after: e.after, interval: e.interval, bareEvent: e.bareEvent, note: e.note})
+				}
+			default:
+				*out = append(*out, e)
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// scopeBeside is what the conditions around the return r say of it, but
+// for the tests of v against nil.
+func (a *analysis) scopeBeside(info *types.Info, r *ast.ReturnStmt, v *types.Var) scope {
+	var sc scope
+	under := func(g guard, cond ast.Expr) {
+		sc.guard = max(sc.guard, g)
+		sc.terminal = sc.terminal || cond != nil && a.testsTerminal(info, cond)
+	}
+	child := ast.Node(r)
+	for _, n := range a.path(r.Pos(), r.End()) {
+		switch x := n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return sc
+		case *ast.IfStmt:
+			if child != x.Init && child != ast.Node(x.Cond) && !nilTestOf(info, x.Cond, v) {
+				under(condGuard(info, x.Cond), x.Cond)
+			}
+		case *ast.ForStmt, *ast.RangeStmt, *ast.CommClause:
+			under(guardOther, nil)
+		case *ast.CaseClause:
+			under(guardOther, nil)
+			for _, e := range x.List {
+				under(condGuard(info, e), e)
+			}
+		}
+		child = n
+	}
+	return sc
+}
+
+// nilTestOf reports whether cond is v != nil or v == nil.
+func nilTestOf(info *types.Info, cond ast.Expr, v *types.Var) bool {
+	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || be.Op != token.NEQ && be.Op != token.EQL {
+		return false
+	}
+	x, y := ast.Unparen(be.X), ast.Unparen(be.Y)
+	if isNil(info, x) {
+		x, y = y, x
+	}
+	id, ok := x.(*ast.Ident)
+	return ok && isNil(info, y) && info.Uses[id] == v
+}

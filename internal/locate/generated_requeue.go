@@ -144,10 +144,19 @@ func (a *analysis) generatedRequeues(f *found) *requeues {
 		// No steady-state requeue, but a NewRequeueAfter under a test of
 		// something else than the object (a dependency not ready yet):
 		// that is the requeue a success makes, as for controller-runtime.
-		for _, r := range rets {
-			if r.class != ClassDependencyWait {
-				continue
+		var waits []*retSite
+		for i := range rets {
+			if rets[i].class == ClassDependencyWait && !slices.ContainsFunc(waits, func(w *retSite) bool { return w.pos == rets[i].pos }) {
+				waits = append(waits, &rets[i])
 			}
+		}
+		if len(waits) > 1 {
+			// Which of several waits a success makes is the steady
+			// one is not told by the source.
+			out.onSuccess = none("not settled: no return of " + g.reconcileKind.Name() + " on the success path asks for a requeue after a delay, and it waits on something else than the object at " + a.siteList(waits) + "; which of them a success makes, ctrlcmp does not tell")
+			return out
+		}
+		for _, r := range waits {
 			out.success = &timedRequeue{in: r.in, at: r.at, duration: r.after}
 			s := a.site(r.pos)
 			s.Class = ClassDependencyWait
@@ -235,6 +244,9 @@ func (a *analysis) classifyEvent(fn *ssa.Function, info *types.Info, r *ast.Retu
 		// An error returned only where a test found it nil (return err
 		// after `if err != nil { return err }`), or nil wherever it
 		// stands (a helper that fails on nothing): a success.
+		return
+	}
+	if id, ok := e.(*ast.Ident); ok && a.classifyAssigned(fn, info, r, id, at, seen, out) {
 		return
 	}
 	if id, ok := e.(*ast.Ident); ok && a.classifyHeld(fn, info, r, id, at, sc, seen, out) {
