@@ -26,17 +26,7 @@ func testedNilReturn(fn *ssa.Function, r *ast.ReturnStmt) bool {
 // stored there in the return's block, unless a closure captures the slot
 // and may change it after).
 func returnedValue(ret *ssa.Return) ssa.Value {
-	v := resultOf(ret, 0)
-	for {
-		switch c := v.(type) {
-		case *ssa.ChangeInterface:
-			v = c.X
-		case *ssa.ChangeType:
-			v = c.X
-		default:
-			return v
-		}
-	}
+	return returnedValueOf(resultOf(ret, 0))
 }
 
 // capturedSlot reports whether a closure captures a local slot.

@@ -76,6 +76,11 @@ func (a *analysis) mapped(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt,
 	others = slices.Compact(others)
 	for _, r := range made {
 		ret := failing[r.posIn(callee)]
+		if ret == nil && r.in == fn && r.pos == at.Pos() {
+			// A mapper's return of the pair it is handed is classified
+			// at the call, by its arguments (reportedPair).
+			ret = firstReturn(failing)
+		}
 		if ret == nil {
 			continue
 		}
@@ -95,6 +100,17 @@ func (a *analysis) mapped(fn *ssa.Function, info *types.Info, s *ast.ReturnStmt,
 		*out = append(*out, r)
 	}
 	return true
+}
+
+// firstReturn is the first in the source of a mapper's failing returns.
+func firstReturn(failing map[token.Pos]*ast.ReturnStmt) *ast.ReturnStmt {
+	var first *ast.ReturnStmt
+	for _, r := range failing {
+		if first == nil || r.Pos() < first.Pos() {
+			first = r
+		}
+	}
+	return first
 }
 
 // failureMapper is, when ce calls exactly one function of the tree's,

@@ -275,9 +275,10 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		// is nil: the return never runs.
 		return
 	}
-	if errClass == "error" && errorAtReturn(fn, s) == testedNil {
-		// return ctrl.Result{}, err below if err != nil { …; return }:
-		// the error a test above found nil, a success.
+	if errClass == "error" && (errorAtReturn(fn, s) == testedNil || handedNil(fn, s, errE)) {
+		// return ctrl.Result{}, err below if err != nil { …; return }
+		// (or return r.report(…, err) handing it on): the error a test
+		// above found nil, a success.
 		errClass = "nil"
 	}
 	after := afterExpr != nil
@@ -578,4 +579,44 @@ func (a *analysis) errorSetAt(fn *ssa.Function, info *types.Info, s *ast.ReturnS
 	}
 	id, ok := ast.Unparen(errE).(*ast.Ident)
 	return ok && info.Uses[id] != nil && a.underNilTestOf(info, s, info.Uses[id], token.NEQ)
+}
+
+// handedNil reports whether e is a variable the return s of fn hands, as
+// an argument, to the call it returns the results of (return
+// r.report(ctx, obj, result, err)), where a test above the call found it
+// nil.
+func handedNil(fn *ssa.Function, s *ast.ReturnStmt, e ast.Expr) bool {
+	if _, ok := ast.Unparen(e).(*ast.Ident); !ok || len(s.Results) != 1 {
+		return false
+	}
+	ce, ok := ast.Unparen(s.Results[0]).(*ast.CallExpr)
+	if !ok || ce.Ellipsis.IsValid() {
+		return false
+	}
+	i := slices.Index(ce.Args, e)
+	sc := ssaCallAt(fn, ce.Lparen)
+	if i < 0 || sc == nil {
+		return false
+	}
+	args := sc.Call.Args
+	off := len(args) - len(ce.Args) // (a static method call's receiver comes first)
+	if off != 0 && off != 1 {
+		return false
+	}
+	return dominatingNilTest(sc.Block(), unwrapped(returnedValueOf(args[i+off]))) == testedNil
+}
+
+// returnedValueOf is a value seen through conversions between interface
+// types.
+func returnedValueOf(v ssa.Value) ssa.Value {
+	for {
+		switch c := v.(type) {
+		case *ssa.ChangeInterface:
+			v = c.X
+		case *ssa.ChangeType:
+			v = c.X
+		default:
+			return v
+		}
+	}
 }

@@ -43,13 +43,14 @@ func (a *analysis) statusEndAsWork(rets []retSite, primary *retSite, kind *types
 }
 
 // pastStatusWrite is the main work's failure given the one chosen, when
-// that one hands back only the failure of a status write made before the
-// pass ends (`if changed { if err := r.Status().Update(…); err != nil {
-// return …, err } }; return …`): the nearest failure return before it, in
-// the same function, that is proven a failure of work; the one chosen
-// when there is none.
+// that one hands back only the failure of a status write some passes make
+// before the pass ends, under a condition (`if changed { if err :=
+// r.Status().Update(…); err != nil { return …, err } }; return …`): the
+// nearest failure return before it, in the same function, that is proven
+// a failure of work; the one chosen when there is none. (A status write
+// every pass makes, last, is the pass's work.)
 func (a *analysis) pastStatusWrite(rets []retSite, primary *retSite, kind *types.Named, isFailure func(string) bool) *retSite {
-	if primary == nil || !a.savedOnlyError(primary, kind) {
+	if primary == nil || !a.savedOnlyError(primary, kind) || !a.conditionalFailure(primary) {
 		return primary
 	}
 	var work *retSite
@@ -63,6 +64,22 @@ func (a *analysis) pastStatusWrite(rets []retSite, primary *retSite, kind *types
 		return primary
 	}
 	return work
+}
+
+// conditionalFailure reports whether a failure return that hands back a
+// variable stands under a condition other than its test of that variable.
+func (a *analysis) conditionalFailure(r *retSite) bool {
+	ret, ok := r.ret.(*ast.ReturnStmt)
+	if !ok || len(ret.Results) == 0 {
+		return false
+	}
+	info := a.infoAt(ret.Pos())
+	id, ok := ast.Unparen(ret.Results[len(ret.Results)-1]).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	return ok && a.scopeBeside(info, ret, v).guard != guardNone
 }
 
 // workFailure reports whether a failure return hands back only failures

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -15,6 +16,7 @@ import (
 
 // want-none "LedgerReconciler/condition-types" "LedgerReconciler/requeue-success" "LedgerReconciler/interval-trace" "LedgerReconciler/drift"
 // want-none "TallyReconciler/finalizer-const" "TallyReconciler/finalizer-add" "TallyReconciler/finalizer-cleanup" "TallyReconciler/finalizer-remove" "TallyReconciler/condition-types" "TallyReconciler/requeue-success" "TallyReconciler/interval-trace" "TallyReconciler/drift"
+// want-none "CountReconciler/finalizer-const" "CountReconciler/finalizer-add" "CountReconciler/finalizer-cleanup" "CountReconciler/finalizer-remove" "CountReconciler/condition-types" "CountReconciler/drift"
 
 const ledgerFinalizer = "example.com/ledger" // want "LedgerReconciler/finalizer-const"
 
@@ -125,10 +127,47 @@ func (r *TallyReconciler) count(ctx context.Context, b *v1.Bundle) error {
 	return createMissing(ctx, r.Client, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: b.Namespace, Name: b.Name + "-tally"}, Data: b.Spec.Data})
 }
 
-// SetupWithManager registers both reconcilers for Bundles.
+// CountReconciler counts a Bundle's keys too, each outcome handed to a
+// report that records it and hands back the result and the error it is
+// given; at the last call that error is one a test above found nil.
+type CountReconciler struct {
+	client.Client
+}
+
+// Reconcile counts the keys.
+func (r *CountReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "CountReconciler/reconcile-entry"
+	b := &v1.Bundle{}
+	if err := r.Get(ctx, req.NamespacedName, b); err != nil { // want "CountReconciler/reread"
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	err := createMissing(ctx, r.Client, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: b.Namespace, Name: b.Name + "-count"}, Data: b.Spec.Data})
+	if err != nil {
+		return r.report(ctx, b, ctrl.Result{}, err) // want "CountReconciler/requeue-error"
+	}
+	return r.report(ctx, b, ctrl.Result{RequeueAfter: countEvery}, err) // want "CountReconciler/requeue-success" "CountReconciler/trace:return"
+}
+
+// countEvery is how often a Bundle is counted again.
+const countEvery = time.Hour // want "CountReconciler/trace:constant"
+
+// report records the outcome and hands back what it is given.
+func (r *CountReconciler) report(ctx context.Context, b *v1.Bundle, res ctrl.Result, err error) (ctrl.Result, error) {
+	if err == nil && b.Status.SeenVersion != "counted" {
+		b.Status.SeenVersion = "counted"
+		if uerr := r.Status().Update(ctx, b); uerr != nil {
+			return ctrl.Result{}, uerr
+		}
+	}
+	return res, err
+}
+
+// SetupWithManager registers the three reconcilers for Bundles.
 func (r *LedgerReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).Named("ledger").For(&v1.Bundle{}).Complete(r); err != nil {
 		return err
 	}
-	return ctrl.NewControllerManagedBy(mgr).Named("tally").For(&v1.Bundle{}).Complete(&TallyReconciler{Client: r.Client})
+	if err := ctrl.NewControllerManagedBy(mgr).Named("tally").For(&v1.Bundle{}).Complete(&TallyReconciler{Client: r.Client}); err != nil {
+		return err
+	}
+	return ctrl.NewControllerManagedBy(mgr).Named("count").For(&v1.Bundle{}).Complete(&CountReconciler{Client: r.Client})
 }
