@@ -363,3 +363,16 @@ func TestRemovedOnlyFinalizers(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitIntervalNotSettled: a result whose interval is stored under a
+// test of an error and elsewhere too, handed back at one return, leaves
+// both requeue rows not settled, naming both stores, never a false none.
+func TestSplitIntervalNotSettled(t *testing.T) {
+	score := controllerNamed(t, "driftguards", "ScoreReconciler")
+	if r := score.Rows[locate.RowRequeueSuccess]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "ledger.go:") {
+		t.Errorf("requeue-success: %+v, want not settled, naming the stores", r)
+	}
+	if r := score.Rows[locate.RowRequeueError]; !strings.HasPrefix(r.None, "not settled") {
+		t.Errorf("requeue-error: %+v, want not settled", r)
+	}
+}

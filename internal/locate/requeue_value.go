@@ -248,6 +248,8 @@ func (a *analysis) varStores(b *flowBody, v *types.Var, pos token.Pos, kind *typ
 		return false
 	}
 	fl := &flowEngine{a: a}
+	var firstAfter ast.Expr
+	var firstGuard guard
 	for _, st := range b.storesAt(v, pos) {
 		if len(st.path) != 1 {
 			continue
@@ -281,7 +283,20 @@ func (a *analysis) varStores(b *flowBody, v *types.Var, pos token.Pos, kind *typ
 			if tv.Value != nil && constant.Sign(tv.Value) <= 0 {
 				continue
 			}
-			out.guard = max(out.guard, a.storeGuard(b.info, st.value, kind, a.bySyntax[b.decl]))
+			g := a.storeGuard(b.info, st.value, kind, a.bySyntax[b.decl])
+			if firstAfter != nil && g != firstGuard && (g == guardError || firstGuard == guardError) {
+				// result.RequeueAfter = retry under a test of an error,
+				// result.RequeueAfter = every elsewhere: one return
+				// hands back a failure's retry or a success's wait.
+				out.opaque = st.value
+				one, other := fl.a.site(firstAfter.Pos()), fl.a.site(st.value.Pos())
+				out.why = fmt.Sprintf("the interval is stored at %s:%d and at %s:%d, one under a test of an error and one not, and the result is handed back at one return: which one a pass hands back is not followed", one.File, one.Line, other.File, other.Line)
+				continue
+			}
+			if firstAfter == nil {
+				firstAfter, firstGuard = st.value, g
+			}
+			out.guard = max(out.guard, g)
 			if out.after == nil && !a.copiedInterval(fl, b, st.value, shape, out) {
 				out.after, out.interval = st.value, namedBy(b.info, st.value)
 				out.afterIn = a.bySyntax[b.decl]

@@ -17,6 +17,7 @@ import (
 // want-none "LedgerReconciler/condition-types" "LedgerReconciler/requeue-success" "LedgerReconciler/interval-trace" "LedgerReconciler/drift"
 // want-none "TallyReconciler/finalizer-const" "TallyReconciler/finalizer-add" "TallyReconciler/finalizer-cleanup" "TallyReconciler/finalizer-remove" "TallyReconciler/condition-types" "TallyReconciler/requeue-success" "TallyReconciler/interval-trace" "TallyReconciler/drift"
 // want-none "CountReconciler/finalizer-const" "CountReconciler/finalizer-add" "CountReconciler/finalizer-cleanup" "CountReconciler/finalizer-remove" "CountReconciler/condition-types" "CountReconciler/drift"
+// want-none "ScoreReconciler/finalizer-const" "ScoreReconciler/finalizer-add" "ScoreReconciler/finalizer-cleanup" "ScoreReconciler/finalizer-remove" "ScoreReconciler/condition-types" "ScoreReconciler/requeue-error" "ScoreReconciler/requeue-success" "ScoreReconciler/interval-trace" "ScoreReconciler/drift"
 
 const ledgerFinalizer = "example.com/ledger" // want "LedgerReconciler/finalizer-const"
 
@@ -161,7 +162,42 @@ func (r *CountReconciler) report(ctx context.Context, b *v1.Bundle, res ctrl.Res
 	return res, err
 }
 
-// SetupWithManager registers the three reconcilers for Bundles.
+// ScoreReconciler scores a Bundle. Its result's interval is stored under a
+// test of the work's error (a retry) and, where nothing set it, for the
+// next pass (a wait), then handed back through a report at one return:
+// which one a pass hands back the source does not settle there.
+type ScoreReconciler struct {
+	client.Client
+}
+
+// Reconcile scores the Bundle.
+func (r *ScoreReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "ScoreReconciler/reconcile-entry"
+	b := &v1.Bundle{}
+	if err := r.Get(ctx, req.NamespacedName, b); err != nil { // want "ScoreReconciler/reread"
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	var result ctrl.Result
+	if err := createMissing(ctx, r.Client, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: b.Namespace, Name: b.Name + "-score"}, Data: b.Spec.Data}); err != nil {
+		result.RequeueAfter = time.Minute
+	}
+	if result.IsZero() {
+		result.RequeueAfter = countEvery
+	}
+	return r.finish(ctx, b, result)
+}
+
+// finish records the score and hands back the result it is given.
+func (r *ScoreReconciler) finish(ctx context.Context, b *v1.Bundle, result ctrl.Result) (ctrl.Result, error) {
+	if b.Status.SeenVersion != "scored" {
+		b.Status.SeenVersion = "scored"
+		if err := r.Status().Update(ctx, b); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+	return result, nil
+}
+
+// SetupWithManager registers the four reconcilers for Bundles.
 func (r *LedgerReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).Named("ledger").For(&v1.Bundle{}).Complete(r); err != nil {
 		return err
@@ -169,5 +205,8 @@ func (r *LedgerReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).Named("tally").For(&v1.Bundle{}).Complete(&TallyReconciler{Client: r.Client}); err != nil {
 		return err
 	}
-	return ctrl.NewControllerManagedBy(mgr).Named("count").For(&v1.Bundle{}).Complete(&CountReconciler{Client: r.Client})
+	if err := ctrl.NewControllerManagedBy(mgr).Named("count").For(&v1.Bundle{}).Complete(&CountReconciler{Client: r.Client}); err != nil {
+		return err
+	}
+	return ctrl.NewControllerManagedBy(mgr).Named("score").For(&v1.Bundle{}).Complete(&ScoreReconciler{Client: r.Client})
 }
