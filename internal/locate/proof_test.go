@@ -376,3 +376,13 @@ func TestSplitIntervalNotSettled(t *testing.T) {
 		t.Errorf("requeue-error: %+v, want not settled", r)
 	}
 }
+
+// TestStateDispatchNotSettled: an entry that hands its pass to one of
+// several functions by the object's state, ending in a return of no
+// work, leaves the requeue on error not settled, naming them.
+func TestStateDispatchNotSettled(t *testing.T) {
+	r := controllerNamed(t, "driftguards", "PhaseReconciler").Rows[locate.RowRequeueError]
+	if _, has := r.Primary(); has || !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "r.start") || !strings.Contains(r.None, "r.finishPhase") {
+		t.Errorf("requeue-error: %+v, want not settled, naming both phases' functions", r)
+	}
+}

@@ -327,6 +327,9 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 		primary, unsettledErr = a.statusEndAsWork(rets, primary, kind, isFailure)
 		primary = a.pastStatusWrite(rets, primary, kind, isFailure)
 	}
+	if unsettledErr == "" {
+		unsettledErr = a.stateDispatched(f.entry, kind, primary)
+	}
 	// Under a deferred function that sets both named results, a result
 	// it takes from a call not followed is where the main work's failure
 	// is made, whatever the returns before the defer do.

@@ -18,6 +18,7 @@ import (
 // want-none "TallyReconciler/finalizer-const" "TallyReconciler/finalizer-add" "TallyReconciler/finalizer-cleanup" "TallyReconciler/finalizer-remove" "TallyReconciler/condition-types" "TallyReconciler/requeue-success" "TallyReconciler/interval-trace" "TallyReconciler/drift"
 // want-none "CountReconciler/finalizer-const" "CountReconciler/finalizer-add" "CountReconciler/finalizer-cleanup" "CountReconciler/finalizer-remove" "CountReconciler/condition-types" "CountReconciler/drift"
 // want-none "ScoreReconciler/finalizer-const" "ScoreReconciler/finalizer-add" "ScoreReconciler/finalizer-cleanup" "ScoreReconciler/finalizer-remove" "ScoreReconciler/condition-types" "ScoreReconciler/requeue-error" "ScoreReconciler/requeue-success" "ScoreReconciler/interval-trace" "ScoreReconciler/drift"
+// want-none "PhaseReconciler/finalizer-const" "PhaseReconciler/finalizer-add" "PhaseReconciler/finalizer-cleanup" "PhaseReconciler/finalizer-remove" "PhaseReconciler/condition-types" "PhaseReconciler/requeue-error" "PhaseReconciler/requeue-success" "PhaseReconciler/interval-trace" "PhaseReconciler/drift"
 
 const ledgerFinalizer = "example.com/ledger" // want "LedgerReconciler/finalizer-const"
 
@@ -197,7 +198,45 @@ func (r *ScoreReconciler) finish(ctx context.Context, b *v1.Bundle, result ctrl.
 	return result, nil
 }
 
-// SetupWithManager registers the four reconcilers for Bundles.
+// PhaseReconciler hands each pass, by the Bundle's recorded phase, to the
+// function for that phase, and ends in a return of no work: which phase's
+// failure is the main work's the source does not say.
+type PhaseReconciler struct {
+	client.Client
+}
+
+// Reconcile dispatches on the phase.
+func (r *PhaseReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) { // want "PhaseReconciler/reconcile-entry"
+	b := &v1.Bundle{}
+	if err := r.Get(ctx, req.NamespacedName, b); err != nil { // want "PhaseReconciler/reread"
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if b.Status.SeenVersion == "" {
+		return r.start(ctx, b)
+	}
+	if b.Status.SeenVersion == "started" {
+		return r.finishPhase(ctx, b)
+	}
+	return ctrl.Result{}, nil
+}
+
+func (r *PhaseReconciler) start(ctx context.Context, b *v1.Bundle) (ctrl.Result, error) {
+	if err := createMissing(ctx, r.Client, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: b.Namespace, Name: b.Name + "-phase"}, Data: b.Spec.Data}); err != nil {
+		return ctrl.Result{}, err
+	}
+	b.Status.SeenVersion = "started"
+	return ctrl.Result{}, r.Status().Update(ctx, b)
+}
+
+func (r *PhaseReconciler) finishPhase(ctx context.Context, b *v1.Bundle) (ctrl.Result, error) {
+	if err := r.Delete(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: b.Namespace, Name: b.Name + "-phase"}}); client.IgnoreNotFound(err) != nil {
+		return ctrl.Result{}, err
+	}
+	b.Status.SeenVersion = "done"
+	return ctrl.Result{}, r.Status().Update(ctx, b)
+}
+
+// SetupWithManager registers the five reconcilers for Bundles.
 func (r *LedgerReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).Named("ledger").For(&v1.Bundle{}).Complete(r); err != nil {
 		return err
@@ -208,5 +247,8 @@ func (r *LedgerReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).Named("count").For(&v1.Bundle{}).Complete(&CountReconciler{Client: r.Client}); err != nil {
 		return err
 	}
-	return ctrl.NewControllerManagedBy(mgr).Named("score").For(&v1.Bundle{}).Complete(&ScoreReconciler{Client: r.Client})
+	if err := ctrl.NewControllerManagedBy(mgr).Named("score").For(&v1.Bundle{}).Complete(&ScoreReconciler{Client: r.Client}); err != nil {
+		return err
+	}
+	return ctrl.NewControllerManagedBy(mgr).Named("phase").For(&v1.Bundle{}).Complete(&PhaseReconciler{Client: r.Client})
 }
