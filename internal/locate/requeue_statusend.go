@@ -44,13 +44,14 @@ func (a *analysis) statusEndAsWork(rets []retSite, primary *retSite, kind *types
 
 // pastStatusWrite is the main work's failure given the one chosen, when
 // that one hands back only the failure of a status write some passes make
-// before the pass ends, under a condition (`if changed { if err :=
-// r.Status().Update(…); err != nil { return …, err } }; return …`): the
-// nearest failure return before it, in the same function, that is proven
-// a failure of work; the one chosen when there is none. (A status write
-// every pass makes, last, is the pass's work.)
+// before the pass ends, under a condition the work's failure is not under
+// (`if changed { if err := r.Status().Update(…); err != nil { return …,
+// err } }; return …`): the nearest failure return before it, in the same
+// function, that is proven a failure of work; the one chosen when there is
+// none. (A status write every pass through the work makes, last, is the
+// pass's work.)
 func (a *analysis) pastStatusWrite(rets []retSite, primary *retSite, kind *types.Named, isFailure func(string) bool) *retSite {
-	if primary == nil || !a.savedOnlyError(primary, kind) || !a.conditionalFailure(primary) {
+	if primary == nil || !a.savedOnlyError(primary, kind) {
 		return primary
 	}
 	var work *retSite
@@ -60,15 +61,16 @@ func (a *analysis) pastStatusWrite(rets []retSite, primary *retSite, kind *types
 			work = r
 		}
 	}
-	if work == nil {
+	if work == nil || !a.conditionalBeside(primary, work.pos) {
 		return primary
 	}
 	return work
 }
 
-// conditionalFailure reports whether a failure return that hands back a
-// variable stands under a condition other than its test of that variable.
-func (a *analysis) conditionalFailure(r *retSite) bool {
+// conditionalBeside reports whether a failure return that hands back a
+// variable stands under a condition, other than its test of that
+// variable, that does not hold the position pos.
+func (a *analysis) conditionalBeside(r *retSite, pos token.Pos) bool {
 	ret, ok := r.ret.(*ast.ReturnStmt)
 	if !ok || len(ret.Results) == 0 {
 		return false
@@ -79,7 +81,26 @@ func (a *analysis) conditionalFailure(r *retSite) bool {
 		return false
 	}
 	v, ok := info.Uses[id].(*types.Var)
-	return ok && a.scopeBeside(info, ret, v).guard != guardNone
+	if !ok {
+		return false
+	}
+	child := ast.Node(ret)
+	for _, n := range a.path(ret.Pos(), ret.End()) {
+		conditional := false
+		switch x := n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			conditional = child != x.Init && child != ast.Node(x.Cond) && !nilTestOf(info, x.Cond, v)
+		case *ast.CaseClause, *ast.CommClause, *ast.ForStmt, *ast.RangeStmt:
+			conditional = true
+		}
+		if conditional && !(n.Pos() <= pos && pos < n.End()) {
+			return true
+		}
+		child = n
+	}
+	return false
 }
 
 // workFailure reports whether a failure return hands back only failures
