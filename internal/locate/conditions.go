@@ -194,6 +194,9 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 		if kind != nil && holdsUnstructured(kind) {
 			return none(fmt.Sprintf("not settled: %s keeps its content in an unstructured map (%s), where the conditions are set by methods writing the map, which ctrlcmp does not follow; no condition set through a typed Status.Conditions was found", kindName, typeUnstructured))
 		}
+		if calls := a.unresolvedHanding(reach.Funcs(), kind); len(calls) > 0 {
+			return none("not settled: no status condition is set on the reconcile path as far as it is read, but the path hands " + kindName + " to calls the call graph resolves to no function, which are not followed: " + listSites(calls))
+		}
 		return noneAfter("no status condition is set on the primary object on the reconcile path",
 			fmt.Sprintf("every store that reaches %s's Status.Conditions (a condition setter of the knowledge table, an append, an index store, a list assigned whole, a helper whose summary sets one) in %s on the reconcile path (%s), with the helpers and library bodies they call", kindName, countOf(len(bodies), "function"), bodyNames(bodies)))
 	}

@@ -178,6 +178,11 @@ func (a *analysis) finalizerOps(fns []*ssa.Function, kind *types.Named) *finaliz
 		unsettledAt = d.unsettled
 	}
 	unsettledAt = append(unsettledAt, applyUnsettled...)
+	if len(adds) == 0 && kind != nil {
+		if calls := a.unresolvedHanding(fns, kind); len(calls) > 0 {
+			unsettledAt = append(unsettledAt, "the "+kind.Obj().Name()+" is handed to calls the call graph resolves to no function, which are not followed: "+listSites(calls))
+		}
+	}
 	ops := &finalizerOps{adds: adds, removes: removes, tests: tests, unsettled: unsettledAt,
 		noFinalizer: "no finalizer: nothing reachable from the entry adds one",
 		searched:    fmt.Sprintf("every change or test of the primary object's Finalizers (the knowledge table's finalizer functions, SetFinalizers, an assignment or append to .Finalizers, a JSON patch on %s, a server-side apply of a configuration's finalizer list) and every branch on its DeletionTimestamp, in the %d functions reachable from the entry", finalizersPath, len(fns))}

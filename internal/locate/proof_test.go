@@ -386,3 +386,15 @@ func TestStateDispatchNotSettled(t *testing.T) {
 		t.Errorf("requeue-error: %+v, want not settled, naming both phases' functions", r)
 	}
 }
+
+// TestUnresolvedStepsNotSettled: steps kept as function values the call
+// graph resolves to nothing, handed the object, leave the condition types
+// and the finalizer rows not settled, naming the call, never none.
+func TestUnresolvedStepsNotSettled(t *testing.T) {
+	c := controllerNamed(t, "condhelpers", "WidgetStepper")
+	for _, id := range []string{locate.RowConditionTypes, locate.RowFinalizerConst, locate.RowFinalizerAdd} {
+		if r := c.Rows[id]; !strings.HasPrefix(r.None, "not settled") || !strings.Contains(r.None, "stepper.go:47") {
+			t.Errorf("%s: %+v, want not settled, naming the call of step at stepper.go:47", id, r)
+		}
+	}
+}
