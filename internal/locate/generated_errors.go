@@ -193,9 +193,10 @@ func assignsIn(info *types.Info, b *ast.BlockStmt, v *types.Var) bool {
 // the return are.
 func (a *analysis) classifyAssigned(fn *ssa.Function, info *types.Info, r *ast.ReturnStmt, id *ast.Ident, at ast.Node, seen map[*ssa.Function]bool, out *[]retSite) bool {
 	v, ok := info.Uses[id].(*types.Var)
-	if !ok || paramIn(fn, v) {
+	if !ok {
 		return false
 	}
+	// (A parameter too, where an assignment in the body settles it.)
 	as, settled := a.reachingAssignment(info, r, v)
 	if !settled || as == nil || len(as.Lhs) != len(as.Rhs) {
 		return false

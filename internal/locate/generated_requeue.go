@@ -204,7 +204,9 @@ func (a *analysis) eventReturnsPassing(fn *ssa.Function, passed *types.Var, sc s
 		}
 		if passed != nil {
 			if id, ok := ast.Unparen(a.unwrapError(fn, info, e)).(*ast.Ident); ok && info.Uses[id] == passed {
-				return
+				if as, settled := a.reachingAssignment(info, r, passed); !settled || as == nil {
+					return // (the parameter as handed, not reassigned before)
+				}
 			}
 			if a.handsOnPassed(fn, info, e, passed, sc, seen, out) {
 				return

@@ -99,11 +99,25 @@ func (a *analysis) handedCall(info *types.Info, fn *ssa.Function, list []ast.Stm
 // r.reconcileRunning(…) }), and the entry ends in a return of no work
 // after them, why the failure the main work comes back with is not
 // settled: which state's function is the pass's main work is not told by
-// the source. The deletion's branch is none of them. "" otherwise.
-func (a *analysis) stateDispatched(entry *ssa.Function, kind *types.Named, primary *retSite) string {
+// the source. The deletion's branch is none of them, nor a branch with no
+// failure handed back through it. "" otherwise.
+func (a *analysis) stateDispatched(entry *ssa.Function, kind *types.Named, primary *retSite, rets []retSite, isFailure func(string) bool) string {
 	if primary == nil {
 		return ""
 	}
+	// (The entry, or a function it hands the pass on to: the rest of the
+	// pass delegated, if err := r.Get(…); err == nil { return r.run(…) }.)
+	for _, h := range primary.chain() {
+		if why := a.dispatchedIn(h.in, kind, primary, rets, isFailure); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// dispatchedIn is stateDispatched for one function of the failure's way
+// back.
+func (a *analysis) dispatchedIn(entry *ssa.Function, kind *types.Named, primary *retSite, rets []retSite, isFailure func(string) bool) string {
 	b := body(entry)
 	if b == nil || len(b.List) == 0 {
 		return ""
@@ -122,8 +136,11 @@ func (a *analysis) stateDispatched(entry *ssa.Function, kind *types.Named, prima
 			continue
 		}
 		ce := a.handedCall(info, entry, ifs.Body.List)
-		if ce == nil {
-			continue
+		if ce == nil || !slices.ContainsFunc(rets, func(r retSite) bool {
+			p := r.posIn(entry)
+			return isFailure(r.class) && ifs.Pos() <= p && p < ifs.End()
+		}) {
+			continue // (a branch that cannot fail is no work the failure is of)
 		}
 		through = through || ifs.Pos() <= at && at < ifs.End()
 		if name := a.exprText(ce.Fun); !seen[name] {
@@ -134,5 +151,5 @@ func (a *analysis) stateDispatched(entry *ssa.Function, kind *types.Named, prima
 	if !through || len(calls) < 2 {
 		return ""
 	}
-	return fmt.Sprintf("not settled: the entry hands its pass, by the object's state, to one of %s, and ends in a return of no work; which one is the main work, whose failure comes back, the source does not tell (the failure chosen was at %s)", strings.Join(calls, ", "), fileLine(a.site(primary.pos)))
+	return fmt.Sprintf("not settled: %s hands the pass, by the object's state, to one of %s, and ends in a return of no work; which one is the main work, whose failure comes back, the source does not tell (the failure chosen was at %s)", a.funcName(entry), strings.Join(calls, ", "), fileLine(a.site(primary.pos)))
 }

@@ -325,10 +325,12 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 	}
 	if unsettledErr == "" {
 		primary, unsettledErr = a.statusEndAsWork(rets, primary, kind, isFailure)
-		primary = a.pastStatusWrite(rets, primary, kind, isFailure)
 	}
 	if unsettledErr == "" {
-		unsettledErr = a.stateDispatched(f.entry, kind, primary)
+		primary, unsettledErr = a.pastStatusWrite(rets, primary, kind, isFailure)
+	}
+	if unsettledErr == "" {
+		unsettledErr = a.stateDispatched(f.entry, kind, primary, rets, isFailure)
 	}
 	// Under a deferred function that sets both named results, a result
 	// it takes from a call not followed is where the main work's failure

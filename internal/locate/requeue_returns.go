@@ -180,8 +180,19 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		// What the caller handed the helper may be the pair one call of
 		// its made (res, obj, err := r.pass(…); return report(…, res,
 		// err)): that call's returns, as the caller's return of them.
-		if sc.guard == guardError || !a.followPairOf(caller, cinfo, ret, ret, []ast.Expr{r, e}, sc, w, out) {
-			a.classifyPair(caller, cinfo, ret, ret, r, e, sc, w, out)
+		at := ast.Node(ret)
+		if len(ret.Results) == 0 {
+			// res, err = report(…, res, err); return: the assignment is
+			// the site, the bare return the evidence.
+			for _, n := range a.path(r.Pos(), r.End()) {
+				if as, isAssign := n.(*ast.AssignStmt); isAssign {
+					at = as
+					break
+				}
+			}
+		}
+		if sc.guard == guardError || !a.followPairOf(caller, cinfo, ret, at, []ast.Expr{r, e}, sc, w, out) {
+			a.classifyPair(caller, cinfo, ret, at, r, e, sc, w, out)
 		}
 		w.via = saved
 		return
@@ -275,7 +286,7 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 		// is nil: the return never runs.
 		return
 	}
-	if errClass == "error" && (errorAtReturn(fn, s) == testedNil || handedNil(fn, s, errE)) {
+	if errClass == "error" && (errorAtReturn(fn, s) == testedNil || a.handedNil(fn, s, errE)) {
 		// return ctrl.Result{}, err below if err != nil { …; return }
 		// (or return r.report(…, err) handing it on): the error a test
 		// above found nil, a success.
@@ -583,13 +594,13 @@ func (a *analysis) errorSetAt(fn *ssa.Function, info *types.Info, s *ast.ReturnS
 
 // handedNil reports whether e is a variable the return s of fn hands, as
 // an argument, to the call it returns the results of (return
-// r.report(ctx, obj, result, err)), where a test above the call found it
-// nil.
-func handedNil(fn *ssa.Function, s *ast.ReturnStmt, e ast.Expr) bool {
-	if _, ok := ast.Unparen(e).(*ast.Ident); !ok || len(s.Results) != 1 {
+// r.report(ctx, obj, result, err), or the named results assigned from it
+// before a bare return), where a test above the call found it nil.
+func (a *analysis) handedNil(fn *ssa.Function, s *ast.ReturnStmt, e ast.Expr) bool {
+	if _, ok := ast.Unparen(e).(*ast.Ident); !ok {
 		return false
 	}
-	ce, ok := ast.Unparen(s.Results[0]).(*ast.CallExpr)
+	ce, ok := ast.Unparen(a.handedBack(fn, s)).(*ast.CallExpr)
 	if !ok || ce.Ellipsis.IsValid() {
 		return false
 	}

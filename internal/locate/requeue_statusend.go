@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -44,39 +45,53 @@ func (a *analysis) statusEndAsWork(rets []retSite, primary *retSite, kind *types
 
 // pastStatusWrite is the main work's failure given the one chosen, when
 // that one hands back only the failure of a status write some passes make
-// before the pass ends, under a condition the work's failure is not under
-// (`if changed { if err := r.Status().Update(…); err != nil { return …,
-// err } }; return …`): the nearest failure return before it, in the same
-// function, that is proven a failure of work; the one chosen when there is
+// before the pass ends, under a condition the failures before it are not
+// under (`if changed { if err := r.Status().Update(…); err != nil { return
+// …, err } }; return …`): the nearest failure before it, handed back in
+// its function (itself, or the return of a helper holding it), that is
+// proven one of work, past those that are only bookkeeping; not settled,
+// saying why, at one that is neither. The one chosen stays when there is
 // none. (A status write every pass through the work makes, last, is the
 // pass's work.)
-func (a *analysis) pastStatusWrite(rets []retSite, primary *retSite, kind *types.Named, isFailure func(string) bool) *retSite {
+func (a *analysis) pastStatusWrite(rets []retSite, primary *retSite, kind *types.Named, isFailure func(string) bool) (*retSite, string) {
 	if primary == nil || !a.savedOnlyError(primary, kind) {
-		return primary
+		return primary, ""
 	}
-	var work *retSite
+	type before struct {
+		r  *retSite
+		at token.Pos
+	}
+	var cands []before
 	for i := range rets {
 		r := &rets[i]
-		if isFailure(r.class) && r.in == primary.in && len(r.via) == 0 && r.pos < primary.pos && (work == nil || r.pos > work.pos) && a.workFailure(r, kind) {
-			work = r
+		if p := r.posIn(primary.in); isFailure(r.class) && p.IsValid() && p < primary.pos {
+			cands = append(cands, before{r, p})
 		}
 	}
-	if work == nil || !a.conditionalBeside(primary, work.pos) {
-		return primary
+	slices.SortStableFunc(cands, func(x, y before) int { return cmp.Compare(y.at, x.at) })
+	for _, c := range cands {
+		switch {
+		case !a.conditionalBeside(primary, c.at):
+			return primary, ""
+		case a.workFailure(c.r, kind):
+			return c.r, ""
+		case a.bookkeepingFailure(c.r, kind):
+			continue
+		}
+		return nil, fmt.Sprintf("not settled: the failure at %s hands back only the error of a status write some passes make; whether the failure at %s before it is one of work, ctrlcmp does not tell", fileLine(a.site(primary.pos)), fileLine(a.site(c.r.pos)))
 	}
-	return work
+	return primary, ""
 }
 
 // conditionalBeside reports whether a failure return that hands back a
 // variable stands under a condition, other than its test of that
 // variable, that does not hold the position pos.
 func (a *analysis) conditionalBeside(r *retSite, pos token.Pos) bool {
-	ret, ok := r.ret.(*ast.ReturnStmt)
-	if !ok || len(ret.Results) == 0 {
+	if r.at == nil {
 		return false
 	}
-	info := a.infoAt(ret.Pos())
-	id, ok := ast.Unparen(ret.Results[len(ret.Results)-1]).(*ast.Ident)
+	info := a.infoAt(r.at.Pos())
+	id, ok := ast.Unparen(errorOf(r.at)).(*ast.Ident)
 	if !ok {
 		return false
 	}
@@ -84,8 +99,8 @@ func (a *analysis) conditionalBeside(r *retSite, pos token.Pos) bool {
 	if !ok {
 		return false
 	}
-	child := ast.Node(ret)
-	for _, n := range a.path(ret.Pos(), ret.End()) {
+	child := r.at
+	for _, n := range a.path(r.at.Pos(), r.at.End()) {
 		conditional := false
 		switch x := n.(type) {
 		case *ast.FuncDecl, *ast.FuncLit:
