@@ -209,8 +209,8 @@ func (a *analysis) classifyAssigned(fn *ssa.Function, info *types.Info, r *ast.R
 		if !ok {
 			return false
 		}
-		if c := a.makeCall(info, ce, fn); c.known || len(c.own) == 0 {
-			return false
+		if c := a.makeCall(info, ce, fn); c.known || len(c.own) == 0 || mentions(info, ce, map[*types.Var]bool{v: true}) {
+			return false // (err = r.finish(ctx, obj, err) hands on what err held before)
 		}
 		var events []retSite
 		a.classifyEvent(fn, info, r, ce, at, a.scopeBeside(info, r, v), seen, &events)
@@ -276,3 +276,4 @@ func nilTestOf(info *types.Info, cond ast.Expr, v *types.Var) bool {
 	id, ok := x.(*ast.Ident)
 	return ok && isNil(info, y) && info.Uses[id] == v
 }
+
