@@ -276,4 +276,3 @@ func nilTestOf(info *types.Info, cond ast.Expr, v *types.Var) bool {
 	id, ok := x.(*ast.Ident)
 	return ok && isNil(info, y) && info.Uses[id] == v
 }
-
