@@ -194,7 +194,7 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 		if kind != nil && holdsUnstructured(kind) {
 			return none(fmt.Sprintf("not settled: %s keeps its content in an unstructured map (%s), where the conditions are set by methods writing the map, which ctrlcmp does not follow; no condition set through a typed Status.Conditions was found", kindName, typeUnstructured))
 		}
-		if calls := a.unresolvedHanding(reach.Funcs(), kind); len(calls) > 0 {
+		if calls := a.unresolvedHanding(reach.Funcs(), kind); len(calls) > 0 && statusHoldsConditions(kind) {
 			return none("not settled: no status condition is set on the reconcile path as far as it is read, but the path hands " + kindName + " to calls the call graph resolves to no function, which are not followed: " + listSites(calls))
 		}
 		return noneAfter("no status condition is set on the primary object on the reconcile path",

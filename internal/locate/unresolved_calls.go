@@ -75,3 +75,12 @@ func handsKind(c *ssa.CallCommon, kind *types.Named) bool {
 	}
 	return false
 }
+
+// statusHoldsConditions reports whether the kind's status reaches a
+// conditions list (holdsConditions): a kind whose status holds none sets
+// no condition, whatever code runs.
+func statusHoldsConditions(kind *types.Named) bool {
+	st, _, _ := types.LookupFieldOrMethod(kind, true, kind.Obj().Pkg(), "Status")
+	f, ok := st.(*types.Var)
+	return ok && holdsConditions(f.Type(), 0)
+}
