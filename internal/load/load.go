@@ -168,8 +168,9 @@ func load(ctx context.Context, dir string, progress func(string), from DepSource
 		ctx = withWorkspace(ctx, t.Workspace)
 	}
 
-	patterns := append([]string{"./..."}, nestedModulePatterns(mf, abs)...)
-	t.replacedVendor = replacedVendorDirs(mf, abs)
+	nested := nestedModulePatterns(mf, abs)
+	patterns := append([]string{"./..."}, nested...)
+	t.replacedVendor = replacedVendorDirs(nested)
 	if progress != nil {
 		how := strings.Join(append(buildFlags(ctx), patterns...), " ")
 		if t.Workspace != "" {
@@ -357,10 +358,10 @@ func nestedModulePatterns(mf *modfile.File, dir string) []string {
 }
 
 // replacedVendorDirs are the vendor directories ("vendor/MODULE/") of the
-// modules nestedModulePatterns names.
-func replacedVendorDirs(mf *modfile.File, dir string) []string {
+// modules nestedModulePatterns names (nested, its "module/..." patterns).
+func replacedVendorDirs(nested []string) []string {
 	var out []string
-	for _, p := range nestedModulePatterns(mf, dir) {
+	for _, p := range nested {
 		out = append(out, "vendor/"+strings.TrimSuffix(p, "...")) // (p ends in "/...")
 	}
 	return out
