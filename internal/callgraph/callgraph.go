@@ -45,6 +45,9 @@ type Program struct {
 	// another method (promoted through an embedded field): the graph
 	// spans them, so that an interface call reaches the wrapped method.
 	promoted []*ssa.Function
+	// makers are where the own types' interface values are made
+	// (makers.go).
+	makers makers
 }
 
 // Build creates SSA for every package in all (types only) and own (with

@@ -27,19 +27,22 @@ type Reach struct {
 	order      []*ssa.Function
 	entries    []*ssa.Function
 	skip       func(*ssa.Function) bool
+	unmade     func(*ssa.Function) bool
 }
 
 // Reachable walks the call graph from the entries.
 func (pr *Program) Reachable(entries ...*ssa.Function) *Reach {
-	return pr.ReachableExcept(nil, entries...)
+	return pr.ReachableExcept(nil, nil, entries...)
 }
 
 // ReachableExcept walks the call graph from the entries, entering no
 // function skip reports through a dynamic call or a value handed on (an
 // implementation a dynamic call may reach but that the caller knows is not
-// the one run); a static call still enters it.
-func (pr *Program) ReachableExcept(skip func(*ssa.Function) bool, entries ...*ssa.Function) *Reach {
-	return pr.walk(skip, nil, entries)
+// the one run); a static call still enters it. Nor does it enter, through
+// a dynamic call, a function unmade reports (a method of a type whose
+// interface values are all made where the walk does not go).
+func (pr *Program) ReachableExcept(skip, unmade func(*ssa.Function) bool, entries ...*ssa.Function) *Reach {
+	return pr.walk(skip, unmade, nil, entries)
 }
 
 // ReachableAvoiding is what r reaches when the walk never enters avoid, nor
@@ -47,7 +50,7 @@ func (pr *Program) ReachableExcept(skip func(*ssa.Function) bool, entries ...*ss
 // that does not pass through avoid (a helper the finalizer's cleanup calls
 // and the success path calls too).
 func (pr *Program) ReachableAvoiding(r *Reach, avoid *ssa.Function) *Reach {
-	return pr.walk(r.skip, func(f *ssa.Function) bool {
+	return pr.walk(r.skip, r.unmade, func(f *ssa.Function) bool {
 		for ; f != nil; f = f.Parent() {
 			if f == avoid {
 				return true
@@ -59,9 +62,10 @@ func (pr *Program) ReachableAvoiding(r *Reach, avoid *ssa.Function) *Reach {
 
 // walk is the breadth-first walk behind ReachableExcept and
 // ReachableAvoiding: skip keeps it out of a function reached through a
-// dynamic call or a value handed on, never keeps it out of any way.
-func (pr *Program) walk(skip, never func(*ssa.Function) bool, entries []*ssa.Function) *Reach {
-	r := &Reach{via: map[*ssa.Function]*callgraph.Edge{}, encl: map[*ssa.Function]*ssa.Function{}, skip: skip}
+// dynamic call or a value handed on, unmade out of one reached through a
+// dynamic call, never keeps it out of any way.
+func (pr *Program) walk(skip, unmade, never func(*ssa.Function) bool, entries []*ssa.Function) *Reach {
+	r := &Reach{via: map[*ssa.Function]*callgraph.Edge{}, encl: map[*ssa.Function]*ssa.Function{}, skip: skip, unmade: unmade}
 	var queue []*ssa.Function
 	for _, e := range entries {
 		if e == nil || never != nil && never(e) {
@@ -119,7 +123,8 @@ func (pr *Program) walk(skip, never func(*ssa.Function) bool, entries []*ssa.Fun
 		})
 		for _, e := range out {
 			callee := e.Callee.Func
-			if skip != nil && e.Site != nil && e.Site.Common().StaticCallee() == nil && skip(callee) || pr.confined[callee] || never != nil && never(callee) {
+			dynamic := e.Site != nil && e.Site.Common().StaticCallee() == nil
+			if dynamic && (skip != nil && skip(callee) || unmade != nil && unmade(callee)) || pr.confined[callee] || never != nil && never(callee) {
 				continue // a confined closure is entered from its maker only
 			}
 			if pr.unanalysed(callee) && !slices.Contains(r.Unanalysed, callee) {

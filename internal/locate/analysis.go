@@ -77,6 +77,8 @@ type analysis struct {
 	// entryRecvs are the receiver types of the found controllers' entries
 	// (reachOf).
 	entryRecvs []types.Type
+	// entries are the found controllers' entries (reachOf).
+	entries []*ssa.Function
 	// dynamic are the functions the engine settled dynamic calls to, by
 	// their Lparen (nil: not settled); settling says a query for one is
 	// under way (flow_dynamic.go).

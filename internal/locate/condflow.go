@@ -46,6 +46,10 @@ type typeSource struct {
 	// copied says the condition is one already in a list, copied (kept
 	// by a removal, or taken from another object): it sets no new type.
 	copied bool
+	// foreign names, for a type copied from the conditions of an object
+	// of another kind (a child's), that kind: the types are what its own
+	// controller sets, not followed.
+	foreign string
 	// end is where the trail of an unfollowed type ends, when known, and
 	// why it ends there.
 	end token.Pos
@@ -532,6 +536,6 @@ func (r *condReader) recordAt(s *condSummary, to condTarget, srcs []typeSource, 
 func sameEffect(a, b condEffect) bool {
 	return a.target == b.target && a.via == b.via && a.site == b.site && a.origin == b.origin && a.typ.value == b.typ.value && a.typ.k == b.typ.k &&
 		a.typ.param == b.typ.param && slices.Equal(a.typ.path, b.typ.path) && a.typ.truth == b.typ.truth &&
-		a.typ.statusParam == b.typ.statusParam && a.typ.partial == b.typ.partial && a.typ.copied == b.typ.copied &&
+		a.typ.statusParam == b.typ.statusParam && a.typ.partial == b.typ.partial && a.typ.copied == b.typ.copied && a.typ.foreign == b.typ.foreign &&
 		a.typ.end == b.typ.end
 }

@@ -31,6 +31,9 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 	var names []string
 	var lost []string   // where a type could not be followed
 	var unsure []string // types set where the path may not run
+	// foreign are where conditions copied from another kind's status are
+	// stored: types that kind's controller sets, which settle no none.
+	var foreign []string
 	flow := a.condFlowFor(kind)
 	bodies, spans := a.reachedSpans(reach)
 	entries := a.entryBodies(reach)
@@ -56,7 +59,7 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 	mixed := map[string]bool{}
 	for _, b := range bodies {
 		for _, eff := range flow.summary(b).effects {
-			if _, ok := onPrimary(b, eff); ok && !eff.typ.followed() {
+			if _, ok := onPrimary(b, eff); ok && !eff.typ.followed() && eff.typ.foreign == "" {
 				mixed[eff.origin] = true
 			}
 		}
@@ -143,6 +146,14 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 				}
 				continue
 			}
+			if t.foreign != "" {
+				s := a.site(eff.site)
+				at := fmt.Sprintf("%s:%d (%s, from a %s's status)", s.File, s.Line, s.Func, t.foreign)
+				if !slices.Contains(foreign, at) {
+					foreign = append(foreign, at)
+				}
+				continue
+			}
 			if !t.followed() {
 				s := a.site(eff.site)
 				at := fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Func)
@@ -171,6 +182,9 @@ func (a *analysis) conditionTypes(kind *types.Named, reach *callgraph.Reach) Row
 		return none("not settled: a condition is set on the primary object at " + listSites(lost) + ", with a type that could not be followed to a constant")
 	}
 	if len(names) == 0 {
+		if len(foreign) > 0 {
+			return none("not settled: no condition type of the tree is set on the primary object, but conditions are copied onto it at " + listSites(foreign) + ": their types are whatever that kind's own controller sets")
+		}
 		if at, ok := a.appliedCondition(bodies, spans); ok {
 			s := a.site(at)
 			return none(fmt.Sprintf("not settled: a condition is built as an apply configuration at %s:%d (%s), which ctrlcmp does not follow to the object it is applied to", s.File, s.Line, s.Func))

@@ -110,6 +110,13 @@ func (r *condReader) typesOf(e ast.Expr, path []string) ([]typeSource, bool) {
 			t := unfollowed
 			t.end, t.why = v.end, "a field of an object ("+strings.Join(v.path, ".")+"), which holds what is stored into it elsewhere"
 			out = append(out, t)
+		case v.external && r.f.otherKindStatus(v):
+			// Another kind's conditions, copied: their types are what
+			// that kind's own controller sets, not followed here.
+			t := unfollowed
+			t.foreign = deref(v.b.info.TypeOf(v.e)).(*types.Named).Obj().Name()
+			t.end = v.end
+			out = append(out, t)
 		case v.external, v.ended() && isConditionsGetter(v.b.info, v.e):
 			out = append(out, copiedCondition)
 		default:
@@ -259,4 +266,18 @@ func (r *condReader) copiedUnchanged(v *types.Var, id *ast.Ident, block *ast.Blo
 	return len(ts) > 0 && !slices.ContainsFunc(ts, func(t typeSource) bool {
 		return !t.copied && !(t.param >= 0 && len(t.path) > 1 && isObject(r.b.params[t.param].Type()))
 	})
+}
+
+// otherKindStatus reports whether v is read from the status of an API
+// object of a kind other than the primary one (a child's, a peer's).
+func (f *condFlow) otherKindStatus(v flowVal) bool {
+	if f.kind == nil || v.e == nil || len(v.path) == 0 || v.path[0] != statusField {
+		return false
+	}
+	n, ok := deref(v.b.info.TypeOf(v.e)).(*types.Named)
+	if !ok || types.Identical(n, f.kind) || !isObject(n) {
+		return false
+	}
+	_, isStruct := n.Underlying().(*types.Struct)
+	return isStruct
 }

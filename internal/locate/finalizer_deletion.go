@@ -244,8 +244,8 @@ func (a *analysis) declaringFunc(v *types.Var) *ssa.Function {
 // liveList is fn's statement list as a pass of a live object runs it:
 // where the list goes on to its deletion path after an if that returns
 // unless the object is being deleted (`if obj.DeletionTimestamp.IsZero()
-// { …; return }`, no else; the statements after it run only on
-// deletion), the pass runs the statements before that if, then its body,
+// { …; return }`, its else, if any, the deletion's; the statements after
+// it run only on deletion), the pass runs the statements before that if, then its body,
 // read the same way. A body whose own statements (its ifs aside: adding
 // the finalizer when it is missing is done once) only log and return
 // success is no pass of its own: a controller that acts only on deletion
@@ -253,7 +253,7 @@ func (a *analysis) declaringFunc(v *types.Var) *ssa.Function {
 func (a *analysis) liveList(info *types.Info, fn *ssa.Function, list []ast.Stmt, kind *types.Named) []ast.Stmt {
 	for i, st := range list {
 		ifs, ok := st.(*ast.IfStmt)
-		if !ok || i+1 == len(list) || ifs.Init != nil || ifs.Else != nil || !returns(ifs.Body) || !a.impliesDeletion(info, ifs.Cond, false, kind) || a.idleBranch(info, fn, unconditional(ifs.Body.List), 0) {
+		if !ok || i+1 == len(list) && ifs.Else == nil || ifs.Init != nil || !returns(ifs.Body) || !a.impliesDeletion(info, ifs.Cond, false, kind) || a.idleBranch(info, fn, unconditional(ifs.Body.List), 0) {
 			continue
 		}
 		live := append(slices.Clone(list[:i]), ifs.Body.List...)

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/ctrlcmp/ctrlcmp/internal/callgraph"
 )
 
 // nestedCleanup is a deletion branch's cleanup, the function holding the
@@ -72,4 +74,27 @@ func nesting(b *ast.BlockStmt, stmt ast.Node) int {
 		return true
 	})
 	return depth
+}
+
+// amongSteps reports, for a function fn holding a deletion branch that
+// drops the finalizer inline, the dynamic call on the path from the entry
+// to fn that may run other functions of the tree as well (each step of a
+// list a runner calls in turn), and how many it may run: one of the others
+// may be the cleanup, run before fn drops the finalizer.
+func (a *analysis) amongSteps(reach *callgraph.Reach, fn *ssa.Function) (ssa.CallInstruction, int) {
+	for _, e := range reach.Path(fn) {
+		if e.Site == nil || e.Site.Common().StaticCallee() != nil {
+			continue
+		}
+		n := 0
+		for _, o := range a.prog.CallsFrom(e.Caller.Func) {
+			if o.Site == e.Site && reach.Has(o.Callee.Func) {
+				n++
+			}
+		}
+		if n > 1 {
+			return e.Site, n
+		}
+	}
+	return nil, 0
 }

@@ -383,7 +383,9 @@ func (a *analysis) reachOf(f *found) *callgraph.Reach {
 			}
 		}
 	}
+	unmade := a.madeByOthers(f.entry)
 	if d := f.delegate; d != nil {
+		unmade = a.madeByOthers(d.wrapper, f.entry)
 		// The wrapper runs around the entry on every pass; the other
 		// functions its call runs are other controllers'.
 		for _, fn := range d.all {
@@ -399,15 +401,42 @@ func (a *analysis) reachOf(f *found) *callgraph.Reach {
 			return recv != nil && slices.ContainsFunc(others, func(t types.Type) bool {
 				return types.Identical(deref(recv.Type()), t)
 			})
-		}, d.wrapper, f.entry)
-	}
-	if len(others) == 0 {
-		return a.prog.Reachable(f.entry)
+		}, unmade, d.wrapper, f.entry)
 	}
 	return a.prog.ReachableExcept(func(fn *ssa.Function) bool {
 		recv := fn.Signature.Recv()
 		return recv != nil && slices.ContainsFunc(others, func(t types.Type) bool {
 			return types.Identical(deref(recv.Type()), t)
 		})
-	}, f.entry)
+	}, unmade, f.entry)
+}
+
+// madeByOthers is, for the controller whose walk starts at the roots, the
+// functions a dynamic call must not enter: those whose values (a method's
+// receiver converted to an interface, a closure, a function named as a
+// value) are made only in functions the other controllers' entries reach
+// and these roots do not (the steps a runner shared by several
+// controllers is handed by another one). A value made where no entry
+// reaches (in main, in a package variable) is anyone's.
+func (a *analysis) madeByOthers(roots ...*ssa.Function) func(*ssa.Function) bool {
+	var others []*ssa.Function
+	for _, e := range a.entries {
+		if !slices.Contains(roots, e) {
+			others = append(others, e)
+		}
+	}
+	if len(others) == 0 {
+		return nil
+	}
+	var mine, theirs *callgraph.Reach
+	return func(fn *ssa.Function) bool {
+		makers := a.prog.MakersOf(fn)
+		if len(makers) == 0 {
+			return false
+		}
+		if mine == nil {
+			mine, theirs = a.prog.Reachable(roots...), a.prog.Reachable(others...)
+		}
+		return !slices.ContainsFunc(makers, func(m *ssa.Function) bool { return mine.Has(m) || !theirs.Has(m) })
+	}
 }

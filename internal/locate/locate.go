@@ -81,6 +81,9 @@ func Locate(ctx context.Context, tree *load.Tree, prog *callgraph.Program, c *ci
 		return nil, a.warnings, a.notFound()
 	}
 	for _, f := range found {
+		if f.entry != nil {
+			a.entries = append(a.entries, f.entry)
+		}
 		if f.entry != nil && f.entry.Signature.Recv() != nil {
 			a.entryRecvs = append(a.entryRecvs, deref(f.entry.Signature.Recv().Type()))
 		}

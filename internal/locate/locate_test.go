@@ -170,6 +170,7 @@ var fixtures = []string{
 	"dispatchwait",
 	"fieldwrapper",
 	"tiedwaits",
+	"steprunner",
 	"deletewait",
 	"stepverdicts",
 	"driftidentity",

@@ -65,6 +65,10 @@ type retSite struct {
 	// where that wait is and the kind: a wait on a dependency as well as
 	// a retry (errorKindTest).
 	kindWait string
+	// dropped is, for a timed return with a nil error, where an error
+	// variable that may still hold a failure there was set
+	// (droppedError).
+	dropped token.Pos
 	// split marks the failing half of a return whose error may or may not
 	// be nil (return res, recErr, recErr the pass's error handed through):
 	// the same return, classed apart where the error is set.
@@ -482,6 +486,10 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 		return out
 	}
 	if success != nil {
+		if why := a.droppedWhy(success); why != "" {
+			out.onError, out.onSuccess = errRow, none(why)
+			return out
+		}
 		if why := a.dispatchedSuccess(success); why != "" {
 			out.onError, out.onSuccess = errRow, none(why)
 			return out
@@ -529,7 +537,7 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 		if r := a.waitPrimary(rets, kind); r != nil {
 			s := a.site(r.pos)
 			if tied := a.tiedWaits(rets, r, kind); len(tied) > 0 {
-				out.onError, out.onSuccess = errRow, a.tiedWaitsRow(r, tied)
+				out.onError, out.onSuccess = a.errorPastWaits(errRow, rets, append([]*retSite{r}, tied...), isFailure), a.tiedWaitsRow(r, tied)
 				if a.tracedAlike(kind, reach, append([]*retSite{r}, tied...)) {
 					// Whichever is the success's, what it waits for
 					// is set by the same fields (or by none).
@@ -540,6 +548,10 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 			}
 			if r.open {
 				out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the return at %s:%d hands back, with an error that may be nil, the interval %s, which a call made and an if tests together with the error; whether a success waits there (a dependency) or a failure the call absorbed retries is decided in the call; no return on the success path sets a constant RequeueAfter before it", s.File, s.Line, a.exprText(r.after)))
+				return out
+			}
+			if why := a.droppedWhy(r); why != "" {
+				out.onError, out.onSuccess = errRow, none(why)
 				return out
 			}
 			if c := a.dispatchedResult(r); c != nil {

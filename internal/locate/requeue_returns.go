@@ -4,6 +4,7 @@ package locate
 // it hands back, and classified by its result and error.
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -421,7 +422,11 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 			kindWait = fmt.Sprintf("%s:%d, where %s", w.File, w.Line, k)
 		}
 	}
-	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, madeIn: rv.madeIn, ret: s, at: at, afterWork: afterWork, via: via, signal: signal, open: open, kindWait: kindWait})
+	dropped := token.NoPos
+	if class == ClassSuccessInterval || class == ClassDependencyWait {
+		dropped = cmp.Or(rv.dropped, a.droppedError(info, s))
+	}
+	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, madeIn: rv.madeIn, ret: s, at: at, afterWork: afterWork, via: via, signal: signal, open: open, kindWait: kindWait, dropped: dropped})
 }
 
 // hopFollowsWrite is followsWrite for a return of a helper whose results

@@ -50,6 +50,9 @@ type resultValue struct {
 	// handed the pass's result): what the caller passes decides, and
 	// the rest of the value is what its other paths hold.
 	params []int
+	// dropped is where an error variable was set that a helper's return
+	// making the interval drops (droppedError).
+	dropped token.Pos
 }
 
 // resultShape is a type a reconcile function returns to say when its key
@@ -163,6 +166,7 @@ func (a *analysis) shapedValue(fn *ssa.Function, res ast.Expr, kind *types.Named
 			// Built by a helper: the trace starts at the call.
 			out.after, out.interval = res, namedBy(v.b.info, after)
 			out.madeIn = a.bySyntax[v.b.decl]
+			out.dropped = a.droppedAt(v.b.info, v.e)
 			continue
 		}
 		if !a.copiedInterval(fl, b, after, shape, &out) {

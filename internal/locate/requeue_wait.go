@@ -438,3 +438,32 @@ func sharedWaits(rets []retSite, entry *ssa.Function) {
 		}
 	}
 }
+
+// errorPastWaits is the requeue on error row errRow when the success's
+// requeue is one of the waits (w and those tied with it) and the row does
+// not say which: its primary, the failure return that handles the main
+// work's error, comes last before the success return, so it stands only
+// when it is also the failure return that comes last before each wait;
+// where those differ, which one handles the main work's error follows
+// from which wait is the success's, and the row is not settled.
+func (a *analysis) errorPastWaits(errRow Row, rets []retSite, waits []*retSite, isFailure func(string) bool) Row {
+	p, ok := errRow.Primary()
+	if !ok {
+		return errRow
+	}
+	for _, w := range waits {
+		if q := a.lastFailureBefore(rets, w, isFailure); q != nil {
+			if s := a.site(q.pos); s.File == p.File && s.Line == p.Line {
+				continue
+			}
+		}
+		s := a.site(w.pos)
+		out := Row{Sites: slices.Clone(errRow.Sites)}
+		for i := range out.Sites {
+			out.Sites[i].Primary = false
+		}
+		out.None = fmt.Sprintf("not settled: the main work's failure return is the one that comes last before the success's requeue, and that is one of %d waits the requeue on success row does not choose between; the failure return last before the wait at %s:%d is not the one at %s:%d, read from the final success return", len(waits), s.File, s.Line, p.File, p.Line)
+		return out
+	}
+	return errRow
+}

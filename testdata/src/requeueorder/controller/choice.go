@@ -10,7 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// want-none "ChoiceReconciler/requeue-success"
+// want-none "ChoiceReconciler/requeue-success" "ChoiceReconciler/requeue-error"
 
 // enforceAnnotation, on a ResourceQuota, chooses what it waits on.
 const enforceAnnotation = "example.com/enforce"
@@ -54,7 +54,7 @@ func (r *ChoiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	}
 	quota.Labels = map[string]string{"example.com/checked": "true"}
 	if err := r.Update(ctx, &quota); err != nil { // want "ChoiceReconciler/write-always"
-		return ctrl.Result{}, err // want "ChoiceReconciler/requeue-error"
+		return ctrl.Result{}, err // the failure last before the final return, not before the first wait: not settled
 	}
 	return ctrl.Result{}, nil
 }

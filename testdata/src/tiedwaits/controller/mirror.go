@@ -17,7 +17,7 @@ import (
 )
 
 // want-none "MirrorReconciler/finalizer-const" "MirrorReconciler/finalizer-add" "MirrorReconciler/finalizer-cleanup" "MirrorReconciler/finalizer-remove" "MirrorReconciler/condition-types"
-// want-none "MirrorReconciler/requeue-success"
+// want-none "MirrorReconciler/requeue-success" "MirrorReconciler/requeue-error"
 
 // settle is how long the reconciler gives what it has just written. Both
 // waits wait for it: whichever is the success's requeue, no field of the
@@ -63,7 +63,7 @@ func (r *MirrorReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		}
 		secret.Labels[mirroredLabel] = cm.Name
 		if err := r.Patch(ctx, &secret, patch); err != nil { // want "MirrorReconciler/drift:unsettled"
-			return ctrl.Result{}, err // want "MirrorReconciler/requeue-error"
+			return ctrl.Result{}, err // the failure last before the final return, not before the first wait: not settled
 		}
 		return ctrl.Result{RequeueAfter: settle}, nil // the second wait: not settled, cited
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // want-none "PowerReconciler/finalizer-const" "PowerReconciler/finalizer-add" "PowerReconciler/finalizer-cleanup" "PowerReconciler/finalizer-remove" "PowerReconciler/condition-types" "PowerReconciler/drift"
-// want-none "PowerReconciler/requeue-success"
+// want-none "PowerReconciler/requeue-success" "PowerReconciler/requeue-error"
 
 // powerAnnotation is the state a Node is asked to reach.
 const powerAnnotation = "example.com/power"
@@ -51,7 +51,7 @@ func (r *PowerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	case "off":
 		if state != "off" {
 			if err := r.Machines.Set(ctx, node.Name, "off"); err != nil {
-				return ctrl.Result{}, err // want "PowerReconciler/requeue-error"
+				return ctrl.Result{}, err // the failure last before the final return, not before the first wait: not settled
 			}
 			return ctrl.Result{RequeueAfter: time.Minute}, nil // the other case's: not settled, cited
 		}

@@ -10,7 +10,7 @@ import (
 )
 
 // want-none "TokenReconciler/finalizer-const" "TokenReconciler/finalizer-add" "TokenReconciler/finalizer-cleanup" "TokenReconciler/finalizer-remove" "TokenReconciler/condition-types"
-// want-none "TokenReconciler/requeue-success"
+// want-none "TokenReconciler/requeue-success" "TokenReconciler/requeue-error"
 
 // registeredLabel holds the token a Namespace was registered with.
 const registeredLabel = "example.com/token"
@@ -53,7 +53,7 @@ func (r *TokenReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	}
 	ns.Status.Phase = corev1.NamespaceActive
 	if err := r.Status().Update(ctx, &ns); err != nil {
-		return ctrl.Result{}, err // want "TokenReconciler/requeue-error"
+		return ctrl.Result{}, err // the failure last before the final return, not before the first wait: not settled
 	}
 	if _, ok := r.token(ns.Name); !ok {
 		return ctrl.Result{RequeueAfter: 5 * time.Second}, nil

@@ -115,3 +115,24 @@ func (in *Doohickey) DeepCopyObject() runtime.Object {
 	out.Status.Conditions = append([]metav1.Condition(nil), in.Status.Conditions...)
 	return &out
 }
+
+// ReplicaStatus is a Replica's observed state: the conditions of the
+// Widget it replicates, copied.
+type ReplicaStatus struct {
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// Replica mirrors the status of a Widget of the same name.
+type Replica struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Status            ReplicaStatus `json:"status,omitempty"`
+}
+
+// DeepCopyObject copies the Replica.
+func (in *Replica) DeepCopyObject() runtime.Object {
+	out := *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	out.Status.Conditions = append([]metav1.Condition(nil), in.Status.Conditions...)
+	return &out
+}

@@ -1,0 +1,127 @@
+package locate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// A function may keep a failure in an error variable and go on (a runner
+// that records each step's error and carries on), then hand back a timed
+// result with a nil error where that variable may still hold the failure
+// (`case Requeue: return ctrl.Result{RequeueAfter: d}, nil`): the interval
+// is then a failure's retry as much as a success's, and which the code
+// does not say.
+
+// droppedError is, for a return s of fn that hands back a nil error, where
+// a local error variable in scope at s is last given a value other than
+// nil before s, when no test of that variable s stands under or follows
+// (an if whose test names it, around s, or before s, leaving by a return);
+// token.NoPos when there is none.
+func (a *analysis) droppedError(info *types.Info, s *ast.ReturnStmt) token.Pos {
+	if len(s.Results) == 0 || !isNil(info, s.Results[len(s.Results)-1]) {
+		return token.NoPos
+	}
+	path := a.path(s.Pos(), s.End())
+	var fnBody *ast.BlockStmt
+	for _, n := range path {
+		switch f := n.(type) {
+		case *ast.FuncDecl:
+			fnBody = f.Body
+		case *ast.FuncLit:
+			fnBody = f.Body
+		}
+		if fnBody != nil {
+			break
+		}
+	}
+	if fnBody == nil {
+		return token.NoPos
+	}
+	// The error variables given a value other than nil before s.
+	set := map[*types.Var]token.Pos{}
+	ast.Inspect(fnBody, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Pos() >= s.Pos() || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, l := range as.Lhs {
+			id, ok := l.(*ast.Ident)
+			if !ok {
+				continue
+			}
+			v, _ := info.ObjectOf(id).(*types.Var)
+			if v == nil || !isErrorType(v.Type()) || isNil(info, as.Rhs[i]) || v.Parent() == nil || !v.Parent().Contains(s.Pos()) {
+				continue
+			}
+			set[v] = as.Pos()
+		}
+		return true
+	})
+	names := func(e ast.Node, v *types.Var) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && info.Uses[id] == v {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	first := token.NoPos
+	for v, at := range set {
+		tested := false
+		for i := 1; i < len(path) && !tested; i++ {
+			switch p := path[i].(type) {
+			case *ast.IfStmt:
+				tested = names(p.Cond, v)
+			case *ast.BlockStmt:
+				for _, st := range p.List {
+					if st.End() > s.Pos() {
+						break
+					}
+					if ifs, ok := st.(*ast.IfStmt); ok && st.Pos() > at && names(ifs.Cond, v) && returns(ifs.Body) {
+						tested = true
+					}
+				}
+			case *ast.CaseClause:
+				for _, st := range p.Body {
+					if st.End() > s.Pos() {
+						break
+					}
+					if ifs, ok := st.(*ast.IfStmt); ok && st.Pos() > at && names(ifs.Cond, v) && returns(ifs.Body) {
+						tested = true
+					}
+				}
+			}
+		}
+		if !tested && (!first.IsValid() || at < first) {
+			first = at
+		}
+	}
+	return first
+}
+
+// droppedWhy is why the timed return r is not settled as a success's
+// requeue when it drops an error (droppedError), else "".
+func (a *analysis) droppedWhy(r *retSite) string {
+	if !r.dropped.IsValid() {
+		return ""
+	}
+	s, d := a.site(r.ret.Pos()), a.site(r.dropped)
+	return fmt.Sprintf("not settled: the interval the return at %s:%d hands back is made with a nil error where the error variable set at %s:%d may still hold a failure, which is dropped: whether the interval is a success's or a failure's retry, the code does not say", s.File, s.Line, d.File, d.Line)
+}
+
+// droppedAt is droppedError for the return holding the expression e.
+func (a *analysis) droppedAt(info *types.Info, e ast.Expr) token.Pos {
+	for _, n := range a.path(e.Pos(), e.End()) {
+		if ret, ok := n.(*ast.ReturnStmt); ok {
+			return a.droppedError(info, ret)
+		}
+	}
+	return token.NoPos
+}
