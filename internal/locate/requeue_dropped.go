@@ -55,7 +55,7 @@ func (a *analysis) droppedError(info *types.Info, s *ast.ReturnStmt) token.Pos {
 				continue
 			}
 			v, _ := info.ObjectOf(id).(*types.Var)
-			if v == nil || !isErrorType(v.Type()) || isNil(info, as.Rhs[i]) || v.Parent() == nil || !v.Parent().Contains(s.Pos()) {
+			if v == nil || !isErrorType(v.Type()) || isNil(info, as.Rhs[i]) || v.Parent() == nil || !v.Parent().Contains(s.Pos()) || !a.flowsTo(as, s) {
 				continue
 			}
 			set[v] = as.Pos()
@@ -124,4 +124,54 @@ func (a *analysis) droppedAt(info *types.Info, e ast.Expr) token.Pos {
 		}
 	}
 	return token.NoPos
+}
+
+// flowsTo reports whether control may pass from the statement st to the
+// later return s: not when a block holding st and not s ends in a return,
+// nor, outside a loop holding both, when they stand in different branches
+// of one if or cases of one switch.
+func (a *analysis) flowsTo(st ast.Stmt, s *ast.ReturnStmt) bool {
+	inside := func(n ast.Node, p token.Pos) bool { return n.Pos() <= p && p < n.End() }
+	path := a.path(st.Pos(), st.End())
+	for i, n := range path {
+		if inside(n, s.Pos()) {
+			// The nearest node holding both: do they stand apart in it?
+			if j := i - 1; j >= 0 && !loopAbove(path[i:]) {
+				switch n.(type) {
+				case *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.BlockStmt:
+					if c, ok := path[j].(*ast.CaseClause); ok && !inside(c, s.Pos()) {
+						return false
+					}
+					if _, ok := n.(*ast.IfStmt); ok && !inside(path[j], s.Pos()) {
+						if _, isBlock := path[j].(*ast.BlockStmt); isBlock {
+							return false
+						}
+					}
+				}
+			}
+			return true
+		}
+		if b, ok := n.(*ast.BlockStmt); ok && returns(b) {
+			return false
+		}
+		if c, ok := n.(*ast.CaseClause); ok && len(c.Body) > 0 {
+			if _, ret := c.Body[len(c.Body)-1].(*ast.ReturnStmt); ret {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// loopAbove reports whether a path (innermost first) holds a loop.
+func loopAbove(path []ast.Node) bool {
+	for _, n := range path {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		}
+	}
+	return false
 }

@@ -496,7 +496,7 @@ func (a *analysis) shapedRequeues(f *found, reach *callgraph.Reach, kind *types.
 		}
 		if alt, test := a.stateAlternative(rets, success, kind); alt != nil {
 			s, o, t := a.site(success.pos), a.site(alt.pos), a.site(test.Pos())
-			out.onError, out.onSuccess = errRow, none(fmt.Sprintf("not settled: the success return at %s:%d requeues after an interval and the one at %s:%d does not, as the test of the object's status at %s:%d decides: whether the first is the steady state's interval or a wait while that state lasts is decided by the object's state, not the code", s.File, s.Line, o.File, o.Line, t.File, t.Line))
+			out.onError, out.onSuccess = a.errorPastWaits(errRow, rets, []*retSite{success, alt}, isFailure), none(fmt.Sprintf("not settled: the success return at %s:%d requeues after an interval and the one at %s:%d does not, as the test of the object's status at %s:%d decides: whether the first is the steady state's interval or a wait while that state lasts is decided by the object's state, not the code", s.File, s.Line, o.File, o.Line, t.File, t.Line))
 			return out
 		}
 	}

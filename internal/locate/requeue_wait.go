@@ -110,7 +110,7 @@ func (a *analysis) tracedAlike(kind *types.Named, reach *callgraph.Reach, waits 
 func (a *analysis) stateAlternative(rets []retSite, success *retSite, kind *types.Named) (*retSite, ast.Node) {
 	for i := range rets {
 		r := &rets[i]
-		if r.in != success.in || r.class != ClassNone || r.deferred || r.opaque != nil || r.pos == success.pos {
+		if r.in != success.in || r.class != ClassNone && !a.idleOnNil(r) || r.deferred || r.opaque != nil || r.pos == success.pos {
 			continue
 		}
 		rel, at := a.stmtRelation(success.pos, r.pos)
@@ -143,6 +143,23 @@ func (a *analysis) stateAlternative(rets []retSite, success *retSite, kind *type
 		}
 	}
 	return nil, nil
+}
+
+// idleOnNil reports whether r is a failure return whose error may be nil
+// and whose result asks for nothing (return ctrl.Result{}, err with err
+// set by a call, under no test of it): where the error is nil, a return
+// that does not requeue.
+func (a *analysis) idleOnNil(r *retSite) bool {
+	ret, ok := r.ret.(*ast.ReturnStmt)
+	if r.class != ClassErrorBackoff || r.after != nil || !ok || len(ret.Results) != 2 || ret.Pos() != r.pos {
+		return false
+	}
+	lit, ok := ast.Unparen(ret.Results[0]).(*ast.CompositeLit)
+	if !ok || len(lit.Elts) > 0 {
+		return false
+	}
+	_, isVar := ast.Unparen(ret.Results[1]).(*ast.Ident)
+	return isVar && errorAtReturn(r.in, ret) == "" && a.mayBeNilError(r.in, ret.Results[1])
 }
 
 // impliedElse relates the success return that requeues, p, and a return
@@ -440,29 +457,35 @@ func sharedWaits(rets []retSite, entry *ssa.Function) {
 }
 
 // errorPastWaits is the requeue on error row errRow when the success's
-// requeue is one of the waits (w and those tied with it) and the row does
-// not say which: its primary, the failure return that handles the main
-// work's error, comes last before the success return, so it stands only
-// when it is also the failure return that comes last before each wait;
-// where those differ, which one handles the main work's error follows
-// from which wait is the success's, and the row is not settled.
-func (a *analysis) errorPastWaits(errRow Row, rets []retSite, waits []*retSite, isFailure func(string) bool) Row {
+// return is one of several the requeue on success row does not choose
+// between (waits tied with each other; a timed return and one that does
+// not requeue, as the object's state decides): its primary, the failure
+// return that handles the main work's error, comes last before the success
+// return (or is that return's failing half), so it stands only when it is
+// so for each of them; where they differ, which one handles the main
+// work's error follows from which is the success's, and the row is not
+// settled.
+func (a *analysis) errorPastWaits(errRow Row, rets []retSite, cands []*retSite, isFailure func(string) bool) Row {
 	p, ok := errRow.Primary()
 	if !ok {
 		return errRow
 	}
-	for _, w := range waits {
-		if q := a.lastFailureBefore(rets, w, isFailure); q != nil {
+	for _, c := range cands {
+		q := c
+		if !isFailure(c.class) {
+			q = a.lastFailureBefore(rets, c, isFailure)
+		}
+		if q != nil {
 			if s := a.site(q.pos); s.File == p.File && s.Line == p.Line {
 				continue
 			}
 		}
-		s := a.site(w.pos)
+		s := a.site(c.pos)
 		out := Row{Sites: slices.Clone(errRow.Sites)}
 		for i := range out.Sites {
 			out.Sites[i].Primary = false
 		}
-		out.None = fmt.Sprintf("not settled: the main work's failure return is the one that comes last before the success's requeue, and that is one of %d waits the requeue on success row does not choose between; the failure return last before the wait at %s:%d is not the one at %s:%d, read from the final success return", len(waits), s.File, s.Line, p.File, p.Line)
+		out.None = fmt.Sprintf("not settled: the main work's failure return is the one that comes last before the success return, and that is one of %d returns the requeue on success row does not choose between; for the one at %s:%d it is not the one at %s:%d", len(cands), s.File, s.Line, p.File, p.Line)
 		return out
 	}
 	return errRow

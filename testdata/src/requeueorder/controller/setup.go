@@ -15,12 +15,13 @@ package controller
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 )
 
 // want-none "finalizer-const" "finalizer-add" "finalizer-cleanup" "finalizer-remove" "condition-types" "drift"
 
-// Setup registers the eleven reconcilers.
+// Setup registers the thirteen reconcilers.
 func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.ConfigMap{}).Complete(&DelegateReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
@@ -53,6 +54,9 @@ func Setup(mgr ctrl.Manager) error {
 		return err
 	}
 	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.ResourceQuota{}).Complete(&ChoiceReconciler{Client: mgr.GetClient()}); err != nil {
+		return err
+	}
+	if err := ctrl.NewControllerManagedBy(mgr).For(&storagev1.VolumeAttachment{}).Complete(&SettleReconciler{Client: mgr.GetClient()}); err != nil {
 		return err
 	}
 	return ctrl.NewControllerManagedBy(mgr).For(&corev1.PersistentVolume{}).Complete(&StateReconciler{Client: mgr.GetClient()})
