@@ -43,18 +43,22 @@ func (a *analysis) driftUnproven(reach *callgraph.Reach, kind *types.Named, rows
 		if t == nil {
 			t = a.instanceWritten(wc.info, c)
 		}
-		if t == nil || a.writesOwnKind(wc.info, c, kind) || isKindValue(t, kind) && a.declares(kind) {
+		if t == nil && !writesInterface(wc.info, c) || a.writesOwnKind(wc.info, c, kind) || t != nil && isKindValue(t, kind) && a.declares(kind) {
 			continue
 		}
 		test := a.guardOnTheWay(reach, c.in, c.expr, func(info *types.Info, b *ast.BlockStmt, e ast.Expr) bool {
-			return !progressOnly(info, e) && !a.comparesItself(info, e) && (mayCompare(info, b, kind, e) || comparesState(info, b, kind, e) || a.callVerdict(info, b, kind, e))
+			return !progressOnly(info, e) && !a.comparesItself(info, e) && (mayCompare(info, b, kind, e) || comparesState(info, b, kind, e) || a.callVerdict(info, b, kind, e) || objectsVerdict(info, b, e))
 		})
 		if test == nil {
 			continue
 		}
 		s, at := a.site(c.expr.Lparen).Site, a.site(test.Pos())
+		what := "an object of a type the call does not tell"
+		if t != nil {
+			what = "a " + typeName(t)
+		}
 		return []Step{{Site: applySite(s, c.in), Step: StepUnsettled,
-			Note: fmt.Sprintf("not settled: the %s of a %s runs only when the test at %s:%d decides, which may compare desired with live state but was not read as such a comparison; no comparison was found", wc.verb, typeName(t), at.File, at.Line)}}
+			Note: fmt.Sprintf("not settled: the %s of %s runs only when the test at %s:%d decides, which may compare desired with live state but was not read as such a comparison; no comparison was found", wc.verb, what, at.File, at.Line)}}
 	}
 	if steps := a.ownStatusCompared(reach, kind, writes); steps != nil {
 		return steps
@@ -484,4 +488,81 @@ func filledByCall(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
 		return !taken
 	})
 	return taken
+}
+
+// writesInterface reports whether a known write is handed its object as
+// an interface (client.Object: a helper that writes whatever it is
+// handed), whose type the call does not tell: a child as much as any.
+func writesInterface(info *types.Info, c call) bool {
+	if !c.known {
+		return false
+	}
+	obj := c.arg(c.fact.Obj)
+	return obj != nil && types.IsInterface(info.TypeOf(obj))
+}
+
+// objectsVerdict reports whether cond tests what a call makes of two
+// objects of one type, where it stands or through a boolean it is assigned to
+// (changed, err := differs(existing, obj); if !changed { return }): a
+// verdict of a function not read, which may compare them.
+func objectsVerdict(info *types.Info, body *ast.BlockStmt, cond ast.Expr) bool {
+	objectLike := func(t types.Type) bool {
+		if t == nil {
+			return false
+		}
+		if types.IsInterface(t) {
+			m, _, _ := types.LookupFieldOrMethod(t, false, nil, "DeepCopyObject")
+			return m != nil
+		}
+		return isObject(t)
+	}
+	// Two objects of one type, or two interface values of objects (a
+	// live copy and the mutated one), not two objects of different
+	// kinds (a test of which owns which).
+	ofObjects := func(ce *ast.CallExpr) bool {
+		var ts []types.Type
+		for _, arg := range ce.Args {
+			if t := info.TypeOf(arg); objectLike(t) {
+				ts = append(ts, t)
+			}
+		}
+		for i := range ts {
+			for j := i + 1; j < len(ts); j++ {
+				if types.Identical(ts[i], ts[j]) || types.IsInterface(ts[i]) && types.IsInterface(ts[j]) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			found = isBoolCall(info, x) && ofObjects(x)
+		case *ast.Ident:
+			if v, ok := info.Uses[x].(*types.Var); ok && isBool(v.Type()) {
+				for _, r := range assignmentsTo(info, body, v) {
+					if ce, ok := ast.Unparen(r).(*ast.CallExpr); ok && ofObjects(ce) {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// objectsVerdictAround is the test around node in fn, or before it and
+// leaving, that objectsVerdict reads as a verdict on two objects; nil when
+// there is none.
+func objectsVerdictAround(info *types.Info, fn *ssa.Function, node ast.Node) ast.Expr {
+	b := body(fn)
+	if b == nil || info == nil {
+		return nil
+	}
+	return testedAround(info, b, node, func(e ast.Expr) bool { return objectsVerdict(info, b, e) })
 }

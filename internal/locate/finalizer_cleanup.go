@@ -406,7 +406,7 @@ func (a *analysis) cleanupOf(reach *callgraph.Reach, fn *ssa.Function, info *typ
 		ifSite.Note = "the branch taken when DeletionTimestamp is set calls no function of the tree that does work (but to save the object) and removes no finalizer"
 		return &cleanup{sites: []Site{ifSite}, inline: true}, removing
 	}
-	if site, n := a.amongSteps(reach, fn); best == nil && site != nil {
+	if site, n := a.amongSteps(reach, fn); site != nil && (best == nil || a.removingSave(*best, kind, removes) || a.persistsRemoval(*best, kind, removes)) {
 		s := a.site(site.Pos())
 		return &cleanup{sites: []Site{ifSite}, removes: inBranch, unsettled: fmt.Sprintf("the branch taken when DeletionTimestamp is set, at %s:%d, drops the finalizer inline in %s, which the dynamic call at %s:%d runs as one of %d functions of the tree (steps run in turn, say): the cleanup may be another of them, run before it", ifSite.File, ifSite.Line, ownNames([]*ssa.Function{fn}), s.File, s.Line, n)}, removing
 	}

@@ -14,13 +14,31 @@ import (
 // is then a failure's retry as much as a success's, and which the code
 // does not say.
 
-// droppedError is, for a return s of fn that hands back a nil error, where
+// errorHandedAt is the error a return hands back, or a named results'
+// assignment a bare return hands back (metaR0, metaR1 = res, nil): the last
+// of its values; nil for a bare return.
+func errorHandedAt(s ast.Stmt) ast.Expr {
+	switch s := s.(type) {
+	case *ast.ReturnStmt:
+		if len(s.Results) > 0 {
+			return s.Results[len(s.Results)-1]
+		}
+	case *ast.AssignStmt:
+		if len(s.Rhs) > 1 && len(s.Rhs) == len(s.Lhs) {
+			return s.Rhs[len(s.Rhs)-1]
+		}
+	}
+	return nil
+}
+
+// droppedError is, for a return s of fn that hands back a nil error (or the
+// assignment of its named results), where
 // a local error variable in scope at s is last given a value other than
 // nil before s, when no test of that variable s stands under or follows
 // (an if whose test names it, around s, or before s, leaving by a return);
 // token.NoPos when there is none.
-func (a *analysis) droppedError(info *types.Info, s *ast.ReturnStmt) token.Pos {
-	if len(s.Results) == 0 || !isNil(info, s.Results[len(s.Results)-1]) {
+func (a *analysis) droppedError(info *types.Info, s ast.Stmt) token.Pos {
+	if e := errorHandedAt(s); e == nil || !isNil(info, e) {
 		return token.NoPos
 	}
 	path := a.path(s.Pos(), s.End())
@@ -119,8 +137,13 @@ func (a *analysis) droppedWhy(r *retSite) string {
 // droppedAt is droppedError for the return holding the expression e.
 func (a *analysis) droppedAt(info *types.Info, e ast.Expr) token.Pos {
 	for _, n := range a.path(e.Pos(), e.End()) {
-		if ret, ok := n.(*ast.ReturnStmt); ok {
-			return a.droppedError(info, ret)
+		switch n := n.(type) {
+		case *ast.ReturnStmt:
+			return a.droppedError(info, n)
+		case *ast.AssignStmt:
+			if errorHandedAt(n) != nil && isErrorType(info.TypeOf(n.Lhs[len(n.Lhs)-1])) {
+				return a.droppedError(info, n)
+			}
 		}
 	}
 	return token.NoPos
@@ -130,7 +153,7 @@ func (a *analysis) droppedAt(info *types.Info, e ast.Expr) token.Pos {
 // later return s: not when a block holding st and not s ends in a return,
 // nor, outside a loop holding both, when they stand in different branches
 // of one if or cases of one switch.
-func (a *analysis) flowsTo(st ast.Stmt, s *ast.ReturnStmt) bool {
+func (a *analysis) flowsTo(st, s ast.Stmt) bool {
 	inside := func(n ast.Node, p token.Pos) bool { return n.Pos() <= p && p < n.End() }
 	path := a.path(st.Pos(), st.End())
 	for i, n := range path {

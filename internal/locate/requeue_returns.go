@@ -4,7 +4,6 @@ package locate
 // it hands back, and classified by its result and error.
 
 import (
-	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -424,7 +423,10 @@ func (a *analysis) classifyPair(fn *ssa.Function, info *types.Info, s *ast.Retur
 	}
 	dropped := token.NoPos
 	if class == ClassSuccessInterval || class == ClassDependencyWait {
-		dropped = cmp.Or(rv.dropped, a.droppedError(info, s))
+		dropped = rv.dropped
+		if st, ok := at.(ast.Stmt); ok && !dropped.IsValid() {
+			dropped = a.droppedError(info, st)
+		}
 	}
 	*out = append(*out, retSite{pos: at.Pos(), class: class, in: fn, interval: interval, after: afterExpr, afterIn: afterIn, madeIn: rv.madeIn, ret: s, at: at, afterWork: afterWork, via: via, signal: signal, open: open, kindWait: kindWait, dropped: dropped})
 }

@@ -151,15 +151,24 @@ func (a *analysis) stateAlternative(rets []retSite, success *retSite, kind *type
 // that does not requeue.
 func (a *analysis) idleOnNil(r *retSite) bool {
 	ret, ok := r.ret.(*ast.ReturnStmt)
-	if r.class != ClassErrorBackoff || r.after != nil || !ok || len(ret.Results) != 2 || ret.Pos() != r.pos {
+	if r.class != ClassErrorBackoff || r.after != nil || !ok {
 		return false
 	}
-	lit, ok := ast.Unparen(ret.Results[0]).(*ast.CompositeLit)
+	// The values handed back: the return's, or those of the named
+	// results' assignment a bare return hands back.
+	vals := ret.Results
+	if as, ok := r.at.(*ast.AssignStmt); ok && len(vals) == 0 && len(as.Lhs) == len(as.Rhs) {
+		vals = as.Rhs
+	}
+	if len(vals) != 2 || r.at.Pos() != r.pos {
+		return false
+	}
+	lit, ok := ast.Unparen(vals[0]).(*ast.CompositeLit)
 	if !ok || len(lit.Elts) > 0 {
 		return false
 	}
-	_, isVar := ast.Unparen(ret.Results[1]).(*ast.Ident)
-	return isVar && errorAtReturn(r.in, ret) == "" && a.mayBeNilError(r.in, ret.Results[1])
+	_, isVar := ast.Unparen(vals[1]).(*ast.Ident)
+	return isVar && errorAtReturn(r.in, ret) == "" && a.mayBeNilError(r.in, vals[1])
 }
 
 // impliedElse relates the success return that requeues, p, and a return

@@ -89,6 +89,13 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 				w.Note = strings.TrimPrefix(w.Note+fmt.Sprintf("; not settled: made on every pass that goes on past the test at %s:%d, which ends the pass first when it holds and compares what the pass computed: an unchanged object may end its pass there", s.File, s.Line), "; ")
 			}
 		}
+		if w.Always {
+			if test := objectsVerdictAround(wc.info, fn, c.expr); test != nil {
+				s := a.site(test.Pos())
+				w.Always = false
+				w.Note = strings.TrimPrefix(w.Note+fmt.Sprintf("; not settled: made on every pass on which the test at %s:%d lets it through, a verdict a function handed two objects makes (it may compare them, which is not read)", s.File, s.Line), "; ")
+			}
+		}
 		if !w.Always && !wc.partial && !idleWhenEqual && !strings.Contains(w.Note, "not settled") {
 			// Made on every pass if a call that may run one of several
 			// functions runs the one on its path: not settled.

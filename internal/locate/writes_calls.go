@@ -99,10 +99,10 @@ type writeDesc struct {
 
 // typeName is the bare name of a (pointer to a) named type.
 func typeName(t types.Type) string {
-	if n, ok := deref(t).(*types.Named); ok {
+	if n, ok := deref(t).(*types.Named); ok && n != nil {
 		return n.Obj().Name()
 	}
-	if t == nil {
+	if n, ok := t.(*types.Named); t == nil || ok && n == nil {
 		return "object"
 	}
 	return types.TypeString(t, func(*types.Package) string { return "" })
