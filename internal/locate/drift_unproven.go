@@ -555,14 +555,3 @@ func objectsVerdict(info *types.Info, body *ast.BlockStmt, cond ast.Expr) bool {
 	})
 	return found
 }
-
-// objectsVerdictAround is the test around node in fn, or before it and
-// leaving, that objectsVerdict reads as a verdict on two objects; nil when
-// there is none.
-func objectsVerdictAround(info *types.Info, fn *ssa.Function, node ast.Node) ast.Expr {
-	b := body(fn)
-	if b == nil || info == nil {
-		return nil
-	}
-	return testedAround(info, b, node, func(e ast.Expr) bool { return objectsVerdict(info, b, e) })
-}

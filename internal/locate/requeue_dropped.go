@@ -57,7 +57,18 @@ func (a *analysis) droppedError(info *types.Info, s ast.Stmt) token.Pos {
 	if fnBody == nil {
 		return token.NoPos
 	}
-	// The error variables given a value other than nil before s.
+	// The error variables given a value other than nil before s (but
+	// those s itself assigns: the named results it hands back).
+	assigned := map[*types.Var]bool{}
+	if as, ok := s.(*ast.AssignStmt); ok {
+		for _, l := range as.Lhs {
+			if id, ok := l.(*ast.Ident); ok {
+				if v, ok := info.ObjectOf(id).(*types.Var); ok {
+					assigned[v] = true
+				}
+			}
+		}
+	}
 	set := map[*types.Var]token.Pos{}
 	ast.Inspect(fnBody, func(n ast.Node) bool {
 		if _, lit := n.(*ast.FuncLit); lit {
@@ -73,7 +84,7 @@ func (a *analysis) droppedError(info *types.Info, s ast.Stmt) token.Pos {
 				continue
 			}
 			v, _ := info.ObjectOf(id).(*types.Var)
-			if v == nil || !isErrorType(v.Type()) || isNil(info, as.Rhs[i]) || v.Parent() == nil || !v.Parent().Contains(s.Pos()) || !a.flowsTo(as, s) {
+			if v == nil || assigned[v] || !isErrorType(v.Type()) || isNil(info, as.Rhs[i]) || v.Parent() == nil || !v.Parent().Contains(s.Pos()) || !a.flowsTo(as, s) {
 				continue
 			}
 			set[v] = as.Pos()
@@ -102,7 +113,7 @@ func (a *analysis) droppedError(info *types.Info, s ast.Stmt) token.Pos {
 					if st.End() > s.Pos() {
 						break
 					}
-					if ifs, ok := st.(*ast.IfStmt); ok && st.Pos() > at && names(ifs.Cond, v) && returns(ifs.Body) {
+					if ifs, ok := st.(*ast.IfStmt); ok && ifs.Cond.Pos() > at && names(ifs.Cond, v) && returns(ifs.Body) {
 						tested = true
 					}
 				}
@@ -111,7 +122,7 @@ func (a *analysis) droppedError(info *types.Info, s ast.Stmt) token.Pos {
 					if st.End() > s.Pos() {
 						break
 					}
-					if ifs, ok := st.(*ast.IfStmt); ok && st.Pos() > at && names(ifs.Cond, v) && returns(ifs.Body) {
+					if ifs, ok := st.(*ast.IfStmt); ok && ifs.Cond.Pos() > at && names(ifs.Cond, v) && returns(ifs.Body) {
 						tested = true
 					}
 				}

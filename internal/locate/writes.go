@@ -90,7 +90,7 @@ func (a *analysis) writes(f *found, kind *types.Named, reach *callgraph.Reach, n
 			}
 		}
 		if w.Always {
-			if test := objectsVerdictAround(wc.info, fn, c.expr); test != nil {
+			if test := a.guardOnTheWay(reach, fn, c.expr, objectsVerdict); test != nil {
 				s := a.site(test.Pos())
 				w.Always = false
 				w.Note = strings.TrimPrefix(w.Note+fmt.Sprintf("; not settled: made on every pass on which the test at %s:%d lets it through, a verdict a function handed two objects makes (it may compare them, which is not read)", s.File, s.Line), "; ")
