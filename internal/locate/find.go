@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"slices"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -241,4 +242,23 @@ func posOf(f *ssa.Function) token.Pos {
 		return f.Syntax().Pos()
 	}
 	return f.Pos()
+}
+
+// maxMisses bounds the registrations a not-found error lists.
+const maxMisses = 5
+
+// notFound is the error for a tree where registrations or workers were
+// seen but none could be followed to a controller: a gap of ctrlcmp's,
+// said with where each trail ended, not a claim that there is none.
+func (a *analysis) notFound() error {
+	var parts []string
+	for i, m := range a.misses {
+		if i == maxMisses {
+			parts = append(parts, fmt.Sprintf("and %d more", len(a.misses)-maxMisses))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("at %s, %s", fileLine(m.at), m.why))
+	}
+	return fmt.Errorf("not settled: no controller could be followed from the %d registration or worker site(s) ctrlcmp saw: %s; the tree has controllers of a style ctrlcmp knows, so this is a gap of ctrlcmp's, not proof that there is none",
+		len(a.misses), strings.Join(parts, "; "))
 }

@@ -81,10 +81,11 @@ func Locate(ctx context.Context, tree *load.Tree, prog *callgraph.Program, c *ci
 		return nil, a.warnings, a.notFound()
 	}
 	for _, f := range found {
-		if f.entry != nil {
-			a.entries = append(a.entries, f.entry)
+		if f.entry == nil {
+			continue
 		}
-		if f.entry != nil && f.entry.Signature.Recv() != nil {
+		a.entries = append(a.entries, f.entry)
+		if f.entry.Signature.Recv() != nil {
 			a.entryRecvs = append(a.entryRecvs, deref(f.entry.Signature.Recv().Type()))
 		}
 	}
@@ -154,25 +155,6 @@ func dropUnplaced(found []*found, ctrls []Controller) []Controller {
 		return nil
 	}
 	return out
-}
-
-// maxMisses bounds the registrations a not-found error lists.
-const maxMisses = 5
-
-// notFound is the error for a tree where registrations or workers were
-// seen but none could be followed to a controller: a gap of ctrlcmp's,
-// said with where each trail ended, not a claim that there is none.
-func (a *analysis) notFound() error {
-	var parts []string
-	for i, m := range a.misses {
-		if i == maxMisses {
-			parts = append(parts, fmt.Sprintf("and %d more", len(a.misses)-maxMisses))
-			break
-		}
-		parts = append(parts, fmt.Sprintf("at %s, %s", fileLine(m.at), m.why))
-	}
-	return fmt.Errorf("not settled: no controller could be followed from the %d registration or worker site(s) ctrlcmp saw: %s; the tree has controllers of a style ctrlcmp knows, so this is a gap of ctrlcmp's, not proof that there is none",
-		len(a.misses), strings.Join(parts, "; "))
 }
 
 // ownModule prefixes the names of ctrlcmp's own functions.
