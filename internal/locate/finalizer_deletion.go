@@ -321,18 +321,7 @@ func (a *analysis) soleDefinition(info *types.Info, id *ast.Ident) ast.Expr {
 		return nil
 	}
 	path, _ := astutil.PathEnclosingInterval(fi.file, v.Pos(), v.Pos())
-	var fnBody *ast.BlockStmt
-	for _, n := range path {
-		switch f := n.(type) {
-		case *ast.FuncDecl:
-			fnBody = f.Body
-		case *ast.FuncLit:
-			fnBody = f.Body
-		}
-		if fnBody != nil {
-			break
-		}
-	}
+	fnBody := innermostBody(path)
 	if fnBody == nil {
 		return nil
 	}

@@ -68,6 +68,20 @@ func (a *analysis) findWorkers(fd *ast.FuncDecl) []*found {
 	return out
 }
 
+// innermostBody is the body of the innermost function (declared or
+// literal) on a path, innermost first; nil when there is none.
+func innermostBody(path []ast.Node) *ast.BlockStmt {
+	for _, n := range path {
+		switch f := n.(type) {
+		case *ast.FuncDecl:
+			return f.Body
+		case *ast.FuncLit:
+			return f.Body
+		}
+	}
+	return nil
+}
+
 // inLoop reports whether the innermost function on a path runs the node in
 // a loop (a worker's).
 func inLoop(path []ast.Node) bool {

@@ -42,18 +42,7 @@ func (a *analysis) droppedError(info *types.Info, s ast.Stmt) token.Pos {
 		return token.NoPos
 	}
 	path := a.path(s.Pos(), s.End())
-	var fnBody *ast.BlockStmt
-	for _, n := range path {
-		switch f := n.(type) {
-		case *ast.FuncDecl:
-			fnBody = f.Body
-		case *ast.FuncLit:
-			fnBody = f.Body
-		}
-		if fnBody != nil {
-			break
-		}
-	}
+	fnBody := innermostBody(path)
 	if fnBody == nil {
 		return token.NoPos
 	}
@@ -170,7 +159,7 @@ func (a *analysis) flowsTo(st, s ast.Stmt) bool {
 	for i, n := range path {
 		if inside(n, s.Pos()) {
 			// The nearest node holding both: do they stand apart in it?
-			if j := i - 1; j >= 0 && !loopAbove(path[i:]) {
+			if j := i - 1; j >= 0 && !inLoop(path[i:]) {
 				switch n.(type) {
 				case *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.BlockStmt:
 					if c, ok := path[j].(*ast.CaseClause); ok && !inside(c, s.Pos()) {
@@ -195,17 +184,4 @@ func (a *analysis) flowsTo(st, s ast.Stmt) bool {
 		}
 	}
 	return true
-}
-
-// loopAbove reports whether a path (innermost first) holds a loop.
-func loopAbove(path []ast.Node) bool {
-	for _, n := range path {
-		switch n.(type) {
-		case *ast.ForStmt, *ast.RangeStmt:
-			return true
-		case *ast.FuncDecl, *ast.FuncLit:
-			return false
-		}
-	}
-	return false
 }
