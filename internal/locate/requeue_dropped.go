@@ -90,6 +90,19 @@ func (a *analysis) droppedError(info *types.Info, s ast.Stmt) token.Pos {
 		})
 		return found
 	}
+	// leavesOnTest reports whether a statement of list before s tests v
+	// after at and leaves by a return.
+	leavesOnTest := func(list []ast.Stmt, v *types.Var, at token.Pos) bool {
+		for _, st := range list {
+			if st.End() > s.Pos() {
+				break
+			}
+			if ifs, ok := st.(*ast.IfStmt); ok && ifs.Cond.Pos() > at && names(ifs.Cond, v) && returns(ifs.Body) {
+				return true
+			}
+		}
+		return false
+	}
 	first := token.NoPos
 	for v, at := range set {
 		tested := false
@@ -98,23 +111,9 @@ func (a *analysis) droppedError(info *types.Info, s ast.Stmt) token.Pos {
 			case *ast.IfStmt:
 				tested = names(p.Cond, v)
 			case *ast.BlockStmt:
-				for _, st := range p.List {
-					if st.End() > s.Pos() {
-						break
-					}
-					if ifs, ok := st.(*ast.IfStmt); ok && ifs.Cond.Pos() > at && names(ifs.Cond, v) && returns(ifs.Body) {
-						tested = true
-					}
-				}
+				tested = leavesOnTest(p.List, v, at)
 			case *ast.CaseClause:
-				for _, st := range p.Body {
-					if st.End() > s.Pos() {
-						break
-					}
-					if ifs, ok := st.(*ast.IfStmt); ok && ifs.Cond.Pos() > at && names(ifs.Cond, v) && returns(ifs.Body) {
-						tested = true
-					}
-				}
+				tested = leavesOnTest(p.Body, v, at)
 			}
 		}
 		if !tested && (!first.IsValid() || at < first) {
