@@ -32,11 +32,13 @@ func errorHandedAt(s ast.Stmt) ast.Expr {
 }
 
 // droppedError is, for a return s of fn that hands back a nil error (or the
-// assignment of its named results), where
-// a local error variable in scope at s is last given a value other than
-// nil before s, when no test of that variable s stands under or follows
-// (an if whose test names it, around s, or before s, leaving by a return);
-// token.NoPos when there is none.
+// assignment of its named results), where a local error variable in scope
+// at s is given a value other than nil before s, when the function hands
+// that variable back as its error at another return (the pass's error,
+// kept), no test of it that leaves by a return follows the assignment at
+// once (if err = f(); err != nil { return … }), and no test of it s
+// stands under or follows (an if whose test names it, around s, or before
+// s, leaving by a return); token.NoPos when there is none.
 func (a *analysis) droppedError(info *types.Info, s ast.Stmt) token.Pos {
 	if e := errorHandedAt(s); e == nil || !isNil(info, e) {
 		return token.NoPos
@@ -58,6 +60,22 @@ func (a *analysis) droppedError(info *types.Info, s ast.Stmt) token.Pos {
 			}
 		}
 	}
+	// handed are the error variables another return hands back as the
+	// function's error, as they stand.
+	handed := map[*types.Var]bool{}
+	ast.Inspect(fnBody, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
+		if r, ok := n.(*ast.ReturnStmt); ok && r != s && len(r.Results) > 0 {
+			if id, ok := ast.Unparen(r.Results[len(r.Results)-1]).(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok {
+					handed[v] = true
+				}
+			}
+		}
+		return true
+	})
 	set := map[*types.Var]token.Pos{}
 	ast.Inspect(fnBody, func(n ast.Node) bool {
 		if _, lit := n.(*ast.FuncLit); lit {
@@ -73,7 +91,7 @@ func (a *analysis) droppedError(info *types.Info, s ast.Stmt) token.Pos {
 				continue
 			}
 			v, _ := info.ObjectOf(id).(*types.Var)
-			if v == nil || assigned[v] || !isErrorType(v.Type()) || isNil(info, as.Rhs[i]) || v.Parent() == nil || !v.Parent().Contains(s.Pos()) || !a.flowsTo(as, s) {
+			if v == nil || assigned[v] || !handed[v] || !isErrorType(v.Type()) || isNil(info, as.Rhs[i]) || v.Parent() == nil || !v.Parent().Contains(s.Pos()) || !a.flowsTo(as, s) || a.testedAtOnce(info, as, v) {
 				continue
 			}
 			set[v] = as.Pos()
@@ -183,4 +201,41 @@ func (a *analysis) flowsTo(st, s ast.Stmt) bool {
 		}
 	}
 	return true
+}
+
+// testedAtOnce reports whether the assignment as of the error variable v is
+// tested at once by an if that leaves by a return: the if whose init it is,
+// or the statement after it (err = f(); if err != nil { return … }).
+func (a *analysis) testedAtOnce(info *types.Info, as *ast.AssignStmt, v *types.Var) bool {
+	leavesOn := func(ifs *ast.IfStmt) bool {
+		found := false
+		ast.Inspect(ifs.Cond, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && info.Uses[id] == v {
+				found = true
+			}
+			return !found
+		})
+		return found && returns(ifs.Body)
+	}
+	path := a.path(as.Pos(), as.End())
+	if len(path) < 2 {
+		return false
+	}
+	if ifs, ok := path[1].(*ast.IfStmt); ok && ifs.Init == as {
+		return leavesOn(ifs)
+	}
+	var list []ast.Stmt
+	switch p := path[1].(type) {
+	case *ast.BlockStmt:
+		list = p.List
+	case *ast.CaseClause:
+		list = p.Body
+	}
+	for i, st := range list {
+		if st == as && i+1 < len(list) {
+			ifs, ok := list[i+1].(*ast.IfStmt)
+			return ok && leavesOn(ifs)
+		}
+	}
+	return false
 }
