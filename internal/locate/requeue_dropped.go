@@ -61,16 +61,29 @@ func (a *analysis) droppedError(info *types.Info, s ast.Stmt) token.Pos {
 		}
 	}
 	// handed are the error variables another return hands back as the
-	// function's error, as they stand.
+	// function's error, as they stand, or an assignment of its named
+	// results does.
+	results := namedResultVars(info, path)
 	handed := map[*types.Var]bool{}
-	ast.Inspect(fnBody, func(n ast.Node) bool {
-		if _, lit := n.(*ast.FuncLit); lit {
-			return false
+	handedAt := func(e ast.Expr) {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			if v, ok := info.Uses[id].(*types.Var); ok {
+				handed[v] = true
+			}
 		}
-		if r, ok := n.(*ast.ReturnStmt); ok && r != s && len(r.Results) > 0 {
-			if id, ok := ast.Unparen(r.Results[len(r.Results)-1]).(*ast.Ident); ok {
-				if v, ok := info.Uses[id].(*types.Var); ok {
-					handed[v] = true
+	}
+	ast.Inspect(fnBody, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if n != s && len(n.Results) > 0 {
+				handedAt(n.Results[len(n.Results)-1])
+			}
+		case *ast.AssignStmt:
+			if last := len(n.Lhs) - 1; n != s && last >= 0 && len(n.Rhs) == len(n.Lhs) {
+				if id, ok := n.Lhs[last].(*ast.Ident); ok && results[info.ObjectOf(id)] {
+					handedAt(n.Rhs[last])
 				}
 			}
 		}
@@ -238,4 +251,29 @@ func (a *analysis) testedAtOnce(info *types.Info, as *ast.AssignStmt, v *types.V
 		}
 	}
 	return false
+}
+
+// namedResultVars are the named results of the innermost function on a path.
+func namedResultVars(info *types.Info, path []ast.Node) map[types.Object]bool {
+	out := map[types.Object]bool{}
+	for _, n := range path {
+		var ft *ast.FuncType
+		switch f := n.(type) {
+		case *ast.FuncDecl:
+			ft = f.Type
+		case *ast.FuncLit:
+			ft = f.Type
+		default:
+			continue
+		}
+		if ft.Results != nil {
+			for _, f := range ft.Results.List {
+				for _, id := range f.Names {
+					out[info.Defs[id]] = true
+				}
+			}
+		}
+		return out
+	}
+	return out
 }
