@@ -41,7 +41,7 @@ func (r *AccountReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	pass := &accountPass{c: r.Client, s: &s}
 	if s.DeletionTimestamp.IsZero() {
 		controllerutil.AddFinalizer(&s, accountFinalizer) // want "AccountReconciler/finalizer-add"
-		if err := r.Update(ctx, &s); err != nil { // want "AccountReconciler/write-always"
+		if err := r.Update(ctx, &s); err != nil {         // want "AccountReconciler/write-always"
 			return ctrl.Result{}, err
 		}
 		return pass.reconcile(ctx)
