@@ -111,16 +111,7 @@ func (a *analysis) droppedError(info *types.Info, s ast.Stmt) token.Pos {
 		}
 		return true
 	})
-	names := func(e ast.Node, v *types.Var) bool {
-		found := false
-		ast.Inspect(e, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && info.Uses[id] == v {
-				found = true
-			}
-			return !found
-		})
-		return found
-	}
+	names := func(e ast.Node, v *types.Var) bool { return mentions(info, e, map[*types.Var]bool{v: true}) }
 	// leavesOnTest reports whether a statement of list before s tests v
 	// after at and leaves by a return.
 	leavesOnTest := func(list []ast.Stmt, v *types.Var, at token.Pos) bool {
@@ -221,14 +212,7 @@ func (a *analysis) flowsTo(st, s ast.Stmt) bool {
 // or the statement after it (err = f(); if err != nil { return … }).
 func (a *analysis) testedAtOnce(info *types.Info, as *ast.AssignStmt, v *types.Var) bool {
 	leavesOn := func(ifs *ast.IfStmt) bool {
-		found := false
-		ast.Inspect(ifs.Cond, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && info.Uses[id] == v {
-				found = true
-			}
-			return !found
-		})
-		return found && returns(ifs.Body)
+		return mentions(info, ifs.Cond, map[*types.Var]bool{v: true}) && returns(ifs.Body)
 	}
 	path := a.path(as.Pos(), as.End())
 	if len(path) < 2 {
