@@ -21,17 +21,11 @@ import (
 func (a *analysis) followsWrite(fn *ssa.Function, info *types.Info, ret *ast.ReturnStmt, helpers, outer bool) bool {
 	child := ast.Node(ret)
 	for _, n := range a.path(ret.Pos(), ret.End()) {
-		var list []ast.Stmt
-		switch b := n.(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
+		if isFunc(n) {
 			return false
-		case *ast.BlockStmt:
-			list = b.List
-		case *ast.CaseClause:
-			list = b.Body
-		case *ast.CommClause:
-			list = b.Body
-		default:
+		}
+		list, ok := stmtList(n)
+		if !ok {
 			child = n
 			continue
 		}
@@ -131,6 +125,29 @@ func (a *analysis) failureReturnedAfter(info *types.Info, list []ast.Stmt, st as
 		if testsAgainstNil(info, ifs.Cond, v) && holdsReturn(ifs.Body) {
 			return true
 		}
+	}
+	return false
+}
+
+// stmtList is the statement list a block, a case clause or a select's
+// clause holds, and whether n is one of those.
+func stmtList(n ast.Node) ([]ast.Stmt, bool) {
+	switch b := n.(type) {
+	case *ast.BlockStmt:
+		return b.List, true
+	case *ast.CaseClause:
+		return b.Body, true
+	case *ast.CommClause:
+		return b.Body, true
+	}
+	return nil, false
+}
+
+// isFunc reports whether n is a function declaration or literal.
+func isFunc(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.FuncDecl, *ast.FuncLit:
+		return true
 	}
 	return false
 }

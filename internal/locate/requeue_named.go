@@ -485,17 +485,10 @@ func (a *analysis) lastAssign(info *types.Info, ret ast.Node, v types.Object) *a
 	}
 	child := ast.Node(ret)
 	for _, n := range a.path(ret.Pos(), ret.End()) {
-		var list []ast.Stmt
-		switch b := n.(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
+		if isFunc(n) {
 			return nil
-		case *ast.BlockStmt:
-			list = b.List
-		case *ast.CaseClause:
-			list = b.Body
-		case *ast.CommClause:
-			list = b.Body
 		}
+		list, _ := stmtList(n)
 		for i := len(list) - 1; i >= 0; i-- {
 			if list[i].Pos() >= child.Pos() || !touches(list[i]) {
 				continue
